@@ -1,0 +1,56 @@
+// The trust store contract. lib/trust/idb-store.ts implements it over IndexedDB;
+// it is the only module that writes trust state, and every write is one transaction.
+import type { Approval, OriginReport, Pin, ProbeCacheEntry, Settings, StoredSkill } from '../types';
+
+export type PinResult =
+  /** No pin existed; this key is now pinned (first sight). */
+  | { result: 'pinned'; pin: Pin }
+  /** The pin equals the key; lastSeen was refreshed. */
+  | { result: 'match'; pin: Pin }
+  /** A different key is pinned; nothing was written. */
+  | { result: 'mismatch'; pin: Pin };
+
+export interface TrustStore {
+  // --- pins (compare-and-set, never overwritten silently) ---
+  getPin(origin: string): Promise<Pin | null>;
+  /** Pin `key` when the origin has no pin; otherwise compare. One transaction. */
+  pinIfAbsent(origin: string, key: string, fingerprint: string, now: number): Promise<PinResult>;
+  /**
+   * The user's decision to trust a new key. Replaces the pin only when the stored
+   * fingerprint still equals `expectedFingerprint` (null: expects no pin). Returns false
+   * and writes nothing otherwise. Suspends (deletes) the origin's approvals in the same transaction.
+   */
+  replacePin(origin: string, expectedFingerprint: string | null, key: string, fingerprint: string, now: number): Promise<boolean>;
+  forgetPin(origin: string): Promise<void>;
+  listPins(): Promise<Pin[]>;
+
+  // --- approvals, bound to (origin, url, digest, key fingerprint) ---
+  getApprovals(origin: string): Promise<Approval[]>;
+  getApproval(origin: string, url: string): Promise<Approval | null>;
+  /** Stores the approval and the verified bytes it binds, in one transaction. */
+  approve(approval: Approval, skill: StoredSkill): Promise<void>;
+  revoke(origin: string, url: string): Promise<void>;
+  listApprovals(): Promise<Approval[]>;
+
+  // --- verified bytes ---
+  putSkill(skill: StoredSkill): Promise<void>;
+  /** The stored bytes for (origin, url) with this LF digest, or null. */
+  getSkill(origin: string, url: string, digestLf: string): Promise<StoredSkill | null>;
+  /** The most recently stored bytes for (origin, url), whatever the digest. */
+  getLatestSkill(origin: string, url: string): Promise<StoredSkill | null>;
+
+  // --- probe cache (bounded; negative entries evicted oldest first) ---
+  getCache(url: string): Promise<ProbeCacheEntry | null>;
+  putCache(entry: ProbeCacheEntry): Promise<void>;
+  deleteCacheForOrigin(origin: string): Promise<void>;
+
+  // --- reports (last report per origin, for the popup after a worker restart) ---
+  getReport(origin: string): Promise<OriginReport | null>;
+  putReport(report: OriginReport): Promise<void>;
+
+  // --- settings ---
+  getSettings(): Promise<Settings>;
+  putSettings(settings: Settings): Promise<void>;
+
+  close(): void;
+}
