@@ -358,6 +358,10 @@ export interface ProbeCacheEntry {
   bytes: Uint8Array | null;
   storedAt: number;
   expiresAt: number;
+  /** Consecutive transient failures (429, 5xx, timeout) since the last good answer. */
+  failures?: number;
+  /** No request before this time (backoff after transient failures). */
+  retryAt?: number;
 }
 
 export interface ReviewerRegistry {
