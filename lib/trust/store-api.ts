@@ -47,6 +47,8 @@ export interface TrustStore {
   // --- reports (last report per origin, for the popup after a worker restart) ---
   getReport(origin: string): Promise<OriginReport | null>;
   putReport(report: OriginReport): Promise<void>;
+  /** Every stored report (for the options page's diagnostics list and revalidation). */
+  listReports(): Promise<OriginReport[]>;
 
   // --- settings ---
   getSettings(): Promise<Settings>;
