@@ -1,0 +1,56 @@
+// Is a 200 body really an HTML page (SPA fallback, soft 404)? FORMATS.md §9.4.
+import type { DocumentKind } from '../types';
+
+const TEXT_MARKERS = ['<!doctype html', '<html', '<head', '<body'];
+
+function isAsciiWhitespace(b: number): boolean {
+  return b === 0x09 || b === 0x0a || b === 0x0c || b === 0x0d || b === 0x20;
+}
+
+/** Offset of the first byte after a UTF-8 BOM and ASCII whitespace. */
+function contentStart(bytes: Uint8Array): number {
+  let i = 0;
+  if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) i = 3;
+  while (i < bytes.length && isAsciiWhitespace(bytes[i] ?? 0)) i++;
+  return i;
+}
+
+function startsWithCaseless(bytes: Uint8Array, at: number, marker: string): boolean {
+  if (bytes.length - at < marker.length) return false;
+  for (let k = 0; k < marker.length; k++) {
+    let b = bytes[at + k] ?? 0;
+    if (b >= 0x41 && b <= 0x5a) b += 0x20;
+    if (b !== marker.charCodeAt(k)) return false;
+  }
+  return true;
+}
+
+function isHtmlContentType(contentType: string | null): boolean {
+  if (contentType === null) return false;
+  const essence = (contentType.split(';')[0] ?? '').trim().toLowerCase();
+  return essence === 'text/html';
+}
+
+/**
+ * True when the body is an HTML page rather than the document asked for.
+ * JSON documents (index, legacy index, attestations) are HTML when the body starts with `<`.
+ * Text documents (llms.txt, SKILL.md, `.pub`) and archives are HTML when the body starts with
+ * an HTML tag (`<!doctype html`, `<html`, `<head`, `<body`, any case), or when the
+ * Content-Type is text/html and the body starts with `<`.
+ */
+export function sniffsAsHtml(bytes: Uint8Array, contentType: string | null, kind: DocumentKind): boolean {
+  const at = contentStart(bytes);
+  const startsWithLt = bytes[at] === 0x3c;
+  switch (kind) {
+    case 'index':
+    case 'legacy-index':
+    case 'attestations':
+      return startsWithLt;
+    case 'llms-txt':
+    case 'skill-md':
+    case 'signing-key':
+    case 'archive':
+      if (TEXT_MARKERS.some((m) => startsWithCaseless(bytes, at, m))) return true;
+      return startsWithLt && isHtmlContentType(contentType);
+  }
+}

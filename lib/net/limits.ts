@@ -1,0 +1,51 @@
+// Hard limits of the probe (PRODUCT.md §2.3, §2.7; FORMATS.md §9.1, §9.6). Sizes in bytes, times in ms.
+import type { DocumentKind } from '../types';
+
+const KiB = 1024;
+const MiB = 1024 * KiB;
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+
+export const LIMITS = {
+  llmsTxt: 1 * MiB,
+  index: 256 * KiB,
+  legacyIndex: 256 * KiB,
+  signingKey: 256 * KiB,
+  attestations: 256 * KiB,
+  skillMd: 256 * KiB,
+  /** Bytes downloaded for one archive. */
+  archive: 16 * MiB,
+  /** Sum of the unpacked file sizes of one archive. */
+  archiveUnpacked: 16 * MiB,
+  /** Entries in one archive. */
+  archiveFiles: 512,
+  /** One request, headers and body together. */
+  timeoutMs: 10_000,
+  maxRedirects: 5,
+  maxSkillsPerOrigin: 64,
+  /** Artifacts of one origin fetched at the same time. */
+  artifactConcurrency: 4,
+  negativeTtlMs: 24 * HOUR,
+  minPositiveTtlMs: 5 * MINUTE,
+  maxPositiveTtlMs: 24 * HOUR,
+} as const;
+
+/** The byte cap for one document of the given kind. */
+export function capFor(kind: DocumentKind): number {
+  switch (kind) {
+    case 'llms-txt':
+      return LIMITS.llmsTxt;
+    case 'index':
+      return LIMITS.index;
+    case 'legacy-index':
+      return LIMITS.legacyIndex;
+    case 'signing-key':
+      return LIMITS.signingKey;
+    case 'attestations':
+      return LIMITS.attestations;
+    case 'skill-md':
+      return LIMITS.skillMd;
+    case 'archive':
+      return LIMITS.archive;
+  }
+}

@@ -1,0 +1,155 @@
+// Where a URL points, and whether an origin may make us fetch it (FORMATS.md §9.3).
+// Host classification works on the WHATWG-normalized hostname, so decimal, octal and
+// hex IPv4 spellings and every IPv6 spelling land on one canonical form first.
+
+export type HostClass = 'loopback' | 'private' | 'link-local' | 'local-domain' | 'public';
+
+export type UrlCheck = { ok: true } | { ok: false; code: string; message: string };
+
+/** Characters that would make `http://<host>/` parse as something other than that host. */
+const NOT_A_HOST = /[/\\?#@\s]/;
+
+function normalizeHost(hostname: string): string {
+  let host = hostname.trim().toLowerCase();
+  if (host === '' || NOT_A_HOST.test(host)) return host;
+  if (host.includes(':') && !host.startsWith('[')) host = `[${host}]`;
+  try {
+    return new URL(`http://${host}/`).hostname;
+  } catch {
+    return host;
+  }
+}
+
+function classifyV4(a: number, b: number): HostClass {
+  // 0.0.0.0/8 ("this host") reaches the local machine on common systems.
+  if (a === 127 || a === 0) return 'loopback';
+  if (a === 10) return 'private';
+  if (a === 172 && b >= 16 && b <= 31) return 'private';
+  if (a === 192 && b === 168) return 'private';
+  if (a === 169 && b === 254) return 'link-local';
+  return 'public';
+}
+
+function parseV4(text: string): [number, number, number, number] | null {
+  const parts = text.split('.');
+  if (parts.length !== 4) return null;
+  const out: number[] = [];
+  for (const part of parts) {
+    if (!/^\d{1,3}$/.test(part)) return null;
+    const n = Number(part);
+    if (n > 255) return null;
+    out.push(n);
+  }
+  return [out[0] ?? 0, out[1] ?? 0, out[2] ?? 0, out[3] ?? 0];
+}
+
+/** Parses IPv6 text (without brackets) into eight 16-bit groups, or null. */
+function parseV6(text: string): number[] | null {
+  let body = text;
+  const tail: number[] = [];
+  const lastColon = body.lastIndexOf(':');
+  if (lastColon >= 0 && body.slice(lastColon + 1).includes('.')) {
+    const v4 = parseV4(body.slice(lastColon + 1));
+    if (!v4) return null;
+    tail.push((v4[0] << 8) | v4[1], (v4[2] << 8) | v4[3]);
+    body = body.slice(0, lastColon + 1);
+    if (body.endsWith(':') && !body.endsWith('::')) body = body.slice(0, -1);
+  }
+  const halves = body.split('::');
+  if (halves.length > 2) return null;
+  const readGroups = (s: string): number[] | null => {
+    if (s === '') return [];
+    const groups: number[] = [];
+    for (const g of s.split(':')) {
+      if (!/^[0-9a-f]{1,4}$/i.test(g)) return null;
+      groups.push(parseInt(g, 16));
+    }
+    return groups;
+  };
+  const head = readGroups(halves[0] ?? '');
+  if (!head) return null;
+  if (halves.length === 1) {
+    const all = [...head, ...tail];
+    return all.length === 8 ? all : null;
+  }
+  const rest = readGroups(halves[1] ?? '');
+  if (!rest) return null;
+  const fill = 8 - head.length - rest.length - tail.length;
+  if (fill < 1) return null;
+  return [...head, ...new Array<number>(fill).fill(0), ...rest, ...tail];
+}
+
+function classifyV6(g: number[]): HostClass {
+  const [g0 = 0, g1 = 0, g2 = 0, g3 = 0, g4 = 0, g5 = 0, g6 = 0, g7 = 0] = g;
+  const firstFiveZero = g0 === 0 && g1 === 0 && g2 === 0 && g3 === 0 && g4 === 0;
+  if (firstFiveZero && g5 === 0 && g6 === 0 && (g7 === 0 || g7 === 1)) return 'loopback'; // ::, ::1
+  // IPv4-mapped (::ffff:a.b.c.d) and the deprecated IPv4-compatible form (::a.b.c.d).
+  if (firstFiveZero && (g5 === 0xffff || g5 === 0)) return classifyV4(g6 >> 8, g6 & 0xff);
+  if ((g0 & 0xfe00) === 0xfc00) return 'private'; // fc00::/7 unique local
+  if ((g0 & 0xffc0) === 0xfe80) return 'link-local'; // fe80::/10
+  if ((g0 & 0xffc0) === 0xfec0) return 'private'; // fec0::/10, deprecated site-local
+  return 'public';
+}
+
+/** Classifies a hostname (as `URL.hostname` gives it; IPv6 with or without brackets). */
+export function classifyHost(hostname: string): HostClass {
+  let host = normalizeHost(hostname);
+  if (host.startsWith('[') && host.endsWith(']')) {
+    const groups = parseV6(host.slice(1, -1));
+    return groups ? classifyV6(groups) : 'public';
+  }
+  while (host.endsWith('.')) host = host.slice(0, -1);
+  const v4 = parseV4(host);
+  if (v4) return classifyV4(v4[0], v4[1]);
+  if (host === 'localhost' || host.endsWith('.localhost')) return 'loopback';
+  if (host === 'local' || host.endsWith('.local')) return 'local-domain';
+  return 'public';
+}
+
+/** True when the origin's host is public. An unparseable origin is not public. */
+export function isPublicOrigin(origin: string): boolean {
+  let parsed: URL;
+  try {
+    parsed = new URL(origin);
+  } catch {
+    return false;
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return false;
+  return classifyHost(parsed.hostname) === 'public';
+}
+
+function fail(code: string, message: string): UrlCheck {
+  return { ok: false, code, message };
+}
+
+/**
+ * May `origin` make us fetch `url` as an artifact (or as one redirect hop of it)?
+ * Codes: url-scheme, url-credentials, url-origin, url-downgrade, url-private-target.
+ */
+export function checkArtifactUrl(origin: string, url: URL): UrlCheck {
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    return fail('url-scheme', `The scheme "${url.protocol}" is not allowed for a skill; only https: (or http: on an http: origin).`);
+  }
+  if (url.username !== '' || url.password !== '') {
+    return fail('url-credentials', 'A skill URL may not carry a user name or password.');
+  }
+  let from: URL;
+  try {
+    from = new URL(origin);
+  } catch {
+    return fail('url-origin', `The origin "${origin}" is not a valid URL.`);
+  }
+  if (from.protocol !== 'https:' && from.protocol !== 'http:') {
+    return fail('url-origin', `The origin "${origin}" is not an http(s) origin.`);
+  }
+  if (url.protocol === 'http:' && from.protocol !== 'http:') {
+    return fail('url-downgrade', 'An https: origin may not list a skill over plain http:.');
+  }
+  if (classifyHost(from.hostname) === 'public') {
+    const target = classifyHost(url.hostname);
+    if (target !== 'public') {
+      return fail('url-private-target', `A public origin may not point at a ${target} host (${url.hostname}).`);
+    }
+  }
+  return { ok: true };
+}
