@@ -1,0 +1,28 @@
+// The context-menu model: "Copy skill context" on pages of an origin with usable
+// approved skills, and "Insert skill context" on editable fields of chat sites with
+// one child per usable approved skill. Item ids carry (origin, url) so a click is
+// understood after the service worker restarted.
+import type { ApprovedSkillSummary } from '../messages';
+
+export const COPY_MENU_ID = 'skillpin-copy';
+export const INSERT_MENU_ID = 'skillpin-insert';
+
+export interface MenuModel {
+  copyVisible: boolean;
+  copyTitle: string;
+  insertItems: { id: string; title: string }[];
+}
+
+export function insertItemId(origin: string, url: string): string {
+  return `${INSERT_MENU_ID}|${origin}|${url}`;
+}
+
+export function menuModel(approved: ApprovedSkillSummary[], activeOrigin: string | null): MenuModel {
+  const usable = approved.filter((a) => a.usable);
+  const here = activeOrigin ? usable.filter((a) => a.origin === activeOrigin) : [];
+  return {
+    copyVisible: here.length > 0,
+    copyTitle: here.length > 1 ? `Copy skill context (${here.length} skills)` : 'Copy skill context',
+    insertItems: usable.map((a) => ({ id: insertItemId(a.origin, a.url), title: `${a.name} — ${new URL(a.origin).host}` })),
+  };
+}

@@ -1,0 +1,36 @@
+// Decides when a pin or content change deserves a system notification: only on
+// origins where the user approved skills, once per distinct change.
+import type { OriginReport } from '../types';
+
+export interface NotificationPlan {
+  /** Stable per change, so the same change never notifies twice. */
+  key: string;
+  title: string;
+  message: string;
+}
+
+export function notificationFor(report: OriginReport): NotificationPlan | null {
+  const hasApprovals = report.skills.some((s) => s.approval.state !== 'none');
+  if (!hasApprovals) return null;
+  const k = report.key;
+  if (k.state === 'changed' || k.state === 'conflict' || k.state === 'stopped-signing') {
+    const offered = k.offered?.fingerprint ?? 'none';
+    const conflicting = k.conflicting?.fingerprint ?? '';
+    const message =
+      k.state === 'stopped-signing'
+        ? `${report.origin} stopped signing its skills. Your approvals are suspended until you decide.`
+        : `${report.origin} now signs with a different key. Your approvals are suspended until you decide.`;
+    return { key: `key|${report.origin}|${k.state}|${k.pinned?.fingerprint ?? ''}|${offered}|${conflicting}`, title: 'Skillpin: publisher key changed', message };
+  }
+  const changed = report.skills.filter((s) => s.status === 'content-changed');
+  if (changed.length > 0) {
+    const digests = changed.map((s) => `${s.url}=${s.actual?.lf ?? ''}`).sort().join(',');
+    const names = changed.map((s) => s.name).join(', ');
+    return {
+      key: `content|${report.origin}|${digests}`,
+      title: 'Skillpin: approved skill changed',
+      message: `${names} on ${report.origin} changed since you approved it. Review the changes before using it again.`,
+    };
+  }
+  return null;
+}

@@ -1,0 +1,19 @@
+// Who sent a runtime message. Privileged requests are accepted only from the
+// extension's own pages (popup, options), never from content scripts or web pages.
+
+export interface SenderLike {
+  id?: string;
+  url?: string;
+  origin?: string;
+  tab?: { id?: number; url?: string };
+}
+
+export function isExtensionPage(sender: SenderLike, runtimeId: string, extensionBase: string): boolean {
+  if (sender.id !== runtimeId) return false;
+  const url = sender.url ?? '';
+  if (!url.startsWith(extensionBase)) return false;
+  // A content script's sender.url is the page's URL, so the prefix check above
+  // already refuses it; the origin check guards against look-alike paths.
+  if (sender.origin !== undefined && sender.origin !== 'null' && !extensionBase.startsWith(sender.origin)) return false;
+  return true;
+}

@@ -1,0 +1,411 @@
+// The background's behaviour, free of extension APIs: every browser call goes through
+// BackgroundPlatform, so the same code runs in Chrome's service worker, Firefox's
+// event page and node tests. entrypoints/background.ts only wires events to it.
+import { probeOrigin } from '../engine/probe-origin';
+import { createScheduler } from '../scheduler/scheduler';
+import { shouldProbe } from '../scheduler/should-probe';
+import { buildSkillContext } from '../context/skill-context';
+import { exportTrust, importTrust } from '../trust/export-import';
+import { decodeUtf8 } from '../parse/decode';
+import type { TrustStore } from '../trust/store-api';
+import {
+  isPrivileged,
+  parseRequest,
+  type ActionResult,
+  type ApprovedSkillSummary,
+  type ContextResult,
+  type InsertResult,
+  type OriginSummary,
+  type Request,
+  type RequestType,
+  type Response,
+  type SkillText,
+} from '../messages';
+import { isApprovable, type Approval, type Clock, type FetchLike, type OriginReport, type SkillReport, type StoredSkill } from '../types';
+import { badgeFor, type Badge } from './badge';
+import { notificationFor } from './notify';
+import { isExtensionPage, type SenderLike } from './sender';
+import { menuModel, type MenuModel } from './menus';
+
+export interface BackgroundPlatform {
+  setBadge(tabId: number, badge: Badge): Promise<void>;
+  notify(id: string, title: string, message: string): Promise<void>;
+  /** Open tabs with their URL (http(s) only matter). */
+  listTabs(): Promise<{ id: number; url: string | null; incognito: boolean }[]>;
+  /** Deliver text to the chat content script of a tab; inject it first when absent. */
+  insertIntoTab(tabId: number, text: string): Promise<InsertResult>;
+  copyText(text: string, tabId: number | null): Promise<boolean>;
+  updateMenus(model: MenuModel): Promise<void>;
+  /** Persisted key/value for small background state (notified changes). */
+  getLocal(key: string): Promise<unknown>;
+  setLocal(key: string, value: unknown): Promise<void>;
+}
+
+export interface BackgroundDeps {
+  openStore: () => Promise<TrustStore>;
+  fetch: FetchLike;
+  clock: Clock;
+  platform: BackgroundPlatform;
+  runtimeId: string;
+  /** `chrome-extension://<id>/` or `moz-extension://<uuid>/`. */
+  extensionBase: string;
+  version: string;
+}
+
+type Handler<T extends RequestType> = (req: Extract<Request, { type: T }>) => Promise<Response<T>>;
+
+function fail(error: string, message: string): ActionResult {
+  return { ok: false, error, message };
+}
+
+function originOf(url: string): string | null {
+  try {
+    const u = new URL(url);
+    return u.protocol === 'http:' || u.protocol === 'https:' ? u.origin : null;
+  } catch {
+    return null;
+  }
+}
+
+export interface BackgroundService {
+  /** Resolves once the store is open and the service can answer. */
+  ready: Promise<void>;
+  handleMessage(message: unknown, sender: SenderLike): Promise<unknown>;
+  onNavigation(tabId: number, url: string, incognito: boolean): Promise<OriginReport | null>;
+  onTabActivated(tabId: number, url: string | null): Promise<void>;
+  onAlarm(name: string): Promise<void>;
+  onMenuClick(menuItemId: string, tab: { id?: number; url?: string } | null): Promise<boolean>;
+  onNotificationClick(notificationId: string): string | null;
+  refreshMenus(activeUrl: string | null): Promise<void>;
+  /** Test and diagnostics hook. */
+  probe(origin: string, force?: boolean): Promise<OriginReport>;
+}
+
+export const REVALIDATE_ALARM = 'skillpin:revalidate';
+const NOTIFIED_KEY = 'skillpin:notified';
+
+export function createBackgroundService(deps: BackgroundDeps): BackgroundService {
+  const { platform, clock } = deps;
+  let store: TrustStore | null = null;
+  const ready = deps.openStore().then((s) => {
+    store = s;
+  });
+
+  async function getStore(): Promise<TrustStore> {
+    await ready;
+    if (!store) throw new Error('trust store unavailable');
+    return store;
+  }
+
+  const scheduler = createScheduler({
+    clock,
+    run: async (origin, opts) => {
+      const s = await getStore();
+      const settings = await s.getSettings();
+      const report = await probeOrigin(origin, { fetch: deps.fetch, store: s, clock, settings }, { force: opts.force });
+      await afterReport(report);
+      return report;
+    },
+  });
+
+  async function afterReport(report: OriginReport): Promise<void> {
+    await updateBadges(report);
+    await maybeNotify(report);
+    await refreshMenusSafe();
+  }
+
+  async function updateBadges(report: OriginReport): Promise<void> {
+    const tabs = await platform.listTabs();
+    const badge = badgeFor(report);
+    await Promise.all(tabs.filter((t) => t.url && originOf(t.url) === report.origin).map((t) => platform.setBadge(t.id, badge).catch(() => undefined)));
+  }
+
+  async function maybeNotify(report: OriginReport): Promise<void> {
+    const plan = notificationFor(report);
+    if (!plan) return;
+    const stored = await platform.getLocal(NOTIFIED_KEY);
+    const seen = Array.isArray(stored) ? stored.filter((x): x is string => typeof x === 'string') : [];
+    if (seen.includes(plan.key)) return;
+    await platform.notify(`skillpin-origin|${report.origin}`, plan.title, plan.message);
+    await platform.setLocal(NOTIFIED_KEY, [...seen, plan.key].slice(-500));
+  }
+
+  let lastActiveUrl: string | null = null;
+  async function refreshMenusSafe(): Promise<void> {
+    try {
+      await refreshMenus(lastActiveUrl);
+    } catch {
+      // Menus are a convenience; a failure here must not break probing.
+    }
+  }
+
+  async function refreshMenus(activeUrl: string | null): Promise<void> {
+    lastActiveUrl = activeUrl;
+    const approved = await approvedList();
+    await platform.updateMenus(menuModel(approved, activeUrl ? originOf(activeUrl) : null));
+  }
+
+  async function currentReport(origin: string): Promise<OriginReport | null> {
+    const s = await getStore();
+    const report = await s.getReport(origin);
+    // A report left in 'probing' by a stopped worker is stale: nothing is in flight here.
+    if (report && report.state === 'probing' && !scheduler.inFlight(origin)) return null;
+    return report;
+  }
+
+  async function freshReport(origin: string): Promise<OriginReport> {
+    return scheduler.probe(origin, { force: false });
+  }
+
+  function findSkill(report: OriginReport | null, url: string): SkillReport | null {
+    return report?.skills.find((s) => s.url === url) ?? null;
+  }
+
+  async function currentBytes(s: TrustStore, origin: string, skill: SkillReport): Promise<StoredSkill | null> {
+    if (!skill.url || !skill.actual) return null;
+    return s.getSkill(origin, skill.url, skill.actual.lf);
+  }
+
+  function toText(stored: StoredSkill | null): SkillText | null {
+    if (!stored) return null;
+    return { text: decodeUtf8(stored.bytes), digestLf: stored.digestLf, digestRaw: stored.digestRaw, size: stored.bytes.byteLength };
+  }
+
+  /** The context block of an approved skill whose current bytes are the approved bytes. */
+  async function contextFor(origin: string, url: string): Promise<ContextResult> {
+    const s = await getStore();
+    const report = (await currentReport(origin)) ?? (await freshReport(origin));
+    const skill = findSkill(report, url);
+    if (!skill) return { ok: false, error: 'unknown-skill', message: 'This skill is not listed by the site any more.' };
+    if (skill.approval.state !== 'approved' || !skill.approval.approval) {
+      return { ok: false, error: 'not-approved', message: 'Approve this skill before handing it to an agent.' };
+    }
+    if (!isApprovable(skill.status)) return { ok: false, error: 'not-usable', message: `This skill is ${skill.status}; it cannot be used.` };
+    const approval = skill.approval.approval;
+    if (!skill.actual || skill.actual.lf !== approval.digestLf) {
+      return { ok: false, error: 'digest-changed', message: 'The content changed since approval.' };
+    }
+    const stored = await s.getSkill(origin, url, approval.digestLf);
+    if (!stored) return { ok: false, error: 'bytes-missing', message: 'The verified bytes are not stored; re-check the site.' };
+    const state = skill.status === 'verified-signed' ? 'verified-signed' : skill.status === 'verified' ? 'verified' : 'unverified';
+    const context = buildSkillContext({
+      origin,
+      name: skill.name,
+      url,
+      digestLf: stored.digestLf,
+      digestRaw: stored.digestRaw,
+      signatureState: state,
+      keyFingerprint: approval.keyFingerprint,
+      bytes: stored.bytes,
+    });
+    return { ok: true, context, name: skill.name };
+  }
+
+  async function approvedList(): Promise<ApprovedSkillSummary[]> {
+    const s = await getStore();
+    const approvals = await s.listApprovals();
+    const out: ApprovedSkillSummary[] = [];
+    const reports = new Map<string, OriginReport | null>();
+    for (const a of approvals) {
+      if (!reports.has(a.origin)) reports.set(a.origin, await s.getReport(a.origin));
+      const skill = findSkill(reports.get(a.origin) ?? null, a.url);
+      const usable = !!skill && skill.approval.state === 'approved' && isApprovable(skill.status) && skill.actual?.lf === a.digestLf;
+      out.push({ origin: a.origin, url: a.url, name: skill?.name ?? a.name, status: skill?.status ?? null, usable, approvedAt: a.approvedAt });
+    }
+    return out.sort((x, y) => x.origin.localeCompare(y.origin) || x.name.localeCompare(y.name));
+  }
+
+  const handlers: { [T in RequestType]: Handler<T> } = {
+    'skillpin:ready': async () => {
+      await ready;
+      return { ready: true, version: deps.version };
+    },
+    'skillpin:report': async (req) => {
+      const report = await currentReport(req.origin);
+      return report;
+    },
+    'skillpin:probe': async (req) => scheduler.probe(req.origin, { force: true }),
+
+    'skillpin:approve': async (req) => {
+      const s = await getStore();
+      const report = (await currentReport(req.origin)) ?? (await freshReport(req.origin));
+      const skill = findSkill(report, req.url);
+      if (!skill || !skill.url) return fail('unknown-skill', 'This skill is not listed by the site.');
+      if (!isApprovable(skill.status)) return fail('not-approvable', `A skill that is ${skill.status} cannot be approved.`);
+      if (!skill.actual || skill.actual.lf !== req.digestLf) return fail('digest-changed', 'The content changed while you were looking; review it again.');
+      if (skill.status === 'unverified' && !req.confirmUnverified) return fail('needs-confirmation', 'Nothing declared a checksum for this skill; confirm to approve it anyway.');
+      if (skill.crossOrigin && !req.confirmCrossOrigin) return fail('needs-confirmation', `This skill is hosted on ${skill.artifactHost ?? 'another host'}; confirm to approve it.`);
+      const stored = await currentBytes(s, req.origin, skill);
+      if (!stored) return fail('bytes-missing', 'The verified bytes are not stored; re-check the site.');
+      const approval: Approval = {
+        origin: req.origin,
+        url: skill.url,
+        digestLf: stored.digestLf,
+        digestRaw: stored.digestRaw,
+        keyFingerprint: skill.status === 'verified-signed' ? (report?.key.pinned?.fingerprint ?? null) : null,
+        statusAtApproval: skill.status,
+        name: skill.name,
+        approvedAt: clock.now(),
+      };
+      await s.approve(approval, stored);
+      await scheduler.probe(req.origin, { force: false });
+      return { ok: true };
+    },
+    'skillpin:revoke': async (req) => {
+      const s = await getStore();
+      await s.revoke(req.origin, req.url);
+      await scheduler.probe(req.origin, { force: false });
+      return { ok: true };
+    },
+    'skillpin:trust-key': async (req) => {
+      const s = await getStore();
+      const report = (await currentReport(req.origin)) ?? (await freshReport(req.origin));
+      const offered = report?.key.offered;
+      if (!report || !offered || offered.fingerprint !== req.newFingerprint) {
+        return fail('key-not-offered', 'The site does not offer that key now; re-check the site.');
+      }
+      if (report.key.state === 'conflict') return fail('key-conflict', 'The site offers two different keys; there is no single key to trust.');
+      const replaced = await s.replacePin(req.origin, req.expectedFingerprint, offered.key, offered.fingerprint, clock.now());
+      if (!replaced) return fail('pin-changed', 'The pinned key changed in the meantime; review it again.');
+      await scheduler.probe(req.origin, { force: true });
+      return { ok: true };
+    },
+    'skillpin:skill-text': async (req) => {
+      const s = await getStore();
+      const report = await currentReport(req.origin);
+      const skill = findSkill(report, req.url);
+      const current = skill ? toText(await currentBytes(s, req.origin, skill)) : toText(await s.getLatestSkill(req.origin, req.url));
+      const approval = await s.getApproval(req.origin, req.url);
+      const approved = approval ? toText(await s.getSkill(req.origin, req.url, approval.digestLf)) : null;
+      return { current, approved };
+    },
+    'skillpin:skill-context': async (req) => contextFor(req.origin, req.url),
+    'skillpin:approved-list': async () => approvedList(),
+    'skillpin:insert': async (req) => {
+      const ctx = await contextFor(req.origin, req.url);
+      if (!ctx.ok) return { ok: false, method: 'none', message: ctx.message };
+      return platform.insertIntoTab(req.tabId, ctx.context);
+    },
+    'skillpin:settings-get': async () => (await getStore()).getSettings(),
+    'skillpin:settings-set': async (req) => {
+      await (await getStore()).putSettings(req.settings);
+      return { ok: true };
+    },
+    'skillpin:pins-list': async () => (await getStore()).listPins(),
+    'skillpin:pin-forget': async (req) => {
+      await (await getStore()).forgetPin(req.origin);
+      return { ok: true };
+    },
+    'skillpin:approvals-list': async () => (await getStore()).listApprovals(),
+    'skillpin:export': async () => {
+      const s = await getStore();
+      return { json: exportTrust(await s.listPins(), await s.listApprovals(), clock.now()) };
+    },
+    'skillpin:import': async (req) => {
+      const result = await importTrust(await getStore(), req.json, clock.now());
+      await refreshMenusSafe();
+      return result;
+    },
+    'skillpin:reports-list': async () => {
+      const reports = await (await getStore()).listReports();
+      const out: OriginSummary[] = reports.map((r) => ({
+        origin: r.origin,
+        finishedAt: r.finishedAt,
+        total: r.summary.total,
+        usable: r.summary.usable,
+        warnings: r.summary.warnings,
+        keyState: r.key.state,
+      }));
+      return out.sort((a, b) => a.origin.localeCompare(b.origin));
+    },
+  };
+
+  async function handleMessage(message: unknown, sender: SenderLike): Promise<unknown> {
+    const req = parseRequest(message);
+    if (!req) return { ok: false, error: 'bad-request', message: 'Not a well-formed Skillpin request.' };
+    if (isPrivileged(req.type) && !isExtensionPage(sender, deps.runtimeId, deps.extensionBase)) {
+      return { ok: false, error: 'forbidden', message: 'Only Skillpin pages may do this.' };
+    }
+    const handler = handlers[req.type] as (r: Request) => Promise<unknown>;
+    try {
+      return await handler(req);
+    } catch (err) {
+      return { ok: false, error: 'internal', message: err instanceof Error ? err.message : String(err) };
+    }
+  }
+
+  async function onNavigation(tabId: number, url: string, incognito: boolean): Promise<OriginReport | null> {
+    const s = await getStore();
+    const settings = await s.getSettings();
+    const decision = shouldProbe(url, settings, { incognito });
+    if (!decision.probe) {
+      await platform.setBadge(tabId, { text: '', color: '#5b6470', title: `Skillpin: not checked (${decision.reason})` }).catch(() => undefined);
+      return null;
+    }
+    const known = await currentReport(decision.origin);
+    if (known) await platform.setBadge(tabId, badgeFor(known)).catch(() => undefined);
+    return scheduler.probe(decision.origin, { force: false });
+  }
+
+  async function onTabActivated(tabId: number, url: string | null): Promise<void> {
+    const origin = url ? originOf(url) : null;
+    const report = origin ? await currentReport(origin) : null;
+    await platform.setBadge(tabId, badgeFor(report)).catch(() => undefined);
+    await refreshMenus(url).catch(() => undefined);
+  }
+
+  async function onAlarm(name: string): Promise<void> {
+    if (name !== REVALIDATE_ALARM) return;
+    const s = await getStore();
+    const settings = await s.getSettings();
+    if (settings.paused) return;
+    const approvals = await s.listApprovals();
+    const origins = [...new Set(approvals.map((a) => a.origin))];
+    for (const origin of origins) {
+      await scheduler.probe(origin, { force: false }).catch(() => undefined);
+    }
+  }
+
+  async function onMenuClick(menuItemId: string, tab: { id?: number; url?: string } | null): Promise<boolean> {
+    const tabId = tab?.id ?? null;
+    if (menuItemId === 'skillpin-copy') {
+      const origin = tab?.url ? originOf(tab.url) : null;
+      if (!origin) return false;
+      const approved = (await approvedList()).filter((a) => a.origin === origin && a.usable);
+      const blocks: string[] = [];
+      for (const a of approved) {
+        const ctx = await contextFor(a.origin, a.url);
+        if (ctx.ok) blocks.push(ctx.context);
+      }
+      if (blocks.length === 0) return false;
+      return platform.copyText(blocks.join('\n\n'), tabId);
+    }
+    if (menuItemId.startsWith('skillpin-insert|')) {
+      const [, origin, url] = menuItemId.split('|');
+      if (!origin || !url || tabId === null) return false;
+      const ctx = await contextFor(origin, url);
+      if (!ctx.ok) return false;
+      const result = await platform.insertIntoTab(tabId, ctx.context);
+      return result.ok;
+    }
+    return false;
+  }
+
+  function onNotificationClick(notificationId: string): string | null {
+    if (!notificationId.startsWith('skillpin-origin|')) return null;
+    const origin = notificationId.slice('skillpin-origin|'.length);
+    return originOf(origin) === origin ? origin : null;
+  }
+
+  return {
+    ready,
+    handleMessage,
+    onNavigation,
+    onTabActivated,
+    onAlarm,
+    onMenuClick,
+    onNotificationClick,
+    refreshMenus,
+    probe: (origin, force = false) => scheduler.probe(origin, { force }),
+  };
+}
