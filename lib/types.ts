@@ -280,12 +280,16 @@ export interface AttestationReport {
   attester: string | null;
   validUntil: string | null;
   message: string;
+  /** Stable kebab-case code for the verdict's reason (optional). */
+  code?: string;
 }
 
 export interface SnapshotReport {
   state: 'verified' | 'failed';
   revision: string | null;
   message: string;
+  /** Stable kebab-case code for the result (optional). */
+  code?: string;
 }
 
 export type AdvisoryFlagCode =
