@@ -345,6 +345,8 @@ export interface StoredSkill {
   /** The SKILL.md bytes (for archives: the root SKILL.md). */
   bytes: Uint8Array;
   storedAt: number;
+  /** For an archive: the raw SHA-256 of the verified archive and its listing (the digest its index declares). */
+  archive?: { sha256: string; format: 'zip' | 'tar.gz'; entries: ArchiveEntry[] };
 }
 
 export interface ProbeCacheEntry {
@@ -366,6 +368,8 @@ export interface ProbeCacheEntry {
   failures?: number;
   /** No request before this time (backoff after transient failures). */
   retryAt?: number;
+  /** Why a negative entry is negative: the `absent` reason, `too-large`, or `transient` (no good answer yet). */
+  reason?: string;
 }
 
 export interface ReviewerRegistry {
@@ -438,6 +442,8 @@ export interface KeyReport {
   offered: KeyInfo | null;
   /** The second, different key when state is `conflict`. */
   conflicting: KeyInfo | null;
+  /** The key could not be evaluated on this probe (a key document was transiently unreachable). */
+  unavailable?: boolean;
 }
 
 export interface ApprovalReport {
