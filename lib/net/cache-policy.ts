@@ -34,7 +34,7 @@ export function positiveTtlMs(cacheControl: string | null): number {
  * Zero (or a nonsensical count) means no delay.
  */
 export function backoffMs(failures: number): number {
-  if (!Number.isFinite(failures) || failures < 1) return 0;
+  if (Number.isNaN(failures) || failures < 1) return 0;
   const exponent = Math.min(Math.floor(failures) - 1, 30);
   return Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** exponent);
 }
