@@ -236,6 +236,8 @@ export interface MergedSkill {
   disagree: boolean;
   signature: string | null;
   refusal: SkillCandidate['refusal'];
+  /** Merge findings: `type-differs`, `duplicate-name`, `signature-differs`. */
+  diagnostics?: Diagnostic[];
 }
 
 // ---------------------------------------------------------------------------
