@@ -10,6 +10,9 @@ export type PinResult =
   /** A different key is pinned; nothing was written. */
   | { result: 'mismatch'; pin: Pin };
 
+/** What importApproval did: stored it, found the same one, kept a different one, or refused it (pin differs). */
+export type ApprovalImport = 'added' | 'unchanged' | 'different' | 'pin-mismatch';
+
 export interface TrustStore {
   // --- pins (compare-and-set, never overwritten silently) ---
   getPin(origin: string): Promise<Pin | null>;
@@ -29,6 +32,12 @@ export interface TrustStore {
   getApproval(origin: string, url: string): Promise<Approval | null>;
   /** Stores the approval and the verified bytes it binds, in one transaction. */
   approve(approval: Approval, skill: StoredSkill): Promise<void>;
+  /**
+   * Restores an approval from an export, without bytes (they are fetched and checked against
+   * digestLf on the next probe). Never replaces a different stored approval; refuses an approval
+   * whose keyFingerprint is not the origin's current pin. One transaction.
+   */
+  importApproval?(approval: Approval): Promise<ApprovalImport>;
   revoke(origin: string, url: string): Promise<void>;
   listApprovals(): Promise<Approval[]>;
 

@@ -1,0 +1,129 @@
+// Bounds on what the trust store keeps. Each function runs inside the caller's readwrite
+// transaction, so eviction and the write that triggered it commit or fail together.
+// Records a reader would refuse (corrupt) are never evicted: they are kept as they are.
+import type { IDBPObjectStore, IDBPTransaction, StoreNames } from 'idb';
+import type { SkillpinDB } from './schema';
+import { toApproval, toStoredSkill } from './validate';
+
+type Names = StoreNames<SkillpinDB>;
+type Store<S extends Names, Tx extends ArrayLike<Names>> = IDBPObjectStore<SkillpinDB, Tx, S, 'readwrite'>;
+
+/**
+ * Keeps the probe cache at `max` entries: negative entries go first, oldest storedAt first;
+ * positive entries only when no negative is left, earliest expiresAt first. `keepUrl` (the
+ * entry just written) is never evicted.
+ */
+export async function evictCache<Tx extends ArrayLike<Names>>(store: Store<'cache', Tx>, max: number, keepUrl: string): Promise<number> {
+  let excess = (await store.count()) - max;
+  let evicted = 0;
+  if (excess <= 0) return 0;
+  let cursor = await store.index('by-evict').openKeyCursor();
+  while (cursor && excess > 0) {
+    const url = cursor.primaryKey;
+    if (url !== keepUrl) {
+      await store.delete(url);
+      excess--;
+      evicted++;
+    }
+    cursor = await cursor.continue();
+  }
+  return evicted;
+}
+
+/**
+ * Keeps the reports store at `max` reports, evicting the oldest (finishedAt) first, but never
+ * the report of an origin that has a pin or an approval, nor `keepOrigin`.
+ */
+export async function evictReports(
+  tx: IDBPTransaction<SkillpinDB, ['reports', 'pins', 'approvals'], 'readwrite'>,
+  max: number,
+  keepOrigin: string,
+): Promise<number> {
+  const reports = tx.objectStore('reports');
+  let excess = (await reports.count()) - max;
+  let evicted = 0;
+  if (excess <= 0) return 0;
+  const pins = tx.objectStore('pins');
+  const approvals = tx.objectStore('approvals').index('by-origin');
+  let cursor = await reports.index('by-order').openKeyCursor();
+  while (cursor && excess > 0) {
+    const origin = cursor.primaryKey;
+    if (origin !== keepOrigin) {
+      const pinned = (await pins.getKey(origin)) !== undefined;
+      const approved = !pinned && (await approvals.count(origin)) > 0;
+      if (!pinned && !approved) {
+        await reports.delete(origin);
+        excess--;
+        evicted++;
+      }
+    }
+    cursor = await cursor.continue();
+  }
+  return evicted;
+}
+
+function bindingKey(url: string, digestLf: string): string {
+  return `${url}\n${digestLf}`;
+}
+
+/**
+ * Bounds the stored bytes of one origin after (origin, url, digestLf) was written:
+ * for that URL only the latest bytes, the bytes just written and the bytes an approval binds
+ * are kept; then, when the origin holds more than `maxPerOrigin` records, the oldest records
+ * no approval binds are evicted. Bytes bound by an approval are never evicted.
+ */
+export async function pruneSkills(
+  tx: IDBPTransaction<SkillpinDB, ['approvals', 'skills'], 'readwrite'>,
+  origin: string,
+  url: string,
+  keptDigest: string,
+  maxPerOrigin: number,
+): Promise<number> {
+  const skills = tx.objectStore('skills');
+  const approvals = tx.objectStore('approvals');
+  let evicted = 0;
+
+  // The approvals of this origin decide what is protected. When one of them is unreadable,
+  // its binding is unknown: keep every record of the origin rather than guess.
+  const rawApprovals: unknown[] = await approvals.index('by-origin').getAll(origin);
+  const bound = new Set<string>();
+  for (const raw of rawApprovals) {
+    const approval = toApproval(raw);
+    if (!approval) return 0;
+    bound.add(bindingKey(approval.url, approval.digestLf));
+  }
+  bound.add(bindingKey(url, keptDigest));
+
+  // 1. This URL: the latest record plus the protected ones.
+  const range = IDBKeyRange.bound([origin, url, -Infinity], [origin, url, Infinity]);
+  let cursor = await skills.index('by-origin-url-storedAt').openCursor(range, 'prev');
+  let latestSeen = false;
+  while (cursor) {
+    const skill = toStoredSkill(cursor.value);
+    if (skill) {
+      if (!latestSeen) latestSeen = true;
+      else if (!bound.has(bindingKey(skill.url, skill.digestLf))) {
+        await cursor.delete();
+        evicted++;
+      }
+    }
+    cursor = await cursor.continue();
+  }
+
+  // 2. The whole origin: oldest unprotected records first.
+  const originRange = IDBKeyRange.bound([origin, -Infinity], [origin, Infinity]);
+  const byOrigin = skills.index('by-origin-storedAt');
+  let excess = (await byOrigin.count(originRange)) - maxPerOrigin;
+  if (excess <= 0) return evicted;
+  let oldest = await byOrigin.openCursor(originRange);
+  while (oldest && excess > 0) {
+    const skill = toStoredSkill(oldest.value);
+    if (skill && !bound.has(bindingKey(skill.url, skill.digestLf))) {
+      await oldest.delete();
+      excess--;
+      evicted++;
+    }
+    oldest = await oldest.continue();
+  }
+  return evicted;
+}

@@ -1,0 +1,420 @@
+// The trust store over IndexedDB. Every write is one readwrite transaction: compare-and-set
+// on pins, approval plus bytes, write plus eviction. Every read checks the record's shape;
+// a record that fails is skipped and reported through onError, and kept as it is.
+import type { IDBPDatabase, IDBPTransaction, StoreNames } from 'idb';
+import type { Approval, OriginReport, Pin, ProbeCacheEntry, Settings, StoredSkill } from '../types';
+import { StoreError, classifyIdbError } from './errors';
+import { evictCache, evictReports, pruneSkills } from './evict';
+import { openDatabase } from './open';
+import { DB_NAME, SETTINGS_KEY, cacheEvictKey } from './schema';
+import type { SkillpinDB } from './schema';
+import { isCompleteSettings, pickSettings, readSettings } from './settings';
+import type { ApprovalImport, PinResult, TrustStore } from './store-api';
+import {
+  compactBytes,
+  isFiniteNumber,
+  reportOrder,
+  toApproval,
+  toCacheEntry,
+  toCacheRecord,
+  toOriginReport,
+  toPin,
+  toReportRecord,
+  toStoredSkill,
+} from './validate';
+
+export interface StoreOptions {
+  /** Database name (tests use one per test). Default DB_NAME. */
+  name?: string;
+  /** The IndexedDB factory. Default: the global `indexedDB`. */
+  indexedDB?: IDBFactory;
+  /** Probe cache bound. Default 20,000 entries. */
+  maxCacheEntries?: number;
+  /** Stored reports bound. Default 2,000 reports. */
+  maxReports?: number;
+  /** Stored skill bytes per origin. Default 256 records. */
+  maxSkillsPerOrigin?: number;
+  /** How long an upgrade waits for older connections after `blocked`. Default 5,000 ms. */
+  blockedTimeoutMs?: number;
+  /** Problems that do not fail the call: corrupt records skipped, connection closed for an upgrade. */
+  onError?: (e: StoreError) => void;
+}
+
+export const DEFAULT_MAX_CACHE_ENTRIES = 20_000;
+export const DEFAULT_MAX_REPORTS = 2_000;
+export const DEFAULT_MAX_SKILLS_PER_ORIGIN = 256;
+export const DEFAULT_BLOCKED_TIMEOUT_MS = 5_000;
+
+type Names = StoreNames<SkillpinDB>;
+
+function positiveInt(v: number | undefined, fallback: number, field: string): number {
+  if (v === undefined) return fallback;
+  if (!Number.isInteger(v) || v < 1) throw new StoreError('invalid-input', `${field} must be a positive integer`);
+  return v;
+}
+
+function requireText(value: unknown, field: string): string {
+  if (typeof value !== 'string' || value === '') throw new StoreError('invalid-input', `${field} must be a non-empty string`);
+  return value;
+}
+
+function requireTime(value: unknown, field: string): number {
+  if (!isFiniteNumber(value)) throw new StoreError('invalid-input', `${field} must be a finite number`);
+  return value;
+}
+
+function keyText(key: unknown): string {
+  return Array.isArray(key) ? key.map(String).join(' ') : String(key);
+}
+
+class IdbTrustStore implements TrustStore {
+  private closedReason: StoreError | null = null;
+
+  constructor(
+    private readonly db: IDBPDatabase<SkillpinDB>,
+    private readonly limits: { cache: number; reports: number; skillsPerOrigin: number },
+    private readonly onError: (e: StoreError) => void,
+  ) {
+    db.addEventListener('versionchange', () => {
+      // A newer version wants to upgrade: let it, and refuse further calls on this connection.
+      db.close();
+      this.closedReason = new StoreError('version-error', 'the trust database is being upgraded by a newer Skillpin; reopen the store');
+      this.report(this.closedReason);
+    });
+    db.addEventListener('close', () => {
+      this.closedReason ??= new StoreError('closed', 'the browser closed the trust database');
+    });
+  }
+
+  // ------------------------------------------------------------------ plumbing
+
+  private report(e: StoreError): void {
+    try {
+      this.onError(e);
+    } catch {
+      // A failing error handler must not turn a read into a failure.
+    }
+  }
+
+  private corrupt(store: string, key: unknown): StoreError {
+    const e = new StoreError('corrupt-record', `unreadable ${store} record ${keyText(key)} was skipped (it is kept unchanged)`, {
+      store,
+      key: keyText(key),
+    });
+    this.report(e);
+    return e;
+  }
+
+  /** Validates a raw record; reports and skips it when it fails. */
+  private checked<T>(store: string, key: unknown, raw: unknown, validate: (v: unknown) => T | null): T | null {
+    if (raw === undefined) return null;
+    const value = validate(raw);
+    if (value === null) this.corrupt(store, key);
+    return value;
+  }
+
+  private checkedAll<T>(store: string, raws: unknown[], validate: (v: unknown) => T | null, keyOf: (v: unknown) => unknown): T[] {
+    const out: T[] = [];
+    for (const raw of raws) {
+      const value = this.checked(store, keyOf(raw), raw, validate);
+      if (value !== null) out.push(value);
+    }
+    return out;
+  }
+
+  private connection(): IDBPDatabase<SkillpinDB> {
+    if (this.closedReason) throw this.closedReason;
+    return this.db;
+  }
+
+  private async run<S extends Names[], M extends IDBTransactionMode, T>(
+    stores: S,
+    mode: M,
+    body: (tx: IDBPTransaction<SkillpinDB, S, M>) => Promise<T>,
+  ): Promise<T> {
+    let tx: IDBPTransaction<SkillpinDB, S, M>;
+    try {
+      tx = this.connection().transaction(stores, mode, { durability: 'strict' });
+    } catch (e) {
+      throw classifyIdbError(e);
+    }
+    const done = tx.done;
+    try {
+      const result = await body(tx);
+      await done;
+      return result;
+    } catch (e) {
+      try {
+        tx.abort();
+      } catch {
+        // Already committed or aborted.
+      }
+      await done.catch(() => undefined);
+      throw classifyIdbError(e);
+    }
+  }
+
+  private read<S extends Names[], T>(stores: S, body: (tx: IDBPTransaction<SkillpinDB, S, 'readonly'>) => Promise<T>): Promise<T> {
+    return this.run(stores, 'readonly', body);
+  }
+
+  private write<S extends Names[], T>(stores: S, body: (tx: IDBPTransaction<SkillpinDB, S, 'readwrite'>) => Promise<T>): Promise<T> {
+    return this.run(stores, 'readwrite', body);
+  }
+
+  // ------------------------------------------------------------------ pins
+
+  async getPin(origin: string): Promise<Pin | null> {
+    const raw: unknown = await this.read(['pins'], (tx) => tx.objectStore('pins').get(origin));
+    return this.checked('pins', origin, raw, toPin);
+  }
+
+  async pinIfAbsent(origin: string, key: string, fingerprint: string, now: number): Promise<PinResult> {
+    requireText(origin, 'origin');
+    requireText(key, 'key');
+    requireText(fingerprint, 'fingerprint');
+    requireTime(now, 'now');
+    return this.write(['pins'], async (tx) => {
+      const pins = tx.objectStore('pins');
+      const raw: unknown = await pins.get(origin);
+      if (raw === undefined) {
+        const pin: Pin = { origin, key, fingerprint, firstSeen: now, lastSeen: now };
+        await pins.put(pin);
+        return { result: 'pinned', pin };
+      }
+      const pin = toPin(raw);
+      // An unreadable pin is neither absent nor comparable: refuse, and keep it.
+      if (!pin) throw this.corrupt('pins', origin);
+      if (pin.fingerprint !== fingerprint || pin.key !== key) return { result: 'mismatch', pin };
+      if (now <= pin.lastSeen) return { result: 'match', pin };
+      const seen: Pin = { ...pin, lastSeen: now };
+      await pins.put(seen);
+      return { result: 'match', pin: seen };
+    });
+  }
+
+  async replacePin(origin: string, expectedFingerprint: string | null, key: string, fingerprint: string, now: number): Promise<boolean> {
+    requireText(origin, 'origin');
+    requireText(key, 'key');
+    requireText(fingerprint, 'fingerprint');
+    requireTime(now, 'now');
+    if (expectedFingerprint !== null) requireText(expectedFingerprint, 'expectedFingerprint');
+    return this.write(['pins', 'approvals'], async (tx) => {
+      const pins = tx.objectStore('pins');
+      const raw: unknown = await pins.get(origin);
+      let current: Pin | null = null;
+      if (raw !== undefined) {
+        current = toPin(raw);
+        if (!current) {
+          this.corrupt('pins', origin);
+          return false;
+        }
+      }
+      if ((current?.fingerprint ?? null) !== expectedFingerprint) return false;
+      // Trusting the key that is already pinned changes nothing and suspends nothing.
+      if (current && current.fingerprint === fingerprint && current.key === key) return true;
+      await pins.put({ origin, key, fingerprint, firstSeen: now, lastSeen: now });
+      const approvals = tx.objectStore('approvals');
+      for (const approvalKey of await approvals.index('by-origin').getAllKeys(origin)) await approvals.delete(approvalKey);
+      return true;
+    });
+  }
+
+  async forgetPin(origin: string): Promise<void> {
+    await this.write(['pins'], (tx) => tx.objectStore('pins').delete(origin));
+  }
+
+  async listPins(): Promise<Pin[]> {
+    const raws: unknown[] = await this.read(['pins'], (tx) => tx.objectStore('pins').getAll());
+    return this.checkedAll('pins', raws, toPin, (r) => (r as { origin?: unknown } | null)?.origin);
+  }
+
+  // ------------------------------------------------------------------ approvals
+
+  async getApprovals(origin: string): Promise<Approval[]> {
+    const raws: unknown[] = await this.read(['approvals'], (tx) => tx.objectStore('approvals').index('by-origin').getAll(origin));
+    return this.checkedAll('approvals', raws, toApproval, approvalKeyOf);
+  }
+
+  async getApproval(origin: string, url: string): Promise<Approval | null> {
+    const raw: unknown = await this.read(['approvals'], (tx) => tx.objectStore('approvals').get([origin, url]));
+    return this.checked('approvals', [origin, url], raw, toApproval);
+  }
+
+  async approve(approval: Approval, skill: StoredSkill): Promise<void> {
+    const a = toApproval(approval);
+    if (!a) throw new StoreError('invalid-input', 'approval does not have the shape of an Approval; nothing was written');
+    const s = toStoredSkill(skill);
+    if (!s) throw new StoreError('invalid-input', 'skill does not have the shape of a StoredSkill; nothing was written');
+    if (s.origin !== a.origin || s.url !== a.url || s.digestLf !== a.digestLf || s.digestRaw !== a.digestRaw) {
+      throw new StoreError('invalid-input', 'the approval does not bind these bytes (origin, url or digest differ); nothing was written');
+    }
+    await this.write(['pins', 'approvals', 'skills'], async (tx) => {
+      await this.checkPinBinding(tx.objectStore('pins'), a);
+      await tx.objectStore('approvals').put(a);
+      await tx.objectStore('skills').put({ ...s, bytes: compactBytes(s.bytes) });
+      await pruneSkills(tx as unknown as IDBPTransaction<SkillpinDB, ['approvals', 'skills'], 'readwrite'>, s.origin, s.url, s.digestLf, this.limits.skillsPerOrigin);
+    });
+  }
+
+  /** An approval that names a key must name the key pinned right now (same transaction). */
+  private async checkPinBinding(pins: { get(origin: string): Promise<Pin | undefined> }, a: Approval): Promise<boolean> {
+    if (a.keyFingerprint === null) return true;
+    const pin = toPin(await pins.get(a.origin));
+    if (!pin || pin.fingerprint !== a.keyFingerprint) {
+      throw new StoreError('pin-changed', `the approval names key ${a.keyFingerprint}, but ${a.origin} has ${pin ? `key ${pin.fingerprint}` : 'no readable pin'}; nothing was written`);
+    }
+    return true;
+  }
+
+  async importApproval(approval: Approval): Promise<ApprovalImport> {
+    const a = toApproval(approval);
+    if (!a) throw new StoreError('invalid-input', 'approval does not have the shape of an Approval; nothing was written');
+    return this.write(['pins', 'approvals'], async (tx): Promise<ApprovalImport> => {
+      try {
+        await this.checkPinBinding(tx.objectStore('pins'), a);
+      } catch (e) {
+        if (e instanceof StoreError && e.code === 'pin-changed') return 'pin-mismatch';
+        throw e;
+      }
+      const approvals = tx.objectStore('approvals');
+      const raw: unknown = await approvals.get([a.origin, a.url]);
+      if (raw !== undefined) {
+        const existing = toApproval(raw);
+        if (!existing) this.corrupt('approvals', [a.origin, a.url]);
+        if (existing && existing.digestLf === a.digestLf && existing.keyFingerprint === a.keyFingerprint) return 'unchanged';
+        return 'different';
+      }
+      await approvals.put(a);
+      return 'added';
+    });
+  }
+
+  async revoke(origin: string, url: string): Promise<void> {
+    await this.write(['approvals'], (tx) => tx.objectStore('approvals').delete([origin, url]));
+  }
+
+  async listApprovals(): Promise<Approval[]> {
+    const raws: unknown[] = await this.read(['approvals'], (tx) => tx.objectStore('approvals').getAll());
+    return this.checkedAll('approvals', raws, toApproval, approvalKeyOf);
+  }
+
+  // ------------------------------------------------------------------ verified bytes
+
+  async putSkill(skill: StoredSkill): Promise<void> {
+    const s = toStoredSkill(skill);
+    if (!s) throw new StoreError('invalid-input', 'skill does not have the shape of a StoredSkill; nothing was written');
+    await this.write(['approvals', 'skills'], async (tx) => {
+      await tx.objectStore('skills').put({ ...s, bytes: compactBytes(s.bytes) });
+      await pruneSkills(tx, s.origin, s.url, s.digestLf, this.limits.skillsPerOrigin);
+    });
+  }
+
+  async getSkill(origin: string, url: string, digestLf: string): Promise<StoredSkill | null> {
+    const raw: unknown = await this.read(['skills'], (tx) => tx.objectStore('skills').get([origin, url, digestLf]));
+    return this.checked('skills', [origin, url, digestLf], raw, toStoredSkill);
+  }
+
+  async getLatestSkill(origin: string, url: string): Promise<StoredSkill | null> {
+    return this.read(['skills'], async (tx) => {
+      const range = IDBKeyRange.bound([origin, url, -Infinity], [origin, url, Infinity]);
+      let cursor = await tx.objectStore('skills').index('by-origin-url-storedAt').openCursor(range, 'prev');
+      while (cursor) {
+        const skill = this.checked('skills', cursor.primaryKey, cursor.value, toStoredSkill);
+        if (skill) return skill;
+        cursor = await cursor.continue();
+      }
+      return null;
+    });
+  }
+
+  // ------------------------------------------------------------------ probe cache
+
+  async getCache(url: string): Promise<ProbeCacheEntry | null> {
+    const raw: unknown = await this.read(['cache'], (tx) => tx.objectStore('cache').get(url));
+    return this.checked('cache', url, raw, toCacheEntry);
+  }
+
+  async putCache(entry: ProbeCacheEntry): Promise<void> {
+    const e = toCacheEntry(entry);
+    if (!e) throw new StoreError('invalid-input', 'entry does not have the shape of a ProbeCacheEntry; nothing was written');
+    await this.write(['cache'], async (tx) => {
+      const cache = tx.objectStore('cache');
+      await cache.put(toCacheRecord(e, cacheEvictKey(e)));
+      await evictCache(cache, this.limits.cache, e.url);
+    });
+  }
+
+  async deleteCacheForOrigin(origin: string): Promise<void> {
+    await this.write(['cache'], async (tx) => {
+      const cache = tx.objectStore('cache');
+      for (const url of await cache.index('by-origin').getAllKeys(origin)) await cache.delete(url);
+    });
+  }
+
+  // ------------------------------------------------------------------ reports
+
+  async getReport(origin: string): Promise<OriginReport | null> {
+    const raw: unknown = await this.read(['reports'], (tx) => tx.objectStore('reports').get(origin));
+    return this.checked('reports', origin, raw, toReportRecord)?.report ?? null;
+  }
+
+  async putReport(report: OriginReport): Promise<void> {
+    const r = toOriginReport(report);
+    if (!r) throw new StoreError('invalid-input', 'report does not have the shape of an OriginReport; nothing was written');
+    await this.write(['reports', 'pins', 'approvals'], async (tx) => {
+      await tx.objectStore('reports').put({ origin: r.origin, order: reportOrder(r), report: r });
+      await evictReports(tx, this.limits.reports, r.origin);
+    });
+  }
+
+  async listReports(): Promise<OriginReport[]> {
+    const raws: unknown[] = await this.read(['reports'], (tx) => tx.objectStore('reports').getAll());
+    return this.checkedAll('reports', raws, toReportRecord, (r) => (r as { origin?: unknown } | null)?.origin).map((rec) => rec.report);
+  }
+
+  // ------------------------------------------------------------------ settings
+
+  async getSettings(): Promise<Settings> {
+    const raw: unknown = await this.read(['settings'], (tx) => tx.objectStore('settings').get(SETTINGS_KEY));
+    const { settings, invalid } = readSettings(raw);
+    if (invalid.length > 0) {
+      this.report(
+        new StoreError('corrupt-record', `settings: unusable ${invalid.join(', ')} replaced by defaults (the stored record is kept)`, {
+          store: 'settings',
+          key: SETTINGS_KEY,
+        }),
+      );
+    }
+    return settings;
+  }
+
+  async putSettings(settings: Settings): Promise<void> {
+    if (!isCompleteSettings(settings)) throw new StoreError('invalid-input', 'settings do not have the shape of Settings; nothing was written');
+    const record = pickSettings(settings);
+    await this.write(['settings'], (tx) => tx.objectStore('settings').put(record, SETTINGS_KEY));
+  }
+
+  close(): void {
+    this.closedReason ??= new StoreError('closed', 'the trust store was closed');
+    this.db.close();
+  }
+}
+
+function approvalKeyOf(raw: unknown): unknown {
+  const r = raw as { origin?: unknown; url?: unknown } | null;
+  return [r?.origin, r?.url];
+}
+
+export async function openTrustStore(opts: StoreOptions = {}): Promise<TrustStore> {
+  const limits = {
+    cache: positiveInt(opts.maxCacheEntries, DEFAULT_MAX_CACHE_ENTRIES, 'maxCacheEntries'),
+    reports: positiveInt(opts.maxReports, DEFAULT_MAX_REPORTS, 'maxReports'),
+    skillsPerOrigin: positiveInt(opts.maxSkillsPerOrigin, DEFAULT_MAX_SKILLS_PER_ORIGIN, 'maxSkillsPerOrigin'),
+  };
+  const blockedTimeoutMs = opts.blockedTimeoutMs ?? DEFAULT_BLOCKED_TIMEOUT_MS;
+  const factory = opts.indexedDB ?? (globalThis as { indexedDB?: IDBFactory }).indexedDB;
+  if (!factory) throw new StoreError('unknown', 'IndexedDB is not available in this context');
+  const db = await openDatabase({ factory, name: opts.name ?? DB_NAME, blockedTimeoutMs });
+  return new IdbTrustStore(db, limits, opts.onError ?? (() => undefined));
+}

@@ -1,0 +1,85 @@
+// Opening the database: runs the migration chain, turns a blocked upgrade into a StoreError
+// after a timeout instead of waiting forever, and maps every failure to a StoreError.
+import { wrap } from 'idb';
+import type { IDBPDatabase } from 'idb';
+import { StoreError, classifyIdbError } from './errors';
+import { SCHEMA_VERSION, upgrade } from './schema';
+import type { SkillpinDB, UpgradeDb, UpgradeTx } from './schema';
+
+export interface OpenOptions {
+  factory: IDBFactory;
+  name: string;
+  version?: number;
+  /** How long to wait for other connections to let go after `blocked` fires. */
+  blockedTimeoutMs: number;
+}
+
+export function openDatabase(opts: OpenOptions): Promise<IDBPDatabase<SkillpinDB>> {
+  const version = opts.version ?? SCHEMA_VERSION;
+  return new Promise((resolve, reject) => {
+    let settled = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let migrationError: unknown = undefined;
+    const fail = (error: StoreError): void => {
+      if (timer !== undefined) clearTimeout(timer);
+      if (settled) return;
+      settled = true;
+      reject(error);
+    };
+
+    let request: IDBOpenDBRequest;
+    try {
+      request = opts.factory.open(opts.name, version);
+    } catch (e) {
+      fail(classifyIdbError(e));
+      return;
+    }
+
+    request.onupgradeneeded = (event) => {
+      const rawTx = request.transaction;
+      if (!rawTx) return;
+      const tx = wrap(rawTx) as unknown as UpgradeTx;
+      // The open request reports the outcome; the transaction's own promise is not needed.
+      tx.done.catch(() => undefined);
+      upgrade(wrap(request.result) as unknown as UpgradeDb, event.oldVersion, event.newVersion, tx).catch((e: unknown) => {
+        migrationError = e;
+      });
+    };
+
+    request.onblocked = (event) => {
+      if (settled || timer !== undefined) return;
+      timer = setTimeout(() => {
+        timer = undefined;
+        fail(
+          new StoreError(
+            'blocked',
+            `another Skillpin page keeps the trust database open at version ${event.oldVersion}; close it and try again`,
+          ),
+        );
+      }, opts.blockedTimeoutMs);
+    };
+
+    request.onsuccess = () => {
+      if (timer !== undefined) clearTimeout(timer);
+      const db = request.result;
+      if (settled) {
+        // The caller already got `blocked`; nobody will use this late connection.
+        db.close();
+        return;
+      }
+      settled = true;
+      resolve(wrap(db) as unknown as IDBPDatabase<SkillpinDB>);
+    };
+
+    request.onerror = (event) => {
+      event.preventDefault();
+      const error = request.error;
+      if (migrationError !== undefined) {
+        const detail = migrationError instanceof Error ? migrationError.message : String(migrationError);
+        fail(new StoreError('version-error', `trust database migration failed, the old version was kept: ${detail}`, { cause: migrationError }));
+        return;
+      }
+      fail(classifyIdbError(error));
+    };
+  });
+}

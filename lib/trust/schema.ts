@@ -1,0 +1,130 @@
+// The IndexedDB schema of the trust store and its migration path. One numbered step per
+// version; a database at version n runs steps n+1 .. SCHEMA_VERSION in order inside the
+// single versionchange transaction, so an upgrade either completes or leaves version n intact.
+//
+// v1  pins(origin) · approvals([origin,url], by-origin) · skills([origin,url,digestLf],
+//     by-origin-url-storedAt, by-origin-storedAt) · cache(url, by-origin, by-storedAt) ·
+//     reports(origin, by-order) · meta(out-of-line keys; 'settings' holds the Settings record)
+// v2  settings move from `meta` into their own `settings` store (meta is dropped); cache records
+//     gain `evictKey` = [positive ? 1 : 0, positive ? expiresAt : storedAt] and an index on it
+//     (negatives oldest first, then positives by expiry), which replaces by-storedAt.
+import type { DBSchema, IDBPDatabase, IDBPTransaction } from 'idb';
+import type { Approval, OriginReport, Pin, ProbeCacheEntry, Settings, StoredSkill } from '../types';
+
+export const DB_NAME = 'skillpin';
+export const SCHEMA_VERSION = 2;
+
+/** The key of the single settings record. */
+export const SETTINGS_KEY = 'settings';
+
+/** What the cache store holds: the entry plus the key the eviction index reads. */
+export interface CacheRecord extends ProbeCacheEntry {
+  evictKey: [number, number];
+}
+
+/** What the reports store holds: the report plus a numeric order for eviction. */
+export interface ReportRecord {
+  origin: string;
+  /** finishedAt, else startedAt, else 0: older reports are evicted first. */
+  order: number;
+  report: OriginReport;
+}
+
+export interface SkillpinDB extends DBSchema {
+  pins: { key: string; value: Pin };
+  approvals: { key: [string, string]; value: Approval; indexes: { 'by-origin': string } };
+  skills: {
+    key: [string, string, string];
+    value: StoredSkill;
+    indexes: { 'by-origin-url-storedAt': [string, string, number]; 'by-origin-storedAt': [string, number] };
+  };
+  cache: { key: string; value: CacheRecord; indexes: { 'by-origin': string; 'by-evict': [number, number] } };
+  reports: { key: string; value: ReportRecord; indexes: { 'by-order': number } };
+  settings: { key: string; value: Settings };
+}
+
+/** Historical steps address stores that no longer exist, so they work on the untyped database. */
+export type UpgradeDb = IDBPDatabase<unknown>;
+export type UpgradeTx = IDBPTransaction<unknown, string[], 'versionchange'>;
+type Step = (db: UpgradeDb, tx: UpgradeTx) => void | Promise<void>;
+
+/** Eviction order of a probe cache entry: every negative before every positive. */
+export function cacheEvictKey(entry: Pick<ProbeCacheEntry, 'positive' | 'storedAt' | 'expiresAt'>): [number, number] {
+  return entry.positive ? [1, entry.expiresAt] : [0, entry.storedAt];
+}
+
+function isFiniteNumber(v: unknown): v is number {
+  return typeof v === 'number' && Number.isFinite(v);
+}
+
+const v1: Step = (db) => {
+  db.createObjectStore('pins', { keyPath: 'origin' });
+  const approvals = db.createObjectStore('approvals', { keyPath: ['origin', 'url'] });
+  approvals.createIndex('by-origin', 'origin');
+  const skills = db.createObjectStore('skills', { keyPath: ['origin', 'url', 'digestLf'] });
+  skills.createIndex('by-origin-url-storedAt', ['origin', 'url', 'storedAt']);
+  skills.createIndex('by-origin-storedAt', ['origin', 'storedAt']);
+  const cache = db.createObjectStore('cache', { keyPath: 'url' });
+  cache.createIndex('by-origin', 'origin');
+  cache.createIndex('by-storedAt', 'storedAt');
+  const reports = db.createObjectStore('reports', { keyPath: 'origin' });
+  reports.createIndex('by-order', 'order');
+  db.createObjectStore('meta');
+};
+
+const v2: Step = async (db, tx) => {
+  // Structure first, synchronously, then move the data.
+  const settings = db.createObjectStore('settings');
+  const cache = tx.objectStore('cache');
+  cache.deleteIndex('by-storedAt');
+  cache.createIndex('by-evict', 'evictKey');
+
+  if (db.objectStoreNames.contains('meta')) {
+    // v1 kept exactly one record in meta: the settings, under SETTINGS_KEY.
+    const old: unknown = await tx.objectStore('meta').get(SETTINGS_KEY);
+    if (old !== undefined) await settings.put(old, SETTINGS_KEY);
+    db.deleteObjectStore('meta');
+  }
+
+  let cursor = await cache.openCursor();
+  while (cursor) {
+    const value: unknown = cursor.value;
+    if (typeof value === 'object' && value !== null) {
+      const rec = value as Record<string, unknown>;
+      // A record without a usable shape is kept as it is (it simply is not indexed).
+      if (typeof rec.positive === 'boolean' && isFiniteNumber(rec.storedAt) && isFiniteNumber(rec.expiresAt)) {
+        await cursor.update({ ...rec, evictKey: cacheEvictKey({ positive: rec.positive, storedAt: rec.storedAt, expiresAt: rec.expiresAt }) });
+      }
+    }
+    cursor = await cursor.continue();
+  }
+};
+
+/** STEPS[i] upgrades a database from version i to version i + 1. */
+const STEPS: readonly Step[] = [v1, v2];
+
+if (STEPS.length !== SCHEMA_VERSION) throw new Error('schema: one upgrade step per version');
+
+/**
+ * Runs every step after `oldVersion` up to `newVersion` inside the versionchange transaction.
+ * Returns the promise of the whole chain; a failing step aborts the transaction, which keeps
+ * the database at `oldVersion` and makes the open fail.
+ */
+export function upgrade(db: UpgradeDb, oldVersion: number, newVersion: number | null, tx: UpgradeTx): Promise<void> {
+  const target = newVersion ?? SCHEMA_VERSION;
+  const run = async (): Promise<void> => {
+    for (let version = oldVersion + 1; version <= target; version++) {
+      const step = STEPS[version - 1];
+      if (!step) throw new Error(`schema: no upgrade step for version ${version}`);
+      await step(db, tx);
+    }
+  };
+  return run().catch((e: unknown) => {
+    try {
+      tx.abort();
+    } catch {
+      // The transaction already ended; the open fails on its own.
+    }
+    throw e;
+  });
+}

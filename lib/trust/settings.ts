@@ -1,0 +1,77 @@
+// Settings are one record. Reading merges what is stored over DEFAULT_SETTINGS field by
+// field: a missing field takes its default, an unknown field is ignored, a field of the
+// wrong type takes its default and is reported. Reading settings never fails.
+import { DEFAULT_SETTINGS } from '../types';
+import type { ReviewerRegistry, Settings, SnapshotKeyConfig } from '../types';
+import { isObject } from './validate';
+
+function isStringArray(v: unknown): v is string[] {
+  return Array.isArray(v) && v.every((s) => typeof s === 'string');
+}
+
+function isReviewerRegistry(v: unknown): v is ReviewerRegistry {
+  if (!isObject(v)) return false;
+  return Object.values(v).every((r) => isObject(r) && typeof r.public_key === 'string' && typeof r.registered_at === 'string');
+}
+
+function isSnapshotKey(v: unknown): v is SnapshotKeyConfig {
+  if (!isObject(v)) return false;
+  for (const f of ['origin', 'skillId', 'publicKey', 'signature'] as const) if (typeof v[f] !== 'string') return false;
+  for (const f of ['keyId', 'revisionPin', 'versionPin'] as const) if (v[f] !== undefined && typeof v[f] !== 'string') return false;
+  return true;
+}
+
+type Checks = { [K in keyof Settings]: (v: unknown) => v is Settings[K] };
+
+const CHECKS: Checks = {
+  paused: (v): v is boolean => typeof v === 'boolean',
+  probeInPrivate: (v): v is boolean => typeof v === 'boolean',
+  allowList: isStringArray,
+  denyList: isStringArray,
+  allowListOnly: (v): v is boolean => typeof v === 'boolean',
+  legacyIndex: (v): v is boolean => typeof v === 'boolean',
+  reviewers: isReviewerRegistry,
+  snapshotKeys: (v): v is SnapshotKeyConfig[] => Array.isArray(v) && v.every(isSnapshotKey),
+};
+
+const FIELDS = Object.keys(CHECKS) as (keyof Settings)[];
+
+/** A fresh copy of the defaults (callers may mutate what they get). */
+export function defaultSettings(): Settings {
+  return structuredClone(DEFAULT_SETTINGS);
+}
+
+function copyField<K extends keyof Settings>(target: Settings, source: Record<string, unknown>, field: K): boolean {
+  const value = source[field];
+  if (value === undefined) return true;
+  const check = CHECKS[field];
+  if (!check(value)) return false;
+  target[field] = structuredClone(value);
+  return true;
+}
+
+export interface SettingsRead {
+  settings: Settings;
+  /** Fields (or 'record') that were present but unusable. */
+  invalid: string[];
+}
+
+export function readSettings(stored: unknown): SettingsRead {
+  const settings = defaultSettings();
+  if (stored === undefined) return { settings, invalid: [] };
+  if (!isObject(stored)) return { settings, invalid: ['record'] };
+  const invalid = FIELDS.filter((field) => !copyField(settings, stored, field));
+  return { settings, invalid };
+}
+
+/** True when every field of Settings is present with the right type. */
+export function isCompleteSettings(v: unknown): v is Settings {
+  return isObject(v) && FIELDS.every((field) => CHECKS[field](v[field]));
+}
+
+/** Only the known fields, deep-copied: what putSettings stores. */
+export function pickSettings(settings: Settings): Settings {
+  const out = defaultSettings();
+  for (const field of FIELDS) copyField(out, settings as unknown as Record<string, unknown>, field);
+  return out;
+}

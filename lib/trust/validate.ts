@@ -1,0 +1,165 @@
+// Shape checks for every record the trust store reads or writes. A stored record that fails
+// its check is skipped by readers (and reported), never deleted; an input that fails is refused.
+import { ALL_STATUSES } from '../types';
+import type { Approval, ArchiveEntry, DocumentKind, OriginReport, Pin, ProbeCacheEntry, ProbeState, SkillStatus, StoredSkill } from '../types';
+import type { CacheRecord, ReportRecord } from './schema';
+
+type Obj = Record<string, unknown>;
+
+export function isObject(v: unknown): v is Obj {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+export function isFiniteNumber(v: unknown): v is number {
+  return typeof v === 'number' && Number.isFinite(v);
+}
+
+function isNonEmptyString(v: unknown): v is string {
+  return typeof v === 'string' && v.length > 0;
+}
+
+function isStringOrNull(v: unknown): v is string | null {
+  return v === null || typeof v === 'string';
+}
+
+const HEX64 = /^[0-9a-fA-F]{64}$/;
+
+export function isDigestHex(v: unknown): v is string {
+  return typeof v === 'string' && HEX64.test(v);
+}
+
+export function isSkillStatus(v: unknown): v is SkillStatus {
+  return typeof v === 'string' && (ALL_STATUSES as readonly string[]).includes(v);
+}
+
+const DOCUMENT_KINDS: readonly DocumentKind[] = ['llms-txt', 'index', 'legacy-index', 'signing-key', 'attestations', 'skill-md', 'archive'];
+const PROBE_STATES: readonly ProbeState[] = ['idle', 'probing', 'done', 'skipped', 'error'];
+
+/**
+ * Bytes come back from structured clone as a Uint8Array; an ArrayBuffer or another view
+ * (written by an older build or another engine) is accepted and turned into a Uint8Array.
+ */
+export function asBytes(v: unknown): Uint8Array | null {
+  if (v instanceof Uint8Array) return v;
+  if (v instanceof ArrayBuffer) return new Uint8Array(v);
+  if (ArrayBuffer.isView(v)) return new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
+  return null;
+}
+
+/** A copy whose buffer holds exactly these bytes (a view would clone its whole buffer). */
+export function compactBytes(bytes: Uint8Array): Uint8Array {
+  if (bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.constructor === Uint8Array) return bytes;
+  return new Uint8Array(bytes);
+}
+
+export function toPin(v: unknown): Pin | null {
+  if (!isObject(v)) return null;
+  const { origin, key, fingerprint, firstSeen, lastSeen } = v;
+  if (!isNonEmptyString(origin) || !isNonEmptyString(key) || !isNonEmptyString(fingerprint)) return null;
+  if (!isFiniteNumber(firstSeen) || !isFiniteNumber(lastSeen)) return null;
+  return { origin, key, fingerprint, firstSeen, lastSeen };
+}
+
+export function toApproval(v: unknown): Approval | null {
+  if (!isObject(v)) return null;
+  const { origin, url, digestLf, digestRaw, keyFingerprint, statusAtApproval, name, approvedAt } = v;
+  if (!isNonEmptyString(origin) || !isNonEmptyString(url)) return null;
+  if (!isDigestHex(digestLf) || !isDigestHex(digestRaw)) return null;
+  if (!(keyFingerprint === null || isNonEmptyString(keyFingerprint))) return null;
+  if (!isSkillStatus(statusAtApproval) || typeof name !== 'string' || !isFiniteNumber(approvedAt)) return null;
+  return { origin, url, digestLf, digestRaw, keyFingerprint, statusAtApproval, name, approvedAt };
+}
+
+export function toStoredSkill(v: unknown): StoredSkill | null {
+  if (!isObject(v)) return null;
+  const { origin, url, digestLf, digestRaw, storedAt } = v;
+  if (!isNonEmptyString(origin) || !isNonEmptyString(url)) return null;
+  if (!isDigestHex(digestLf) || !isDigestHex(digestRaw) || !isFiniteNumber(storedAt)) return null;
+  const bytes = asBytes(v.bytes);
+  if (!bytes) return null;
+  const skill: StoredSkill = { origin, url, digestLf, digestRaw, bytes, storedAt };
+  if (v.archive !== undefined) {
+    const archive = toArchiveListing(v.archive);
+    if (!archive) return null;
+    skill.archive = archive;
+  }
+  return skill;
+}
+
+function toArchiveListing(v: unknown): StoredSkill['archive'] | null {
+  if (!isObject(v) || !isDigestHex(v.sha256) || (v.format !== 'zip' && v.format !== 'tar.gz') || !Array.isArray(v.entries)) return null;
+  const entries: ArchiveEntry[] = [];
+  for (const e of v.entries) {
+    if (!isObject(e) || typeof e.path !== 'string' || !isFiniteNumber(e.size) || (e.type !== 'file' && e.type !== 'directory')) return null;
+    entries.push({ path: e.path, size: e.size, type: e.type });
+  }
+  return { sha256: v.sha256, format: v.format, entries };
+}
+
+/** A probe cache entry; extra fields of the stored record (evictKey) are dropped. */
+export function toCacheEntry(v: unknown): ProbeCacheEntry | null {
+  if (!isObject(v)) return null;
+  const { url, origin, kind, positive, status, finalUrl, contentType, etag, lastModified, storedAt, expiresAt, failures, retryAt, reason } = v;
+  if (!isNonEmptyString(url) || !isNonEmptyString(origin)) return null;
+  if (typeof kind !== 'string' || !(DOCUMENT_KINDS as readonly string[]).includes(kind)) return null;
+  if (typeof positive !== 'boolean') return null;
+  if (!(status === null || (Number.isInteger(status) && typeof status === 'number'))) return null;
+  if (!isStringOrNull(finalUrl) || !isStringOrNull(contentType) || !isStringOrNull(etag) || !isStringOrNull(lastModified)) return null;
+  if (!isFiniteNumber(storedAt) || !isFiniteNumber(expiresAt)) return null;
+  if (failures !== undefined && !(Number.isInteger(failures) && typeof failures === 'number' && failures >= 0)) return null;
+  if (retryAt !== undefined && !isFiniteNumber(retryAt)) return null;
+  if (reason !== undefined && typeof reason !== 'string') return null;
+  let bytes: Uint8Array | null = null;
+  if (v.bytes !== null) {
+    bytes = asBytes(v.bytes);
+    if (!bytes) return null;
+  }
+  const entry: ProbeCacheEntry = {
+    url,
+    origin,
+    kind: kind as DocumentKind,
+    positive,
+    status,
+    finalUrl,
+    contentType,
+    etag,
+    lastModified,
+    bytes,
+    storedAt,
+    expiresAt,
+  };
+  if (failures !== undefined) entry.failures = failures;
+  if (retryAt !== undefined) entry.retryAt = retryAt;
+  if (reason !== undefined) entry.reason = reason;
+  return entry;
+}
+
+export function toCacheRecord(entry: ProbeCacheEntry, evictKey: [number, number]): CacheRecord {
+  return { ...entry, bytes: entry.bytes ? compactBytes(entry.bytes) : null, evictKey };
+}
+
+/** Top-level shape of a report: enough for the popup to draw it without crashing. */
+export function toOriginReport(v: unknown): OriginReport | null {
+  if (!isObject(v)) return null;
+  if (v.reportVersion !== 1 || !isNonEmptyString(v.origin)) return null;
+  if (typeof v.state !== 'string' || !(PROBE_STATES as readonly string[]).includes(v.state)) return null;
+  if (!isStringOrNull(v.skippedBecause)) return null;
+  if (!(v.startedAt === null || isFiniteNumber(v.startedAt)) || !(v.finishedAt === null || isFiniteNumber(v.finishedAt))) return null;
+  if (typeof v.publishes !== 'boolean') return null;
+  if (!Array.isArray(v.sources) || !Array.isArray(v.skills) || !Array.isArray(v.diagnostics)) return null;
+  if (!isObject(v.key) || typeof v.key.state !== 'string') return null;
+  if (!isObject(v.summary) || !isFiniteNumber(v.summary.total)) return null;
+  if (!v.skills.every((s) => isObject(s) && typeof s.id === 'string' && isSkillStatus(s.status))) return null;
+  return v as unknown as OriginReport;
+}
+
+export function toReportRecord(v: unknown): ReportRecord | null {
+  if (!isObject(v) || !isNonEmptyString(v.origin) || !isFiniteNumber(v.order)) return null;
+  const report = toOriginReport(v.report);
+  if (!report || report.origin !== v.origin) return null;
+  return { origin: v.origin, order: v.order, report };
+}
+
+export function reportOrder(report: OriginReport): number {
+  return report.finishedAt ?? report.startedAt ?? 0;
+}
