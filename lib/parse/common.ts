@@ -1,0 +1,95 @@
+// Small helpers shared by the discovery parsers. Reading untrusted JSON goes through
+// `own()` so that inherited members (`constructor`, `__proto__`, …) are never seen as data.
+
+import type { Diagnostic, DiagnosticLevel } from '../types';
+
+const HEX64 = /^[0-9a-fA-F]{64}$/;
+const NAME_RULE = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+const SCOPE_RULE = /^[a-z][a-z0-9_-]*$/;
+
+/** A plain JSON object (not null, not an array). */
+export function isJsonObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export function hasOwn(obj: Record<string, unknown>, key: string): boolean {
+  return Object.prototype.hasOwnProperty.call(obj, key);
+}
+
+/** The object's own property `key`, or undefined. Never reads the prototype chain. */
+export function own(obj: Record<string, unknown>, key: string): unknown {
+  return hasOwn(obj, key) ? obj[key] : undefined;
+}
+
+/** The object's own string property `key`, or null. */
+export function ownString(obj: Record<string, unknown>, key: string): string | null {
+  const value = own(obj, key);
+  return typeof value === 'string' ? value : null;
+}
+
+/** 64 hex characters, either case. */
+export function isHex64(value: unknown): value is string {
+  return typeof value === 'string' && HEX64.test(value);
+}
+
+/** The agentskills name rule: 1–64 chars of lowercase ASCII letters and digits in hyphen-separated runs. */
+export function followsNameRule(name: string): boolean {
+  return name.length >= 1 && name.length <= 64 && NAME_RULE.test(name);
+}
+
+/** The Executable Skills `scope` rule. */
+export function followsScopeRule(scope: string): boolean {
+  return SCOPE_RULE.test(scope);
+}
+
+/** `archive` when the URL path ends `.zip` or `.tar.gz` (case-insensitive), else `skill-md`. */
+export function inferType(resolved: string | null, raw: string): 'skill-md' | 'archive' {
+  let path: string;
+  if (resolved !== null) {
+    try {
+      path = new URL(resolved).pathname;
+    } catch {
+      path = resolved;
+    }
+  } else {
+    path = raw;
+    const cut = path.search(/[?#]/);
+    if (cut >= 0) path = path.slice(0, cut);
+  }
+  const lower = path.toLowerCase();
+  return lower.endsWith('.zip') || lower.endsWith('.tar.gz') ? 'archive' : 'skill-md';
+}
+
+/** The last non-empty path segment of a URL (percent-decoded when possible), or null. */
+export function lastUrlSegment(resolved: string | null, raw: string): string | null {
+  let path = raw;
+  if (resolved !== null) {
+    try {
+      path = new URL(resolved).pathname;
+    } catch {
+      path = resolved;
+    }
+  }
+  const cut = path.search(/[?#]/);
+  if (cut >= 0) path = path.slice(0, cut);
+  const segments = path.split('/').filter((s) => s.length > 0);
+  const last = segments[segments.length - 1];
+  if (last === undefined) return null;
+  try {
+    return decodeURIComponent(last);
+  } catch {
+    return last;
+  }
+}
+
+export function diag(
+  code: string,
+  level: DiagnosticLevel,
+  message: string,
+  extra?: { url?: string; line?: number },
+): Diagnostic {
+  const d: Diagnostic = { code, level, message };
+  if (extra?.url !== undefined) d.url = extra.url;
+  if (extra?.line !== undefined) d.line = extra.line;
+  return d;
+}

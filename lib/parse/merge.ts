@@ -1,0 +1,126 @@
+// Merging candidates from every discovery document into skills (FORMATS.md §2.6,
+// PRODUCT.md §2.6). A skill is one resolved artifact URL; names never merge skills.
+//
+// Decisions:
+// - Order: candidates are taken llms.txt first, then the index, then the legacy index, each
+//   in document order; skills come out in order of first appearance in that sequence.
+//   The result does not depend on the order of the input array.
+// - Refusal: when any candidate for a URL is refused, the skill carries the strongest
+//   refusal, `unsupported` before `invalid` (FORMATS.md §10 items 1–2); among equals, the
+//   first in the order above.
+// - Type: when candidates disagree, an index's type wins over the type llms.txt implies by
+//   its URL, and the skill gets a `type-differs` diagnostic.
+// - Signature: the first index candidate's signature; a different one later adds
+//   `signature-differs`.
+
+import type { CandidateSource, DeclaredDigest, Diagnostic, MergedSkill, SkillCandidate } from '../types';
+import { diag } from './common';
+
+const SOURCE_RANK: Record<CandidateSource, number> = { 'llms-txt': 0, index: 1, 'legacy-index': 2 };
+
+function isIndex(c: SkillCandidate): boolean {
+  return c.source === 'index' || c.source === 'legacy-index';
+}
+
+function unionDeclared(candidates: SkillCandidate[]): DeclaredDigest[] {
+  const seen = new Set<string>();
+  const out: DeclaredDigest[] = [];
+  for (const c of candidates) {
+    for (const d of c.declared) {
+      const hex = d.hex.toLowerCase();
+      const key = `${d.source}\u0000${d.field}\u0000${hex}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      out.push({ source: d.source, field: d.field, hex });
+    }
+  }
+  return out;
+}
+
+function strongestRefusal(candidates: SkillCandidate[]): SkillCandidate['refusal'] {
+  let best: SkillCandidate['refusal'] = null;
+  for (const c of candidates) {
+    if (c.refusal === null) continue;
+    if (best === null || (best.status === 'invalid' && c.refusal.status === 'unsupported')) best = c.refusal;
+  }
+  return best;
+}
+
+function mergeGroup(key: string, url: string | null, group: SkillCandidate[]): MergedSkill {
+  const diagnostics: Diagnostic[] = [];
+  const at = { url: url ?? undefined };
+  const declared = unionDeclared(group);
+  const disagree = new Set(declared.map((d) => d.hex)).size > 1;
+
+  const first = group[0];
+  const indexed = group.filter(isIndex);
+  const type: MergedSkill['type'] = (indexed[0] ?? first)?.type ?? 'skill-md';
+  if (new Set(group.map((c) => c.type)).size > 1) {
+    const from = indexed.length > 0 ? 'the index' : 'the first listing';
+    diagnostics.push(diag('type-differs', 'warning', `The sources disagree on the type; "${type}" from ${from} is used.`, at));
+  }
+
+  let signature: string | null = null;
+  for (const c of indexed) {
+    if (c.signature === null) continue;
+    if (signature === null) signature = c.signature;
+    else if (c.signature !== signature) {
+      diagnostics.push(diag('signature-differs', 'warning', 'The index lists this URL twice with different signatures; the first is used.', at));
+      break;
+    }
+  }
+
+  return {
+    url,
+    key,
+    type,
+    candidates: group,
+    declared,
+    disagree,
+    signature,
+    refusal: strongestRefusal(group),
+    diagnostics,
+  };
+}
+
+/** Groups candidates by resolved URL (already fragment-free) into skills. */
+export function mergeCandidates(candidates: SkillCandidate[]): MergedSkill[] {
+  const ordered = candidates
+    .map((c, i) => ({ c, i }))
+    .sort((a, b) => SOURCE_RANK[a.c.source] - SOURCE_RANK[b.c.source] || a.c.position - b.c.position || a.i - b.i)
+    .map(({ c }) => c);
+
+  const groups = new Map<string, { url: string | null; members: SkillCandidate[] }>();
+  for (const c of ordered) {
+    const key = c.url ?? `${c.source}#${c.position}`;
+    const group = groups.get(key);
+    if (group) group.members.push(c);
+    else groups.set(key, { url: c.url, members: [c] });
+  }
+
+  const merged: MergedSkill[] = [];
+  for (const [key, group] of groups) merged.push(mergeGroup(key, group.url, group.members));
+
+  // Names never merge skills; the same name on different URLs is reported.
+  const byName = new Map<string, MergedSkill[]>();
+  for (const skill of merged) {
+    const names = new Set<string>();
+    for (const c of skill.candidates) if (c.name !== null && c.name.trim() !== '') names.add(c.name.normalize('NFC').trim());
+    for (const name of names) {
+      const list = byName.get(name);
+      if (list) list.push(skill);
+      else byName.set(name, [skill]);
+    }
+  }
+  for (const [name, skills] of byName) {
+    if (skills.length < 2) continue;
+    for (const skill of skills) {
+      skill.diagnostics?.push(
+        diag('duplicate-name', 'info', `The name "${name}" is listed for ${skills.length} different URLs; each is its own skill.`, {
+          url: skill.url ?? undefined,
+        }),
+      );
+    }
+  }
+  return merged;
+}
