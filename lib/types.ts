@@ -490,7 +490,8 @@ export interface SkillReport {
   advisory: AdvisoryFlag[];
   attestation: AttestationReport | null;
   snapshot: SnapshotReport | null;
-  archive: { format: 'zip' | 'tar.gz'; entries: ArchiveEntry[] } | null;
+  /** For archives: the format, the listing (empty until unpacked) and the raw SHA-256 of the archive (what its index declares). */
+  archive: { format: 'zip' | 'tar.gz'; entries: ArchiveEntry[]; sha256?: string } | null;
   /** The artifact was served from stored verified bytes (no body re-downloaded). */
   fromStore: boolean;
   diagnostics: Diagnostic[];
