@@ -1,0 +1,90 @@
+// Strict standard base64 (RFC 4648 §4) for keys and signatures.
+//
+// Accepted: the standard alphabet A–Z a–z 0–9 + /, length a multiple of 4,
+// '=' padding only at the end (at most two), zero bits in the unused low bits
+// of the last symbol (canonical form). ASCII whitespace (space, tab, LF, FF,
+// CR) is trimmed at both ends only. Anything else — inner whitespace, the
+// URL-safe alphabet, missing padding, non-canonical trailing bits — is
+// refused with null.
+
+const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+
+const DECODE: Int8Array = (() => {
+  const t = new Int8Array(128).fill(-1);
+  for (let i = 0; i < ALPHABET.length; i++) t[ALPHABET.charCodeAt(i)] = i;
+  return t;
+})();
+
+function isAsciiWhitespace(c: number): boolean {
+  return c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0c || c === 0x0d;
+}
+
+function value(c: number): number {
+  return c < 128 ? (DECODE[c] as number) : -1;
+}
+
+/** Decodes strict standard base64; null on any problem. Never throws. */
+export function decodeBase64Strict(s: string): Uint8Array | null {
+  if (typeof s !== 'string') return null;
+  let start = 0;
+  let end = s.length;
+  while (start < end && isAsciiWhitespace(s.charCodeAt(start))) start++;
+  while (end > start && isAsciiWhitespace(s.charCodeAt(end - 1))) end--;
+  const len = end - start;
+  if (len % 4 !== 0) return null;
+  if (len === 0) return new Uint8Array(0);
+
+  let pad = 0;
+  if (s.charCodeAt(end - 1) === 0x3d) {
+    pad = s.charCodeAt(end - 2) === 0x3d ? 2 : 1;
+  }
+  const out = new Uint8Array((len / 4) * 3 - pad);
+  let o = 0;
+  for (let i = start; i < end; i += 4) {
+    const last = i + 4 === end;
+    const a = value(s.charCodeAt(i));
+    const b = value(s.charCodeAt(i + 1));
+    if (a < 0 || b < 0) return null;
+    if (last && pad === 2) {
+      // xx== : one byte; the low 4 bits of b must be zero.
+      if ((b & 0x0f) !== 0) return null;
+      out[o++] = (a << 2) | (b >> 4);
+      break;
+    }
+    const c = value(s.charCodeAt(i + 2));
+    if (c < 0) return null;
+    if (last && pad === 1) {
+      // xxx= : two bytes; the low 2 bits of c must be zero.
+      if ((c & 0x03) !== 0) return null;
+      out[o++] = (a << 2) | (b >> 4);
+      out[o++] = ((b & 0x0f) << 4) | (c >> 2);
+      break;
+    }
+    const d = value(s.charCodeAt(i + 3));
+    if (d < 0) return null;
+    out[o++] = (a << 2) | (b >> 4);
+    out[o++] = ((b & 0x0f) << 4) | (c >> 2);
+    out[o++] = ((c & 0x03) << 6) | d;
+  }
+  return o === out.length ? out : null;
+}
+
+/** Standard base64 of the bytes; with `pad` false the trailing '=' are left out. */
+export function encodeBase64(bytes: Uint8Array, pad = true): string {
+  let out = '';
+  const n = bytes.length;
+  let i = 0;
+  for (; i + 2 < n; i += 3) {
+    const v = ((bytes[i] as number) << 16) | ((bytes[i + 1] as number) << 8) | (bytes[i + 2] as number);
+    out += (ALPHABET[(v >> 18) & 63] as string) + (ALPHABET[(v >> 12) & 63] as string) + (ALPHABET[(v >> 6) & 63] as string) + (ALPHABET[v & 63] as string);
+  }
+  const rest = n - i;
+  if (rest === 1) {
+    const v = (bytes[i] as number) << 16;
+    out += (ALPHABET[(v >> 18) & 63] as string) + (ALPHABET[(v >> 12) & 63] as string) + (pad ? '==' : '');
+  } else if (rest === 2) {
+    const v = ((bytes[i] as number) << 16) | ((bytes[i + 1] as number) << 8);
+    out += (ALPHABET[(v >> 18) & 63] as string) + (ALPHABET[(v >> 12) & 63] as string) + (ALPHABET[(v >> 6) & 63] as string) + (pad ? '=' : '');
+  }
+  return out;
+}

@@ -1,0 +1,269 @@
+// Pure Ed25519 verification (RFC 8032 §5.1.7), strict and cofactorless.
+//
+// The rules, identical on both backends because they are checked here before
+// any backend runs:
+// - public key: 32 bytes, canonical encoding (y < p, no x = 0 with the sign
+//   bit set), decodes to a curve point, and is not one of the 8 small-order
+//   points (in any encoding);
+// - signature: 64 bytes, S < L (so a malleated S + L fails), R a canonical
+//   point encoding;
+// - equation: the cofactorless check [S]B = R + [k]A, compared on the
+//   encoding of R. WebCrypto (Chromium, node) does exactly this; the JS path
+//   below does the same with the point arithmetic of @noble/ed25519 (whose own
+//   `verify` uses the cofactored equation, which would accept signatures whose
+//   R carries a small-order component).
+//
+// WebCrypto is used when it supports Ed25519 and passes a known-answer check
+// (detected once); otherwise the JS path runs. Nothing here throws.
+
+import { Point } from '@noble/ed25519';
+import { sha512 } from '@noble/hashes/sha2.js';
+import { decodeBase64Strict } from './base64';
+
+/** The field prime 2^255 - 19. */
+const P = 2n ** 255n - 19n;
+/** The group order L. */
+export const ED25519_L = 2n ** 252n + 27742317777372353535851937790883648493n;
+
+export type KeyParse =
+  | { ok: true; key: Uint8Array }
+  | {
+      ok: false;
+      code: 'key-base64' | 'key-length' | 'key-non-canonical' | 'key-small-order' | 'key-invalid-point';
+      message: string;
+    };
+
+export type SignatureCheck = { ok: true } | { ok: false; code: string; message: string };
+
+function numberLE(bytes: Uint8Array): bigint {
+  let n = 0n;
+  for (let i = bytes.length - 1; i >= 0; i--) n = (n << 8n) | BigInt(bytes[i] as number);
+  return n;
+}
+
+/** The y coordinate of a point encoding (sign bit cleared), unreduced. */
+function encodedY(bytes: Uint8Array): bigint {
+  const copy = Uint8Array.from(bytes);
+  copy[31] = (copy[31] as number) & 0x7f;
+  return numberLE(copy);
+}
+
+function signBit(bytes: Uint8Array): boolean {
+  return ((bytes[31] as number) & 0x80) !== 0;
+}
+
+/** Lenient decode (any y below 2^255); null when the bytes are not a curve point. */
+function decodeAny(bytes: Uint8Array): Point | null {
+  try {
+    return Point.fromBytes(bytes, true);
+  } catch {
+    return null;
+  }
+}
+
+/** Key rules on raw bytes (length already known to be 32 or checked here). */
+export function checkPublicKeyBytes(key: Uint8Array): KeyParse {
+  if (!(key instanceof Uint8Array) || key.length !== 32) {
+    return { ok: false, code: 'key-length', message: `public key must be 32 bytes, got ${key instanceof Uint8Array ? key.length : 'none'}` };
+  }
+  const point = decodeAny(key);
+  if (point === null) {
+    return { ok: false, code: 'key-invalid-point', message: 'public key does not decode to a curve point' };
+  }
+  if (point.isSmallOrder()) {
+    return { ok: false, code: 'key-small-order', message: 'public key is a small-order point' };
+  }
+  if (encodedY(key) >= P) {
+    return { ok: false, code: 'key-non-canonical', message: 'public key encoding is not canonical (y >= p)' };
+  }
+  if (point.x === 0n && signBit(key)) {
+    return { ok: false, code: 'key-non-canonical', message: 'public key encoding is not canonical (x = 0 with sign bit)' };
+  }
+  return { ok: true, key: Uint8Array.from(key) };
+}
+
+/** Parses a standard-base64 raw 32-byte Ed25519 public key under the strict rules. */
+export function parsePublicKey(b64: string): KeyParse {
+  const bytes = decodeBase64Strict(b64);
+  if (bytes === null) {
+    return { ok: false, code: 'key-base64', message: 'public key is not valid standard base64' };
+  }
+  if (bytes.length !== 32) {
+    return { ok: false, code: 'key-length', message: `public key must be 32 bytes, got ${bytes.length}` };
+  }
+  return checkPublicKeyBytes(bytes);
+}
+
+/** Signature shape rules: 64 bytes, S < L, R a canonical point encoding. */
+function checkSignatureBytes(signature: Uint8Array): string | null {
+  if (!(signature instanceof Uint8Array) || signature.length !== 64) return 'signature must be 64 bytes';
+  const s = numberLE(signature.subarray(32, 64));
+  if (s >= ED25519_L) return 'signature scalar S is not below the group order (non-canonical)';
+  const r = signature.subarray(0, 32);
+  if (encodedY(r) >= P) return 'signature R is not a canonical encoding (y >= p)';
+  const rp = decodeAny(r);
+  if (rp === null) return 'signature R is not a curve point';
+  if (rp.x === 0n && signBit(r)) return 'signature R is not a canonical encoding (x = 0 with sign bit)';
+  return null;
+}
+
+function preCheck(publicKey: Uint8Array, signature: Uint8Array, message: Uint8Array): boolean {
+  if (!(message instanceof Uint8Array)) return false;
+  if (!checkPublicKeyBytes(publicKey).ok) return false;
+  return checkSignatureBytes(signature) === null;
+}
+
+function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  let d = 0;
+  for (let i = 0; i < a.length; i++) d |= (a[i] as number) ^ (b[i] as number);
+  return d === 0;
+}
+
+/** Cofactorless equation in JS: encode([S]B - [k]A) must equal R. Assumes preCheck passed. */
+function nobleEquation(publicKey: Uint8Array, signature: Uint8Array, message: Uint8Array): boolean {
+  const r = signature.subarray(0, 32);
+  const s = numberLE(signature.subarray(32, 64));
+  const a = Point.fromBytes(publicKey, false);
+  const h = new Uint8Array(64 + message.length);
+  h.set(r, 0);
+  h.set(publicKey, 32);
+  h.set(message, 64);
+  const k = numberLE(sha512(h)) % ED25519_L;
+  const rCheck = Point.BASE.multiply(s, false).subtract(a.multiply(k, false));
+  return equalBytes(rCheck.toBytes(), r);
+}
+
+/** Strict verification with the JS backend. Exported for tests. */
+export function verifyWithNoble(publicKey: Uint8Array, signature: Uint8Array, message: Uint8Array): boolean {
+  try {
+    if (!preCheck(publicKey, signature, message)) return false;
+    return nobleEquation(publicKey, signature, message);
+  } catch {
+    return false;
+  }
+}
+
+// ---------------------------------------------------------------------------
+// WebCrypto backend
+// ---------------------------------------------------------------------------
+
+function subtle(): SubtleCrypto | null {
+  const c: unknown = (globalThis as { crypto?: unknown }).crypto;
+  if (typeof c !== 'object' || c === null) return null;
+  const s: unknown = (c as { subtle?: unknown }).subtle;
+  if (typeof s !== 'object' || s === null) return null;
+  return s as SubtleCrypto;
+}
+
+const keyCache = new Map<string, CryptoKey>();
+const KEY_CACHE_MAX = 64;
+
+function cacheId(key: Uint8Array): string {
+  let out = '';
+  for (let i = 0; i < key.length; i++) out += String.fromCharCode(key[i] as number);
+  return out;
+}
+
+async function importKey(s: SubtleCrypto, key: Uint8Array): Promise<CryptoKey> {
+  const id = cacheId(key);
+  const hit = keyCache.get(id);
+  if (hit !== undefined) return hit;
+  const imported = await s.importKey('raw', Uint8Array.from(key), { name: 'Ed25519' }, false, ['verify']);
+  if (keyCache.size >= KEY_CACHE_MAX) {
+    const first = keyCache.keys().next();
+    if (first.done !== true) keyCache.delete(first.value);
+  }
+  keyCache.set(id, imported);
+  return imported;
+}
+
+async function webCryptoEquation(s: SubtleCrypto, publicKey: Uint8Array, signature: Uint8Array, message: Uint8Array): Promise<boolean> {
+  const key = await importKey(s, publicKey);
+  return s.verify({ name: 'Ed25519' }, key, Uint8Array.from(signature), Uint8Array.from(message));
+}
+
+/**
+ * Strict verification with WebCrypto. Exported for tests. Returns false when
+ * WebCrypto has no Ed25519 (callers use `verifyEd25519`, which falls back).
+ */
+export async function verifyWithWebCrypto(publicKey: Uint8Array, signature: Uint8Array, message: Uint8Array): Promise<boolean> {
+  try {
+    if (!preCheck(publicKey, signature, message)) return false;
+    const s = subtle();
+    if (s === null) return false;
+    return await webCryptoEquation(s, publicKey, signature, message);
+  } catch {
+    return false;
+  }
+}
+
+// RFC 8032 §7.1 TEST 1: a known answer used to check that WebCrypto works.
+const KAT_KEY = hexBytes('d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a');
+const KAT_SIG = hexBytes(
+  'e5564300c360ac729086e2cc806e828a84877f1eb8e5d974d873e065224901555fb8821590a33bacc61e39701cf9b46bd25bf5f0595bbe24655141438e7a100b',
+);
+
+function hexBytes(hex: string): Uint8Array {
+  const out = new Uint8Array(hex.length / 2);
+  for (let i = 0; i < out.length; i++) out[i] = parseInt(hex.slice(i * 2, i * 2 + 2), 16);
+  return out;
+}
+
+let backendPromise: Promise<'webcrypto' | 'noble'> | null = null;
+
+async function detectBackend(): Promise<'webcrypto' | 'noble'> {
+  const s = subtle();
+  if (s === null) return 'noble';
+  try {
+    const good = await webCryptoEquation(s, KAT_KEY, KAT_SIG, new Uint8Array(0));
+    const bad = await webCryptoEquation(s, KAT_KEY, KAT_SIG, new Uint8Array([0x72]));
+    return good === true && bad === false ? 'webcrypto' : 'noble';
+  } catch {
+    return 'noble';
+  }
+}
+
+/** Which backend `verifyEd25519` uses here (detected once). */
+export function ed25519Backend(): Promise<'webcrypto' | 'noble'> {
+  if (backendPromise === null) backendPromise = detectBackend();
+  return backendPromise;
+}
+
+/** Strict Ed25519 verification; false on any malformed input. Never throws. */
+export async function verifyEd25519(publicKey: Uint8Array, signature: Uint8Array, message: Uint8Array): Promise<boolean> {
+  try {
+    if (!preCheck(publicKey, signature, message)) return false;
+    if ((await ed25519Backend()) === 'webcrypto') {
+      const s = subtle();
+      if (s !== null) {
+        try {
+          return await webCryptoEquation(s, publicKey, signature, message);
+        } catch {
+          // Fall back to the JS path below.
+        }
+      }
+    }
+    return nobleEquation(publicKey, signature, message);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Verifies a base64 signature under a base64 raw key. Malformed base64 and
+ * wrong lengths give a coded failure, never a throw.
+ */
+export async function verifySignatureB64(keyB64: string, sigB64: string, message: Uint8Array): Promise<SignatureCheck> {
+  const key = parsePublicKey(keyB64);
+  if (!key.ok) return { ok: false, code: key.code, message: key.message };
+  const sig = typeof sigB64 === 'string' ? decodeBase64Strict(sigB64) : null;
+  if (sig === null) return { ok: false, code: 'signature-base64', message: 'signature is not valid standard base64' };
+  if (sig.length !== 64) {
+    return { ok: false, code: 'signature-length', message: `signature must be 64 bytes, got ${sig.length}` };
+  }
+  const shape = checkSignatureBytes(sig);
+  if (shape !== null) return { ok: false, code: 'signature-invalid', message: shape };
+  const valid = await verifyEd25519(key.key, sig, message);
+  return valid ? { ok: true } : { ok: false, code: 'signature-invalid', message: 'signature does not verify under the key' };
+}

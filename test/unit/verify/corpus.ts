@@ -1,0 +1,22 @@
+// Where the shared test corpus lives: ../shared/corpus beside the repository
+// (SKILLPIN_CORPUS overrides). Files are read as raw bytes, never as text.
+import { readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+
+export const CORPUS = process.env['SKILLPIN_CORPUS'] ?? resolve(repoRoot, '../shared/corpus');
+
+/** Raw bytes of a corpus file (a fresh Uint8Array, not a Buffer view). */
+export function corpusBytes(rel: string): Uint8Array {
+  return new Uint8Array(readFileSync(join(CORPUS, rel)));
+}
+
+export function corpusJson(rel: string): unknown {
+  return JSON.parse(new TextDecoder().decode(corpusBytes(rel)));
+}
+
+export function hex(s: string): Uint8Array {
+  return new Uint8Array(Buffer.from(s, 'hex'));
+}
