@@ -1,0 +1,220 @@
+// The background service under node: real engine, real IndexedDB store (fake-indexeddb),
+// a loopback publisher, and a recording platform in place of the extension APIs.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { IDBFactory } from 'fake-indexeddb';
+import { createBackgroundService, type BackgroundPlatform, type BackgroundService } from '../../../lib/background/service';
+import type { Badge } from '../../../lib/background/badge';
+import type { MenuModel } from '../../../lib/background/menus';
+import { openTrustStore } from '../../../lib/trust/idb-store';
+import { startServer, type TestServer } from '../../support/server';
+import { writePublisherSite, DEMO_SKILLS } from '../../../scripts/lib/publisher-site.mjs';
+import type { OriginReport, Settings } from '../../../lib/types';
+import type { ActionResult, ContextResult, InsertResult } from '../../../lib/messages';
+
+const EXT = 'chrome-extension://abcdefghijklmnop/';
+const POPUP = { id: 'ext-id', url: `${EXT}popup.html`, origin: 'chrome-extension://abcdefghijklmnop' };
+const CONTENT_SCRIPT = { id: 'ext-id', url: 'https://chat.example/c/1', tab: { id: 7, url: 'https://chat.example/c/1' } };
+
+class RecordingPlatform implements BackgroundPlatform {
+  badges = new Map<number, Badge>();
+  notifications: { id: string; title: string; message: string }[] = [];
+  copies: string[] = [];
+  inserts: { tabId: number; text: string }[] = [];
+  menus: MenuModel | null = null;
+  local = new Map<string, unknown>();
+  tabs: { id: number; url: string | null; incognito: boolean }[] = [];
+  async setBadge(tabId: number, badge: Badge) {
+    this.badges.set(tabId, badge);
+  }
+  async notify(id: string, title: string, message: string) {
+    this.notifications.push({ id, title, message });
+  }
+  async listTabs() {
+    return this.tabs;
+  }
+  async insertIntoTab(tabId: number, text: string): Promise<InsertResult> {
+    this.inserts.push({ tabId, text });
+    return { ok: true, method: 'execCommand', message: 'inserted' };
+  }
+  async copyText(text: string) {
+    this.copies.push(text);
+    return true;
+  }
+  async updateMenus(model: MenuModel) {
+    this.menus = model;
+  }
+  async getLocal(key: string) {
+    return this.local.get(key);
+  }
+  async setLocal(key: string, value: unknown) {
+    this.local.set(key, value);
+  }
+}
+
+let dir: string;
+let server: TestServer;
+let platform: RecordingPlatform;
+let service: BackgroundService;
+let now = Date.parse('2026-11-29T12:00:00Z');
+const seed = (b: number) => new Uint8Array(32).fill(b);
+
+async function makeService(): Promise<BackgroundService> {
+  const factory = new IDBFactory();
+  const s = createBackgroundService({
+    openStore: () => openTrustStore({ name: 'bg-test', indexedDB: factory }),
+    fetch: (url, init) => fetch(url, init),
+    clock: { now: () => now },
+    platform,
+    runtimeId: 'ext-id',
+    extensionBase: EXT,
+    version: '0.1.0',
+  });
+  await s.ready;
+  return s;
+}
+
+beforeEach(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'skillpin-bg-'));
+  writePublisherSite(dir, { skills: DEMO_SKILLS, seed: seed(1) });
+  server = await startServer({ root: dir });
+  platform = new RecordingPlatform();
+  platform.tabs = [{ id: 1, url: server.origin + '/', incognito: false }];
+  service = await makeService();
+});
+
+afterEach(async () => {
+  await server.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const ask = <T>(msg: Record<string, unknown>, sender: object = POPUP) => service.handleMessage(msg, sender) as Promise<T>;
+
+describe('messages', () => {
+  it('answers readiness and refuses malformed requests', async () => {
+    expect(await ask({ type: 'skillpin:ready' })).toEqual({ ready: true, version: '0.1.0' });
+    expect(await ask({ type: 'skillpin:report', origin: 'javascript:alert(1)' })).toMatchObject({ ok: false, error: 'bad-request' });
+    expect(await ask({ type: 'skillpin:nope' })).toMatchObject({ ok: false, error: 'bad-request' });
+    expect(await ask({ type: 'skillpin:approve', origin: server.origin, url: 'x', digestLf: 'zz', confirmUnverified: false, confirmCrossOrigin: false })).toMatchObject({ error: 'bad-request' });
+  });
+
+  it('refuses every privileged request from a content script or a foreign extension', async () => {
+    const report = await ask<OriginReport>({ type: 'skillpin:probe', origin: server.origin });
+    const skill = report.skills[0]!;
+    const privileged: Record<string, unknown>[] = [
+      { type: 'skillpin:approve', origin: server.origin, url: skill.url, digestLf: skill.actual!.lf, confirmUnverified: true, confirmCrossOrigin: true },
+      { type: 'skillpin:trust-key', origin: server.origin, expectedFingerprint: null, newFingerprint: 'SHA256:x' },
+      { type: 'skillpin:skill-text', origin: server.origin, url: skill.url },
+      { type: 'skillpin:skill-context', origin: server.origin, url: skill.url },
+      { type: 'skillpin:export' },
+      { type: 'skillpin:import', json: '{}' },
+      { type: 'skillpin:pin-forget', origin: server.origin },
+      { type: 'skillpin:settings-set', settings: { paused: true, probeInPrivate: true, allowList: [], denyList: [], allowListOnly: false, legacyIndex: true, reviewers: {}, snapshotKeys: [] } },
+    ];
+    for (const msg of privileged) {
+      expect(await ask(msg, CONTENT_SCRIPT)).toMatchObject({ ok: false, error: 'forbidden' });
+      expect(await ask(msg, { ...POPUP, id: 'other-extension' })).toMatchObject({ ok: false, error: 'forbidden' });
+    }
+    const pins = await ask<{ origin: string }[]>({ type: 'skillpin:pins-list' });
+    expect(pins.map((p) => p.origin)).toEqual([server.origin]);
+    const approvals = await ask<unknown[]>({ type: 'skillpin:approvals-list' });
+    expect(approvals).toEqual([]);
+  });
+});
+
+describe('navigation, badge and approval', () => {
+  it('probes on navigation, sets the badge, approves and builds the context', async () => {
+    const report = await service.onNavigation(1, server.origin + '/docs', false);
+    expect(report?.skills.map((s) => s.status)).toEqual(Array(5).fill('verified-signed'));
+    expect(platform.badges.get(1)?.text).toBe('5');
+
+    const skill = report!.skills[0]!;
+    const res = await ask<ActionResult>({ type: 'skillpin:approve', origin: server.origin, url: skill.url, digestLf: skill.actual!.lf, confirmUnverified: false, confirmCrossOrigin: false });
+    expect(res).toEqual({ ok: true });
+    const ctx = await ask<ContextResult>({ type: 'skillpin:skill-context', origin: server.origin, url: skill.url });
+    expect(ctx.ok).toBe(true);
+    if (ctx.ok) {
+      expect(ctx.context).toContain(server.origin);
+      expect(ctx.context).toContain(skill.actual!.lf);
+    }
+    // The copy menu shows on that origin and copies the same block.
+    await service.onTabActivated(1, server.origin + '/');
+    expect(platform.menus?.copyVisible).toBe(true);
+    expect(await service.onMenuClick('skillpin-copy', { id: 1, url: server.origin + '/' })).toBe(true);
+    expect(platform.copies).toEqual([ctx.ok ? ctx.context : '']);
+    // Insert through the menu item of a chat page.
+    const itemId = platform.menus!.insertItems[0]!.id;
+    expect(await service.onMenuClick(itemId, { id: 9, url: 'https://chatgpt.com/' })).toBe(true);
+    expect(platform.inserts).toEqual([{ tabId: 9, text: ctx.ok ? ctx.context : '' }]);
+  });
+
+  it('refuses to approve with a stale digest and refuses refused statuses', async () => {
+    const report = await ask<OriginReport>({ type: 'skillpin:probe', origin: server.origin });
+    const skill = report.skills[0]!;
+    const stale = await ask<ActionResult>({ type: 'skillpin:approve', origin: server.origin, url: skill.url, digestLf: '0'.repeat(64), confirmUnverified: false, confirmCrossOrigin: false });
+    expect(stale).toMatchObject({ ok: false, error: 'digest-changed' });
+
+    // Tamper a SKILL.md: digest-mismatch can never be approved.
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(join(dir, 'skills/search-docs/SKILL.md'), 'tampered\n');
+    const after = await ask<OriginReport>({ type: 'skillpin:probe', origin: server.origin });
+    const bad = after.skills.find((s) => s.name === 'search-docs')!;
+    expect(bad.status).toBe('digest-mismatch');
+    const refused = await ask<ActionResult>({ type: 'skillpin:approve', origin: server.origin, url: bad.url, digestLf: bad.actual?.lf ?? '0'.repeat(64), confirmUnverified: true, confirmCrossOrigin: true });
+    expect(refused).toMatchObject({ ok: false, error: 'not-approvable' });
+  });
+
+  it('asks for a confirmation before approving an unverified skill', async () => {
+    writePublisherSite(dir, { skills: DEMO_SKILLS, sign: false, index: false });
+    // Strip the inline sha256 so nothing declares a digest.
+    const { readFileSync, writeFileSync } = await import('node:fs');
+    const txt = readFileSync(join(dir, 'llms.txt'), 'utf8').replace(/ <!-- skill: .*? -->/g, '');
+    writeFileSync(join(dir, 'llms.txt'), txt);
+    const report = await ask<OriginReport>({ type: 'skillpin:probe', origin: server.origin });
+    const skill = report.skills[0]!;
+    expect(skill.status).toBe('unverified');
+    const base = { type: 'skillpin:approve', origin: server.origin, url: skill.url, digestLf: skill.actual!.lf, confirmCrossOrigin: false };
+    expect(await ask<ActionResult>({ ...base, confirmUnverified: false })).toMatchObject({ ok: false, error: 'needs-confirmation' });
+    expect(await ask<ActionResult>({ ...base, confirmUnverified: true })).toEqual({ ok: true });
+  });
+
+  it('does not probe deny-listed origins, paused, or private windows', async () => {
+    const settings = await ask<Settings>({ type: 'skillpin:settings-get' });
+    await ask({ type: 'skillpin:settings-set', settings: { ...settings, denyList: ['127.0.0.1'] } });
+    expect(await service.onNavigation(1, server.origin + '/', false)).toBeNull();
+    await ask({ type: 'skillpin:settings-set', settings: { ...settings, paused: true } });
+    expect(await service.onNavigation(1, server.origin + '/', false)).toBeNull();
+    await ask({ type: 'skillpin:settings-set', settings });
+    expect(await service.onNavigation(1, server.origin + '/', true)).toBeNull();
+    expect(server.log.length).toBe(0);
+  });
+});
+
+describe('key change', () => {
+  it('notifies once when an origin with approvals changes key, and trusting needs re-approval', async () => {
+    const report = await ask<OriginReport>({ type: 'skillpin:probe', origin: server.origin });
+    const skill = report.skills[0]!;
+    await ask({ type: 'skillpin:approve', origin: server.origin, url: skill.url, digestLf: skill.actual!.lf, confirmUnverified: false, confirmCrossOrigin: false });
+    writePublisherSite(dir, { skills: DEMO_SKILLS, seed: seed(2) });
+    const changed = await ask<OriginReport>({ type: 'skillpin:probe', origin: server.origin });
+    expect(changed.key.state).toBe('changed');
+    expect(platform.notifications).toHaveLength(1);
+    expect(platform.badges.get(1)?.text).toBe('!');
+    await ask<OriginReport>({ type: 'skillpin:probe', origin: server.origin });
+    expect(platform.notifications).toHaveLength(1);
+    expect(service.onNotificationClick(platform.notifications[0]!.id)).toBe(server.origin);
+
+    const ctx = await ask<ContextResult>({ type: 'skillpin:skill-context', origin: server.origin, url: skill.url });
+    expect(ctx.ok).toBe(false);
+
+    const wrong = await ask<ActionResult>({ type: 'skillpin:trust-key', origin: server.origin, expectedFingerprint: 'SHA256:stale', newFingerprint: changed.key.offered!.fingerprint });
+    expect(wrong).toMatchObject({ ok: false, error: 'pin-changed' });
+    const ok = await ask<ActionResult>({ type: 'skillpin:trust-key', origin: server.origin, expectedFingerprint: changed.key.pinned!.fingerprint, newFingerprint: changed.key.offered!.fingerprint });
+    expect(ok).toEqual({ ok: true });
+    const after = await ask<OriginReport>({ type: 'skillpin:report', origin: server.origin });
+    expect(after.skills.every((s) => s.status === 'verified-signed')).toBe(true);
+    expect(after.skills.every((s) => s.approval.state === 'none')).toBe(true);
+  });
+});
