@@ -98,6 +98,10 @@ export interface ImportResult {
   /** Pins that differ from the stored one: never replaced silently. */
   pinConflicts: { origin: string; stored: string; imported: string }[];
   approvalsAdded: number;
+  /** Approvals already stored exactly as imported. */
+  approvalsUnchanged?: number;
+  /** Approvals not imported, and why: the origin's pin conflicts, the approval names another key than the pin, or a different approval is stored. */
+  approvalsSkipped?: { origin: string; url: string; reason: 'pin-conflict' | 'pin-mismatch' | 'different-approval' }[];
   errors: string[];
 }
 

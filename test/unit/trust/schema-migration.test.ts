@@ -1,0 +1,180 @@
+import { IDBFactory } from 'fake-indexeddb';
+import { describe, expect, it } from 'vitest';
+import { StoreError } from '../../../lib/trust/errors';
+import { openTrustStore } from '../../../lib/trust/idb-store';
+import { DB_NAME, SCHEMA_VERSION, upgrade } from '../../../lib/trust/schema';
+import type { UpgradeDb, UpgradeTx } from '../../../lib/trust/schema';
+import { wrap } from 'idb';
+import { buildV1Database, openV1 } from '../../fixtures/trust/v1-database';
+import { V1_BYTES, V1_DIGEST_LF, V1_FINGERPRINT, V1_ORIGIN, V1_SKILL_URL, v1Sample } from '../../fixtures/trust/v1-sample';
+import { makeCacheEntry, rawAll, rawOpen } from './helpers';
+
+interface Shape {
+  [store: string]: { keyPath: string | string[] | null; indexes: Record<string, string | string[]> };
+}
+
+async function shapeOf(factory: IDBFactory, name: string): Promise<{ version: number; shape: Shape }> {
+  const db = await rawOpen(factory, name);
+  try {
+    const names = Array.from(db.objectStoreNames).sort();
+    const shape: Shape = {};
+    if (names.length === 0) return { version: db.version, shape };
+    const tx = db.transaction(names, 'readonly');
+    for (const n of names) {
+      const store = tx.objectStore(n);
+      const indexes: Record<string, string | string[]> = {};
+      for (const i of Array.from(store.indexNames)) indexes[i] = store.index(i).keyPath;
+      shape[n] = { keyPath: store.keyPath, indexes };
+    }
+    return { version: db.version, shape };
+  } finally {
+    db.close();
+  }
+}
+
+/** Opens `name` at `version` running only the schema's own steps up to it. */
+function openWithSchemaSteps(factory: IDBFactory, name: string, version: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const request = factory.open(name, version);
+    request.onupgradeneeded = (event) => {
+      const tx = wrap(request.transaction as IDBTransaction) as unknown as UpgradeTx;
+      tx.done.catch(() => undefined);
+      void upgrade(wrap(request.result) as unknown as UpgradeDb, event.oldVersion, event.newVersion, tx).catch(() => undefined);
+    };
+    request.onsuccess = () => {
+      request.result.close();
+      resolve();
+    };
+    request.onerror = () => reject(request.error);
+  });
+}
+
+describe('schema', () => {
+  it('names the database skillpin and is at version 2', () => {
+    expect(DB_NAME).toBe('skillpin');
+    expect(SCHEMA_VERSION).toBe(2);
+  });
+
+  it("the schema's v1 step builds exactly the frozen v1 fixture", async () => {
+    const factory = new IDBFactory();
+    await openWithSchemaSteps(factory, 'from-schema', 1);
+    const fixtureDb = await openV1(factory, 'from-fixture');
+    fixtureDb.close();
+    const fromSchema = await shapeOf(factory, 'from-schema');
+    const fromFixture = await shapeOf(factory, 'from-fixture');
+    expect(fromSchema.version).toBe(1);
+    expect(fromSchema.shape).toEqual(fromFixture.shape);
+  });
+
+  it('a fresh database gets the current shape', async () => {
+    const factory = new IDBFactory();
+    const store = await openTrustStore({ name: 'fresh', indexedDB: factory });
+    store.close();
+    const { version, shape } = await shapeOf(factory, 'fresh');
+    expect(version).toBe(SCHEMA_VERSION);
+    expect(Object.keys(shape).sort()).toEqual(['approvals', 'cache', 'pins', 'reports', 'settings', 'skills']);
+    expect(shape.cache?.indexes).toEqual({ 'by-origin': 'origin', 'by-evict': 'evictKey' });
+    expect(shape.settings?.keyPath).toBeNull();
+  });
+
+  it('a fresh database and a migrated v1 database have the same shape', async () => {
+    const factory = new IDBFactory();
+    (await openTrustStore({ name: 'fresh', indexedDB: factory })).close();
+    await buildV1Database(factory, 'migrated', {});
+    (await openTrustStore({ name: 'migrated', indexedDB: factory })).close();
+    expect((await shapeOf(factory, 'migrated')).shape).toEqual((await shapeOf(factory, 'fresh')).shape);
+  });
+});
+
+describe('migration v1 → current', () => {
+  it('keeps every record and moves settings into their own store', async () => {
+    const factory = new IDBFactory();
+    const sample = v1Sample();
+    await buildV1Database(factory, 'old', sample);
+    const errors: StoreError[] = [];
+    const store = await openTrustStore({ name: 'old', indexedDB: factory, onError: (e) => errors.push(e) });
+
+    expect(await store.getPin(V1_ORIGIN)).toEqual(sample.pins?.[0]);
+    expect(await store.listApprovals()).toEqual(sample.approvals);
+    const skill = await store.getSkill(V1_ORIGIN, V1_SKILL_URL, V1_DIGEST_LF);
+    expect(skill?.bytes).toBeInstanceOf(Uint8Array);
+    expect(skill?.bytes).toEqual(V1_BYTES);
+    expect((await store.getLatestSkill(V1_ORIGIN, V1_SKILL_URL))?.digestLf).toBe(V1_DIGEST_LF);
+    expect(await store.getCache(`${V1_ORIGIN}/llms.txt`)).toEqual(sample.cache?.[0]);
+    expect(await store.getCache('https://newer.example.org/llms.txt')).toEqual(sample.cache?.[2]);
+    expect((await store.getReport(V1_ORIGIN))?.finishedAt).toBe(5000);
+    expect(await store.getSettings()).toEqual(sample.settings);
+    expect(errors).toEqual([]);
+    store.close();
+
+    const { shape } = await shapeOf(factory, 'old');
+    expect(shape.meta).toBeUndefined();
+    const settingsRecords = await rawAll(factory, 'old', 'settings');
+    expect(settingsRecords).toEqual([sample.settings]);
+  });
+
+  it('gives every readable cache record its eviction key and keeps the unreadable one as it was', async () => {
+    const factory = new IDBFactory();
+    const sample = v1Sample();
+    await buildV1Database(factory, 'old', sample);
+    (await openTrustStore({ name: 'old', indexedDB: factory })).close();
+    const records = (await rawAll(factory, 'old', 'cache')) as Record<string, unknown>[];
+    const byUrl = new Map(records.map((r) => [r.url, r]));
+    expect(byUrl.get(`${V1_ORIGIN}/llms.txt`)?.evictKey).toEqual([1, 9000]);
+    expect(byUrl.get('https://old.example.org/llms.txt')?.evictKey).toEqual([0, 100]);
+    expect(byUrl.get('https://broken.example.org/llms.txt')).toEqual(sample.cache?.[3]);
+    expect(records).toHaveLength(4);
+  });
+
+  it('migrated cache entries are evicted in the new order (oldest negative first)', async () => {
+    const factory = new IDBFactory();
+    await buildV1Database(factory, 'old', v1Sample());
+    // The sample holds 4 records; a bound of 4 evicts exactly one when a fifth arrives.
+    const store = await openTrustStore({ name: 'old', indexedDB: factory, maxCacheEntries: 4 });
+    await store.putCache(makeCacheEntry('https://fresh.example.net/llms.txt', true, 10_000, 20_000));
+    expect(await store.getCache('https://old.example.org/llms.txt')).toBeNull();
+    expect(await store.getCache('https://newer.example.org/llms.txt')).not.toBeNull();
+    expect(await store.getCache(`${V1_ORIGIN}/llms.txt`)).not.toBeNull();
+    store.close();
+    expect(await rawAll(factory, 'old', 'cache')).toHaveLength(4);
+  });
+
+  it('an empty v1 database (no settings written) migrates to defaults', async () => {
+    const factory = new IDBFactory();
+    await buildV1Database(factory, 'empty', {});
+    const store = await openTrustStore({ name: 'empty', indexedDB: factory });
+    expect((await store.getSettings()).legacyIndex).toBe(true);
+    expect(await store.listPins()).toEqual([]);
+    store.close();
+  });
+
+  it('a failed migration leaves the v1 database and its data intact', async () => {
+    const factory = new IDBFactory();
+    // A damaged v1 database without the cache store: the v2 step cannot run.
+    await buildV1Database(factory, 'damaged', v1Sample(), { omitStores: ['cache'] });
+    const err = await openTrustStore({ name: 'damaged', indexedDB: factory }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(StoreError);
+    expect((err as StoreError).code).toBe('version-error');
+    const { version, shape } = await shapeOf(factory, 'damaged');
+    expect(version).toBe(1);
+    expect(shape.meta).toBeDefined();
+    expect(shape.settings).toBeUndefined();
+    const pins = (await rawAll(factory, 'damaged', 'pins')) as { fingerprint: string }[];
+    expect(pins.map((p) => p.fingerprint)).toEqual([V1_FINGERPRINT]);
+  });
+
+  it('a database newer than this code is a version-error, not a crash', async () => {
+    const factory = new IDBFactory();
+    await new Promise<void>((resolve, reject) => {
+      const request = factory.open('future', SCHEMA_VERSION + 5);
+      request.onsuccess = () => {
+        request.result.close();
+        resolve();
+      };
+      request.onerror = () => reject(request.error);
+    });
+    const err = await openTrustStore({ name: 'future', indexedDB: factory }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(StoreError);
+    expect((err as StoreError).code).toBe('version-error');
+  });
+});
