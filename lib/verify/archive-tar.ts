@@ -1,0 +1,277 @@
+// tar.gz reader for the in-memory unpack (FORMATS.md §6.3–6.4).
+//
+// The gzip layer is fflate's streaming Gunzip, bounded by the byte cap and held to a single member
+// (archive-inflate.ts). The tar headers are parsed here rather than by a library because the safety
+// rules need the raw fields: the type flag of every block (links, devices, FIFOs, PAX and GNU
+// extension headers), both the header name and any PAX `path` / GNU long name that replaces it,
+// the PAX `size` that moves the next header, the checksum and the end-of-archive marker. Small tar
+// libraries either resolve these for the caller or skip the blocks they do not know.
+import type { ArchiveEntry } from '../types';
+import { gunzipSingleMember } from './archive-inflate';
+import type { ArchiveLimits, Unpacked } from './archive-limits';
+import { checkEntryName, decodeName, invalid, NameRegistry, showName, tooLarge, type ArchiveFailure } from './archive-names';
+
+const BLOCK = 512;
+/** Cap on one PAX or GNU extension header's data. */
+const EXTENSION_CAP = 64 * 1024;
+/** Room for tar headers and padding on top of the file bytes when capping the gunzip output. */
+export const TAR_OVERHEAD_ALLOWANCE = 4 * 1024 * 1024;
+
+const TEXT = new TextDecoder('latin1');
+
+function isZero(bytes: Uint8Array, from = 0, to = bytes.length): boolean {
+  for (let i = from; i < to; i++) if (bytes[i] !== 0) return false;
+  return true;
+}
+
+/** A NUL-terminated field as raw bytes. */
+function field(block: Uint8Array, start: number, length: number): Uint8Array {
+  const bytes = block.subarray(start, start + length);
+  const nul = bytes.indexOf(0);
+  return nul < 0 ? bytes : bytes.subarray(0, nul);
+}
+
+/** An octal number field (spaces/NUL padded) or a GNU base-256 field; null when malformed. */
+function numberField(block: Uint8Array, start: number, length: number): number | null {
+  const bytes = block.subarray(start, start + length);
+  const first = bytes[0] as number;
+  if (first & 0x80) {
+    if (first !== 0x80) return null; // negative or malformed base-256
+    let value = 0;
+    for (let i = 1; i < bytes.length; i++) {
+      value = value * 256 + (bytes[i] as number);
+      if (value > Number.MAX_SAFE_INTEGER) return Number.POSITIVE_INFINITY;
+    }
+    return value;
+  }
+  const text = TEXT.decode(bytes).replace(/[\u0000 ]+$/, '').replace(/^ +/, '');
+  if (text === '') return 0;
+  if (!/^[0-7]+$/.test(text)) return null;
+  return parseInt(text, 8);
+}
+
+function checksumMatches(block: Uint8Array): boolean {
+  const stored = numberField(block, 148, 8);
+  if (stored === null) return false;
+  let unsigned = 0;
+  let signed = 0;
+  for (let i = 0; i < BLOCK; i++) {
+    const byte = i >= 148 && i < 156 ? 0x20 : (block[i] as number);
+    unsigned += byte;
+    signed += byte > 127 ? byte - 256 : byte;
+  }
+  return stored === unsigned || stored === signed;
+}
+
+type Pax = Map<string, string>;
+
+/** Parse PAX records (`<length> <key>=<value>\n`); null when malformed or a key repeats. */
+function parsePax(data: Uint8Array): Pax | null {
+  const records: Pax = new Map();
+  let at = 0;
+  while (at < data.length) {
+    let space = at;
+    while (space < data.length && data[space] !== 0x20) space++;
+    const lengthText = TEXT.decode(data.subarray(at, space));
+    if (!/^[1-9][0-9]*$/.test(lengthText)) return null;
+    const length = parseInt(lengthText, 10);
+    const end = at + length;
+    if (end > data.length || end <= space + 1 || data[end - 1] !== 0x0a) return null;
+    const record = decodeName(data.subarray(space + 1, end - 1));
+    if (record === null) return null;
+    const eq = record.indexOf('=');
+    if (eq <= 0) return null;
+    const key = record.slice(0, eq);
+    if (records.has(key)) return null;
+    records.set(key, record.slice(eq + 1));
+    at = end;
+  }
+  return records;
+}
+
+/**
+ * Check the name a tool that ignores PAX and GNU extensions would use. Only the traits that could
+ * escape the skill directory are refused here: such tools see a truncated name, which may end in a
+ * `/` or cut a segment short.
+ */
+function checkFallbackName(raw: string): ArchiveFailure | null {
+  if (raw === '') return null;
+  const checked = checkEntryName(raw, true, 'header name');
+  if (checked.ok || checked.code === 'archive-path-segment' || checked.code === 'archive-path-empty') return null;
+  return checked;
+}
+
+interface Pending {
+  pax: Pax | null;
+  longName: string | null;
+  longLink: string | null;
+}
+
+function emptyPending(): Pending {
+  return { pax: null, longName: null, longLink: null };
+}
+
+function truncated(detail: string): ArchiveFailure {
+  return invalid('archive-truncated', `The tar archive is truncated: ${detail}.`);
+}
+
+/** Walk the tar stream; never throws for malformed input. */
+export function readTar(tar: Uint8Array, limits: ArchiveLimits): Unpacked | ArchiveFailure {
+  const entries: ArchiveEntry[] = [];
+  const files = new Map<string, Uint8Array>();
+  const names = new NameRegistry();
+  let fileCount = 0;
+  let used = 0;
+  let pending = emptyPending();
+  let at = 0;
+  for (;;) {
+    if (at === tar.length) return truncated('the end-of-archive marker is missing');
+    if (at + BLOCK > tar.length) return truncated('a header block is cut short');
+    const block = tar.subarray(at, at + BLOCK);
+    if (isZero(block)) {
+      if (pending.pax || pending.longName !== null || pending.longLink !== null) {
+        return truncated('an extended header is not followed by an entry');
+      }
+      if (!isZero(tar, at + BLOCK)) {
+        return invalid('tar-trailing-data', 'Data follows the tar end-of-archive marker.');
+      }
+      break;
+    }
+    if (!checksumMatches(block)) return invalid('tar-bad-checksum', `The tar header at offset ${at} has a wrong checksum.`);
+    const flag = String.fromCharCode(block[156] as number);
+    const magic = TEXT.decode(block.subarray(257, 265));
+    const posix = magic.startsWith('ustar\u0000');
+    const nameBytes = field(block, 0, 100);
+    const prefixBytes = posix ? field(block, 345, 155) : new Uint8Array(0);
+    const headerSize = numberField(block, 124, 12);
+    if (headerSize === null) return invalid('tar-bad-header', `The tar header at offset ${at} has a malformed size.`);
+
+    // Extension headers describe the entry that follows them.
+    if (flag === 'x' || flag === 'g' || flag === 'L' || flag === 'K') {
+      if (headerSize > EXTENSION_CAP) {
+        return tooLarge('archive-too-large', `An extension header of ${headerSize} bytes is over the ${EXTENSION_CAP}-byte cap.`);
+      }
+      const dataStart = at + BLOCK;
+      const dataEnd = dataStart + headerSize;
+      const next = dataStart + Math.ceil(headerSize / BLOCK) * BLOCK;
+      if (next > tar.length) return truncated('an extension header is cut short');
+      const data = tar.subarray(dataStart, dataEnd);
+      if (flag === 'x' || flag === 'g') {
+        const pax = parsePax(data);
+        if (!pax) return invalid('tar-bad-pax', `The PAX header at offset ${at} is malformed.`);
+        if (flag === 'g') {
+          if (pax.has('path') || pax.has('linkpath') || pax.has('size')) {
+            return invalid('tar-bad-pax', 'A global PAX header sets a path or a size for every entry.');
+          }
+        } else {
+          if (pending.pax) return invalid('tar-bad-pax', 'Two PAX headers precede the same entry.');
+          pending.pax = pax;
+        }
+      } else {
+        const text = decodeName(field(data, 0, data.length));
+        if (text === null) return invalid('archive-name-encoding', `The GNU long name at offset ${at} is not valid UTF-8.`);
+        if (flag === 'L') {
+          if (pending.longName !== null) return invalid('tar-bad-header', 'Two GNU long names precede the same entry.');
+          pending.longName = text;
+        } else {
+          if (pending.longLink !== null) return invalid('tar-bad-header', 'Two GNU long link names precede the same entry.');
+          pending.longLink = text;
+        }
+      }
+      at = next;
+      continue;
+    }
+
+    // The name every reader agrees on: PAX path, then GNU long name, then prefix + name.
+    const headerNameBytes = prefixBytes.length > 0 ? new Uint8Array([...prefixBytes, 0x2f, ...nameBytes]) : nameBytes;
+    const headerName = decodeName(headerNameBytes);
+    if (headerName === null) return invalid('archive-name-encoding', `The tar entry name at offset ${at} is not valid UTF-8.`);
+    const paxPath = pending.pax?.get('path') ?? null;
+    const longName = pending.longName;
+    if (paxPath !== null && longName !== null && paxPath !== longName) {
+      return invalid('tar-conflicting-names', `The PAX path ${showName(paxPath)} and the GNU long name ${showName(longName)} disagree.`);
+    }
+    const name = paxPath ?? longName ?? headerName;
+    const what = paxPath !== null ? 'PAX path' : longName !== null ? 'GNU long name' : 'name';
+
+    if (flag === '1' || flag === '2') {
+      return invalid('archive-link', `The entry ${showName(name)} is a ${flag === '1' ? 'hard' : 'symbolic'} link.`);
+    }
+    const regular = flag === '0' || flag === '\u0000' || flag === '7';
+    const directory = flag === '5';
+    if (!regular && !directory) {
+      const kind = flag === '3' ? 'a character device' : flag === '4' ? 'a block device' : flag === '6' ? 'a FIFO' : `of tar type ${JSON.stringify(flag)}`;
+      return invalid('archive-special-entry', `The entry ${showName(name)} is ${kind}, not a regular file or a directory.`);
+    }
+    if (pending.pax) {
+      for (const key of pending.pax.keys()) {
+        if (key.startsWith('GNU.sparse.')) {
+          return invalid('archive-special-entry', `The entry ${showName(name)} is a sparse file.`);
+        }
+      }
+    }
+
+    if (name !== headerName) {
+      const fallback = checkFallbackName(headerName);
+      if (fallback) return fallback;
+    }
+    const checked = checkEntryName(name, directory, what);
+    if (!checked.ok) return checked;
+
+    let size = headerSize;
+    const paxSize = pending.pax?.get('size');
+    if (paxSize !== undefined) {
+      if (!/^[0-9]+$/.test(paxSize)) return invalid('tar-bad-pax', `The PAX size of ${showName(name)} is malformed.`);
+      size = Number(paxSize);
+    }
+    if (directory && size !== 0) return invalid('tar-directory-has-data', `The directory entry ${showName(name)} has contents.`);
+    if (!Number.isSafeInteger(size) || size > limits.maxBytes - used) {
+      return tooLarge('archive-too-large', `The archive unpacks to more than ${limits.maxBytes} bytes.`);
+    }
+
+    const type = directory ? 'directory' : 'file';
+    const clash = names.add(checked.path, type);
+    if (clash) return clash;
+    if (entries.length + 1 > limits.maxEntries) {
+      return tooLarge('archive-too-many-entries', `The archive has more than ${limits.maxEntries} entries.`);
+    }
+    if (regular && ++fileCount > limits.maxFiles) {
+      return tooLarge('archive-too-many-files', `The archive has more than ${limits.maxFiles} files.`);
+    }
+
+    const dataStart = at + BLOCK;
+    const dataEnd = dataStart + size;
+    const next = dataStart + Math.ceil(size / BLOCK) * BLOCK;
+    if (next > tar.length) return truncated(`the data of ${showName(name)} is cut short`);
+    used += size;
+    entries.push({ path: checked.path, size, type });
+    if (regular) files.set(checked.path, tar.slice(dataStart, dataEnd));
+    pending = emptyPending();
+    at = next;
+  }
+  return { ok: true, entries, files };
+}
+
+/** Gunzip (one member, capped) then read the tar inside. */
+export function readTarGz(bytes: Uint8Array, limits: ArchiveLimits): Unpacked | ArchiveFailure {
+  const out = gunzipSingleMember(bytes, limits.maxBytes + TAR_OVERHEAD_ALLOWANCE);
+  if (!out.ok) {
+    switch (out.reason) {
+      case 'over-cap':
+        return tooLarge('archive-too-large', `The archive unpacks to more than ${limits.maxBytes} bytes.`);
+      case 'multiple-members':
+        return invalid('gzip-multiple-members', 'The gzip stream has more than one member.');
+      case 'trailing-data':
+        return invalid('gzip-trailing-data', 'Bytes follow the end of the gzip member.');
+      case 'truncated':
+        return invalid('archive-truncated', `The gzip stream is truncated (${out.detail}).`);
+      case 'bad-header':
+        return invalid('gzip-bad-header', `The gzip header is not acceptable: ${out.detail}.`);
+      case 'trailer-mismatch':
+        return invalid('gzip-trailer-mismatch', `The gzip stream does not check out: ${out.detail}.`);
+      case 'corrupt':
+        return invalid('gzip-corrupt', `The gzip data is damaged (${out.detail}).`);
+    }
+  }
+  return readTar(out.bytes, limits);
+}
