@@ -1,0 +1,214 @@
+// The discovery documents of one origin through the probe cache (PRODUCT.md §2.2–2.4,
+// FORMATS.md §9.2, §9.6): a fresh entry answers without a request, an expired positive entry
+// is revalidated, a transient failure keeps the last good bytes and backs off, and the legacy
+// index is asked only when the current index is absent. Returns bytes, never parsed objects.
+import { backoffMs, positiveTtlMs } from '../net/cache-policy';
+import { fetchBounded } from '../net/fetch-bounded';
+import { LIMITS } from '../net/limits';
+import { diag } from '../report/codes';
+import type { Clock, Diagnostic, DocumentKind, FetchLike, FetchResult, ProbeCacheEntry, Settings, SourceReport } from '../types';
+import type { TrustStore } from '../trust/store-api';
+
+export const PATHS = {
+  llmsTxt: '/llms.txt',
+  index: '/.well-known/agent-skills/index.json',
+  legacyIndex: '/.well-known/skills/index.json',
+  signingKey: '/.well-known/agent-skills/signing-key.pub',
+  attestations: '/.well-known/agent-skills/attestations.json',
+} as const;
+
+export interface FetchContext {
+  fetch: FetchLike;
+  store: TrustStore;
+  clock: Clock;
+  /** Ignore fresh cache entries and backoff (a user-requested re-probe); validators are still sent. */
+  force: boolean;
+}
+
+export type DocState =
+  /** Bytes are usable: fetched now, revalidated (304), fresh in the cache, or kept through a transient failure. */
+  | 'present'
+  /** 404/410/401/403, HTML, cross-origin redirect, too many redirects (now or cached negatively). */
+  | 'absent'
+  /** Transient failure (or backoff) and no good copy stored. */
+  | 'unavailable'
+  | 'too-large'
+  | 'blocked';
+
+export interface DocOutcome {
+  kind: DocumentKind;
+  url: string;
+  state: DocState;
+  bytes: Uint8Array | null;
+  /** Base for relative URLs: the final URL after redirects (or the request URL). */
+  finalUrl: string;
+  contentType: string | null;
+  /** The bytes are those of the last probe (cache hit or 304). */
+  unchanged: boolean;
+  source: SourceReport;
+  diagnostics: Diagnostic[];
+}
+
+export interface Discovery {
+  llms: DocOutcome;
+  index: DocOutcome;
+  /** Present only when the legacy path was consulted (current index absent, setting on). */
+  legacy: DocOutcome | null;
+}
+
+function source(kind: DocumentKind, url: string, patch: Partial<SourceReport>): SourceReport {
+  return { kind, url, finalUrl: null, httpStatus: null, outcome: 'skipped', reason: null, contentType: null, bytes: null, ms: null, fromCache: false, ...patch };
+}
+
+function fromEntry(entry: ProbeCacheEntry, patch: Partial<DocOutcome> & { source: SourceReport }): DocOutcome {
+  const positive = entry.positive && entry.bytes !== null;
+  return {
+    kind: entry.kind,
+    url: entry.url,
+    state: positive ? 'present' : entry.reason === 'too-large' ? 'too-large' : entry.reason === 'transient' ? 'unavailable' : 'absent',
+    bytes: positive ? entry.bytes : null,
+    finalUrl: entry.finalUrl ?? entry.url,
+    contentType: entry.contentType,
+    unchanged: true,
+    diagnostics: [],
+    ...patch,
+  };
+}
+
+/** One discovery document (llms.txt, index, legacy index, signing-key.pub, attestations). */
+export async function fetchDocument(kind: DocumentKind, origin: string, path: string, ctx: FetchContext): Promise<DocOutcome> {
+  const url = origin + path;
+  const now = ctx.clock.now();
+  const entry = await ctx.store.getCache(url);
+
+  if (entry && !ctx.force) {
+    if (entry.expiresAt > now && entry.reason !== 'transient') {
+      return fromEntry(entry, {
+        source: source(kind, url, {
+          finalUrl: entry.finalUrl,
+          httpStatus: entry.status,
+          outcome: 'cached',
+          reason: entry.positive ? 'fresh' : (entry.reason ?? 'negative'),
+          contentType: entry.contentType,
+          bytes: entry.bytes ? entry.bytes.byteLength : null,
+          fromCache: true,
+        }),
+      });
+    }
+    if (entry.retryAt !== undefined && entry.retryAt > now) {
+      const out = fromEntry(entry, {
+        source: source(kind, url, { finalUrl: entry.finalUrl, outcome: 'cached', reason: 'backoff', contentType: entry.contentType, fromCache: true }),
+      });
+      out.diagnostics.push(diag('document-backoff', `Not requested before ${new Date(entry.retryAt).toISOString()} after ${entry.failures ?? 1} transient failure(s).`, { url }));
+      return out;
+    }
+  }
+
+  const conditional = entry && entry.positive && entry.bytes !== null && (entry.etag !== null || entry.lastModified !== null)
+    ? { etag: entry.etag, lastModified: entry.lastModified }
+    : null;
+  let r: FetchResult = await fetchBounded(ctx.fetch, url, { kind, origin, clock: ctx.clock, conditional });
+  if (r.kind === 'not-modified' && !(entry && entry.positive && entry.bytes)) {
+    // Nothing to reuse: ask again without validators.
+    r = await fetchBounded(ctx.fetch, url, { kind, origin, clock: ctx.clock, conditional: null });
+  }
+  return settle(kind, origin, url, r, entry, ctx);
+}
+
+async function settle(kind: DocumentKind, origin: string, url: string, r: FetchResult, entry: ProbeCacheEntry | null, ctx: FetchContext): Promise<DocOutcome> {
+  const now = ctx.clock.now();
+  const base = { url, origin, kind, storedAt: now } as const;
+  switch (r.kind) {
+    case 'ok': {
+      await ctx.store.putCache({
+        ...base,
+        positive: true,
+        status: r.status,
+        finalUrl: r.finalUrl,
+        contentType: r.contentType,
+        etag: r.etag,
+        lastModified: r.lastModified,
+        bytes: r.bytes,
+        expiresAt: now + positiveTtlMs(r.cacheControl),
+        failures: 0,
+      });
+      return {
+        kind, url, state: 'present', bytes: r.bytes, finalUrl: r.finalUrl, contentType: r.contentType, unchanged: false, diagnostics: [],
+        source: source(kind, url, { finalUrl: r.finalUrl, httpStatus: r.status, outcome: 'ok', contentType: r.contentType, bytes: r.bytes.byteLength, ms: r.ms }),
+      };
+    }
+    case 'not-modified': {
+      const prev = entry as ProbeCacheEntry;
+      await ctx.store.putCache({
+        ...prev,
+        etag: r.etag ?? prev.etag,
+        lastModified: r.lastModified ?? prev.lastModified,
+        storedAt: now,
+        expiresAt: now + positiveTtlMs(r.cacheControl),
+        failures: 0,
+        retryAt: undefined,
+      });
+      return fromEntry(prev, {
+        source: source(kind, url, {
+          finalUrl: prev.finalUrl, httpStatus: 304, outcome: 'not-modified', reason: 'revalidated', contentType: prev.contentType,
+          bytes: prev.bytes ? prev.bytes.byteLength : null, ms: r.ms,
+        }),
+      });
+    }
+    case 'absent':
+    case 'too-large': {
+      const reason = r.kind === 'absent' ? r.reason : 'too-large';
+      await ctx.store.putCache({
+        ...base, positive: false, status: r.status, finalUrl: r.finalUrl, contentType: r.contentType, etag: null, lastModified: null,
+        bytes: null, expiresAt: now + LIMITS.negativeTtlMs, failures: 0, reason,
+      });
+      const out: DocOutcome = {
+        kind, url, state: r.kind === 'absent' ? 'absent' : 'too-large', bytes: null, finalUrl: r.finalUrl ?? url, contentType: r.contentType,
+        unchanged: false, diagnostics: [],
+        source: source(kind, url, { finalUrl: r.finalUrl, httpStatus: r.status, outcome: r.kind, reason, contentType: r.contentType, ms: r.ms }),
+      };
+      if (r.kind === 'too-large') out.diagnostics.push(diag('document-too-large', `Over the ${r.limit}-byte cap; the document was dropped.`, { url }));
+      return out;
+    }
+    case 'transient': {
+      const failures = (entry?.failures ?? 0) + 1;
+      const wait = Math.max(backoffMs(failures), r.retryAfterMs ?? 0);
+      const kept: ProbeCacheEntry = entry
+        ? { ...entry, failures, retryAt: now + wait }
+        : {
+            ...base, positive: false, status: r.status, finalUrl: null, contentType: null, etag: null, lastModified: null, bytes: null,
+            expiresAt: now, failures, retryAt: now + wait, reason: 'transient',
+          };
+      await ctx.store.putCache(kept);
+      const src = source(kind, url, { httpStatus: r.status, outcome: 'transient', reason: r.reason, ms: r.ms });
+      if (entry && entry.reason !== 'transient') {
+        const out = fromEntry(entry, { source: src });
+        if (out.state === 'present') out.diagnostics.push(diag('document-stale', `Transient failure (${r.reason}); the last good copy is used.`, { url }));
+        return out;
+      }
+      return {
+        kind, url, state: 'unavailable', bytes: null, finalUrl: url, contentType: null, unchanged: false, source: src,
+        diagnostics: [diag('document-unavailable', `Transient failure (${r.reason}); retried later.`, { url })],
+      };
+    }
+    case 'blocked':
+      return {
+        kind, url, state: 'blocked', bytes: null, finalUrl: url, contentType: null, unchanged: false,
+        source: source(kind, url, { outcome: 'blocked', reason: r.reason, ms: r.ms }),
+        diagnostics: [diag('document-blocked', `Not requested: ${r.reason}.`, { url })],
+      };
+  }
+}
+
+/** llms.txt and the index in parallel; the legacy index only when the current index is absent. */
+export async function discoverDocuments(origin: string, ctx: FetchContext, settings: Settings): Promise<Discovery> {
+  const [llms, index] = await Promise.all([
+    fetchDocument('llms-txt', origin, PATHS.llmsTxt, ctx),
+    fetchDocument('index', origin, PATHS.index, ctx),
+  ]);
+  let legacy: DocOutcome | null = null;
+  if (settings.legacyIndex && index.state === 'absent') {
+    legacy = await fetchDocument('legacy-index', origin, PATHS.legacyIndex, ctx);
+  }
+  return { llms, index, legacy };
+}

@@ -1,0 +1,136 @@
+// One origin in, one OriginReport out: probe → parse → merge → verify → trust → report
+// (ARCHITECTURE.md). Never throws: an unexpected error becomes state `error` with the last
+// stored report's content kept, and nothing stored before is removed.
+import { parseIndex } from '../parse/index-json';
+import { parseLlmsTxt } from '../parse/llms-txt';
+import { mergeCandidates } from '../parse/merge';
+import { buildReport, errorReport, skillReport } from '../report/build-report';
+import { diag } from '../report/codes';
+import type { Clock, Diagnostic, FetchLike, OriginReport, ParsedIndex, ParsedLlmsTxt, Settings, SkillCandidate, SourceReport } from '../types';
+import type { TrustStore } from '../trust/store-api';
+import { errorOutcome, processSkills } from './artifacts';
+import { attestSkills } from './attest';
+import { discoverDocuments, type DocOutcome, type FetchContext } from './discover';
+import { resolveKeys } from './keys';
+
+export interface EngineDeps {
+  fetch: FetchLike;
+  store: TrustStore;
+  clock: Clock;
+  settings: Settings;
+  /** The current UTC day for attestation windows; defaults to the clock. */
+  today?: () => Date;
+}
+
+export interface ProbeOptions {
+  /** Ignore fresh cache entries, backoff and stored digests: fetch everything again (with validators). */
+  force?: boolean;
+  onPhase?: (phase: string) => void;
+}
+
+export const PHASES = ['discover', 'parse', 'keys', 'artifacts', 'attestations', 'report'] as const;
+
+function normalizeOrigin(origin: string): string | null {
+  try {
+    const u = new URL(origin);
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') return null;
+    return u.origin;
+  } catch {
+    return null;
+  }
+}
+
+function parseIndexDoc(doc: DocOutcome, origin: string, source: 'index' | 'legacy-index', diagnostics: Diagnostic[]): ParsedIndex | null {
+  if (doc.state !== 'present' || !doc.bytes) return null;
+  const parsed = parseIndex(doc.bytes, doc.finalUrl, origin, source);
+  if ('invalid' in parsed) {
+    doc.source.outcome = 'invalid';
+    doc.source.reason = parsed.code;
+    diagnostics.push(diag('index-invalid', `${parsed.message} (${parsed.code})`, { url: doc.finalUrl }));
+    return null;
+  }
+  diagnostics.push(...parsed.diagnostics);
+  return parsed;
+}
+
+async function run(origin: string, deps: EngineDeps, opts: ProbeOptions, startedAt: number): Promise<OriginReport> {
+  const phase = (p: (typeof PHASES)[number]): void => opts.onPhase?.(p);
+  const ctx: FetchContext = { fetch: deps.fetch, store: deps.store, clock: deps.clock, force: opts.force === true };
+  const diagnostics: Diagnostic[] = [];
+  const sources: SourceReport[] = [];
+
+  phase('discover');
+  const disc = await discoverDocuments(origin, ctx, deps.settings);
+  for (const d of [disc.llms, disc.index, disc.legacy]) {
+    if (!d) continue;
+    sources.push(d.source);
+    diagnostics.push(...d.diagnostics);
+  }
+
+  phase('parse');
+  let llms: ParsedLlmsTxt | null = null;
+  if (disc.llms.state === 'present' && disc.llms.bytes) {
+    llms = parseLlmsTxt(disc.llms.bytes, disc.llms.finalUrl, origin);
+    diagnostics.push(...llms.diagnostics);
+    if (!llms.hasSkillsSection) diagnostics.push(diag('no-skills-section', 'llms.txt has no `## Skills` section.', { url: disc.llms.finalUrl }));
+  }
+  let index = parseIndexDoc(disc.index, origin, 'index', diagnostics);
+  if (!index && disc.legacy) {
+    index = parseIndexDoc(disc.legacy, origin, 'legacy-index', diagnostics);
+    if (index) diagnostics.push(diag('legacy-index-used', 'The current index is absent; the legacy index is used.', { url: disc.legacy.finalUrl }));
+  }
+  const indexDocPresent = disc.index.state === 'present' || disc.legacy?.state === 'present';
+  const publishes = (llms?.hasSkillsSection ?? false) || indexDocPresent;
+  if (!publishes && disc.llms.state !== 'unavailable' && disc.index.state !== 'unavailable') {
+    diagnostics.push(diag('no-discovery-documents', 'The origin publishes neither a `## Skills` section in llms.txt nor a skill index.'));
+  }
+
+  phase('keys');
+  const keys = await resolveKeys(origin, index, disc.index.state === 'unavailable', ctx);
+  sources.push(...keys.sources);
+  diagnostics.push(...keys.diagnostics);
+
+  const candidates: SkillCandidate[] = [...(llms?.candidates ?? []), ...(index?.candidates ?? [])];
+  const merged = mergeCandidates(candidates);
+
+  phase('artifacts');
+  const actx = { ...ctx, origin, key: keys, settings: deps.settings };
+  const outcomes = await processSkills(actx, merged, (m, e) => errorOutcome(actx, m, e));
+
+  phase('attestations');
+  const today = deps.today ? deps.today() : new Date(deps.clock.now());
+  const att = await attestSkills(origin, merged, publishes, deps.settings, today, ctx);
+  sources.push(...att.sources);
+  diagnostics.push(...att.diagnostics);
+
+  phase('report');
+  const skills = outcomes.map((o) => skillReport(origin, o, att.verdicts.get(o.merged.key) ?? null));
+  return buildReport({ origin, startedAt, finishedAt: deps.clock.now(), publishes, sources, key: keys.report, skills, diagnostics });
+}
+
+export async function probeOrigin(origin: string, deps: EngineDeps, opts: ProbeOptions = {}): Promise<OriginReport> {
+  const startedAt = deps.clock.now();
+  const normalized = normalizeOrigin(origin);
+  if (normalized === null) {
+    // Not an http(s) origin: nothing is requested and nothing is stored.
+    return errorReport(origin, null, startedAt, deps.clock.now(), new Error(`"${origin}" is not an http(s) origin`));
+  }
+  let report: OriginReport;
+  try {
+    report = await run(normalized, deps, opts, startedAt);
+  } catch (e) {
+    let previous: OriginReport | null = null;
+    try {
+      previous = await deps.store.getReport(normalized);
+    } catch {
+      previous = null;
+    }
+    report = errorReport(normalized, previous, startedAt, deps.clock.now(), e);
+  }
+  try {
+    await deps.store.putReport(report);
+  } catch (e) {
+    report.diagnostics.push(diag('engine-error', `The report could not be stored: ${e instanceof Error ? e.message : String(e)}`));
+  }
+  return report;
+}

@@ -1,0 +1,128 @@
+// One status per skill (PRODUCT.md §4) in the order of FORMATS.md §10, and the state of the
+// skill's approval (PRODUCT.md §6, §9.2, §9.3). Pure: every fact is gathered before the call.
+import type { Approval, ApprovalReport, DigestCheck, KeyState, SignatureState, SkillStatus, SnapshotReport } from '../types';
+import { isApprovable } from '../types';
+
+export type Failure<S extends SkillStatus> = { status: S; code: string; message: string };
+
+export interface StatusFacts {
+  /** FORMATS.md §10 items 1–2: refused before any request. */
+  refusal: Failure<'invalid' | 'unsupported'> | null;
+  /** Item 3: the declared digests differ. */
+  disagree: boolean;
+  /** Item 4: null when bytes were obtained (fetched or stored). A blocked redirect is `invalid` here. */
+  obtainFailure: Failure<'fetch-failed' | 'too-large' | 'invalid'> | null;
+  /** Item 5: the digest check of the obtained bytes (null when nothing was obtained). */
+  digest: DigestCheck | null;
+  /** Item 6: archive format or unpack failure, checked after the digest. */
+  archiveFailure: Failure<'invalid' | 'too-large' | 'unsupported'> | null;
+  /** Item 7: the origin's key state on this probe. */
+  keyState: KeyState;
+  /** A pinned origin whose key documents were transiently unreachable. */
+  keyUnavailable: boolean;
+  /** Item 8: the entry signature under the origin key. */
+  signature: SignatureState;
+  /** Why the signature is invalid, when it is (a stable code and message). */
+  signatureFailure: { code: string; message: string } | null;
+  /** Item 8 (PRODUCT.md §9.4): a user-configured snapshot-v1 signature. */
+  snapshot: SnapshotReport | null;
+  /** Items 7 and 9: the user's approval for this (origin, url), if any. */
+  approval: Approval | null;
+  /** The fingerprint an approval made now would bind: the pinned key when the signature verified, else null. */
+  currentFingerprint: string | null;
+}
+
+export interface StatusDecision {
+  status: SkillStatus;
+  code: string;
+  message: string;
+  approval: ApprovalReport;
+}
+
+function suspended(approval: Approval | null, because: SkillStatus): ApprovalReport {
+  return approval ? { state: 'suspended', approval, suspendedBecause: because } : { state: 'none', approval: null, suspendedBecause: null };
+}
+
+function decide(status: SkillStatus, code: string, message: string, approval: Approval | null): StatusDecision {
+  return { status, code, message, approval: suspended(approval, status) };
+}
+
+const KEY_STATE_FAILURE: Partial<Record<KeyState, { code: string; message: string }>> = {
+  changed: { code: 'key-changed', message: 'The origin offers a different key than the one pinned for it.' },
+  conflict: { code: 'key-conflict', message: 'signing_key and signing-key.pub name different keys.' },
+  'stopped-signing': { code: 'key-stopped-signing', message: 'The origin is pinned but no longer offers a usable signing key.' },
+};
+
+/** FORMATS.md §10: the first item that applies wins. */
+export function decideStatus(f: StatusFacts): StatusDecision {
+  const a = f.approval;
+  // 1–2. Refused before any request.
+  if (f.refusal) return decide(f.refusal.status, f.refusal.code, f.refusal.message, a);
+  // 3. Declared digests disagree.
+  if (f.disagree) {
+    return decide('sources-disagree', 'sources-disagree', 'The discovery documents declare different digests for this artifact.', a);
+  }
+  // 4. Not obtained.
+  if (f.obtainFailure) return decide(f.obtainFailure.status, f.obtainFailure.code, f.obtainFailure.message, a);
+  if (!f.digest) return decide('fetch-failed', 'fetch-transient', 'The artifact bytes are not available.', a);
+  // 5. Digest.
+  if (f.digest.mismatch) {
+    return decide('digest-mismatch', 'digest-mismatch', 'The bytes match no declared digest (raw or lf-normalized).', a);
+  }
+  // 6. Archive.
+  if (f.archiveFailure) return decide(f.archiveFailure.status, f.archiveFailure.code, f.archiveFailure.message, a);
+  // 7. Key state.
+  if (f.keyUnavailable) {
+    return decide('fetch-failed', 'key-unavailable', 'The pinned origin key could not be checked now; retry later.', a);
+  }
+  const keyFailure = KEY_STATE_FAILURE[f.keyState];
+  if (keyFailure) return decide('key-changed', keyFailure.code, keyFailure.message, a);
+  if (a && a.keyFingerprint !== null) {
+    if (f.signature === 'missing' || f.signature === 'not-signing') {
+      return decide('key-changed', 'key-downgrade', 'This skill was approved while signed and is no longer signed.', a);
+    }
+    if (f.signature === 'valid' && f.currentFingerprint !== a.keyFingerprint) {
+      return decide('key-changed', 'key-changed', 'This skill was approved under another key.', a);
+    }
+  }
+  // 8. Signatures.
+  if (f.signature === 'invalid') {
+    const why = f.signatureFailure ?? { code: 'bad-signature', message: 'The signature does not verify under the origin key.' };
+    return decide('bad-signature', why.code, why.message, a);
+  }
+  if (f.snapshot && f.snapshot.state === 'failed') {
+    return decide('bad-signature', 'snapshot-failed', `The configured snapshot-v1 signature fails: ${f.snapshot.message}`, a);
+  }
+  // 9. Content changed under the same key.
+  if (a && a.digestLf.toLowerCase() !== f.digest.lfHex.toLowerCase()) {
+    return decide('content-changed', 'content-changed', 'The skill changed since it was approved; review the difference and approve again.', a);
+  }
+  // 10. Verified / unverified.
+  const base = baseStatus(f);
+  let approval: ApprovalReport;
+  if (!a) approval = { state: 'none', approval: null, suspendedBecause: null };
+  else if (a.keyFingerprint === null && f.currentFingerprint !== null) {
+    // Approved unsigned, now signed: the binding (digest, key) changed, so it must be renewed.
+    approval = { state: 'suspended', approval: a, suspendedBecause: 'key-changed' };
+  } else approval = { state: 'approved', approval: a, suspendedBecause: null };
+  return { ...base, approval };
+}
+
+function baseStatus(f: StatusFacts): Omit<StatusDecision, 'approval'> {
+  const digest = f.digest as DigestCheck;
+  if (digest.undeclared) {
+    return { status: 'unverified', code: 'unverified-no-digest', message: 'No digest was declared; check the content before approving.' };
+  }
+  if (f.signature === 'valid') {
+    return { status: 'verified-signed', code: 'verified-signed', message: `Digest matches (${digest.matchedForm ?? 'raw'}) and the signature verifies under the pinned key.` };
+  }
+  if (f.signature === 'missing') {
+    return { status: 'verified', code: 'verified-unsigned-entry', message: 'Digest matches, but this entry is not signed although the origin signs.' };
+  }
+  return { status: 'verified', code: 'verified', message: `Digest matches (${digest.matchedForm ?? 'raw'}); the origin does not sign.` };
+}
+
+/** True when the status allows an approval and a hand-off (PRODUCT.md §4). */
+export function approvable(status: SkillStatus): boolean {
+  return isApprovable(status);
+}

@@ -1,0 +1,199 @@
+// Assembles the OriginReport every view and test reads (docs/report.md). Statuses come
+// decided from the engine; this module only arranges them for display.
+import type {
+  AttestationReport,
+  CandidateSource,
+  Diagnostic,
+  KeyReport,
+  OriginReport,
+  SkillReport,
+  SkillStatus,
+  SourceReport,
+} from '../types';
+import { isApprovable, WARNING_STATUSES } from '../types';
+import type { SkillOutcome } from '../engine/artifacts';
+import { estimateTokens } from '../verify/tokens';
+import { diag } from './codes';
+
+function firstOf<T>(values: (T | null | undefined)[]): T | null {
+  for (const v of values) if (v !== null && v !== undefined) return v;
+  return null;
+}
+
+function nonEmpty(s: string | null | undefined): string | null {
+  if (s === null || s === undefined) return null;
+  return s.trim() === '' ? null : s;
+}
+
+function lastSegment(url: string | null): string | null {
+  if (url === null) return null;
+  try {
+    const parts = new URL(url).pathname.split('/').filter((p) => p !== '');
+    const last = parts[parts.length - 1];
+    if (last === undefined) return null;
+    // `…/name/SKILL.md` reads better as `name`.
+    if (/^skill\.md$/i.test(last) && parts.length > 1) return decodeURIComponentSafe(parts[parts.length - 2] as string);
+    return decodeURIComponentSafe(last);
+  } catch {
+    return null;
+  }
+}
+
+function decodeURIComponentSafe(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
+function hostOf(url: string | null): { host: string | null; origin: string | null } {
+  if (url === null) return { host: null, origin: null };
+  try {
+    const u = new URL(url);
+    return { host: u.host, origin: u.origin };
+  } catch {
+    return { host: null, origin: null };
+  }
+}
+
+/** One skill as the report shows it. */
+export function skillReport(origin: string, o: SkillOutcome, attestation: AttestationReport | null): SkillReport {
+  const m = o.merged;
+  const fromLlms = m.candidates.filter((c) => c.source === 'llms-txt');
+  const fromIndex = m.candidates.filter((c) => c.source !== 'llms-txt');
+  const fm = o.trusted ? o.frontmatter : null;
+  const names = {
+    llmsTxt: firstOf(fromLlms.map((c) => nonEmpty(c.name))),
+    index: firstOf(fromIndex.map((c) => nonEmpty(c.name))),
+    frontmatter: nonEmpty(o.frontmatter?.name ?? null),
+  };
+  const name = firstOf([nonEmpty(fm?.name ?? null), names.index, names.llmsTxt, lastSegment(m.url), m.key]) ?? m.key;
+
+  let description: string | null = null;
+  let descriptionFrom: SkillReport['descriptionFrom'] = null;
+  const fmDesc = nonEmpty(fm?.description ?? null);
+  const idxDesc = firstOf(fromIndex.map((c) => nonEmpty(c.description)));
+  const llmsDesc = firstOf(fromLlms.map((c) => nonEmpty(c.description)));
+  if (fmDesc !== null) [description, descriptionFrom] = [fmDesc, 'frontmatter'];
+  else if (idxDesc !== null) [description, descriptionFrom] = [idxDesc, 'index'];
+  else if (llmsDesc !== null) [description, descriptionFrom] = [llmsDesc, 'llms-txt'];
+
+  const ordered = [...fromIndex, ...fromLlms];
+  const pick = (f: (c: (typeof ordered)[number]) => string | null): string | null => firstOf(ordered.map((c) => nonEmpty(f(c))));
+  const toolPath = pick((c) => c.tool);
+  const toolSha = pick((c) => c.toolSha256);
+  const { host, origin: artifactOrigin } = hostOf(m.url);
+  const crossOrigin = artifactOrigin !== null && artifactOrigin !== origin;
+  const diagnostics: Diagnostic[] = [...o.diagnostics];
+  if (crossOrigin && m.url !== null) {
+    diagnostics.push(diag('cross-origin-artifact', `The artifact is served by ${host ?? 'another host'}, not by ${origin}.`, { url: m.url }));
+  }
+  const sources: CandidateSource[] = [];
+  for (const c of m.candidates) if (!sources.includes(c.source)) sources.push(c.source);
+  const rawUrls: string[] = [];
+  for (const c of m.candidates) if (!rawUrls.includes(c.rawUrl)) rawUrls.push(c.rawUrl);
+
+  return {
+    id: `${origin} ${m.url ?? m.key}`,
+    url: m.url,
+    rawUrls,
+    type: m.type,
+    sources,
+    name,
+    names,
+    description,
+    descriptionFrom,
+    version: pick((c) => c.version) ?? (fm?.version ?? null),
+    license: pick((c) => c.license) ?? (fm?.license ?? null),
+    homepage: pick((c) => c.homepage),
+    scope: pick((c) => c.scope),
+    tool: toolPath !== null ? { path: toolPath, sha256: toolSha } : null,
+    crossOrigin,
+    artifactHost: host,
+    declared: m.declared,
+    actual: o.actual,
+    size: o.skillMd ? o.skillMd.byteLength : null,
+    tokens: o.skillMd ? estimateTokens(o.skillMd) : null,
+    signature: o.signature,
+    status: o.decision.status,
+    statusCode: o.decision.code,
+    statusMessage: o.decision.message,
+    approval: o.decision.approval,
+    advisory: o.advisory,
+    attestation,
+    snapshot: o.snapshot,
+    archive: o.archive,
+    fromStore: o.fromStore,
+    diagnostics,
+  };
+}
+
+export function summarize(skills: SkillReport[]): OriginReport['summary'] {
+  const byStatus: Partial<Record<SkillStatus, number>> = {};
+  let usable = 0;
+  let approved = 0;
+  let warnings = 0;
+  for (const s of skills) {
+    byStatus[s.status] = (byStatus[s.status] ?? 0) + 1;
+    if (isApprovable(s.status)) usable += 1;
+    if (s.approval.state === 'approved') approved += 1;
+    if (WARNING_STATUSES.includes(s.status)) warnings += 1;
+  }
+  return { total: skills.length, usable, approved, warnings, byStatus };
+}
+
+export interface ReportParts {
+  origin: string;
+  startedAt: number;
+  finishedAt: number;
+  publishes: boolean;
+  sources: SourceReport[];
+  key: KeyReport;
+  skills: SkillReport[];
+  diagnostics: Diagnostic[];
+}
+
+export function buildReport(p: ReportParts): OriginReport {
+  return {
+    reportVersion: 1,
+    origin: p.origin,
+    state: 'done',
+    skippedBecause: null,
+    startedAt: p.startedAt,
+    finishedAt: p.finishedAt,
+    publishes: p.publishes,
+    sources: p.sources,
+    key: p.key,
+    skills: p.skills,
+    diagnostics: p.diagnostics,
+    summary: summarize(p.skills),
+  };
+}
+
+/**
+ * The report of a probe that failed unexpectedly: the last stored report's content is kept
+ * (nothing stored before is lost), marked `error`, with an `engine-error` diagnostic.
+ */
+export function errorReport(origin: string, previous: OriginReport | null, startedAt: number, finishedAt: number, error: unknown): OriginReport {
+  const message = `The probe failed: ${error instanceof Error ? error.message : String(error)}`;
+  const d = diag('engine-error', message);
+  if (previous) {
+    return { ...previous, state: 'error', startedAt, finishedAt, diagnostics: [...previous.diagnostics.filter((x) => x.code !== 'engine-error'), d] };
+  }
+  const skills: SkillReport[] = [];
+  return {
+    reportVersion: 1,
+    origin,
+    state: 'error',
+    skippedBecause: null,
+    startedAt,
+    finishedAt,
+    publishes: false,
+    sources: [],
+    key: { state: 'none', pinned: null, offered: null, conflicting: null },
+    skills,
+    diagnostics: [d],
+    summary: summarize(skills),
+  };
+}
