@@ -1,0 +1,97 @@
+// The full report of any probed origin as JSON, for publishers: copy or download.
+import { useEffect, useState } from 'preact/hooks';
+import type { OriginSummary } from '../../lib/messages';
+import type { OriginReport } from '../../lib/types';
+import { t } from '../../lib/i18n';
+import { useAnnounce } from '../shared/Announcer';
+import { errorText } from '../shared/format';
+import type { OptionsEnv } from './env';
+
+type ListState = { phase: 'loading' } | { phase: 'error'; message: string } | { phase: 'ready'; items: OriginSummary[] };
+
+export function reportFilename(origin: string): string {
+  const safe = origin.replace(/^https?:\/\//, '').replace(/[^A-Za-z0-9.-]+/g, '_');
+  return `skillpin-report-${safe}.json`;
+}
+
+export function DiagnosticsSection({ env, initialOrigin }: { env: OptionsEnv; initialOrigin?: string | null }) {
+  const announce = useAnnounce();
+  const [list, setList] = useState<ListState>({ phase: 'loading' });
+  const [origin, setOrigin] = useState<string>(initialOrigin ?? '');
+  const [report, setReport] = useState<{ origin: string; json: string } | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    env.client
+      .reportsList()
+      .then((items) => setList({ phase: 'ready', items: [...items].sort((a, b) => a.origin.localeCompare(b.origin)) }))
+      .catch((err: unknown) => setList({ phase: 'error', message: errorText(err) }));
+  }, [env]);
+
+  useEffect(() => {
+    if (!origin) {
+      setReport(null);
+      return;
+    }
+    let live = true;
+    setError(null);
+    env.client
+      .report(origin)
+      .then((r: OriginReport | null) => {
+        if (!live) return;
+        if (r) setReport({ origin, json: JSON.stringify(r, null, 2) });
+        else {
+          setReport(null);
+          setError(t('diag_no_report', origin));
+        }
+      })
+      .catch((err: unknown) => live && setError(t('diag_error', errorText(err))));
+    return () => {
+      live = false;
+    };
+  }, [env, origin]);
+
+  async function copy() {
+    if (!report) return;
+    if (await env.clipboard(report.json)) announce(t('diag_copied'), 'success');
+    else announce(t('copy_clipboard_denied'), 'error');
+  }
+
+  if (list.phase === 'loading') return <p class="loading" aria-busy="true">{t('loading')}</p>;
+  if (list.phase === 'error') return <p class="error" role="alert">{t('list_error', list.message)}</p>;
+  if (list.items.length === 0) return <p class="empty">{t('diag_empty')}</p>;
+  return (
+    <div class="diag">
+      <div class="field">
+        <label for="diag-origin">{t('diag_pick')}</label>
+        <select id="diag-origin" value={origin} onChange={(e) => setOrigin(e.currentTarget.value)}>
+          <option value="">{t('diag_choose')}</option>
+          {list.items.map((o) => (
+            <option key={o.origin} value={o.origin}>
+              {t('diag_option', o.origin, o.total, o.warnings)}
+            </option>
+          ))}
+        </select>
+      </div>
+      {error && <p class="error">{error}</p>}
+      {report && (
+        <>
+          <div class="actions">
+            <button type="button" onClick={() => void copy()} data-action="copy-json">
+              {t('copy_json')}
+            </button>
+            <button type="button" onClick={() => env.download(reportFilename(report.origin), report.json)} data-action="download-json">
+              {t('download_json')}
+            </button>
+            <a class="btn btn-quiet" href={`${env.popupUrl}?origin=${encodeURIComponent(report.origin)}`} target="_blank" rel="noopener noreferrer">
+              {t('open_site_view')}
+            </a>
+          </div>
+          <pre class="json" tabIndex={0} aria-label={t('diag_json_label', report.origin)} data-testid="diag-json">
+            {report.json}
+          </pre>
+        </>
+      )}
+    </div>
+  );
+}

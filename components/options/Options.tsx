@@ -1,0 +1,76 @@
+// The options page: settings, pins, approvals, export/import and diagnostics.
+import { useState } from 'preact/hooks';
+import { t } from '../../lib/i18n';
+import { AnnouncerProvider } from '../shared/Announcer';
+import { ApprovalsSection } from './ApprovalsSection';
+import { DiagnosticsSection } from './DiagnosticsSection';
+import type { OptionsEnv } from './env';
+import { PinsSection } from './PinsSection';
+import { SettingsSection } from './SettingsSection';
+import { TransferSection } from './TransferSection';
+
+function Body({ env, initialOrigin }: { env: OptionsEnv; initialOrigin?: string | null }) {
+  const [version, setVersion] = useState(0);
+  const changed = () => setVersion((v) => v + 1);
+  const sections = [
+    { id: 'settings', title: t('settings_title') },
+    { id: 'pins', title: t('pins_title') },
+    { id: 'approvals', title: t('approvals_title') },
+    { id: 'transfer', title: t('transfer_title') },
+    { id: 'diagnostics', title: t('diagnostics_page_title') },
+  ];
+  return (
+    <>
+      <header class="top">
+        <div class="brand">
+          <span class="logo" aria-hidden="true">
+            ◆
+          </span>
+          <h1>{t('options_title')}</h1>
+        </div>
+        <nav aria-label={t('options_nav')}>
+          <ul class="nav">
+            {sections.map((s) => (
+              <li key={s.id}>
+                <a href={`#${s.id}`}>{s.title}</a>
+              </li>
+            ))}
+          </ul>
+        </nav>
+      </header>
+      <main class="options">
+        <section id="settings" aria-labelledby="h-settings" class="panel">
+          <h2 id="h-settings">{t('settings_title')}</h2>
+          <SettingsSection env={env} />
+        </section>
+        <section id="pins" aria-labelledby="h-pins" class="panel">
+          <h2 id="h-pins">{t('pins_title')}</h2>
+          <p class="hint">{t('pins_intro')}</p>
+          <PinsSection env={env} version={version} onChanged={changed} />
+        </section>
+        <section id="approvals" aria-labelledby="h-approvals" class="panel">
+          <h2 id="h-approvals">{t('approvals_title')}</h2>
+          <ApprovalsSection env={env} version={version} onChanged={changed} />
+        </section>
+        <section id="transfer" aria-labelledby="h-transfer" class="panel">
+          <h2 id="h-transfer">{t('transfer_title')}</h2>
+          <p class="hint">{t('transfer_intro')}</p>
+          <TransferSection env={env} onChanged={changed} />
+        </section>
+        <section id="diagnostics" aria-labelledby="h-diagnostics" class="panel">
+          <h2 id="h-diagnostics">{t('diagnostics_page_title')}</h2>
+          <p class="hint">{t('diagnostics_intro')}</p>
+          <DiagnosticsSection env={env} initialOrigin={initialOrigin} />
+        </section>
+      </main>
+    </>
+  );
+}
+
+export function Options(props: { env: OptionsEnv; initialOrigin?: string | null }) {
+  return (
+    <AnnouncerProvider>
+      <Body {...props} />
+    </AnnouncerProvider>
+  );
+}

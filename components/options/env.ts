@@ -1,0 +1,11 @@
+import type { Client } from '../shared/client';
+import type { WriteClipboard } from '../shared/clipboard';
+
+export interface OptionsEnv {
+  client: Client;
+  clipboard: WriteClipboard;
+  /** Saves text as a file the user downloads. */
+  download: (filename: string, text: string) => void;
+  /** URL of the popup page (per-origin views: `${popupUrl}?origin=…`). */
+  popupUrl: string;
+}

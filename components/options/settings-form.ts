@@ -1,0 +1,146 @@
+// Converting between Settings and the editable form, with validation that names
+// the offending line or field. Pure functions, tested on their own.
+import type { ReviewerRegistry, Settings, SnapshotKeyConfig } from '../../lib/types';
+import { t } from '../../lib/i18n';
+
+export interface SettingsForm {
+  paused: boolean;
+  probeInPrivate: boolean;
+  allowListOnly: boolean;
+  legacyIndex: boolean;
+  allowList: string;
+  denyList: string;
+  reviewers: string;
+  snapshotKeys: string;
+}
+
+export type FormErrors = Partial<Record<keyof SettingsForm, string>>;
+
+export function toForm(s: Settings): SettingsForm {
+  return {
+    paused: s.paused,
+    probeInPrivate: s.probeInPrivate,
+    allowListOnly: s.allowListOnly,
+    legacyIndex: s.legacyIndex,
+    allowList: s.allowList.join('\n'),
+    denyList: s.denyList.join('\n'),
+    reviewers: JSON.stringify(s.reviewers, null, 2),
+    snapshotKeys: JSON.stringify(s.snapshotKeys, null, 2),
+  };
+}
+
+const HOST_PATTERN = /^\*\.(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)*[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
+
+/** One allow/deny list line: an http(s) origin (a path is dropped) or a `*.host` pattern. */
+export function parseSiteEntry(line: string): string | null {
+  const v = line.trim();
+  if (HOST_PATTERN.test(v)) return v.toLowerCase();
+  try {
+    const u = new URL(v);
+    if ((u.protocol === 'http:' || u.protocol === 'https:') && !u.username && !u.password) return u.origin;
+  } catch {
+    // not a URL
+  }
+  return null;
+}
+
+function parseSiteList(text: string): { list: string[]; error: string | null } {
+  const list: string[] = [];
+  const lines = text.split(/\r?\n/);
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] ?? '';
+    if (!line.trim()) continue;
+    const entry = parseSiteEntry(line);
+    if (entry === null) return { list, error: t('err_site_line', i + 1, line.trim()) };
+    if (!list.includes(entry)) list.push(entry);
+  }
+  return { list, error: null };
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function parseJson(text: string): { value: unknown; error: string | null } {
+  if (!text.trim()) return { value: undefined, error: null };
+  try {
+    return { value: JSON.parse(text) as unknown, error: null };
+  } catch (err) {
+    return { value: undefined, error: t('err_json', err instanceof Error ? err.message : String(err)) };
+  }
+}
+
+function parseReviewers(text: string): { value: ReviewerRegistry; error: string | null } {
+  const { value, error } = parseJson(text);
+  if (error) return { value: {}, error };
+  if (value === undefined) return { value: {}, error: null };
+  if (!isRecord(value)) return { value: {}, error: t('err_reviewers_shape') };
+  const out: ReviewerRegistry = {};
+  for (const [attester, entry] of Object.entries(value)) {
+    if (!isRecord(entry) || typeof entry.public_key !== 'string' || typeof entry.registered_at !== 'string') {
+      return { value: {}, error: t('err_reviewer_entry', attester) };
+    }
+    out[attester] = { public_key: entry.public_key, registered_at: entry.registered_at };
+  }
+  return { value: out, error: null };
+}
+
+const SNAPSHOT_REQUIRED = ['origin', 'skillId', 'publicKey', 'signature'] as const;
+const SNAPSHOT_OPTIONAL = ['keyId', 'revisionPin', 'versionPin'] as const;
+
+function parseSnapshotKeys(text: string): { value: SnapshotKeyConfig[]; error: string | null } {
+  const { value, error } = parseJson(text);
+  if (error) return { value: [], error };
+  if (value === undefined) return { value: [], error: null };
+  if (!Array.isArray(value)) return { value: [], error: t('err_snapshot_shape') };
+  const out: SnapshotKeyConfig[] = [];
+  for (let i = 0; i < value.length; i++) {
+    const item: unknown = value[i];
+    if (!isRecord(item)) return { value: [], error: t('err_snapshot_entry', i + 1, 'object') };
+    for (const f of SNAPSHOT_REQUIRED) {
+      if (typeof item[f] !== 'string' || !item[f]) return { value: [], error: t('err_snapshot_entry', i + 1, f) };
+    }
+    for (const f of SNAPSHOT_OPTIONAL) {
+      if (item[f] !== undefined && typeof item[f] !== 'string') return { value: [], error: t('err_snapshot_entry', i + 1, f) };
+    }
+    const entry: SnapshotKeyConfig = {
+      origin: item.origin as string,
+      skillId: item.skillId as string,
+      publicKey: item.publicKey as string,
+      signature: item.signature as string,
+    };
+    for (const f of SNAPSHOT_OPTIONAL) {
+      const v = item[f];
+      if (typeof v === 'string') entry[f] = v;
+    }
+    out.push(entry);
+  }
+  return { value: out, error: null };
+}
+
+/** The Settings a form describes, or the errors that stop it from being saved. */
+export function fromForm(form: SettingsForm): { settings: Settings; errors: null } | { settings: null; errors: FormErrors } {
+  const allow = parseSiteList(form.allowList);
+  const deny = parseSiteList(form.denyList);
+  const reviewers = parseReviewers(form.reviewers);
+  const snapshots = parseSnapshotKeys(form.snapshotKeys);
+  const errors: FormErrors = {};
+  if (allow.error) errors.allowList = allow.error;
+  if (deny.error) errors.denyList = deny.error;
+  if (reviewers.error) errors.reviewers = reviewers.error;
+  if (snapshots.error) errors.snapshotKeys = snapshots.error;
+  if (Object.keys(errors).length > 0) return { settings: null, errors };
+  return {
+    settings: {
+      paused: form.paused,
+      probeInPrivate: form.probeInPrivate,
+      allowListOnly: form.allowListOnly,
+      legacyIndex: form.legacyIndex,
+      allowList: allow.list,
+      denyList: deny.list,
+      reviewers: reviewers.value,
+      snapshotKeys: snapshots.value,
+    },
+    errors: null,
+  };
+}

@@ -1,0 +1,79 @@
+// On a chat site: every approved skill from every origin, ready to insert into
+// this tab's composer or to copy.
+import { useEffect, useState } from 'preact/hooks';
+import type { ApprovedSkillSummary } from '../../lib/messages';
+import { t } from '../../lib/i18n';
+import { StatusChip } from '../shared/StatusChip';
+import { errorText, formatDate } from '../shared/format';
+import type { SkillActions } from './actions';
+import type { PopupEnv } from './env';
+
+interface Props {
+  env: PopupEnv;
+  tabId: number | null;
+  actions: SkillActions;
+}
+
+type State = { phase: 'loading' } | { phase: 'error'; message: string } | { phase: 'ready'; items: ApprovedSkillSummary[] };
+
+export function ChatPanel({ env, tabId, actions }: Props) {
+  const [state, setState] = useState<State>({ phase: 'loading' });
+  useEffect(() => {
+    let live = true;
+    env.client
+      .approvedList()
+      .then((items) => live && setState({ phase: 'ready', items: Array.isArray(items) ? items : [] }))
+      .catch((err: unknown) => live && setState({ phase: 'error', message: errorText(err) }));
+    return () => {
+      live = false;
+    };
+  }, [env]);
+
+  return (
+    <section class="section chat-panel" aria-labelledby="chat-title" data-testid="chat-panel">
+      <h2 id="chat-title">{t('chat_title')}</h2>
+      {state.phase === 'loading' && (
+        <p class="loading" aria-busy="true">
+          {t('loading')}
+        </p>
+      )}
+      {state.phase === 'error' && <p class="error">{t('approved_list_error', state.message)}</p>}
+      {state.phase === 'ready' && state.items.length === 0 && <p class="empty">{t('chat_empty')}</p>}
+      {state.phase === 'ready' && state.items.length > 0 && (
+        <ul class="cards">
+          {state.items.map((item) => (
+            <li class="card" key={`${item.origin} ${item.url}`} data-skill-url={item.url}>
+              <div class="card-head">
+                <h3 class="card-title">{item.name}</h3>
+                {item.status && <StatusChip status={item.status} />}
+              </div>
+              <p class="card-meta">
+                {item.origin} · {t('approval_on', formatDate(item.approvedAt))}
+              </p>
+              {item.usable ? (
+                <div class="actions">
+                  {tabId !== null && (
+                    <button
+                      type="button"
+                      class="btn-primary"
+                      disabled={actions.busy}
+                      onClick={() => void actions.insert(tabId, item.origin, item.url, item.name)}
+                      data-action="insert"
+                    >
+                      {t('insert_here')}
+                    </button>
+                  )}
+                  <button type="button" disabled={actions.busy} onClick={() => void actions.copy(item.origin, item.url, item.name)} data-action="copy">
+                    {t('copy_context')}
+                  </button>
+                </div>
+              ) : (
+                <p class="hint">{t('chat_not_usable')}</p>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,120 @@
+// Shown when the origin's publisher key is not the pinned one. The old and new
+// fingerprints sit side by side with the dates the old key was seen; "Keep
+// blocking" is the default, trusting the new key takes a second confirmation.
+import { useState } from 'preact/hooks';
+import type { KeyInfo, KeyReport, Pin } from '../../lib/types';
+import { t } from '../../lib/i18n';
+import { Dialog } from '../shared/Dialog';
+import { Fingerprint } from '../shared/Fingerprint';
+import { formatDate, formatDuration } from '../shared/format';
+
+interface Props {
+  origin: string;
+  keyReport: KeyReport;
+  optionsUrl: string;
+  busy: boolean;
+  onTrust: (expectedFingerprint: string | null, newFingerprint: string) => void;
+  onKeep: () => void;
+}
+
+export function needsKeyBanner(key: KeyReport): boolean {
+  return key.state === 'changed' || key.state === 'conflict' || key.state === 'stopped-signing';
+}
+
+function PinnedColumn({ pin }: { pin: Pin }) {
+  return (
+    <div class="key-col" data-testid="key-old">
+      <h3>{t('key_old')}</h3>
+      <Fingerprint value={pin.fingerprint} label={t('key_old')} />
+      <dl class="facts compact">
+        <dt>{t('first_seen')}</dt>
+        <dd data-testid="first-seen">{formatDate(pin.firstSeen)}</dd>
+        <dt>{t('last_seen')}</dt>
+        <dd data-testid="last-seen">{formatDate(pin.lastSeen)}</dd>
+        <dt>{t('in_use_for')}</dt>
+        <dd>{formatDuration(pin.firstSeen, pin.lastSeen)}</dd>
+      </dl>
+    </div>
+  );
+}
+
+function OfferedColumn({ info, heading }: { info: KeyInfo | null; heading: string }) {
+  return (
+    <div class="key-col" data-testid="key-new">
+      <h3>{heading}</h3>
+      {info ? (
+        <>
+          <Fingerprint value={info.fingerprint} label={heading} />
+          <p class="hint">{info.source === 'index' ? t('key_from_index') : t('key_from_pub')}</p>
+        </>
+      ) : (
+        <p>{t('key_none_offered')}</p>
+      )}
+    </div>
+  );
+}
+
+export function KeyBanner({ origin, keyReport, optionsUrl, busy, onTrust, onKeep }: Props) {
+  const [confirming, setConfirming] = useState(false);
+  const { state, pinned, offered, conflicting } = keyReport;
+  const canTrust = state === 'changed' && offered !== null;
+  return (
+    <section class="banner banner-bad" role="region" aria-labelledby="key-banner-title" data-testid="key-banner">
+      <h2 id="key-banner-title">
+        <span aria-hidden="true">✕ </span>
+        {state === 'conflict' ? t('key_conflict_title') : state === 'stopped-signing' ? t('key_stopped_title') : t('key_changed_title')}
+      </h2>
+      <p>
+        {state === 'conflict'
+          ? t('key_conflict_body', origin)
+          : state === 'stopped-signing'
+            ? t('key_stopped_body', origin)
+            : t('key_changed_body', origin)}
+      </p>
+      <div class="key-compare">
+        {pinned ? <PinnedColumn pin={pinned} /> : state === 'conflict' ? <OfferedColumn info={conflicting} heading={t('key_second')} /> : null}
+        <OfferedColumn info={offered} heading={state === 'conflict' ? t('key_first') : t('key_new')} />
+        {pinned && state === 'conflict' && <OfferedColumn info={conflicting} heading={t('key_second')} />}
+      </div>
+      <details class="key-help">
+        <summary>{t('key_help_summary')}</summary>
+        <p>{t('key_help_benign')}</p>
+        <p>{t('key_help_verify')}</p>
+        {state === 'stopped-signing' && (
+          <p>
+            {t('key_help_forget')}{' '}
+            <a href={optionsUrl} target="_blank" rel="noopener noreferrer">
+              {t('open_settings')}
+            </a>
+          </p>
+        )}
+      </details>
+      <div class="actions">
+        <button type="button" class="btn-primary" onClick={onKeep} data-action="keep-blocking">
+          {t('keep_blocking')}
+        </button>
+        {canTrust && (
+          <button type="button" class="btn-danger" disabled={busy} onClick={() => setConfirming(true)} data-action="trust-key">
+            {t('trust_new_key')}
+          </button>
+        )}
+      </div>
+      {confirming && offered && (
+        <Dialog
+          title={t('trust_confirm_title')}
+          confirmLabel={t('trust_new_key')}
+          cancelLabel={t('keep_blocking')}
+          danger
+          onCancel={() => setConfirming(false)}
+          onConfirm={() => {
+            setConfirming(false);
+            onTrust(pinned?.fingerprint ?? null, offered.fingerprint);
+          }}
+        >
+          <p>{t('trust_confirm_body', origin)}</p>
+          <Fingerprint value={offered.fingerprint} label={t('key_new')} />
+        </Dialog>
+      )}
+    </section>
+  );
+}

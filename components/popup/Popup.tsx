@@ -1,0 +1,99 @@
+// The popup: a header with the origin and Re-check, then either the chat panel
+// (on a chat site) and/or the origin's skills.
+import { useEffect, useState } from 'preact/hooks';
+import { t } from '../../lib/i18n';
+import { AnnouncerProvider } from '../shared/Announcer';
+import { useSkillActions } from './actions';
+import { ChatPanel } from './ChatPanel';
+import type { PopupEnv } from './env';
+import { OriginView } from './OriginView';
+import type { ChatTab, PopupTarget } from './target';
+
+interface Props {
+  env: PopupEnv;
+  /** Null while the target is being resolved. */
+  target: PopupTarget | null;
+}
+
+function ChatSection({ env, tabId, origin }: { env: PopupEnv; tabId: number | null; origin: string }) {
+  const actions = useSkillActions(env, origin, () => undefined);
+  return <ChatPanel env={env} tabId={tabId} actions={actions} />;
+}
+
+function Body({ env, target }: Props) {
+  const [recheck, setRecheck] = useState(0);
+  const [busy, setBusy] = useState(false);
+  const [chatTab, setChatTab] = useState<ChatTab | null>(null);
+
+  useEffect(() => {
+    let live = true;
+    env
+      .findChatTab()
+      .then((tab) => live && setChatTab(tab))
+      .catch(() => live && setChatTab(null));
+    return () => {
+      live = false;
+    };
+  }, [env]);
+
+  const origin = target?.kind === 'origin' ? target.origin : null;
+  return (
+    <>
+      <header class="top">
+        <div class="brand">
+          <span class="logo" aria-hidden="true">
+            ◆
+          </span>
+          <div>
+            <h1>{t('extName')}</h1>
+            {origin && (
+              <p class="origin" data-testid="origin">
+                {origin}
+              </p>
+            )}
+          </div>
+        </div>
+        <div class="top-actions">
+          {origin && (
+            <button type="button" onClick={() => setRecheck((n) => n + 1)} disabled={busy} data-action="recheck">
+              {t('recheck')}
+            </button>
+          )}
+          <a class="btn btn-quiet" href={env.optionsUrl} target="_blank" rel="noopener noreferrer" aria-label={t('open_settings')}>
+            <span aria-hidden="true">⚙</span>
+          </a>
+        </div>
+      </header>
+      <main>
+        {target === null && (
+          <p class="state loading" aria-busy="true">
+            {t('loading')}
+          </p>
+        )}
+        {target?.kind === 'unsupported' && <p class="state empty">{t('unsupported_page')}</p>}
+        {target?.kind === 'error' && (
+          <p class="state error" role="alert">
+            {t('target_error', target.message)}
+          </p>
+        )}
+        {target?.kind === 'origin' && target.isChat && <ChatSection env={env} tabId={target.tabId} origin={target.origin} />}
+        {target?.kind === 'origin' && (
+          <section aria-labelledby="site-title" class="site">
+            <h2 id="site-title" class={target.isChat ? '' : 'visually-hidden'}>
+              {t('site_skills')}
+            </h2>
+            <OriginView env={env} origin={target.origin} chatTab={chatTab} recheck={recheck} onBusy={setBusy} />
+          </section>
+        )}
+      </main>
+    </>
+  );
+}
+
+export function Popup(props: Props) {
+  return (
+    <AnnouncerProvider>
+      <Body {...props} />
+    </AnnouncerProvider>
+  );
+}

@@ -1,0 +1,137 @@
+// One skill in the list: what it is, where it comes from, its status, and the
+// actions the user may take on it now.
+import { useId } from 'preact/hooks';
+import type { SkillReport } from '../../lib/types';
+import { t } from '../../lib/i18n';
+import { StatusChip } from '../shared/StatusChip';
+import { formatBytes, formatDate, formatTokens, sourceLabel } from '../shared/format';
+import { statusLabel } from '../shared/status';
+import { approveCheck } from './approve';
+import type { SkillActions } from './actions';
+import type { ChatTab } from './target';
+
+interface Props {
+  skill: SkillReport;
+  origin: string;
+  actions: SkillActions;
+  chatTab: ChatTab | null;
+  onDetails: () => void;
+}
+
+export function ApprovalLine({ skill }: { skill: SkillReport }) {
+  const a = skill.approval;
+  if (a.state === 'approved' && a.approval) {
+    return <p class="approval approval-on">{t('approval_on', formatDate(a.approval.approvedAt))}</p>;
+  }
+  if (a.state === 'suspended') {
+    const why = a.suspendedBecause ? statusLabel(a.suspendedBecause) : t('unknown');
+    return <p class="approval approval-suspended">{t('approval_suspended', why)}</p>;
+  }
+  return null;
+}
+
+/** Approve / Revoke / Copy / Insert buttons; Approve stays visible but disabled with the reason when refused. */
+export function SkillButtons({
+  skill,
+  actions,
+  chatTab,
+  origin,
+  reviewed = false,
+}: {
+  skill: SkillReport;
+  actions: SkillActions;
+  chatTab: ChatTab | null;
+  origin: string;
+  reviewed?: boolean;
+}) {
+  const reasonId = useId();
+  const approved = skill.approval.state === 'approved';
+  const check = approveCheck(skill, reviewed);
+  const url = skill.url;
+  return (
+    <div class="actions">
+      {!approved && (
+        <>
+          <button
+            type="button"
+            class="btn-primary"
+            disabled={!check.ok || actions.busy}
+            aria-describedby={check.ok ? undefined : reasonId}
+            onClick={() => actions.approve(skill)}
+            data-action="approve"
+          >
+            {skill.approval.state === 'suspended' || skill.status === 'content-changed' ? t('reapprove') : t('approve')}
+          </button>
+          {!check.ok && (
+            <p class="hint" id={reasonId} data-testid="approve-reason">
+              {check.reason}
+            </p>
+          )}
+        </>
+      )}
+      {approved && url && (
+        <button type="button" class="btn-primary" disabled={actions.busy} onClick={() => void actions.copy(origin, url, skill.name)} data-action="copy">
+          {t('copy_context')}
+        </button>
+      )}
+      {approved && url && chatTab && (
+        <button
+          type="button"
+          disabled={actions.busy}
+          onClick={() => void actions.insert(chatTab.tabId, origin, url, skill.name)}
+          title={t('insert_into_title', chatTab.title)}
+          data-action="insert"
+        >
+          {t('insert_into_chat')}
+        </button>
+      )}
+      {skill.approval.state !== 'none' && url && (
+        <button type="button" class="btn-quiet" disabled={actions.busy} onClick={() => void actions.revoke(skill)} data-action="revoke">
+          {t('revoke')}
+        </button>
+      )}
+    </div>
+  );
+}
+
+export function SkillCard({ skill, origin, actions, chatTab, onDetails }: Props) {
+  const headingId = useId();
+  const meta = [
+    skill.version ? t('meta_version', skill.version) : null,
+    skill.license ? t('meta_license', skill.license) : null,
+    skill.sources.length ? skill.sources.map(sourceLabel).join(' + ') : null,
+    skill.size !== null ? formatBytes(skill.size) : null,
+    skill.tokens !== null ? formatTokens(skill.tokens) : null,
+  ].filter((x): x is string => x !== null);
+  return (
+    <li class={`card card-${skill.status}`} aria-labelledby={headingId} data-skill-id={skill.id}>
+      <div class="card-head">
+        <h3 class="card-title" id={headingId}>
+          {skill.name}
+        </h3>
+        <StatusChip status={skill.status} code={skill.statusCode} />
+      </div>
+      {skill.description && <p class="card-desc">{skill.description}</p>}
+      {meta.length > 0 && <p class="card-meta">{meta.join(' · ')}</p>}
+      {skill.crossOrigin && skill.artifactHost && (
+        <p class="card-host" data-testid="artifact-host">
+          <span aria-hidden="true">↗ </span>
+          {t('hosted_on', skill.artifactHost)}
+        </p>
+      )}
+      {skill.advisory.length > 0 && (
+        <p class="card-advisory">
+          <span aria-hidden="true">⚑ </span>
+          {t('advisory_count', skill.advisory.length)}
+        </p>
+      )}
+      <ApprovalLine skill={skill} />
+      <div class="card-actions">
+        <button type="button" class="btn-quiet" onClick={onDetails} aria-label={t('details_for', skill.name)} data-action="details">
+          {skill.status === 'content-changed' ? t('review_changes') : t('details')}
+        </button>
+        <SkillButtons skill={skill} actions={actions} chatTab={chatTab} origin={origin} />
+      </div>
+    </li>
+  );
+}

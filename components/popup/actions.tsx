@@ -1,0 +1,126 @@
+// The user's actions on a skill: approve (with the extra confirmations), revoke,
+// copy the skill context, insert it into a chat tab. Results go to the live region.
+import type { JSX } from 'preact';
+import { useState } from 'preact/hooks';
+import type { SkillReport } from '../../lib/types';
+import { t } from '../../lib/i18n';
+import { useAnnounce } from '../shared/Announcer';
+import { Dialog } from '../shared/Dialog';
+import { errorText } from '../shared/format';
+import { approvalNeeds } from './approve';
+import type { PopupEnv } from './env';
+
+export interface SkillActions {
+  approve(skill: SkillReport): void;
+  revoke(skill: SkillReport): Promise<void>;
+  copy(origin: string, url: string, name: string): Promise<void>;
+  insert(tabId: number, origin: string, url: string, name: string): Promise<void>;
+  busy: boolean;
+  dialog: JSX.Element | null;
+}
+
+export function useSkillActions(env: PopupEnv, origin: string, onChanged: () => Promise<void> | void): SkillActions {
+  const announce = useAnnounce();
+  const [pending, setPending] = useState<SkillReport | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function run(task: () => Promise<void>) {
+    setBusy(true);
+    try {
+      await task();
+    } catch (err) {
+      announce(t('action_failed', errorText(err)), 'error');
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function sendApprove(skill: SkillReport, confirmUnverified: boolean, confirmCrossOrigin: boolean) {
+    const url = skill.url;
+    const digestLf = skill.actual?.lf;
+    if (!url || !digestLf) return;
+    await run(async () => {
+      const res = await env.client.approve({ origin, url, digestLf, confirmUnverified, confirmCrossOrigin });
+      if (res.ok) announce(t('approved_ok', skill.name), 'success');
+      else announce(t('approve_failed', res.message ?? res.error ?? t('error_unknown')), 'error');
+      await onChanged();
+    });
+  }
+
+  function approve(skill: SkillReport) {
+    const needs = approvalNeeds(skill);
+    if (needs.unverified || needs.crossOrigin) setPending(skill);
+    else void sendApprove(skill, false, false);
+  }
+
+  async function revoke(skill: SkillReport) {
+    const url = skill.url;
+    if (!url) return;
+    await run(async () => {
+      const res = await env.client.revoke(origin, url);
+      if (res.ok) announce(t('revoked_ok', skill.name), 'success');
+      else announce(t('revoke_failed', res.message ?? res.error ?? t('error_unknown')), 'error');
+      await onChanged();
+    });
+  }
+
+  async function copy(skillOrigin: string, url: string, name: string) {
+    await run(async () => {
+      const res = await env.client.skillContext(skillOrigin, url);
+      if (!res.ok) {
+        announce(t('copy_failed', res.message), 'error');
+        return;
+      }
+      const written = await env.clipboard(res.context);
+      if (written) announce(t('copied_ok', res.name || name), 'success');
+      else announce(t('copy_clipboard_denied'), 'error');
+    });
+  }
+
+  async function insert(tabId: number, skillOrigin: string, url: string, name: string) {
+    await run(async () => {
+      const res = await env.client.insert(tabId, skillOrigin, url);
+      if (res.ok && res.method !== 'clipboard' && res.method !== 'none') announce(t('inserted_ok', name), 'success');
+      else if (res.method === 'clipboard') announce(t('inserted_clipboard', res.message), 'info');
+      else announce(t('insert_failed', res.message), 'error');
+    });
+  }
+
+  let dialog: JSX.Element | null = null;
+  if (pending) {
+    const needs = approvalNeeds(pending);
+    dialog = (
+      <Dialog
+        title={t('confirm_title', pending.name)}
+        confirmLabel={t('confirm_approve')}
+        cancelLabel={t('cancel')}
+        danger
+        onCancel={() => setPending(null)}
+        onConfirm={() => {
+          const skill = pending;
+          setPending(null);
+          void sendApprove(skill, needs.unverified, needs.crossOrigin);
+        }}
+      >
+        {needs.unverified && (
+          <div class="confirm-reason" data-confirm="unverified">
+            <p>
+              <strong>{t('confirm_unverified_head')}</strong>
+            </p>
+            <p>{t('confirm_unverified_body')}</p>
+          </div>
+        )}
+        {needs.crossOrigin && (
+          <div class="confirm-reason" data-confirm="cross-origin">
+            <p>
+              <strong>{t('confirm_cross_head', pending.artifactHost ?? '?')}</strong>
+            </p>
+            <p>{t('confirm_cross_body', origin, pending.artifactHost ?? '?')}</p>
+          </div>
+        )}
+      </Dialog>
+    );
+  }
+
+  return { approve, revoke, copy, insert, busy, dialog };
+}

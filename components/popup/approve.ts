@@ -1,0 +1,28 @@
+// What approving a skill needs. The status always comes from the report.
+import { isApprovable, type SkillReport } from '../../lib/types';
+import { t } from '../../lib/i18n';
+import { statusLabel } from '../shared/status';
+
+export type ApproveCheck = { ok: true } | { ok: false; reason: string };
+
+/**
+ * Whether the Approve action is available. A `content-changed` skill can be
+ * approved again only from the review of its changes (`reviewed`).
+ */
+export function approveCheck(skill: SkillReport, reviewed = false): ApproveCheck {
+  if (skill.status === 'content-changed') {
+    if (!reviewed) return { ok: false, reason: t('approve_review_first') };
+  } else if (skill.status === 'key-changed') {
+    return { ok: false, reason: t('approve_trust_key_first') };
+  } else if (!isApprovable(skill.status)) {
+    return { ok: false, reason: t('approve_refused', statusLabel(skill.status)) };
+  }
+  if (!skill.url || !skill.actual) return { ok: false, reason: t('approve_no_content') };
+  return { ok: true };
+}
+
+/** Which extra confirmations an approval needs. */
+export function approvalNeeds(skill: SkillReport): { unverified: boolean; crossOrigin: boolean } {
+  const unverified = skill.status === 'unverified' || (skill.status === 'content-changed' && skill.declared.length === 0);
+  return { unverified, crossOrigin: skill.crossOrigin };
+}

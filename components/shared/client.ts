@@ -1,0 +1,49 @@
+// The only way the popup and the options page talk to the background. Each method
+// sends one typed message from lib/messages.ts; the transport is injected so tests
+// pass a fake and the entrypoints pass browser.runtime.sendMessage.
+import type { RequestMap, RequestType } from '../../lib/messages';
+
+export type Send = (msg: unknown) => Promise<unknown>;
+
+type Body<T extends RequestType> = RequestMap[T]['request'];
+type Reply<T extends RequestType> = RequestMap[T]['response'];
+
+/** Thrown when the background answers nothing (no listener, or an old worker). */
+export class NoAnswerError extends Error {
+  constructor(readonly type: RequestType) {
+    super(`No answer to ${type}`);
+    this.name = 'NoAnswerError';
+  }
+}
+
+export function createClient(send: Send) {
+  async function request<T extends RequestType>(type: T, body: Body<T>, nullable = false): Promise<Reply<T>> {
+    const answer = await send({ type, ...body });
+    if ((answer === undefined || answer === null) && !nullable) throw new NoAnswerError(type);
+    return (answer ?? null) as Reply<T>;
+  }
+  const none = {} as Record<string, never>;
+  return {
+    ready: () => request('skillpin:ready', none),
+    report: (origin: string) => request('skillpin:report', { origin }, true),
+    probe: (origin: string) => request('skillpin:probe', { origin }),
+    approve: (req: Body<'skillpin:approve'>) => request('skillpin:approve', req),
+    revoke: (origin: string, url: string) => request('skillpin:revoke', { origin, url }),
+    trustKey: (origin: string, expectedFingerprint: string | null, newFingerprint: string) =>
+      request('skillpin:trust-key', { origin, expectedFingerprint, newFingerprint }),
+    skillText: (origin: string, url: string) => request('skillpin:skill-text', { origin, url }),
+    skillContext: (origin: string, url: string) => request('skillpin:skill-context', { origin, url }),
+    approvedList: () => request('skillpin:approved-list', none),
+    insert: (tabId: number, origin: string, url: string) => request('skillpin:insert', { tabId, origin, url }),
+    settingsGet: () => request('skillpin:settings-get', none),
+    settingsSet: (settings: Body<'skillpin:settings-set'>['settings']) => request('skillpin:settings-set', { settings }),
+    pinsList: () => request('skillpin:pins-list', none),
+    pinForget: (origin: string) => request('skillpin:pin-forget', { origin }),
+    approvalsList: () => request('skillpin:approvals-list', none),
+    exportData: () => request('skillpin:export', none),
+    importData: (json: string) => request('skillpin:import', { json }),
+    reportsList: () => request('skillpin:reports-list', none),
+  };
+}
+
+export type Client = ReturnType<typeof createClient>;

@@ -1,0 +1,131 @@
+// Renders a SKILL.md for display inside the extension's own pages. Two layers:
+// marked turns markdown into HTML while treating any raw HTML in the source as
+// text, then DOMPurify with a strict allowlist removes anything that is not
+// plain document structure. Links are rewritten to open in a new tab and show
+// their URL beside the link text; images become their alt text.
+import { Marked, type Tokens } from 'marked';
+import DOMPurify, { type Config } from 'dompurify';
+
+export function escapeHtml(text: string): string {
+  return text
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
+}
+
+/** Schemes a rendered link may keep. Everything else becomes plain text. */
+export const ALLOWED_LINK_PROTOCOLS: readonly string[] = ['https:', 'http:', 'mailto:'];
+
+/** The DOMPurify configuration every rendered SKILL.md goes through. */
+export const PURIFY_CONFIG: Config = {
+  ALLOWED_TAGS: [
+    'a', 'p', 'br', 'hr', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'ul', 'ol', 'li', 'blockquote', 'pre', 'code',
+    'em', 'strong', 'del', 's', 'table', 'thead', 'tbody', 'tr', 'th', 'td', 'sup', 'sub', 'kbd', 'dl', 'dt', 'dd',
+  ],
+  ALLOWED_ATTR: ['href', 'title', 'align', 'start'],
+  FORBID_TAGS: [
+    'script', 'style', 'iframe', 'frame', 'frameset', 'object', 'embed', 'form', 'input', 'button', 'textarea',
+    'select', 'svg', 'math', 'img', 'picture', 'source', 'video', 'audio', 'link', 'meta', 'base', 'template',
+  ],
+  FORBID_ATTR: ['style', 'class', 'id', 'srcset', 'src', 'action', 'formaction', 'xlink:href'],
+  ALLOW_DATA_ATTR: false,
+  ALLOW_ARIA_ATTR: false,
+  ALLOW_UNKNOWN_PROTOCOLS: false,
+  // http(s), mailto, fragment and relative references; never javascript:, data:, vbscript:, blob:, file:.
+  ALLOWED_URI_REGEXP: /^(?:https?:|mailto:|#|\/|\.{0,2}\/|[^:/?#]*(?:[/?#]|$))/i,
+  KEEP_CONTENT: true,
+  WHOLE_DOCUMENT: false,
+};
+
+export interface RenderOptions {
+  /** The skill's URL: relative links resolve against it. Without it, relative links become text. */
+  baseUrl?: string;
+}
+
+function createMarked(): Marked {
+  return new Marked({
+    gfm: true,
+    breaks: false,
+    async: false,
+    renderer: {
+      // Raw HTML in the markdown is shown as text, never interpreted.
+      html(token: Tokens.HTML | Tokens.Tag): string {
+        const escaped = escapeHtml(token.text);
+        return token.block ? `<p>${escaped}</p>\n` : escaped;
+      },
+      // No image is ever loaded: show its alt text instead.
+      image(token: Tokens.Image): string {
+        return token.text ? `[${escapeHtml(token.text)}]` : '';
+      },
+      checkbox(token: Tokens.Checkbox): string {
+        return token.checked ? '[x] ' : '[ ] ';
+      },
+    },
+  });
+}
+
+function windowOf(doc: Document | undefined): (Window & typeof globalThis) | null {
+  const view = doc?.defaultView ?? (typeof window !== 'undefined' ? window : null);
+  return view as (Window & typeof globalThis) | null;
+}
+
+function resolveHref(raw: string, baseUrl: string | undefined): URL | null {
+  try {
+    const url = baseUrl ? new URL(raw, baseUrl) : new URL(raw);
+    return ALLOWED_LINK_PROTOCOLS.includes(url.protocol) ? url : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Rewrites every anchor: safe absolute URL, new tab, no opener, the URL visible after the text. */
+function finishLinks(root: ParentNode, doc: Document, baseUrl: string | undefined): void {
+  for (const a of Array.from(root.querySelectorAll('a'))) {
+    const raw = a.getAttribute('href');
+    const url = raw === null ? null : resolveHref(raw.trim(), baseUrl);
+    if (!url) {
+      a.replaceWith(doc.createTextNode(a.textContent ?? ''));
+      continue;
+    }
+    const shown = url.protocol === 'mailto:' ? url.href.slice('mailto:'.length) : url.href;
+    a.setAttribute('href', url.href);
+    a.setAttribute('target', '_blank');
+    a.setAttribute('rel', 'noopener noreferrer');
+    const text = (a.textContent ?? '').trim();
+    if (text !== shown && text !== url.href && text !== raw) {
+      const note = doc.createElement('span');
+      note.setAttribute('class', 'link-url');
+      note.textContent = ` (${shown})`;
+      a.after(note);
+    }
+  }
+}
+
+/**
+ * Sanitizes HTML with PURIFY_CONFIG and finishes links. Returns '' when no DOM is
+ * available (rendering needs a document).
+ */
+export function sanitizeSkillHtml(html: string, doc?: Document, options: RenderOptions = {}): string {
+  const win = windowOf(doc);
+  if (!win) return '';
+  const purify = DOMPurify(win);
+  const fragment = purify.sanitize(html, { ...PURIFY_CONFIG, RETURN_DOM_FRAGMENT: true });
+  const ownerDoc = win.document;
+  finishLinks(fragment, ownerDoc, options.baseUrl);
+  const holder = ownerDoc.createElement('div');
+  holder.appendChild(fragment);
+  return holder.innerHTML;
+}
+
+/** Markdown → safe HTML for the details view. */
+export function renderSkillMarkdown(text: string, doc?: Document, options: RenderOptions = {}): string {
+  let html: string;
+  try {
+    html = createMarked().parse(text, { async: false });
+  } catch {
+    html = `<pre>${escapeHtml(text)}</pre>`;
+  }
+  return sanitizeSkillHtml(html, doc, options);
+}
