@@ -182,8 +182,10 @@ async function attempt(
     if (response.type === 'opaqueredirect') {
       // Browsers (and extension service workers) hide the Location of a manual redirect.
       // Re-issue the request letting the browser follow, then check the final URL. The
-      // hop count then relies on the browser's own redirect limit, intermediate hops are
-      // not visible, and `redirects` counts the whole chain as one.
+      // hop count then relies on the browser's own redirect limit (20 in the Fetch
+      // standard), intermediate hops are neither visible nor checked before the browser
+      // requests them (still without cookies or referrer), `redirects` counts the whole
+      // chain as one, and a final URL that breaks the rules means the bytes are dropped.
       try {
         response = await guard(fetch(current.href, { ...init, redirect: 'follow' }));
       } catch {
