@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import { SETTINGS_KEY } from '../../../lib/trust/schema';
+import { DEFAULT_SETTINGS } from '../../../lib/types';
+import type { Settings } from '../../../lib/types';
+import { freshStore, keyPair, plant, rawAll } from './helpers';
+
+const CUSTOM: Settings = {
+  paused: true,
+  probeInPrivate: true,
+  allowList: ['https://docs.example.com'],
+  denyList: ['*.tracker.example'],
+  allowListOnly: true,
+  legacyIndex: false,
+  reviewers: { acme: { public_key: 'AAAA', registered_at: '2026-01-01' } },
+  snapshotKeys: [{ origin: 'https://a.example', skillId: 'x', publicKey: 'k', signature: 's', keyId: 'id' }],
+};
+
+describe('settings', () => {
+  it('are the defaults when nothing is stored', async () => {
+    const { store, errors } = await freshStore();
+    expect(await store.getSettings()).toEqual(DEFAULT_SETTINGS);
+    expect(errors).toEqual([]);
+  });
+
+  it('returned defaults are a copy: mutating them changes nothing shared', async () => {
+    const { store } = await freshStore();
+    const s = await store.getSettings();
+    s.allowList.push('https://mutated.example');
+    expect(DEFAULT_SETTINGS.allowList).toEqual([]);
+    expect((await store.getSettings()).allowList).toEqual([]);
+  });
+
+  it('round-trip', async () => {
+    const { store } = await freshStore();
+    await store.putSettings(CUSTOM);
+    expect(await store.getSettings()).toEqual(CUSTOM);
+  });
+
+  it('putSettings refuses incomplete or mistyped settings and keeps the stored ones', async () => {
+    const { store } = await freshStore();
+    await store.putSettings(CUSTOM);
+    await expect(store.putSettings({ ...CUSTOM, paused: 'yes' } as unknown as Settings)).rejects.toMatchObject({ code: 'invalid-input' });
+    const { legacyIndex: _dropped, ...partial } = CUSTOM;
+    await expect(store.putSettings(partial as Settings)).rejects.toMatchObject({ code: 'invalid-input' });
+    expect(await store.getSettings()).toEqual(CUSTOM);
+  });
+
+  it('putSettings stores only known fields', async () => {
+    const { store, factory, name } = await freshStore();
+    await store.putSettings({ ...CUSTOM, extra: 1 } as unknown as Settings);
+    expect(await rawAll(factory, name, 'settings')).toEqual([CUSTOM]);
+  });
+
+  it('a stored record with missing and unknown fields merges over the defaults silently', async () => {
+    const { store, factory, name, errors } = await freshStore();
+    await plant(factory, name, 'settings', { paused: true, fromTheFuture: { x: 1 } }, SETTINGS_KEY);
+    expect(await store.getSettings()).toEqual({ ...DEFAULT_SETTINGS, paused: true });
+    expect(errors).toEqual([]);
+  });
+
+  it('fields of the wrong type take their defaults, field by field, and are reported', async () => {
+    const { store, factory, name, errors } = await freshStore();
+    const stored = { ...CUSTOM, allowList: ['ok', 7], reviewers: { acme: { public_key: 1 } }, legacyIndex: 'no' };
+    await plant(factory, name, 'settings', stored, SETTINGS_KEY);
+    expect(await store.getSettings()).toEqual({ ...CUSTOM, allowList: [], reviewers: {}, legacyIndex: true });
+    expect(errors).toHaveLength(1);
+    expect(errors[0]?.code).toBe('corrupt-record');
+    expect(errors[0]?.message).toMatch(/allowList.*legacyIndex.*reviewers|allowList/);
+    // The record is kept as it was.
+    expect(await rawAll(factory, name, 'settings')).toEqual([stored]);
+  });
+
+  it('a record that is not an object gives the defaults and a report, and pins are untouched', async () => {
+    const { store, factory, name, errors } = await freshStore();
+    const k = keyPair(4);
+    await store.pinIfAbsent('https://a.example', k.key, k.fingerprint, 1);
+    await plant(factory, name, 'settings', 'garbage', SETTINGS_KEY);
+    expect(await store.getSettings()).toEqual(DEFAULT_SETTINGS);
+    expect(errors.map((e) => e.code)).toEqual(['corrupt-record']);
+    expect(await store.listPins()).toHaveLength(1);
+  });
+
+  it('a malformed snapshot key invalidates only that field', async () => {
+    const { store, factory, name } = await freshStore();
+    await plant(factory, name, 'settings', { ...CUSTOM, snapshotKeys: [{ origin: 'https://a.example' }] }, SETTINGS_KEY);
+    expect(await store.getSettings()).toEqual({ ...CUSTOM, snapshotKeys: [] });
+  });
+});
