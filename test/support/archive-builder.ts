@@ -138,6 +138,10 @@ export interface ZipEntrySpec {
   local?: ZipHeaderOverrides;
   /** Point the central directory at another entry's local header (by index). */
   localOffsetOf?: number;
+  /** Absolute local-header offset written in the central directory. */
+  localOffset?: number;
+  /** Write no local record for this entry (it exists only in the central directory). */
+  omitLocal?: boolean;
 }
 
 export interface ZipOptions {
@@ -180,6 +184,7 @@ export function buildZip(entries: ZipEntrySpec[], options: ZipOptions = {}): Uin
 
   for (const p of prepared) {
     offsets.push(offset);
+    if (p.e.omitLocal) continue;
     const lo = p.e.local ?? {};
     const lName = lo.name !== undefined ? toBytes(lo.name) : p.nameBytes;
     const truthSize = p.data.length;
@@ -227,7 +232,7 @@ export function buildZip(entries: ZipEntrySpec[], options: ZipOptions = {}): Uin
     const cName = ce.name !== undefined ? toBytes(ce.name) : p.nameBytes;
     let size = ce.size ?? p.data.length;
     let compressedSize = ce.compressedSize ?? p.body.length;
-    let localOffset = p.e.localOffsetOf !== undefined ? (offsets[p.e.localOffsetOf] ?? 0) : (offsets[i] ?? 0);
+    let localOffset = p.e.localOffset ?? (p.e.localOffsetOf !== undefined ? (offsets[p.e.localOffsetOf] ?? 0) : (offsets[i] ?? 0));
     let extra = ce.extra ?? new Uint8Array(0);
     if (p.e.zip64 && ce.extra === undefined) {
       extra = zip64Extra(size, compressedSize, localOffset);
@@ -308,6 +313,14 @@ export function buildZip(entries: ZipEntrySpec[], options: ZipOptions = {}): Uin
   let out = concat([...locals, ...centrals, ...tail, options.trailing ?? new Uint8Array(0)]);
   if (options.truncateTo !== undefined) out = out.slice(0, options.truncateTo);
   return out;
+}
+
+/** The local record (header, data, descriptor) of a single entry, as buildZip writes it. */
+export function zipLocalRecord(entry: ZipEntrySpec): Uint8Array {
+  const whole = buildZip([entry]);
+  const view = new DataView(whole.buffer, whole.byteOffset, whole.byteLength);
+  const centralStart = view.getUint32(whole.length - 6, true);
+  return whole.slice(0, centralStart);
 }
 
 /** A zip of a file list, with explicit directory entries, as a typical Unix zip tool makes it. */
