@@ -1,0 +1,203 @@
+// Advisory content flags (PRODUCT.md §6). They never replace the opt-in; they
+// point the user at things worth a look before approving. Every check is a
+// single pass over the text or a regular expression without nested
+// quantifiers, so the whole function runs in linear time.
+
+import type { AdvisoryFlag } from '../types';
+
+/** Lines longer than this many UTF-16 code units are flagged. */
+export const LONG_LINE = 1000;
+
+/** Bidirectional controls: embeddings/overrides, isolates, marks. */
+function isBidi(c: number): boolean {
+  return (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069) || c === 0x200e || c === 0x200f || c === 0x061c;
+}
+
+/**
+ * Characters that render as nothing (or nearly) and can hide text from a
+ * reader while an agent still reads them. Variation selectors U+FE00–FE0F
+ * are left out: emoji use them everywhere. The supplement U+E0100–E01EF,
+ * which has no such everyday use, is included.
+ */
+function isInvisible(cp: number): boolean {
+  return (
+    cp === 0x00ad || // soft hyphen
+    cp === 0x034f || // combining grapheme joiner
+    cp === 0x115f ||
+    cp === 0x1160 || // hangul fillers
+    cp === 0x17b4 ||
+    cp === 0x17b5 || // khmer inherent vowels
+    cp === 0x180e || // mongolian vowel separator
+    (cp >= 0x200b && cp <= 0x200d) || // zero-width space / non-joiner / joiner
+    (cp >= 0x2060 && cp <= 0x2064) || // word joiner, invisible operators
+    cp === 0x3164 ||
+    cp === 0xffa0 || // hangul fillers
+    (cp >= 0xfff9 && cp <= 0xfffb) || // interlinear annotation
+    cp === 0xfeff || // zero-width no-break space (BOM)
+    (cp >= 0x1d173 && cp <= 0x1d17a) || // musical formatting
+    (cp >= 0xe0000 && cp <= 0xe007f) || // tag characters
+    (cp >= 0xe0100 && cp <= 0xe01ef) // variation selectors supplement
+  );
+}
+
+const INJECTION_PATTERNS: RegExp[] = [
+  // "ignore all previous instructions", "disregard the above prompt", "forget your prior rules"
+  /\b(?:ignore|disregard|forget|override|bypass|skip)\s+(?:(?:all|any|and|every|each|of|the|your|my|these|those|previous|prior)\s+){0,5}(?:previous|prior|above|earlier|preceding|foregoing|former|original|system|initial)\s+(?:instructions?|prompts?|rules|directions|directives|guidelines|guidance|messages|context|commands|constraints)\b/i,
+  // "do not follow your previous instructions"
+  /\b(?:do\s+not|don't|never)\s+(?:follow|obey|heed)\s+(?:(?:all|any|the|your|my)\s+){0,2}(?:previous|prior|above|earlier|original|system)\s+(?:instructions?|prompts?|rules|directions|guidelines)\b/i,
+  // "your new instructions are", "from now on you will ignore"
+  /\b(?:your\s+new\s+instructions\s+are|new\s+system\s+prompt\s*:|from\s+now\s+on,?\s+(?:you\s+(?:will|must)\s+)?ignore)\b/i,
+  // "reveal your system prompt"
+  /\b(?:reveal|print|show|output|repeat|leak)\s+(?:(?:me|us|the|your)\s+){0,2}(?:system|hidden|initial)\s+(?:prompt|instructions)\b/i,
+];
+
+/** Removes invisible and bidi characters, so they cannot split a phrase past the patterns. */
+function stripHidden(text: string): string {
+  let out = '';
+  let from = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    let cp = c;
+    let width = 1;
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
+      cp = text.codePointAt(i) as number;
+      width = cp > 0xffff ? 2 : 1;
+    }
+    if (isInvisible(cp) || isBidi(cp)) {
+      out += text.slice(from, i);
+      from = i + width;
+    }
+    i += width - 1;
+  }
+  return out + text.slice(from);
+}
+
+function originOf(raw: string, base: string | null): string | null {
+  try {
+    const u = base === null ? new URL(raw) : new URL(raw, base);
+    if (u.protocol === 'mailto:' || u.protocol === 'tel:') return null;
+    return u.protocol === 'http:' || u.protocol === 'https:' ? u.origin : u.protocol;
+  } catch {
+    return null;
+  }
+}
+
+/** Absolute http(s) URLs anywhere in the text. */
+const BARE_URL = /\bhttps?:\/\/[^\s<>"'`()[\]{}|\\^]+/gi;
+/** The target of a markdown inline link or image: "](target". */
+const MD_TARGET = /\]\(\s*<?([^\s()<>]+)/g;
+/** Reference definitions: "[id]: target" at the start of a line. */
+const MD_REFDEF = /^ {0,3}\[[^\]\n]{1,999}\]:[ \t]*<?([^\s<>]+)/gm;
+/** HTML attributes that load or link: href=, src=. */
+const HTML_ATTR = /\b(?:href|src)\s*=\s*["']?([^\s"'<>]+)/gi;
+
+function foreignLinks(text: string, origin: string): { count: number; origins: string[] } {
+  let own: string;
+  let base: string | null;
+  try {
+    own = new URL(origin).origin;
+    base = own + '/';
+  } catch {
+    // Without a usable origin only absolute links can be judged.
+    own = origin;
+    base = null;
+  }
+  const origins = new Set<string>();
+  const seenAt = new Set<number>();
+  let count = 0;
+  const consider = (raw: string, at: number): void => {
+    if (seenAt.has(at)) return;
+    seenAt.add(at);
+    const o = originOf(raw, base);
+    if (o !== null && o !== own) {
+      count++;
+      origins.add(o);
+    }
+  };
+  for (const re of [MD_TARGET, MD_REFDEF, HTML_ATTR]) {
+    re.lastIndex = 0;
+    for (const m of text.matchAll(re)) {
+      const target = m[1];
+      if (target === undefined) continue;
+      consider(target, (m.index ?? 0) + m[0].length - target.length);
+    }
+  }
+  BARE_URL.lastIndex = 0;
+  for (const m of text.matchAll(BARE_URL)) consider(m[0], m.index ?? 0);
+  return { count, origins: [...origins] };
+}
+
+/** Advisory flags for a skill's text. `origin` is the publishing origin. */
+export function advisoryFlags(text: string, origin: string, opts?: { tool?: string | null }): AdvisoryFlag[] {
+  const flags: AdvisoryFlag[] = [];
+
+  // One pass: invisible characters, bidi controls, long lines.
+  let invisible = 0;
+  let bidi = 0;
+  let longLines = 0;
+  let lineLength = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x0a || c === 0x0d) {
+      if (lineLength > LONG_LINE) longLines++;
+      lineLength = 0;
+      continue;
+    }
+    lineLength++;
+    let cp = c;
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
+      cp = text.codePointAt(i) as number;
+      if (cp > 0xffff) {
+        i++;
+        lineLength++;
+      }
+    }
+    if (isBidi(cp)) bidi++;
+    // A single BOM at the very start is an encoding mark, not hidden text.
+    else if (isInvisible(cp) && !(cp === 0xfeff && i === 0)) invisible++;
+  }
+  if (lineLength > LONG_LINE) longLines++;
+
+  if (invisible > 0) {
+    flags.push({ code: 'invisible-unicode', message: `${invisible} invisible Unicode character(s) (zero-width, tag or similar)`, count: invisible });
+  }
+  if (bidi > 0) {
+    flags.push({ code: 'bidi-control', message: `${bidi} bidirectional control character(s) that can reorder how text displays`, count: bidi });
+  }
+
+  let comments = 0;
+  for (let at = text.indexOf('<!--'); at !== -1; at = text.indexOf('<!--', at + 4)) comments++;
+  if (comments > 0) {
+    flags.push({ code: 'html-comment', message: `${comments} HTML comment(s), hidden when rendered`, count: comments });
+  }
+
+  if (longLines > 0) {
+    flags.push({ code: 'long-line', message: `${longLines} line(s) longer than ${LONG_LINE} characters`, count: longLines });
+  }
+
+  const visible = stripHidden(text);
+  let injections = 0;
+  for (const re of INJECTION_PATTERNS) {
+    const g = new RegExp(re.source, 'gi');
+    for (const _m of visible.matchAll(g)) injections++;
+  }
+  if (injections > 0) {
+    flags.push({
+      code: 'ignore-previous-instructions',
+      message: `${injections} phrase(s) telling the agent to ignore earlier instructions or reveal its prompt`,
+      count: injections,
+    });
+  }
+
+  const links = foreignLinks(text, origin);
+  if (links.count > 0) {
+    const shown = links.origins.slice(0, 5).join(', ') + (links.origins.length > 5 ? ', …' : '');
+    flags.push({ code: 'cross-origin-link', message: `${links.count} link(s) to other origins: ${shown}`, count: links.count });
+  }
+
+  const tool = opts?.tool;
+  if (typeof tool === 'string' && tool.length > 0) {
+    flags.push({ code: 'executable-tool', message: `declares an executable tool (${tool}), not run by Skillpin` });
+  }
+  return flags;
+}
