@@ -34,6 +34,7 @@ export async function inlineCopy(text: string): Promise<boolean> {
   let ok = false;
   try {
     parent.appendChild(area);
+    area.focus();
     area.select();
     ok = doc.execCommand('copy') === true;
   } catch {

@@ -20,6 +20,7 @@ export function copyWithTextarea(doc: Document, text: string): boolean {
   let copied = false;
   try {
     body.appendChild(area);
+    area.focus();
     area.select();
     area.setSelectionRange(0, text.length);
     copied = exec.call(doc, 'copy') === true;
