@@ -103,19 +103,70 @@ function finishLinks(root: ParentNode, doc: Document, baseUrl: string | undefine
   }
 }
 
+const HTML_NS = 'http://www.w3.org/1999/xhtml';
+
+/** Elements removed together with everything inside them (the rest are unwrapped to their text). */
+const DROP_WITH_CONTENT = new Set([
+  'script', 'style', 'template', 'iframe', 'frame', 'frameset', 'object', 'embed', 'svg', 'math', 'noscript',
+  'noembed', 'noframes', 'textarea', 'select', 'title', 'xmp', 'plaintext', 'head', 'meta', 'link', 'base',
+]);
+
+function allowedList(key: 'ALLOWED_TAGS' | 'ALLOWED_ATTR'): Set<string> {
+  const v = PURIFY_CONFIG[key];
+  return new Set(Array.isArray(v) ? v.map((x) => String(x).toLowerCase()) : []);
+}
+
 /**
- * Sanitizes HTML with PURIFY_CONFIG and finishes links. Returns '' when no DOM is
- * available (rendering needs a document).
+ * Enforces the allowlist once more on the sanitized tree, independently of
+ * DOMPurify: unknown elements are unwrapped (or dropped with their content),
+ * unknown attributes removed, comments removed. The result holds only
+ * PURIFY_CONFIG's tags and attributes whatever the DOM implementation did.
+ */
+function enforceAllowlist(node: Node, tags: Set<string>, attrs: Set<string>): void {
+  for (const child of Array.from(node.childNodes)) {
+    if (child.nodeType === 3) continue; // text
+    if (child.nodeType !== 1) {
+      child.parentNode?.removeChild(child);
+      continue;
+    }
+    const el = child as Element;
+    const name = el.localName.toLowerCase();
+    const htmlNs = el.namespaceURI === null || el.namespaceURI === HTML_NS;
+    if (!htmlNs || !tags.has(name)) {
+      if (DROP_WITH_CONTENT.has(name) || !htmlNs) {
+        el.parentNode?.removeChild(el);
+        continue;
+      }
+      enforceAllowlist(el, tags, attrs);
+      while (el.firstChild) el.parentNode?.insertBefore(el.firstChild, el);
+      el.parentNode?.removeChild(el);
+      continue;
+    }
+    for (const attr of Array.from(el.attributes)) {
+      if (!attrs.has(attr.name.toLowerCase())) el.removeAttribute(attr.name);
+    }
+    enforceAllowlist(el, tags, attrs);
+  }
+}
+
+/**
+ * Sanitizes HTML with PURIFY_CONFIG, enforces the allowlist again, and finishes
+ * links. Returns '' when no DOM is available (rendering needs a document).
  */
 export function sanitizeSkillHtml(html: string, doc?: Document, options: RenderOptions = {}): string {
   const win = windowOf(doc);
   if (!win) return '';
   const purify = DOMPurify(win);
-  const fragment = purify.sanitize(html, { ...PURIFY_CONFIG, RETURN_DOM_FRAGMENT: true });
+  const clean = purify.isSupported ? String(purify.sanitize(html, PURIFY_CONFIG)) : escapeHtml(html);
   const ownerDoc = win.document;
-  finishLinks(fragment, ownerDoc, options.baseUrl);
+  // An inert template: nothing parsed into it runs or loads.
+  const template = ownerDoc.createElement('template');
+  template.innerHTML = clean;
+  const root = template.content;
+  enforceAllowlist(root, allowedList('ALLOWED_TAGS'), allowedList('ALLOWED_ATTR'));
+  finishLinks(root, ownerDoc, options.baseUrl);
   const holder = ownerDoc.createElement('div');
-  holder.appendChild(fragment);
+  holder.appendChild(root);
   return holder.innerHTML;
 }
 
