@@ -13,8 +13,10 @@
 //   `verify` uses the cofactored equation, which would accept signatures whose
 //   R carries a small-order component).
 //
-// WebCrypto is used when it supports Ed25519 and passes a known-answer check
-// (detected once); otherwise the JS path runs. Nothing here throws.
+// WebCrypto is used when it supports Ed25519 and passes known-answer checks
+// (a valid signature verifies, a wrong message and a signature whose R has a
+// small-order component do not; detected once); otherwise the JS path runs.
+// Nothing here throws.
 
 import { Point } from '@noble/ed25519';
 import { sha512 } from '@noble/hashes/sha2.js';
@@ -204,6 +206,12 @@ const KAT_SIG = hexBytes(
   'e5564300c360ac729086e2cc806e828a84877f1eb8e5d974d873e065224901555fb8821590a33bacc61e39701cf9b46bd25bf5f0595bbe24655141438e7a100b',
 );
 
+// The same key and empty message, signed with R' = R + T for an order-8 point
+// T (S recomputed). A cofactored verifier accepts it; RFC 8032 must not.
+const KAT_TORSION_SIG = hexBytes(
+  'e87997aa4252662127e6038862cb45483f6abf88fac62efe41e9e2a76f24444310aaecf060159cb6f1f8f9dfdcbbb17388aeac2d1bcf0322c8075e84357f3d0e',
+);
+
 function hexBytes(hex: string): Uint8Array {
   const out = new Uint8Array(hex.length / 2);
   for (let i = 0; i < out.length; i++) out[i] = parseInt(hex.slice(i * 2, i * 2 + 2), 16);
@@ -218,7 +226,8 @@ async function detectBackend(): Promise<'webcrypto' | 'noble'> {
   try {
     const good = await webCryptoEquation(s, KAT_KEY, KAT_SIG, new Uint8Array(0));
     const bad = await webCryptoEquation(s, KAT_KEY, KAT_SIG, new Uint8Array([0x72]));
-    return good === true && bad === false ? 'webcrypto' : 'noble';
+    const torsion = await webCryptoEquation(s, KAT_KEY, KAT_TORSION_SIG, new Uint8Array(0));
+    return good === true && bad === false && torsion === false ? 'webcrypto' : 'noble';
   } catch {
     return 'noble';
   }
