@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { StoreError } from '../../../lib/trust/errors';
 import { openTrustStore } from '../../../lib/trust/idb-store';
 import { approvalFor, freshStore, keyPair, makeSkill, plant, rawAll } from './helpers';
@@ -7,6 +7,10 @@ const ORIGIN = 'https://docs.example.com';
 const A = keyPair(1);
 const B = keyPair(2);
 const C = keyPair(3);
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
 
 describe('pinIfAbsent', () => {
   it('pins the first key, matches it later and refreshes lastSeen', async () => {
@@ -98,6 +102,22 @@ describe('replacePin', () => {
     expect(await store.getApprovals(other)).toHaveLength(1);
     // The verified bytes stay (they are shown in the diff when re-approving).
     expect(await store.getSkill(ORIGIN, s1.url, s1.digestLf)).not.toBeNull();
+  });
+
+  it('is one transaction: when deleting the approvals fails, the old pin stays too', async () => {
+    const { store } = await freshStore();
+    await store.pinIfAbsent(ORIGIN, A.key, A.fingerprint, 100);
+    const s = makeSkill(ORIGIN, `${ORIGIN}/a/SKILL.md`, 'a', 110);
+    await store.approve(approvalFor(s, A.fingerprint), s);
+    const del = IDBObjectStore.prototype.delete;
+    vi.spyOn(IDBObjectStore.prototype, 'delete').mockImplementation(function (this: IDBObjectStore, key: IDBValidKey | IDBKeyRange) {
+      if (this.name === 'approvals') throw new DOMException('disk full', 'QuotaExceededError');
+      return del.call(this, key);
+    });
+    await expect(store.replacePin(ORIGIN, A.fingerprint, B.key, B.fingerprint, 300)).rejects.toMatchObject({ code: 'quota-exceeded' });
+    vi.restoreAllMocks();
+    expect((await store.getPin(ORIGIN))?.fingerprint).toBe(A.fingerprint);
+    expect(await store.getApprovals(ORIGIN)).toHaveLength(1);
   });
 
   it('expects no pin with null', async () => {
