@@ -8,13 +8,23 @@ export interface DuplicateKey {
   offset: number;
 }
 
+function decodeKey(token: string): string | null {
+  try {
+    const value: unknown = JSON.parse(token);
+    return typeof value === 'string' ? value : null;
+  } catch {
+    return null;
+  }
+}
+
 /** Lists repeated keys within one object, in order of appearance (at most `limit`). */
 export function findDuplicateKeys(text: string, limit = 20): DuplicateKey[] {
   const found: DuplicateKey[] = [];
   // One entry per open container: a key set for objects, null for arrays.
   const stack: (Set<string> | null)[] = [];
-  let pendingString: string | null = null;
-  let pendingOffset = 0;
+  // The last string token, decoded only if a ':' shows it to be a key.
+  let pendingStart = -1;
+  let pendingEnd = -1;
   let i = 0;
   const n = text.length;
   while (i < n && found.length < limit) {
@@ -28,15 +38,9 @@ export function findDuplicateKeys(text: string, limit = 20): DuplicateKey[] {
         else if (c === 0x22) break;
         else i += 1;
       }
-      const token = text.slice(start, i + 1);
       i += 1;
-      try {
-        const value: unknown = JSON.parse(token);
-        pendingString = typeof value === 'string' ? value : null;
-      } catch {
-        pendingString = null;
-      }
-      pendingOffset = start;
+      pendingStart = start;
+      pendingEnd = i;
       continue;
     }
     if (ch === 0x7b /* { */) stack.push(new Set<string>());
@@ -44,13 +48,14 @@ export function findDuplicateKeys(text: string, limit = 20): DuplicateKey[] {
     else if (ch === 0x7d /* } */ || ch === 0x5d /* ] */) stack.pop();
     else if (ch === 0x3a /* : */) {
       const keys = stack[stack.length - 1];
-      if (keys && pendingString !== null) {
-        if (keys.has(pendingString)) found.push({ key: pendingString, offset: pendingOffset });
-        else keys.add(pendingString);
+      const key = keys && pendingStart >= 0 ? decodeKey(text.slice(pendingStart, pendingEnd)) : null;
+      if (keys && key !== null) {
+        if (keys.has(key)) found.push({ key, offset: pendingStart });
+        else keys.add(key);
       }
-      pendingString = null;
+      pendingStart = -1;
     } else if (ch === 0x2c /* , */) {
-      pendingString = null;
+      pendingStart = -1;
     }
     i += 1;
   }

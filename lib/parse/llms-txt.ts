@@ -5,6 +5,7 @@ import type { Diagnostic, ParsedLlmsTxt, SkillCandidate } from '../types';
 import { decodeUtf8, splitLines } from './decode';
 import { diag, followsScopeRule, hasOwn, inferType, isHex64, isJsonObject, own } from './common';
 import { fenceCloses, fenceOpen, isSectionEnd, isSkillsHeading, scanComment, scanDescription, scanItem, type Fence } from './llms-line';
+import { findDuplicateKeys } from './json-dupes';
 import { resolveArtifactUrl } from './resolve-url';
 
 const DISPLAY_KEYS = ['version', 'license', 'homepage', 'requires'] as const;
@@ -156,6 +157,11 @@ function readItem(text: string, line: number, base: string, origin: string): Ski
     } else if (!isJsonObject(meta)) {
       c.diagnostics.push(diag('llms-comment-not-object', 'warning', 'The <!-- skill: … --> comment is not a JSON object; it is ignored.', at));
     } else {
+      for (const dup of findDuplicateKeys(comment.json, 5)) {
+        c.diagnostics.push(
+          diag('llms-comment-duplicate-key', 'warning', `The comment repeats the key "${dup.key}"; the last value is used.`, at),
+        );
+      }
       applyComment(c, meta, line, base, origin);
     }
   }

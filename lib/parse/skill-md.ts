@@ -6,8 +6,13 @@ import type { Diagnostic, Frontmatter, SkillCandidate } from '../types';
 import { decodeUtf8 } from './decode';
 import { diag, followsNameRule, hasOwn, isJsonObject } from './common';
 
-/** Largest frontmatter block (UTF-8 bytes between the delimiters) that is parsed. */
-export const FRONTMATTER_MAX_BYTES = 64 * 1024;
+/**
+ * Largest frontmatter block (UTF-8 bytes between the delimiters) that is parsed. Real
+ * frontmatter is a few hundred bytes (22 lines at most in the corpus); 16 KiB leaves room
+ * for a 1024-character description and metadata while bounding YAML parse time (the
+ * parser's duplicate-key check grows with the square of the key count).
+ */
+export const FRONTMATTER_MAX_BYTES = 16 * 1024;
 /** Largest number of alias expansions accepted; alias bombs are refused well before harm. */
 export const FRONTMATTER_MAX_ALIASES = 50;
 

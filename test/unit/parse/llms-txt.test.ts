@@ -105,6 +105,10 @@ describe('parseLlmsTxt: section start and end', () => {
     expect(names(`## Skills\n${ITEM}\n##Other\n- [b](/b/SKILL.md): d\n`)).toEqual(['a', 'b']);
   });
 
+  it('a lone "#" or "##" without text does not end the section', () => {
+    expect(names(`## Skills\n${ITEM}\n#\n##\n- [b](/b/SKILL.md): d\n`)).toEqual(['a', 'b']);
+  });
+
   it('ends at EOF', () => {
     expect(names(`# T\n## Skills\n${ITEM}`)).toEqual(['a']);
   });
@@ -296,6 +300,11 @@ describe('parseLlmsTxt: the inline comment', () => {
     expect(c?.refusal).toMatchObject({ status: 'invalid', code: 'llms-sha256-invalid' });
     expect(c?.declared).toEqual([]);
     expect(c?.url).toBe('https://example.test/a/SKILL.md');
+  });
+  it('warns about a repeated key (the last value is the one JSON keeps)', () => {
+    const c = withComment(`{"sha256":"${'1'.repeat(64)}","sha256":"${HEX_A}"}`).candidates[0];
+    expect(c?.declared.map((d) => d.hex)).toEqual([HEX_A]);
+    expect(codes(c?.diagnostics)).toEqual(['llms-comment-duplicate-key']);
   });
   it('lowercases a valid sha256', () => {
     expect(withComment(`{"sha256":"${'AbCd'.repeat(16)}"}`).candidates[0]?.declared[0]?.hex).toBe('abcd'.repeat(16));
