@@ -1,0 +1,264 @@
+// @vitest-environment happy-dom
+import { afterEach, describe, expect, it } from 'vitest';
+import './dom-shim';
+import { DEFAULT_SETTINGS, type Settings } from '../../../lib/types';
+import type { ImportResult } from '../../../lib/messages';
+import { Options } from '../../../components/options/Options';
+import type { OptionsEnv } from '../../../components/options/env';
+import { fromForm, parseSiteEntry, toForm } from '../../../components/options/settings-form';
+import { reportFilename } from '../../../components/options/DiagnosticsSection';
+import { FP_NEW, FP_OLD, ORIGIN, approved, makePin, makeReport, makeSkill } from '../../fixtures/ui/reports';
+import { byText, click, fakeBackground, flush, mount, typeInto, type Handlers } from './harness';
+import { act } from 'preact/test-utils';
+
+const BASE: Handlers = {
+  'skillpin:settings-get': () => DEFAULT_SETTINGS,
+  'skillpin:pins-list': () => [],
+  'skillpin:approvals-list': () => [],
+  'skillpin:reports-list': () => [],
+};
+
+function setup(handlers: Handlers) {
+  const bg = fakeBackground({ ...BASE, ...handlers });
+  const downloads: { filename: string; text: string }[] = [];
+  const copied: string[] = [];
+  const env: OptionsEnv = {
+    client: bg.client,
+    clipboard: async (t) => {
+      copied.push(t);
+      return true;
+    },
+    download: (filename, text) => downloads.push({ filename, text }),
+    popupUrl: '/popup.html',
+  };
+  return { bg, downloads, copied, render: () => mount(<Options env={env} />) };
+}
+
+async function check(el: HTMLInputElement | null, value: boolean) {
+  if (!el) throw new Error('checkbox not found');
+  await act(() => {
+    el.checked = value;
+    el.dispatchEvent(new Event('change', { bubbles: true }));
+  });
+  await flush();
+}
+
+afterEach(() => {
+  document.body.innerHTML = '';
+});
+
+describe('settings', () => {
+  it('round-trips: what is loaded is shown, what is edited is saved', async () => {
+    const stored: Settings = {
+      ...DEFAULT_SETTINGS,
+      paused: true,
+      denyList: ['https://bank.example'],
+      reviewers: { alice: { public_key: 'KEY', registered_at: '2025-01-01' } },
+    };
+    const saved: Settings[] = [];
+    const { render } = setup({
+      'skillpin:settings-get': () => stored,
+      'skillpin:settings-set': (req) => {
+        saved.push(req.settings);
+        return { ok: true };
+      },
+    });
+    const root = await render();
+    const paused = root.querySelector<HTMLInputElement>('#set-paused');
+    expect(paused?.checked).toBe(true);
+    expect(root.querySelector<HTMLTextAreaElement>('#set-denyList')?.value).toBe('https://bank.example');
+    await check(paused, false);
+    await check(root.querySelector<HTMLInputElement>('#set-probeInPrivate'), true);
+    await check(root.querySelector<HTMLInputElement>('#set-legacyIndex'), false);
+    await typeInto(root.querySelector('#set-allowList'), 'https://docs.example.com/some/path\n\n*.Example.org\n');
+    await typeInto(
+      root.querySelector('#set-snapshotKeys'),
+      JSON.stringify([{ origin: ORIGIN, skillId: 'search', publicKey: 'PK', signature: 'SIG', versionPin: '1.0' }]),
+    );
+    await click(root.querySelector('[data-action="save-settings"]'));
+    expect(saved).toEqual([
+      {
+        paused: false,
+        probeInPrivate: true,
+        allowListOnly: false,
+        legacyIndex: false,
+        allowList: ['https://docs.example.com', '*.example.org'],
+        denyList: ['https://bank.example'],
+        reviewers: { alice: { public_key: 'KEY', registered_at: '2025-01-01' } },
+        snapshotKeys: [{ origin: ORIGIN, skillId: 'search', publicKey: 'PK', signature: 'SIG', versionPin: '1.0' }],
+      },
+    ]);
+    expect(document.querySelector('[data-testid="announcer"]')?.textContent).toContain('Settings saved');
+  });
+
+  it('refuses to save invalid lists or JSON and says where the problem is', async () => {
+    const { render, bg } = setup({ 'skillpin:settings-set': () => ({ ok: true }) });
+    const root = await render();
+    await typeInto(root.querySelector('#set-denyList'), 'https://ok.example\nnot a site');
+    await typeInto(root.querySelector('#set-reviewers'), '{ broken');
+    await click(root.querySelector('[data-action="save-settings"]'));
+    expect(bg.ofType('skillpin:settings-set')).toHaveLength(0);
+    expect(root.querySelector('#set-denyList-err')?.textContent).toContain('Line 2');
+    expect(root.querySelector('#set-denyList')?.getAttribute('aria-invalid')).toBe('true');
+    expect(root.querySelector('#set-reviewers-err')?.textContent).toContain('Not valid JSON');
+  });
+
+  it('shows a failed save', async () => {
+    const { render } = setup({ 'skillpin:settings-set': () => ({ ok: false, error: 'storage', message: 'Disk full' }) });
+    const root = await render();
+    await click(root.querySelector('[data-action="save-settings"]'));
+    expect(document.querySelector('[data-testid="announcer"]')?.textContent).toContain('Disk full');
+  });
+});
+
+describe('settings form parsing', () => {
+  it('accepts origins and *.host patterns, rejects everything else', () => {
+    expect(parseSiteEntry('https://a.example/x?y')).toBe('https://a.example');
+    expect(parseSiteEntry('http://127.0.0.1:8080')).toBe('http://127.0.0.1:8080');
+    expect(parseSiteEntry('*.Example.COM')).toBe('*.example.com');
+    for (const bad of ['example.com', 'ftp://a.example', 'javascript:alert(1)', '*.', '*', 'https://user:pw@a.example', '*.a..b']) {
+      expect(parseSiteEntry(bad), bad).toBeNull();
+    }
+  });
+
+  it('validates reviewer and snapshot-key shapes', () => {
+    const form = toForm(DEFAULT_SETTINGS);
+    expect(fromForm({ ...form, reviewers: '[]' }).errors?.reviewers).toBeTruthy();
+    expect(fromForm({ ...form, reviewers: '{"a": {"public_key": 1}}' }).errors?.reviewers).toContain('“a”');
+    expect(fromForm({ ...form, snapshotKeys: '{}' }).errors?.snapshotKeys).toBeTruthy();
+    expect(fromForm({ ...form, snapshotKeys: '[{"origin":"o","skillId":"s","publicKey":"p"}]' }).errors?.snapshotKeys).toContain('signature');
+    expect(fromForm({ ...form, snapshotKeys: '[{"origin":"o","skillId":"s","publicKey":"p","signature":"g","keyId":5}]' }).errors?.snapshotKeys).toContain('keyId');
+    expect(fromForm({ ...form, reviewers: '', snapshotKeys: '' }).settings).toEqual(DEFAULT_SETTINGS);
+    expect(fromForm(form).settings).toEqual(DEFAULT_SETTINGS);
+  });
+});
+
+describe('pins and approvals', () => {
+  it('lists every pin; Forget asks first and then sends pin-forget', async () => {
+    let pins = [makePin(), makePin({ origin: 'https://b.example', fingerprint: FP_NEW })];
+    const { render, bg } = setup({
+      'skillpin:pins-list': () => pins,
+      'skillpin:pin-forget': (req) => {
+        pins = pins.filter((p) => p.origin !== req.origin);
+        return { ok: true };
+      },
+    });
+    const root = await render();
+    const rows = root.querySelectorAll('[data-testid="pins"] tbody tr');
+    expect(rows).toHaveLength(2);
+    expect(root.querySelector(`[data-fingerprint="${FP_OLD}"]`)).not.toBeNull();
+    const link = root.querySelector<HTMLAnchorElement>(`[data-origin="${ORIGIN}"] a`);
+    expect(link?.getAttribute('href')).toBe(`/popup.html?origin=${encodeURIComponent(ORIGIN)}`);
+    await click(root.querySelector(`[data-origin="${ORIGIN}"] [data-action="forget"]`));
+    expect(bg.ofType('skillpin:pin-forget')).toHaveLength(0);
+    expect(document.querySelector('[role="alertdialog"]')?.textContent).toContain('without any warning');
+    await click(byText(document, '[role="alertdialog"] button', 'Forget'));
+    expect(bg.ofType('skillpin:pin-forget')).toEqual([{ type: 'skillpin:pin-forget', origin: ORIGIN }]);
+    expect(root.querySelectorAll('[data-testid="pins"] tbody tr')).toHaveLength(1);
+  });
+
+  it('lists every approval and revokes one', async () => {
+    const approval = approved(makeSkill()).approval.approval;
+    if (!approval) throw new Error('fixture');
+    let list = [approval];
+    const { render, bg } = setup({
+      'skillpin:approvals-list': () => list,
+      'skillpin:revoke': () => {
+        list = [];
+        return { ok: true };
+      },
+    });
+    const root = await render();
+    expect(root.querySelector('[data-testid="approvals"]')?.textContent).toContain('search-docs');
+    await click(root.querySelector('[data-testid="approvals"] [data-action="revoke"]'));
+    expect(bg.ofType('skillpin:revoke')).toEqual([{ type: 'skillpin:revoke', origin: ORIGIN, url: approval.url }]);
+    expect(root.querySelector('[data-testid="approvals"]')).toBeNull();
+    expect(root.textContent).toContain('No approvals yet');
+  });
+
+  it('shows list errors instead of an empty list', async () => {
+    const { render } = setup({
+      'skillpin:pins-list': () => {
+        throw new Error('store closed');
+      },
+    });
+    const root = await render();
+    expect(root.textContent).toContain('store closed');
+  });
+});
+
+describe('export and import', () => {
+  it('exports to a download', async () => {
+    const { render, downloads } = setup({ 'skillpin:export': () => ({ json: '{"pins":[]}' }) });
+    const root = await render();
+    await click(root.querySelector('[data-action="export"]'));
+    expect(downloads).toEqual([{ filename: 'skillpin-trust.json', text: '{"pins":[]}' }]);
+  });
+
+  it('imports and shows every pin conflict with both fingerprints', async () => {
+    const result: ImportResult = {
+      ok: true,
+      pinsAdded: 2,
+      pinsUnchanged: 1,
+      pinConflicts: [{ origin: ORIGIN, stored: FP_OLD, imported: FP_NEW }],
+      approvalsAdded: 3,
+      errors: ['approval 4: unknown origin'],
+    };
+    const { render, bg } = setup({ 'skillpin:import': () => result });
+    const root = await render();
+    await typeInto(root.querySelector('#import-text'), '{"pins": []}');
+    await click(root.querySelector('[data-action="import"]'));
+    expect(bg.ofType('skillpin:import')).toEqual([{ type: 'skillpin:import', json: '{"pins": []}' }]);
+    const box = root.querySelector('[data-testid="import-result"]');
+    expect(box?.textContent).toContain('2 keys added, 1 already known, 3 approvals added');
+    expect(box?.textContent).toContain('1 different keys were not imported');
+    const row = box?.querySelector(`[data-testid="import-conflicts"] [data-origin="${ORIGIN}"]`);
+    expect(row?.querySelectorAll('[data-fingerprint]')[0]?.getAttribute('data-fingerprint')).toBe(FP_OLD);
+    expect(row?.querySelectorAll('[data-fingerprint]')[1]?.getAttribute('data-fingerprint')).toBe(FP_NEW);
+    expect(box?.textContent).toContain('approval 4: unknown origin');
+  });
+
+  it('does not send text that is not JSON', async () => {
+    const { render, bg } = setup({ 'skillpin:import': () => ({ ok: true, pinsAdded: 0, pinsUnchanged: 0, pinConflicts: [], approvalsAdded: 0, errors: [] }) });
+    const root = await render();
+    await typeInto(root.querySelector('#import-text'), 'not json');
+    await click(root.querySelector('[data-action="import"]'));
+    expect(bg.ofType('skillpin:import')).toHaveLength(0);
+    expect(root.querySelector('#import-err')?.textContent).toContain('Not valid JSON');
+  });
+});
+
+describe('diagnostics', () => {
+  it('shows any origin report as JSON with copy and download', async () => {
+    const report = makeReport([makeSkill({ status: 'digest-mismatch' })]);
+    const { render, copied, downloads } = setup({
+      'skillpin:reports-list': () => [{ origin: ORIGIN, finishedAt: 2, total: 1, usable: 0, warnings: 1, keyState: 'none' }],
+      'skillpin:report': () => report,
+    });
+    const root = await render();
+    const select = root.querySelector<HTMLSelectElement>('#diag-origin');
+    expect(select?.textContent).toContain(`${ORIGIN} — 1 skills, 1 warnings`);
+    await act(() => {
+      if (!select) return;
+      select.value = ORIGIN;
+      select.dispatchEvent(new Event('change', { bubbles: true }));
+    });
+    await flush();
+    const pre = root.querySelector('[data-testid="diag-json"]');
+    expect(pre?.textContent).toBe(JSON.stringify(report, null, 2));
+    await click(root.querySelector('[data-action="copy-json"]'));
+    expect(copied).toEqual([JSON.stringify(report, null, 2)]);
+    await click(root.querySelector('[data-action="download-json"]'));
+    expect(downloads[0]?.filename).toBe('skillpin-report-docs.example.com.json');
+  });
+
+  it('names report files safely', () => {
+    expect(reportFilename('http://127.0.0.1:8080')).toBe('skillpin-report-127.0.0.1_8080.json');
+  });
+
+  it('says when nothing was probed yet', async () => {
+    const { render } = setup({});
+    const root = await render();
+    expect(root.textContent).toContain('No site has been checked yet');
+  });
+});
