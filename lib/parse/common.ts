@@ -82,6 +82,15 @@ export function lastUrlSegment(resolved: string | null, raw: string): string | n
   }
 }
 
+/** True when `path`, resolved against `base`, is on `origin`. */
+export function isSameOrigin(path: string, base: string, origin: string): boolean {
+  try {
+    return new URL(path, base).origin === new URL(origin).origin;
+  } catch {
+    return false;
+  }
+}
+
 export function diag(
   code: string,
   level: DiagnosticLevel,

@@ -1,7 +1,7 @@
 // One entry of a skill index, by shape (FORMATS.md §2.3–2.5).
 
 import type { CandidateSource, SkillCandidate } from '../types';
-import { diag, followsNameRule, followsScopeRule, hasOwn, inferType, isHex64, lastUrlSegment, own, ownString } from './common';
+import { diag, followsNameRule, followsScopeRule, hasOwn, inferType, isHex64, isSameOrigin, lastUrlSegment, own, ownString } from './common';
 import { resolveArtifactUrl } from './resolve-url';
 
 export interface EntryContext {
@@ -63,10 +63,15 @@ function readDisplay(c: SkillCandidate, entry: Entry): void {
   c.homepage = ownString(entry, 'homepage');
 }
 
-function readTool(c: SkillCandidate, entry: Entry): void {
+function readTool(c: SkillCandidate, entry: Entry, ctx: EntryContext): void {
   const at = { url: c.url ?? undefined };
   const tool = ownString(entry, 'tool');
-  if (tool !== null) c.tool = tool;
+  if (tool !== null) {
+    c.tool = tool;
+    if (!isSameOrigin(tool, ctx.finalUrl, ctx.origin)) {
+      c.diagnostics.push(diag('tool-not-same-origin', 'warning', 'The executable tool path is not on this origin.', at));
+    }
+  }
   if (hasOwn(entry, 'tool_sha256')) {
     const value = own(entry, 'tool_sha256');
     if (isHex64(value)) c.toolSha256 = value.toLowerCase();
@@ -130,7 +135,7 @@ export function readUrlEntry(entry: Entry, position: number, ctx: EntryContext):
     if (typeof signature === 'string') c.signature = signature;
     else c.diagnostics.push(diag('index-signature-type', 'warning', 'The signature is not a string; it is ignored.', at));
   }
-  readTool(c, entry);
+  readTool(c, entry, ctx);
 
   const { name, from } = declaredName(entry);
   if (name !== null) {

@@ -3,20 +3,12 @@
 
 import type { Diagnostic, ParsedLlmsTxt, SkillCandidate } from '../types';
 import { decodeUtf8, splitLines } from './decode';
-import { diag, followsScopeRule, hasOwn, inferType, isHex64, isJsonObject, own } from './common';
+import { diag, followsScopeRule, hasOwn, inferType, isHex64, isJsonObject, isSameOrigin, own } from './common';
 import { fenceCloses, fenceOpen, isSectionEnd, isSkillsHeading, scanComment, scanDescription, scanItem, type Fence } from './llms-line';
 import { findDuplicateKeys } from './json-dupes';
 import { resolveArtifactUrl } from './resolve-url';
 
 const DISPLAY_KEYS = ['version', 'license', 'homepage', 'requires'] as const;
-
-function sameOrigin(path: string, base: string, origin: string): boolean {
-  try {
-    return new URL(path, base).origin === new URL(origin).origin;
-  } catch {
-    return false;
-  }
-}
 
 /** Applies the inline comment keys (FORMATS.md §1.3) to a candidate. */
 function applyComment(c: SkillCandidate, meta: Record<string, unknown>, line: number, base: string, origin: string): void {
@@ -60,7 +52,7 @@ function applyComment(c: SkillCandidate, meta: Record<string, unknown>, line: nu
     const tool = own(meta, 'tool');
     if (typeof tool === 'string') {
       c.tool = tool;
-      if (!sameOrigin(tool, base, origin)) {
+      if (!isSameOrigin(tool, base, origin)) {
         c.diagnostics.push(diag('tool-not-same-origin', 'warning', 'The executable tool path is not on this origin.', at));
       }
     } else {

@@ -301,6 +301,14 @@ describe('parseIndex: URL entries (§2.4)', () => {
     expect(c.signature).toBeNull();
     expect(codes(c.diagnostics)).toEqual(['index-signature-type']);
   });
+  it('records scope, warning when it breaks the pattern', () => {
+    expect(entry({ name: 'a', url: '/a/SKILL.md', scope: 'kdd' })).toMatchObject({ scope: 'kdd', diagnostics: [] });
+    expect(codes(entry({ name: 'a', url: '/a/SKILL.md', scope: '9x' }).diagnostics)).toEqual(['index-scope-invalid']);
+  });
+  it('warns about a tool on another origin', () => {
+    expect(codes(entry({ name: 'a', url: '/a/SKILL.md', tool: 'https://evil.example/t.js' }).diagnostics)).toEqual(['tool-not-same-origin']);
+    expect(entry({ name: 'a', url: '/a/SKILL.md', tool: 'tools/t.js' }).diagnostics).toEqual([]);
+  });
   it('warns about a malformed tool_sha256', () => {
     const c = entry({ name: 'a', url: '/a/SKILL.md', tool: '/t.js', tool_sha256: 'nope' });
     expect(c.tool).toBe('/t.js');
