@@ -88,7 +88,13 @@ export function SkillDetails({ env, report, skill, actions, chatTab, onBack }: P
         <StatusChip status={skill.status} code={skill.statusCode} />
       </div>
       <p class="status-code">
-        {t('status_code')} <code data-testid="status-code">{skill.status}</code> · <code>{skill.statusCode}</code>
+        {t('status_code')} <code data-testid="status-code">{skill.status}</code>
+        {skill.statusCode !== skill.status && (
+          <>
+            {' · '}
+            <code>{skill.statusCode}</code>
+          </>
+        )}
       </p>
       <p class="explain">{statusExplanation(skill.status)}</p>
       {skill.statusMessage && <p class="hint">{skill.statusMessage}</p>}
@@ -206,7 +212,7 @@ export function SkillDetails({ env, report, skill, actions, chatTab, onBack }: P
 
       <section class="section" aria-labelledby="integrity-title">
         <h3 id="integrity-title">{t('integrity_title')}</h3>
-        <dl class="facts">
+        <dl class="facts stacked">
           {skill.declared.length === 0 && (
             <>
               <dt>{t('declared')}</dt>

@@ -61,7 +61,7 @@ export async function resolveTarget(search: string, tabs: TabsLike, isChatHost: 
   if (originParam !== null) {
     const origin = httpOrigin(originParam);
     if (!origin || origin !== originParam.replace(/\/$/, '')) return { kind: 'error', message: `Not an http(s) origin: ${originParam}` };
-    return { kind: 'origin', origin, tabId: null, isChat: false };
+    return { kind: 'origin', origin, tabId: null, isChat: isChatHost(new URL(origin).hostname) };
   }
   try {
     const tabParam = params.get('tab');

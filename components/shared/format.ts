@@ -16,7 +16,7 @@ export function formatDate(ms: number | null | undefined): string {
   if (ms === null || ms === undefined || !Number.isFinite(ms)) return t('unknown');
   const d = new Date(ms);
   if (Number.isNaN(d.getTime())) return t('unknown');
-  return d.toISOString().replace('T', ' ').replace(/\.\d{3}Z$/, ' UTC');
+  return d.toISOString().replace('T', ' ').replace(/:\d{2}\.\d{3}Z$/, ' UTC');
 }
 
 /** Length of time between two instants, in whole days (at least "less than a day"). */

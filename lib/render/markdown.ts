@@ -170,11 +170,24 @@ export function sanitizeSkillHtml(html: string, doc?: Document, options: RenderO
   return holder.innerHTML;
 }
 
+/**
+ * A leading YAML frontmatter block is shown as a code block, not as markdown
+ * (its `---` lines would otherwise become rules and headings).
+ */
+export function frontmatterAsCode(text: string): string {
+  const m = /^\uFEFF?---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/.exec(text);
+  if (!m) return text;
+  const body = m[1] ?? '';
+  const longest = Math.max(2, ...Array.from(body.matchAll(/`+/g), (x) => x[0].length));
+  const fence = '`'.repeat(longest + 1);
+  return `${fence}yaml\n${body}\n${fence}\n\n${text.slice(m[0].length)}`;
+}
+
 /** Markdown → safe HTML for the details view. */
 export function renderSkillMarkdown(text: string, doc?: Document, options: RenderOptions = {}): string {
   let html: string;
   try {
-    html = createMarked().parse(text, { async: false });
+    html = createMarked().parse(frontmatterAsCode(text), { async: false });
   } catch {
     html = `<pre>${escapeHtml(text)}</pre>`;
   }

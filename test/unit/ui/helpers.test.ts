@@ -43,6 +43,9 @@ describe('resolveTarget', () => {
       isChat: false,
     });
   });
+  it('?origin= of a chat site shows the chat view', async () => {
+    expect(await resolveTarget('?origin=https%3A%2F%2Fclaude.ai', tabs(list), isChat)).toMatchObject({ origin: 'https://claude.ai', isChat: true, tabId: null });
+  });
   it('rejects an ?origin= that is not an http(s) origin', async () => {
     for (const bad of ['javascript:alert(1)', 'https://a.example/path', 'file:///x', 'nope']) {
       expect((await resolveTarget(`?origin=${encodeURIComponent(bad)}`, tabs(list), isChat)).kind, bad).toBe('error');
@@ -170,9 +173,9 @@ describe('i18n', () => {
 
 describe('format', () => {
   it('formats sizes, dates, durations and fingerprints', () => {
-    expect(formatBytes(1234567)).toBe('1,234,567 bytes');
+    expect(formatBytes(1234567)).toBe('1,234,567\u00a0bytes');
     expect(formatBytes(null)).toBe('unknown');
-    expect(formatDate(Date.UTC(2025, 0, 2, 3, 4, 5))).toBe('2025-01-02 03:04:05 UTC');
+    expect(formatDate(Date.UTC(2025, 0, 2, 3, 4, 5))).toBe('2025-01-02 03:04 UTC');
     expect(formatDate(Number.NaN)).toBe('unknown');
     expect(formatDuration(0, 3 * 86_400_000 + 5)).toBe('3 days');
     expect(formatDuration(10, 5)).toBe('less than a day');

@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { describe, expect, it } from 'vitest';
 import './dom-shim';
-import { PURIFY_CONFIG, renderSkillMarkdown, sanitizeSkillHtml } from '../../../lib/render/markdown';
+import { PURIFY_CONFIG, frontmatterAsCode, renderSkillMarkdown, sanitizeSkillHtml } from '../../../lib/render/markdown';
 
 function dom(html: string): HTMLElement {
   const div = document.createElement('div');
@@ -94,6 +94,15 @@ describe('renderSkillMarkdown', () => {
     expect(out.querySelector('input')).toBeNull();
     expect(out.textContent).toContain('[x] done');
     expect(out.textContent).toContain('[ ] todo');
+  });
+
+  it('shows YAML frontmatter as a code block, not as rules and headings', () => {
+    const out = dom(renderSkillMarkdown('---\r\nname: x\r\ndescription: y ```\r\n---\r\n# Body\n', document));
+    expect(out.querySelector('hr')).toBeNull();
+    expect(out.querySelector('pre code')?.textContent).toContain('name: x');
+    expect(out.querySelector('pre code')?.textContent).toContain('description: y ```');
+    expect(out.querySelector('h1')?.textContent).toBe('Body');
+    expect(frontmatterAsCode('no frontmatter\n---\n')).toBe('no frontmatter\n---\n');
   });
 
   it('keeps markdown that only looks dangerous as visible text', () => {

@@ -71,11 +71,11 @@ describe('skill list', () => {
     const root = await render();
     const card = root.querySelector('.card');
     const text = card?.textContent ?? '';
-    for (const part of ['search-docs', 'Search the documentation', 'v1.2.0', 'MIT', 'llms.txt + skills index', '1,234 bytes', '≈ 309 tokens']) {
+    for (const part of ['search-docs', 'Search the documentation', 'v1.2.0', 'MIT', 'llms.txt + skills index', '1,234\u00a0bytes', '≈\u00a0309\u00a0tokens']) {
       expect(text).toContain(part);
     }
     expect(root.querySelector('[data-testid="artifact-host"]')?.textContent).toContain('cdn.other.example');
-    expect(text).toContain('1 content flags');
+    expect(text).toContain('Content flags: 1');
   });
 
   it('asks for a probe and shows loading when no report exists yet', async () => {
@@ -283,8 +283,8 @@ describe('key-changed banner', () => {
     const banner = root.querySelector('[data-testid="key-banner"]');
     expect(banner?.querySelector('[data-testid="key-old"] [data-fingerprint]')?.getAttribute('data-fingerprint')).toBe(FP_OLD);
     expect(banner?.querySelector('[data-testid="key-new"] [data-fingerprint]')?.getAttribute('data-fingerprint')).toBe(FP_NEW);
-    expect(banner?.querySelector('[data-testid="first-seen"]')?.textContent).toBe('2025-01-15 10:00:00 UTC');
-    expect(banner?.querySelector('[data-testid="last-seen"]')?.textContent).toBe('2025-06-01 12:30:00 UTC');
+    expect(banner?.querySelector('[data-testid="first-seen"]')?.textContent).toBe('2025-01-15 10:00 UTC');
+    expect(banner?.querySelector('[data-testid="last-seen"]')?.textContent).toBe('2025-06-01 12:30 UTC');
     expect(root.querySelector<HTMLButtonElement>('[data-action="approve"]')?.disabled).toBe(true);
   });
 
