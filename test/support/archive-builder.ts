@@ -523,3 +523,28 @@ export function tarGzOfFiles(files: FileSpec[], options: { directories?: boolean
   for (const f of files) entries.push({ name: f.name, data: f.data });
   return buildTarGz(entries);
 }
+
+// ---------------------------------------------------------------------------
+// Ready-made hostile archives
+// ---------------------------------------------------------------------------
+
+/** A valid root SKILL.md so that only the hostile part decides the outcome. */
+export const MINIMAL_SKILL_MD = encoder.encode('---\nname: hostile-fixture\ndescription: A skill used to carry a hostile archive entry.\n---\n\n# Hostile fixture\n');
+
+/**
+ * A zip whose `bomb.bin` inflates to `unpackedBytes` zeros from a few kilobytes. With `lyingSize`
+ * both headers declare that size (and the CRC of that many zeros) instead of the truth.
+ */
+export function zipBomb(unpackedBytes: number, options: { lyingSize?: number } = {}): Uint8Array {
+  const compressed = deflateSync(new Uint8Array(unpackedBytes), { level: 9 });
+  const bomb: ZipEntrySpec = { name: 'bomb.bin', data: new Uint8Array(unpackedBytes), compressed };
+  if (options.lyingSize !== undefined) {
+    bomb.data = new Uint8Array(options.lyingSize);
+  }
+  return buildZip([{ name: 'SKILL.md', data: MINIMAL_SKILL_MD }, bomb]);
+}
+
+/** A tar.gz whose `bomb.bin` holds `unpackedBytes` zeros. */
+export function tarGzBomb(unpackedBytes: number): Uint8Array {
+  return buildTarGz([{ name: 'SKILL.md', data: MINIMAL_SKILL_MD }, { name: 'bomb.bin', data: new Uint8Array(unpackedBytes) }]);
+}

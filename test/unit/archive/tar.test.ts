@@ -1,7 +1,7 @@
 import { gzipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { unpackArchive } from '../../../lib/verify/archive';
-import { buildTar, buildTarGz, gzip, sampleSkill, tarGzOfFiles, type TarEntrySpec } from '../../support/archive-builder';
+import { buildTar, buildTarGz, gzip, sampleSkill, tarGzBomb, tarGzOfFiles, type TarEntrySpec } from '../../support/archive-builder';
 
 const enc = new TextEncoder();
 const SKILL = sampleSkill('acme/billing/refunds');
@@ -62,6 +62,11 @@ describe('tar.gz: well-formed archives', () => {
     expect(r.files.get('after.md')).toEqual(enc.encode('after'));
   });
 
+  it('mode, uid and gid are ignored (setuid scripts are plain bytes)', async () => {
+    const r = await expectOk(buildTarGz([{ ...skillEntry, mode: 0o7777 }, { name: 'scripts/run.sh', data: '#!/bin/sh\nrm -rf /\n', mode: 0o4755 }]));
+    expect(new TextDecoder().decode(r.files.get('scripts/run.sh'))).toContain('#!/bin/sh');
+  });
+
   it('a base-256 size field', async () => {
     const r = await expectOk(buildTarGz([{ ...skillEntry, base256Size: true }]));
     expect(r.skillMd).toEqual(SKILL_MD);
@@ -120,6 +125,11 @@ describe('tar.gz: caps (too-large)', () => {
     const bytes = buildTarGz([skillEntry, { name: 'bomb.bin', data: new Uint8Array(24 * 1024 * 1024) }]);
     expect(bytes.length).toBeLessThan(64 * 1024);
     await expectFailure(bytes, 'too-large', 'archive-too-large');
+  });
+
+  it('the ready-made bomb of the builder', async () => {
+    await expectFailure(tarGzBomb(21 * 1024 * 1024), 'too-large', 'archive-too-large');
+    expect((await unpackArchive(tarGzBomb(1024 * 1024), 'tar.gz')).ok).toBe(true);
   });
 
   it('file bytes over the cap even when the stream fits its allowance', async () => {

@@ -1,7 +1,7 @@
 import { deflateSync, unzipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { unpackArchive } from '../../../lib/verify/archive';
-import { buildZip, sampleSkill, zipLocalRecord, zipOfFiles, type ZipEntrySpec } from '../../support/archive-builder';
+import { buildZip, sampleSkill, zipBomb, zipLocalRecord, zipOfFiles, type ZipEntrySpec } from '../../support/archive-builder';
 
 const enc = new TextEncoder();
 const SKILL = sampleSkill('code-review');
@@ -60,6 +60,11 @@ describe('zip: well-formed archives', () => {
     expect(r.ok && r.files.size).toBe(512);
   });
 
+  it('permission bits (setuid, setgid, sticky) are ignored', async () => {
+    const r = await unpackArchive(buildZip([{ ...skillEntry, mode: 0o107777 }, { name: 'run.sh', data: '#!/bin/sh\n', mode: 0o104755 }]), 'zip');
+    expect(r).toMatchObject({ ok: true, entries: [{ path: 'SKILL.md' }, { path: 'run.sh', type: 'file' }] });
+  });
+
   it('the S_IFLNK bits are only read when the entry was made on Unix', async () => {
     const r = await unpackArchive(buildZip([skillEntry, { name: 'x', data: 'y', madeBy: 20, externalAttributes: (0o120777 << 16) >>> 0 }]), 'zip');
     expect(r.ok).toBe(true);
@@ -81,6 +86,12 @@ describe('zip: caps (too-large)', () => {
     const started = Date.now();
     await expectFailure(buildZip([skillEntry, entry]), 'too-large', 'archive-too-large');
     expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  it('the ready-made bombs of the builder', async () => {
+    await expectFailure(zipBomb(20 * 1024 * 1024), 'too-large', 'archive-too-large');
+    await expectFailure(zipBomb(20 * 1024 * 1024, { lyingSize: 10 }), 'too-large', 'archive-too-large');
+    expect((await unpackArchive(zipBomb(1024 * 1024), 'zip')).ok).toBe(true);
   });
 
   it('the byte cap counts across entries', async () => {
