@@ -1,0 +1,3 @@
+import type { HostileCase } from '../types';
+
+export const ARCHIVE_CASES: HostileCase[] = [];

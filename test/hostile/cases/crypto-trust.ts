@@ -1,0 +1,3 @@
+import type { HostileCase } from '../types';
+
+export const CRYPTO_TRUST_CASES: HostileCase[] = [];

@@ -1,0 +1,3 @@
+import type { HostileCase } from '../types';
+
+export const FAULT_CASES: HostileCase[] = [];

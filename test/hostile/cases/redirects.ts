@@ -1,0 +1,3 @@
+import type { HostileCase } from '../types';
+
+export const REDIRECT_URL_CASES: HostileCase[] = [];

@@ -1,0 +1,3 @@
+import type { HostileCase } from '../types';
+
+export const RENDERING_CASES: HostileCase[] = [];
