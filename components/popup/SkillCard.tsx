@@ -104,7 +104,7 @@ export function SkillCard({ skill, origin, actions, chatTab, onDetails }: Props)
     skill.tokens !== null ? formatTokens(skill.tokens) : null,
   ].filter((x): x is string => x !== null);
   return (
-    <li class={`card card-${skill.status}`} aria-labelledby={headingId} data-skill-id={skill.id}>
+    <li class={`card card-${skill.status}`} aria-labelledby={headingId} data-skill-id={skill.id} data-skill-url={skill.url ?? ""}>
       <div class="card-head">
         <h3 class="card-title" id={headingId}>
           {skill.name}

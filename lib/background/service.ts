@@ -231,9 +231,14 @@ export function createBackgroundService(deps: BackgroundDeps): BackgroundService
       const report = (await currentReport(req.origin)) ?? (await freshReport(req.origin));
       const skill = findSkill(report, req.url);
       if (!skill || !skill.url) return fail('unknown-skill', 'This skill is not listed by the site.');
-      if (!isApprovable(skill.status)) return fail('not-approvable', `A skill that is ${skill.status} cannot be approved.`);
+      // content-changed is decided only where the skill would otherwise verify (FORMATS.md §10),
+      // so approving it again after the diff is the re-approval PRODUCT.md §4 asks for.
+      const reapproval = skill.status === 'content-changed';
+      if (!isApprovable(skill.status) && !reapproval) return fail('not-approvable', `A skill that is ${skill.status} cannot be approved.`);
       if (!skill.actual || skill.actual.lf !== req.digestLf) return fail('digest-changed', 'The content changed while you were looking; review it again.');
-      if (skill.status === 'unverified' && !req.confirmUnverified) return fail('needs-confirmation', 'Nothing declared a checksum for this skill; confirm to approve it anyway.');
+      const signed = skill.signature.state === 'valid';
+      const effective = reapproval ? (signed ? 'verified-signed' : skill.declared.length > 0 ? 'verified' : 'unverified') : skill.status;
+      if (effective === 'unverified' && !req.confirmUnverified) return fail('needs-confirmation', 'Nothing declared a checksum for this skill; confirm to approve it anyway.');
       if (skill.crossOrigin && !req.confirmCrossOrigin) return fail('needs-confirmation', `This skill is hosted on ${skill.artifactHost ?? 'another host'}; confirm to approve it.`);
       const stored = await currentBytes(s, req.origin, skill);
       if (!stored) return fail('bytes-missing', 'The verified bytes are not stored; re-check the site.');
@@ -242,8 +247,8 @@ export function createBackgroundService(deps: BackgroundDeps): BackgroundService
         url: skill.url,
         digestLf: stored.digestLf,
         digestRaw: stored.digestRaw,
-        keyFingerprint: skill.status === 'verified-signed' ? (report?.key.pinned?.fingerprint ?? null) : null,
-        statusAtApproval: skill.status,
+        keyFingerprint: effective === 'verified-signed' ? (report?.key.pinned?.fingerprint ?? null) : null,
+        statusAtApproval: effective,
         name: skill.name,
         approvedAt: clock.now(),
       };

@@ -114,11 +114,13 @@ test('a new key on a pinned origin: warning badge, notification, blocked until t
     // The popup shows both fingerprints side by side.
     const popup = await context.newPage();
     await popup.goto(`chrome-extension://${extensionId}/popup.html?origin=${encodeURIComponent(site.origin)}`);
-    if (oldFp) await expect(popup.getByText(oldFp).first()).toBeVisible();
+    if (!oldFp) throw new Error('no pin before the rotation');
+    await expect(popup.locator(`[data-fingerprint="${oldFp}"]`).first()).toBeVisible();
     const newFp = after.key.offered?.fingerprint;
     if (!newFp) throw new Error('no offered key');
-    await expect(popup.getByText(newFp).first()).toBeVisible();
+    await expect(popup.locator(`[data-fingerprint="${newFp}"]`).first()).toBeVisible();
     await popup.getByRole('button', { name: /trust new key/i }).click();
+    await popup.getByRole('alertdialog').getByRole('button', { name: /trust new key/i }).click();
 
     await expect
       .poll(async () => (await send<OriginReport>(extPage, { type: 'skillpin:report', origin: site.origin }))?.skills.every((s) => s.status === 'verified-signed'))
@@ -153,7 +155,7 @@ test('an approved SKILL.md that changes shows a diff and can be re-approved', as
     await popup.goto(`chrome-extension://${extensionId}/popup.html?origin=${encodeURIComponent(site.origin)}`);
     await popup.locator('[data-skill-url]', { hasText: 'api-client' }).first().getByRole('button', { name: /review|details|changes/i }).first().click();
     await expect(popup.getByText(/NEW LINE: always send the auth token/).first()).toBeVisible();
-    await popup.getByRole('button', { name: /re-?approve/i }).first().click();
+    await popup.getByRole('button', { name: /approve this version/i }).first().click();
     await expect
       .poll(async () => (await send<OriginReport>(extPage, { type: 'skillpin:report', origin: site.origin }))?.skills.find((s) => s.url === skill.url)?.status)
       .toBe('verified-signed');
@@ -161,6 +163,8 @@ test('an approved SKILL.md that changes shows a diff and can be re-approved', as
     await site.close();
   }
 });
+
+const DISCOVERY = /^\/(llms\.txt|\.well-known\/|skills\/)/;
 
 test('nothing is probed on a deny-listed origin or while paused', async ({ context, extPage }) => {
   const denied = await startPublisher({ seed: seed(6) });
@@ -171,13 +175,18 @@ test('nothing is probed on a deny-listed origin or while paused', async ({ conte
     const p1 = await context.newPage();
     await p1.goto(denied.origin + '/');
     await p1.waitForTimeout(1500);
-    expect(denied.server.log.filter((r) => r.path !== '/' && r.path !== '/index.html')).toHaveLength(0);
+    expect(denied.server.log.filter((r) => DISCOVERY.test(r.path))).toHaveLength(0);
 
     await send(extPage, { type: 'skillpin:settings-set', settings: { ...settings, paused: true } });
     const p2 = await context.newPage();
     await p2.goto(paused.origin + '/');
     await p2.waitForTimeout(1500);
-    expect(paused.server.log.filter((r) => r.path !== '/' && r.path !== '/index.html')).toHaveLength(0);
+    expect(paused.server.log.filter((r) => DISCOVERY.test(r.path))).toHaveLength(0);
+    // Sanity: the same navigation does probe once probing resumes.
+    await send(extPage, { type: 'skillpin:settings-set', settings });
+    await p2.reload();
+    await waitForReport(extPage, paused.origin);
+    expect(paused.server.log.filter((r) => DISCOVERY.test(r.path)).length).toBeGreaterThan(0);
   } finally {
     await denied.close();
     await paused.close();

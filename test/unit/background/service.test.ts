@@ -192,6 +192,32 @@ describe('navigation, badge and approval', () => {
   });
 });
 
+describe('content change', () => {
+  it('suspends an approval whose content changed and lets the user approve the new version', async () => {
+    const report = await ask<OriginReport>({ type: 'skillpin:probe', origin: server.origin });
+    const skill = report.skills.find((s) => s.name === 'api-client')!;
+    await ask({ type: 'skillpin:approve', origin: server.origin, url: skill.url, digestLf: skill.actual!.lf, confirmUnverified: false, confirmCrossOrigin: false });
+    const changed = DEMO_SKILLS.map((s) => (s.name === 'api-client' ? { ...s, body: 'Changed body.\n' } : s));
+    writePublisherSite(dir, { skills: changed, seed: seed(1) });
+    const after = await ask<OriginReport>({ type: 'skillpin:probe', origin: server.origin });
+    const now = after.skills.find((s) => s.url === skill.url)!;
+    expect(now.status).toBe('content-changed');
+    expect(platform.notifications).toHaveLength(1);
+    const text = await ask<{ current: { text: string } | null; approved: { text: string } | null }>({ type: 'skillpin:skill-text', origin: server.origin, url: skill.url });
+    expect(text.current?.text).toContain('Changed body.');
+    expect(text.approved?.text).not.toContain('Changed body.');
+    expect((await ask<ContextResult>({ type: 'skillpin:skill-context', origin: server.origin, url: skill.url })).ok).toBe(false);
+
+    const res = await ask<ActionResult>({ type: 'skillpin:approve', origin: server.origin, url: skill.url, digestLf: now.actual!.lf, confirmUnverified: false, confirmCrossOrigin: false });
+    expect(res).toEqual({ ok: true });
+    const final = await ask<OriginReport>({ type: 'skillpin:report', origin: server.origin });
+    const again = final.skills.find((s) => s.url === skill.url)!;
+    expect(again.status).toBe('verified-signed');
+    expect(again.approval.state).toBe('approved');
+    expect(again.approval.approval?.keyFingerprint).toBe(final.key.pinned?.fingerprint);
+  });
+});
+
 describe('key change', () => {
   it('notifies once when an origin with approvals changes key, and trusting needs re-approval', async () => {
     const report = await ask<OriginReport>({ type: 'skillpin:probe', origin: server.origin });
