@@ -214,7 +214,7 @@ export const CONTENT_CASES: HostileCase[] = [
     category: 'content',
     title: 'llms.txt with NUL bytes inside and around items',
     site: () => llmsOnly(`# T\u0000\n\n## Skills\n\n\u0000- [nul-item](/never/nul)\n- [control](/skills/control/SKILL.md): c <!-- skill: {"sha256":"${rawDigest(CONTROL_BODY)}"} -->\n`),
-    expected: { skillStatuses: { control: 'verified', 'nul-item': 'missing' } },
+    expected: { skillStatuses: { control: 'verified' }, skillCount: 1 },
   },
 
   // --- JSON tricks ---
