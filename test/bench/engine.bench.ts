@@ -1,0 +1,153 @@
+// 4. Engine throughput under node: discover, parse and verify generated signed sites of 100
+// and 1,000 skills, against the reference publisher package validating the same files.
+import { test } from '@playwright/test';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { validateLlmsTxt } from '@rckflr/llms-skills';
+import { generatedSkills, seedFor } from './support/sites';
+import { writePublisherSite } from '../../scripts/lib/publisher-site.mjs';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { diskFetch, freshStore, probe } from './support/engine';
+import { startServer, type TestServer } from '../../scripts/lib/server.mjs';
+import { fmt, interleave, summarize, timeIt } from './support/stats';
+import { reproCommand, writeSection, type BenchSection, type TargetCheck } from './support/results';
+
+/** Skills per origin: below the product's cap of 64 verified skills per origin, so both sides verify every skill. */
+const SHARD = 50;
+
+interface Shards {
+  total: number;
+  dirs: string[];
+  hosts: string[];
+}
+
+function makeShards(total: number): Shards {
+  const all = generatedSkills(total);
+  const dirs: string[] = [];
+  const hosts: string[] = [];
+  for (let i = 0; i * SHARD < total; i++) {
+    const dir = mkdtempSync(join(tmpdir(), `skillpin-bench-engine-${total}-${i}-`));
+    writePublisherSite(dir, { skills: all.slice(i * SHARD, (i + 1) * SHARD), seed: seedFor(i + 1), title: `Shard ${i}` });
+    dirs.push(dir);
+    hosts.push(`shard-${i}.localhost`);
+  }
+  return { total, dirs, hosts };
+}
+
+async function runSkillpin(s: Shards): Promise<number> {
+  const { fetch } = diskFetch(Object.fromEntries(s.hosts.map((h, i) => [h, s.dirs[i] as string])));
+  const { store } = await freshStore();
+  let verified = 0;
+  const ms = await timeIt(async () => {
+    for (const h of s.hosts) {
+      const r = await probe(`http://${h}`, fetch, store);
+      verified += r.skills.filter((k) => k.status === 'verified-signed').length;
+    }
+  });
+  store.close();
+  if (verified !== s.total) throw new Error(`Skillpin verified ${verified} of ${s.total}`);
+  return ms;
+}
+
+async function runReference(s: Shards): Promise<number> {
+  let errors = 0;
+  const ms = await timeIt(async () => {
+    for (const dir of s.dirs) {
+      const src = join(dir, 'llms.txt');
+      const r = validateLlmsTxt(src, readFileSync(src, 'utf8'));
+      errors += r.errors.length;
+    }
+  });
+  if (errors !== 0) throw new Error(`reference reported ${errors} errors on a valid site`);
+  return ms;
+}
+
+async function runSkillpinLoopback(s: Shards, servers: TestServer[]): Promise<number> {
+  const { store } = await freshStore();
+  const ms = await timeIt(async () => {
+    for (const sv of servers) await probe(sv.origin, (u, i) => fetch(u, i), store);
+  });
+  store.close();
+  return ms;
+}
+
+test('engine throughput: Skillpin vs the reference validator', async () => {
+  const started = Date.now();
+  const rows: (string | number)[][] = [];
+  const targets: TargetCheck[] = [];
+  const raw: Record<string, unknown> = {};
+  const repro = reproCommand('engine.bench.ts');
+
+  for (const [total, rounds] of [[100, 15], [1000, 7]] as const) {
+    const s = makeShards(total);
+    // Warm-up: JIT, module caches, the WebCrypto key import.
+    await runSkillpin(s);
+    await runReference(s);
+    const [sp, ref] = await interleave(rounds, [() => runSkillpin(s), () => runReference(s)]);
+    const a = summarize(sp as number[]);
+    const b = summarize(ref as number[]);
+    const ratio = a.median / b.median;
+    raw[`skills-${total}`] = { skillpin: sp, reference: ref };
+    rows.push([`${total} skills (${s.hosts.length} origins × ${SHARD})`, 'Skillpin probeOrigin (fetch from disk, fake-indexeddb)', `${fmt(a.median)} ms`, `${fmt(a.p25)}–${fmt(a.p75)} ms`, `${fmt((a.median / total) * 1000, 0)} µs`, a.n, repro]);
+    rows.push([`${total} skills (${s.hosts.length} origins × ${SHARD})`, 'reference validateLlmsTxt (in process)', `${fmt(b.median)} ms`, `${fmt(b.p25)}–${fmt(b.p75)} ms`, `${fmt((b.median / total) * 1000, 0)} µs`, b.n, repro]);
+    targets.push({
+      what: `engine, ${total} skills: Skillpin time ÷ reference time`,
+      target: '≤ 0.50 (Skillpin ≥ 2× faster)',
+      measured: `${fmt(ratio, 2)} (${fmt(a.median)} ms vs ${fmt(b.median)} ms)`,
+      met: ratio <= 0.5,
+    });
+
+    if (total === 100) {
+      const servers = await Promise.all(s.dirs.map((d) => startServer({ root: d })));
+      try {
+        await runSkillpinLoopback(s, servers);
+        const lb = summarize((await interleave(7, [() => runSkillpinLoopback(s, servers)]))[0] as number[]);
+        raw['loopback-100'] = lb;
+        rows.push([`${total} skills (${s.hosts.length} origins × ${SHARD})`, 'Skillpin probeOrigin over loopback HTTP (node fetch)', `${fmt(lb.median)} ms`, `${fmt(lb.p25)}–${fmt(lb.p75)} ms`, `${fmt((lb.median / total) * 1000, 0)} µs`, lb.n, repro]);
+      } finally {
+        await Promise.all(servers.map((sv) => sv.close()));
+      }
+    }
+  }
+
+  // One origin listing 1,000 skills: the product verifies the first 64 and reports the rest
+  // (skill-limit); the reference hashes all 1,000.
+  {
+    const dir = mkdtempSync(join(tmpdir(), 'skillpin-bench-engine-one-'));
+    writePublisherSite(dir, { skills: generatedSkills(1000), seed: seedFor(99) });
+    const { fetch } = diskFetch({ 'one.localhost': dir });
+    const once = async (): Promise<number> => {
+      const { store } = await freshStore();
+      const ms = await timeIt(() => probe('http://one.localhost', fetch, store));
+      store.close();
+      return ms;
+    };
+    await once();
+    const r = summarize((await interleave(5, [once]))[0] as number[]);
+    const { store } = await freshStore();
+    const report = await probe('http://one.localhost', fetch, store);
+    const counts = new Map<string, number>();
+    for (const k of report.skills) counts.set(k.status, (counts.get(k.status) ?? 0) + 1);
+    const statuses = [...counts].map(([k, n]) => `${n} ${k}`).join(', ');
+    const sourcesSeen = report.sources.map((x) => `${x.kind}: ${x.outcome}${x.reason ? ` (${x.reason})` : ''}`).join('; ');
+    raw['one-origin-1000'] = { statuses, sources: sourcesSeen };
+    rows.push(['1,000 skills on one origin', `Skillpin probeOrigin as shipped (${statuses}; ${sourcesSeen})`, `${fmt(r.median)} ms`, `${fmt(r.p25)}–${fmt(r.p75)} ms`, '—', r.n, repro]);
+  }
+
+  const section: BenchSection = {
+    id: '4-engine',
+    title: '4. Engine throughput under node (Skillpin vs @rckflr/llms-skills)',
+    columns: ['site', 'what runs', 'median', 'IQR', 'per skill', 'n', 'reproduce'],
+    rows,
+    targets,
+    notes: [
+      `Skillpin does more per skill than the reference: it parses llms.txt and the index and merges them, checks every declared digest (both sources), verifies the ed25519 signature under the strict rules, pins the key (TOFU) and stores the verified bytes, the cache entries and the report in IndexedDB (fake-indexeddb here). The reference (validateLlmsTxt, called in the same process) parses llms.txt, hashes each SKILL.md and checks its frontmatter; it checks no signature and keeps no state.`,
+      `The product verifies at most 64 skills per origin (PRODUCT.md), so the 100- and 1,000-skill sites are served as origins of ${SHARD} skills each; both sides then check every skill.`,
+      'Fresh trust store per run (first visit). Runs interleaved Skillpin/reference, order alternating per round, after one warm-up run each.',
+    ],
+    raw,
+    seconds: (Date.now() - started) / 1000,
+  };
+  writeSection(section);
+});

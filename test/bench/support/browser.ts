@@ -1,0 +1,58 @@
+// Chromium for the benchmarks: the same flags as the end-to-end launcher, with or without the
+// built extension, so that the A/B pairs differ in the extension alone.
+import { chromium, type BrowserContext, type Worker } from '@playwright/test';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { CHROMIUM } from '../../e2e/support/extension';
+
+/** The extension the bench run built (scripts/bench.mjs: wxt build -c test/bench/wxt.bench.config.ts). */
+export const BENCH_EXTENSION_DIR = resolve(process.env.BENCH_EXTENSION_DIR ?? '.output/bench/chrome-mv3');
+
+const COMMON_ARGS = [
+  '--no-first-run',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+export interface BenchBrowser {
+  context: BrowserContext;
+  /** The extension's service worker (after its readiness signal); null without the extension. */
+  sw: Worker | null;
+  extensionId: string | null;
+  close(): Promise<void>;
+}
+
+export async function launchBench(withExtension: boolean): Promise<BenchBrowser> {
+  const profile = mkdtempSync(join(tmpdir(), 'skillpin-bench-'));
+  const args = withExtension
+    ? [`--disable-extensions-except=${BENCH_EXTENSION_DIR}`, `--load-extension=${BENCH_EXTENSION_DIR}`, ...COMMON_ARGS]
+    : ['--disable-extensions', ...COMMON_ARGS];
+  const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args });
+  let sw: Worker | null = null;
+  let extensionId: string | null = null;
+  if (withExtension) {
+    sw = context.serviceWorkers().find((w) => w.url().startsWith('chrome-extension://')) ?? null;
+    if (!sw) sw = await context.waitForEvent('serviceworker', { timeout: 30_000 });
+    await sw.evaluate(() => globalThis.skillpinReady);
+    extensionId = new URL(sw.url()).host;
+  }
+  return {
+    context,
+    sw,
+    extensionId,
+    close: async () => {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Chromium's version string, e.g. "Chromium 156.0…". */
+export function browserVersion(b: BenchBrowser): string {
+  return b.context.browser()?.version() ?? 'unknown';
+}

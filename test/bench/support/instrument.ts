@@ -1,0 +1,143 @@
+// Outside instrumentation of the extension's service worker: a wrapper around
+// action.setBadgeText and a webNavigation.onCommitted listener, both stamping the worker's own
+// performance.now(), so "navigation commit → badge set" is measured on one clock.
+import type { Worker } from '@playwright/test';
+
+export interface BadgeEvent {
+  tabId: number;
+  text: string;
+  /** When the call resolved. */
+  t: number;
+}
+
+export interface CommitEvent {
+  tabId: number;
+  url: string;
+  t: number;
+}
+
+export interface FetchEvent {
+  url: string;
+  start: number;
+  end: number;
+}
+
+export interface TxEvent {
+  stores: string;
+  mode: string;
+  start: number;
+  end: number;
+}
+
+export interface Probe {
+  badges: BadgeEvent[];
+  commits: CommitEvent[];
+  fetches: FetchEvent[];
+  txs: TxEvent[];
+}
+
+type Setter = (details: { tabId?: number; text: string | null }) => Promise<void>;
+
+export async function instrumentWorker(sw: Worker): Promise<void> {
+  await sw.evaluate(() => {
+    const g = globalThis as unknown as { __skillpinBenchProbe?: Probe; chrome: { action: { setBadgeText: Setter }; webNavigation: { onCommitted: { addListener(f: (d: { tabId: number; url: string; frameId: number }) => void): void } } }; browser?: { action?: { setBadgeText: Setter } } };
+    if (g.__skillpinBenchProbe) return;
+    const probe: Probe = { badges: [], commits: [], fetches: [], txs: [] };
+    g.__skillpinBenchProbe = probe;
+    // The background looks the global fetch up at call time: a wrapper sees every probe request.
+    const gf = globalThis as unknown as { fetch: typeof fetch };
+    const origFetch = gf.fetch.bind(globalThis);
+    gf.fetch = async (input, init) => {
+      const start = performance.now();
+      const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+      try {
+        return await origFetch(input, init);
+      } finally {
+        probe.fetches.push({ url, start, end: performance.now() });
+      }
+    };
+    const origTx = IDBDatabase.prototype.transaction;
+    IDBDatabase.prototype.transaction = function (this: IDBDatabase, names: string | string[], mode?: IDBTransactionMode, opts?: IDBTransactionOptions) {
+      const tx = origTx.call(this, names, mode, opts);
+      const start = performance.now();
+      const done = (): void => void probe.txs.push({ stores: String(names), mode: mode ?? 'readonly', start, end: performance.now() });
+      tx.addEventListener('complete', done);
+      tx.addEventListener('abort', done);
+      return tx;
+    } as typeof IDBDatabase.prototype.transaction;
+    const wrap = (ns: { setBadgeText: Setter } | undefined): void => {
+      if (!ns) return;
+      const orig = ns.setBadgeText.bind(ns);
+      ns.setBadgeText = async (details) => {
+        await orig(details);
+        probe.badges.push({ tabId: details.tabId ?? -1, text: details.text ?? '', t: performance.now() });
+      };
+    };
+    wrap(g.chrome.action);
+    if (g.browser?.action && g.browser.action !== (g.chrome.action as unknown)) wrap(g.browser.action);
+    g.chrome.webNavigation.onCommitted.addListener((d) => {
+      if (d.frameId === 0) probe.commits.push({ tabId: d.tabId, url: d.url, t: performance.now() });
+    });
+  });
+}
+
+export async function readProbe(sw: Worker): Promise<Probe> {
+  return sw.evaluate(() => {
+    const p = (globalThis as unknown as { __skillpinBenchProbe: Probe }).__skillpinBenchProbe;
+    const out = { badges: [...p.badges], commits: [...p.commits], fetches: [...p.fetches], txs: [...p.txs] };
+    p.badges.length = 0;
+    p.commits.length = 0;
+    p.fetches.length = 0;
+    p.txs.length = 0;
+    return out;
+  });
+}
+
+/** Commit → first badge for the same tab at or after it with the expected text. */
+export function verdictTime(p: Probe, url: string, expectedText: string): number | null {
+  return verdictSpan(p, url, expectedText)?.ms ?? null;
+}
+
+export interface VerdictSpan {
+  ms: number;
+  commit: number;
+  badge: number;
+}
+
+export function verdictSpan(p: Probe, url: string, expectedText: string): VerdictSpan | null {
+  const commit = p.commits.find((c) => c.url === url || c.url === url + '/');
+  if (!commit) return null;
+  const badge = p.badges.find((b) => b.tabId === commit.tabId && b.t >= commit.t && b.text === expectedText);
+  return badge ? { ms: badge.t - commit.t, commit: commit.t, badge: badge.t } : null;
+}
+
+export interface Breakdown {
+  /** Commit → the first request of the probe. */
+  beforeFirstRequest: number;
+  /** First request sent → last response received. */
+  requests: number;
+  /** Last response → badge set. */
+  afterLastResponse: number;
+  readwriteTx: number;
+  readonlyTx: number;
+  /** Sum of readwrite transaction lifetimes (they overlap: not additive with the phases). */
+  readwriteMs: number;
+}
+
+/** Where the time between commit and badge went, for the origin's requests. */
+export function breakdown(p: Probe, span: VerdictSpan, origin: string): Breakdown | null {
+  const mine = p.fetches.filter((f) => f.url.startsWith(origin) && f.start >= span.commit && f.end <= span.badge);
+  const txs = p.txs.filter((t) => t.start >= span.commit && t.end <= span.badge);
+  if (mine.length === 0) return null;
+  const first = Math.min(...mine.map((f) => f.start));
+  const last = Math.max(...mine.map((f) => f.end));
+  const rw = txs.filter((t) => t.mode === 'readwrite');
+  return {
+    beforeFirstRequest: first - span.commit,
+    requests: last - first,
+    afterLastResponse: span.badge - last,
+    readwriteTx: rw.length,
+    readonlyTx: txs.length - rw.length,
+    readwriteMs: rw.reduce((a, t) => a + (t.end - t.start), 0),
+  };
+}
