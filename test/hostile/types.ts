@@ -165,6 +165,8 @@ export interface ScenarioEnv {
   clock: { now(): number; advance(ms: number): void };
   /** Checks the bystander pin and approval are intact in `store`; a problem or null. */
   bystanderIntact(store: TrustStore): Promise<string | null>;
+  /** Approves a skill of `report` (by case key) as the popup would; a problem or null. */
+  approve(store: TrustStore, report: OriginReport, key: string): Promise<string | null>;
 }
 
 export interface ScenarioResult {

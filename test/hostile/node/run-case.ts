@@ -124,7 +124,7 @@ export async function reportProblems(report: OriginReport, store: TrustStore, ju
   return problems;
 }
 
-async function approve(store: TrustStore, report: OriginReport, key: string, now: number): Promise<string | null> {
+export async function approve(store: TrustStore, report: OriginReport, key: string, now: number): Promise<string | null> {
   const s = report.skills.find((x) => skillKey(x) === key);
   if (!s) return `setup: no skill ${key} to approve`;
   if (!isApprovable(s.status) || !s.url || !s.actual) return `setup: ${key} is ${s.status}, not approvable`;
@@ -256,6 +256,7 @@ export async function runScenarioCase(c: HostileCase): Promise<CaseResult> {
   if (!scenario) return { ...result, problems: ['no scenario'] };
   const servers: ServedSite[] = [];
   const stray: string[] = [];
+  const clock = new FakeClock();
   const env: ScenarioEnv = {
     newStore,
     serve: async (site) => {
@@ -264,8 +265,9 @@ export async function runScenarioCase(c: HostileCase): Promise<CaseResult> {
       return s;
     },
     mappedFetch: (map) => mappedFetch(map, stray),
-    clock: new FakeClock(),
+    clock,
     bystanderIntact,
+    approve: (store, report, key) => approve(store, report, key, clock.now()),
   };
   try {
     const out = await withDeadline(scenario.run(env), (c.slowMs ?? 30_000) + 2000);
