@@ -23,14 +23,13 @@ export default defineConfig({
       ...(browser === 'chrome' ? ['offscreen'] : []),
     ],
     host_permissions: ['http://*/*', 'https://*/*'],
-    incognito: browser === 'firefox' ? 'not_allowed' : 'split',
     action: { default_title: '__MSG_extName__' },
     ...(browser === 'firefox'
       ? {
           browser_specific_settings: {
             gecko: {
               id: 'skillpin@skillpin.dev',
-              strict_min_version: '128.0',
+              strict_min_version: '140.0',
               data_collection_permissions: { required: ['none'] },
             },
           },
