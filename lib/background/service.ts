@@ -7,6 +7,7 @@ import { shouldProbe } from '../scheduler/should-probe';
 import { buildSkillContext } from '../context/skill-context';
 import { exportTrust, importTrust } from '../trust/export-import';
 import { decodeUtf8 } from '../parse/decode';
+import { skippedReport } from '../report/skipped-report';
 import type { TrustStore } from '../trust/store-api';
 import {
   isPrivileged,
@@ -224,7 +225,14 @@ export function createBackgroundService(deps: BackgroundDeps): BackgroundService
       const report = await currentReport(req.origin);
       return report;
     },
-    'skillpin:probe': async (req) => scheduler.probe(req.origin, { force: true }),
+    'skillpin:probe': async (req) => {
+      // An explicit re-check still honours pause and the allow/deny lists: nothing is
+      // requested from an origin the user excluded (the popup shows why).
+      const settings = await (await getStore()).getSettings();
+      const decision = shouldProbe(req.origin + '/', settings, { incognito: false });
+      if (!decision.probe) return skippedReport(req.origin, decision.reason, clock.now());
+      return scheduler.probe(req.origin, { force: true });
+    },
 
     'skillpin:approve': async (req) => {
       const s = await getStore();

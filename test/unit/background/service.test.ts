@@ -189,6 +189,13 @@ describe('navigation, badge and approval', () => {
     await ask({ type: 'skillpin:settings-set', settings });
     expect(await service.onNavigation(1, server.origin + '/', true)).toBeNull();
     expect(server.log.length).toBe(0);
+    // The popup's re-check on an excluded origin answers a skipped report without a request.
+    await ask({ type: 'skillpin:settings-set', settings: { ...settings, denyList: [server.origin] } });
+    const skipped = await ask<OriginReport>({ type: 'skillpin:probe', origin: server.origin });
+    expect(skipped).toMatchObject({ state: 'skipped', skippedBecause: 'deny-listed', skills: [] });
+    await ask({ type: 'skillpin:settings-set', settings: { ...settings, paused: true } });
+    expect(await ask<OriginReport>({ type: 'skillpin:probe', origin: server.origin })).toMatchObject({ state: 'skipped', skippedBecause: 'paused' });
+    expect(server.log.length).toBe(0);
   });
 });
 
