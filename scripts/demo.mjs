@@ -10,16 +10,17 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium } from 'playwright-core';
 import { startServer } from './lib/server.mjs';
+import { chromiumPath, extensionArgs } from './lib/chromium.mjs';
 import { writePublisherSite, DEMO_SKILLS } from './lib/publisher-site.mjs';
 
 const root = resolve(new URL('..', import.meta.url).pathname);
 const extensionDir = join(root, '.output/chrome-mv3');
-const chromiumPath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+const browserPath = chromiumPath();
 const headed = !!process.env.DISPLAY && process.env.HEADLESS !== '1';
 const shots = join(root, '.demo/screenshots');
 
-if (!existsSync(chromiumPath)) {
-  console.error(`Chromium not found at ${chromiumPath}. Install the 'chromium' package (apt-get install chromium) or set CHROMIUM_PATH.`);
+if (!existsSync(browserPath)) {
+  console.error(`Chromium not found at ${browserPath}. Install the 'chromium' package (apt-get install chromium) or set CHROMIUM_PATH.`);
   process.exit(1);
 }
 
@@ -37,20 +38,10 @@ console.log(`mock chat:      ${chat.origin}/index.html`);
 
 const profile = mkdtempSync(join(tmpdir(), 'skillpin-demo-'));
 const context = await chromium.launchPersistentContext(profile, {
-  executablePath: chromiumPath,
+  executablePath: browserPath,
   headless: !headed,
   viewport: { width: 1100, height: 800 },
-  args: [
-    `--disable-extensions-except=${extensionDir}`,
-    `--load-extension=${extensionDir}`,
-    '--no-first-run',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-quic',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-  ],
+  args: extensionArgs(extensionDir),
   permissions: ['clipboard-read', 'clipboard-write'],
 });
 

@@ -5,25 +5,16 @@ import { test as base, chromium, expect, type BrowserContext, type Page, type Wo
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { chromiumPath, extensionArgs } from '../../../scripts/lib/chromium.mjs';
 
 export const EXTENSION_DIR = resolve('.output/chrome-mv3');
-export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+export const CHROMIUM = chromiumPath();
 
 export async function launch(profileDir: string): Promise<{ context: BrowserContext; sw: Worker; extensionId: string }> {
   const context = await chromium.launchPersistentContext(profileDir, {
     executablePath: CHROMIUM,
     headless: true,
-    args: [
-      `--disable-extensions-except=${EXTENSION_DIR}`,
-      `--load-extension=${EXTENSION_DIR}`,
-      '--no-first-run',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
+    args: extensionArgs(EXTENSION_DIR),
     permissions: ['clipboard-read', 'clipboard-write'],
   });
   let sw = context.serviceWorkers().find((w) => w.url().startsWith('chrome-extension://'));
