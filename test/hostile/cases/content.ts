@@ -217,6 +217,59 @@ export const CONTENT_CASES: HostileCase[] = [
     expected: { skillStatuses: { control: 'verified' }, skillCount: 1 },
   },
 
+  // --- odd statuses ---
+  {
+    id: 'skill-unsolicited-304',
+    category: 'content',
+    title: 'SKILL.md answers 304 to a request without validators',
+    site: () => one(indexSite([CONTROL, { name: 'stale', reply: { kind: 'bytes', body: '', status: 304, contentType: null } }])),
+    expected: { skillStatuses: { control: 'verified', stale: 'fetch-failed/fetch-client-error' } },
+  },
+  {
+    id: 'llms-status-599',
+    category: 'content',
+    title: 'llms.txt answers with the non-standard status 599',
+    site: () => withControl({ [PATH.llms]: { kind: 'bytes', body: 'weird', status: 599 } }),
+    expected: { sources: { 'llms-txt': 'transient' }, skillStatuses: { control: 'verified' } },
+  },
+  {
+    id: 'llms-429-retry-after-forever',
+    category: 'content',
+    title: 'llms.txt answers 429 with Retry-After of ten years',
+    site: () => withControl({ [PATH.llms]: { kind: 'bytes', body: 'slow down', status: 429, headers: { 'Retry-After': String(10 * 365 * 24 * 3600) } } }),
+    expected: { sources: { 'llms-txt': 'transient/rate-limited' }, skillStatuses: { control: 'verified' } },
+  },
+  {
+    id: 'skill-206-partial-content',
+    category: 'content',
+    title: 'SKILL.md answers 206 with half of the bytes (no Range was asked)',
+    site: () => {
+      const body = skillText('half');
+      return one(indexSite([{ name: 'half', body, reply: { kind: 'bytes', body: body.slice(0, 30), status: 206, contentType: 'text/markdown' } }]));
+    },
+    expected: { skillStatuses: { half: 'digest-mismatch' } },
+  },
+  {
+    id: 'index-same-url-twice-two-digests',
+    category: 'content',
+    title: 'The index lists one URL twice with different digests',
+    site: () => one(indexSite([{ name: 'twice' }, { name: 'twice-again', path: '/skills/twice/SKILL.md', entry: { digest: `sha256:${rawDigest('other bytes')}` } }])),
+    expected: { skillStatuses: { twice: 'sources-disagree' } },
+  },
+  {
+    id: 'fragment-trick-two-digests',
+    category: 'content',
+    title: 'llms.txt and the index list the same URL with different #fragments and different digests',
+    site: () => {
+      const body = skillText('frag');
+      const stage = indexSite([{ name: 'frag', path: '/skills/frag/SKILL.md#index', body }]);
+      stage.paths['/skills/frag/SKILL.md'] = markdown(body);
+      stage.paths[PATH.llms] = text(llmsTxt([{ title: 'frag', url: '/skills/frag/SKILL.md#llms', meta: { sha256: rawDigest('evil twin') } }]));
+      return one(stage);
+    },
+    expected: { skillStatuses: { frag: 'sources-disagree' }, skillCount: 1 },
+  },
+
   // --- JSON tricks ---
   {
     id: 'index-duplicate-skills-key',

@@ -187,6 +187,37 @@ export const REDIRECT_URL_CASES: HostileCase[] = [
   urlCase('skill-url-template', 'Artifact URL with a {{base}} template', '{{base}}/skills/target/SKILL.md', 'invalid'),
   urlCase('skill-url-backslash', 'Artifact URL with backslashes', '\\\\evil\\share\\SKILL.md', 'invalid'),
 
+  artifactRedirectCase('skill-redirect-adds-credentials', 'SKILL.md redirects to the same URL with user:password@', { '/skills/target/SKILL.md': redirect('https://admin:hunter2@hostile.example/skills/target/SKILL.md') }, 'invalid/url-blocked'),
+  artifactRedirectCase('skill-redirect-to-javascript', 'SKILL.md redirects to a javascript: URL', { '/skills/target/SKILL.md': redirect("javascript:fetch('/never/redirect-js')") }, 'invalid/url-blocked'),
+  artifactRedirectCase('skill-redirect-to-file', 'SKILL.md redirects to file:///etc/passwd', { '/skills/target/SKILL.md': redirect('file:///etc/passwd') }, 'invalid/url-blocked'),
+  {
+    id: 'llms-redirect-to-file',
+    category: 'redirect-url',
+    title: 'llms.txt redirects to file:///etc/passwd',
+    site: () => withControl({ [PATH.llms]: redirect('file:///etc/passwd') }),
+    expected: { sources: { 'llms-txt': 'absent/cross-origin-redirect' }, skillStatuses: { control: 'verified' } },
+  },
+  {
+    id: 'index-redirect-same-origin-relative-urls',
+    category: 'redirect-url',
+    title: 'The index redirects within the origin; its ./relative URLs resolve against the final URL',
+    site: () =>
+      one({
+        paths: {
+          [PATH.index]: redirect('/v2/skills/index.json', 301),
+          '/v2/skills/index.json': json(indexDoc([entryFor('moved', './moved/SKILL.md', skillText('moved'))])),
+          '/v2/skills/moved/SKILL.md': markdown(skillText('moved')),
+        },
+      }),
+    expected: {
+      sources: { index: 'ok' },
+      skillStatuses: { moved: 'verified' },
+      custom: {
+        text: 'resolved to /v2/skills/moved/SKILL.md',
+        check: (ctx) => (skillOf(ctx.report, 'moved')?.url === 'https://hostile.example/v2/skills/moved/SKILL.md' ? null : `resolved to ${skillOf(ctx.report, 'moved')?.url ?? 'nothing'}`),
+      },
+    },
+  },
   // --- allowed, but shown ---
   {
     id: 'skill-url-cross-host',
