@@ -8,6 +8,7 @@ import { parsePublicKey } from '../verify/ed25519';
 import { encodeBase64 } from '../verify/base64';
 import { fingerprint } from '../verify/fingerprint';
 import { fetchDocument, PATHS, type DocOutcome, type FetchContext } from './discover';
+import type { PinResult } from '../trust/store-api';
 
 export interface KeyContext {
   report: KeyReport;
@@ -85,6 +86,10 @@ export function decideKey(f: KeyFacts, diagnostics: Diagnostic[], indexUrl: stri
     if (pubOffer && pubOffer.ok && pubOffer.info.key !== offered.key) conflicting = pubOffer.info;
   } else if (pubOffer && pubOffer.ok) {
     offered = pubOffer.info;
+  } else if (pubOffer && !pubOffer.ok) {
+    // signing-key.pub is the only key source and it is unusable: signed entries cannot
+    // verify (FORMATS.md §5: a malformed key is an invalid signature), nothing is pinned.
+    malformed = { code: 'signing-key-pub-malformed', message: `signing-key.pub is malformed: ${pubOffer.message}.` };
   }
 
   const keyDocUnavailable = f.indexUnavailable || (f.pub === 'unavailable' && offered === null);
@@ -106,6 +111,32 @@ function pubFacts(doc: DocOutcome | null): KeyFacts['pub'] {
   if (doc.state === 'present' && doc.bytes) return { text: trimAscii(decodeUtf8(doc.bytes)) };
   if (doc.state === 'unavailable') return 'unavailable';
   return 'absent';
+}
+
+type PinOutcome = PinResult | { result: 'unwritable' };
+
+/**
+ * pinIfAbsent, and when the store refuses the write (quota, unreadable record, closed
+ * connection): compare against the pin as it can still be read, without refreshing lastSeen.
+ * A pin that cannot be read or written is `unwritable`: never treated as absent.
+ */
+async function pinOrCompare(origin: string, offered: KeyInfo, now: number, ctx: FetchContext): Promise<PinOutcome> {
+  try {
+    return await ctx.store.pinIfAbsent(origin, offered.key, offered.fingerprint, now);
+  } catch (e) {
+    ctx.storage?.note('Saving the pinned key', e);
+    if (!ctx.storage) throw e;
+  }
+  let pin: Pin | null;
+  try {
+    pin = await ctx.store.getPin(origin);
+  } catch (e) {
+    ctx.storage.note('Reading the pinned key', e);
+    return { result: 'unwritable' };
+  }
+  if (!pin) return { result: 'unwritable' };
+  if (pin.fingerprint === offered.fingerprint && pin.key === offered.key) return { result: 'match', pin };
+  return { result: 'mismatch', pin };
 }
 
 /** Resolves the key state for one probe, fetching signing-key.pub and pinning on first sight. */
@@ -147,8 +178,12 @@ export async function resolveKeys(
     }
   } else {
     const offered = decision.offered;
-    const result = await ctx.store.pinIfAbsent(origin, offered.key, offered.fingerprint, now);
-    if (result.result === 'pinned') {
+    const result = await pinOrCompare(origin, offered, now, ctx);
+    if (result.result === 'unwritable') {
+      // Nothing trustworthy is pinned for this origin right now: nothing verifies against it.
+      report = { state: 'none', pinned: null, offered, conflicting: null, unavailable: true };
+      diagnostics.push(diag('key-unavailable', `The key ${offered.fingerprint} could not be pinned now (storage failed); nothing is checked against it.`));
+    } else if (result.result === 'pinned') {
       report = { state: 'pinned-now', pinned: result.pin, offered, conflicting: null };
       verifyKey = offered;
       diagnostics.push(diag('key-pinned', `First key seen for this origin pinned: ${offered.fingerprint}.`));
