@@ -3,6 +3,7 @@
 // privileged ones (PRODUCT.md §6): only the extension's own pages may approve,
 // pin, read skill bytes or export.
 import type { Approval, OriginReport, Pin, Settings, SkillStatus } from './types';
+import { isChatSiteList } from './chat/sites';
 
 /** Requests anyone inside the extension may send (popup, options, tests). */
 export interface PublicRequests {
@@ -148,7 +149,9 @@ const settingsShape: Check = (v) =>
   Array.isArray(v.denyList) &&
   v.denyList.every(str) &&
   isRecord(v.reviewers) &&
-  Array.isArray(v.snapshotKeys);
+  Array.isArray(v.snapshotKeys) &&
+  // Optional on the wire so a sender that predates it still works; the background stores [].
+  (v.chatSites === undefined || isChatSiteList(v.chatSites));
 
 const SCHEMAS: { [T in RequestType]: Record<string, Check> } = {
   'skillpin:ready': {},

@@ -400,6 +400,12 @@ export interface Settings {
   legacyIndex: boolean;
   reviewers: ReviewerRegistry;
   snapshotKeys: SnapshotKeyConfig[];
+  /**
+   * Exact http(s) origins (`scheme://host[:port]`, no path) the user treats as chat sites
+   * besides the built-in adapters: the popup offers "Insert into chat" for their tabs and
+   * the context menu's "Insert skill context" appears on them.
+   */
+  chatSites: string[];
 }
 
 export const DEFAULT_SETTINGS: Settings = {
@@ -411,6 +417,7 @@ export const DEFAULT_SETTINGS: Settings = {
   legacyIndex: true,
   reviewers: {},
   snapshotKeys: [],
+  chatSites: [],
 };
 
 // ---------------------------------------------------------------------------

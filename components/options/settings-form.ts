@@ -2,6 +2,7 @@
 // the offending line or field. Pure functions, tested on their own.
 import type { ReviewerRegistry, Settings, SnapshotKeyConfig } from '../../lib/types';
 import { t } from '../../lib/i18n';
+import { MAX_CHAT_SITES } from '../../lib/chat/sites';
 
 export interface SettingsForm {
   paused: boolean;
@@ -12,6 +13,7 @@ export interface SettingsForm {
   denyList: string;
   reviewers: string;
   snapshotKeys: string;
+  chatSites: string;
 }
 
 export type FormErrors = Partial<Record<keyof SettingsForm, string>>;
@@ -26,6 +28,7 @@ export function toForm(s: Settings): SettingsForm {
     denyList: s.denyList.join('\n'),
     reviewers: JSON.stringify(s.reviewers, null, 2),
     snapshotKeys: JSON.stringify(s.snapshotKeys, null, 2),
+    chatSites: s.chatSites.join('\n'),
   };
 }
 
@@ -54,6 +57,32 @@ function parseSiteList(text: string): { list: string[]; error: string | null } {
     if (entry === null) return { list, error: t('err_site_line', i + 1, line.trim()) };
     if (!list.includes(entry)) list.push(entry);
   }
+  return { list, error: null };
+}
+
+/** One "Other chat sites" line: an http(s) origin (a trailing path is dropped), never a pattern. */
+export function parseChatSiteEntry(line: string): string | null {
+  const v = line.trim();
+  try {
+    const u = new URL(v);
+    if ((u.protocol === 'http:' || u.protocol === 'https:') && !u.username && !u.password && u.hostname !== '') return u.origin;
+  } catch {
+    // not a URL
+  }
+  return null;
+}
+
+function parseChatSites(text: string): { list: string[]; error: string | null } {
+  const list: string[] = [];
+  const lines = text.split(/\r?\n/);
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] ?? '';
+    if (!line.trim()) continue;
+    const entry = parseChatSiteEntry(line);
+    if (entry === null) return { list, error: t('err_chat_site_line', i + 1, line.trim()) };
+    if (!list.includes(entry)) list.push(entry);
+  }
+  if (list.length > MAX_CHAT_SITES) return { list, error: t('err_chat_sites_count', MAX_CHAT_SITES) };
   return { list, error: null };
 }
 
@@ -124,11 +153,13 @@ export function fromForm(form: SettingsForm): { settings: Settings; errors: null
   const deny = parseSiteList(form.denyList);
   const reviewers = parseReviewers(form.reviewers);
   const snapshots = parseSnapshotKeys(form.snapshotKeys);
+  const chatSites = parseChatSites(form.chatSites);
   const errors: FormErrors = {};
   if (allow.error) errors.allowList = allow.error;
   if (deny.error) errors.denyList = deny.error;
   if (reviewers.error) errors.reviewers = reviewers.error;
   if (snapshots.error) errors.snapshotKeys = snapshots.error;
+  if (chatSites.error) errors.chatSites = chatSites.error;
   if (Object.keys(errors).length > 0) return { settings: null, errors };
   return {
     settings: {
@@ -140,6 +171,7 @@ export function fromForm(form: SettingsForm): { settings: Settings; errors: null
       denyList: deny.list,
       reviewers: reviewers.value,
       snapshotKeys: snapshots.value,
+      chatSites: chatSites.list,
     },
     errors: null,
   };

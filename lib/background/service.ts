@@ -22,7 +22,7 @@ import {
   type Response,
   type SkillText,
 } from '../messages';
-import { isApprovable, type Approval, type Clock, type FetchLike, type OriginReport, type SkillReport, type StoredSkill } from '../types';
+import { isApprovable, type Approval, type Clock, type FetchLike, type OriginReport, type Settings, type SkillReport, type StoredSkill } from '../types';
 import { badgeFor, type Badge } from './badge';
 import { notificationFor } from './notify';
 import { isExtensionPage, type SenderLike } from './sender';
@@ -88,14 +88,26 @@ const NOTIFIED_KEY = 'skillpin:notified';
 export function createBackgroundService(deps: BackgroundDeps): BackgroundService {
   const { platform, clock } = deps;
   let store: TrustStore | null = null;
-  const ready = deps.openStore().then((s) => {
-    store = s;
-  });
+  let opening: Promise<TrustStore> | null = null;
+  /** Opens the store once; after a failed open (blocked upgrade, storage error) the next call tries again. */
+  function openOnce(): Promise<TrustStore> {
+    if (store) return Promise.resolve(store);
+    opening ??= deps.openStore().then(
+      (s) => {
+        store = s;
+        return s;
+      },
+      (e: unknown) => {
+        opening = null;
+        throw e;
+      },
+    );
+    return opening;
+  }
+  const ready = openOnce().then(() => undefined);
 
   async function getStore(): Promise<TrustStore> {
-    await ready;
-    if (!store) throw new Error('trust store unavailable');
-    return store;
+    return openOnce();
   }
 
   const scheduler = createScheduler({
@@ -218,7 +230,7 @@ export function createBackgroundService(deps: BackgroundDeps): BackgroundService
 
   const handlers: { [T in RequestType]: Handler<T> } = {
     'skillpin:ready': async () => {
-      await ready;
+      await getStore();
       return { ready: true, version: deps.version };
     },
     'skillpin:report': async (req) => {
@@ -301,7 +313,11 @@ export function createBackgroundService(deps: BackgroundDeps): BackgroundService
     },
     'skillpin:settings-get': async () => (await getStore()).getSettings(),
     'skillpin:settings-set': async (req) => {
-      await (await getStore()).putSettings(req.settings);
+      const s = await getStore();
+      // A sender that predates chatSites omits it (the validator allows that): keep the stored list.
+      const sent: Partial<Settings> = req.settings;
+      const chatSites = Array.isArray(sent.chatSites) ? sent.chatSites : (await s.getSettings()).chatSites;
+      await s.putSettings({ ...req.settings, chatSites });
       return { ok: true };
     },
     'skillpin:pins-list': async () => (await getStore()).listPins(),

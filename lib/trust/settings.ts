@@ -3,6 +3,7 @@
 // wrong type takes its default and is reported. Reading settings never fails.
 import { DEFAULT_SETTINGS } from '../types';
 import type { ReviewerRegistry, Settings, SnapshotKeyConfig } from '../types';
+import { isChatSiteList } from '../chat/sites';
 import { isObject } from './validate';
 
 function isStringArray(v: unknown): v is string[] {
@@ -32,6 +33,7 @@ const CHECKS: Checks = {
   legacyIndex: (v): v is boolean => typeof v === 'boolean',
   reviewers: isReviewerRegistry,
   snapshotKeys: (v): v is SnapshotKeyConfig[] => Array.isArray(v) && v.every(isSnapshotKey),
+  chatSites: isChatSiteList,
 };
 
 const FIELDS = Object.keys(CHECKS) as (keyof Settings)[];

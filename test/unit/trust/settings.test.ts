@@ -13,6 +13,7 @@ const CUSTOM: Settings = {
   legacyIndex: false,
   reviewers: { acme: { public_key: 'AAAA', registered_at: '2026-01-01' } },
   snapshotKeys: [{ origin: 'https://a.example', skillId: 'x', publicKey: 'k', signature: 's', keyId: 'id' }],
+  chatSites: ['http://localhost:3000', 'https://chat.internal.example'],
 };
 
 describe('settings', () => {
@@ -84,5 +85,41 @@ describe('settings', () => {
     const { store, factory, name } = await freshStore();
     await plant(factory, name, 'settings', { ...CUSTOM, snapshotKeys: [{ origin: 'https://a.example' }] }, SETTINGS_KEY);
     expect(await store.getSettings()).toEqual({ ...CUSTOM, snapshotKeys: [] });
+  });
+
+  it('a record stored before chatSites existed reads with no chat sites, every other field kept', async () => {
+    const { store, factory, name, errors } = await freshStore();
+    const { chatSites: _none, ...old } = CUSTOM;
+    await plant(factory, name, 'settings', old, SETTINGS_KEY);
+    expect(await store.getSettings()).toEqual({ ...CUSTOM, chatSites: [] });
+    expect(errors).toEqual([]);
+  });
+
+  it('chatSites holding anything but exact http(s) origins takes its default and is reported', async () => {
+    for (const bad of [
+      'http://localhost:3000',
+      ['http://localhost:3000/'],
+      ['http://localhost:3000/chat'],
+      ['HTTP://LOCALHOST:3000'],
+      ['https://a.example:443'],
+      ['ftp://a.example'],
+      ['*.example.com'],
+      [7],
+      Array.from({ length: 101 }, (_, i) => `https://h${i}.example`),
+    ]) {
+      const { store, factory, name, errors } = await freshStore();
+      await plant(factory, name, 'settings', { ...CUSTOM, chatSites: bad }, SETTINGS_KEY);
+      expect(await store.getSettings(), JSON.stringify(bad).slice(0, 60)).toEqual({ ...CUSTOM, chatSites: [] });
+      expect(errors[0]?.message).toContain('chatSites');
+    }
+  });
+
+  it('putSettings refuses chatSites that are not exact origins and keeps the stored ones', async () => {
+    const { store } = await freshStore();
+    await store.putSettings(CUSTOM);
+    await expect(store.putSettings({ ...CUSTOM, chatSites: ['localhost:3000'] })).rejects.toMatchObject({ code: 'invalid-input' });
+    const { chatSites: _dropped, ...partial } = CUSTOM;
+    await expect(store.putSettings(partial as Settings)).rejects.toMatchObject({ code: 'invalid-input' });
+    expect(await store.getSettings()).toEqual(CUSTOM);
   });
 });

@@ -86,6 +86,7 @@ describe('settings', () => {
         denyList: ['https://bank.example'],
         reviewers: { alice: { public_key: 'KEY', registered_at: '2025-01-01' } },
         snapshotKeys: [{ origin: ORIGIN, skillId: 'search', publicKey: 'PK', signature: 'SIG', versionPin: '1.0' }],
+        chatSites: [],
       },
     ]);
     expect(document.querySelector('[data-testid="announcer"]')?.textContent).toContain('Settings saved');
