@@ -25,6 +25,9 @@ function Body({ env, target }: Props) {
   const [busy, setBusy] = useState(false);
   const [chatTab, setChatTab] = useState<ChatTab | null>(null);
 
+  const origin = target?.kind === 'origin' ? target.origin : null;
+  const targetTab = target?.kind === 'origin' ? target.tabId : null;
+  // Looked up again once the target is known: the chat tab prefers the target's own tab and origin.
   useEffect(() => {
     let live = true;
     env
@@ -34,9 +37,10 @@ function Body({ env, target }: Props) {
     return () => {
       live = false;
     };
-  }, [env]);
+  }, [env, origin, targetTab]);
 
-  const origin = target?.kind === 'origin' ? target.origin : null;
+  // The chat view inserts into the target's tab; opened for an origin (?origin=), into a tab of that origin.
+  const chatViewTab = targetTab ?? (chatTab !== null && chatTab.origin === origin ? chatTab.tabId : null);
   return (
     <>
       <header class="top">
@@ -76,7 +80,7 @@ function Body({ env, target }: Props) {
             {t('target_error', target.message)}
           </p>
         )}
-        {target?.kind === 'origin' && target.isChat && <ChatSection env={env} tabId={target.tabId} origin={target.origin} />}
+        {target?.kind === 'origin' && target.isChat && <ChatSection env={env} tabId={chatViewTab} origin={target.origin} />}
         {target?.kind === 'origin' && (
           <section aria-labelledby="site-title" class="site">
             <h2 id="site-title" class={target.isChat ? '' : 'visually-hidden'}>

@@ -14,12 +14,14 @@ export interface TabsLike {
   query(queryInfo: { active?: boolean; currentWindow?: boolean }): Promise<TabInfo[]>;
 }
 
-export type IsChatHost = (hostname: string) => boolean;
+/** Whether a page is a chat site, given its hostname and its exact origin. */
+export type IsChatHost = (hostname: string, origin: string) => boolean;
 
 export interface ChatTab {
   tabId: number;
   title: string;
   host: string;
+  origin: string;
 }
 
 export type PopupTarget =
@@ -39,6 +41,19 @@ export function httpOrigin(url: string | undefined | null): string | null {
   }
 }
 
+/**
+ * The chat-site check: a host a built-in adapter knows, or an origin in the user's
+ * "Other chat sites" (Settings.chatSites, compared as exact origins: scheme, host and port).
+ */
+export function chatSiteCheck(isKnownHost: (hostname: string) => boolean, chatSites: readonly unknown[]): IsChatHost {
+  const own = new Set<string>();
+  for (const site of chatSites) {
+    const origin = typeof site === 'string' ? httpOrigin(site) : null;
+    if (origin !== null) own.add(origin);
+  }
+  return (hostname, origin) => isKnownHost(hostname) || own.has(origin);
+}
+
 function hostOf(url: string | undefined): string | null {
   try {
     return url ? new URL(url).hostname : null;
@@ -52,7 +67,7 @@ function fromTab(tab: TabInfo | undefined, isChatHost: IsChatHost): PopupTarget 
   const origin = httpOrigin(tab.url);
   if (!origin) return { kind: 'unsupported', url: tab.url ?? null };
   const host = hostOf(tab.url);
-  return { kind: 'origin', origin, tabId: tab.id ?? null, isChat: host !== null && isChatHost(host) };
+  return { kind: 'origin', origin, tabId: tab.id ?? null, isChat: host !== null && isChatHost(host, origin) };
 }
 
 export async function resolveTarget(search: string, tabs: TabsLike, isChatHost: IsChatHost): Promise<PopupTarget> {
@@ -61,7 +76,7 @@ export async function resolveTarget(search: string, tabs: TabsLike, isChatHost: 
   if (originParam !== null) {
     const origin = httpOrigin(originParam);
     if (!origin || origin !== originParam.replace(/\/$/, '')) return { kind: 'error', message: `Not an http(s) origin: ${originParam}` };
-    return { kind: 'origin', origin, tabId: null, isChat: isChatHost(new URL(origin).hostname) };
+    return { kind: 'origin', origin, tabId: null, isChat: isChatHost(new URL(origin).hostname, origin) };
   }
   try {
     const tabParam = params.get('tab');
@@ -78,23 +93,38 @@ export async function resolveTarget(search: string, tabs: TabsLike, isChatHost: 
 }
 
 /**
- * A chat tab to insert into: the given tab when it is a chat site, else the most
- * recently used chat tab of any window. Null when none is open.
+ * A chat tab to insert into: the given tab when it is a chat site, else the most recently
+ * used chat tab of `preferOrigin` (the popup's own origin), else the most recently used
+ * chat tab of any window. Null when none is open.
  */
-export async function findChatTab(tabs: TabsLike, isChatHost: IsChatHost, preferTabId: number | null = null): Promise<ChatTab | null> {
+export async function findChatTab(
+  tabs: TabsLike,
+  isChatHost: IsChatHost,
+  preferTabId: number | null = null,
+  preferOrigin: string | null = null,
+): Promise<ChatTab | null> {
   let all: TabInfo[];
   try {
     all = await tabs.query({});
   } catch {
     return null;
   }
-  const chats: (ChatTab & { last: number; preferred: boolean })[] = [];
+  const chats: (ChatTab & { last: number; preferred: boolean; sameOrigin: boolean })[] = [];
   for (const tab of all) {
     const host = hostOf(tab.url);
-    if (tab.id === undefined || host === null || httpOrigin(tab.url) === null || !isChatHost(host)) continue;
-    chats.push({ tabId: tab.id, title: tab.title || host, host, last: tab.lastAccessed ?? 0, preferred: tab.id === preferTabId });
+    const origin = httpOrigin(tab.url);
+    if (tab.id === undefined || host === null || origin === null || !isChatHost(host, origin)) continue;
+    chats.push({
+      tabId: tab.id,
+      title: tab.title || host,
+      host,
+      origin,
+      last: tab.lastAccessed ?? 0,
+      preferred: tab.id === preferTabId,
+      sameOrigin: origin === preferOrigin,
+    });
   }
-  chats.sort((a, b) => Number(b.preferred) - Number(a.preferred) || b.last - a.last);
+  chats.sort((a, b) => Number(b.preferred) - Number(a.preferred) || Number(b.sameOrigin) - Number(a.sameOrigin) || b.last - a.last);
   const best = chats[0];
-  return best ? { tabId: best.tabId, title: best.title, host: best.host } : null;
+  return best ? { tabId: best.tabId, title: best.title, host: best.host, origin: best.origin } : null;
 }

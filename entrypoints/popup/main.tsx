@@ -5,7 +5,7 @@ import { createClient } from '../../components/shared/client';
 import { writeClipboard } from '../../components/shared/clipboard';
 import { Popup } from '../../components/popup/Popup';
 import type { PopupEnv } from '../../components/popup/env';
-import { findChatTab, resolveTarget, type PopupTarget, type TabInfo, type TabsLike } from '../../components/popup/target';
+import { chatSiteCheck, findChatTab, resolveTarget, type IsChatHost, type PopupTarget, type TabInfo, type TabsLike } from '../../components/popup/target';
 import '../../components/shared/base.css';
 import '../../components/popup/popup.css';
 
@@ -14,7 +14,12 @@ const tabs: TabsLike = {
   get: async (id) => (await browser.tabs.get(id)) as TabInfo,
   query: async (q) => (await browser.tabs.query(q)) as TabInfo[],
 };
-const isChatHost = (host: string) => adapterForHost(host) !== null;
+const isKnownChatHost = (host: string) => adapterForHost(host) !== null;
+// Built-in chat sites plus the user's "Other chat sites", read once; without settings, the built-in ones.
+const isChatHost: Promise<IsChatHost> = client.settingsGet().then(
+  (s) => chatSiteCheck(isKnownChatHost, Array.isArray(s.chatSites) ? s.chatSites : []),
+  () => chatSiteCheck(isKnownChatHost, []),
+);
 
 const root = document.getElementById('app');
 const params = new URLSearchParams(location.search);
@@ -25,7 +30,8 @@ let target: PopupTarget | null = null;
 const env: PopupEnv = {
   client,
   clipboard: writeClipboard,
-  findChatTab: () => findChatTab(tabs, isChatHost, target?.kind === 'origin' ? target.tabId : null),
+  findChatTab: async () =>
+    findChatTab(tabs, await isChatHost, target?.kind === 'origin' ? target.tabId : null, target?.kind === 'origin' ? target.origin : null),
   optionsUrl: '/options.html',
 };
 
@@ -34,7 +40,7 @@ function draw() {
 }
 
 draw();
-void resolveTarget(location.search, tabs, isChatHost).then((resolved) => {
+void isChatHost.then((isChat) => resolveTarget(location.search, tabs, isChat)).then((resolved) => {
   target = resolved;
   draw();
 });

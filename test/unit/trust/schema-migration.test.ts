@@ -104,7 +104,7 @@ describe('migration v1 → current', () => {
     expect(await store.getCache('https://newer.example.org/llms.txt')).toEqual(sample.cache?.[2]);
     expect((await store.getReport(V1_ORIGIN))?.finishedAt).toBe(5000);
     // A v1 record predates chatSites: it reads with none, every stored field kept.
-    expect(await store.getSettings()).toEqual({ ...sample.settings, chatSites: [] });
+    expect(await store.getSettings()).toEqual({ ...(sample.settings as object), chatSites: [] });
     expect(errors).toEqual([]);
     store.close();
 

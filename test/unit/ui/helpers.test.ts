@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findChatTab, httpOrigin, resolveTarget, type TabInfo, type TabsLike } from '../../../components/popup/target';
+import { chatSiteCheck, findChatTab, httpOrigin, resolveTarget, type TabInfo, type TabsLike } from '../../../components/popup/target';
 import { diffRows } from '../../../components/popup/SkillDiff';
 import { createClient, NoAnswerError } from '../../../components/shared/client';
 import { fingerprintGroups, formatBytes, formatDate, formatDuration } from '../../../components/shared/format';
@@ -66,6 +66,30 @@ describe('resolveTarget', () => {
   });
 });
 
+describe('chatSiteCheck', () => {
+  it('is true for known chat hosts and for the exact origins of the user\'s chat sites', () => {
+    const check = chatSiteCheck(isChat, ['http://localhost:3000', 'https://chat.internal.example/', 'not an origin', 7, 'ftp://x.example']);
+    expect(check('claude.ai', 'https://claude.ai')).toBe(true);
+    expect(check('localhost', 'http://localhost:3000')).toBe(true);
+    expect(check('chat.internal.example', 'https://chat.internal.example')).toBe(true);
+    expect(check('localhost', 'http://localhost:3001')).toBe(false);
+    expect(check('localhost', 'https://localhost:3000')).toBe(false);
+    expect(check('sub.chat.internal.example', 'https://sub.chat.internal.example')).toBe(false);
+    expect(check('x.example', 'ftp://x.example')).toBe(false);
+    expect(chatSiteCheck(isChat, [])('localhost', 'http://localhost:3000')).toBe(false);
+  });
+  it('makes resolveTarget show the chat view on a user chat site, by ?origin= and by ?tab=', async () => {
+    const check = chatSiteCheck(isChat, ['http://127.0.0.1:41234']);
+    const list = [
+      { id: 5, url: 'http://127.0.0.1:41234/index.html' },
+      { id: 6, url: 'http://127.0.0.1:41235/' },
+    ];
+    expect(await resolveTarget('?origin=http%3A%2F%2F127.0.0.1%3A41234', tabs(list), check)).toEqual({ kind: 'origin', origin: 'http://127.0.0.1:41234', tabId: null, isChat: true });
+    expect(await resolveTarget('?tab=5', tabs(list), check)).toEqual({ kind: 'origin', origin: 'http://127.0.0.1:41234', tabId: 5, isChat: true });
+    expect(await resolveTarget('?tab=6', tabs(list), check)).toMatchObject({ isChat: false });
+  });
+});
+
 describe('findChatTab', () => {
   it('prefers the given tab, then the most recently used chat tab', async () => {
     const list = [
@@ -73,9 +97,28 @@ describe('findChatTab', () => {
       { id: 2, url: 'https://chatgpt.com/', title: 'ChatGPT', lastAccessed: 9 },
       { id: 3, url: 'https://docs.example.com/', lastAccessed: 20 },
     ];
-    expect(await findChatTab(tabs(list), isChat)).toEqual({ tabId: 2, title: 'ChatGPT', host: 'chatgpt.com' });
+    expect(await findChatTab(tabs(list), isChat)).toEqual({ tabId: 2, title: 'ChatGPT', host: 'chatgpt.com', origin: 'https://chatgpt.com' });
     expect((await findChatTab(tabs(list), isChat, 1))?.tabId).toBe(1);
     expect(await findChatTab(tabs([list[2] as TabInfo]), isChat)).toBeNull();
+  });
+  it('after the given tab, prefers a chat tab of the given origin over a more recent one', async () => {
+    const list = [
+      { id: 1, url: 'https://claude.ai/a', title: 'Claude', lastAccessed: 5 },
+      { id: 2, url: 'https://chatgpt.com/', title: 'ChatGPT', lastAccessed: 9 },
+    ];
+    expect((await findChatTab(tabs(list), isChat, null, 'https://claude.ai'))?.tabId).toBe(1);
+    expect((await findChatTab(tabs(list), isChat, 2, 'https://claude.ai'))?.tabId).toBe(2);
+    expect((await findChatTab(tabs(list), isChat, null, 'https://docs.example.com'))?.tabId).toBe(2);
+  });
+  it('finds tabs of the user\'s chat sites by exact origin, port included', async () => {
+    const check = chatSiteCheck(isChat, ['http://localhost:3000', 'https://chat.internal.example']);
+    const list = [
+      { id: 1, url: 'http://localhost:8080/', title: 'Other app', lastAccessed: 50 },
+      { id: 2, url: 'http://localhost:3000/c/42', title: 'Local chat', lastAccessed: 10 },
+      { id: 3, url: 'https://docs.example.com/', lastAccessed: 60 },
+    ];
+    expect(await findChatTab(tabs(list), check)).toEqual({ tabId: 2, title: 'Local chat', host: 'localhost', origin: 'http://localhost:3000' });
+    expect(await findChatTab(tabs(list), isChat)).toBeNull();
   });
   it('returns null when tabs cannot be listed', async () => {
     const broken: TabsLike = { get: async () => ({}), query: async () => Promise.reject(new Error('no')) };

@@ -253,7 +253,7 @@ describe('approved skills', () => {
     const none = setup(handlers);
     let root = await none.render();
     expect(root.querySelector('[data-action="insert"]')).toBeNull();
-    const some = setup(handlers, { chatTab: { tabId: 42, title: 'Claude', host: 'claude.ai' } });
+    const some = setup(handlers, { chatTab: { tabId: 42, title: 'Claude', host: 'claude.ai', origin: 'https://claude.ai' } });
     root = await some.render();
     await click(root.querySelector('[data-action="insert"]'));
     expect(some.bg.ofType('skillpin:insert')).toEqual([{ type: 'skillpin:insert', tabId: 42, origin: ORIGIN, url: skill.url }]);
@@ -263,7 +263,7 @@ describe('approved skills', () => {
   it('say so when insertion fell back to the clipboard', async () => {
     const skill = approved(makeSkill());
     const { render } = setup(withReport(makeReport([skill]), { 'skillpin:insert': () => ({ ok: false, method: 'clipboard', message: 'Composer not found.' }) }), {
-      chatTab: { tabId: 3, title: 'Chat', host: 'chatgpt.com' },
+      chatTab: { tabId: 3, title: 'Chat', host: 'chatgpt.com', origin: 'https://chatgpt.com' },
     });
     const root = await render();
     await click(root.querySelector('[data-action="insert"]'));
@@ -417,6 +417,22 @@ describe('on a chat site', () => {
     expect(bg.ofType('skillpin:insert')).toEqual([{ type: 'skillpin:insert', tabId: 9, origin: ORIGIN, url: `${ORIGIN}/a/SKILL.md` }]);
     await click(panel?.querySelector('[data-action="copy"]'));
     expect(copied).toEqual([`CTX ${ORIGIN}/a/SKILL.md`]);
+  });
+
+  it('opened for a chat origin (no tab), inserts into an open tab of that origin only', async () => {
+    const handlers = withReport(makeReport([]), {
+      'skillpin:approved-list': () => items,
+      'skillpin:insert': () => ({ ok: true, method: 'execCommand', message: 'ok' }),
+    });
+    const target: PopupTarget = { kind: 'origin', origin: 'http://localhost:3000', tabId: null, isChat: true };
+    const same = setup(handlers, { target, chatTab: { tabId: 12, title: 'Local chat', host: 'localhost', origin: 'http://localhost:3000' } });
+    let root = await same.render();
+    await click(root.querySelector('[data-testid="chat-panel"] [data-action="insert"]'));
+    expect(same.bg.ofType('skillpin:insert')).toEqual([{ type: 'skillpin:insert', tabId: 12, origin: ORIGIN, url: `${ORIGIN}/a/SKILL.md` }]);
+    const other = setup(handlers, { target, chatTab: { tabId: 13, title: 'Claude', host: 'claude.ai', origin: 'https://claude.ai' } });
+    root = await other.render();
+    expect(root.querySelector('[data-testid="chat-panel"] [data-action="insert"]')).toBeNull();
+    expect(root.querySelector('[data-testid="chat-panel"] [data-action="copy"]')).not.toBeNull();
   });
 
   it('says when nothing is approved yet', async () => {
