@@ -1,6 +1,7 @@
 // The chat composers Skillpin knows (PRODUCT.md §6): one row per site, selectors in
 // priority order plus the kind of editor behind them. Selectors ship in the bundle; there
-// is no remote configuration. Any other page falls back to its focused field.
+// is no remote configuration. Any other page falls back to its focused field, else to its
+// only or largest visible message box (composer.ts pageComposer).
 
 export interface ChatAdapter {
   id: string;

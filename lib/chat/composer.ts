@@ -52,7 +52,53 @@ export function deepActiveElement(doc: Document): Element | null {
   return active;
 }
 
-/** The adapter's composer, else the focused editable field, else null. */
+function area(el: Element): number {
+  try {
+    const rect = el.getBoundingClientRect();
+    return Math.max(0, rect.width) * Math.max(0, rect.height);
+  } catch {
+    return 0;
+  }
+}
+
+/** Not marked read-only or disabled for assistive technology (contenteditable widgets say so this way). */
+function isWritable(el: Element): boolean {
+  return el.getAttribute('aria-readonly') !== 'true' && el.getAttribute('aria-disabled') !== 'true';
+}
+
+/**
+ * The page's message box when nothing tells which field it is (no adapter, no focus): every
+ * textarea and contenteditable host that is enabled, writable, displayed, not transparent
+ * and has a size; the only one, else the largest (the first in document order on a tie).
+ * Single-line inputs are left out: on a page without an adapter they are search boxes.
+ */
+export function pageComposer(doc: Document): HTMLElement | null {
+  let best: HTMLElement | null = null;
+  let bestArea = 0;
+  let candidates: NodeListOf<Element>;
+  try {
+    candidates = doc.querySelectorAll('textarea, [contenteditable]');
+  } catch {
+    return null;
+  }
+  for (const el of Array.from(candidates)) {
+    const root = editableRoot(el);
+    if (root === null || root !== el || !isWritable(root) || !isShown(root)) continue;
+    const check = (root as Element & { checkVisibility?: (o?: object) => boolean }).checkVisibility;
+    if (typeof check === 'function' && !check.call(root, { opacityProperty: true, visibilityProperty: true })) continue;
+    const size = area(root);
+    if (size > bestArea) {
+      best = root;
+      bestArea = size;
+    }
+  }
+  return best;
+}
+
+/**
+ * The adapter's composer, else the focused editable field, else — on a page no adapter
+ * knows — the page's only or largest message box (pageComposer), else null.
+ */
 export function findComposer(doc: Document, adapter: ChatAdapter | null, target: Element | null = null): HTMLElement | null {
   if (target !== null) {
     const root = editableRoot(target);
@@ -73,7 +119,9 @@ export function findComposer(doc: Document, adapter: ChatAdapter | null, target:
     }
   }
   const focused = editableRoot(deepActiveElement(doc));
-  return focused !== null && isShown(focused) ? focused : null;
+  if (focused !== null && isShown(focused)) return focused;
+  // A click in the extension's popup leaves the chat tab's focus where it was, often on <body>.
+  return adapter === null ? pageComposer(doc) : null;
 }
 
 const BLOCK_TAGS = new Set([

@@ -309,7 +309,8 @@ describe('finding the composer', () => {
     expect(notes.value).toBe('text');
   });
 
-  it('nothing focused and no adapter: no composer, nothing touched', async () => {
+  // happy-dom lays nothing out, so the page fallback finds no field with a size (see composer-fallback.test.ts).
+  it('nothing focused, no adapter and no laid-out field: no composer, nothing touched', async () => {
     loadFixture('generic');
     const exec = stubExecCommand(document, 'browser');
     const result = await insertIntoComposer(document, 'text', { adapter: null });
