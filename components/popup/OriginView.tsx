@@ -215,9 +215,22 @@ export function OriginView({ env, origin, chatTab, recheck, onBusy }: Props) {
     );
   }
 
+  // The browser storage failed during the probe: the list below is shown, but may not be remembered.
+  const storageProblems = report.state === 'error' ? [] : report.diagnostics.filter((d) => d.code === 'storage-error');
+  const storageNotice = storageProblems.length > 0 && (
+    <ul class="diagnostics" role="alert" data-testid="storage-problem">
+      {storageProblems.map((d, i) => (
+        <li key={i} class={`diag-${d.level}`}>
+          <code>{d.code}</code> {d.message}
+        </li>
+      ))}
+    </ul>
+  );
+
   return (
     <>
       {banner}
+      {storageNotice}
       {body}
       {actions.dialog}
     </>

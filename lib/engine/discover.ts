@@ -8,6 +8,7 @@ import { LIMITS } from '../net/limits';
 import { diag } from '../report/codes';
 import type { Clock, Diagnostic, DocumentKind, FetchLike, FetchResult, ProbeCacheEntry, Settings, SourceReport } from '../types';
 import type { TrustStore } from '../trust/store-api';
+import type { StorageNotes } from './storage-guard';
 
 export const PATHS = {
   llmsTxt: '/llms.txt',
@@ -23,6 +24,8 @@ export interface FetchContext {
   clock: Clock;
   /** Ignore fresh cache entries and backoff (a user-requested re-probe); validators are still sent. */
   force: boolean;
+  /** Where failed storage writes are noted (a `storage-error` diagnostic); absent: they throw. */
+  storage?: StorageNotes;
 }
 
 export type DocState =

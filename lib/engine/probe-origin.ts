@@ -12,6 +12,7 @@ import { errorOutcome, processSkills } from './artifacts';
 import { attestSkills } from './attest';
 import { discoverDocuments, type DocOutcome, type FetchContext } from './discover';
 import { resolveKeys } from './keys';
+import { errorText, guardCacheWrites, storageNotes } from './storage-guard';
 
 export interface EngineDeps {
   fetch: FetchLike;
@@ -55,7 +56,9 @@ function parseIndexDoc(doc: DocOutcome, origin: string, source: 'index' | 'legac
 
 async function run(origin: string, deps: EngineDeps, opts: ProbeOptions, startedAt: number): Promise<OriginReport> {
   const phase = (p: (typeof PHASES)[number]): void => opts.onPhase?.(p);
-  const ctx: FetchContext = { fetch: deps.fetch, store: deps.store, clock: deps.clock, force: opts.force === true };
+  const storage = storageNotes();
+  const store = guardCacheWrites(deps.store, storage);
+  const ctx: FetchContext = { fetch: deps.fetch, store, clock: deps.clock, force: opts.force === true, storage };
   const diagnostics: Diagnostic[] = [];
   const sources: SourceReport[] = [];
 
@@ -104,6 +107,7 @@ async function run(origin: string, deps: EngineDeps, opts: ProbeOptions, started
   diagnostics.push(...att.diagnostics);
 
   phase('report');
+  diagnostics.push(...storage.diagnostics());
   const skills = outcomes.map((o) => skillReport(origin, o, att.verdicts.get(o.merged.key) ?? null));
   return buildReport({ origin, startedAt, finishedAt: deps.clock.now(), publishes, sources, key: keys.report, skills, diagnostics });
 }
@@ -130,7 +134,7 @@ export async function probeOrigin(origin: string, deps: EngineDeps, opts: ProbeO
   try {
     await deps.store.putReport(report);
   } catch (e) {
-    report.diagnostics.push(diag('engine-error', `The report could not be stored: ${e instanceof Error ? e.message : String(e)}`));
+    report.diagnostics.push(diag('storage-error', `Saving the report failed: ${errorText(e)}`));
   }
   return report;
 }

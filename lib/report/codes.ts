@@ -39,6 +39,7 @@ export const ENGINE_CODES = {
 
   // --- origin and source diagnostics ---
   'engine-error': { level: 'error', meaning: 'The probe failed unexpectedly; the last stored state is kept.' },
+  'storage-error': { level: 'error', meaning: 'The browser storage refused a write or holds an unreadable record; the probe went on, and what it could not store is not remembered.' },
   'no-discovery-documents': { level: 'info', meaning: 'The origin publishes neither llms.txt nor a skill index.' },
   'no-skills-section': { level: 'info', meaning: 'llms.txt exists but has no `## Skills` section.' },
   'document-too-large': { level: 'warning', meaning: 'A discovery document is over its byte cap and was dropped.' },

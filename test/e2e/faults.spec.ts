@@ -22,7 +22,7 @@ const PUB = '/.well-known/agent-skills/signing-key.pub';
 const DISCOVERY = ['/llms.txt', INDEX, '/.well-known/skills/index.json', PUB];
 
 /** One record of the extension's database read with the raw IndexedDB API (no validation). */
-async function rawGet(page: Page, store: string, key: IDBValidKey): Promise<unknown> {
+async function rawGet(page: Page, store: string, key: string | string[]): Promise<unknown> {
   return page.evaluate(
     ([s, k]) =>
       new Promise((resolve, reject) => {
@@ -200,6 +200,168 @@ test.describe('the service worker stopped mid-way', () => {
     } finally {
       await ctl.close();
       for (const s of sites) await s.close();
+    }
+  });
+});
+
+test('two tabs racing to pin different keys for one origin: one pin wins, the other probe is key-changed', async ({ context, sw, extPage }) => {
+  // Two publishers with the same skills and different keys, behind one origin: the first index
+  // request gets key A, the second key B. No signing-key.pub, so the index alone offers the key.
+  const dirB = mkdtempSync(join(tmpdir(), 'skillpin-fault-b-'));
+  writePublisherSite(dirB, { skills: DEMO_SKILLS, seed: seed(41) });
+  const keyB = keyPair(seed(41)).publicKeyB64;
+  const site = await startFaultSite({ seed: seed(40), missing: [PUB], serve: (path, n) => (path === INDEX && n % 2 === 0 ? siteFile(dirB, INDEX) : null) });
+  try {
+    const gate = site.hold(INDEX);
+    const [p1, p2] = [await context.newPage(), await context.newPage()];
+    await Promise.all([p1.goto(site.origin + '/'), p2.goto(site.origin + '/')]);
+    await gate.arrived;
+    // Both tabs share the probe in flight; a forced re-check asked now runs right after it.
+    const shared = sw.evaluate((o) => globalThis.skillpin?.probe(o).then((r) => ({ state: r.key.state, key: r.key.offered?.key ?? null })), site.origin);
+    const forced = send<OriginReport>(extPage, { type: 'skillpin:probe', origin: site.origin });
+    await p1.waitForTimeout(100);
+    gate.release();
+    const [a, b] = await Promise.all([shared, forced]);
+
+    expect(site.count(INDEX)).toBe(2);
+    expect(a).toEqual({ state: 'pinned-now', key: site.keyB64 });
+    expect(b.key.state).toBe('changed');
+    expect(b.key.pinned?.key).toBe(site.keyB64);
+    expect(b.key.offered?.key).toBe(keyB);
+    expect(b.skills.map((s) => s.status)).toEqual(Array(DEMO_SKILLS.length).fill('key-changed'));
+    expect(b.diagnostics.map((d) => d.code)).toContain('key-changed');
+
+    // Never a silent overwrite: the stored pin is still the winner's, and only it.
+    const pins = (await send<Pin[]>(extPage, { type: 'skillpin:pins-list' })).filter((p) => p.origin === site.origin);
+    expect(pins.map((p) => p.key)).toEqual([site.keyB64]);
+    const stored = await send<OriginReport>(extPage, { type: 'skillpin:report', origin: site.origin });
+    expect(stored.key.state).toBe('changed');
+  } finally {
+    await site.close();
+    rmSync(dirB, { recursive: true, force: true });
+  }
+});
+
+/** Makes every IndexedDB put/add/delete in the service worker throw QuotaExceededError while armed. */
+async function armQuota(page: Page, armed: boolean): Promise<void> {
+  const sw = await currentWorker(page.context());
+  await sw.evaluate((on) => {
+    const g = globalThis as { quotaArmed?: boolean; quotaPatched?: boolean };
+    g.quotaArmed = on;
+    if (g.quotaPatched) return;
+    g.quotaPatched = true;
+    const proto = IDBObjectStore.prototype as unknown as Record<string, (...args: unknown[]) => unknown>;
+    for (const name of ['put', 'add', 'delete']) {
+      const original = proto[name] as (...args: unknown[]) => unknown;
+      proto[name] = function (this: IDBObjectStore, ...args: unknown[]) {
+        if (g.quotaArmed) throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+        return original.apply(this, args);
+      };
+    }
+  }, armed);
+}
+
+test.describe('IndexedDB faults', () => {
+  test('quota exceeded: discovery still reports, the popup shows the storage problem, no pin or approval is lost', async ({ context, extPage, extensionId }) => {
+    const known = await startFaultSite({ seed: seed(50) });
+    const fresh = await startFaultSite({ seed: seed(51) });
+    try {
+      const page = await context.newPage();
+      await page.goto(known.origin + '/');
+      const before = await waitForReport<OriginReport>(extPage, known.origin);
+      const approvedUrl = await approveFirst(extPage, before, 'search-docs');
+      const pinsBefore = await send<Pin[]>(extPage, { type: 'skillpin:pins-list' });
+      const approvalsBefore = await send<Approval[]>(extPage, { type: 'skillpin:approvals-list' });
+
+      await armQuota(extPage, true);
+      // A first visit while storage refuses writes: the skills are listed, the problem is reported,
+      // and nothing verifies against a key that could not be pinned.
+      await page.goto(fresh.origin + '/');
+      const r = await send<OriginReport>(extPage, { type: 'skillpin:probe', origin: fresh.origin });
+      expect(r.state).toBe('done');
+      expect(r.skills.map((s) => s.name).sort()).toEqual(DEMO_SKILLS.map((s) => s.name).sort());
+      const storage = r.diagnostics.filter((d) => d.code === 'storage-error');
+      expect(storage.length).toBeGreaterThan(0);
+      expect(storage.some((d) => /quota/i.test(d.message))).toBe(true);
+      expect(r.key.pinned).toBeNull();
+      expect(r.skills.every((s) => s.status === 'fetch-failed' && s.statusCode === 'key-unavailable')).toBe(true);
+      expect(await pinOf(extPage, fresh.origin)).toBeUndefined();
+
+      // A pinned origin still verifies against its pin; its approval holds.
+      const k = await send<OriginReport>(extPage, { type: 'skillpin:probe', origin: known.origin });
+      expect(k.state).toBe('done');
+      expect(k.key.state).toBe('match');
+      expect(allSigned(k)).toBe(true);
+      expect(k.skills.find((s) => s.url === approvedUrl)?.approval.state).toBe('approved');
+      expect(k.diagnostics.some((d) => d.code === 'storage-error')).toBe(true);
+      const ctx = await send<ContextResult>(extPage, { type: 'skillpin:skill-context', origin: known.origin, url: approvedUrl });
+      expect(ctx.ok).toBe(true);
+
+      // A write the user asked for fails with the reason, and writes nothing.
+      const other = k.skills.find((s) => s.name === 'api-client');
+      if (!other?.url || !other.actual) throw new Error('no api-client');
+      const refused = await send<ActionResult>(extPage, { type: 'skillpin:approve', origin: known.origin, url: other.url, digestLf: other.actual.lf, confirmUnverified: false, confirmCrossOrigin: false });
+      expect(refused.ok).toBe(false);
+      if (!refused.ok) expect(refused.message).toMatch(/quota/i);
+
+      // The popup for the fresh origin lists its skills and says storage failed.
+      const popup = await context.newPage();
+      await popup.goto(`chrome-extension://${extensionId}/popup.html?origin=${encodeURIComponent(fresh.origin)}`);
+      await expect(popup.getByTestId('storage-problem')).toContainText(/quota/i);
+      await expect(popup.getByText('search-docs', { exact: true }).first()).toBeVisible();
+      await popup.close();
+
+      await armQuota(extPage, false);
+      expect(await send<Pin[]>(extPage, { type: 'skillpin:pins-list' })).toEqual(expect.arrayContaining(pinsBefore.map((p) => ({ ...p, lastSeen: expect.any(Number) }))));
+      expect(await send<Approval[]>(extPage, { type: 'skillpin:approvals-list' })).toEqual(approvalsBefore);
+      const healed = await send<OriginReport>(extPage, { type: 'skillpin:probe', origin: fresh.origin });
+      expect(healed.key.state).toBe('pinned-now');
+      expect(allSigned(healed)).toBe(true);
+      expect(healed.diagnostics.some((d) => d.code === 'storage-error')).toBe(false);
+    } finally {
+      await known.close();
+      await fresh.close();
+    }
+  });
+
+  test('a corrupted pin and approval: reported, kept as they are, other pins and approvals intact', async ({ context, extPage }) => {
+    const good = await startFaultSite({ seed: seed(52) });
+    const damaged = await startFaultSite({ seed: seed(53) });
+    try {
+      const page = await context.newPage();
+      await page.goto(good.origin + '/');
+      const before = await waitForReport<OriginReport>(extPage, good.origin);
+      const approvedUrl = await approveFirst(extPage, before, 'search-docs');
+
+      const badPin = { origin: damaged.origin, key: 12345, fingerprint: null };
+      const badApproval = { origin: damaged.origin, url: `${damaged.origin}/skills/search-docs/SKILL.md`, digestLf: 7 };
+      await rawPut(extPage, 'pins', badPin);
+      await rawPut(extPage, 'approvals', badApproval);
+
+      const pins = await send<Pin[]>(extPage, { type: 'skillpin:pins-list' });
+      expect(pins.map((p) => p.origin)).toEqual([good.origin]);
+      const approvals = await send<Approval[]>(extPage, { type: 'skillpin:approvals-list' });
+      expect(approvals.map((a) => a.url)).toEqual([approvedUrl]);
+
+      // Discovery on the damaged origin goes on; nothing is pinned over the unreadable record.
+      await page.goto(damaged.origin + '/');
+      const r = await send<OriginReport>(extPage, { type: 'skillpin:probe', origin: damaged.origin });
+      expect(r.state).toBe('done');
+      expect(r.skills).toHaveLength(DEMO_SKILLS.length);
+      expect(r.diagnostics.filter((d) => d.code === 'storage-error').map((d) => d.message).join(' ')).toMatch(/unreadable pins record/);
+      expect(r.skills.every((s) => s.status !== 'verified-signed')).toBe(true);
+      expect(await rawGet(extPage, 'pins', damaged.origin)).toEqual(badPin);
+      expect(await rawGet(extPage, 'approvals', [badApproval.origin, badApproval.url])).toEqual(badApproval);
+
+      // The rest keeps working.
+      const g = await send<OriginReport>(extPage, { type: 'skillpin:probe', origin: good.origin });
+      expect(allSigned(g)).toBe(true);
+      expect(g.skills.find((s) => s.url === approvedUrl)?.approval.state).toBe('approved');
+      const settings = await send<Settings>(extPage, { type: 'skillpin:settings-get' });
+      expect(await send(extPage, { type: 'skillpin:settings-set', settings: { ...settings, legacyIndex: !settings.legacyIndex } })).toEqual({ ok: true });
+    } finally {
+      await good.close();
+      await damaged.close();
     }
   });
 });
