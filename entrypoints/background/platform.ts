@@ -3,7 +3,6 @@
 import { browser } from 'wxt/browser';
 import type { BackgroundPlatform } from '@/lib/background/service';
 import { COPY_MENU_ID, INSERT_MENU_ID, type MenuModel } from '@/lib/background/menus';
-import { CHAT_MATCH_PATTERNS } from '@/lib/chat/adapters';
 import { copyViaOffscreen, copyViaTab } from '@/lib/clipboard/offscreen';
 import type { InsertResult } from '@/lib/messages';
 
@@ -17,9 +16,11 @@ async function applyMenus(model: MenuModel): Promise<void> {
   await browser.contextMenus.removeAll();
   browser.contextMenus.create({ id: COPY_MENU_ID, title: model.copyTitle, contexts: ['page', 'selection', 'link'], visible: model.copyVisible });
   if (model.insertItems.length > 0) {
-    browser.contextMenus.create({ id: INSERT_MENU_ID, title: 'Insert skill context', contexts: ['editable'], documentUrlPatterns: [...CHAT_MATCH_PATTERNS] });
+    // Built-in chat sites plus the user's chat sites (menus.ts: one pattern per host, any port).
+    const documentUrlPatterns = [...model.insertPatterns];
+    browser.contextMenus.create({ id: INSERT_MENU_ID, title: 'Insert skill context', contexts: ['editable'], documentUrlPatterns });
     for (const item of model.insertItems) {
-      browser.contextMenus.create({ id: item.id, parentId: INSERT_MENU_ID, title: item.title, contexts: ['editable'], documentUrlPatterns: [...CHAT_MATCH_PATTERNS] });
+      browser.contextMenus.create({ id: item.id, parentId: INSERT_MENU_ID, title: item.title, contexts: ['editable'], documentUrlPatterns });
     }
   }
 }

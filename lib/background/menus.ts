@@ -1,8 +1,11 @@
 // The context-menu model: "Copy skill context" on pages of an origin with usable
-// approved skills, and "Insert skill context" on editable fields of chat sites with
-// one child per usable approved skill. Item ids carry (origin, url) so a click is
-// understood after the service worker restarted.
+// approved skills, and "Insert skill context" on editable fields of chat sites (the
+// built-in ones and the user's Settings.chatSites) with one child per usable approved
+// skill. Item ids carry (origin, url) so a click is understood after the service worker
+// restarted.
 import type { ApprovedSkillSummary } from '../messages';
+import { CHAT_MATCH_PATTERNS } from '../chat/adapters';
+import { chatSitePatterns } from '../chat/sites';
 
 export const COPY_MENU_ID = 'skillpin-copy';
 export const INSERT_MENU_ID = 'skillpin-insert';
@@ -11,18 +14,24 @@ export interface MenuModel {
   copyVisible: boolean;
   copyTitle: string;
   insertItems: { id: string; title: string }[];
+  /**
+   * documentUrlPatterns of the insert menu: the built-in chat sites, then one
+   * `scheme://host/*` per user chat site (ports are not part of match patterns).
+   */
+  insertPatterns: string[];
 }
 
 export function insertItemId(origin: string, url: string): string {
   return `${INSERT_MENU_ID}|${origin}|${url}`;
 }
 
-export function menuModel(approved: ApprovedSkillSummary[], activeOrigin: string | null): MenuModel {
+export function menuModel(approved: ApprovedSkillSummary[], activeOrigin: string | null, chatSites: readonly string[] = []): MenuModel {
   const usable = approved.filter((a) => a.usable);
   const here = activeOrigin ? usable.filter((a) => a.origin === activeOrigin) : [];
   return {
     copyVisible: here.length > 0,
     copyTitle: here.length > 1 ? `Copy skill context (${here.length} skills)` : 'Copy skill context',
     insertItems: usable.map((a) => ({ id: insertItemId(a.origin, a.url), title: `${a.name} — ${new URL(a.origin).host}` })),
+    insertPatterns: [...CHAT_MATCH_PATTERNS, ...chatSitePatterns(chatSites)],
   };
 }

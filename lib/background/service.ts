@@ -155,7 +155,8 @@ export function createBackgroundService(deps: BackgroundDeps): BackgroundService
   async function refreshMenus(activeUrl: string | null): Promise<void> {
     lastActiveUrl = activeUrl;
     const approved = await approvedList();
-    await platform.updateMenus(menuModel(approved, activeUrl ? originOf(activeUrl) : null));
+    const { chatSites } = await (await getStore()).getSettings();
+    await platform.updateMenus(menuModel(approved, activeUrl ? originOf(activeUrl) : null, chatSites));
   }
 
   async function currentReport(origin: string): Promise<OriginReport | null> {
@@ -318,6 +319,8 @@ export function createBackgroundService(deps: BackgroundDeps): BackgroundService
       const sent: Partial<Settings> = req.settings;
       const chatSites = Array.isArray(sent.chatSites) ? sent.chatSites : (await s.getSettings()).chatSites;
       await s.putSettings({ ...req.settings, chatSites });
+      // The insert menu's patterns follow the chat-site list.
+      await refreshMenusSafe();
       return { ok: true };
     },
     'skillpin:pins-list': async () => (await getStore()).listPins(),

@@ -20,3 +20,24 @@ export function isHttpOrigin(v: unknown): v is string {
 export function isChatSiteList(v: unknown): v is string[] {
   return Array.isArray(v) && v.length <= MAX_CHAT_SITES && v.every(isHttpOrigin);
 }
+
+const PATTERN_HOST = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*$/;
+
+/**
+ * Match patterns (`scheme://host/*`) for the user's chat sites, in list order, without
+ * duplicates. The port is left out: Firefox refuses ports in match patterns and Chrome
+ * treats a missing port as any port, so a pattern covers every port of that host (the
+ * popup, which compares exact origins, is the port-exact path). Origins whose host cannot
+ * be written as a pattern (IPv6 literals) are skipped rather than risk an invalid menu.
+ */
+export function chatSitePatterns(origins: readonly unknown[]): string[] {
+  const out: string[] = [];
+  for (const origin of origins) {
+    if (!isHttpOrigin(origin)) continue;
+    const u = new URL(origin);
+    if (!PATTERN_HOST.test(u.hostname)) continue;
+    const pattern = `${u.protocol}//${u.hostname}/*`;
+    if (!out.includes(pattern)) out.push(pattern);
+  }
+  return out;
+}

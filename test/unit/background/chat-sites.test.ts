@@ -1,12 +1,19 @@
 // Settings.chatSites in the background: the settings-set message (validator and handler)
 // and the context menu's "Insert skill context" patterns for the user's chat sites.
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { IDBFactory } from 'fake-indexeddb';
 import { createBackgroundService, type BackgroundPlatform, type BackgroundService } from '../../../lib/background/service';
-import type { MenuModel } from '../../../lib/background/menus';
-import { parseRequest, type InsertResult } from '../../../lib/messages';
+import { insertItemId, menuModel, type MenuModel } from '../../../lib/background/menus';
+import { CHAT_MATCH_PATTERNS } from '../../../lib/chat/adapters';
+import { chatSitePatterns } from '../../../lib/chat/sites';
+import { parseRequest, type ApprovedSkillSummary, type ContextResult, type InsertResult } from '../../../lib/messages';
 import { openTrustStore } from '../../../lib/trust/idb-store';
-import { DEFAULT_SETTINGS, type Settings } from '../../../lib/types';
+import { DEFAULT_SETTINGS, type OriginReport, type Settings } from '../../../lib/types';
+import { startServer, type TestServer } from '../../support/server';
+import { writePublisherSite, DEMO_SKILLS } from '../../../scripts/lib/publisher-site.mjs';
 
 const EXT = 'chrome-extension://abcdefghijklmnop/';
 const POPUP = { id: 'ext-id', url: `${EXT}options.html`, origin: 'chrome-extension://abcdefghijklmnop' };
@@ -105,5 +112,82 @@ describe('settings-set with chatSites', () => {
     const settings: Settings = { ...DEFAULT_SETTINGS, chatSites: ['http://localhost:3000'] };
     expect(await ask({ type: 'skillpin:settings-set', settings }, CONTENT_SCRIPT)).toMatchObject({ ok: false, error: 'forbidden' });
     expect((await ask<Settings>({ type: 'skillpin:settings-get' })).chatSites).toEqual([]);
+  });
+});
+
+describe('chatSitePatterns', () => {
+  it('one scheme://host/* per origin, port left out, in order, without duplicates', () => {
+    expect(chatSitePatterns(['http://localhost:3000', 'https://chat.internal.example', 'http://localhost:8080', 'http://127.0.0.1:41234'])).toEqual([
+      'http://localhost/*',
+      'https://chat.internal.example/*',
+      'http://127.0.0.1/*',
+    ]);
+  });
+
+  it('skips what is not an exact origin and hosts a pattern cannot spell', () => {
+    expect(chatSitePatterns(['http://[::1]:3000', 'http://localhost:3000/chat', 'ftp://a.example', '*.example.com', 7, null, 'https://ok.example'])).toEqual([
+      'https://ok.example/*',
+    ]);
+    expect(chatSitePatterns([])).toEqual([]);
+  });
+});
+
+describe('menuModel insert patterns', () => {
+  const approved: ApprovedSkillSummary[] = [
+    { origin: 'https://docs.example.com', url: 'https://docs.example.com/s/SKILL.md', name: 'search', status: 'verified-signed', usable: true, approvedAt: 1 },
+  ];
+
+  it('are the built-in chat sites when the user has none', () => {
+    expect(menuModel(approved, null).insertPatterns).toEqual(CHAT_MATCH_PATTERNS);
+    expect(menuModel(approved, null, []).insertPatterns).toEqual(CHAT_MATCH_PATTERNS);
+  });
+
+  it('add the user chat sites after the built-in ones, the items unchanged', () => {
+    const model = menuModel(approved, null, ['http://localhost:3000', 'https://chat.internal.example']);
+    expect(model.insertPatterns).toEqual([...CHAT_MATCH_PATTERNS, 'http://localhost/*', 'https://chat.internal.example/*']);
+    expect(model.insertItems).toEqual(menuModel(approved, null).insertItems);
+  });
+});
+
+describe('the background menus follow the stored chat sites', () => {
+  let dir: string;
+  let server: TestServer;
+
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'skillpin-chat-sites-'));
+    writePublisherSite(dir, { skills: DEMO_SKILLS, seed: new Uint8Array(32).fill(9) });
+    server = await startServer({ root: dir });
+  });
+
+  afterEach(async () => {
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('refreshMenus reads chatSites from the store; saving settings refreshes the menus', async () => {
+    await service.refreshMenus(null);
+    expect(platform.menus.at(-1)?.insertPatterns).toEqual(CHAT_MATCH_PATTERNS);
+    await ask({ type: 'skillpin:settings-set', settings: { ...DEFAULT_SETTINGS, chatSites: ['http://localhost:3000'] } });
+    expect(platform.menus.at(-1)?.insertPatterns).toEqual([...CHAT_MATCH_PATTERNS, 'http://localhost/*']);
+    await service.refreshMenus('http://localhost:3000/c/1');
+    expect(platform.menus.at(-1)?.insertPatterns).toEqual([...CHAT_MATCH_PATTERNS, 'http://localhost/*']);
+    await ask({ type: 'skillpin:settings-set', settings: DEFAULT_SETTINGS });
+    expect(platform.menus.at(-1)?.insertPatterns).toEqual(CHAT_MATCH_PATTERNS);
+  });
+
+  it('the insert item of an approved skill inserts its exact context into a user chat site tab', async () => {
+    await ask({ type: 'skillpin:settings-set', settings: { ...DEFAULT_SETTINGS, chatSites: ['http://localhost:3000'] } });
+    const report = await ask<OriginReport>({ type: 'skillpin:probe', origin: server.origin });
+    const skill = report.skills[0];
+    if (!skill?.url || !skill.actual) throw new Error('no skill');
+    expect(await ask({ type: 'skillpin:approve', origin: server.origin, url: skill.url, digestLf: skill.actual.lf, confirmUnverified: false, confirmCrossOrigin: false })).toEqual({ ok: true });
+    const model = platform.menus.at(-1);
+    const id = insertItemId(server.origin, skill.url);
+    expect(model?.insertItems.map((i) => i.id)).toContain(id);
+    expect(model?.insertPatterns).toContain('http://localhost/*');
+    const ctx = await ask<ContextResult>({ type: 'skillpin:skill-context', origin: server.origin, url: skill.url });
+    if (!ctx.ok) throw new Error(ctx.message);
+    expect(await service.onMenuClick(id, { id: 7, url: 'http://localhost:3000/c/1' })).toBe(true);
+    expect(platform.inserts).toEqual([{ tabId: 7, text: ctx.context }]);
   });
 });
