@@ -14,9 +14,10 @@ const CHECKS: { field: 'paused' | 'probeInPrivate' | 'allowListOnly' | 'legacyIn
   { field: 'legacyIndex', label: 'set_legacy', help: 'set_legacy_help' },
 ];
 
-const TEXTS: { field: 'allowList' | 'denyList' | 'reviewers' | 'snapshotKeys'; label: MessageKey; help: MessageKey; rows: number }[] = [
+const TEXTS: { field: 'allowList' | 'denyList' | 'chatSites' | 'reviewers' | 'snapshotKeys'; label: MessageKey; help: MessageKey; rows: number }[] = [
   { field: 'allowList', label: 'set_allow_list', help: 'set_list_help', rows: 3 },
   { field: 'denyList', label: 'set_deny_list', help: 'set_list_help', rows: 3 },
+  { field: 'chatSites', label: 'set_chat_sites', help: 'set_chat_sites_help', rows: 3 },
   { field: 'reviewers', label: 'set_reviewers', help: 'set_reviewers_help', rows: 4 },
   { field: 'snapshotKeys', label: 'set_snapshot_keys', help: 'set_snapshot_keys_help', rows: 4 },
 ];

@@ -5,7 +5,7 @@ import { DEFAULT_SETTINGS, type Settings } from '../../../lib/types';
 import type { ImportResult } from '../../../lib/messages';
 import { Options } from '../../../components/options/Options';
 import type { OptionsEnv } from '../../../components/options/env';
-import { fromForm, parseSiteEntry, toForm } from '../../../components/options/settings-form';
+import { fromForm, parseChatSiteEntry, parseSiteEntry, toForm } from '../../../components/options/settings-form';
 import { reportFilename } from '../../../components/options/DiagnosticsSection';
 import { FP_NEW, FP_OLD, ORIGIN, approved, makePin, makeReport, makeSkill } from '../../fixtures/ui/reports';
 import { byText, click, fakeBackground, flush, mount, typeInto, type Handlers } from './harness';
@@ -104,6 +104,44 @@ describe('settings', () => {
     expect(root.querySelector('#set-reviewers-err')?.textContent).toContain('Not valid JSON');
   });
 
+  it('Other chat sites: a labelled field that loads, normalises and saves origins', async () => {
+    const saved: Settings[] = [];
+    const { render } = setup({
+      'skillpin:settings-get': () => ({ ...DEFAULT_SETTINGS, chatSites: ['http://localhost:3000'] }),
+      'skillpin:settings-set': (req) => {
+        saved.push(req.settings);
+        return { ok: true };
+      },
+    });
+    const root = await render();
+    const field = root.querySelector<HTMLTextAreaElement>('#set-chatSites');
+    expect(field?.value).toBe('http://localhost:3000');
+    expect(root.querySelector('label[for="set-chatSites"]')?.textContent).toBe('Other chat sites (one origin per line)');
+    expect(field?.getAttribute('aria-describedby')).toBe('set-chatSites-help');
+    await typeInto(field, 'http://localhost:3000/c/1\n\n  HTTPS://Chat.Internal.Example  \nhttp://localhost:3000\nhttp://127.0.0.1:41234\n');
+    await click(root.querySelector('[data-action="save-settings"]'));
+    expect(saved.map((s) => s.chatSites)).toEqual([['http://localhost:3000', 'https://chat.internal.example', 'http://127.0.0.1:41234']]);
+    expect(root.querySelector<HTMLTextAreaElement>('#set-chatSites')?.value).toBe('http://localhost:3000\nhttps://chat.internal.example\nhttp://127.0.0.1:41234');
+  });
+
+  it('Other chat sites: a bad line is reported with its number and nothing is saved', async () => {
+    const { render, bg } = setup({ 'skillpin:settings-set': () => ({ ok: true }) });
+    const root = await render();
+    for (const [text, line] of [
+      ['http://localhost:3000\n*.example.com', 2],
+      ['localhost:3000', 1],
+      ['https://ok.example\n\nftp://files.example', 3],
+      ['https://user:pw@chat.example', 1],
+    ] as const) {
+      await typeInto(root.querySelector('#set-chatSites'), text);
+      await click(root.querySelector('[data-action="save-settings"]'));
+      expect(root.querySelector('#set-chatSites-err')?.textContent, text).toContain(`Line ${line} is not an http(s) origin`);
+      expect(root.querySelector('#set-chatSites')?.getAttribute('aria-invalid')).toBe('true');
+      expect(root.querySelector('#set-chatSites')?.getAttribute('aria-describedby')).toBe('set-chatSites-help set-chatSites-err');
+    }
+    expect(bg.ofType('skillpin:settings-set')).toHaveLength(0);
+  });
+
   it('shows a failed save', async () => {
     const { render } = setup({ 'skillpin:settings-set': () => ({ ok: false, error: 'storage', message: 'Disk full' }) });
     const root = await render();
@@ -120,6 +158,19 @@ describe('settings form parsing', () => {
     for (const bad of ['example.com', 'ftp://a.example', 'javascript:alert(1)', '*.', '*', 'https://user:pw@a.example', '*.a..b']) {
       expect(parseSiteEntry(bad), bad).toBeNull();
     }
+  });
+
+  it('chat sites: http(s) origins only, never patterns, never more than the limit', () => {
+    expect(parseChatSiteEntry('http://127.0.0.1:41234/index.html')).toBe('http://127.0.0.1:41234');
+    expect(parseChatSiteEntry(' https://Chat.Example:443/ ')).toBe('https://chat.example');
+    expect(parseChatSiteEntry('http://[::1]:3000')).toBe('http://[::1]:3000');
+    for (const bad of ['*.example.com', 'example.com', 'localhost:3000', 'ftp://a.example', 'file:///tmp/x', 'javascript:alert(1)', 'https://u:p@a.example', '']) {
+      expect(parseChatSiteEntry(bad), bad).toBeNull();
+    }
+    const form = toForm(DEFAULT_SETTINGS);
+    const many = Array.from({ length: 101 }, (_, i) => `https://h${i}.example`).join('\n');
+    expect(fromForm({ ...form, chatSites: many }).errors?.chatSites).toContain('At most 100');
+    expect(fromForm({ ...form, chatSites: many.split('\n').slice(0, 100).join('\n') }).settings?.chatSites).toHaveLength(100);
   });
 
   it('validates reviewer and snapshot-key shapes', () => {
