@@ -69,20 +69,29 @@ export function SkillButtons({
           )}
         </>
       )}
-      {approved && url && (
-        <button type="button" class="btn-primary" disabled={actions.busy} onClick={() => void actions.copy(origin, url, skill.name)} data-action="copy">
-          {t('copy_context')}
-        </button>
-      )}
       {approved && url && chatTab && (
         <button
           type="button"
+          class="btn-primary"
           disabled={actions.busy}
           onClick={() => void actions.insert(chatTab.tabId, origin, url, skill.name)}
           title={t('insert_into_title', chatTab.title)}
           data-action="insert"
         >
           {t('insert_into_chat')}
+        </button>
+      )}
+      {approved && url && (
+        // With a chat tab open, inserting is the main action and Copy steps back (a short label keeps one row).
+        <button
+          type="button"
+          class={chatTab ? undefined : 'btn-primary'}
+          disabled={actions.busy}
+          onClick={() => void actions.copy(origin, url, skill.name)}
+          aria-label={chatTab ? t('copy_context') : undefined}
+          data-action="copy"
+        >
+          {chatTab ? t('copy_short') : t('copy_context')}
         </button>
       )}
       {skill.approval.state !== 'none' && url && (

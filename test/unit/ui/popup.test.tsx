@@ -260,6 +260,23 @@ describe('approved skills', () => {
     expect(document.querySelector('[data-testid="announcer"]')?.textContent).toContain('Nothing was sent');
   });
 
+  it('with a chat tab, Insert into chat is the main action and Copy keeps a short visible label', async () => {
+    const skill = approved(makeSkill());
+    const handlers = withReport(makeReport([skill]));
+    let root = await setup(handlers).render();
+    let copy = root.querySelector('[data-action="copy"]');
+    expect(copy?.classList.contains('btn-primary')).toBe(true);
+    expect(copy?.textContent).toBe('Copy skill context');
+    root = await setup(handlers, { chatTab: { tabId: 42, title: 'Local chat', host: 'localhost', origin: 'http://localhost:3000' } }).render();
+    const buttons = Array.from(root.querySelectorAll('[data-skill-id] .actions button')).map((b) => b.getAttribute('data-action'));
+    expect(buttons).toEqual(['insert', 'copy', 'revoke']);
+    expect(root.querySelector('[data-action="insert"]')?.classList.contains('btn-primary')).toBe(true);
+    copy = root.querySelector('[data-action="copy"]');
+    expect(copy?.classList.contains('btn-primary')).toBe(false);
+    expect(copy?.textContent).toBe('Copy');
+    expect(copy?.getAttribute('aria-label')).toBe('Copy skill context');
+  });
+
   it('say so when insertion fell back to the clipboard', async () => {
     const skill = approved(makeSkill());
     const { render } = setup(withReport(makeReport([skill]), { 'skillpin:insert': () => ({ ok: false, method: 'clipboard', message: 'Composer not found.' }) }), {
