@@ -58,13 +58,21 @@ if (!sw) sw = await context.waitForEvent('serviceworker', { timeout: 30_000 });
 await sw.evaluate(() => globalThis.skillpinReady);
 const extensionId = new URL(sw.url()).host;
 
+// The mock chat is no site Skillpin knows: make it one of the user's "Other chat sites".
+const settingsPage = await context.newPage();
+await settingsPage.goto(`chrome-extension://${extensionId}/options.html`);
+const settings = await settingsPage.evaluate(() => chrome.runtime.sendMessage({ type: 'skillpin:settings-get' }));
+const saved = await settingsPage.evaluate((m) => chrome.runtime.sendMessage(m), { type: 'skillpin:settings-set', settings: { ...settings, chatSites: [chat.origin] } });
+if (!saved?.ok) throw new Error(`could not add the mock chat to the chat sites: ${JSON.stringify(saved)}`);
+console.log(`chat sites:     ${chat.origin} (Settings → Other chat sites)`);
+
 const page = context.pages()[0] ?? (await context.newPage());
 await page.goto(`${site.origin}/`);
 
 if (headed) {
   console.log('\nChromium is open on the demo site. Click the Skillpin toolbar icon (pin it from the puzzle menu),');
   console.log(`or open chrome-extension://${extensionId}/popup.html?origin=${encodeURIComponent(site.origin)}`);
-  console.log('Approve a skill, then open the mock chat and use "Insert into chat". Ctrl+C stops the demo.');
+  console.log(`Approve a skill, open the mock chat (${chat.origin}/index.html) and use "Insert into chat". Ctrl+C stops the demo.`);
   await new Promise(() => undefined);
 }
 
@@ -112,18 +120,40 @@ if (await approve.count()) {
   await snap(popup, '3-popup-approved.png');
 }
 
+// Open the mock chat as a user leaves it (nothing focused), then click the popup's own button.
 const chatPage = await context.newPage();
 await chatPage.goto(`${chat.origin}/index.html`);
-await chatPage.locator('#composer-textarea').focus();
 const chatTabId = await sw.evaluate(async (u) => (await chrome.tabs.query({})).find((t) => t.url === u)?.id ?? -1, chatPage.url());
-const skill = report.skills[0];
-const inserted = await popup.evaluate(
-  (m) => chrome.runtime.sendMessage(m),
-  { type: 'skillpin:insert', tabId: chatTabId, origin: site.origin, url: skill.url },
-);
-console.log(`insert into the mock chat: ${inserted.ok ? 'ok' : 'failed'} (${inserted.method}) ${inserted.message ?? ''}`);
+await popup.bringToFront();
+await popup.reload();
+const insert = popup.locator('[data-skill-url]').getByRole('button', { name: 'Insert into chat' });
+await insert.first().waitFor({ timeout: 10_000 });
+await insert.first().click();
+const announced = popup.locator('[data-testid="announcer"]');
+await popup.waitForFunction(() => (document.querySelector('[data-testid="announcer"]')?.textContent ?? '').trim() !== '', null, { timeout: 10_000 });
+console.log(`popup says: ${(await announced.first().textContent())?.trim()}`);
+await snap(popup, '4-popup-inserted.png');
 await chatPage.waitForTimeout(300);
-await snap(chatPage, '4-mock-chat-inserted.png');
+const held = await chatPage.locator('#composer-textarea').inputValue();
+const sends = await chatPage.locator('#send-count').textContent();
+console.log(`mock chat composer: ${held.length} chars, sends: ${sends}`);
+await snap(chatPage, '5-mock-chat-inserted.png');
+
+// The popup on the chat tab: every approved skill, ready to insert there.
+const chatView = await context.newPage();
+await chatView.setViewportSize({ width: 400, height: 640 });
+await chatView.goto(`chrome-extension://${extensionId}/popup.html?tab=${chatTabId}`);
+await chatView.locator('[data-testid="chat-panel"] [data-skill-url]').first().waitFor({ timeout: 10_000 });
+await snap(chatView, '6-popup-chat-view.png');
+
+// The setting itself, on the options page.
+await settingsPage.setViewportSize({ width: 900, height: 700 });
+await settingsPage.reload();
+const field = settingsPage.locator('#set-chatSites');
+await field.waitFor({ timeout: 10_000 });
+await field.scrollIntoViewIfNeeded();
+await settingsPage.screenshot({ path: join(shots, '7-options-chat-sites.png') });
+console.log('  saved 7-options-chat-sites.png');
 
 console.log(`\nscreenshots: ${shots}`);
 await shutdown();
