@@ -19,9 +19,17 @@ export function openDatabase(opts: OpenOptions): Promise<IDBPDatabase<SkillpinDB
   return new Promise((resolve, reject) => {
     let settled = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
+    // A request queued behind another pending open (e.g. an earlier one still blocked) gets
+    // neither `blocked` nor `upgradeneeded` until that one ends: it waits as long, then fails.
+    let queued: ReturnType<typeof setTimeout> | undefined;
+    const stopQueued = (): void => {
+      if (queued !== undefined) clearTimeout(queued);
+      queued = undefined;
+    };
     let migrationError: unknown = undefined;
     const fail = (error: StoreError): void => {
       if (timer !== undefined) clearTimeout(timer);
+      stopQueued();
       if (settled) return;
       settled = true;
       reject(error);
@@ -35,7 +43,13 @@ export function openDatabase(opts: OpenOptions): Promise<IDBPDatabase<SkillpinDB
       return;
     }
 
+    queued = setTimeout(() => {
+      queued = undefined;
+      fail(new StoreError('blocked', 'the trust database is held by another open or upgrade that has not finished; close other Skillpin pages and try again'));
+    }, opts.blockedTimeoutMs);
+
     request.onupgradeneeded = (event) => {
+      stopQueued();
       const rawTx = request.transaction;
       if (!rawTx) return;
       const tx = wrap(rawTx) as unknown as UpgradeTx;
@@ -47,6 +61,7 @@ export function openDatabase(opts: OpenOptions): Promise<IDBPDatabase<SkillpinDB
     };
 
     request.onblocked = (event) => {
+      stopQueued();
       if (settled || timer !== undefined) return;
       timer = setTimeout(() => {
         timer = undefined;
@@ -61,6 +76,7 @@ export function openDatabase(opts: OpenOptions): Promise<IDBPDatabase<SkillpinDB
 
     request.onsuccess = () => {
       if (timer !== undefined) clearTimeout(timer);
+      stopQueued();
       const db = request.result;
       if (settled) {
         // The caller already got `blocked`; nobody will use this late connection.

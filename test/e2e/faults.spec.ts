@@ -365,3 +365,94 @@ test.describe('IndexedDB faults', () => {
     }
   });
 });
+
+/** Replaces the extension's database with a v1 database holding the v1 sample; returns with it open when `hold`. */
+async function installV1(page: Page, hold: boolean): Promise<void> {
+  const contents = JSON.stringify(v1Sample(), (_k, v: unknown) => (v instanceof Uint8Array ? { __bytes: Array.from(v) } : v));
+  // The frozen v1 builders run in the extension page as they are (no code from lib/).
+  const script = `(async () => {
+    function done(tx) {
+      return new Promise((resolve, reject) => {
+        tx.oncomplete = () => resolve();
+        tx.onerror = () => reject(tx.error);
+        tx.onabort = () => reject(tx.error ?? new Error('aborted'));
+      });
+    }
+    const createV1Stores = ${createV1Stores.toString()};
+    const writeV1 = ${writeV1.toString()};
+    const contents = JSON.parse(${JSON.stringify(contents)}, (k, v) => (v && typeof v === 'object' && Array.isArray(v.__bytes) ? new Uint8Array(v.__bytes) : v));
+    await new Promise((resolve, reject) => {
+      const del = indexedDB.deleteDatabase('skillpin');
+      del.onsuccess = () => resolve();
+      del.onerror = () => reject(del.error);
+    });
+    const db = await new Promise((resolve, reject) => {
+      const request = indexedDB.open('skillpin', 1);
+      request.onupgradeneeded = () => createV1Stores(request.result, []);
+      request.onsuccess = () => resolve(request.result);
+      request.onerror = () => reject(request.error);
+    });
+    await writeV1(db, contents);
+    if (${hold ? 'true' : 'false'}) globalThis.heldV1 = db;
+    else db.close();
+    return db.version;
+  })()`;
+  expect(await page.evaluate(script)).toBe(1);
+}
+
+async function dbVersion(page: Page): Promise<number | undefined> {
+  return page.evaluate(async () => (await indexedDB.databases()).find((d) => d.name === 'skillpin')?.version);
+}
+
+async function expectV1Contents(page: Page): Promise<void> {
+  const pins = await send<Pin[]>(page, { type: 'skillpin:pins-list' });
+  expect(pins).toEqual([{ origin: V1_ORIGIN, key: V1_KEY, fingerprint: V1_FINGERPRINT, firstSeen: 1000, lastSeen: 5000 }]);
+  const approvals = await send<Approval[]>(page, { type: 'skillpin:approvals-list' });
+  expect(approvals.map((a) => [a.origin, a.url, a.keyFingerprint])).toEqual([[V1_ORIGIN, V1_SKILL_URL, V1_FINGERPRINT]]);
+  const settings = await send<Settings>(page, { type: 'skillpin:settings-get' });
+  expect(settings).toMatchObject({ paused: true, allowList: ['https://docs.example.com'], denyList: ['*.ads.example'], legacyIndex: false });
+  const text = await send<{ approved: { text: string } | null }>(page, { type: 'skillpin:skill-text', origin: V1_ORIGIN, url: V1_SKILL_URL });
+  expect(text.approved?.text).toBe(new TextDecoder().decode(v1Sample().skills?.[0] ? (v1Sample().skills?.[0] as { bytes: Uint8Array }).bytes : new Uint8Array()));
+  expect(await dbVersion(page)).toBe(2);
+}
+
+test.describe('schema upgrades', () => {
+  test('a browser restart on a v1 database migrates pins, approvals, bytes and settings without loss', async ({ profileDir }) => {
+    let { context, extensionId } = await launch(profileDir);
+    let ext = await context.newPage();
+    await ext.goto(`chrome-extension://${extensionId}/options.html`);
+    await installV1(ext, false);
+    await context.close();
+
+    ({ context, extensionId } = await launch(profileDir));
+    try {
+      ext = await context.newPage();
+      await ext.goto(`chrome-extension://${extensionId}/options.html`);
+      await expectV1Contents(ext);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('an upgrade blocked by an old connection is reported, then completes once it closes, without loss', async ({ context, extPage }) => {
+    const ctl = await workerControl(context, extPage);
+    try {
+      // An old page keeps the v1 database open and ignores versionchange; the worker restarts.
+      await installV1(extPage, true);
+      await ctl.stop();
+      const blocked = await send<{ ok?: boolean; error?: string; message?: string }>(extPage, { type: 'skillpin:ready' });
+      expect(blocked).toMatchObject({ ok: false, error: 'internal' });
+      expect(blocked.message).toMatch(/keeps the trust database open/);
+      // Asking again while the first open is still queued behind the old connection: an answer, not a hang.
+      const again = await send<{ ok?: boolean; message?: string }>(extPage, { type: 'skillpin:pins-list' });
+      expect(again.ok).toBe(false);
+      expect(again.message).toMatch(/held by another open or upgrade/);
+
+      await extPage.evaluate(() => (globalThis as unknown as { heldV1: IDBDatabase }).heldV1.close());
+      await expect.poll(async () => (await send<{ ready?: boolean }>(extPage, { type: 'skillpin:ready' })).ready ?? false, { timeout: 15_000 }).toBe(true);
+      await expectV1Contents(extPage);
+    } finally {
+      await ctl.close();
+    }
+  });
+});
