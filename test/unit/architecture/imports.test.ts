@@ -1,0 +1,58 @@
+// ARCHITECTURE.md invariants about who may import whom, checked over the source tree.
+import { describe, expect, it } from 'vitest';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+
+const ROOT = join(__dirname, '../../..');
+
+function files(dir: string): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(join(ROOT, dir))) {
+    const rel = join(dir, name);
+    if (statSync(join(ROOT, rel)).isDirectory()) out.push(...files(rel));
+    else if (/\.(ts|tsx)$/.test(name)) out.push(rel);
+  }
+  return out;
+}
+
+function imports(file: string): string[] {
+  const text = readFileSync(join(ROOT, file), 'utf8');
+  const found: string[] = [];
+  for (const m of text.matchAll(/(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g)) {
+    found.push((m[1] ?? m[2]) as string);
+  }
+  return found;
+}
+
+/** Resolves a relative specifier to a repo-relative path prefix. */
+function target(file: string, spec: string): string {
+  if (spec.startsWith('@/')) return spec.slice(2);
+  if (!spec.startsWith('.')) return spec;
+  return relative(ROOT, join(ROOT, file, '..', spec));
+}
+
+describe('module boundaries', () => {
+  it('lib/ never imports from entrypoints/ or components/', () => {
+    const bad = files('lib').flatMap((f) => imports(f).map((s) => [f, target(f, s)] as const)).filter(([, t]) => t.startsWith('entrypoints') || t.startsWith('components'));
+    expect(bad).toEqual([]);
+  });
+
+  it('components/ never import network, storage, engine or verification code', () => {
+    const forbidden = ['lib/net', 'lib/trust', 'lib/engine', 'lib/verify', 'lib/scheduler', 'lib/background', 'idb', 'wxt/browser'];
+    const bad = files('components')
+      .flatMap((f) => imports(f).map((s) => [f, target(f, s)] as const))
+      .filter(([, t]) => forbidden.some((p) => t === p || t.startsWith(p + '/')));
+    expect(bad).toEqual([]);
+  });
+
+  it('lib/ runs under node and in a service worker: no node: built-ins', () => {
+    const bad = files('lib').flatMap((f) => imports(f).filter((s) => s.startsWith('node:')).map((s) => `${f}: ${s}`));
+    expect(bad).toEqual([]);
+  });
+
+  it('the scan sees the tree (guards against an empty walk)', () => {
+    expect(files('lib').length).toBeGreaterThan(40);
+    expect(files('components').length).toBeGreaterThan(10);
+    expect(imports('lib/background/service.ts')).toContain('../engine/probe-origin');
+  });
+});
