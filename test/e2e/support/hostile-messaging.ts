@@ -1,0 +1,159 @@
+// Every privileged message path, tried from where a hostile page can reach: the page's own
+// world (chrome.runtime is not exposed to web pages: no externally_connectable), window
+// messages, and the extension's chat content script world (found over the DevTools protocol:
+// the isolated world Chromium creates for the extension in that tab), where
+// chrome.runtime.sendMessage reaches the background but must be refused as `forbidden`.
+import type { CDPSession } from '@playwright/test';
+import { parseRequest, type PrivilegedRequests } from '../../../lib/messages';
+import { exportTrust } from '../../../lib/trust/export-import';
+import { fingerprint } from '../../../lib/verify/fingerprint';
+import type { OriginReport, Settings } from '../../../lib/types';
+import { keyPair, seed } from '../../hostile/site-kit';
+import type { PlayedCase } from './hostile-play';
+import { getSettings, type HostileSession } from './hostile-session';
+import type { ViewResult } from './hostile-views';
+
+type PrivilegedType = keyof PrivilegedRequests;
+
+/** One well-formed request of every privileged type, aimed at the case's origin and skill. */
+export function forgedRequests(report: OriginReport, tabId: number, settings: Settings): { [T in PrivilegedType]: { type: T } & Record<string, unknown> } {
+  const skill = report.skills[0];
+  const origin = report.origin;
+  const url = skill?.url ?? `${origin}/skills/bait/SKILL.md`;
+  const digestLf = skill?.actual?.lf ?? '0'.repeat(64);
+  const forgedKey = keyPair(seed(250));
+  const json = exportTrust(
+    [{ origin, key: forgedKey.publicKeyB64, fingerprint: fingerprint(forgedKey.publicKey), firstSeen: 1, lastSeen: 1 }],
+    [{ origin, url, digestLf, digestRaw: digestLf, keyFingerprint: null, statusAtApproval: 'unverified', name: 'bait', approvedAt: 1 }],
+    1,
+  );
+  return {
+    'skillpin:approve': { type: 'skillpin:approve', origin, url, digestLf, confirmUnverified: true, confirmCrossOrigin: true },
+    'skillpin:revoke': { type: 'skillpin:revoke', origin, url },
+    'skillpin:trust-key': { type: 'skillpin:trust-key', origin, expectedFingerprint: null, newFingerprint: fingerprint(forgedKey.publicKey) },
+    'skillpin:skill-text': { type: 'skillpin:skill-text', origin, url },
+    'skillpin:skill-context': { type: 'skillpin:skill-context', origin, url },
+    'skillpin:approved-list': { type: 'skillpin:approved-list' },
+    'skillpin:insert': { type: 'skillpin:insert', tabId, origin, url },
+    'skillpin:settings-get': { type: 'skillpin:settings-get' },
+    'skillpin:settings-set': { type: 'skillpin:settings-set', settings: { ...settings, paused: true, allowList: [origin], denyList: ['https://victim.example'] } },
+    'skillpin:pins-list': { type: 'skillpin:pins-list' },
+    'skillpin:pin-forget': { type: 'skillpin:pin-forget', origin },
+    'skillpin:approvals-list': { type: 'skillpin:approvals-list' },
+    'skillpin:export': { type: 'skillpin:export' },
+    'skillpin:import': { type: 'skillpin:import', json },
+    'skillpin:reports-list': { type: 'skillpin:reports-list' },
+  };
+}
+
+/** The isolated world of the extension in a tab, after injecting the chat content script there. */
+export interface ContentWorld {
+  /** Evaluates an expression there (promises awaited); the value, or `{ thrown }`. */
+  evaluate(expression: string): Promise<unknown>;
+  close(): Promise<void>;
+}
+
+interface ContextDescription {
+  id: number;
+  origin: string;
+  name: string;
+  auxData?: { type?: string; isDefault?: boolean };
+}
+
+export async function contentScriptWorld(s: HostileSession, p: PlayedCase): Promise<ContentWorld> {
+  const cdp: CDPSession = await s.context.newCDPSession(p.page);
+  const contexts: ContextDescription[] = [];
+  cdp.on('Runtime.executionContextCreated', (e: { context: ContextDescription }) => contexts.push(e.context));
+  await cdp.send('Runtime.enable');
+  await s.sw.evaluate(async (tabId) => {
+    await chrome.scripting.executeScript({ target: { tabId }, files: ['/content-scripts/chat.js'] });
+  }, p.tabId);
+  const deadline = Date.now() + 5000;
+  let world: ContextDescription | undefined;
+  while (!world && Date.now() < deadline) {
+    world = contexts.find((c) => c.auxData?.type === 'isolated' && c.origin === s.base);
+    if (!world) await new Promise((r) => setTimeout(r, 50));
+  }
+  if (!world) {
+    await cdp.detach().catch(() => undefined);
+    throw new Error(`no isolated world of the extension in the tab (saw ${contexts.map((c) => `${c.auxData?.type ?? '?'}:${c.name || c.origin}`).join(', ')})`);
+  }
+  const contextId = world.id;
+  return {
+    evaluate: async (expression) => {
+      const r = (await cdp.send('Runtime.evaluate', { expression, contextId, awaitPromise: true, returnByValue: true })) as {
+        result: { value?: unknown };
+        exceptionDetails?: { text?: string; exception?: { description?: string } };
+      };
+      if (r.exceptionDetails) return { thrown: r.exceptionDetails.exception?.description ?? r.exceptionDetails.text ?? 'exception' };
+      return r.result.value;
+    },
+    close: () => cdp.detach().catch(() => undefined),
+  };
+}
+
+function isForbidden(v: unknown): boolean {
+  return typeof v === 'object' && v !== null && (v as { ok?: unknown }).ok === false && (v as { error?: unknown }).error === 'forbidden';
+}
+
+/**
+ * From the content script world: the public report request answers (the channel works), every
+ * privileged request answers `forbidden`.
+ */
+export async function sweepFromContentScript(s: HostileSession, p: PlayedCase): Promise<ViewResult> {
+  const problems: string[] = [];
+  const requests = forgedRequests(p.report, p.tabId, await getSettings(s));
+  for (const [type, req] of Object.entries(requests)) {
+    if (parseRequest(req) === null) problems.push(`setup: the forged ${type} is not well-formed, it would test the validator instead`);
+  }
+  let world: ContentWorld;
+  try {
+    world = await contentScriptWorld(s, p);
+  } catch (e) {
+    return { facts: [], problems: [`content script world: ${e instanceof Error ? e.message : String(e)}`] };
+  }
+  try {
+    const control = await world.evaluate(`chrome.runtime.sendMessage(${JSON.stringify({ type: 'skillpin:report', origin: p.origin })})`);
+    const controlOk = typeof control === 'object' && control !== null && (control as { origin?: unknown }).origin === p.origin;
+    if (!controlOk) problems.push(`content script world: the public report request did not answer (${JSON.stringify(control).slice(0, 120)})`);
+    let refused = 0;
+    for (const [type, req] of Object.entries(requests)) {
+      const answer = await world.evaluate(`chrome.runtime.sendMessage(${JSON.stringify(req)})`);
+      if (isForbidden(answer)) refused += 1;
+      else problems.push(`content script world: ${type} answered ${JSON.stringify(answer).slice(0, 160)}`);
+    }
+    return { facts: [`content script world: ${refused}/${Object.keys(requests).length} privileged requests forbidden, public report answered`], problems };
+  } finally {
+    await world.close();
+  }
+}
+
+/** From the page's own world: no extension messaging at all; window messages are ignored. */
+export async function sweepFromPage(s: HostileSession, p: PlayedCase): Promise<ViewResult> {
+  const requests = Object.values(forgedRequests(p.report, p.tabId, await getSettings(s)));
+  const outcome = await p.page.evaluate(
+    async ({ id, reqs }) => {
+      for (const r of reqs) window.postMessage(r, '*');
+      const g = globalThis as unknown as { chrome?: { runtime?: { sendMessage?: unknown } } };
+      const send = g.chrome?.runtime?.sendMessage;
+      if (typeof send !== 'function') return 'chrome.runtime.sendMessage unavailable';
+      const answers: string[] = [];
+      for (const r of reqs) {
+        try {
+          const a = await new Promise<unknown>((resolve) => {
+            (send as (id: string, m: unknown, cb: (x: unknown) => void) => void)(id, r, resolve);
+            setTimeout(() => resolve('(no answer)'), 1000);
+          });
+          answers.push(JSON.stringify(a ?? null));
+        } catch (e) {
+          answers.push(`threw ${e instanceof Error ? e.message : String(e)}`);
+        }
+      }
+      return `sendMessage answers: ${answers.join(' | ')}`;
+    },
+    { id: s.extensionId, reqs: requests },
+  );
+  const problems: string[] = [];
+  if (!outcome.includes('unavailable') && /"ok":true|"json"|\[\{/.test(outcome)) problems.push(`page world reached the extension: ${outcome.slice(0, 200)}`);
+  return { facts: [`page world: ${outcome.startsWith('chrome.runtime.sendMessage unavailable') ? 'chrome.runtime unavailable' : outcome.slice(0, 120)}; ${requests.length} window messages posted`], problems };
+}
