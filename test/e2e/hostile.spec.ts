@@ -8,6 +8,7 @@ import { test, expect } from '@playwright/test';
 import { browserCases } from '../hostile/catalogue';
 import { runBrowserCase } from './support/hostile-case';
 import { recordBrowserResult, regenerateReliability } from './support/hostile-results';
+import { silentDetectors } from './support/hostile-selfcheck';
 import { openSession, type HostileSession } from './support/hostile-session';
 
 const CASES = browserCases();
@@ -29,6 +30,11 @@ test.afterAll(async () => {
 
 test(`the browser subset holds at least ${MIN_BROWSER_CASES} cases`, () => {
   expect(CASES.length).toBeGreaterThanOrEqual(MIN_BROWSER_CASES);
+});
+
+test('the runner sees trap hits, sentinels, CSP blocks and injected elements', async () => {
+  if (!session) throw new Error('no browser session');
+  expect(await silentDetectors(session)).toEqual([]);
 });
 
 for (const c of CASES) {

@@ -128,32 +128,37 @@ export async function sweepFromContentScript(s: HostileSession, p: PlayedCase): 
   }
 }
 
-/** From the page's own world: no extension messaging at all; window messages are ignored. */
+/** From the page's own world: no extension messaging at all (the manifest exposes none); window messages are ignored. */
 export async function sweepFromPage(s: HostileSession, p: PlayedCase): Promise<ViewResult> {
+  const problems: string[] = [];
+  const manifest = await s.sw.evaluate(() => chrome.runtime.getManifest() as unknown as Record<string, unknown>);
+  if ('externally_connectable' in manifest) problems.push('the manifest declares externally_connectable');
   const requests = Object.values(forgedRequests(p.report, p.tabId, await getSettings(s)));
   const outcome = await p.page.evaluate(
     async ({ id, reqs }) => {
       for (const r of reqs) window.postMessage(r, '*');
       const g = globalThis as unknown as { chrome?: { runtime?: { sendMessage?: unknown } } };
-      const send = g.chrome?.runtime?.sendMessage;
-      if (typeof send !== 'function') return 'chrome.runtime.sendMessage unavailable';
+      const sendMessage = g.chrome?.runtime?.sendMessage;
+      if (typeof sendMessage !== 'function') return { available: false, answers: [] as string[] };
       const answers: string[] = [];
       for (const r of reqs) {
         try {
-          const a = await new Promise<unknown>((resolve) => {
-            (send as (id: string, m: unknown, cb: (x: unknown) => void) => void)(id, r, resolve);
-            setTimeout(() => resolve('(no answer)'), 1000);
-          });
-          answers.push(JSON.stringify(a ?? null));
+          answers.push(
+            await new Promise<string>((resolve) => {
+              (sendMessage as (id: string, m: unknown, cb: (x: unknown) => void) => void)(id, r, (x) => resolve(x === undefined ? 'no answer' : `answered ${JSON.stringify(x)}`));
+              setTimeout(() => resolve('no answer'), 1000);
+            }),
+          );
         } catch (e) {
           answers.push(`threw ${e instanceof Error ? e.message : String(e)}`);
         }
       }
-      return `sendMessage answers: ${answers.join(' | ')}`;
+      return { available: true, answers };
     },
     { id: s.extensionId, reqs: requests },
   );
-  const problems: string[] = [];
-  if (!outcome.includes('unavailable') && /"ok":true|"json"|\[\{/.test(outcome)) problems.push(`page world reached the extension: ${outcome.slice(0, 200)}`);
-  return { facts: [`page world: ${outcome.startsWith('chrome.runtime.sendMessage unavailable') ? 'chrome.runtime unavailable' : outcome.slice(0, 120)}; ${requests.length} window messages posted`], problems };
+  const answered = outcome.answers.filter((a) => a.startsWith('answered'));
+  if (answered.length > 0) problems.push(`the page world reached the extension: ${answered[0]?.slice(0, 160) ?? ''}`);
+  const how = outcome.available ? `chrome.runtime.sendMessage present, ${outcome.answers.length - answered.length}/${outcome.answers.length} calls threw or went unanswered` : 'chrome.runtime.sendMessage undefined';
+  return { facts: [`page world: ${how}; ${requests.length} window messages posted`], problems };
 }

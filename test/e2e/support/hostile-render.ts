@@ -48,6 +48,8 @@ export async function renderChecks(s: HostileSession, c: HostileCase, p: PlayedC
     const details = await openDetails(popup, skill);
     parts.push({ facts: [`details ${details.ms} ms`], problems: details.problems });
     if (details.ms > RENDER_BUDGET_MS) parts.push({ facts: [], problems: [`the details view took ${details.ms} ms (budget ${RENDER_BUDGET_MS} ms)`] });
+    const heading = await popup.page.locator('#details-title').evaluate((el) => ({ children: el.children.length, text: el.textContent ?? '' })).catch(() => null);
+    if (!heading || heading.children !== 0 || heading.text !== skill.name) parts.push({ facts: [], problems: [`the details heading does not show the name as text (${JSON.stringify(heading)})`] });
     const rendered = await checkRendered(popup);
     parts.push(rendered);
     if (!rendered.present) parts.push({ facts: [], problems: ['the SKILL.md was not rendered'] });
