@@ -56,19 +56,33 @@ async function addComposer(p: PlayedCase): Promise<string> {
   return `#${TEST_COMPOSER}`;
 }
 
-/** The user's explicit insertion (popup Insert) of an approved skill into the focused composer. */
-async function insertExplicitly(s: HostileSession, p: PlayedCase, origin: string, url: string, selector: string): Promise<{ value: string; context: string | null; problems: string[] }> {
+/**
+ * The user's explicit insertion of an approved skill into the focused composer: the popup's
+ * Insert (an extension-page message) or the context menu's "Insert skill context" item.
+ */
+async function insertExplicitly(s: HostileSession, p: PlayedCase, origin: string, url: string, selector: string, via: 'popup' | 'menu'): Promise<{ value: string; context: string | null; problems: string[] }> {
   const problems: string[] = [];
   const ctx = await send<ContextResult>(s.extPage, { type: 'skillpin:skill-context', origin, url });
   if (!ctx.ok) return { value: '', context: null, problems: [`no context for the approved skill: ${ctx.error}`] };
   const composer = p.page.locator(selector).first();
-  await composer.focus();
-  const result = await send<InsertResult>(s.extPage, { type: 'skillpin:insert', tabId: p.tabId, origin, url });
-  if (!result.ok) problems.push(`insertion failed: ${result.method} ${result.message}`);
+  await composer.focus({ timeout: 5000 });
+  if (via === 'popup') {
+    const result = await send<InsertResult>(s.extPage, { type: 'skillpin:insert', tabId: p.tabId, origin, url });
+    if (!result.ok) problems.push(`insertion failed: ${result.method} ${result.message}`);
+  } else {
+    const ok = await s.sw.evaluate(
+      async ({ tabId, item }) => {
+        const tab = await chrome.tabs.get(tabId);
+        return globalThis.skillpin?.onMenuClick(item, { id: tabId, url: tab.url });
+      },
+      { tabId: p.tabId, item: `skillpin-insert|${origin}|${url}` },
+    );
+    if (ok !== true) problems.push('the menu insertion did not succeed');
+  }
   let value = '';
   const deadline = Date.now() + 3000;
   while (Date.now() < deadline) {
-    value = await composer.inputValue();
+    value = await composer.inputValue({ timeout: 2000 });
     if (value !== '') break;
     await p.page.waitForTimeout(50);
   }
@@ -124,12 +138,15 @@ export async function messagingChecks(s: HostileSession, c: HostileCase, p: Play
         parts.push({ facts: [], problems: ['setup: no approved skill on another origin'] });
         break;
       }
-      const inserted = await insertExplicitly(s, p, other.report.origin, other.url, '#c');
-      parts.push({ facts: ['nothing inserted on its own; the explicit insert put exactly the context block in'], problems: [...inserted.problems, ...oneBlock(inserted.value)] });
+      const inserted = await insertExplicitly(s, p, other.report.origin, other.url, '#c', 'menu');
+      parts.push({ facts: ['nothing inserted on its own; the menu insert put exactly the context block in'], problems: [...inserted.problems, ...oneBlock(inserted.value)] });
+      await p.page.waitForTimeout(200);
+      // The page owns its composer: once the user inserts, its own listener may send the text on.
+      if (p.served.trapHits().length > 0) parts.push({ facts: ['after the user inserted, the page itself beaconed the composer text (its own listener)'], problems: [] });
       break;
     }
     case 'page-synthetic-events': {
-      const value = await p.page.locator('#c').inputValue();
+      const value = await p.page.locator('#c').inputValue({ timeout: 5000 });
       parts.push({ facts: [], problems: value === '' ? [] : [`the composer holds ${value.length} chars after synthetic events`] });
       break;
     }
@@ -145,7 +162,7 @@ export async function messagingChecks(s: HostileSession, c: HostileCase, p: Play
         break;
       }
       const selector = await addComposer(p);
-      const inserted = await insertExplicitly(s, p, p.origin, bait.url, selector);
+      const inserted = await insertExplicitly(s, p, p.origin, bait.url, selector, 'popup');
       parts.push({ facts: ['after approving bait, the insert put exactly one context block in'], problems: [...inserted.problems, ...oneBlock(inserted.value)] });
       break;
     }
@@ -156,7 +173,7 @@ export async function messagingChecks(s: HostileSession, c: HostileCase, p: Play
       if (opened.ms > 2000) problems.push(`the popup took ${opened.ms} ms`);
       const reports = await send<{ origin: string }[]>(s.extPage, { type: 'skillpin:reports-list' });
       if (reports.some((r) => r.origin.includes('victim.example'))) problems.push('victim.example was probed');
-      parts.push({ facts: [`popup ${opened.ms} ms; no report for victim.example`], problems });
+      parts.push({ facts: ['popup within 2 s; no report for victim.example'], problems });
       break;
     }
     default:

@@ -17,7 +17,7 @@ function byKey(report: OriginReport, key: string): SkillReport | null {
 }
 
 async function textOf(popup: PageWatch, selector: string): Promise<string> {
-  return (await popup.page.locator(selector).first().textContent().catch(() => null)) ?? '';
+  return (await popup.page.locator(selector).first().textContent({ timeout: 2000 }).catch(() => null)) ?? '';
 }
 
 async function contextRefused(s: HostileSession, origin: string, skill: SkillReport | null): Promise<string | null> {
@@ -182,8 +182,8 @@ export async function siteChecks(s: HostileSession, c: HostileCase, p: PlayedCas
   const popup = opened.popup;
   let options: PageWatch | null = null;
   try {
-    parts.push({ facts: [`popup ${opened.ms} ms`], problems: opened.problems });
-    if (c.id === 'yaml-alias-bomb' && opened.ms > 2000) parts.push({ facts: [], problems: [`the popup took ${opened.ms} ms`] });
+    parts.push({ facts: [], problems: opened.problems });
+    if (c.id === 'yaml-alias-bomb') parts.push(opened.ms > 2000 ? { facts: [], problems: [`the popup took ${opened.ms} ms`] } : { facts: ['popup within 2 s'], problems: [] });
     parts.push(await checkCards(popup, p.report));
     parts.push(await checkLinks(popup, 'popup list'));
     parts.push(await originExtras(s, c, p, popup));
