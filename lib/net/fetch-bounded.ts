@@ -189,7 +189,12 @@ async function attempt(
       try {
         response = await guard(fetch(current.href, { ...init, redirect: 'follow' }));
       } catch {
-        return transient('network');
+        if (timedOut()) return transient('timeout');
+        // The origin answered with a redirect, and the chain the browser then followed
+        // failed. Chromium reports a loop or more than 20 hops only as a network error, and
+        // the hops are invisible here: the chain cannot be followed, so treat it like a
+        // chain over the hop limit (FORMATS.md §9.2) rather than as an outage to retry.
+        return { kind: 'absent', url, finalUrl: null, status: null, reason: 'too-many-redirects', contentType: null, ms: ms() };
       }
       if (response.type === 'opaqueredirect') {
         return { kind: 'absent', url, finalUrl: null, status: null, reason: 'redirect-blocked', contentType: null, ms: ms() };

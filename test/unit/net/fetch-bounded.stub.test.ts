@@ -244,6 +244,22 @@ describe('opaque-redirect fallback (browsers)', () => {
     expect(await run(s.fetch, PUB + '/llms.txt', 'llms-txt')).toMatchObject({ kind: 'ok', finalUrl: PUB + '/llms.txt', redirects: 0 });
   });
 
+  it('a followed chain that fails (Chromium: a loop or more than 20 hops is a TypeError) is absent too-many-redirects', async () => {
+    const s: { fetch: FetchLike; calls: Call[] } = { calls: [], fetch: (url, init) => {
+      s.calls.push({ url, init });
+      return init.redirect === 'manual' ? Promise.resolve(opaqueRedirect()) : Promise.reject(new TypeError('Failed to fetch'));
+    } };
+    for (const kind of ['llms-txt', 'skill-md'] as const) {
+      const r = await run(s.fetch, PUB + '/llms.txt', kind);
+      expect(r).toMatchObject({ kind: 'absent', reason: 'too-many-redirects' });
+    }
+  });
+
+  it('a network error on the very first request stays transient', async () => {
+    const r = await run(() => Promise.reject(new TypeError('Failed to fetch')), PUB + '/llms.txt', 'llms-txt');
+    expect(r).toMatchObject({ kind: 'transient', reason: 'network' });
+  });
+
   it('an opaque answer to the follow request too is absent redirect-blocked', async () => {
     const s = stub(() => opaqueRedirect());
     expect(await run(s.fetch, PUB + '/llms.txt', 'llms-txt')).toMatchObject({ kind: 'absent', reason: 'redirect-blocked' });
