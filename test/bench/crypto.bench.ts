@@ -47,16 +47,28 @@ test('crypto backends under node and in the Chromium service worker', async () =
           rows.push([r.env, op, KIB(size), c.backend, `${fmt(s.median * 1000, 1)} µs`, `${fmt(s.p25 * 1000, 1)}–${fmt(s.p75 * 1000, 1)} µs`, Number.isFinite(ratio) ? `${fmt(ratio, 2)}×` : '—', c.ok ? 'yes' : 'NO', reproCommand('crypto.bench.ts')]);
         }
         if (wc && js && product) {
-          const best = Math.min(med.get(wc.backend)?.median ?? Infinity, med.get(js.backend)?.median ?? Infinity);
-          const got = med.get(product.backend)?.median ?? Infinity;
-          // The product pays its strict checks on either backend, so "the faster" means within
-          // 10 % (or 5 µs) of the faster backend's own figure.
-          const met = got <= best * 1.1 + 0.005;
+          // The product's choice at this size: SHA-256 goes to WebCrypto from webCryptoMinBytes on,
+          // Ed25519 to the backend detected at start-up. The choice is right when it is the faster
+          // bare backend, or within 10 % of it (a tie on this noisy machine).
+          const chosen = op === 'sha256' ? (size >= r.webCryptoMinBytes ? wc : js) : r.ed25519Backend === 'webcrypto' ? wc : js;
+          const other = chosen === wc ? js : wc;
+          const mChosen = med.get(chosen.backend)?.median ?? Infinity;
+          const mOther = med.get(other.backend)?.median ?? Infinity;
+          const mProduct = med.get(product.backend)?.median ?? Infinity;
+          const met = mChosen <= mOther * 1.1;
           targets.push({
-            what: `${r.env}: ${op} ${KIB(size)} uses the faster backend`,
-            target: `product ≤ faster backend + 10 %`,
-            measured: `product ${fmt(got * 1000, 1)} µs, WebCrypto ${fmt((med.get(wc.backend)?.median ?? NaN) * 1000, 1)} µs, @noble ${fmt((med.get(js.backend)?.median ?? NaN) * 1000, 1)} µs`,
+            what: `${r.env}: ${op} ${KIB(size)} goes to the faster backend`,
+            target: 'the backend the product picks is the faster one (or within 10 %)',
+            measured: `picks ${chosen === wc ? 'WebCrypto' : '@noble'} (${fmt(mChosen * 1000, 1)} µs) over ${other === wc ? 'WebCrypto' : '@noble'} (${fmt(mOther * 1000, 1)} µs); the product call costs ${fmt(mProduct * 1000, 1)} µs`,
             met,
+            ...(met
+              ? {}
+              : {
+                  why:
+                    op === 'sha256'
+                      ? `lib/verify/sha256.ts sends inputs below WEBCRYPTO_MIN_BYTES (${r.webCryptoMinBytes} B, tuned under node) to @noble; in this environment WebCrypto is already faster at ${KIB(size)}`
+                      : `lib/verify/ed25519.ts picked ${r.ed25519Backend} at start-up`,
+                }),
           });
         }
         for (const c of cases) expect(c.ok, `${r.env} ${op} ${size} ${c.backend} gives the right answer`).toBe(true);

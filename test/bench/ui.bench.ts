@@ -10,7 +10,7 @@ import { fmt, summarize } from './support/stats';
 import { reproCommand, writeSection, type TargetCheck } from './support/results';
 import type { OriginReport, Pin } from '../../lib/types';
 
-const LOADS = Number(process.env.BENCH_UI_LOADS ?? 12);
+const LOADS = Number(process.env.BENCH_UI_LOADS ?? 10);
 
 /** Navigation start → `selector` matches at least `count` elements, measured in the page. */
 async function timeToListOnce(context: BrowserContext, url: string, selector: string, count: number): Promise<{ ms: number; fcp: number }> {
@@ -119,7 +119,14 @@ test('popup and options page render times', async () => {
     for (const [, o] of origins) await timeToList(b.context, `${ext}/popup.html?origin=${encodeURIComponent(o.origin)}`, '[data-skill-url]', o.listed);
     const popup = new Map<number, number[]>();
     const fcp = new Map<number, number[]>();
+    // The floor: a one-paragraph page in the same browser, measured the same way.
+    const FLOOR_URL = 'data:text/html,<!doctype html><meta charset=utf-8><title>floor</title><p>floor</p>';
+    const floorTimes: number[] = [];
+    const floorFcp: number[] = [];
     for (let i = 0; i < LOADS; i++) {
+      const f = await timeToList(b.context, FLOOR_URL, 'p', 1);
+      floorTimes.push(f.ms);
+      floorFcp.push(f.fcp);
       const order = [...origins.keys()];
       if (i % 2 === 1) order.reverse();
       for (const n of order) {
@@ -129,11 +136,22 @@ test('popup and options page render times', async () => {
         fcp.set(n, [...(fcp.get(n) ?? []), t.fcp]);
       }
     }
+    const floor = summarize(floorTimes);
+    const floorF = summarize(floorFcp);
+    rows.push(['floor: a one-paragraph data: page', `${fmt(floor.median)} ms`, `${fmt(floor.p95)} ms`, `${fmt(floor.p25)}–${fmt(floor.p75)} ms`, `${fmt(floorF.median)} ms`, floor.n, reproCommand('ui.bench.ts')]);
     for (const [n, o] of origins) {
       const s = summarize(popup.get(n) ?? []);
       const f = summarize(fcp.get(n) ?? []);
       rows.push([`popup, ${n} skills (${o.listed} cards)`, `${fmt(s.median)} ms`, `${fmt(s.p95)} ms`, `${fmt(s.p25)}–${fmt(s.p75)} ms`, `${fmt(f.median)} ms`, s.n, reproCommand('ui.bench.ts')]);
-      targets.push({ what: `popup first render with every card, ${n} skills`, target: '≤ 100 ms', measured: `${fmt(s.median)} ms (p95 ${fmt(s.p95)})`, met: s.median <= 100 });
+      targets.push({
+        what: `popup first render with every card, ${n} skills`,
+        target: '≤ 100 ms',
+        measured: `${fmt(s.median)} ms (p95 ${fmt(s.p95)})`,
+        met: s.median <= 100,
+        ...(s.median > 100
+          ? { why: `a one-paragraph page takes ${fmt(floor.median)} ms (first paint ${fmt(floorF.median)} ms) in this browser on this machine; the popup's own share is ${fmt(s.median - floor.median)} ms (extension page start-up, its scripts, one report request to the worker, ${o.listed} cards)` }
+          : {}),
+      });
       raw[`popup-${n}`] = popup.get(n);
     }
 
@@ -153,7 +171,16 @@ test('popup and options page render times', async () => {
       const s = summarize(times);
       const f = summarize(fcps);
       rows.push([`options page, ${n.toLocaleString('en')} pins`, `${fmt(s.median)} ms`, `${fmt(s.p95)} ms`, `${fmt(s.p25)}–${fmt(s.p75)} ms`, `${fmt(f.median)} ms`, s.n, reproCommand('ui.bench.ts')]);
-      targets.push({ what: `options page with every pin row, ${n.toLocaleString('en')} pins`, target: n === 1000 ? '≤ 100 ms' : '≤ 300 ms', measured: `${fmt(s.median)} ms (p95 ${fmt(s.p95)})`, met: s.median <= (n === 1000 ? 100 : 300) });
+      const goal = n === 1000 ? 100 : 300;
+      targets.push({
+        what: `options page with every pin row, ${n.toLocaleString('en')} pins`,
+        target: `≤ ${goal} ms`,
+        measured: `${fmt(s.median)} ms (p95 ${fmt(s.p95)})`,
+        met: s.median <= goal,
+        ...(s.median > goal
+          ? { why: `the page draws its first paint at ${fmt(f.median)} ms and the full table ${fmt(s.median - f.median)} ms later: all ${n.toLocaleString('en')} rows are rendered at once (components/options/PinsSection.tsx renders every pin, sorted with localeCompare; no windowing or paging)` }
+          : {}),
+      });
       raw[`options-${n}`] = times;
     }
   } finally {

@@ -105,7 +105,19 @@ test('time to verdict vs the bare network', async () => {
       rows.push([label, `bare fetches of the same ${req.docs.length + req.artifacts.length} files`, `${fmt(n.median)} ms`, `${fmt(n.p95)} ms`, `${fmt(n.p25)}–${fmt(n.p75)} ms`, n.n, reproCommand('verdict.bench.ts')]);
       rows.push([label, 'revisit (same origin): commit → badge', `${fmt(r.median)} ms`, `${fmt(r.p95)} ms`, `${fmt(r.p25)}–${fmt(r.p75)} ms`, r.n, reproCommand('verdict.bench.ts')]);
       const over = v.median - n.median;
-      targets.push({ what: `time to verdict, ${label}: median over the bare network`, target: '≤ 20 ms', measured: `${fmt(over)} ms (${fmt(v.median)} − ${fmt(n.median)}; p95 ${fmt(v.p95)} vs ${fmt(n.p95)})`, met: over <= 20 });
+      const bdsT = breakdowns.get(s.skills) ?? [];
+      const m = (f: (b: Breakdown) => number): number => summarize(bdsT.map(f)).median;
+      targets.push({
+        what: `time to verdict, ${label}: median over the bare network`,
+        target: '≤ 20 ms',
+        measured: `${fmt(over)} ms (${fmt(v.median)} − ${fmt(n.median)}; p95 ${fmt(v.p95)} vs ${fmt(n.p95)})`,
+        met: over <= 20,
+        ...(over > 20
+          ? {
+              why: `medians per first visit: ${fmt(m((x) => x.beforeFirstRequest))} ms pass between commit and the first request (the listener's tabs.get, then settings, stored report, settings again and the cache entries, one IndexedDB read after the other); the requests stay in flight ${fmt(m((x) => x.requests))} ms against ${fmt(n.median)} ms bare, because each response is followed by its own IndexedDB transactions before the next step (the legacy index after the current one, signing-key.pub after the index, artifacts 4 at a time each with ~5 reads and 2 writes: ${fmt(m((x) => x.readwriteTx), 0)} readwrite and ${fmt(m((x) => x.readonlyTx), 0)} readonly transactions in all); then ${fmt(m((x) => x.afterLastResponse))} ms from the last response to the badge (report write, tab query, setBadgeText)`,
+            }
+          : {}),
+      });
       const bds = breakdowns.get(s.skills) ?? [];
       const med = (f: (b: Breakdown) => number): string => fmt(summarize(bds.map(f)).median);
       rows.push([label, `first visit, where the time goes (medians): commit → first request ${med((x) => x.beforeFirstRequest)} ms; requests in flight ${med((x) => x.requests)} ms; last response → badge ${med((x) => x.afterLastResponse)} ms; ${med((x) => x.readwriteTx)} readwrite + ${med((x) => x.readonlyTx)} readonly IndexedDB transactions (readwrite lifetimes add up to ${med((x) => x.readwriteMs)} ms)`, '', '', '', bds.length, reproCommand('verdict.bench.ts')]);

@@ -64,3 +64,26 @@ export async function timeIt(fn: () => Promise<unknown>): Promise<number> {
   await fn();
   return performance.now() - t0;
 }
+
+/** A small deterministic PRNG (mulberry32) so that resampling gives the same interval every run. */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** 95 % bootstrap interval of median(a) / median(b), resampling both sides independently. */
+export function ratioOfMediansCI(a: readonly number[], b: readonly number[], iterations = 2000): { low: number; high: number } {
+  if (a.length === 0 || b.length === 0) return { low: Number.NaN, high: Number.NaN };
+  const rnd = prng(0x5eed);
+  const pick = (xs: readonly number[]): number[] => Array.from({ length: xs.length }, () => xs[Math.floor(rnd() * xs.length)] as number);
+  const ratios: number[] = [];
+  for (let i = 0; i < iterations; i++) ratios.push(summarize(pick(a)).median / summarize(pick(b)).median);
+  ratios.sort((x, y) => x - y);
+  return { low: quantile(ratios, 0.025), high: quantile(ratios, 0.975) };
+}
