@@ -109,9 +109,28 @@ function checkSignatureBytes(signature: Uint8Array): string | null {
   return null;
 }
 
+// Keys that passed checkPublicKeyBytes. Every skill of an origin is signed under the same key:
+// the point decoding behind the key rules (the costliest part of the strict checks) then runs
+// once per key instead of once per signature. Validity depends on the bytes alone.
+const validKeys = new Set<string>();
+const VALID_KEYS_MAX = 64;
+
+function keyIsValid(key: Uint8Array): boolean {
+  if (!(key instanceof Uint8Array) || key.length !== 32) return false;
+  const id = cacheId(key);
+  if (validKeys.has(id)) return true;
+  if (!checkPublicKeyBytes(key).ok) return false;
+  if (validKeys.size >= VALID_KEYS_MAX) {
+    const first = validKeys.values().next();
+    if (first.done !== true) validKeys.delete(first.value);
+  }
+  validKeys.add(id);
+  return true;
+}
+
 function preCheck(publicKey: Uint8Array, signature: Uint8Array, message: Uint8Array): boolean {
   if (!(message instanceof Uint8Array)) return false;
-  if (!checkPublicKeyBytes(publicKey).ok) return false;
+  if (!keyIsValid(publicKey)) return false;
   return checkSignatureBytes(signature) === null;
 }
 
@@ -243,6 +262,15 @@ export function ed25519Backend(): Promise<'webcrypto' | 'noble'> {
 export async function verifyEd25519(publicKey: Uint8Array, signature: Uint8Array, message: Uint8Array): Promise<boolean> {
   try {
     if (!preCheck(publicKey, signature, message)) return false;
+    return await verifyPrechecked(publicKey, signature, message);
+  } catch {
+    return false;
+  }
+}
+
+/** The equation on the chosen backend, for inputs that already passed preCheck. */
+async function verifyPrechecked(publicKey: Uint8Array, signature: Uint8Array, message: Uint8Array): Promise<boolean> {
+  try {
     if ((await ed25519Backend()) === 'webcrypto') {
       const s = subtle();
       if (s !== null) {
@@ -264,7 +292,8 @@ export async function verifyEd25519(publicKey: Uint8Array, signature: Uint8Array
  * wrong lengths give a coded failure, never a throw.
  */
 export async function verifySignatureB64(keyB64: string, sigB64: string, message: Uint8Array): Promise<SignatureCheck> {
-  const key = parsePublicKey(keyB64);
+  const rawKey = typeof keyB64 === 'string' ? decodeBase64Strict(keyB64) : null;
+  const key: KeyParse = rawKey !== null && keyIsValid(rawKey) ? { ok: true, key: rawKey } : parsePublicKey(keyB64);
   if (!key.ok) return { ok: false, code: key.code, message: key.message };
   const sig = typeof sigB64 === 'string' ? decodeBase64Strict(sigB64) : null;
   if (sig === null) return { ok: false, code: 'signature-base64', message: 'signature is not valid standard base64' };
@@ -273,6 +302,7 @@ export async function verifySignatureB64(keyB64: string, sigB64: string, message
   }
   const shape = checkSignatureBytes(sig);
   if (shape !== null) return { ok: false, code: 'signature-invalid', message: shape };
-  const valid = await verifyEd25519(key.key, sig, message);
+  // Key and signature rules were checked just above: go straight to the equation.
+  const valid = message instanceof Uint8Array && (await verifyPrechecked(key.key, sig, message));
   return valid ? { ok: true } : { ok: false, code: 'signature-invalid', message: 'signature does not verify under the key' };
 }
