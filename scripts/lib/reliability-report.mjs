@@ -16,6 +16,8 @@ import { fileURLToPath } from 'node:url';
  * @typedef {{ runner: 'node', generatedAt: string, cases: NodeCase[] }} NodeResults
  * @typedef {{ id: string, observed: string, pass: boolean, problems?: string[] }} BrowserCase
  * @typedef {{ runner: 'chromium', generatedAt: string, cases: BrowserCase[] }} BrowserResults
+ * @typedef {{ title: string, pass: boolean, observed: string, ms: number }} FaultCase
+ * @typedef {{ runner: 'chromium-faults', generatedAt: string, cases: FaultCase[] }} FaultResults
  */
 
 const CATEGORY_ORDER = ['size-time', 'archive', 'redirect-url', 'content', 'crypto-trust', 'rendering', 'messaging', 'faults'];
@@ -56,10 +58,10 @@ function nodeColumn(c) {
 
 /**
  * Renders the whole document.
- * @param {{ node: NodeResults, browser?: BrowserResults | null }} input
+ * @param {{ node: NodeResults, browser?: BrowserResults | null, faults?: FaultResults | null }} input
  * @returns {string}
  */
-export function renderReliability({ node, browser }) {
+export function renderReliability({ node, browser, faults }) {
   const bmap = new Map((browser?.cases ?? []).map((c) => [c.id, c]));
   const cases = [...node.cases].sort(
     (a, b) => CATEGORY_ORDER.indexOf(a.category) - CATEGORY_ORDER.indexOf(b.category),
@@ -129,6 +131,25 @@ export function renderReliability({ node, browser }) {
     }
     lines.push('');
   }
+  lines.push('');
+  lines.push('## Faults in Chromium');
+  lines.push('');
+  if (!faults) {
+    lines.push('Pending: run `npx playwright test test/e2e/faults.spec.ts` (the end-to-end suite writes `test-results/faults-browser.json`).');
+  } else {
+    const passed = faults.cases.filter((c) => c.pass).length;
+    lines.push(`The environment failing under the extension in real Chromium (\`test/e2e/faults.spec.ts\`, results ${faults.generatedAt}): ${passed} passed, ${faults.cases.length - passed} failed.`);
+    lines.push('Each title names the fault, then after the colon the expected outcome.');
+    lines.push('');
+    lines.push('| fault | expected | observed |');
+    lines.push('|---|---|---|');
+    for (const c of faults.cases) {
+      const at = c.title.indexOf(': ');
+      const fault = at > 0 ? c.title.slice(0, at) : c.title;
+      const expected = at > 0 ? c.title.slice(at + 2) : '';
+      lines.push(`| ${cell(fault)} | ${cell(expected)} | ${c.pass ? '✅' : '❌'} ${cell(c.observed)} |`);
+    }
+  }
   return lines.join('\n');
 }
 
@@ -139,15 +160,18 @@ function readJson(path) {
 
 /**
  * Reads the result files and writes the document.
- * @param {{ nodePath: string, browserPath?: string, outPath: string }} paths
+ * @param {{ nodePath: string, browserPath?: string, outPath: string, faultsPath?: string }} paths
  * @returns {string} the markdown written
  */
-export function writeReliabilityReport({ nodePath, browserPath, outPath }) {
+export function writeReliabilityReport({ nodePath, browserPath, outPath, faultsPath }) {
   /** @type {NodeResults} */
   const node = readJson(nodePath);
   /** @type {BrowserResults | null} */
   const browser = browserPath && existsSync(browserPath) ? readJson(browserPath) : null;
-  const md = renderReliability({ node, browser });
+  const faultsFile = faultsPath ?? resolve(dirname(nodePath), 'faults-browser.json');
+  /** @type {FaultResults | null} */
+  const faults = existsSync(faultsFile) ? readJson(faultsFile) : null;
+  const md = renderReliability({ node, browser, faults });
   mkdirSync(dirname(outPath), { recursive: true });
   writeFileSync(outPath, md + '\n');
   return md;

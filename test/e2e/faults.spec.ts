@@ -6,6 +6,7 @@ import type { Page } from '@playwright/test';
 import { test, expect, send, waitForReport, launch, tabIdOf } from './support/extension';
 import { seed } from './support/sites';
 import { workerControl, currentWorker, workerHeapUsed } from './support/cdp';
+import { recordFaultResult } from './support/fault-results';
 import { startFaultSite, siteFile, type FaultSite } from './support/fault-sites';
 import { startServer, type TestServer } from '../support/server';
 import { writePublisherSite, DEMO_SKILLS, keyPair } from '../../scripts/lib/publisher-site.mjs';
@@ -94,6 +95,12 @@ async function approveFirst(page: Page, report: OriginReport, name: string): Pro
 }
 
 const allSigned = (r: OriginReport): boolean => r.skills.length === DEMO_SKILLS.length && r.skills.every((s) => s.status === 'verified-signed');
+
+
+// Every outcome goes into docs/reliability.md (see scripts/lib/reliability-report.mjs).
+test.afterEach(async ({}, info) => {
+  recordFaultResult(info);
+});
 
 test.describe('the service worker stopped mid-way', () => {
   test('in the middle of discovery: no stuck probing state, the next visit completes', async ({ context, sw, extPage }) => {
