@@ -1,25 +1,28 @@
-import { useCallback, useEffect, useState } from 'preact/hooks';
+import { useCallback } from 'preact/hooks';
 import type { Approval } from '../../lib/types';
 import { t } from '../../lib/i18n';
 import { useAnnounce } from '../shared/Announcer';
 import { errorText, formatDate } from '../shared/format';
 import type { OptionsEnv } from './env';
+import { compareText, listPlaceholder, PagedTable, useSortedList, type CountText } from './PagedTable';
 
-type State = { phase: 'loading' } | { phase: 'error'; message: string } | { phase: 'ready'; approvals: Approval[] };
+const byOriginThenName = (a: Approval, b: Approval): number => compareText(a.origin, b.origin) || compareText(a.name, b.name);
+
+/** An approval matches a filter (normalized: trimmed, lowercase) by a part of its skill name, origin or URL. */
+export function approvalMatches(a: Approval, filter: string): boolean {
+  return a.name.toLowerCase().includes(filter) || a.origin.toLowerCase().includes(filter) || a.url.toLowerCase().includes(filter);
+}
+
+const COUNT: CountText = {
+  all: (shown, total) => t('approvals_showing', shown, total),
+  filtered: (shown, matching, total) => t('approvals_showing_filtered', shown, matching, total),
+  none: (filter) => t('approvals_no_match', filter),
+};
 
 export function ApprovalsSection({ env, version, onChanged }: { env: OptionsEnv; version: number; onChanged: () => void }) {
   const announce = useAnnounce();
-  const [state, setState] = useState<State>({ phase: 'loading' });
-
-  const load = useCallback(() => {
-    env.client
-      .approvalsList()
-      .then((approvals) =>
-        setState({ phase: 'ready', approvals: [...approvals].sort((a, b) => a.origin.localeCompare(b.origin) || a.name.localeCompare(b.name)) }),
-      )
-      .catch((err: unknown) => setState({ phase: 'error', message: errorText(err) }));
-  }, [env]);
-  useEffect(load, [load, version]);
+  const fetchApprovals = useCallback(() => env.client.approvalsList(), [env]);
+  const state = useSortedList(fetchApprovals, byOriginThenName, version);
 
   async function revoke(a: Approval) {
     try {
@@ -32,13 +35,17 @@ export function ApprovalsSection({ env, version, onChanged }: { env: OptionsEnv;
     onChanged();
   }
 
-  if (state.phase === 'loading') return <p class="loading" aria-busy="true">{t('loading')}</p>;
-  if (state.phase === 'error') return <p class="error" role="alert">{t('list_error', state.message)}</p>;
-  if (state.approvals.length === 0) return <p class="empty">{t('approvals_empty')}</p>;
+  const placeholder = listPlaceholder(state, t('approvals_empty'));
+  if (placeholder !== null || state.phase !== 'ready') return placeholder;
   return (
-    <table class="table" data-testid="approvals">
-      <caption class="visually-hidden">{t('approvals_title')}</caption>
-      <thead>
+    <PagedTable
+      testId="approvals"
+      caption={t('approvals_title')}
+      filterLabel={t('approvals_filter')}
+      count={COUNT}
+      items={state.items}
+      matches={approvalMatches}
+      head={
         <tr>
           <th scope="col">{t('col_skill')}</th>
           <th scope="col">{t('col_origin')}</th>
@@ -48,32 +55,30 @@ export function ApprovalsSection({ env, version, onChanged }: { env: OptionsEnv;
             <span class="visually-hidden">{t('col_actions')}</span>
           </th>
         </tr>
-      </thead>
-      <tbody>
-        {state.approvals.map((a) => (
-          <tr key={`${a.origin} ${a.url}`} data-url={a.url}>
-            <td>
-              <strong>{a.name}</strong>
-              <div class="hint break">{a.url}</div>
-              <div class="hint hex">sha256 {a.digestLf}</div>
-            </td>
-            <td>
-              <a href={`${env.popupUrl}?origin=${encodeURIComponent(a.origin)}`} target="_blank" rel="noopener noreferrer">
-                {a.origin}
-              </a>
-            </td>
-            <td>{formatDate(a.approvedAt)}</td>
-            <td>
-              <code>{a.statusAtApproval}</code>
-            </td>
-            <td>
-              <button type="button" class="btn-quiet" onClick={() => void revoke(a)} aria-label={t('revoke_for', a.name, a.origin)} data-action="revoke">
-                {t('revoke')}
-              </button>
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+      }
+      row={(a) => (
+        <tr key={`${a.origin} ${a.url}`} data-url={a.url}>
+          <td>
+            <strong>{a.name}</strong>
+            <div class="hint break">{a.url}</div>
+            <div class="hint hex">sha256 {a.digestLf}</div>
+          </td>
+          <td>
+            <a href={`${env.popupUrl}?origin=${encodeURIComponent(a.origin)}`} target="_blank" rel="noopener noreferrer">
+              {a.origin}
+            </a>
+          </td>
+          <td>{formatDate(a.approvedAt)}</td>
+          <td>
+            <code>{a.statusAtApproval}</code>
+          </td>
+          <td>
+            <button type="button" class="btn-quiet" onClick={() => void revoke(a)} aria-label={t('revoke_for', a.name, a.origin)} data-action="revoke">
+              {t('revoke')}
+            </button>
+          </td>
+        </tr>
+      )}
+    />
   );
 }

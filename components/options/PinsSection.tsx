@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'preact/hooks';
+import { useCallback, useState } from 'preact/hooks';
 import type { Pin } from '../../lib/types';
 import { t } from '../../lib/i18n';
 import { useAnnounce } from '../shared/Announcer';
@@ -6,21 +6,31 @@ import { Dialog } from '../shared/Dialog';
 import { Fingerprint } from '../shared/Fingerprint';
 import { errorText, formatDate } from '../shared/format';
 import type { OptionsEnv } from './env';
+import { compareText, listPlaceholder, PagedTable, useSortedList, type CountText } from './PagedTable';
 
-type State = { phase: 'loading' } | { phase: 'error'; message: string } | { phase: 'ready'; pins: Pin[] };
+const byOrigin = (a: Pin, b: Pin): number => compareText(a.origin, b.origin);
+
+/**
+ * A pin matches a filter (normalized: trimmed, lowercase) by a part of its origin or of its
+ * fingerprint; spaces are ignored for the fingerprint, so a copied grouped fingerprint matches too.
+ */
+export function pinMatches(pin: Pin, filter: string): boolean {
+  if (pin.origin.toLowerCase().includes(filter)) return true;
+  const compact = filter.replace(/\s+/g, '');
+  return compact !== '' && pin.fingerprint.toLowerCase().includes(compact);
+}
+
+const COUNT: CountText = {
+  all: (shown, total) => t('pins_showing', shown, total),
+  filtered: (shown, matching, total) => t('pins_showing_filtered', shown, matching, total),
+  none: (filter) => t('pins_no_match', filter),
+};
 
 export function PinsSection({ env, version, onChanged }: { env: OptionsEnv; version: number; onChanged: () => void }) {
   const announce = useAnnounce();
-  const [state, setState] = useState<State>({ phase: 'loading' });
   const [forgetting, setForgetting] = useState<Pin | null>(null);
-
-  const load = useCallback(() => {
-    env.client
-      .pinsList()
-      .then((pins) => setState({ phase: 'ready', pins: [...pins].sort((a, b) => a.origin.localeCompare(b.origin)) }))
-      .catch((err: unknown) => setState({ phase: 'error', message: errorText(err) }));
-  }, [env]);
-  useEffect(load, [load, version]);
+  const fetchPins = useCallback(() => env.client.pinsList(), [env]);
+  const state = useSortedList(fetchPins, byOrigin, version);
 
   async function forget(pin: Pin) {
     setForgetting(null);
@@ -34,14 +44,18 @@ export function PinsSection({ env, version, onChanged }: { env: OptionsEnv; vers
     onChanged();
   }
 
-  if (state.phase === 'loading') return <p class="loading" aria-busy="true">{t('loading')}</p>;
-  if (state.phase === 'error') return <p class="error" role="alert">{t('list_error', state.message)}</p>;
-  if (state.pins.length === 0) return <p class="empty">{t('pins_empty')}</p>;
+  const placeholder = listPlaceholder(state, t('pins_empty'));
+  if (placeholder !== null || state.phase !== 'ready') return placeholder;
   return (
     <>
-      <table class="table" data-testid="pins">
-        <caption class="visually-hidden">{t('pins_title')}</caption>
-        <thead>
+      <PagedTable
+        testId="pins"
+        caption={t('pins_title')}
+        filterLabel={t('pins_filter')}
+        count={COUNT}
+        items={state.items}
+        matches={pinMatches}
+        head={
           <tr>
             <th scope="col">{t('col_origin')}</th>
             <th scope="col">{t('col_fingerprint')}</th>
@@ -51,29 +65,27 @@ export function PinsSection({ env, version, onChanged }: { env: OptionsEnv; vers
               <span class="visually-hidden">{t('col_actions')}</span>
             </th>
           </tr>
-        </thead>
-        <tbody>
-          {state.pins.map((p) => (
-            <tr key={p.origin} data-origin={p.origin}>
-              <td>
-                <a href={`${env.popupUrl}?origin=${encodeURIComponent(p.origin)}`} target="_blank" rel="noopener noreferrer">
-                  {p.origin}
-                </a>
-              </td>
-              <td>
-                <Fingerprint value={p.fingerprint} />
-              </td>
-              <td>{formatDate(p.firstSeen)}</td>
-              <td>{formatDate(p.lastSeen)}</td>
-              <td>
-                <button type="button" class="btn-quiet" onClick={() => setForgetting(p)} aria-label={t('forget_pin_for', p.origin)} data-action="forget">
-                  {t('forget')}
-                </button>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+        }
+        row={(p) => (
+          <tr key={p.origin} data-origin={p.origin}>
+            <td>
+              <a href={`${env.popupUrl}?origin=${encodeURIComponent(p.origin)}`} target="_blank" rel="noopener noreferrer">
+                {p.origin}
+              </a>
+            </td>
+            <td>
+              <Fingerprint value={p.fingerprint} />
+            </td>
+            <td>{formatDate(p.firstSeen)}</td>
+            <td>{formatDate(p.lastSeen)}</td>
+            <td>
+              <button type="button" class="btn-quiet" onClick={() => setForgetting(p)} aria-label={t('forget_pin_for', p.origin)} data-action="forget">
+                {t('forget')}
+              </button>
+            </td>
+          </tr>
+        )}
+      />
       {forgetting && (
         <Dialog
           title={t('forget_title', forgetting.origin)}

@@ -11,6 +11,8 @@ import { reproCommand, writeSection, type TargetCheck } from './support/results'
 import type { OriginReport, Pin } from '../../lib/types';
 
 const LOADS = Number(process.env.BENCH_UI_LOADS ?? 10);
+/** Pin rows the options page shows before "Show more" (PAGE_SIZE in components/options/PagedTable.tsx). */
+const OPTIONS_PAGE_ROWS = 100;
 
 /** Navigation start → `selector` matches at least `count` elements, measured in the page. */
 async function timeToListOnce(context: BrowserContext, url: string, selector: string, count: number): Promise<{ ms: number; fcp: number }> {
@@ -160,11 +162,15 @@ test('popup and options page render times', async () => {
       await addPins(sw, fakePins(n - have, have));
       have = n;
       const url = `${ext}/options.html`;
-      await timeToList(b.context, url, '[data-testid="pins"] tr[data-origin]', n);
+      // The page shows the pins a page at a time (components/options/PagedTable.tsx): the list is
+      // complete when its first page is in and the table knows all n pins (its count is announced).
+      const selector = `[data-testid="pins"][data-total="${n}"] tr[data-origin]`;
+      const rowsShown = Math.min(n, OPTIONS_PAGE_ROWS);
+      await timeToList(b.context, url, selector, rowsShown);
       const times: number[] = [];
       const fcps: number[] = [];
       for (let i = 0; i < Math.max(5, Math.floor(LOADS / 2)); i++) {
-        const t = await timeToList(b.context, url, '[data-testid="pins"] tr[data-origin]', n);
+        const t = await timeToList(b.context, url, selector, rowsShown);
         times.push(t.ms);
         fcps.push(t.fcp);
       }
@@ -173,12 +179,12 @@ test('popup and options page render times', async () => {
       rows.push([`options page, ${n.toLocaleString('en')} pins`, `${fmt(s.median)} ms`, `${fmt(s.p95)} ms`, `${fmt(s.p25)}–${fmt(s.p75)} ms`, `${fmt(f.median)} ms`, s.n, reproCommand('ui.bench.ts')]);
       const goal = n === 1000 ? 100 : 300;
       targets.push({
-        what: `options page with every pin row, ${n.toLocaleString('en')} pins`,
+        what: `options page with its first page of pin rows, ${n.toLocaleString('en')} pins`,
         target: `≤ ${goal} ms`,
         measured: `${fmt(s.median)} ms (p95 ${fmt(s.p95)})`,
         met: s.median <= goal,
         ...(s.median > goal
-          ? { why: `the page draws its first paint at ${fmt(f.median)} ms and the full table ${fmt(s.median - f.median)} ms later: all ${n.toLocaleString('en')} rows are rendered at once (components/options/PinsSection.tsx renders every pin, sorted with localeCompare; no windowing or paging)` }
+          ? { why: `the page draws its first paint at ${fmt(f.median)} ms and the first ${rowsShown} rows ${fmt(s.median - f.median)} ms later; the whole list of ${n.toLocaleString('en')} pins still comes from the worker in one pins-list answer and is sorted before the first page is drawn` }
           : {}),
       });
       raw[`options-${n}`] = times;
@@ -195,7 +201,7 @@ test('popup and options page render times', async () => {
     targets,
     notes: [
       ...(lostTabs > 0 ? [`${lostTabs} extension tab(s) disappeared before their figure could be read and were measured again.`] : []),
-      'Time = navigation start → the list holds every item (popup: one card per listed skill; options: one table row per pin), stamped by a MutationObserver installed before the page\'s scripts. The popup is opened as popup.html?origin=… in a tab, as the end-to-end tests do.',
+      'Time = navigation start → the list holds every item (popup: one card per listed skill; options: the first page of 100 pin rows of a table that counts every pin), stamped by a MutationObserver installed before the page\'s scripts. The popup is opened as popup.html?origin=… in a tab, as the end-to-end tests do.',
       'The 200-skill site lists 200 skills; the engine verifies the first 64 (the per-origin cap) and lists the rest as not fetched, so the popup renders 200 cards.',
       'Pins are written straight into the extension\'s IndexedDB (pins store) before the options page loads; the 1,000 and 10,000 runs follow each other (not interleaved).',
     ],

@@ -7,6 +7,9 @@ import { Options } from '../../../components/options/Options';
 import type { OptionsEnv } from '../../../components/options/env';
 import { fromForm, parseChatSiteEntry, parseSiteEntry, toForm } from '../../../components/options/settings-form';
 import { reportFilename } from '../../../components/options/DiagnosticsSection';
+import { PAGE_SIZE } from '../../../components/options/PagedTable';
+import { pinMatches } from '../../../components/options/PinsSection';
+import { approvalMatches } from '../../../components/options/ApprovalsSection';
 import { FP_NEW, FP_OLD, ORIGIN, approved, makePin, makeReport, makeSkill } from '../../fixtures/ui/reports';
 import { byText, click, fakeBackground, flush, mount, typeInto, type Handlers } from './harness';
 import { act } from 'preact/test-utils';
@@ -226,6 +229,104 @@ describe('pins and approvals', () => {
     expect(bg.ofType('skillpin:revoke')).toEqual([{ type: 'skillpin:revoke', origin: ORIGIN, url: approval.url }]);
     expect(root.querySelector('[data-testid="approvals"]')).toBeNull();
     expect(root.textContent).toContain('No approvals yet');
+  });
+
+  it('10,000 pins: only the first page is in the page, the count is announced, the filter reaches any row and Forget works there', async () => {
+    const N = 10_000;
+    const fp = (i: number) => `SHA256:${String(i).padStart(5, '0')}fingerprintXYZ${'q'.repeat(25)}`;
+    let pins = Array.from({ length: N }, (_, i) => makePin({ origin: `https://site-${String(i).padStart(5, '0')}.example`, fingerprint: fp(i) }));
+    pins.reverse(); // the section sorts by origin
+    const { render, bg } = setup({
+      'skillpin:pins-list': () => pins,
+      'skillpin:pin-forget': (req) => {
+        pins = pins.filter((p) => p.origin !== req.origin);
+        return { ok: true };
+      },
+    });
+    const root = await render();
+    const rows = () => Array.from(root.querySelectorAll<HTMLElement>('[data-testid="pins"] tbody tr'));
+    expect(rows()).toHaveLength(PAGE_SIZE);
+    expect(rows()[0]?.dataset.origin).toBe('https://site-00000.example');
+    expect(rows()[PAGE_SIZE - 1]?.dataset.origin).toBe('https://site-00099.example');
+    const count = root.querySelector('[data-testid="pins-count"]');
+    expect(count?.textContent).toBe('Showing 100 of 10,000 pins');
+    expect(count?.getAttribute('role')).toBe('status');
+    expect(root.querySelector('[data-testid="pins"]')?.getAttribute('data-total')).toBe('10000');
+
+    // The filter box is labelled and finds a row far beyond the first page.
+    const filter = root.querySelector<HTMLInputElement>('[data-testid="pins-filter"]');
+    expect(filter && root.querySelector(`label[for="${filter.id}"]`)?.textContent).toBe('Filter by site or fingerprint');
+    await typeInto(filter, '  SITE-09876 ');
+    expect(rows().map((r) => r.dataset.origin)).toEqual(['https://site-09876.example']);
+    expect(count?.textContent).toBe('Showing 1 of 1 matching pins (10,000 in all)');
+    await click(root.querySelector('[data-origin="https://site-09876.example"] [data-action="forget"]'));
+    await click(byText(document, '[role="alertdialog"] button', 'Forget'));
+    expect(bg.ofType('skillpin:pin-forget')).toEqual([{ type: 'skillpin:pin-forget', origin: 'https://site-09876.example' }]);
+    expect(root.querySelector('[data-testid="pins"]')).toBeNull();
+    expect(root.querySelector('[data-testid="pins-count"]')?.textContent).toBe('No pin matches “SITE-09876”.');
+
+    // By fingerprint, grouped as shown on screen (spaces ignored).
+    await typeInto(filter, `${fp(4321).slice(7, 11)} ${fp(4321).slice(11, 15)}`);
+    expect(rows().map((r) => r.dataset.origin)).toEqual(['https://site-04321.example']);
+    await typeInto(filter, '');
+    expect(rows()).toHaveLength(PAGE_SIZE);
+    expect(root.querySelector('[data-testid="pins-count"]')?.textContent).toBe('Showing 100 of 9,999 pins');
+  });
+
+  it('Show more adds the next page and moves focus to its first row', async () => {
+    const pins = Array.from({ length: 250 }, (_, i) => makePin({ origin: `https://s${String(i).padStart(3, '0')}.example` }));
+    const { render } = setup({ 'skillpin:pins-list': () => pins });
+    const root = await render();
+    const rows = () => root.querySelectorAll('[data-testid="pins"] tbody tr');
+    const more = () => root.querySelector<HTMLButtonElement>('[data-testid="pins"] ~ .list-more [data-action="show-more"]');
+    expect(more()?.textContent).toBe('Show 100 more');
+    await click(more());
+    expect(rows()).toHaveLength(200);
+    expect(document.activeElement?.textContent).toBe('https://s100.example');
+    expect(root.querySelector('[data-testid="pins-count"]')?.textContent).toBe('Showing 200 of 250 pins');
+    expect(more()?.textContent).toBe('Show 50 more');
+    await click(more());
+    expect(rows()).toHaveLength(250);
+    expect(document.activeElement?.textContent).toBe('https://s200.example');
+    expect(more()).toBeNull();
+    // A new filter starts again from the first page.
+    await typeInto(root.querySelector('[data-testid="pins-filter"]'), 'example');
+    expect(rows()).toHaveLength(100);
+    expect(root.querySelector('[data-testid="pins-count"]')?.textContent).toBe('Showing 100 of 250 matching pins (250 in all)');
+  });
+
+  it('approvals page and filter the same way (skill name, site or URL)', async () => {
+    const base = approved(makeSkill()).approval.approval;
+    if (!base) throw new Error('fixture');
+    const list = Array.from({ length: 150 }, (_, i) => ({
+      ...base,
+      name: `skill-${String(i).padStart(3, '0')}`,
+      url: `${ORIGIN}/skills/s${i}/SKILL.md`,
+    }));
+    const { render } = setup({ 'skillpin:approvals-list': () => list });
+    const root = await render();
+    expect(root.querySelectorAll('[data-testid="approvals"] tbody tr')).toHaveLength(100);
+    expect(root.querySelector('[data-testid="approvals-count"]')?.textContent).toBe('Showing 100 of 150 approvals');
+    await typeInto(root.querySelector('[data-testid="approvals-filter"]'), 'SKILL-14');
+    expect(root.querySelectorAll('[data-testid="approvals"] tbody tr')).toHaveLength(10);
+    await typeInto(root.querySelector('[data-testid="approvals-filter"]'), '/s149/');
+    expect(Array.from(root.querySelectorAll<HTMLElement>('[data-testid="approvals"] tbody tr')).map((r) => r.dataset.url)).toEqual([
+      `${ORIGIN}/skills/s149/SKILL.md`,
+    ]);
+  });
+
+  it('pin and approval matching rules', () => {
+    const pin = makePin({ origin: 'https://Docs.example.com', fingerprint: 'SHA256:AbCdEfGh' });
+    expect(pinMatches(pin, 'docs.ex')).toBe(true);
+    expect(pinMatches(pin, 'cdef')).toBe(true);
+    expect(pinMatches(pin, 'abcd efgh')).toBe(true);
+    expect(pinMatches(pin, 'other')).toBe(false);
+    expect(pinMatches(pin, ' ')).toBe(false);
+    const a = approved(makeSkill()).approval.approval;
+    if (!a) throw new Error('fixture');
+    expect(approvalMatches(a, 'search-docs')).toBe(true);
+    expect(approvalMatches(a, 'docs.example.com/skills')).toBe(true);
+    expect(approvalMatches(a, 'nothing-like-it')).toBe(false);
   });
 
   it('shows list errors instead of an empty list', async () => {

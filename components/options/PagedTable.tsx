@@ -1,0 +1,151 @@
+// A long list shown as a table one page at a time: a filter box above it, a count
+// that screen readers hear ("Showing 100 of 10,000 pins"), and "Show more" below.
+// Only the rows shown are in the page, so thousands of entries open quickly and
+// any one of them is reachable through the filter.
+import type { ComponentChild } from 'preact';
+import { useEffect, useId, useMemo, useRef, useState } from 'preact/hooks';
+import { t } from '../../lib/i18n';
+import { errorText } from '../shared/format';
+
+/** Rows added to the table at first and by each "Show more". */
+export const PAGE_SIZE = 100;
+
+// One collator for every sort: the same order as String.prototype.localeCompare, far cheaper per call.
+const collator = new Intl.Collator();
+export const compareText = (a: string, b: string): number => collator.compare(a, b);
+
+const numbers = new Intl.NumberFormat();
+export const formatCount = (n: number): string => numbers.format(n);
+
+/** A filter text as rows are matched against it: trimmed and lowercased; empty matches everything. */
+export function normalizeFilter(text: string): string {
+  return text.trim().toLowerCase();
+}
+
+export type ListState<T> = { phase: 'loading' } | { phase: 'error'; message: string } | { phase: 'ready'; items: T[] };
+
+/**
+ * Loads a list (again whenever `version` changes) and sorts it once. `fetchList` and
+ * `compare` must be stable (module-level or memoized): a new one reloads the list.
+ */
+export function useSortedList<T>(fetchList: () => Promise<readonly T[]>, compare: (a: T, b: T) => number, version: number): ListState<T> {
+  const [state, setState] = useState<ListState<T>>({ phase: 'loading' });
+  useEffect(() => {
+    let live = true;
+    fetchList()
+      .then((items) => live && setState({ phase: 'ready', items: [...items].sort(compare) }))
+      .catch((err: unknown) => live && setState({ phase: 'error', message: errorText(err) }));
+    return () => {
+      live = false;
+    };
+  }, [fetchList, compare, version]);
+  return state;
+}
+
+/** The loading / error / empty paragraph for a list, or null once there are items to show. */
+export function listPlaceholder<T>(state: ListState<T>, emptyText: string): ComponentChild | null {
+  if (state.phase === 'loading') return <p class="loading" aria-busy="true">{t('loading')}</p>;
+  if (state.phase === 'error') return <p class="error" role="alert">{t('list_error', state.message)}</p>;
+  if (state.items.length === 0) return <p class="empty">{emptyText}</p>;
+  return null;
+}
+
+export interface CountText {
+  /** Every row shown or not: "Showing 100 of 10,000 pins". */
+  all: (shown: string, total: string) => string;
+  /** With a filter: "Showing 3 of 3 matching pins (10,000 in all)". */
+  filtered: (shown: string, matching: string, total: string) => string;
+  /** With a filter that matches nothing. */
+  none: (filter: string) => string;
+}
+
+interface Props<T> {
+  testId: string;
+  caption: string;
+  /** The header row's cells (`<th scope="col">`). */
+  head: ComponentChild;
+  /** Every item, already in display order. */
+  items: readonly T[];
+  /** Whether an item matches a normalized, non-empty filter (see normalizeFilter). */
+  matches: (item: T, filter: string) => boolean;
+  row: (item: T) => ComponentChild;
+  filterLabel: string;
+  count: CountText;
+  pageSize?: number;
+}
+
+export function PagedTable<T>({ testId, caption, head, items, matches, row, filterLabel, count, pageSize = PAGE_SIZE }: Props<T>) {
+  const id = useId();
+  const [filter, setFilter] = useState('');
+  const [limit, setLimit] = useState(pageSize);
+  const tbody = useRef<HTMLTableSectionElement>(null);
+  const focusRow = useRef<number | null>(null);
+
+  const needle = normalizeFilter(filter);
+  const matching = useMemo(() => (needle ? items.filter((item) => matches(item, needle)) : items), [items, needle, matches]);
+  const shown = matching.length > limit ? matching.slice(0, limit) : matching;
+  const more = matching.length - shown.length;
+
+  // After "Show more", focus moves to the first new row, so keyboard users carry on where the list grew.
+  useEffect(() => {
+    const index = focusRow.current;
+    if (index === null) return;
+    focusRow.current = null;
+    const target = tbody.current?.children[index]?.querySelector<HTMLElement>('a[href], button:not([disabled])');
+    target?.focus();
+  });
+
+  let status: string;
+  if (needle && matching.length === 0) status = count.none(filter.trim());
+  else if (needle) status = count.filtered(formatCount(shown.length), formatCount(matching.length), formatCount(items.length));
+  else status = count.all(formatCount(shown.length), formatCount(items.length));
+
+  return (
+    <>
+      <div class="list-tools">
+        <div class="list-filter">
+          <label for={`${id}-filter`}>{filterLabel}</label>
+          <input
+            id={`${id}-filter`}
+            type="search"
+            value={filter}
+            autocomplete="off"
+            spellcheck={false}
+            aria-controls={`${id}-table`}
+            aria-describedby={`${id}-count`}
+            onInput={(e) => {
+              setFilter((e.currentTarget as HTMLInputElement).value);
+              setLimit(pageSize);
+            }}
+            data-testid={`${testId}-filter`}
+          />
+        </div>
+        <p class="list-count hint" id={`${id}-count`} role="status" aria-live="polite" data-testid={`${testId}-count`}>
+          {status}
+        </p>
+      </div>
+      {shown.length > 0 && (
+        <table class="table" id={`${id}-table`} data-testid={testId} data-total={items.length} data-matching={matching.length}>
+          <caption class="visually-hidden">{caption}</caption>
+          <thead>{head}</thead>
+          <tbody ref={tbody}>{shown.map(row)}</tbody>
+        </table>
+      )}
+      {more > 0 && (
+        <div class="actions list-more">
+          <button
+            type="button"
+            aria-describedby={`${id}-count`}
+            onClick={() => {
+              focusRow.current = shown.length;
+              setLimit(shown.length + pageSize);
+            }}
+            data-action="show-more"
+          >
+            {t('list_show_more', formatCount(Math.min(pageSize, more)))}
+          </button>
+        </div>
+      )}
+    </>
+  );
+}
