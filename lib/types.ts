@@ -349,6 +349,12 @@ export interface StoredSkill {
   storedAt: number;
   /** For an archive: the raw SHA-256 of the verified archive and its listing (the digest its index declares). */
   archive?: { sha256: string; format: 'zip' | 'tar.gz'; entries: ArchiveEntry[] };
+  /**
+   * The ed25519 signature these bytes (by their digestLf) were last verified with, and the
+   * fingerprint of the key that verified it. A probe that meets the same key, signature and
+   * digest again does not verify again (PRODUCT.md §2.7).
+   */
+  signatureVerified?: { fingerprint: string; signature: string };
 }
 
 export interface ProbeCacheEntry {

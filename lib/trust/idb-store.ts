@@ -9,7 +9,7 @@ import { openDatabase } from './open';
 import { DB_NAME, SETTINGS_KEY, cacheEvictKey } from './schema';
 import type { SkillpinDB } from './schema';
 import { isCompleteSettings, pickSettings, readSettings } from './settings';
-import type { ApprovalImport, PinResult, TrustStore } from './store-api';
+import type { ApprovalImport, OriginState, PinResult, TrustStore } from './store-api';
 import {
   compactBytes,
   isFiniteNumber,
@@ -310,6 +310,22 @@ class IdbTrustStore implements TrustStore {
     });
   }
 
+  async putSkills(skills: StoredSkill[]): Promise<void> {
+    const checked: StoredSkill[] = [];
+    for (const skill of skills) {
+      const s = toStoredSkill(skill);
+      if (!s) throw new StoreError('invalid-input', 'a skill does not have the shape of a StoredSkill; nothing was written');
+      checked.push(s);
+    }
+    if (checked.length === 0) return;
+    await this.write(['approvals', 'skills'], async (tx) => {
+      for (const s of checked) {
+        await tx.objectStore('skills').put({ ...s, bytes: compactBytes(s.bytes) });
+        await pruneSkills(tx, s.origin, s.url, s.digestLf, this.limits.skillsPerOrigin);
+      }
+    });
+  }
+
   async getSkill(origin: string, url: string, digestLf: string): Promise<StoredSkill | null> {
     const raw: unknown = await this.read(['skills'], (tx) => tx.objectStore('skills').get([origin, url, digestLf]));
     return this.checked('skills', [origin, url, digestLf], raw, toStoredSkill);
@@ -345,6 +361,23 @@ class IdbTrustStore implements TrustStore {
     });
   }
 
+  async putCacheEntries(entries: ProbeCacheEntry[]): Promise<void> {
+    const checked: ProbeCacheEntry[] = [];
+    for (const entry of entries) {
+      const e = toCacheEntry(entry);
+      if (!e) throw new StoreError('invalid-input', 'an entry does not have the shape of a ProbeCacheEntry; nothing was written');
+      checked.push(e);
+    }
+    if (checked.length === 0) return;
+    await this.write(['cache'], async (tx) => {
+      const cache = tx.objectStore('cache');
+      for (const e of checked) {
+        await cache.put(toCacheRecord(e, cacheEvictKey(e)));
+        await evictCache(cache, this.limits.cache, e.url);
+      }
+    });
+  }
+
   async deleteCacheForOrigin(origin: string): Promise<void> {
     await this.write(['cache'], async (tx) => {
       const cache = tx.objectStore('cache');
@@ -371,6 +404,29 @@ class IdbTrustStore implements TrustStore {
   async listReports(): Promise<OriginReport[]> {
     const raws: unknown[] = await this.read(['reports'], (tx) => tx.objectStore('reports').getAll());
     return this.checkedAll('reports', raws, toReportRecord, (r) => (r as { origin?: unknown } | null)?.origin).map((rec) => rec.report);
+  }
+
+  // ------------------------------------------------------------------ one probe's reads
+
+  async getOriginState(origin: string): Promise<OriginState> {
+    const raw = await this.read(['pins', 'approvals', 'skills', 'cache'], async (tx) => {
+      const range = IDBKeyRange.bound([origin, -Infinity], [origin, Infinity]);
+      // Cache entries are keyed by URL: every key that starts with `origin/` ('0' follows '/').
+      const urls = IDBKeyRange.bound(origin + '/', origin + '0', false, true);
+      const [pin, approvals, skills, cache] = await Promise.all([
+        tx.objectStore('pins').get(origin),
+        tx.objectStore('approvals').index('by-origin').getAll(origin),
+        tx.objectStore('skills').index('by-origin-storedAt').getAll(range),
+        tx.objectStore('cache').getAll(urls),
+      ]);
+      return { pin: pin as unknown, approvals: approvals as unknown[], skills: skills as unknown[], cache: cache as unknown[] };
+    });
+    return {
+      pin: this.checked('pins', origin, raw.pin, toPin),
+      approvals: this.checkedAll('approvals', raw.approvals, toApproval, approvalKeyOf),
+      skills: this.checkedAll('skills', raw.skills, toStoredSkill, skillKeyOf),
+      cache: this.checkedAll('cache', raw.cache, toCacheEntry, (r) => (r as { url?: unknown } | null)?.url),
+    };
   }
 
   // ------------------------------------------------------------------ settings
@@ -404,6 +460,11 @@ class IdbTrustStore implements TrustStore {
 function approvalKeyOf(raw: unknown): unknown {
   const r = raw as { origin?: unknown; url?: unknown } | null;
   return [r?.origin, r?.url];
+}
+
+function skillKeyOf(raw: unknown): unknown {
+  const r = raw as { origin?: unknown; url?: unknown; digestLf?: unknown } | null;
+  return [r?.origin, r?.url, r?.digestLf];
 }
 
 export async function openTrustStore(opts: StoreOptions = {}): Promise<TrustStore> {

@@ -10,6 +10,17 @@ export type PinResult =
   /** A different key is pinned; nothing was written. */
   | { result: 'mismatch'; pin: Pin };
 
+/** What one probe needs from the store about an origin, read in one transaction. */
+export interface OriginState {
+  pin: Pin | null;
+  /** Every approval of the origin. */
+  approvals: Approval[];
+  /** Every stored skill record of the origin (all URLs, all digests kept). */
+  skills: StoredSkill[];
+  /** Every probe cache entry whose URL starts with `origin + '/'` (whichever probe wrote it). */
+  cache: ProbeCacheEntry[];
+}
+
 /** What importApproval did: stored it, found the same one, kept a different one, or refused it (pin differs). */
 export type ApprovalImport = 'added' | 'unchanged' | 'different' | 'pin-mismatch';
 
@@ -47,10 +58,17 @@ export interface TrustStore {
   getSkill(origin: string, url: string, digestLf: string): Promise<StoredSkill | null>;
   /** The most recently stored bytes for (origin, url), whatever the digest. */
   getLatestSkill(origin: string, url: string): Promise<StoredSkill | null>;
+  /**
+   * putSkill for each record in order, all in one transaction (each followed by its pruning):
+   * every record is written or none is. A record without the shape of a StoredSkill refuses the batch.
+   */
+  putSkills?(skills: StoredSkill[]): Promise<void>;
 
   // --- probe cache (bounded; negative entries evicted oldest first) ---
   getCache(url: string): Promise<ProbeCacheEntry | null>;
   putCache(entry: ProbeCacheEntry): Promise<void>;
+  /** putCache for each entry in order (each followed by its eviction), all in one transaction. */
+  putCacheEntries?(entries: ProbeCacheEntry[]): Promise<void>;
   deleteCacheForOrigin(origin: string): Promise<void>;
 
   // --- reports (last report per origin, for the popup after a worker restart) ---
@@ -58,6 +76,13 @@ export interface TrustStore {
   putReport(report: OriginReport): Promise<void>;
   /** Every stored report (for the options page's diagnostics list and revalidation). */
   listReports(): Promise<OriginReport[]>;
+
+  // --- one probe's reads ---
+  /**
+   * The origin's pin, approvals, stored skills and the probe cache entries under its URL, in one
+   * readonly transaction. Unreadable records are skipped and reported, as by the single reads.
+   */
+  getOriginState?(origin: string): Promise<OriginState>;
 
   // --- settings ---
   getSettings(): Promise<Settings>;

@@ -83,7 +83,15 @@ export function toStoredSkill(v: unknown): StoredSkill | null {
     if (!archive) return null;
     skill.archive = archive;
   }
+  // A malformed verification note is dropped, not the bytes: the signature is then verified again.
+  const memo = toSignatureVerified(v.signatureVerified);
+  if (memo) skill.signatureVerified = memo;
   return skill;
+}
+
+function toSignatureVerified(v: unknown): StoredSkill['signatureVerified'] | null {
+  if (!isObject(v) || !isNonEmptyString(v.fingerprint) || !isNonEmptyString(v.signature)) return null;
+  return { fingerprint: v.fingerprint, signature: v.signature };
 }
 
 function toArchiveListing(v: unknown): StoredSkill['archive'] | null {
