@@ -1,6 +1,7 @@
 // Fetches and verifies the artifacts of one origin (PRODUCT.md §2.7, §3; FORMATS.md §3–§7,
 // §9.2): up to 64 skills, 4 at a time. A declared digest whose verified bytes are stored is
-// not fetched again; 304 and transient failures fall back to the last stored bytes.
+// not fetched again; 304 and transient failures fall back to the last stored bytes. A signature
+// the stored bytes were verified with, under the same key, is not verified again (§2.7).
 import { fetchBounded } from '../net/fetch-bounded';
 import { LIMITS } from '../net/limits';
 import { positiveTtlMs } from '../net/cache-policy';
@@ -136,13 +137,32 @@ async function obtain(ctx: ArtifactContext, merged: MergedSkill, url: string, ne
   return { kind: 'failed', failure: failureOf(r) };
 }
 
+type Verified = NonNullable<StoredSkill['signatureVerified']>;
+
+interface SignatureCheck {
+  state: SignatureState;
+  message: string | null;
+  failure: { code: string; message: string } | null;
+  /** For a valid signature: the key fingerprint and signature to remember with the bytes. */
+  verified?: Verified;
+}
+
+function sameVerified(a: StoredSkill['signatureVerified'], b: Verified): boolean {
+  return a !== undefined && a.fingerprint === b.fingerprint && a.signature === b.signature;
+}
+
+/**
+ * The signature state of `skillMd`. `known` is the stored record with the same LF digest:
+ * when it remembers this very signature verified under this very key, the bytes are not
+ * verified again (PRODUCT.md §2.7), except in a forced probe.
+ */
 function signatureOf(
   ctx: ArtifactContext,
   merged: MergedSkill,
-): (skillMd: Uint8Array) => Promise<{ state: SignatureState; message: string | null; failure: { code: string; message: string } | null }> {
+): (skillMd: Uint8Array, digestLf: string, known: StoredSkill | null) => Promise<SignatureCheck> {
   const k = ctx.key;
   const sig = merged.signature;
-  return async (skillMd) => {
+  return async (skillMd, digestLf, known) => {
     const st = k.report.state;
     if (k.report.unavailable || st === 'changed' || st === 'conflict' || st === 'stopped-signing') {
       return { state: 'not-checked', message: 'Not checked: the origin key does not match its pin.', failure: null };
@@ -153,8 +173,11 @@ function signatureOf(
     }
     if (k.verifyKey) {
       if (sig === null) return { state: 'missing', message: 'The origin signs, but this entry has no signature.', failure: null };
+      const verified: Verified = { fingerprint: k.verifyKey.fingerprint, signature: sig };
+      const valid: SignatureCheck = { state: 'valid', message: `Verified under ${k.verifyKey.fingerprint}.`, failure: null, verified };
+      if (!ctx.force && known !== null && known.digestLf === digestLf && sameVerified(known.signatureVerified, verified)) return valid;
       const check = await verifySignatureB64(k.verifyKey.key, sig, lfNormalize(skillMd));
-      if (check.ok) return { state: 'valid', message: `Verified under ${k.verifyKey.fingerprint}.`, failure: null };
+      if (check.ok) return valid;
       const code = check.code === 'signature-base64' || check.code === 'signature-length' ? 'signature-malformed' : 'bad-signature';
       return { state: 'invalid', message: check.message, failure: { code, message: `The signature is invalid: ${check.message}.` } };
     }
@@ -268,7 +291,11 @@ export async function processSkill(ctx: ArtifactContext, merged: MergedSkill, ov
     diagnostics.push(diag('digest-mismatch', `Declared ${declared}; actual ${what}.`, { url }));
   }
   const bytesOk = !digest.mismatch && archiveFailure === null && skillMd !== null;
-  const sig = skillMd && bytesOk ? await signatureOf(ctx, merged)(skillMd) : { state: 'not-checked' as SignatureState, message: null, failure: null };
+  let sig: SignatureCheck = { state: 'not-checked', message: null, failure: null };
+  if (skillMd && bytesOk) {
+    const known = got.kind === 'stored' ? got.stored : await ctx.store.getSkill(ctx.origin, url, digest.lfHex);
+    sig = await signatureOf(ctx, merged)(skillMd, digest.lfHex, known);
+  }
   const frontmatter = skillMd ? parseFrontmatter(skillMd) : null;
   if (frontmatter) {
     diagnostics.push(...frontmatter.diagnostics.map((d) => ({ ...d, url: d.url ?? url })));
@@ -302,7 +329,11 @@ export async function processSkill(ctx: ArtifactContext, merged: MergedSkill, ov
   if (!fromStore && bytesOk && skillMd && !merged.disagree && sig.state !== 'invalid') {
     const stored: StoredSkill = { origin: ctx.origin, url, digestLf: digest.lfHex, digestRaw: digest.rawHex, bytes: skillMd, storedAt: ctx.clock.now() };
     if (merged.type === 'archive' && archive && archive.sha256 !== undefined) stored.archive = { sha256: archive.sha256, format: archive.format, entries: archive.entries };
+    if (sig.verified) stored.signatureVerified = sig.verified;
     await ctx.store.putSkill(stored);
+  } else if (got.kind === 'stored' && sig.verified && !merged.disagree && !sameVerified(got.stored.signatureVerified, sig.verified)) {
+    // Stored bytes verified now under another key or signature: remember it (storedAt unchanged).
+    await ctx.store.putSkill({ ...got.stored, signatureVerified: sig.verified });
   }
 
   const text = skillMd ? decodeUtf8(skillMd) : null;

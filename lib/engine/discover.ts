@@ -7,7 +7,7 @@ import { fetchBounded } from '../net/fetch-bounded';
 import { LIMITS } from '../net/limits';
 import { diag } from '../report/codes';
 import type { Clock, Diagnostic, DocumentKind, FetchLike, FetchResult, ProbeCacheEntry, Settings, SourceReport } from '../types';
-import type { TrustStore } from '../trust/store-api';
+import type { ProbeStore } from './session';
 import type { StorageNotes } from './storage-guard';
 
 export const PATHS = {
@@ -20,7 +20,8 @@ export const PATHS = {
 
 export interface FetchContext {
   fetch: FetchLike;
-  store: TrustStore;
+  /** The probe's view of the trust store (lib/engine/session.ts). */
+  store: ProbeStore;
   clock: Clock;
   /** Ignore fresh cache entries and backoff (a user-requested re-probe); validators are still sent. */
   force: boolean;

@@ -129,7 +129,7 @@ async function pinOrCompare(origin: string, offered: KeyInfo, now: number, ctx: 
   }
   let pin: Pin | null;
   try {
-    pin = await ctx.store.getPin(origin);
+    pin = await ctx.store.readPin(origin);
   } catch (e) {
     ctx.storage.note('Reading the pinned key', e);
     return { result: 'unwritable' };

@@ -12,7 +12,8 @@ import { errorOutcome, processSkills } from './artifacts';
 import { attestSkills } from './attest';
 import { discoverDocuments, type DocOutcome, type FetchContext } from './discover';
 import { resolveKeys } from './keys';
-import { errorText, guardCacheWrites, storageNotes } from './storage-guard';
+import { openSession, type ProbeSession } from './session';
+import { errorText, guardCacheWrites, storageNotes, type StorageNotes } from './storage-guard';
 
 export interface EngineDeps {
   fetch: FetchLike;
@@ -54,11 +55,9 @@ function parseIndexDoc(doc: DocOutcome, origin: string, source: 'index' | 'legac
   return parsed;
 }
 
-async function run(origin: string, deps: EngineDeps, opts: ProbeOptions, startedAt: number): Promise<OriginReport> {
+async function run(origin: string, deps: EngineDeps, opts: ProbeOptions, startedAt: number, session: ProbeSession, storage: StorageNotes): Promise<OriginReport> {
   const phase = (p: (typeof PHASES)[number]): void => opts.onPhase?.(p);
-  const storage = storageNotes();
-  const store = guardCacheWrites(deps.store, storage);
-  const ctx: FetchContext = { fetch: deps.fetch, store, clock: deps.clock, force: opts.force === true, storage };
+  const ctx: FetchContext = { fetch: deps.fetch, store: session, clock: deps.clock, force: opts.force === true, storage };
   const diagnostics: Diagnostic[] = [];
   const sources: SourceReport[] = [];
 
@@ -107,6 +106,7 @@ async function run(origin: string, deps: EngineDeps, opts: ProbeOptions, started
   diagnostics.push(...att.diagnostics);
 
   phase('report');
+  await session.flush();
   diagnostics.push(...storage.diagnostics());
   const skills = outcomes.map((o) => skillReport(origin, o, att.verdicts.get(o.merged.key) ?? null));
   return buildReport({ origin, startedAt, finishedAt: deps.clock.now(), publishes, sources, key: keys.report, skills, diagnostics });
@@ -120,9 +120,16 @@ export async function probeOrigin(origin: string, deps: EngineDeps, opts: ProbeO
     return errorReport(origin, null, startedAt, deps.clock.now(), new Error(`"${origin}" is not an http(s) origin`));
   }
   let report: OriginReport;
+  const storage = storageNotes();
+  let session: ProbeSession | null = null;
   try {
-    report = await run(normalized, deps, opts, startedAt);
+    // Cache and byte writes are guarded (a failure is a storage-error diagnostic) and buffered
+    // by the session until the end of the probe; the origin's records are read once here.
+    session = await openSession(guardCacheWrites(deps.store, storage), normalized);
+    report = await run(normalized, deps, opts, startedAt, session, storage);
   } catch (e) {
+    // What was fetched and verified before the failure is still kept (guarded writes never throw).
+    await session?.flush();
     let previous: OriginReport | null = null;
     try {
       previous = await deps.store.getReport(normalized);

@@ -37,14 +37,16 @@ export function storageNotes(): StorageNotes {
   };
 }
 
-const GUARDED = new Set<PropertyKey>(['putCache', 'putSkill']);
+const GUARDED = new Set<PropertyKey>(['putCache', 'putCacheEntries', 'putSkill', 'putSkills']);
 
 const WHAT: Record<string, string> = {
   putCache: 'Saving the probe cache',
+  putCacheEntries: 'Saving the probe cache',
   putSkill: 'Saving verified skill bytes',
+  putSkills: 'Saving verified skill bytes',
 };
 
-/** `store` with putCache and putSkill turned into writes that report instead of throwing. */
+/** `store` with its probe cache and skill byte writes (single and batched) turned into writes that report instead of throwing. */
 export function guardCacheWrites(store: TrustStore, notes: StorageNotes): TrustStore {
   return new Proxy(store, {
     get(target, prop, receiver): unknown {

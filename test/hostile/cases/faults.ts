@@ -186,7 +186,7 @@ const unreadableStore: Scenario = {
     const site = signedTwo(71);
     const served = await env.serve(one(stageOf(site)));
     const inner = await env.newStore();
-    const faulty = faultyStore(inner, ['getCache', 'getPin', 'getReport'], () => new StoreError('unknown', 'the database is gone'));
+    const faulty = faultyStore(inner, ['getOriginState', 'getCache', 'getPin', 'getReport'], () => new StoreError('unknown', 'the database is gone'));
     faulty.arm();
     let report: OriginReport | null = null;
     let thrown = false;
@@ -259,16 +259,16 @@ function fault(id: string, title: string, scenario: Scenario): HostileCase {
 }
 
 export const FAULT_CASES: HostileCase[] = [
-  fault('quota-on-cache-write', 'The store throws QuotaExceeded on every probe-cache write during a probe', quotaScenario(['putCache'], { force: true })),
+  fault('quota-on-cache-write', 'The store throws QuotaExceeded on every probe-cache write during a probe', quotaScenario(['putCache', 'putCacheEntries'], { force: true })),
   fault(
     'quota-on-skill-write',
     'The store throws QuotaExceeded when new verified bytes are written',
-    quotaScenario(['putSkill'], {
+    quotaScenario(['putSkill', 'putSkills'], {
       second: (s) => stageOf(published({ seed: seed(s), skills: [{ name: 'alpha', description: 'The alpha skill.' }, { name: 'beta', description: 'The beta skill.' }, { name: 'gamma', description: 'A new skill.' }] })),
     }),
   ),
   fault('quota-on-report-write', 'The store throws QuotaExceeded when the report is saved', quotaScenario(['putReport'])),
-  fault('quota-on-every-write', 'Every write of the store throws QuotaExceeded during a probe', quotaScenario(['putCache', 'putSkill', 'putReport', 'pinIfAbsent', 'approve', 'replacePin'], { force: true })),
+  fault('quota-on-every-write', 'Every write of the store throws QuotaExceeded during a probe', quotaScenario(['putCache', 'putCacheEntries', 'putSkill', 'putSkills', 'putReport', 'pinIfAbsent', 'approve', 'replacePin'], { force: true })),
   fault('store-unreadable', 'The store cannot be read (cache, pins, reports)', unreadableStore),
   fault('fetch-rejects-with-non-errors', 'fetch rejects with undefined and strings; a body stream errors half way', oddFetch),
   fault('race-two-keys-one-origin', 'Two concurrent probes of one origin see two different keys', raceScenario),

@@ -151,11 +151,17 @@ describe('malformed input never escapes', () => {
 });
 
 describe('unexpected errors', () => {
-  /** A store whose chosen method throws once armed; everything else goes to the real one. */
-  function breakable(store: TrustStore): { store: TrustStore; arm: (method: keyof TrustStore) => void } {
+  /**
+   * A store whose chosen method throws once armed; everything else goes to the real one.
+   * `recordByRecord`: the store offers none of the optional batch methods (one probe then reads
+   * and writes record by record).
+   */
+  function breakable(store: TrustStore, recordByRecord = false): { store: TrustStore; arm: (method: keyof TrustStore) => void } {
     let armed: keyof TrustStore | null = null;
+    const batch: PropertyKey[] = ['getOriginState', 'putSkills', 'putCacheEntries'];
     const proxy = new Proxy(store, {
       get(target, prop, receiver) {
+        if (recordByRecord && batch.includes(prop)) return undefined;
         const value = Reflect.get(target, prop, receiver) as unknown;
         if (prop === armed && typeof value === 'function') {
           return () => Promise.reject(new Error(`store.${String(prop)} failed`));
@@ -177,10 +183,11 @@ describe('unexpected errors', () => {
     const h = { store: base, clock, settings: DEFAULT_SETTINGS, probe: () => probeOrigin(s.origin, deps) };
     await approveSkill(h, good, good.skills[0] as (typeof good.skills)[number]);
 
-    arm('getCache');
+    // The probe reads the origin's records once, when it starts.
+    arm('getOriginState');
     const r = await probeOrigin(s.origin, deps, { force: true });
     expect(r.state).toBe('error');
-    expect(r.diagnostics.some((d) => d.code === 'engine-error' && d.message.includes('getCache'))).toBe(true);
+    expect(r.diagnostics.some((d) => d.code === 'engine-error' && d.message.includes('getOriginState'))).toBe(true);
     expect(r.skills.map((k) => k.status)).toEqual(['verified-signed']);
     expect((await base.getPin(s.origin))?.key).toBe(K1.b64);
     expect(await base.getApproval(s.origin, good.skills[0]?.url as string)).not.toBeNull();
@@ -190,7 +197,8 @@ describe('unexpected errors', () => {
   it('a failure inside one skill gives that skill skill-error and leaves the others alone', async () => {
     const s = await serve({ files: buildSite({ skills: [{ name: 'alpha' }, { name: 'beta' }], key: K1 }) });
     const base = await freshStore();
-    const { store, arm } = breakable(base);
+    // Record by record, each skill reads its approval itself: that read fails inside the skill.
+    const { store, arm } = breakable(base, true);
     arm('getApproval');
     const r = await probeOrigin(s.origin, { fetch: (u, i) => fetch(u, i), store, clock: new FakeClock(), settings: DEFAULT_SETTINGS });
     expect(r.state).toBe('done');

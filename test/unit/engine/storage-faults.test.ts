@@ -38,7 +38,7 @@ async function site(): Promise<TestServer> {
   return s;
 }
 
-const WRITES: (keyof TrustStore)[] = ['putCache', 'putSkill', 'putReport', 'pinIfAbsent', 'approve', 'replacePin'];
+const WRITES: (keyof TrustStore)[] = ['putCache', 'putCacheEntries', 'putSkill', 'putSkills', 'putReport', 'pinIfAbsent', 'approve', 'replacePin'];
 
 describe('storage faults during a probe', () => {
   it('every write refused on a first visit: skills listed, storage-error reported, nothing pinned or verified', async () => {

@@ -1,0 +1,165 @@
+// One probe's view of the trust store. The origin's pin, approvals, stored skills and probe
+// cache entries are read once, in one transaction, when the probe starts; the cache entries
+// and verified bytes the probe produces are kept here and written at its end, each kind in one
+// transaction (`flush`). Pins are not buffered: pinIfAbsent stays the store's own
+// compare-and-set transaction, and readPin reads the pin as it is stored now.
+// A store without the batch methods is read and written record by record.
+import type { Approval, Pin, ProbeCacheEntry, StoredSkill } from '../types';
+import type { OriginState, PinResult, TrustStore } from '../trust/store-api';
+
+/** The store calls the engine makes during one probe. */
+export interface ProbeStore {
+  getCache(url: string): Promise<ProbeCacheEntry | null>;
+  /** Buffered until flush; later reads in the same probe see it. */
+  putCache(entry: ProbeCacheEntry): Promise<void>;
+  /** The origin's pin as read when the probe started. */
+  getPin(origin: string): Promise<Pin | null>;
+  /** The pin as stored right now. */
+  readPin(origin: string): Promise<Pin | null>;
+  pinIfAbsent(origin: string, key: string, fingerprint: string, now: number): Promise<PinResult>;
+  getApproval(origin: string, url: string): Promise<Approval | null>;
+  getSkill(origin: string, url: string, digestLf: string): Promise<StoredSkill | null>;
+  getLatestSkill(origin: string, url: string): Promise<StoredSkill | null>;
+  /** Buffered until flush (a later record for the same url and digest replaces it); later reads see it. */
+  putSkill(skill: StoredSkill): Promise<void>;
+}
+
+export interface ProbeSession extends ProbeStore {
+  /** Writes the buffered verified bytes, then the buffered cache entries. Empties the buffers. */
+  flush(): Promise<void>;
+}
+
+function skillKey(url: string, digestLf: string): string {
+  return `${url}\n${digestLf}`;
+}
+
+/** Newer storedAt first; equal times: the larger digest (the order of the store's index read backwards). */
+function newer(a: StoredSkill, b: StoredSkill): boolean {
+  return a.storedAt > b.storedAt || (a.storedAt === b.storedAt && a.digestLf > b.digestLf);
+}
+
+class Snapshot {
+  readonly pin: Pin | null;
+  private readonly approvals = new Map<string, Approval>();
+  private readonly skills = new Map<string, StoredSkill>();
+  private readonly latest = new Map<string, StoredSkill>();
+  private readonly cache = new Map<string, ProbeCacheEntry>();
+
+  constructor(
+    readonly origin: string,
+    state: OriginState,
+  ) {
+    this.pin = state.pin;
+    for (const a of state.approvals) this.approvals.set(a.url, a);
+    for (const s of state.skills) this.addSkill(s);
+    for (const e of state.cache) this.cache.set(e.url, e);
+  }
+
+  /** URLs whose cache entries the snapshot holds all of (the state holds every entry under origin + '/'). */
+  coversUrl(url: string): boolean {
+    return url.startsWith(this.origin + '/');
+  }
+
+  getCache(url: string): ProbeCacheEntry | null {
+    return this.cache.get(url) ?? null;
+  }
+
+  setCache(entry: ProbeCacheEntry): void {
+    if (this.coversUrl(entry.url)) this.cache.set(entry.url, entry);
+  }
+
+  getApproval(url: string): Approval | null {
+    return this.approvals.get(url) ?? null;
+  }
+
+  getSkill(url: string, digestLf: string): StoredSkill | null {
+    return this.skills.get(skillKey(url, digestLf)) ?? null;
+  }
+
+  getLatestSkill(url: string): StoredSkill | null {
+    return this.latest.get(url) ?? null;
+  }
+
+  addSkill(s: StoredSkill): void {
+    this.skills.set(skillKey(s.url, s.digestLf), s);
+    const current = this.latest.get(s.url);
+    if (!current || newer(s, current)) {
+      this.latest.set(s.url, s);
+      return;
+    }
+    if (current.digestLf !== s.digestLf) return;
+    // The latest record was rewritten (an older or equal storedAt): look again over the url's records.
+    let best: StoredSkill = s;
+    for (const other of this.skills.values()) if (other.url === s.url && newer(other, best)) best = other;
+    this.latest.set(s.url, best);
+  }
+}
+
+/**
+ * Opens the probe's view of `store` for `origin` (an http(s) origin, no trailing slash).
+ * Reading the origin's state may fail (the store is unreadable): the caller decides.
+ */
+export async function openSession(store: TrustStore, origin: string): Promise<ProbeSession> {
+  const snapshot = store.getOriginState ? new Snapshot(origin, await store.getOriginState(origin)) : null;
+  const forOrigin = (o: string): Snapshot | null => (snapshot && snapshot.origin === o ? snapshot : null);
+  let skills = new Map<string, StoredSkill>();
+  let cache = new Map<string, ProbeCacheEntry>();
+
+  return {
+    async getCache(url) {
+      const buffered = cache.get(url);
+      if (buffered) return buffered;
+      if (snapshot && snapshot.coversUrl(url)) return snapshot.getCache(url);
+      return store.getCache(url);
+    },
+    async putCache(entry) {
+      cache.delete(entry.url);
+      cache.set(entry.url, entry);
+      snapshot?.setCache(entry);
+    },
+    async getPin(o) {
+      const snap = forOrigin(o);
+      return snap ? snap.pin : store.getPin(o);
+    },
+    readPin: (o) => store.getPin(o),
+    pinIfAbsent: (o, key, fp, now) => store.pinIfAbsent(o, key, fp, now),
+    async getApproval(o, url) {
+      const snap = forOrigin(o);
+      return snap ? snap.getApproval(url) : store.getApproval(o, url);
+    },
+    async getSkill(o, url, digestLf) {
+      const buffered = skills.get(`${o}\n${skillKey(url, digestLf)}`);
+      if (buffered) return buffered;
+      const snap = forOrigin(o);
+      return snap ? snap.getSkill(url, digestLf) : store.getSkill(o, url, digestLf);
+    },
+    async getLatestSkill(o, url) {
+      const snap = forOrigin(o);
+      if (snap) return snap.getLatestSkill(url);
+      let best: StoredSkill | null = null;
+      for (const s of skills.values()) if (s.origin === o && s.url === url && (!best || newer(s, best))) best = s;
+      const stored = await store.getLatestSkill(o, url);
+      return best && (!stored || newer(best, stored) || stored.digestLf === best.digestLf) ? best : stored;
+    },
+    async putSkill(skill) {
+      const key = `${skill.origin}\n${skillKey(skill.url, skill.digestLf)}`;
+      skills.delete(key);
+      skills.set(key, skill);
+      forOrigin(skill.origin)?.addSkill(skill);
+    },
+    async flush() {
+      const pendingSkills = [...skills.values()];
+      const pendingCache = [...cache.values()];
+      skills = new Map();
+      cache = new Map();
+      if (pendingSkills.length > 0) {
+        if (store.putSkills) await store.putSkills(pendingSkills);
+        else for (const s of pendingSkills) await store.putSkill(s);
+      }
+      if (pendingCache.length > 0) {
+        if (store.putCacheEntries) await store.putCacheEntries(pendingCache);
+        else for (const e of pendingCache) await store.putCache(e);
+      }
+    },
+  };
+}
