@@ -110,11 +110,26 @@ export function createBackgroundService(deps: BackgroundDeps): BackgroundService
     return openOnce();
   }
 
+  // Settings are read from the store once and kept in memory until settings-set writes them
+  // (the only writer). A restarted worker starts empty and reads them again.
+  let settingsRead: Promise<Settings> | null = null;
+  async function getSettings(): Promise<Settings> {
+    if (!settingsRead) {
+      const reading = getStore().then((s) => s.getSettings());
+      settingsRead = reading;
+      reading.catch(() => {
+        if (settingsRead === reading) settingsRead = null;
+      });
+    }
+    // Each caller gets its own copy: nothing can change the kept settings by accident.
+    return structuredClone(await settingsRead);
+  }
+
   const scheduler = createScheduler({
     clock,
     run: async (origin, opts) => {
       const s = await getStore();
-      const settings = await s.getSettings();
+      const settings = await getSettings();
       const report = await probeOrigin(origin, { fetch: deps.fetch, store: s, clock, settings }, { force: opts.force });
       await afterReport(report);
       return report;
@@ -155,7 +170,7 @@ export function createBackgroundService(deps: BackgroundDeps): BackgroundService
   async function refreshMenus(activeUrl: string | null): Promise<void> {
     lastActiveUrl = activeUrl;
     const approved = await approvedList();
-    const { chatSites } = await (await getStore()).getSettings();
+    const { chatSites } = await getSettings();
     await platform.updateMenus(menuModel(approved, activeUrl ? originOf(activeUrl) : null, chatSites));
   }
 
@@ -241,7 +256,7 @@ export function createBackgroundService(deps: BackgroundDeps): BackgroundService
     'skillpin:probe': async (req) => {
       // An explicit re-check still honours pause and the allow/deny lists: nothing is
       // requested from an origin the user excluded (the popup shows why).
-      const settings = await (await getStore()).getSettings();
+      const settings = await getSettings();
       const decision = shouldProbe(req.origin + '/', settings, { incognito: false });
       if (!decision.probe) return skippedReport(req.origin, decision.reason, clock.now());
       return scheduler.probe(req.origin, { force: true });
@@ -312,13 +327,19 @@ export function createBackgroundService(deps: BackgroundDeps): BackgroundService
       if (!ctx.ok) return { ok: false, method: 'none', message: ctx.message };
       return platform.insertIntoTab(req.tabId, ctx.context);
     },
-    'skillpin:settings-get': async () => (await getStore()).getSettings(),
+    'skillpin:settings-get': async () => getSettings(),
     'skillpin:settings-set': async (req) => {
       const s = await getStore();
       // A sender that predates chatSites omits it (the validator allows that): keep the stored list.
       const sent: Partial<Settings> = req.settings;
-      const chatSites = Array.isArray(sent.chatSites) ? sent.chatSites : (await s.getSettings()).chatSites;
-      await s.putSettings({ ...req.settings, chatSites });
+      const chatSites = Array.isArray(sent.chatSites) ? sent.chatSites : (await getSettings()).chatSites;
+      settingsRead = null;
+      try {
+        await s.putSettings({ ...req.settings, chatSites });
+      } finally {
+        // Read again next time, as stored (whether the write succeeded or not).
+        settingsRead = null;
+      }
       // The insert menu's patterns follow the chat-site list.
       await refreshMenusSafe();
       return { ok: true };
@@ -367,8 +388,7 @@ export function createBackgroundService(deps: BackgroundDeps): BackgroundService
   }
 
   async function onNavigation(tabId: number, url: string, incognito: boolean): Promise<OriginReport | null> {
-    const s = await getStore();
-    const settings = await s.getSettings();
+    const settings = await getSettings();
     const decision = shouldProbe(url, settings, { incognito });
     if (!decision.probe) {
       await platform.setBadge(tabId, { text: '', color: '#5b6470', title: `Skillpin: not checked (${decision.reason})` }).catch(() => undefined);
@@ -389,7 +409,7 @@ export function createBackgroundService(deps: BackgroundDeps): BackgroundService
   async function onAlarm(name: string): Promise<void> {
     if (name !== REVALIDATE_ALARM) return;
     const s = await getStore();
-    const settings = await s.getSettings();
+    const settings = await getSettings();
     if (settings.paused) return;
     const approvals = await s.listApprovals();
     const origins = [...new Set(approvals.map((a) => a.origin))];
