@@ -2,14 +2,18 @@
 import { t } from '../../lib/i18n';
 import type { CandidateSource } from '../../lib/types';
 
+// One formatter for every call: the same text as n.toLocaleString('en-US'), which builds a new
+// formatter each time (about 20 µs per call in Chromium, twice per skill card).
+const enNumber = new Intl.NumberFormat('en-US');
+
 export function formatBytes(n: number | null): string {
   if (n === null) return t('unknown');
-  return t('size_bytes', n.toLocaleString('en-US'));
+  return t('size_bytes', enNumber.format(n));
 }
 
 export function formatTokens(n: number | null): string {
   if (n === null) return t('unknown');
-  return t('size_tokens', n.toLocaleString('en-US'));
+  return t('size_tokens', enNumber.format(n));
 }
 
 export function formatDate(ms: number | null | undefined): string {
