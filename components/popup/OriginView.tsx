@@ -9,7 +9,7 @@ import { useSkillActions } from './actions';
 import type { PopupEnv } from './env';
 import { KeyBanner, needsKeyBanner } from './KeyBanner';
 import { SkillCard } from './SkillCard';
-import { SkillDetails } from './SkillDetails';
+import { loadedSkillDetails, loadSkillDetails, preloadSkillDetails, type SkillDetailsComponent } from './details-loader';
 import type { ChatTab } from './target';
 
 type State = { phase: 'loading'; probing: boolean } | { phase: 'error'; message: string } | { phase: 'ready'; report: OriginReport };
@@ -22,6 +22,29 @@ const SKIP_REASONS: Record<string, MessageKey> = {
   'not-http': 'skipped_not_http',
 };
 
+type DetailsState = { phase: 'ready'; Details: SkillDetailsComponent } | { phase: 'loading' } | { phase: 'error'; message: string };
+
+/** The details component, loaded when `wanted` first becomes true. */
+function useSkillDetails(wanted: boolean): DetailsState {
+  const [state, setState] = useState<DetailsState>(() => {
+    const Details = loadedSkillDetails();
+    return Details ? { phase: 'ready', Details } : { phase: 'loading' };
+  });
+  useEffect(() => {
+    if (!wanted || state.phase === 'ready') return;
+    let live = true;
+    setState({ phase: 'loading' });
+    loadSkillDetails().then(
+      (Details) => live && setState({ phase: 'ready', Details }),
+      (err: unknown) => live && setState({ phase: 'error', message: errorText(err) }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [wanted, state.phase === 'ready']);
+  return state;
+}
+
 interface Props {
   env: PopupEnv;
   origin: string;
@@ -33,7 +56,18 @@ interface Props {
 
 export function OriginView({ env, origin, chatTab, recheck, onBusy }: Props) {
   const announce = useAnnounce();
-  const [state, setState] = useState<State>({ phase: 'loading', probing: false });
+  // A report the popup already fetched is the first state (no second round trip, no effect to wait
+  // for); an early answer of null (no report yet) or of a report still probing goes straight to the probe.
+  const firstStep = useRef<'none' | 'probe' | 'load'>('load');
+  const [state, setState] = useState<State>(() => {
+    const early = env.readyReport?.(origin);
+    if (early && early.state !== 'probing' && early.state !== 'idle') {
+      firstStep.current = 'none';
+      return { phase: 'ready', report: early };
+    }
+    if (early !== undefined) firstStep.current = 'probe';
+    return { phase: 'loading', probing: false };
+  });
   const [selected, setSelected] = useState<string | null>(null);
   const [bannerHidden, setBannerHidden] = useState(false);
   const lastFocus = useRef<string | null>(null);
@@ -69,7 +103,10 @@ export function OriginView({ env, origin, chatTab, recheck, onBusy }: Props) {
   }, [env, origin, probe]);
 
   useEffect(() => {
-    void load();
+    const step = firstStep.current;
+    firstStep.current = 'load';
+    if (step === 'none') return;
+    void (step === 'probe' ? probe() : load());
   }, [load]);
 
   const first = useRef(true);
@@ -82,6 +119,11 @@ export function OriginView({ env, origin, chatTab, recheck, onBusy }: Props) {
   }, [recheck]);
 
   const actions = useSkillActions(env, origin, load);
+  const ready = state.phase === 'ready';
+  const skill = ready && selected ? state.report.skills.find((s) => s.id === selected) : undefined;
+  const details = useSkillDetails(skill !== undefined);
+  // With the list on screen, the details chunk loads while the user reads it.
+  useEffect(() => (ready ? preloadSkillDetails() : undefined), [ready]);
 
   if (state.phase === 'loading') {
     return (
@@ -103,7 +145,6 @@ export function OriginView({ env, origin, chatTab, recheck, onBusy }: Props) {
   }
 
   const report = state.report;
-  const skill = selected ? report.skills.find((s) => s.id === selected) : undefined;
 
   async function trust(expected: string | null, next: string) {
     try {
@@ -130,7 +171,33 @@ export function OriginView({ env, origin, chatTab, recheck, onBusy }: Props) {
     />
   );
 
-  if (skill) {
+  const backToList = () => {
+    setSelected(null);
+    queueMicrotask(() => {
+      const id = lastFocus.current;
+      const el = id ? document.querySelector<HTMLElement>(`[data-skill-id="${CSS.escape(id)}"] [data-action="details"]`) : null;
+      el?.focus();
+    });
+  };
+
+  if (skill && details.phase !== 'ready') {
+    return details.phase === 'loading' ? (
+      <p class="state loading" aria-busy="true" data-testid="details-loading">
+        <span class="spinner" aria-hidden="true" />
+        {t('loading')}
+      </p>
+    ) : (
+      <div class="state error" role="alert" data-testid="details-error">
+        <p>{t('action_failed', details.message)}</p>
+        <button type="button" onClick={backToList} data-action="back">
+          {t('back')}
+        </button>
+      </div>
+    );
+  }
+
+  if (skill && details.phase === 'ready') {
+    const SkillDetails = details.Details;
     return (
       <>
         <SkillDetails
@@ -139,14 +206,7 @@ export function OriginView({ env, origin, chatTab, recheck, onBusy }: Props) {
           skill={skill}
           actions={actions}
           chatTab={chatTab}
-          onBack={() => {
-            setSelected(null);
-            queueMicrotask(() => {
-              const id = lastFocus.current;
-              const el = id ? document.querySelector<HTMLElement>(`[data-skill-id="${CSS.escape(id)}"] [data-action="details"]`) : null;
-              el?.focus();
-            });
-          }}
+          onBack={backToList}
         />
         {actions.dialog}
       </>

@@ -1,3 +1,4 @@
+import type { OriginReport } from '../../lib/types';
 import type { Client } from '../shared/client';
 import type { WriteClipboard } from '../shared/clipboard';
 import type { ChatTab } from './target';
@@ -10,4 +11,10 @@ export interface PopupEnv {
   findChatTab: () => Promise<ChatTab | null>;
   /** URL of the options page, for links. */
   optionsUrl: string;
+  /**
+   * The background's answer to `report` for `origin`, fetched before the popup drew its view and
+   * handed over once: the view starts from it instead of asking again. Null: the background had no
+   * report. Undefined: nothing was fetched early (later calls, another origin, or a failed request).
+   */
+  readyReport?: (origin: string) => OriginReport | null | undefined;
 }

@@ -92,6 +92,12 @@ export async function resolveTarget(search: string, tabs: TabsLike, isChatHost: 
   }
 }
 
+/** The target with its chat-site flag worked out by `isChatHost` (the flag resolveTarget would have set). */
+export function withChatCheck(target: PopupTarget, isChatHost: IsChatHost): PopupTarget {
+  if (target.kind !== 'origin') return target;
+  return { ...target, isChat: isChatHost(new URL(target.origin).hostname, target.origin) };
+}
+
 /**
  * A chat tab to insert into: the given tab when it is a chat site, else the most recently
  * used chat tab of `preferOrigin` (the popup's own origin), else the most recently used

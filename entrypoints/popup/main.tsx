@@ -1,11 +1,21 @@
 import { render } from 'preact';
 import { browser } from 'wxt/browser';
 import { adapterForHost } from '../../lib/chat/adapters';
+import type { OriginReport } from '../../lib/types';
 import { createClient } from '../../components/shared/client';
 import { writeClipboard } from '../../components/shared/clipboard';
 import { Popup } from '../../components/popup/Popup';
 import type { PopupEnv } from '../../components/popup/env';
-import { chatSiteCheck, findChatTab, resolveTarget, type IsChatHost, type PopupTarget, type TabInfo, type TabsLike } from '../../components/popup/target';
+import {
+  chatSiteCheck,
+  findChatTab,
+  resolveTarget,
+  withChatCheck,
+  type IsChatHost,
+  type PopupTarget,
+  type TabInfo,
+  type TabsLike,
+} from '../../components/popup/target';
 import '../../components/shared/base.css';
 import '../../components/popup/popup.css';
 
@@ -20,6 +30,14 @@ const isChatHost: Promise<IsChatHost> = client.settingsGet().then(
   (s) => chatSiteCheck(isKnownChatHost, Array.isArray(s.chatSites) ? s.chatSites : []),
   () => chatSiteCheck(isKnownChatHost, []),
 );
+// Which origin the popup is about does not depend on the settings: it is worked out at the same
+// time, and its report is asked for as soon as the origin is known, while the settings still load.
+const origin: Promise<PopupTarget> = resolveTarget(location.search, tabs, () => false);
+const earlyReport: Promise<{ origin: string; report: OriginReport | null } | null> = origin.then(
+  (t) => (t.kind === 'origin' ? client.report(t.origin).then((report) => ({ origin: t.origin, report })) : null),
+);
+// The early report is handed to the view once; every later report comes from the background.
+let readyReport: { origin: string; report: OriginReport | null } | null = null;
 
 const root = document.getElementById('app');
 const params = new URLSearchParams(location.search);
@@ -33,6 +51,11 @@ const env: PopupEnv = {
   findChatTab: async () =>
     findChatTab(tabs, await isChatHost, target?.kind === 'origin' ? target.tabId : null, target?.kind === 'origin' ? target.origin : null),
   optionsUrl: '/options.html',
+  readyReport: (o) => {
+    const early = readyReport;
+    readyReport = null;
+    return early !== null && early.origin === o ? early.report : undefined;
+  },
 };
 
 function draw() {
@@ -40,7 +63,10 @@ function draw() {
 }
 
 draw();
-void isChatHost.then((isChat) => resolveTarget(location.search, tabs, isChat)).then((resolved) => {
-  target = resolved;
+// The view is drawn once the target, the chat sites and the early report are all in (they load
+// together); a report that failed to come is asked for again by the view itself.
+void Promise.all([origin, isChatHost, earlyReport.catch(() => null)]).then(([resolved, isChat, early]) => {
+  target = withChatCheck(resolved, isChat);
+  readyReport = early;
   draw();
 });

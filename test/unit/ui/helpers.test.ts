@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chatSiteCheck, findChatTab, httpOrigin, resolveTarget, type TabInfo, type TabsLike } from '../../../components/popup/target';
+import { chatSiteCheck, findChatTab, httpOrigin, resolveTarget, withChatCheck, type TabInfo, type TabsLike } from '../../../components/popup/target';
 import { diffRows } from '../../../components/popup/SkillDiff';
 import { createClient, NoAnswerError } from '../../../components/shared/client';
 import { fingerprintGroups, formatBytes, formatDate, formatDuration } from '../../../components/shared/format';
@@ -87,6 +87,20 @@ describe('chatSiteCheck', () => {
     expect(await resolveTarget('?origin=http%3A%2F%2F127.0.0.1%3A41234', tabs(list), check)).toEqual({ kind: 'origin', origin: 'http://127.0.0.1:41234', tabId: null, isChat: true });
     expect(await resolveTarget('?tab=5', tabs(list), check)).toEqual({ kind: 'origin', origin: 'http://127.0.0.1:41234', tabId: 5, isChat: true });
     expect(await resolveTarget('?tab=6', tabs(list), check)).toMatchObject({ isChat: false });
+  });
+  it('withChatCheck sets the flag later exactly as resolveTarget would have (target resolved before the settings)', async () => {
+    const check = chatSiteCheck(isChat, ['http://127.0.0.1:41234', 'http://[::1]:3000']);
+    const list = [
+      { id: 5, url: 'http://127.0.0.1:41234/index.html' },
+      { id: 6, url: 'http://127.0.0.1:41235/' },
+      { id: 7, url: 'https://claude.ai/new' },
+      { id: 8, url: 'http://[::1]:3000/chat' },
+      { id: 9, url: 'chrome://newtab/' },
+    ];
+    for (const search of ['?tab=5', '?tab=6', '?tab=7', '?tab=8', '?tab=9', '?origin=http%3A%2F%2F127.0.0.1%3A41234', '?origin=https%3A%2F%2Fclaude.ai', '?origin=bad', '?tab=x']) {
+      const early = await resolveTarget(search, tabs(list), () => false);
+      expect(withChatCheck(early, check), search).toEqual(await resolveTarget(search, tabs(list), check));
+    }
   });
 });
 
@@ -217,6 +231,7 @@ describe('i18n', () => {
 describe('format', () => {
   it('formats sizes, dates, durations and fingerprints', () => {
     expect(formatBytes(1234567)).toBe('1,234,567\u00a0bytes');
+    for (const n of [0, 7, 999, 1000, 1234.5, 98765432109]) expect(formatBytes(n)).toBe(`${n.toLocaleString('en-US')}\u00a0bytes`);
     expect(formatBytes(null)).toBe('unknown');
     expect(formatDate(Date.UTC(2025, 0, 2, 3, 4, 5))).toBe('2025-01-02 03:04 UTC');
     expect(formatDate(Number.NaN)).toBe('unknown');

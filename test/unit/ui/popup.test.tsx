@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import './dom-shim';
 import { ALL_STATUSES, isApprovable, type OriginReport, type SkillStatus } from '../../../lib/types';
 import type { ApprovedSkillSummary } from '../../../lib/messages';
@@ -8,6 +8,7 @@ import type { PopupEnv } from '../../../components/popup/env';
 import type { ChatTab, PopupTarget } from '../../../components/popup/target';
 import { FP_NEW, FP_OLD, HEX_A, HEX_B, ORIGIN, approved, makePin, makeReport, makeSkill } from '../../fixtures/ui/reports';
 import { byText, click, fakeBackground, flush, key, mount, type Handlers } from './harness';
+import { loadSkillDetails } from '../../../components/popup/details-loader';
 
 const TARGET: PopupTarget = { kind: 'origin', origin: ORIGIN, tabId: 7, isChat: false };
 
@@ -33,6 +34,12 @@ function withReport(report: OriginReport, extra: Handlers = {}): Handlers {
 
 afterEach(() => {
   document.body.innerHTML = '';
+});
+
+// The details view is a chunk of its own, loaded on first use: loaded once here so that each
+// test sees it on the first click, as the popup does once its list is on screen (preloaded).
+beforeAll(async () => {
+  await loadSkillDetails();
 });
 
 const LABELS: Record<SkillStatus, string> = {
@@ -62,6 +69,52 @@ describe('status chips', () => {
       expect(chip?.getAttribute('title')).toBe(`${status} (code-for-${status})`);
     });
   }
+});
+
+describe('report fetched before the view is drawn (env.readyReport)', () => {
+  function withEarly(early: OriginReport | null | undefined, handlers: Handlers) {
+    const { env, bg } = setup(handlers);
+    const handed: string[] = [];
+    let left = true;
+    env.readyReport = (origin) => {
+      handed.push(origin);
+      const out = left ? early : undefined;
+      left = false;
+      return out;
+    };
+    return { bg, handed, render: () => mount(<Popup env={env} target={TARGET} />) };
+  }
+
+  it('a finished report is shown at once, without asking the background again', async () => {
+    const report = makeReport([makeSkill(), makeSkill({ id: 'b', name: 'second', url: `${ORIGIN}/b/SKILL.md` })]);
+    const { render, bg, handed } = withEarly(report, withReport(report));
+    const root = await render();
+    expect(root.querySelectorAll('[data-skill-url]')).toHaveLength(2);
+    expect(handed).toEqual([ORIGIN]);
+    expect(bg.ofType('skillpin:report')).toHaveLength(0);
+    expect(bg.ofType('skillpin:probe')).toHaveLength(0);
+    // Re-check still probes; later loads ask the background.
+    await click(root.querySelector('[data-action="recheck"]'));
+    expect(bg.ofType('skillpin:probe')).toHaveLength(1);
+  });
+
+  it('no report yet (null) or one still probing: probes straight away', async () => {
+    for (const early of [null, makeReport([], { state: 'probing' })]) {
+      const { render, bg } = withEarly(early, withReport(makeReport([makeSkill()])));
+      const root = await render();
+      expect(bg.ofType('skillpin:report')).toHaveLength(0);
+      expect(bg.ofType('skillpin:probe')).toEqual([{ type: 'skillpin:probe', origin: ORIGIN }]);
+      expect(root.querySelectorAll('[data-skill-url]')).toHaveLength(1);
+    }
+  });
+
+  it('nothing fetched early (undefined): loads as before', async () => {
+    const { render, bg } = withEarly(undefined, withReport(makeReport([makeSkill()])));
+    const root = await render();
+    expect(bg.ofType('skillpin:report')).toHaveLength(1);
+    expect(bg.ofType('skillpin:probe')).toHaveLength(0);
+    expect(root.querySelectorAll('[data-skill-url]')).toHaveLength(1);
+  });
 });
 
 describe('skill list', () => {
