@@ -3,6 +3,7 @@
 import { browser } from 'wxt/browser';
 import { createBackgroundService, REVALIDATE_ALARM } from '@/lib/background/service';
 import { openTrustStore } from '@/lib/trust/idb-store';
+import { createIncognitoTabs } from './incognito-tabs';
 import { browserPlatform } from './platform';
 
 declare global {
@@ -28,11 +29,21 @@ export default defineBackground(() => {
     return service.handleMessage(message, sender);
   });
 
+  // Private tabs are known from tab events (incognito-tabs.ts), so a navigation does not wait
+  // for a tabs.get before its probe; private-window probing stays off unless settings allow it.
+  const incognitoTabs = createIncognitoTabs({
+    query: (q) => browser.tabs.query(q),
+    get: (tabId) => browser.tabs.get(tabId),
+  });
+  browser.tabs.onCreated.addListener((tab) => incognitoTabs.onCreated(tab));
+  browser.tabs.onRemoved.addListener((tabId) => incognitoTabs.onRemoved(tabId));
+  browser.tabs.onReplaced.addListener((addedTabId, removedTabId) => incognitoTabs.onReplaced(addedTabId, removedTabId));
+
   browser.webNavigation.onCommitted.addListener((details) => {
     if (details.frameId !== 0) return;
-    void browser.tabs
-      .get(details.tabId)
-      .then((tab) => service.onNavigation(details.tabId, details.url, tab.incognito))
+    void incognitoTabs
+      .isIncognito(details.tabId)
+      .then((incognito) => service.onNavigation(details.tabId, details.url, incognito))
       .catch(() => undefined);
   });
 
@@ -66,4 +77,7 @@ export default defineBackground(() => {
     void browser.alarms.create(REVALIDATE_ALARM, { periodInMinutes: 60 });
     void service.refreshMenus(null);
   });
+
+  // Listeners are all registered: learn the open tabs' private flags once, in the background.
+  void incognitoTabs.seed();
 });
