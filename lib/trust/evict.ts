@@ -127,3 +127,102 @@ export async function pruneSkills(
   }
   return evicted;
 }
+
+/**
+ * evictCache after a batch of writes: the bound is checked once, and no entry of `keepUrls`
+ * (the batch just written) is evicted.
+ */
+export async function evictCacheKeeping<Tx extends ArrayLike<Names>>(store: Store<'cache', Tx>, max: number, keepUrls: ReadonlySet<string>): Promise<number> {
+  let excess = (await store.count()) - max;
+  let evicted = 0;
+  if (excess <= 0) return 0;
+  let cursor = await store.index('by-evict').openKeyCursor();
+  while (cursor && excess > 0) {
+    const url = cursor.primaryKey;
+    if (!keepUrls.has(url)) {
+      await store.delete(url);
+      excess--;
+      evicted++;
+    }
+    cursor = await cursor.continue();
+  }
+  return evicted;
+}
+
+/**
+ * pruneSkills after a batch of records was written, with one read per origin and per URL
+ * instead of one pass per record: for each written URL only its latest bytes, the bytes last
+ * written for it in the batch and the bytes an approval binds are kept; then each origin is
+ * brought back to `maxPerOrigin` records, oldest unprotected first, every record of the batch
+ * counting as protected. Unreadable records are never evicted, and an unreadable approval keeps
+ * every record of its origin.
+ */
+export async function pruneSkillsAfterBatch(
+  tx: IDBPTransaction<SkillpinDB, ['approvals', 'skills'], 'readwrite'>,
+  written: readonly { origin: string; url: string; digestLf: string }[],
+  maxPerOrigin: number,
+): Promise<number> {
+  const skills = tx.objectStore('skills');
+  const byUrl = skills.index('by-origin-url-storedAt');
+  const origins = [...new Set(written.map((w) => w.origin))];
+  // The last record written for each (origin, url) is the one a single write would keep.
+  const lastWritten = new Map<string, { origin: string; url: string; digestLf: string }>();
+  for (const w of written) lastWritten.set(`${w.origin}\n${w.url}`, w);
+
+  const approvalLists = await Promise.all(origins.map((o) => tx.objectStore('approvals').index('by-origin').getAll(o)));
+  const bound = new Map<string, Set<string> | null>();
+  origins.forEach((o, i) => {
+    const set = new Set<string>();
+    for (const raw of approvalLists[i] ?? []) {
+      const approval = toApproval(raw);
+      if (!approval) {
+        bound.set(o, null);
+        return;
+      }
+      set.add(bindingKey(approval.url, approval.digestLf));
+    }
+    bound.set(o, set);
+  });
+
+  // 1. Each written URL: the latest record plus the protected ones (records read in one go per URL).
+  const targets = [...lastWritten.values()].filter((w) => bound.get(w.origin) !== null);
+  const perUrl = await Promise.all(
+    targets.map((w) => byUrl.getAll(IDBKeyRange.bound([w.origin, w.url, -Infinity], [w.origin, w.url, Infinity]))),
+  );
+  const deletions: [string, string, string][] = [];
+  targets.forEach((w, i) => {
+    const protectedSet = bound.get(w.origin) as Set<string>;
+    // Index order is storedAt ascending, then the primary key: the latest record comes last.
+    const records = (perUrl[i] ?? []).map((raw) => toStoredSkill(raw)).filter((s): s is NonNullable<typeof s> => s !== null);
+    records.pop();
+    for (const s of records) {
+      if (s.digestLf === w.digestLf || protectedSet.has(bindingKey(s.url, s.digestLf))) continue;
+      deletions.push([s.origin, s.url, s.digestLf]);
+    }
+  });
+  await Promise.all(deletions.map((key) => skills.delete(key)));
+  let evicted = deletions.length;
+
+  // 2. Each origin: oldest unprotected records first.
+  const byOrigin = skills.index('by-origin-storedAt');
+  for (const origin of origins) {
+    const protectedSet = bound.get(origin);
+    if (!protectedSet) continue;
+    const kept = new Set(protectedSet);
+    for (const w of written) if (w.origin === origin) kept.add(bindingKey(w.url, w.digestLf));
+    const originRange = IDBKeyRange.bound([origin, -Infinity], [origin, Infinity]);
+    let excess = (await byOrigin.count(originRange)) - maxPerOrigin;
+    if (excess <= 0) continue;
+    let oldest = await byOrigin.openCursor(originRange);
+    while (oldest && excess > 0) {
+      const skill = toStoredSkill(oldest.value);
+      if (skill && !kept.has(bindingKey(skill.url, skill.digestLf))) {
+        await oldest.delete();
+        excess--;
+        evicted++;
+      }
+      oldest = await oldest.continue();
+    }
+  }
+  return evicted;
+}

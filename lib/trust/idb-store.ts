@@ -4,7 +4,7 @@
 import type { IDBPDatabase, IDBPTransaction, StoreNames } from 'idb';
 import type { Approval, OriginReport, Pin, ProbeCacheEntry, Settings, StoredSkill } from '../types';
 import { StoreError, classifyIdbError } from './errors';
-import { evictCache, evictReports, pruneSkills } from './evict';
+import { evictCache, evictCacheKeeping, evictReports, pruneSkills, pruneSkillsAfterBatch } from './evict';
 import { openDatabase } from './open';
 import { DB_NAME, SETTINGS_KEY, cacheEvictKey } from './schema';
 import type { SkillpinDB } from './schema';
@@ -319,10 +319,10 @@ class IdbTrustStore implements TrustStore {
     }
     if (checked.length === 0) return;
     await this.write(['approvals', 'skills'], async (tx) => {
-      for (const s of checked) {
-        await tx.objectStore('skills').put({ ...s, bytes: compactBytes(s.bytes) });
-        await pruneSkills(tx, s.origin, s.url, s.digestLf, this.limits.skillsPerOrigin);
-      }
+      // Requests of one transaction run in order: issue them together, then bound once.
+      const skills = tx.objectStore('skills');
+      await Promise.all(checked.map((s) => skills.put({ ...s, bytes: compactBytes(s.bytes) })));
+      await pruneSkillsAfterBatch(tx, checked, this.limits.skillsPerOrigin);
     });
   }
 
@@ -371,10 +371,8 @@ class IdbTrustStore implements TrustStore {
     if (checked.length === 0) return;
     await this.write(['cache'], async (tx) => {
       const cache = tx.objectStore('cache');
-      for (const e of checked) {
-        await cache.put(toCacheRecord(e, cacheEvictKey(e)));
-        await evictCache(cache, this.limits.cache, e.url);
-      }
+      await Promise.all(checked.map((e) => cache.put(toCacheRecord(e, cacheEvictKey(e)))));
+      await evictCacheKeeping(cache, this.limits.cache, new Set(checked.map((e) => e.url)));
     });
   }
 

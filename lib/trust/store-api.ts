@@ -59,15 +59,22 @@ export interface TrustStore {
   /** The most recently stored bytes for (origin, url), whatever the digest. */
   getLatestSkill(origin: string, url: string): Promise<StoredSkill | null>;
   /**
-   * putSkill for each record in order, all in one transaction (each followed by its pruning):
-   * every record is written or none is. A record without the shape of a StoredSkill refuses the batch.
+   * Stores every record (in order: a later record with the same key wins) in one transaction,
+   * then bounds them as putSkill does, once for the batch: for each URL the latest bytes, the
+   * bytes last written for it and approved bytes are kept; no record of the batch is evicted
+   * by the per-origin bound. Every record is written or none is; a record without the shape
+   * of a StoredSkill refuses the batch.
    */
   putSkills?(skills: StoredSkill[]): Promise<void>;
 
   // --- probe cache (bounded; negative entries evicted oldest first) ---
   getCache(url: string): Promise<ProbeCacheEntry | null>;
   putCache(entry: ProbeCacheEntry): Promise<void>;
-  /** putCache for each entry in order (each followed by its eviction), all in one transaction. */
+  /**
+   * Stores every entry (in order: a later entry for the same URL wins) in one transaction, then
+   * keeps the cache bound once, never evicting an entry of the batch. Every entry is written
+   * or none is.
+   */
   putCacheEntries?(entries: ProbeCacheEntry[]): Promise<void>;
   deleteCacheForOrigin(origin: string): Promise<void>;
 

@@ -70,11 +70,49 @@ describe('putSkills', () => {
     expect((await store.getLatestSkill(ORIGIN, url('a')))?.digestLf).toBe(next.digestLf);
   });
 
-  it('keeps the per-origin bound', async () => {
+  it('keeps the per-origin bound, oldest unprotected records first, never a record of the batch', async () => {
     const { store } = await freshStore({ maxSkillsPerOrigin: 3 });
-    await store.putSkills?.(['a', 'b', 'c', 'd', 'e'].map((n, i) => makeSkill(ORIGIN, url(n), n, 10 + i)));
+    const a = makeSkill(ORIGIN, url('a'), 'a', 10);
+    await store.approve(approvalFor(a, null), a);
+    await store.putSkill(makeSkill(ORIGIN, url('b'), 'b', 11));
+    await store.putSkill(makeSkill(ORIGIN, url('c'), 'c', 12));
+    await store.putSkills?.([makeSkill(ORIGIN, url('d'), 'd', 20), makeSkill(ORIGIN, url('e'), 'e', 21)]);
     const left = (await store.getOriginState?.(ORIGIN))?.skills.map((s) => s.url).sort();
-    expect(left).toEqual([url('c'), url('d'), url('e')]);
+    expect(left).toEqual([url('a'), url('d'), url('e')]);
+    // A batch larger than the bound keeps all of its records.
+    await store.putSkills?.(['f', 'g', 'h', 'i'].map((n, i) => makeSkill(ORIGIN, url(n), n, 30 + i)));
+    expect((await store.getOriginState?.(ORIGIN))?.skills.map((s) => s.url).sort()).toEqual([url('a'), url('f'), url('g'), url('h'), url('i')]);
+  });
+
+  it('two records of one URL in a batch: the one written last is kept beside the latest and approved ones', async () => {
+    const { store } = await freshStore();
+    const old = makeSkill(ORIGIN, url('a'), 'a old', 10);
+    const first = makeSkill(ORIGIN, url('a'), 'a first', 20);
+    const second = makeSkill(ORIGIN, url('a'), 'a second', 15);
+    await store.putSkill(old);
+    await store.putSkills?.([first, second]);
+    const left = (await store.getOriginState?.(ORIGIN))?.skills.map((s) => s.digestLf).sort();
+    // `first` is the latest (storedAt 20), `second` was written last; `old` is neither.
+    expect(left).toEqual([first.digestLf, second.digestLf].sort());
+  });
+
+  it('an unreadable approval of the origin keeps every record of it', async () => {
+    const { store, factory, name } = await freshStore();
+    await store.putSkill(makeSkill(ORIGIN, url('a'), 'a old', 10));
+    await plant(factory, name, 'approvals', { origin: ORIGIN, url: url('z'), digestLf: 'bad' });
+    await store.putSkills?.([makeSkill(ORIGIN, url('a'), 'a new', 20)]);
+    expect((await store.getOriginState?.(ORIGIN))?.skills).toHaveLength(2);
+  });
+
+  it('unreadable records of a URL are neither evicted nor taken for its latest bytes', async () => {
+    const { store, factory, name } = await freshStore();
+    const old = makeSkill(ORIGIN, url('a'), 'a old', 10);
+    await store.putSkill(old);
+    await plant(factory, name, 'skills', { origin: ORIGIN, url: url('a'), digestLf: 'f'.repeat(64), digestRaw: 'f', bytes: 1, storedAt: 99 });
+    const next = makeSkill(ORIGIN, url('a'), 'a new', 20);
+    await store.putSkills?.([next]);
+    const raws = (await rawAll(factory, name, 'skills')) as { digestLf: string }[];
+    expect(raws.map((r) => r.digestLf).sort()).toEqual([next.digestLf, 'f'.repeat(64)].sort());
   });
 
   it('refuses a batch holding one malformed record and writes nothing', async () => {
