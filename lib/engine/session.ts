@@ -25,7 +25,7 @@ export interface ProbeStore {
 }
 
 export interface ProbeSession extends ProbeStore {
-  /** Writes the buffered verified bytes, then the buffered cache entries. Empties the buffers. */
+  /** Writes the buffered verified bytes and the buffered cache entries (one batch each). Empties the buffers. */
   flush(): Promise<void>;
 }
 
@@ -152,14 +152,18 @@ export async function openSession(store: TrustStore, origin: string): Promise<Pr
       const pendingCache = [...cache.values()];
       skills = new Map();
       cache = new Map();
-      if (pendingSkills.length > 0) {
+      // Two transactions over disjoint stores: the database may run them side by side.
+      const writeSkills = async (): Promise<void> => {
+        if (pendingSkills.length === 0) return;
         if (store.putSkills) await store.putSkills(pendingSkills);
         else for (const s of pendingSkills) await store.putSkill(s);
-      }
-      if (pendingCache.length > 0) {
+      };
+      const writeCache = async (): Promise<void> => {
+        if (pendingCache.length === 0) return;
         if (store.putCacheEntries) await store.putCacheEntries(pendingCache);
         else for (const e of pendingCache) await store.putCache(e);
-      }
+      };
+      await Promise.all([writeSkills(), writeCache()]);
     },
   };
 }
