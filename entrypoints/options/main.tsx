@@ -3,6 +3,7 @@ import { browser } from 'wxt/browser';
 import { createClient } from '../../components/shared/client';
 import { writeClipboard } from '../../components/shared/clipboard';
 import { Options } from '../../components/options/Options';
+import { withEarlyAnswers } from '../../components/options/early';
 import type { OptionsEnv } from '../../components/options/env';
 import '../../components/shared/base.css';
 import '../../components/options/options.css';
@@ -20,7 +21,8 @@ function download(filename: string, text: string): void {
 }
 
 const env: OptionsEnv = {
-  client: createClient((msg) => browser.runtime.sendMessage(msg)),
+  // The lists and settings are asked for now, while the page draws, not after its first paint.
+  client: withEarlyAnswers(createClient((msg) => browser.runtime.sendMessage(msg)), ['pinsList', 'settingsGet', 'approvalsList', 'reportsList']),
   clipboard: writeClipboard,
   download,
   popupUrl: '/popup.html',

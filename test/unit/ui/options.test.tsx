@@ -10,6 +10,7 @@ import { reportFilename } from '../../../components/options/DiagnosticsSection';
 import { PAGE_SIZE } from '../../../components/options/PagedTable';
 import { pinMatches } from '../../../components/options/PinsSection';
 import { approvalMatches } from '../../../components/options/ApprovalsSection';
+import { withEarlyAnswers } from '../../../components/options/early';
 import { FP_NEW, FP_OLD, ORIGIN, approved, makePin, makeReport, makeSkill } from '../../fixtures/ui/reports';
 import { byText, click, fakeBackground, flush, mount, typeInto, type Handlers } from './harness';
 import { act } from 'preact/test-utils';
@@ -413,5 +414,39 @@ describe('diagnostics', () => {
     const { render } = setup({});
     const root = await render();
     expect(root.textContent).toContain('No site has been checked yet');
+  });
+});
+
+describe('answers asked for early (options page start-up)', () => {
+  it('each listed method sends at once, hands its answer to the first call only, and asks again later', async () => {
+    let pins = [makePin()];
+    const bg = fakeBackground({ ...BASE, 'skillpin:pins-list': () => pins, 'skillpin:approvals-list': () => [] });
+    const client = withEarlyAnswers(bg.client, ['pinsList', 'approvalsList']);
+    expect(bg.ofType('skillpin:pins-list')).toHaveLength(1);
+    expect(bg.ofType('skillpin:approvals-list')).toHaveLength(1);
+    expect(bg.ofType('skillpin:settings-get')).toHaveLength(0);
+    pins = [];
+    expect(await client.pinsList()).toHaveLength(1);
+    expect(bg.ofType('skillpin:pins-list')).toHaveLength(1);
+    expect(await client.pinsList()).toHaveLength(0);
+    expect(bg.ofType('skillpin:pins-list')).toHaveLength(2);
+    // Methods not listed are untouched.
+    await client.settingsGet();
+    expect(bg.ofType('skillpin:settings-get')).toHaveLength(1);
+  });
+
+  it('an early failure reaches the first caller (the section shows it) and is never unhandled', async () => {
+    const bg = fakeBackground({
+      ...BASE,
+      'skillpin:pins-list': () => {
+        throw new Error('store closed');
+      },
+    });
+    const early = withEarlyAnswers(bg.client, ['pinsList']);
+    await flush();
+    await expect(early.pinsList()).rejects.toThrow('store closed');
+    const env: OptionsEnv = { client: withEarlyAnswers(bg.client, ['pinsList']), clipboard: async () => true, download: () => undefined, popupUrl: '/popup.html' };
+    const root = await mount(<Options env={env} />);
+    expect(root.textContent).toContain('store closed');
   });
 });
