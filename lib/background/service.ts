@@ -83,11 +83,23 @@ export interface BackgroundService {
 }
 
 export const REVALIDATE_ALARM = 'skillpin:revalidate';
+/** Revisits within this window reuse the last report (see isQuiet). */
+export const QUIET_REVISIT_MS = 60_000;
+const MUTATING: ReadonlySet<RequestType> = new Set<RequestType>([
+  'skillpin:approve',
+  'skillpin:revoke',
+  'skillpin:trust-key',
+  'skillpin:settings-set',
+  'skillpin:pin-forget',
+  'skillpin:import',
+]);
 const NOTIFIED_KEY = 'skillpin:notified';
 
 export function createBackgroundService(deps: BackgroundDeps): BackgroundService {
   const { platform, clock } = deps;
   let store: TrustStore | null = null;
+  /** The last change of trust state or settings made through this worker (its start, at first). */
+  let stateChangedAt = deps.clock.now();
   let opening: Promise<TrustStore> | null = null;
   /** Opens the store once; after a failed open (blocked upgrade, storage error) the next call tries again. */
   function openOnce(): Promise<TrustStore> {
@@ -379,6 +391,7 @@ export function createBackgroundService(deps: BackgroundDeps): BackgroundService
     if (isPrivileged(req.type) && !isExtensionPage(sender, deps.runtimeId, deps.extensionBase)) {
       return { ok: false, error: 'forbidden', message: 'Only Skillpin pages may do this.' };
     }
+    if (MUTATING.has(req.type)) stateChangedAt = clock.now();
     const handler = handlers[req.type] as (r: Request) => Promise<unknown>;
     try {
       return await handler(req);
@@ -396,7 +409,21 @@ export function createBackgroundService(deps: BackgroundDeps): BackgroundService
     }
     const known = await currentReport(decision.origin);
     if (known) await platform.setBadge(tabId, badgeFor(known)).catch(() => undefined);
+    if (known && isQuiet(known)) return known;
     return scheduler.probe(decision.origin, { force: false });
+  }
+
+  /**
+   * A report finished less than a minute ago, after the last change of trust state or
+   * settings in this worker, is still exactly what a probe would produce: every cache
+   * lifetime is at least 5 minutes and every backoff at least 1 minute, so that probe would
+   * make no request. Skipping it spares the page's CPU on quick revisits.
+   */
+  function isQuiet(report: OriginReport): boolean {
+    if (report.state !== 'done' || report.finishedAt === null) return false;
+    if (report.finishedAt < stateChangedAt) return false;
+    const age = clock.now() - report.finishedAt;
+    return age >= 0 && age < QUIET_REVISIT_MS;
   }
 
   async function onTabActivated(tabId: number, url: string | null): Promise<void> {

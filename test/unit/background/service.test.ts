@@ -150,6 +150,27 @@ describe('navigation, badge and approval', () => {
     expect(platform.inserts).toEqual([{ tabId: 9, text: ctx.ok ? ctx.context : '' }]);
   });
 
+  it('a revisit within a minute of a finished probe reuses its report; later, or after a settings change, it probes', async () => {
+    await service.onNavigation(1, server.origin + '/', false);
+    const before = server.log.length;
+    // The site changes, but a quick revisit makes no request and keeps the report.
+    writePublisherSite(dir, { skills: DEMO_SKILLS.slice(0, 2), seed: seed(1) });
+    now += 30_000;
+    const quick = await service.onNavigation(1, server.origin + '/a', false);
+    expect(quick?.skills).toHaveLength(5);
+    expect(server.log.length).toBe(before);
+    // A settings change in between ends the quiet window.
+    const settings = await ask<Settings>({ type: 'skillpin:settings-get' });
+    await ask({ type: 'skillpin:settings-set', settings });
+    now += 1_000;
+    const afterChange = await service.onNavigation(1, server.origin + '/b', false);
+    expect(afterChange?.finishedAt).toBe(now);
+    // Past the window the probe runs again (here it still answers from the 5-minute cache).
+    now += 61_000;
+    const later = await service.onNavigation(1, server.origin + '/c', false);
+    expect(later?.finishedAt).toBe(now);
+  });
+
   it('refuses to approve with a stale digest and refuses refused statuses', async () => {
     const report = await ask<OriginReport>({ type: 'skillpin:probe', origin: server.origin });
     const skill = report.skills[0]!;
