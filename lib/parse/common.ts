@@ -1,7 +1,7 @@
 // Small helpers shared by the discovery parsers. Reading untrusted JSON goes through
 // `own()` so that inherited members (`constructor`, `__proto__`, …) are never seen as data.
 
-import type { Diagnostic, DiagnosticLevel } from '../types';
+import type { CandidateSource, Diagnostic, DiagnosticLevel, SkillCandidate } from '../types';
 
 const HEX64 = /^[0-9a-fA-F]{64}$/;
 const NAME_RULE = /^[a-z0-9]+(-[a-z0-9]+)*$/;
@@ -101,4 +101,27 @@ export function diag(
   if (extra?.url !== undefined) d.url = extra.url;
   if (extra?.line !== undefined) d.line = extra.line;
   return d;
+}
+
+/** A candidate with nothing known yet beyond where it was listed. */
+export function blankCandidate(source: CandidateSource, position: number, rawUrl: string): SkillCandidate {
+  return {
+    source,
+    position,
+    rawUrl,
+    url: null,
+    type: 'skill-md',
+    name: null,
+    description: null,
+    version: null,
+    license: null,
+    homepage: null,
+    scope: null,
+    tool: null,
+    toolSha256: null,
+    declared: [],
+    signature: null,
+    refusal: null,
+    diagnostics: [],
+  };
 }

@@ -1,7 +1,7 @@
 // One entry of a skill index, by shape (FORMATS.md §2.3–2.5).
 
 import type { CandidateSource, SkillCandidate } from '../types';
-import { diag, followsNameRule, followsScopeRule, hasOwn, inferType, isHex64, isSameOrigin, lastUrlSegment, own, ownString } from './common';
+import { blankCandidate, diag, followsNameRule, followsScopeRule, hasOwn, inferType, isHex64, isSameOrigin, lastUrlSegment, own, ownString } from './common';
 import { resolveArtifactUrl } from './resolve-url';
 
 export interface EntryContext {
@@ -15,27 +15,7 @@ type Entry = Record<string, unknown>;
 const DIGEST = /^sha256:[0-9a-fA-F]{64}$/;
 const FALLBACK_NAME_KEYS = ['id', 'title', 'label'] as const;
 
-function blank(source: CandidateSource, position: number, rawUrl: string): SkillCandidate {
-  return {
-    source,
-    position,
-    rawUrl,
-    url: null,
-    type: 'skill-md',
-    name: null,
-    description: null,
-    version: null,
-    license: null,
-    homepage: null,
-    scope: null,
-    tool: null,
-    toolSha256: null,
-    declared: [],
-    signature: null,
-    refusal: null,
-    diagnostics: [],
-  };
-}
+const blank = blankCandidate;
 
 function refuse(c: SkillCandidate, status: 'invalid' | 'unsupported', code: string, message: string): void {
   // The first refusal recorded is the one FORMATS.md §10 puts first; callers check

@@ -3,7 +3,7 @@
 
 import type { Diagnostic, ParsedLlmsTxt, SkillCandidate } from '../types';
 import { decodeUtf8, splitLines } from './decode';
-import { diag, followsScopeRule, hasOwn, inferType, isHex64, isJsonObject, isSameOrigin, own } from './common';
+import { blankCandidate, diag, followsScopeRule, hasOwn, inferType, isHex64, isJsonObject, isSameOrigin, own } from './common';
 import { fenceCloses, fenceOpen, isSectionEnd, isSkillsHeading, scanComment, scanDescription, scanItem, type Fence } from './llms-line';
 import { findDuplicateKeys } from './json-dupes';
 import { resolveArtifactUrl } from './resolve-url';
@@ -68,25 +68,7 @@ function applyComment(c: SkillCandidate, meta: Record<string, unknown>, line: nu
 }
 
 function emptyCandidate(line: number, rawUrl: string): SkillCandidate {
-  return {
-    source: 'llms-txt',
-    position: line,
-    rawUrl,
-    url: null,
-    type: 'skill-md',
-    name: null,
-    description: null,
-    version: null,
-    license: null,
-    homepage: null,
-    scope: null,
-    tool: null,
-    toolSha256: null,
-    declared: [],
-    signature: null,
-    refusal: null,
-    diagnostics: [],
-  };
+  return blankCandidate('llms-txt', line, rawUrl);
 }
 
 /** Builds a candidate from one item line, or returns a document diagnostic when it is skipped. */
