@@ -1,12 +1,10 @@
 // Where the shared test corpus lives: ../shared/corpus beside the repository
 // (SKILLPIN_CORPUS overrides). Files are read as raw bytes, never as text.
 import { readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { CORPUS } from '../../support/corpus-sites';
 
-const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
-
-export const CORPUS = process.env['SKILLPIN_CORPUS'] ?? resolve(repoRoot, '../shared/corpus');
+export { CORPUS };
 
 /** Raw bytes of a corpus file (a fresh Uint8Array, not a Buffer view). */
 export function corpusBytes(rel: string): Uint8Array {
