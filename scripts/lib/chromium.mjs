@@ -9,17 +9,18 @@ export function chromiumPath() {
   return process.env.CHROMIUM_PATH || DEFAULT_CHROMIUM;
 }
 
+/** Flags every Skillpin-driven Chromium gets, with or without the extension. */
+export const BROWSER_ARGS = [
+  '--no-first-run',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
 /** @param {string} extensionDir */
 export function extensionArgs(extensionDir) {
-  return [
-    `--disable-extensions-except=${extensionDir}`,
-    `--load-extension=${extensionDir}`,
-    '--no-first-run',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-quic',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-  ];
+  return [`--disable-extensions-except=${extensionDir}`, `--load-extension=${extensionDir}`, ...BROWSER_ARGS];
 }

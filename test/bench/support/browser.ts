@@ -5,19 +5,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { CHROMIUM } from '../../e2e/support/extension';
+import { BROWSER_ARGS } from '../../../scripts/lib/chromium.mjs';
 
 /** The extension the bench run built (scripts/bench.mjs: wxt build -c test/bench/wxt.bench.config.ts). */
 export const BENCH_EXTENSION_DIR = resolve(process.env.BENCH_EXTENSION_DIR ?? '.output/bench/chrome-mv3');
 
-const COMMON_ARGS = [
-  '--no-first-run',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+const COMMON_ARGS = BROWSER_ARGS;
 
 export interface BenchBrowser {
   context: BrowserContext;
