@@ -262,8 +262,10 @@ export function createBackgroundService(deps: BackgroundDeps): BackgroundService
       return { ready: true, version: deps.version };
     },
     'skillpin:report': async (req) => {
-      const report = await currentReport(req.origin);
-      return report;
+      // While a probe of the origin is running, answer its result rather than the older
+      // report (or null): joining the probe in flight starts no new one.
+      if (scheduler.inFlight(req.origin)) return scheduler.probe(req.origin, { force: false });
+      return currentReport(req.origin);
     },
     'skillpin:probe': async (req) => {
       // An explicit re-check still honours pause and the allow/deny lists: nothing is

@@ -171,6 +171,16 @@ describe('navigation, badge and approval', () => {
     expect(later?.finishedAt).toBe(now);
   });
 
+  it('a report asked while the origin is being probed answers that probe\'s result, without a second probe', async () => {
+    const probing = service.onNavigation(1, server.origin + '/', false);
+    await new Promise((r) => setTimeout(r, 0));
+    const asked = await ask<OriginReport | null>({ type: 'skillpin:report', origin: server.origin });
+    const done = await probing;
+    expect(asked?.state).toBe('done');
+    expect(asked?.finishedAt).toBe(done?.finishedAt);
+    expect(server.log.filter((r) => r.path === '/llms.txt')).toHaveLength(1);
+  });
+
   it('refuses to approve with a stale digest and refuses refused statuses', async () => {
     const report = await ask<OriginReport>({ type: 'skillpin:probe', origin: server.origin });
     const skill = report.skills[0]!;
