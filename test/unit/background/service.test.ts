@@ -172,8 +172,7 @@ describe('navigation, badge and approval', () => {
   });
 
   it('a report asked while the origin is being probed answers that probe\'s result, without a second probe', async () => {
-    const probing = service.onNavigation(1, server.origin + '/', false);
-    await new Promise((r) => setTimeout(r, 0));
+    const probing = service.probe(server.origin);
     const asked = await ask<OriginReport | null>({ type: 'skillpin:report', origin: server.origin });
     const done = await probing;
     expect(asked?.state).toBe('done');
