@@ -10,24 +10,11 @@ type Store<S extends Names, Tx extends ArrayLike<Names>> = IDBPObjectStore<Skill
 
 /**
  * Keeps the probe cache at `max` entries: negative entries go first, oldest storedAt first;
- * positive entries only when no negative is left, earliest expiresAt first. `keepUrl` (the
- * entry just written) is never evicted.
+ * positive entries only when no negative is left, earliest expiresAt first. The entry just
+ * written is never evicted.
  */
-export async function evictCache<Tx extends ArrayLike<Names>>(store: Store<'cache', Tx>, max: number, keepUrl: string): Promise<number> {
-  let excess = (await store.count()) - max;
-  let evicted = 0;
-  if (excess <= 0) return 0;
-  let cursor = await store.index('by-evict').openKeyCursor();
-  while (cursor && excess > 0) {
-    const url = cursor.primaryKey;
-    if (url !== keepUrl) {
-      await store.delete(url);
-      excess--;
-      evicted++;
-    }
-    cursor = await cursor.continue();
-  }
-  return evicted;
+export function evictCache<Tx extends ArrayLike<Names>>(store: Store<'cache', Tx>, max: number, keepUrl: string): Promise<number> {
+  return evictCacheKeeping(store, max, new Set([keepUrl]));
 }
 
 /**
@@ -129,8 +116,8 @@ export async function pruneSkills(
 }
 
 /**
- * evictCache after a batch of writes: the bound is checked once, and no entry of `keepUrls`
- * (the batch just written) is evicted.
+ * The cache bound (see evictCache), checked once after a batch of writes: no entry of
+ * `keepUrls` (the batch just written) is evicted.
  */
 export async function evictCacheKeeping<Tx extends ArrayLike<Names>>(store: Store<'cache', Tx>, max: number, keepUrls: ReadonlySet<string>): Promise<number> {
   let excess = (await store.count()) - max;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { mergeCandidates } from '../../../lib/parse/merge';
+import { blankCandidate } from '../../../lib/parse/common';
 import type { DeclaredDigest, SkillCandidate } from '../../../lib/types';
 import { codes, HEX_A, HEX_B } from './helpers';
 
@@ -7,24 +8,7 @@ const URL_A = 'https://example.test/skills/a/SKILL.md';
 const URL_B = 'https://example.test/skills/b/SKILL.md';
 
 function cand(over: Partial<SkillCandidate> & Pick<SkillCandidate, 'source' | 'position'>): SkillCandidate {
-  return {
-    rawUrl: over.url ?? '',
-    url: null,
-    type: 'skill-md',
-    name: null,
-    description: null,
-    version: null,
-    license: null,
-    homepage: null,
-    scope: null,
-    tool: null,
-    toolSha256: null,
-    declared: [],
-    signature: null,
-    refusal: null,
-    diagnostics: [],
-    ...over,
-  };
+  return { ...blankCandidate(over.source, over.position, over.url ?? ''), ...over };
 }
 
 const inline = (hex: string): DeclaredDigest => ({ source: 'llms-txt', field: 'inline-sha256', hex });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { compareMetadata, FRONTMATTER_MAX_BYTES, parseFrontmatter } from '../../../lib/parse/skill-md';
+import { blankCandidate } from '../../../lib/parse/common';
 import type { SkillCandidate } from '../../../lib/types';
 import { codes, enc } from './helpers';
 
@@ -161,25 +162,7 @@ describe('parseFrontmatter: fields', () => {
 });
 
 function cand(source: SkillCandidate['source'], name: string | null, description: string | null, diagnostics: SkillCandidate['diagnostics'] = []): SkillCandidate {
-  return {
-    source,
-    position: 0,
-    rawUrl: '/a/SKILL.md',
-    url: 'https://example.test/a/SKILL.md',
-    type: 'skill-md',
-    name,
-    description,
-    version: null,
-    license: null,
-    homepage: null,
-    scope: null,
-    tool: null,
-    toolSha256: null,
-    declared: [],
-    signature: null,
-    refusal: null,
-    diagnostics,
-  };
+  return { ...blankCandidate(source, 0, '/a/SKILL.md'), url: 'https://example.test/a/SKILL.md', name, description, diagnostics };
 }
 
 describe('compareMetadata', () => {
