@@ -6,7 +6,6 @@ import { createScheduler } from '../scheduler/scheduler';
 import { shouldProbe } from '../scheduler/should-probe';
 import { buildSkillContext } from '../context/skill-context';
 import { exportTrust, importTrust } from '../trust/export-import';
-import { decodeUtf8 } from '../parse/decode';
 import { skippedReport } from '../report/skipped-report';
 import type { TrustStore } from '../trust/store-api';
 import {
@@ -20,13 +19,13 @@ import {
   type Request,
   type RequestType,
   type Response,
-  type SkillText,
 } from '../messages';
-import { isApprovable, type Approval, type Clock, type FetchLike, type OriginReport, type Settings, type SkillReport, type StoredSkill } from '../types';
+import { type Approval, type Clock, type FetchLike, type OriginReport, type Settings, type SkillReport, type StoredSkill } from '../types';
 import { badgeFor, type Badge } from './badge';
 import { notificationFor } from './notify';
 import { isExtensionPage, type SenderLike } from './sender';
 import { menuModel, type MenuModel } from './menus';
+import { approvalDecision, findSkill, handOff, refused, toSkillText } from './handoff-rules';
 
 export interface BackgroundPlatform {
   setBadge(tabId: number, badge: Badge): Promise<void>;
@@ -198,44 +197,27 @@ export function createBackgroundService(deps: BackgroundDeps): BackgroundService
     return scheduler.probe(origin, { force: false });
   }
 
-  function findSkill(report: OriginReport | null, url: string): SkillReport | null {
-    return report?.skills.find((s) => s.url === url) ?? null;
-  }
-
   async function currentBytes(s: TrustStore, origin: string, skill: SkillReport): Promise<StoredSkill | null> {
     if (!skill.url || !skill.actual) return null;
     return s.getSkill(origin, skill.url, skill.actual.lf);
-  }
-
-  function toText(stored: StoredSkill | null): SkillText | null {
-    if (!stored) return null;
-    return { text: decodeUtf8(stored.bytes), digestLf: stored.digestLf, digestRaw: stored.digestRaw, size: stored.bytes.byteLength };
   }
 
   /** The context block of an approved skill whose current bytes are the approved bytes. */
   async function contextFor(origin: string, url: string): Promise<ContextResult> {
     const s = await getStore();
     const report = (await currentReport(origin)) ?? (await freshReport(origin));
-    const skill = findSkill(report, url);
-    if (!skill) return { ok: false, error: 'unknown-skill', message: 'This skill is not listed by the site any more.' };
-    if (skill.approval.state !== 'approved' || !skill.approval.approval) {
-      return { ok: false, error: 'not-approved', message: 'Approve this skill before handing it to an agent.' };
-    }
-    if (!isApprovable(skill.status)) return { ok: false, error: 'not-usable', message: `This skill is ${skill.status}; it cannot be used.` };
-    const approval = skill.approval.approval;
-    if (!skill.actual || skill.actual.lf !== approval.digestLf) {
-      return { ok: false, error: 'digest-changed', message: 'The content changed since approval.' };
-    }
+    const allowed = handOff(findSkill(report, url));
+    if (!allowed.ok) return allowed;
+    const { skill, approval } = allowed;
     const stored = await s.getSkill(origin, url, approval.digestLf);
     if (!stored) return { ok: false, error: 'bytes-missing', message: 'The verified bytes are not stored; re-check the site.' };
-    const state = skill.status === 'verified-signed' ? 'verified-signed' : skill.status === 'verified' ? 'verified' : 'unverified';
     const context = buildSkillContext({
       origin,
       name: skill.name,
       url,
       digestLf: stored.digestLf,
       digestRaw: stored.digestRaw,
-      signatureState: state,
+      signatureState: allowed.signatureState,
       keyFingerprint: approval.keyFingerprint,
       bytes: stored.bytes,
     });
@@ -250,7 +232,8 @@ export function createBackgroundService(deps: BackgroundDeps): BackgroundService
     for (const a of approvals) {
       if (!reports.has(a.origin)) reports.set(a.origin, await s.getReport(a.origin));
       const skill = findSkill(reports.get(a.origin) ?? null, a.url);
-      const usable = !!skill && skill.approval.state === 'approved' && isApprovable(skill.status) && skill.actual?.lf === a.digestLf;
+      const allowed = handOff(skill);
+      const usable = allowed.ok && allowed.approval.digestLf === a.digestLf;
       out.push({ origin: a.origin, url: a.url, name: skill?.name ?? a.name, status: skill?.status ?? null, usable, approvedAt: a.approvedAt });
     }
     return out.sort((x, y) => x.origin.localeCompare(y.origin) || x.name.localeCompare(y.name));
@@ -279,26 +262,18 @@ export function createBackgroundService(deps: BackgroundDeps): BackgroundService
     'skillpin:approve': async (req) => {
       const s = await getStore();
       const report = (await currentReport(req.origin)) ?? (await freshReport(req.origin));
-      const skill = findSkill(report, req.url);
-      if (!skill || !skill.url) return fail('unknown-skill', 'This skill is not listed by the site.');
-      // content-changed is decided only where the skill would otherwise verify (FORMATS.md §10),
-      // so approving it again after the diff is the re-approval PRODUCT.md §4 asks for.
-      const reapproval = skill.status === 'content-changed';
-      if (!isApprovable(skill.status) && !reapproval) return fail('not-approvable', `A skill that is ${skill.status} cannot be approved.`);
-      if (!skill.actual || skill.actual.lf !== req.digestLf) return fail('digest-changed', 'The content changed while you were looking; review it again.');
-      const signed = skill.signature.state === 'valid';
-      const effective = reapproval ? (signed ? 'verified-signed' : skill.declared.length > 0 ? 'verified' : 'unverified') : skill.status;
-      if (effective === 'unverified' && !req.confirmUnverified) return fail('needs-confirmation', 'Nothing declared a checksum for this skill; confirm to approve it anyway.');
-      if (skill.crossOrigin && !req.confirmCrossOrigin) return fail('needs-confirmation', `This skill is hosted on ${skill.artifactHost ?? 'another host'}; confirm to approve it.`);
+      const decision = approvalDecision(findSkill(report, req.url), req);
+      if (!decision.ok) return refused(decision);
+      const { skill, url, status } = decision;
       const stored = await currentBytes(s, req.origin, skill);
       if (!stored) return fail('bytes-missing', 'The verified bytes are not stored; re-check the site.');
       const approval: Approval = {
         origin: req.origin,
-        url: skill.url,
+        url,
         digestLf: stored.digestLf,
         digestRaw: stored.digestRaw,
-        keyFingerprint: effective === 'verified-signed' ? (report?.key.pinned?.fingerprint ?? null) : null,
-        statusAtApproval: effective,
+        keyFingerprint: status === 'verified-signed' ? (report?.key.pinned?.fingerprint ?? null) : null,
+        statusAtApproval: status,
         name: skill.name,
         approvedAt: clock.now(),
       };
@@ -329,9 +304,9 @@ export function createBackgroundService(deps: BackgroundDeps): BackgroundService
       const s = await getStore();
       const report = await currentReport(req.origin);
       const skill = findSkill(report, req.url);
-      const current = skill ? toText(await currentBytes(s, req.origin, skill)) : toText(await s.getLatestSkill(req.origin, req.url));
+      const current = skill ? toSkillText(await currentBytes(s, req.origin, skill)) : toSkillText(await s.getLatestSkill(req.origin, req.url));
       const approval = await s.getApproval(req.origin, req.url);
-      const approved = approval ? toText(await s.getSkill(req.origin, req.url, approval.digestLf)) : null;
+      const approved = approval ? toSkillText(await s.getSkill(req.origin, req.url, approval.digestLf)) : null;
       return { current, approved };
     },
     'skillpin:skill-context': async (req) => contextFor(req.origin, req.url),

@@ -1,0 +1,71 @@
+// The rules of opt-in and hand-off (PRODUCT.md §4, §6), as pure functions over a report:
+// when a skill may be approved and what the approval binds, and when an approved skill may
+// be handed to an agent. The background service applies them; the popup's list of approved
+// skills and every hand-off path read the same answer.
+import type { ActionResult, SkillText } from '../messages';
+import { decodeUtf8 } from '../parse/decode';
+import { isApprovable, type Approval, type OriginReport, type SkillReport, type SkillStatus, type StoredSkill } from '../types';
+
+export interface Refusal {
+  error: string;
+  message: string;
+}
+
+export function findSkill(report: OriginReport | null, url: string): SkillReport | null {
+  return report?.skills.find((s) => s.url === url) ?? null;
+}
+
+export interface ApproveRequest {
+  digestLf: string;
+  confirmUnverified: boolean;
+  confirmCrossOrigin: boolean;
+}
+
+/**
+ * Whether `skill` may be approved as the user saw it (`req.digestLf`), and with which status.
+ * content-changed is decided only where the skill would otherwise verify (FORMATS.md §10),
+ * so approving it after its diff is the re-approval PRODUCT.md §4 asks for.
+ */
+export function approvalDecision(
+  skill: SkillReport | null,
+  req: ApproveRequest,
+): { ok: true; skill: SkillReport; url: string; status: SkillStatus } | ({ ok: false } & Refusal) {
+  const no = (error: string, message: string) => ({ ok: false as const, error, message });
+  if (!skill || !skill.url) return no('unknown-skill', 'This skill is not listed by the site.');
+  const reapproval = skill.status === 'content-changed';
+  if (!isApprovable(skill.status) && !reapproval) return no('not-approvable', `A skill that is ${skill.status} cannot be approved.`);
+  if (!skill.actual || skill.actual.lf !== req.digestLf) return no('digest-changed', 'The content changed while you were looking; review it again.');
+  const status: SkillStatus = reapproval
+    ? skill.signature.state === 'valid'
+      ? 'verified-signed'
+      : skill.declared.length > 0
+        ? 'verified'
+        : 'unverified'
+    : skill.status;
+  if (status === 'unverified' && !req.confirmUnverified) return no('needs-confirmation', 'Nothing declared a checksum for this skill; confirm to approve it anyway.');
+  if (skill.crossOrigin && !req.confirmCrossOrigin) return no('needs-confirmation', `This skill is hosted on ${skill.artifactHost ?? 'another host'}; confirm to approve it.`);
+  return { ok: true, skill, url: skill.url, status };
+}
+
+/** Whether an approved skill may be handed on now: its approval and the block's signature state, or why not. */
+export function handOff(
+  skill: SkillReport | null,
+): { ok: true; skill: SkillReport; approval: Approval; signatureState: 'verified-signed' | 'verified' | 'unverified' } | ({ ok: false } & Refusal) {
+  const no = (error: string, message: string) => ({ ok: false as const, error, message });
+  if (!skill) return no('unknown-skill', 'This skill is not listed by the site any more.');
+  const approval = skill.approval.approval;
+  if (skill.approval.state !== 'approved' || !approval) return no('not-approved', 'Approve this skill before handing it to an agent.');
+  if (!isApprovable(skill.status)) return no('not-usable', `This skill is ${skill.status}; it cannot be used.`);
+  if (!skill.actual || skill.actual.lf !== approval.digestLf) return no('digest-changed', 'The content changed since approval.');
+  const signatureState = skill.status === 'verified-signed' ? 'verified-signed' : skill.status === 'verified' ? 'verified' : 'unverified';
+  return { ok: true, skill, approval, signatureState };
+}
+
+export function toSkillText(stored: StoredSkill | null): SkillText | null {
+  if (!stored) return null;
+  return { text: decodeUtf8(stored.bytes), digestLf: stored.digestLf, digestRaw: stored.digestRaw, size: stored.bytes.byteLength };
+}
+
+export function refused(r: Refusal): ActionResult {
+  return { ok: false, error: r.error, message: r.message };
+}
