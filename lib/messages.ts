@@ -32,8 +32,12 @@ export interface PrivilegedRequests {
   'skillpin:skill-context': { request: { origin: string; url: string }; response: ContextResult };
   /** Every approved skill of every origin, with whether it can be handed on now. */
   'skillpin:approved-list': { request: Record<string, never>; response: ApprovedSkillSummary[] };
-  /** Build the context in the background and insert it into the chat composer of `tabId`. */
-  'skillpin:insert': { request: { tabId: number; origin: string; url: string }; response: InsertResult };
+  /**
+   * Build the context in the background and insert it into the chat composer of `tabId`,
+   * provided that tab still shows `chatOrigin` (the chat site the popup offered) and that
+   * origin is a chat site.
+   */
+  'skillpin:insert': { request: { tabId: number; chatOrigin: string; origin: string; url: string }; response: InsertResult };
   'skillpin:settings-get': { request: Record<string, never>; response: Settings };
   'skillpin:settings-set': { request: { settings: Settings }; response: ActionResult };
   'skillpin:pins-list': { request: Record<string, never>; response: Pin[] };
@@ -70,7 +74,7 @@ export type ContextResult = { ok: true; context: string; name: string } | { ok: 
 export interface InsertResult {
   ok: boolean;
   /** How the text got in, or `clipboard` when insertion failed and the text was copied instead. */
-  method: 'execCommand' | 'paste' | 'value-setter' | 'clipboard' | 'none';
+  method: 'insert-text' | 'insert-lines' | 'replacement-text' | 'value-setter' | 'clipboard' | 'none';
   message: string;
 }
 
@@ -111,6 +115,15 @@ export interface ImportResult {
 export interface ContentInsertMessage {
   type: 'skillpin:content-insert';
   text: string;
+  /** The origin the background checked as a chat site: a page of any other origin refuses. */
+  origin: string;
+}
+
+/** After a failed insertion, what the page shows the user (the background copied the text, or could not). */
+export interface ContentNoticeMessage {
+  type: 'skillpin:content-notice';
+  text: string;
+  tone: 'info' | 'warning';
 }
 
 export interface OffscreenCopyMessage {
@@ -163,7 +176,7 @@ const SCHEMAS: { [T in RequestType]: Record<string, Check> } = {
   'skillpin:skill-text': { origin, url: str },
   'skillpin:skill-context': { origin, url: str },
   'skillpin:approved-list': {},
-  'skillpin:insert': { tabId: int, origin, url: str },
+  'skillpin:insert': { tabId: int, chatOrigin: origin, origin, url: str },
   'skillpin:settings-get': {},
   'skillpin:settings-set': { settings: settingsShape },
   'skillpin:pins-list': {},

@@ -11,12 +11,14 @@ import type { PopupEnv } from './env';
 interface Props {
   env: PopupEnv;
   tabId: number | null;
+  /** The chat site the tab showed when the popup opened: insertion refuses a tab that left it. */
+  chatOrigin: string;
   actions: SkillActions;
 }
 
 type State = { phase: 'loading' } | { phase: 'error'; message: string } | { phase: 'ready'; items: ApprovedSkillSummary[] };
 
-export function ChatPanel({ env, tabId, actions }: Props) {
+export function ChatPanel({ env, tabId, chatOrigin, actions }: Props) {
   const [state, setState] = useState<State>({ phase: 'loading' });
   useEffect(() => {
     let live = true;
@@ -57,7 +59,7 @@ export function ChatPanel({ env, tabId, actions }: Props) {
                       type="button"
                       class="btn-primary"
                       disabled={actions.busy}
-                      onClick={() => void actions.insert(tabId, item.origin, item.url, item.name)}
+                      onClick={() => void actions.insert(tabId, chatOrigin, item.origin, item.url, item.name)}
                       data-action="insert"
                     >
                       {t('insert_here')}

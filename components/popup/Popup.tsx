@@ -17,7 +17,7 @@ interface Props {
 
 function ChatSection({ env, tabId, origin }: { env: PopupEnv; tabId: number | null; origin: string }) {
   const actions = useSkillActions(env, origin, () => undefined);
-  return <ChatPanel env={env} tabId={tabId} actions={actions} />;
+  return <ChatPanel env={env} tabId={tabId} chatOrigin={origin} actions={actions} />;
 }
 
 function Body({ env, target }: Props) {

@@ -74,7 +74,7 @@ export function SkillButtons({
           type="button"
           class="btn-primary"
           disabled={actions.busy}
-          onClick={() => void actions.insert(chatTab.tabId, origin, url, skill.name)}
+          onClick={() => void actions.insert(chatTab.tabId, chatTab.origin, origin, url, skill.name)}
           title={t('insert_into_title', chatTab.title)}
           data-action="insert"
         >

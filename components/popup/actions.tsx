@@ -14,7 +14,8 @@ export interface SkillActions {
   approve(skill: SkillReport): void;
   revoke(skill: SkillReport): Promise<void>;
   copy(origin: string, url: string, name: string): Promise<void>;
-  insert(tabId: number, origin: string, url: string, name: string): Promise<void>;
+  /** Inserts into the chat tab `tabId`, which the popup showed as `chatOrigin`. */
+  insert(tabId: number, chatOrigin: string, origin: string, url: string, name: string): Promise<void>;
   busy: boolean;
   dialog: JSX.Element | null;
 }
@@ -77,9 +78,9 @@ export function useSkillActions(env: PopupEnv, origin: string, onChanged: () => 
     });
   }
 
-  async function insert(tabId: number, skillOrigin: string, url: string, name: string) {
+  async function insert(tabId: number, chatOrigin: string, skillOrigin: string, url: string, name: string) {
     await run(async () => {
-      const res = await env.client.insert(tabId, skillOrigin, url);
+      const res = await env.client.insert(tabId, chatOrigin, skillOrigin, url);
       if (res.ok && res.method !== 'clipboard' && res.method !== 'none') announce(t('inserted_ok', name), 'success');
       else if (res.method === 'clipboard') announce(t('inserted_clipboard', res.message), 'info');
       else announce(t('insert_failed', res.message), 'error');

@@ -34,7 +34,7 @@ export function createClient(send: Send) {
     skillText: (origin: string, url: string) => request('skillpin:skill-text', { origin, url }),
     skillContext: (origin: string, url: string) => request('skillpin:skill-context', { origin, url }),
     approvedList: () => request('skillpin:approved-list', none),
-    insert: (tabId: number, origin: string, url: string) => request('skillpin:insert', { tabId, origin, url }),
+    insert: (tabId: number, chatOrigin: string, origin: string, url: string) => request('skillpin:insert', { tabId, chatOrigin, origin, url }),
     settingsGet: () => request('skillpin:settings-get', none),
     settingsSet: (settings: Body<'skillpin:settings-set'>['settings']) => request('skillpin:settings-set', { settings }),
     pinsList: () => request('skillpin:pins-list', none),

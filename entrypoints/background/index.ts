@@ -59,7 +59,7 @@ export default defineBackground(() => {
   });
 
   browser.contextMenus.onClicked.addListener((info, tab) => {
-    void service.onMenuClick(String(info.menuItemId), tab ?? null);
+    void service.onMenuClick(String(info.menuItemId), tab ?? null, info.frameId ?? 0);
   });
 
   browser.notifications.onClicked.addListener((id) => {

@@ -3,12 +3,8 @@
 import { browser } from 'wxt/browser';
 import type { BackgroundPlatform } from '@/lib/background/service';
 import { COPY_MENU_ID, INSERT_MENU_ID, type MenuModel } from '@/lib/background/menus';
-import { copyViaOffscreen, copyViaTab } from '@/lib/clipboard/offscreen';
-import type { InsertResult } from '@/lib/messages';
-
-function isInsertResult(v: unknown): v is InsertResult {
-  return typeof v === 'object' && v !== null && typeof (v as { ok?: unknown }).ok === 'boolean' && typeof (v as { method?: unknown }).method === 'string';
-}
+import { copyViaOffscreen } from '@/lib/clipboard/offscreen';
+import { writeClipboard } from '@/lib/clipboard/write';
 
 let menuQueue: Promise<void> = Promise.resolve();
 
@@ -40,32 +36,26 @@ export const browserPlatform: BackgroundPlatform = {
     const tabs = await browser.tabs.query({});
     return tabs.filter((t) => typeof t.id === 'number').map((t) => ({ id: t.id as number, url: t.url ?? null, incognito: t.incognito }));
   },
-  async insertIntoTab(tabId, text) {
-    const message = { type: 'skillpin:content-insert', text };
-    try {
-      const r: unknown = await browser.tabs.sendMessage(tabId, message);
-      if (isInsertResult(r)) return r;
-    } catch {
-      // No chat content script in that tab yet: inject it and try once more.
-    }
-    try {
-      await browser.scripting.executeScript({ target: { tabId }, files: ['/content-scripts/chat.js'] });
-      const r: unknown = await browser.tabs.sendMessage(tabId, message);
-      if (isInsertResult(r)) return r;
-    } catch (err) {
-      return { ok: false, method: 'none', message: `Could not reach the chat page: ${err instanceof Error ? err.message : String(err)}` };
-    }
-    return { ok: false, method: 'none', message: 'The chat page did not answer.' };
+  async frameUrl({ tabId, frameId }) {
+    if (frameId === 0) return (await browser.tabs.get(tabId)).url ?? null;
+    const frame = await browser.webNavigation.getFrame({ tabId, frameId });
+    return frame?.url ?? null;
   },
-  async copyText(text, tabId) {
-    if (import.meta.env.BROWSER === 'chrome' && 'offscreen' in browser) {
-      try {
-        if (await copyViaOffscreen(browser, text)) return true;
-      } catch {
-        // fall through to the tab
-      }
+  async sendToFrame({ tabId, frameId }, message) {
+    try {
+      return await browser.tabs.sendMessage(tabId, message, { frameId });
+    } catch (err) {
+      // No chat content script in that frame yet (a user chat site): inject it and try once more.
+      if (message.type !== 'skillpin:content-insert') throw err;
     }
-    return tabId === null ? false : copyViaTab(browser, tabId, text);
+    await browser.scripting.executeScript({ target: { tabId, frameIds: [frameId] }, files: ['/content-scripts/chat.js'] });
+    return browser.tabs.sendMessage(tabId, message, { frameId });
+  },
+  async copyText(text) {
+    // Chrome: the offscreen document. Firefox: the background page's own document. Never a
+    // web page, where a copy event listener could rewrite what lands on the clipboard.
+    if (import.meta.env.BROWSER === 'chrome') return 'offscreen' in browser ? copyViaOffscreen(browser, text).catch(() => false) : false;
+    return typeof document === 'undefined' ? false : writeClipboard(text, document);
   },
   updateMenus(model) {
     menuQueue = menuQueue.then(() => applyMenus(model)).catch(() => undefined);

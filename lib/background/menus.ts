@@ -21,8 +21,22 @@ export interface MenuModel {
   insertPatterns: string[];
 }
 
+/** An insert item's id: origin and URL percent-encoded, so no character of either can make one item name another skill. */
 export function insertItemId(origin: string, url: string): string {
-  return `${INSERT_MENU_ID}|${origin}|${url}`;
+  return `${INSERT_MENU_ID}|${encodeURIComponent(origin)}|${encodeURIComponent(url)}`;
+}
+
+/** The (origin, url) an insert item id names, or null for any other id. */
+export function parseInsertItemId(id: string): { origin: string; url: string } | null {
+  const parts = id.split('|');
+  if (parts.length !== 3 || parts[0] !== INSERT_MENU_ID) return null;
+  try {
+    const origin = decodeURIComponent(parts[1] ?? '');
+    const url = decodeURIComponent(parts[2] ?? '');
+    return origin !== '' && url !== '' ? { origin, url } : null;
+  } catch {
+    return null;
+  }
 }
 
 export function menuModel(approved: ApprovedSkillSummary[], activeOrigin: string | null, chatSites: readonly string[] = []): MenuModel {

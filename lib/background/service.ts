@@ -14,7 +14,6 @@ import {
   type ActionResult,
   type ApprovedSkillSummary,
   type ContextResult,
-  type InsertResult,
   type OriginSummary,
   type Request,
   type RequestType,
@@ -24,17 +23,15 @@ import { type Approval, type Clock, type FetchLike, type OriginReport, type Sett
 import { badgeFor, type Badge } from './badge';
 import { notificationFor } from './notify';
 import { isExtensionPage, type SenderLike } from './sender';
-import { menuModel, type MenuModel } from './menus';
+import { menuModel, parseInsertItemId, type MenuModel } from './menus';
 import { approvalDecision, findSkill, handOff, refused, toSkillText } from './handoff-rules';
+import { insertIntoChat, type HandOffPlatform } from './hand-off';
 
-export interface BackgroundPlatform {
+export interface BackgroundPlatform extends HandOffPlatform {
   setBadge(tabId: number, badge: Badge): Promise<void>;
   notify(id: string, title: string, message: string): Promise<void>;
   /** Open tabs with their URL (http(s) only matter). */
   listTabs(): Promise<{ id: number; url: string | null; incognito: boolean }[]>;
-  /** Deliver text to the chat content script of a tab; inject it first when absent. */
-  insertIntoTab(tabId: number, text: string): Promise<InsertResult>;
-  copyText(text: string, tabId: number | null): Promise<boolean>;
   updateMenus(model: MenuModel): Promise<void>;
   /** Persisted key/value for small background state (notified changes). */
   getLocal(key: string): Promise<unknown>;
@@ -74,7 +71,8 @@ export interface BackgroundService {
   onNavigation(tabId: number, url: string, incognito: boolean): Promise<OriginReport | null>;
   onTabActivated(tabId: number, url: string | null): Promise<void>;
   onAlarm(name: string): Promise<void>;
-  onMenuClick(menuItemId: string, tab: { id?: number; url?: string } | null): Promise<boolean>;
+  /** A context-menu click; `frameId` is the frame the menu was opened in (0: the top frame). */
+  onMenuClick(menuItemId: string, tab: { id?: number; url?: string } | null, frameId?: number): Promise<boolean>;
   onNotificationClick(notificationId: string): string | null;
   refreshMenus(activeUrl: string | null): Promise<void>;
   /** Test and diagnostics hook. */
@@ -314,7 +312,7 @@ export function createBackgroundService(deps: BackgroundDeps): BackgroundService
     'skillpin:insert': async (req) => {
       const ctx = await contextFor(req.origin, req.url);
       if (!ctx.ok) return { ok: false, method: 'none', message: ctx.message };
-      return platform.insertIntoTab(req.tabId, ctx.context);
+      return insertIntoChat(platform, (await getSettings()).chatSites, { tabId: req.tabId, frameId: 0 }, ctx.context, req.chatOrigin);
     },
     'skillpin:settings-get': async () => getSettings(),
     'skillpin:settings-set': async (req) => {
@@ -422,7 +420,7 @@ export function createBackgroundService(deps: BackgroundDeps): BackgroundService
     }
   }
 
-  async function onMenuClick(menuItemId: string, tab: { id?: number; url?: string } | null): Promise<boolean> {
+  async function onMenuClick(menuItemId: string, tab: { id?: number; url?: string } | null, frameId = 0): Promise<boolean> {
     const tabId = tab?.id ?? null;
     if (menuItemId === 'skillpin-copy') {
       const origin = tab?.url ? originOf(tab.url) : null;
@@ -434,14 +432,15 @@ export function createBackgroundService(deps: BackgroundDeps): BackgroundService
         if (ctx.ok) blocks.push(ctx.context);
       }
       if (blocks.length === 0) return false;
-      return platform.copyText(blocks.join('\n\n'), tabId);
+      return platform.copyText(blocks.join('\n\n'));
     }
-    if (menuItemId.startsWith('skillpin-insert|')) {
-      const [, origin, url] = menuItemId.split('|');
-      if (!origin || !url || tabId === null) return false;
+    const item = parseInsertItemId(menuItemId);
+    if (item !== null) {
+      const { origin, url } = item;
+      if (tabId === null) return false;
       const ctx = await contextFor(origin, url);
       if (!ctx.ok) return false;
-      const result = await platform.insertIntoTab(tabId, ctx.context);
+      const result = await insertIntoChat(platform, (await getSettings()).chatSites, { tabId, frameId }, ctx.context, null);
       return result.ok;
     }
     return false;

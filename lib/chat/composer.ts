@@ -1,6 +1,6 @@
-// Finding a chat composer in a page, reading its text back, and placing the caret.
+// Finding a chat composer in a page, reading its lines back, and placing the caret.
 // Runs in a page (content script): DOM only, no extension APIs.
-import type { ChatAdapter } from './adapters';
+import type { ChatAdapter, EditorKind } from './adapters';
 
 const TEXT_INPUT_TYPES = new Set(['', 'text', 'search', 'url', 'email']);
 
@@ -95,17 +95,51 @@ export function pageComposer(doc: Document): HTMLElement | null {
   return best;
 }
 
+export interface FoundComposer {
+  el: HTMLElement;
+  editor: EditorKind;
+  /** The adapter selector that matched, or null when the field was found another way. */
+  selector: string | null;
+}
+
+/** The editor behind an editable element, recognised from the marks each editor leaves. */
+export function editorOf(el: HTMLElement): EditorKind {
+  if (isTextField(el)) return 'textarea';
+  if (el.classList.contains('ProseMirror')) return 'prosemirror';
+  if (el.classList.contains('ql-editor')) return 'quill';
+  if (el.getAttribute('data-lexical-editor') === 'true') return 'lexical';
+  return 'contenteditable';
+}
+
+function excluded(el: Element, adapter: ChatAdapter): boolean {
+  for (const selector of adapter.exclude) {
+    try {
+      if (el.closest(selector) !== null) return true;
+    } catch {
+      // An invalid exclusion excludes nothing.
+    }
+  }
+  return false;
+}
+
+function found(el: HTMLElement, selector: string | null, editor?: EditorKind): FoundComposer {
+  // A text field is a text field whatever the row says (a site that went back to a textarea).
+  return { el, editor: isTextField(el) ? 'textarea' : (editor ?? editorOf(el)), selector };
+}
+
 /**
- * The adapter's composer, else the focused editable field, else — on a page no adapter
- * knows — the page's only or largest message box (pageComposer), else null.
+ * The field a context menu was opened on, else the adapter's composer (first selector
+ * with a shown, writable match outside the excluded parts), else the focused editable
+ * field, else — on a page no adapter knows — the page's only or largest message box
+ * (pageComposer), else null.
  */
-export function findComposer(doc: Document, adapter: ChatAdapter | null, target: Element | null = null): HTMLElement | null {
+export function findComposer(doc: Document, adapter: ChatAdapter | null, target: Element | null = null): FoundComposer | null {
   if (target !== null) {
     const root = editableRoot(target);
-    if (root !== null) return root;
+    if (root !== null && (adapter === null || !excluded(root, adapter))) return found(root, null);
   }
   if (adapter !== null) {
-    for (const selector of adapter.composer) {
+    for (const { selector, editor } of adapter.composer) {
       let matches: NodeListOf<Element>;
       try {
         matches = doc.querySelectorAll(selector);
@@ -114,14 +148,15 @@ export function findComposer(doc: Document, adapter: ChatAdapter | null, target:
       }
       for (const el of Array.from(matches)) {
         const root = editableRoot(el);
-        if (root !== null && root === el && isShown(el)) return root;
+        if (root !== null && root === el && isWritable(el) && isShown(el) && !excluded(el, adapter)) return found(root, selector, editor);
       }
     }
   }
   const focused = editableRoot(deepActiveElement(doc));
-  if (focused !== null && isShown(focused)) return focused;
+  if (focused !== null && isShown(focused) && (adapter === null || !excluded(focused, adapter))) return found(focused, null);
   // A click in the extension's popup leaves the chat tab's focus where it was, often on <body>.
-  return adapter === null ? pageComposer(doc) : null;
+  const any = adapter === null ? pageComposer(doc) : null;
+  return any === null ? null : found(any, null);
 }
 
 const BLOCK_TAGS = new Set([
@@ -129,45 +164,85 @@ const BLOCK_TAGS = new Set([
   'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'hr', 'li', 'ol', 'p', 'pre', 'section', 'table', 'tr', 'ul',
 ]);
 
-/** The composer's text: a field's value, or a contenteditable's text with blocks and <br> as newlines. */
-export function readComposerText(el: HTMLElement): string {
-  if (isTextField(el)) return el.value;
-  const parts: string[] = [];
+const SKIPPED_TAGS = new Set(['script', 'style', 'template', 'img', 'svg', 'canvas', 'video', 'audio']);
+
+type Token = { kind: 'text'; text: string } | { kind: 'br' } | { kind: 'block'; el: Element };
+
+/** A block's content in order: text, line breaks, and the blocks nested in it. */
+function tokensOf(block: Element): Token[] {
+  const out: Token[] = [];
   const walk = (node: Node): void => {
     for (let child = node.firstChild; child !== null; child = child.nextSibling) {
       if (child.nodeType === 3) {
-        parts.push((child as Text).data);
+        const text = (child as Text).data;
+        if (text.length > 0) out.push({ kind: 'text', text });
       } else if (child.nodeType === 1) {
-        const tag = (child as Element).tagName.toLowerCase();
-        if (tag === 'br') {
-          parts.push('\n');
-          continue;
-        }
-        if (tag === 'script' || tag === 'style' || tag === 'template') continue;
-        const block = BLOCK_TAGS.has(tag);
-        if (block) parts.push('\n');
-        walk(child);
-        if (block) parts.push('\n');
+        const el = child as Element;
+        const tag = el.tagName.toLowerCase();
+        if (SKIPPED_TAGS.has(tag) || el.getAttribute('contenteditable') === 'false') continue;
+        if (tag === 'br') out.push({ kind: 'br' });
+        else if (BLOCK_TAGS.has(tag)) out.push({ kind: 'block', el });
+        else walk(el);
       }
     }
   };
-  walk(el);
-  return parts.join('');
+  walk(block);
+  return out;
 }
 
 /**
- * Text for comparing what was inserted with what the composer holds: editors turn "\n" into
- * paragraphs or <br>, collapse spaces and drop invisible characters, so all of those go.
+ * The lines a block shows: its text split at <br> and at "\n" (the composers render
+ * white-space: pre-wrap), one line at least, nested blocks in place. A <br> that ends the
+ * block is the placeholder editors put in an empty or line-break-ended paragraph, not a
+ * line of its own.
  */
-export function normalizeForCompare(text: string): string {
-  return text.replace(/[\s\u200b-\u200d\u2060\ufeff]/g, '');
+function blockLines(block: Element): string[] {
+  const lines: string[] = [];
+  let current: string | null = null;
+  const tokens = tokensOf(block);
+  tokens.forEach((token, i) => {
+    if (token.kind === 'text') {
+      const parts = token.text.split('\n');
+      current = (current ?? '') + parts[0];
+      for (const part of parts.slice(1)) {
+        lines.push(current);
+        current = part;
+      }
+    } else if (token.kind === 'br') {
+      if (i === tokens.length - 1) {
+        current = current ?? '';
+      } else {
+        lines.push(current ?? '');
+        current = '';
+      }
+    } else {
+      if (current !== null) lines.push(current);
+      current = null;
+      lines.push(...blockLines(token.el));
+    }
+  });
+  if (current !== null) lines.push(current);
+  if (lines.length === 0) lines.push('');
+  return lines;
 }
 
-export function countOccurrences(haystack: string, needle: string): number {
-  if (needle.length === 0) return 0;
-  let count = 0;
-  for (let at = haystack.indexOf(needle); at !== -1; at = haystack.indexOf(needle, at + needle.length)) count++;
-  return count;
+/**
+ * The composer's content as lines, as the user sees them: a field's value split at
+ * "\n", or a contenteditable's blocks and line breaks. An empty composer is one empty line.
+ */
+export function readComposerLines(el: HTMLElement): string[] {
+  if (isTextField(el)) return el.value.split('\n');
+  return blockLines(el);
+}
+
+/** The same text for both sides of a comparison: line ends as LF, NBSP as a space, no zero-width characters. */
+export function normalizeLine(line: string): string {
+  return line.replace(/\u00a0/g, ' ').replace(/[\u200b\u2060\ufeff]/g, '');
+}
+
+/** True when the composer shows nothing but whitespace. */
+export function isBlank(lines: readonly string[]): boolean {
+  return lines.every((line) => normalizeLine(line).trim() === '');
 }
 
 /** Focuses the composer and puts a collapsed caret at the end of its content. */

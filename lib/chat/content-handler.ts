@@ -1,13 +1,16 @@
-// The chat content script's one job: take { type: 'skillpin:content-insert', text } from
-// this extension's background, insert it into the composer, fall back to the clipboard
-// with a visible message, and answer an InsertResult. It never sends messages itself.
-import type { ContentInsertMessage, InsertResult } from '../messages';
-import { writeClipboard } from '../clipboard/write';
-import { insertIntoComposer, type InsertOptions } from './insert';
+// The chat content script's one job: take { type: 'skillpin:content-insert', text, origin }
+// from this extension's background and insert the text into the composer, provided the
+// page still is that origin; answer an InsertResult. After a failure the background copies
+// the text (in an extension context, never through this page) and sends
+// { type: 'skillpin:content-notice' } for the page to show. It never sends messages itself.
+import type { ContentInsertMessage, ContentNoticeMessage, InsertResult } from '../messages';
+import { insertIntoComposer, INSERT_MESSAGES, type InsertOptions } from './insert';
 import { showNotice, type NoticeOptions } from './notice';
+import { isHttpOrigin } from './sites';
 
 /** Longest text accepted (a 256 KiB SKILL.md plus its header fits easily). */
 export const MAX_INSERT_CHARS = 4 * 1024 * 1024;
+const MAX_NOTICE_CHARS = 2000;
 
 export interface MessageSenderLike {
   id?: string;
@@ -18,13 +21,11 @@ export interface ContentDeps {
   runtimeId: string;
   doc: Document;
   insert?: (doc: Document, text: string, opts?: InsertOptions) => Promise<InsertResult>;
-  copy?: (text: string, doc: Document) => Promise<boolean>;
   notify?: (doc: Document, text: string, options: NoticeOptions) => void;
   settleMs?: number;
 }
 
-export const CLIPBOARD_HINT = 'The skill is on your clipboard: click into the message box and paste it (Ctrl+V or ⌘V). Nothing was sent.';
-export const NO_CLIPBOARD_HINT = 'Copying it to the clipboard failed too: open the Skillpin popup and use Copy.';
+export const NAVIGATED_AWAY = 'This tab no longer shows the chat page Skillpin was asked to insert into, so nothing was inserted.';
 
 /** True only for messages from this extension's own background or pages (never from a tab). */
 export function isFromExtension(sender: unknown, runtimeId: string): boolean {
@@ -35,57 +36,63 @@ export function isFromExtension(sender: unknown, runtimeId: string): boolean {
 
 export function parseContentInsert(message: unknown): ContentInsertMessage | null {
   if (typeof message !== 'object' || message === null) return null;
-  const m = message as { type?: unknown; text?: unknown };
-  if (m.type !== 'skillpin:content-insert' || typeof m.text !== 'string') return null;
+  const m = message as { type?: unknown; text?: unknown; origin?: unknown };
+  if (m.type !== 'skillpin:content-insert' || typeof m.text !== 'string' || !isHttpOrigin(m.origin)) return null;
   if (m.text.length === 0 || m.text.length > MAX_INSERT_CHARS) return null;
-  return { type: 'skillpin:content-insert', text: m.text };
+  return { type: 'skillpin:content-insert', text: m.text, origin: m.origin };
 }
 
-/** Inserts, or copies and tells the user. Never throws. */
-export async function handleContentInsert(text: string, deps: ContentDeps): Promise<InsertResult> {
+export function parseContentNotice(message: unknown): ContentNoticeMessage | null {
+  if (typeof message !== 'object' || message === null) return null;
+  const m = message as { type?: unknown; text?: unknown; tone?: unknown };
+  if (m.type !== 'skillpin:content-notice' || typeof m.text !== 'string' || m.text.length === 0 || m.text.length > MAX_NOTICE_CHARS) return null;
+  if (m.tone !== 'info' && m.tone !== 'warning') return null;
+  return { type: 'skillpin:content-notice', text: m.text, tone: m.tone };
+}
+
+function pageOrigin(doc: Document): string | null {
+  try {
+    return doc.location?.origin ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** Inserts when the page is still `origin`, and tells the user on success. Never throws. */
+export async function handleContentInsert(request: ContentInsertMessage, deps: ContentDeps): Promise<InsertResult> {
+  if (pageOrigin(deps.doc) !== request.origin) return { ok: false, method: 'none', message: NAVIGATED_AWAY };
   const insert = deps.insert ?? insertIntoComposer;
-  const copy = deps.copy ?? writeClipboard;
-  const notify = deps.notify ?? ((doc: Document, message: string, options: NoticeOptions) => void showNotice(doc, message, options));
   let result: InsertResult;
   try {
-    result = await insert(deps.doc, text, deps.settleMs === undefined ? {} : { settleMs: deps.settleMs });
+    result = await insert(deps.doc, request.text, deps.settleMs === undefined ? {} : { settleMs: deps.settleMs });
   } catch {
-    result = { ok: false, method: 'none', message: 'Inserting into the message box failed.' };
+    result = { ok: false, method: 'none', message: INSERT_MESSAGES.failed };
   }
-  if (result.ok) {
-    safeNotify(notify, deps.doc, result.message, { tone: 'info', timeoutMs: 6000 });
-    return result;
-  }
-  let copied = false;
-  try {
-    copied = await copy(text, deps.doc);
-  } catch {
-    copied = false;
-  }
-  const answer: InsertResult = copied
-    ? { ok: false, method: 'clipboard', message: `${result.message} ${CLIPBOARD_HINT}` }
-    : { ok: false, method: 'none', message: `${result.message} ${NO_CLIPBOARD_HINT}` };
-  safeNotify(notify, deps.doc, answer.message, { tone: 'warning', timeoutMs: 60000 });
-  return answer;
+  if (result.ok) safeNotify(deps, result.message, { tone: 'info', timeoutMs: 6000 });
+  return result;
 }
 
-function safeNotify(notify: NonNullable<ContentDeps['notify']>, doc: Document, text: string, options: NoticeOptions): void {
+function safeNotify(deps: ContentDeps, text: string, options: NoticeOptions): void {
+  const notify = deps.notify ?? ((doc: Document, message: string, o: NoticeOptions) => void showNotice(doc, message, o));
   try {
-    notify(doc, text, options);
+    notify(deps.doc, text, options);
   } catch {
     // The answer to the background matters more than the in-page message.
   }
 }
 
 /**
- * The runtime.onMessage listener body: null when the message is not a valid insert
- * request from this extension (the listener then stays silent), else the answer.
+ * The runtime.onMessage listener body: null when the message is not a valid request from
+ * this extension (the listener then stays silent), else the answer.
  */
-export function onContentMessage(message: unknown, sender: unknown, deps: ContentDeps): Promise<InsertResult> | null {
+export function onContentMessage(message: unknown, sender: unknown, deps: ContentDeps): Promise<InsertResult | { ok: true }> | null {
   if (!isFromExtension(sender, deps.runtimeId)) return null;
   const request = parseContentInsert(message);
-  if (request === null) return null;
-  return handleContentInsert(request.text, deps);
+  if (request !== null) return handleContentInsert(request, deps);
+  const notice = parseContentNotice(message);
+  if (notice === null) return null;
+  safeNotify(deps, notice.text, { tone: notice.tone, timeoutMs: notice.tone === 'warning' ? 60000 : 6000 });
+  return Promise.resolve({ ok: true });
 }
 
 const GUARD_KEY = '__skillpinChatContent';

@@ -1,137 +1,259 @@
 // Inserting the skill context into a chat composer (PRODUCT.md §6). Runs in a page.
 //
-// Order: execCommand('insertText') (trusted beforeinput/input events every editor
-// understands, undo works), then a synthetic paste carrying text/plain (editors insert
-// it through their own paste path), then — for textarea/input only — the native value
-// setter plus an input event (frameworks that track the value see the change). After
-// each attempt the composer is read back; only a read-back that shows one more copy of
-// the text than before counts. If an attempt changed the composer without confirming,
-// no further method is tried (it would insert a second copy) and the result says so.
-// Nothing here clicks, submits or dispatches a key event: sending stays with the user.
+// The method follows the editor behind the composer (adapters.ts, or recognised from the
+// element), because no one method keeps the lines in every editor (docs/chat-sites.md
+// has the measurements behind this table):
+// - textarea: execCommand('insertText') with the whole text (trusted input events that
+//   React and others listen to, native undo), else the native value setter plus an input
+//   event.
+// - prosemirror (ChatGPT, Claude, Le Chat): execCommand('insertText') with the whole
+//   text. The browser makes it one DOM change that ProseMirror parses into paragraphs,
+//   spaces kept, and no input rule runs on it. Opening paragraphs one at a time would look
+//   to ProseMirror like Enter, which these sites bind to Send.
+// - quill (Gemini): a line at a time, execCommand('insertParagraph') between lines.
+//   An insertText that carries "\n" loses it (Firefox glues the lines, the live Gemini
+//   drops them); insertParagraph is no key press, so Quill's Enter binding (Send) stays out.
+// - lexical (Perplexity): Lexical takes text only from beforeinput, which execCommand
+//   does not fire in Chromium or Firefox. A beforeinput of type insertReplacementText
+//   carrying the text in a DataTransfer goes through Lexical's own text insertion (lines
+//   become paragraphs or line breaks, as the site's plugin decides) and is no paste, so the
+//   site's paste handler, which turns long text into an attachment, is not involved.
+// - contenteditable (any other editor): execCommand('insertText') with the whole text.
+// No method is a synthetic paste: the chat sites turn a long paste into an attachment chip.
+//
+// After a method, the composer is read back as lines: it must hold what it held before
+// plus every line of the block, in order, with its leading spaces, exactly once, and hold
+// it again once the editor has settled. A method that changed the composer without that
+// result is undone (the editor's own undo, else the saved value) before the next method or
+// the failure answer, so a failed attempt leaves the composer as it was. Nothing here
+// clicks, submits or dispatches a key event: sending stays with the user.
 import type { InsertResult } from '../messages';
-import { adapterForHost, type ChatAdapter } from './adapters';
-import { countOccurrences, findComposer, focusAtEnd, isTextField, normalizeForCompare, readComposerText } from './composer';
+import { adapterForHost, type ChatAdapter, type EditorKind } from './adapters';
+import { findComposer, focusAtEnd, isBlank, isTextField, normalizeLine, readComposerLines, type FoundComposer } from './composer';
 
 export interface InsertOptions {
   /** The site adapter; undefined picks it from the document's hostname, null means none. */
   adapter?: ChatAdapter | null;
   /** A field to insert into (e.g. the element a context menu was opened on). */
   target?: Element | null;
-  /** How long to wait for an editor that updates asynchronously before reading back (ms). */
+  /** How long an editor gets to settle before a read-back counts, and again to confirm it (ms). */
   settleMs?: number;
 }
 
-type Method = 'execCommand' | 'paste' | 'value-setter';
+export type InsertMethod = 'insert-text' | 'insert-lines' | 'replacement-text' | 'value-setter';
+
+/** The methods tried for each editor, in order (see the header). */
+export const METHODS_BY_EDITOR: Readonly<Record<EditorKind, readonly InsertMethod[]>> = {
+  textarea: ['insert-text', 'value-setter'],
+  prosemirror: ['insert-text'],
+  quill: ['insert-lines'],
+  lexical: ['replacement-text'],
+  contenteditable: ['insert-text'],
+};
 
 const DEFAULT_SETTLE_MS = 150;
+/** Undo steps tried to put a composer back (editors group an insertion into one or a few). */
+const MAX_UNDO_STEPS = 8;
 
 export const INSERT_MESSAGES = {
   empty: 'There is nothing to insert.',
   noComposer: 'No message box found on this page. Click into the chat message box and try again.',
+  success: 'Skill inserted into the message box. Review it, then send it yourself.',
+  rejected: 'The message box did not take the skill line for line, so it was left as it was.',
   partial:
-    'The message box changed but does not hold the whole skill. Check the message box before sending anything.',
-  rejected: 'The message box did not accept the text.',
+    'The message box did not take the skill line for line, and Skillpin could not put it back as it was. Check the message box before sending anything.',
   failed: 'Inserting into the message box failed.',
 } as const;
 
-function successMessage(method: Method): string {
-  const how = method === 'execCommand' ? 'typed input' : method === 'paste' ? 'a paste' : 'a field update';
-  return `Skill inserted into the message box (${how}). Review it, then send it yourself.`;
-}
+type Win = Window & typeof globalThis;
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-function execInsert(doc: Document, text: string): void {
-  const exec = (doc as Document & { execCommand?: unknown }).execCommand;
-  if (typeof exec !== 'function') return;
-  exec.call(doc, 'insertText', false, text);
+function exec(doc: Document, command: string, value?: string): void {
+  const fn = (doc as Document & { execCommand?: unknown }).execCommand;
+  if (typeof fn === 'function') fn.call(doc, command, false, value);
 }
 
-function makePasteEvent(win: Window & typeof globalThis, text: string): Event {
+function insertLines(doc: Document, block: string): void {
+  block.split('\n').forEach((line, i) => {
+    if (i > 0) exec(doc, 'insertParagraph');
+    if (line !== '') exec(doc, 'insertText', line);
+  });
+}
+
+function replacementText(win: Win, el: HTMLElement, block: string): void {
+  const data = new win.DataTransfer();
+  data.setData('text/plain', block);
+  el.dispatchEvent(new win.InputEvent('beforeinput', { inputType: 'insertReplacementText', dataTransfer: data, bubbles: true, cancelable: true, composed: true }));
+}
+
+function inputEvent(win: Win, inputType: string, data: string | null): Event {
   try {
-    const data = new win.DataTransfer();
-    data.setData('text/plain', text);
-    const event = new win.ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true, composed: true });
-    if (event.clipboardData !== null && event.clipboardData.getData('text/plain') === text) return event;
+    return new win.InputEvent('input', { bubbles: true, inputType, data });
   } catch {
-    // Fall through to a plain event carrying a minimal clipboardData.
+    return new win.Event('input', { bubbles: true });
   }
-  const event = new win.Event('paste', { bubbles: true, cancelable: true, composed: true });
-  const clipboardData = {
-    types: ['text/plain'],
-    files: [],
-    items: [],
-    getData: (type: string): string => (type === 'text/plain' || type === 'text' ? text : ''),
-  };
-  Object.defineProperty(event, 'clipboardData', { value: clipboardData });
-  return event;
 }
 
-function pasteInsert(win: Window & typeof globalThis, el: HTMLElement, text: string): void {
-  el.dispatchEvent(makePasteEvent(win, text));
-}
-
-function setterInsert(win: Window & typeof globalThis, el: HTMLTextAreaElement | HTMLInputElement, text: string): void {
+/** Sets a text field's value through the prototype setter (frameworks track the value there) and says so. */
+function setFieldValue(win: Win, el: HTMLTextAreaElement | HTMLInputElement, value: string, inserted: string | null): void {
   const proto = el.tagName.toLowerCase() === 'textarea' ? win.HTMLTextAreaElement.prototype : win.HTMLInputElement.prototype;
   const setter = Object.getOwnPropertyDescriptor(proto, 'value')?.set;
   if (setter === undefined) return;
-  setter.call(el, el.value + text);
-  let input: Event;
-  try {
-    input = new win.InputEvent('input', { bubbles: true, inputType: 'insertText', data: text });
-  } catch {
-    input = new win.Event('input', { bubbles: true });
-  }
-  el.dispatchEvent(input);
+  setter.call(el, value);
+  el.dispatchEvent(inputEvent(win, inserted === null ? 'historyUndo' : 'insertText', inserted));
   el.dispatchEvent(new win.Event('change', { bubbles: true }));
 }
 
-/** The composer to read back: the same element, or its replacement when the editor re-rendered it. */
-function currentComposer(doc: Document, el: HTMLElement, adapter: ChatAdapter | null): HTMLElement {
-  if (el.isConnected) return el;
-  return findComposer(doc, adapter) ?? el;
+function run(method: InsertMethod, doc: Document, win: Win, el: HTMLElement, block: string): void {
+  if (method === 'insert-text') exec(doc, 'insertText', block);
+  else if (method === 'insert-lines') insertLines(doc, block);
+  else if (method === 'replacement-text') replacementText(win, el, block);
+  else if (isTextField(el)) setFieldValue(win, el, el.value + block, block);
+}
+
+/** The composer to read: the same element, or its replacement when the editor re-rendered it. */
+function current(doc: Document, found: FoundComposer, adapter: ChatAdapter | null): HTMLElement {
+  if (found.el.isConnected) return found.el;
+  return findComposer(doc, adapter)?.el ?? found.el;
+}
+
+function sameLines(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((line, i) => normalizeLine(line) === normalizeLine(b[i] ?? ''));
+}
+
+/** What the composer must show after the block went in at its end (one trailing empty line is allowed too). */
+export function expectedLines(before: readonly string[], block: string): string[] {
+  const added = block.split('\n');
+  const head = before.slice(0, -1);
+  const last = before[before.length - 1] ?? '';
+  return [...head, last + (added[0] ?? ''), ...added.slice(1)];
+}
+
+function holds(lines: readonly string[], expected: readonly string[]): boolean {
+  return sameLines(lines, expected) || (lines[lines.length - 1] === '' && sameLines(lines.slice(0, -1), expected));
+}
+
+type Outcome = 'inserted' | 'unchanged' | 'changed';
+
+/** Waits up to `settleMs` for the expected lines, then confirms them once more after another `settleMs`. */
+async function confirm(read: () => string[], before: readonly string[], expected: readonly string[], settleMs: number): Promise<Outcome> {
+  const started = Date.now();
+  let lines = before as string[];
+  for (;;) {
+    await Promise.resolve();
+    lines = read();
+    if (holds(lines, expected)) break;
+    const left = settleMs - (Date.now() - started);
+    if (left <= 0) return sameLines(lines, before) ? 'unchanged' : 'changed';
+    await sleep(Math.min(25, left));
+  }
+  await sleep(settleMs);
+  lines = read();
+  if (holds(lines, expected)) return 'inserted';
+  return sameLines(lines, before) ? 'unchanged' : 'changed';
+}
+
+function historyStep(doc: Document, win: Win, el: HTMLElement, inputType: 'historyUndo' | 'historyRedo'): void {
+  focusAtEnd(doc, el);
+  if (isTextField(el)) exec(doc, inputType === 'historyUndo' ? 'undo' : 'redo');
+  else el.dispatchEvent(new win.InputEvent('beforeinput', { inputType, bubbles: true, cancelable: true, composed: true }));
+}
+
+/** True when `lines` still starts with everything `before` held (its last line may have grown). */
+function keepsBefore(lines: readonly string[], before: readonly string[]): boolean {
+  if (lines.length < before.length) return false;
+  return before.every((line, i) => (i === before.length - 1 ? normalizeLine(lines[i] ?? '').startsWith(normalizeLine(line)) : normalizeLine(lines[i] ?? '') === normalizeLine(line)));
+}
+
+/** Empties a composer whose whole content is the failed block: select it all, delete it as an edit the editor sees. */
+function deleteAll(doc: Document, win: Win, el: HTMLElement, editor: EditorKind): void {
+  el.focus();
+  const selection = doc.getSelection();
+  if (selection === null) return;
+  const range = doc.createRange();
+  range.selectNodeContents(el);
+  selection.removeAllRanges();
+  selection.addRange(range);
+  if (editor === 'lexical') el.dispatchEvent(new win.InputEvent('beforeinput', { inputType: 'deleteContentBackward', bubbles: true, cancelable: true, composed: true }));
+  else exec(doc, 'delete');
+}
+
+/**
+ * Puts the composer back as it was: the editor's own undo (a beforeinput historyUndo,
+ * which ProseMirror's, Quill's and Lexical's history handle; execCommand('undo') for a
+ * text field), step by step while it changes something. An undo that also took away what
+ * the user had typed (editors group edits made close together) is redone, and a composer
+ * that was empty is emptied instead. A text field gets its saved value last. True when the
+ * composer shows `before` again.
+ */
+async function restore(doc: Document, win: Win, found: FoundComposer, read: () => HTMLElement, before: readonly string[], savedValue: string | null): Promise<boolean> {
+  let lines = readComposerLines(read());
+  for (let step = 0; step < MAX_UNDO_STEPS && !sameLines(lines, before); step++) {
+    historyStep(doc, win, read(), 'historyUndo');
+    await sleep(25);
+    const next = readComposerLines(read());
+    if (sameLines(next, lines)) break;
+    if (!keepsBefore(next, before)) {
+      historyStep(doc, win, read(), 'historyRedo');
+      await sleep(25);
+      lines = readComposerLines(read());
+      break;
+    }
+    lines = next;
+  }
+  const el = read();
+  if (!sameLines(lines, before) && isBlank(before) && !isTextField(el)) {
+    deleteAll(doc, win, el, found.editor);
+    await sleep(25);
+    lines = readComposerLines(read());
+  }
+  if (!sameLines(lines, before) && savedValue !== null && isTextField(el)) {
+    setFieldValue(win, el, savedValue, null);
+    await sleep(25);
+    lines = readComposerLines(read());
+  }
+  return sameLines(lines, before);
+}
+
+/** Line ends as LF: what every editor keeps of a CR LF. */
+function toLf(text: string): string {
+  return text.replace(/\r\n?/g, '\n');
 }
 
 export async function insertIntoComposer(doc: Document, text: string, opts: InsertOptions = {}): Promise<InsertResult> {
   try {
-    if (typeof text !== 'string' || normalizeForCompare(text).length === 0) {
-      return { ok: false, method: 'none', message: INSERT_MESSAGES.empty };
-    }
-    const win = doc.defaultView as (Window & typeof globalThis) | null;
+    if (typeof text !== 'string' || isBlank(toLf(text).split('\n'))) return { ok: false, method: 'none', message: INSERT_MESSAGES.empty };
+    const win = doc.defaultView as Win | null;
     if (win === null) return { ok: false, method: 'none', message: INSERT_MESSAGES.noComposer };
     const adapter = opts.adapter === undefined ? adapterForHost(doc.location?.hostname ?? '') : opts.adapter;
-    const composer = findComposer(doc, adapter, opts.target ?? null);
-    if (composer === null) return { ok: false, method: 'none', message: INSERT_MESSAGES.noComposer };
+    const found = findComposer(doc, adapter, opts.target ?? null);
+    if (found === null) return { ok: false, method: 'none', message: INSERT_MESSAGES.noComposer };
     const settleMs = Math.max(0, opts.settleMs ?? DEFAULT_SETTLE_MS);
-    const wanted = normalizeForCompare(text);
+    const read = (): HTMLElement => current(doc, found, adapter);
 
-    const methods: Method[] = isTextField(composer) ? ['execCommand', 'paste', 'value-setter'] : ['execCommand', 'paste'];
-    let el = composer;
-    for (const method of methods) {
-      const before = normalizeForCompare(readComposerText(el));
-      const baseline = countOccurrences(before, wanted);
+    const before = readComposerLines(found.el);
+    const savedValue = isTextField(found.el) ? found.el.value : null;
+    // What the user already typed stays on its own lines, above the block.
+    const lastLine = before[before.length - 1] ?? '';
+    const block = (isBlank(before) || normalizeLine(lastLine).trim() === '' ? '' : '\n') + toLf(text);
+    const expected = expectedLines(before, block);
+
+    for (const method of METHODS_BY_EDITOR[found.editor]) {
+      const el = read();
       focusAtEnd(doc, el);
       try {
-        if (method === 'execCommand') execInsert(doc, text);
-        else if (method === 'paste') pasteInsert(win, el, text);
-        else if (isTextField(el)) setterInsert(win, el, text);
+        run(method, doc, win, el, block);
       } catch {
         // A throwing method counts as one that did nothing; the read-back decides.
       }
-      let after = before;
-      const started = Date.now();
-      for (;;) {
-        await Promise.resolve();
-        el = currentComposer(doc, el, adapter);
-        after = normalizeForCompare(readComposerText(el));
-        if (countOccurrences(after, wanted) > baseline) return { ok: true, method, message: successMessage(method) };
-        const left = settleMs - (Date.now() - started);
-        if (left <= 0) break;
-        await sleep(Math.min(25, left));
+      const outcome = await confirm(() => readComposerLines(read()), before, expected, settleMs);
+      if (outcome === 'inserted') return { ok: true, method, message: INSERT_MESSAGES.success };
+      if (outcome === 'changed' && !(await restore(doc, win, found, read, before, savedValue))) {
+        return { ok: false, method: 'none', message: INSERT_MESSAGES.partial };
       }
-      if (after !== before) return { ok: false, method: 'none', message: INSERT_MESSAGES.partial };
     }
     return { ok: false, method: 'none', message: INSERT_MESSAGES.rejected };
   } catch {

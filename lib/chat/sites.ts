@@ -1,6 +1,7 @@
 // The user's own chat sites (Settings.chatSites): exact http(s) origins such as a
 // self-hosted chat UI on http://localhost:3000. Pure functions shared by the settings
 // reader, the message validator, the options form, the popup and the context menu.
+import { adapterForHost } from './adapters';
 
 /** At most this many user chat sites are kept (the list feeds menu patterns). */
 export const MAX_CHAT_SITES = 100;
@@ -40,4 +41,22 @@ export function chatSitePatterns(origins: readonly unknown[]): string[] {
     if (!out.includes(pattern)) out.push(pattern);
   }
   return out;
+}
+
+/**
+ * The origin of `url` when it is a chat site at this moment: an https page of a host a
+ * built-in adapter knows, or exactly (scheme, host and port) one of the user's chat
+ * sites. Null otherwise. The background asks this right before it inserts.
+ */
+export function chatSiteOrigin(url: string | null | undefined, chatSites: readonly unknown[]): string | null {
+  if (typeof url !== 'string') return null;
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return null;
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') return null;
+  if (u.protocol === 'https:' && adapterForHost(u.hostname) !== null) return u.origin;
+  return chatSites.some((site) => isHttpOrigin(site) && site === u.origin) ? u.origin : null;
 }

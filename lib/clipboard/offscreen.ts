@@ -102,4 +102,3 @@ export function handleOffscreenMessage(message: unknown, sender: SenderLike, run
 }
 
 // The background imports both copy paths from here.
-export { copyViaTab } from './tab';

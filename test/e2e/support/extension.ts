@@ -10,12 +10,14 @@ import { chromiumPath, extensionArgs } from '../../../scripts/lib/chromium.mjs';
 export const EXTENSION_DIR = resolve('.output/chrome-mv3');
 export const CHROMIUM = chromiumPath();
 
-export async function launch(profileDir: string): Promise<{ context: BrowserContext; sw: Worker; extensionId: string }> {
+/** `extraArgs`: more Chromium flags (e.g. host resolver rules for the test composers). */
+export async function launch(profileDir: string, extraArgs: string[] = []): Promise<{ context: BrowserContext; sw: Worker; extensionId: string }> {
   const context = await chromium.launchPersistentContext(profileDir, {
     executablePath: CHROMIUM,
     headless: true,
-    args: extensionArgs(EXTENSION_DIR),
+    args: [...extensionArgs(EXTENSION_DIR), ...extraArgs],
     permissions: ['clipboard-read', 'clipboard-write'],
+    ignoreHTTPSErrors: extraArgs.length > 0,
   });
   let sw = context.serviceWorkers().find((w) => w.url().startsWith('chrome-extension://'));
   if (!sw) sw = await context.waitForEvent('serviceworker', { timeout: 30_000 });

@@ -1,0 +1,82 @@
+// Handing a built skill context to a chat page (PRODUCT.md §6): the target frame is
+// checked at the moment of insertion (its URL now must be a chat site, and the one the
+// popup offered when it names one), the content script of that frame inserts, and a
+// failure falls back to the clipboard — written in an extension context, never through
+// the page, whose copy event could rewrite it — with a message shown in the page too.
+import type { ContentInsertMessage, ContentNoticeMessage, InsertResult } from '../messages';
+import { chatSiteOrigin } from '../chat/sites';
+import { NAVIGATED_AWAY } from '../chat/content-handler';
+
+export interface FrameTarget {
+  tabId: number;
+  /** 0 for the top frame; a context menu click names the frame it was opened in. */
+  frameId: number;
+}
+
+export interface HandOffPlatform {
+  /** The frame's URL now (frame 0: the tab's URL), or null when the tab or frame is gone. */
+  frameUrl(target: FrameTarget): Promise<string | null>;
+  /** Delivers a message to the chat content script of that frame, injecting it when absent. */
+  sendToFrame(target: FrameTarget, message: ContentInsertMessage | ContentNoticeMessage): Promise<unknown>;
+  /** Writes the clipboard from an extension context (offscreen document, or Firefox's background page). */
+  copyText(text: string): Promise<boolean>;
+}
+
+export const CLIPBOARD_HINT = 'The skill is on your clipboard: click into the message box and paste it (Ctrl+V or ⌘V). Nothing was sent.';
+export const NO_CLIPBOARD_HINT = 'Copying it to the clipboard failed too: open the Skillpin popup and use Copy.';
+
+export function isInsertResult(v: unknown): v is InsertResult {
+  if (typeof v !== 'object' || v === null) return false;
+  const r = v as { ok?: unknown; method?: unknown; message?: unknown };
+  return typeof r.ok === 'boolean' && typeof r.method === 'string' && typeof r.message === 'string';
+}
+
+function originOf(url: string | null): string | null {
+  try {
+    const u = new URL(url ?? '');
+    return u.protocol === 'http:' || u.protocol === 'https:' ? u.origin : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Why a frame gets nothing: it is gone, or it shows something else than a chat site (or than the one offered). */
+export function notAChatMessage(url: string | null, expected: string | null): string {
+  if (url === null) return 'The chat tab is gone, so nothing was inserted.';
+  const now = originOf(url) ?? 'a page that is not a chat site';
+  const was = expected === null ? '' : ` instead of ${expected}`;
+  return `The chat tab now shows ${now}${was}, so nothing was inserted. Open the chat again and retry, or use Copy.`;
+}
+
+/**
+ * Inserts `text` into the frame when, right now, it shows a chat site (`expectedOrigin`
+ * when given). Never throws.
+ */
+export async function insertIntoChat(
+  platform: HandOffPlatform,
+  chatSites: readonly string[],
+  target: FrameTarget,
+  text: string,
+  expectedOrigin: string | null,
+): Promise<InsertResult> {
+  const url = await platform.frameUrl(target).catch(() => null);
+  const origin = chatSiteOrigin(url, chatSites);
+  if (origin === null || (expectedOrigin !== null && origin !== expectedOrigin)) {
+    return { ok: false, method: 'none', message: notAChatMessage(url, expectedOrigin) };
+  }
+  let result: InsertResult;
+  try {
+    const answer = await platform.sendToFrame(target, { type: 'skillpin:content-insert', text, origin });
+    result = isInsertResult(answer) ? answer : { ok: false, method: 'none', message: 'The chat page did not answer.' };
+  } catch (err) {
+    result = { ok: false, method: 'none', message: `Could not reach the chat page: ${err instanceof Error ? err.message : String(err)}` };
+  }
+  // Inserted; or the page had left the chat site by the time the message arrived: it gets nothing.
+  if (result.ok || result.message === NAVIGATED_AWAY) return result;
+  const copied = await platform.copyText(text).catch(() => false);
+  const answer: InsertResult = copied
+    ? { ok: false, method: 'clipboard', message: `${result.message} ${CLIPBOARD_HINT}` }
+    : { ok: false, method: 'none', message: `${result.message} ${NO_CLIPBOARD_HINT}` };
+  await platform.sendToFrame(target, { type: 'skillpin:content-notice', text: answer.message, tone: 'warning' }).catch(() => undefined);
+  return answer;
+}

@@ -1,0 +1,3 @@
+import { mountProseMirrorComposer } from '../prosemirror-composer';
+
+mountProseMirrorComposer('chatgpt', document.querySelector('[data-editor-place]') as HTMLElement);

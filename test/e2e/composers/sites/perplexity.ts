@@ -1,0 +1,3 @@
+import { mountLexicalComposer } from '../lexical-composer';
+
+mountLexicalComposer('perplexity', document.getElementById('ask-input') as HTMLElement, { rich: false });
