@@ -4,8 +4,16 @@ import preact from '@preact/preset-vite';
 // Chrome and Firefox both build as Manifest V3. Host access is broad because the
 // extension probes every origin the user visits (PRODUCT.md §2); requests never
 // carry cookies and go only to the visited origin and the artifacts it lists.
+// SKILLPIN_E2E_BUILD=1 makes the build the Firefox end-to-end tests load (into
+// .output/e2e/): the popup and options pages are web-accessible there, because WebDriver
+// BiDi may only reach moz-extension:// pages from a web page, and the pages may read the
+// clipboard (clipboardRead) so a test can see what a copy wrote. Production builds never
+// carry either (the first would let any site frame the popup); test/unit/build checks it.
+const e2eBuild = process.env.SKILLPIN_E2E_BUILD === '1';
+
 export default defineConfig({
   manifestVersion: 3,
+  ...(e2eBuild ? { outDir: '.output/e2e' } : {}),
   vite: () => ({ plugins: [preact()] }),
   manifest: ({ browser }) => ({
     name: '__MSG_extName__',
@@ -21,9 +29,11 @@ export default defineConfig({
       'clipboardWrite',
       'scripting',
       ...(browser === 'chrome' ? ['offscreen'] : []),
+      ...(e2eBuild ? ['clipboardRead'] : []),
     ],
     host_permissions: ['http://*/*', 'https://*/*'],
     action: { default_title: '__MSG_extName__' },
+    ...(e2eBuild ? { web_accessible_resources: [{ resources: ['popup.html', 'options.html'], matches: ['http://127.0.0.1/*'] }] } : {}),
     ...(browser === 'firefox'
       ? {
           browser_specific_settings: {

@@ -76,6 +76,29 @@ function exec(doc: Document, command: string, value?: string): void {
   if (typeof fn === 'function') fn.call(doc, command, false, value);
 }
 
+/**
+ * The page's own window. In a Firefox content script the window is an Xray view and an
+ * event built with its constructors reaches page scripts without its DataTransfer, so
+ * synthetic events are built with the page's constructors there (`wrappedJSObject`,
+ * https://developer.mozilla.org/en-US/docs/Mozilla/Add-ons/WebExtensions/Sharing_objects_with_page_scripts).
+ * Elsewhere it is the window itself.
+ */
+function pageWindow(win: Win): Win {
+  return (win as Win & { wrappedJSObject?: Win }).wrappedJSObject ?? win;
+}
+
+/** A beforeinput event the page's editor reads in full, built in the page's own realm. */
+function beforeInput(win: Win, inputType: string, dataTransfer: DataTransfer | null = null): InputEvent {
+  const page = pageWindow(win);
+  const init = new page.Object() as Record<string, unknown>;
+  init.inputType = inputType;
+  init.bubbles = true;
+  init.cancelable = true;
+  init.composed = true;
+  if (dataTransfer !== null) init.dataTransfer = dataTransfer;
+  return new page.InputEvent('beforeinput', init as InputEventInit);
+}
+
 function insertLines(doc: Document, block: string): void {
   block.split('\n').forEach((line, i) => {
     if (i > 0) exec(doc, 'insertParagraph');
@@ -84,9 +107,9 @@ function insertLines(doc: Document, block: string): void {
 }
 
 function replacementText(win: Win, el: HTMLElement, block: string): void {
-  const data = new win.DataTransfer();
+  const data = new (pageWindow(win).DataTransfer)();
   data.setData('text/plain', block);
-  el.dispatchEvent(new win.InputEvent('beforeinput', { inputType: 'insertReplacementText', dataTransfer: data, bubbles: true, cancelable: true, composed: true }));
+  el.dispatchEvent(beforeInput(win, 'insertReplacementText', data));
 }
 
 function inputEvent(win: Win, inputType: string, data: string | null): Event {
@@ -159,7 +182,7 @@ async function confirm(read: () => string[], before: readonly string[], expected
 function historyStep(doc: Document, win: Win, el: HTMLElement, inputType: 'historyUndo' | 'historyRedo'): void {
   focusAtEnd(doc, el);
   if (isTextField(el)) exec(doc, inputType === 'historyUndo' ? 'undo' : 'redo');
-  else el.dispatchEvent(new win.InputEvent('beforeinput', { inputType, bubbles: true, cancelable: true, composed: true }));
+  else el.dispatchEvent(beforeInput(win, inputType));
 }
 
 /** True when `lines` still starts with everything `before` held (its last line may have grown). */
@@ -177,7 +200,7 @@ function deleteAll(doc: Document, win: Win, el: HTMLElement, editor: EditorKind)
   range.selectNodeContents(el);
   selection.removeAllRanges();
   selection.addRange(range);
-  if (editor === 'lexical') el.dispatchEvent(new win.InputEvent('beforeinput', { inputType: 'deleteContentBackward', bubbles: true, cancelable: true, composed: true }));
+  if (editor === 'lexical') el.dispatchEvent(beforeInput(win, 'deleteContentBackward'));
   else exec(doc, 'delete');
 }
 
