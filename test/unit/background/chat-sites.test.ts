@@ -14,25 +14,18 @@ import { openTrustStore } from '../../../lib/trust/idb-store';
 import { DEFAULT_SETTINGS, type OriginReport, type Settings } from '../../../lib/types';
 import { startServer, type TestServer } from '../../support/server';
 import { writePublisherSite, DEMO_SKILLS } from '../../../scripts/lib/publisher-site.mjs';
+import { FakeHandOff } from './fake-platform';
 
 const EXT = 'chrome-extension://abcdefghijklmnop/';
 const POPUP = { id: 'ext-id', url: `${EXT}options.html`, origin: 'chrome-extension://abcdefghijklmnop' };
 const CONTENT_SCRIPT = { id: 'ext-id', url: 'http://localhost:3000/', tab: { id: 7, url: 'http://localhost:3000/' } };
 
-class Platform implements BackgroundPlatform {
+class Platform extends FakeHandOff implements BackgroundPlatform {
   menus: MenuModel[] = [];
-  inserts: { tabId: number; text: string }[] = [];
   async setBadge() {}
   async notify() {}
   async listTabs() {
     return [];
-  }
-  async insertIntoTab(tabId: number, text: string): Promise<InsertResult> {
-    this.inserts.push({ tabId, text });
-    return { ok: true, method: 'execCommand', message: 'inserted' };
-  }
-  async copyText() {
-    return true;
   }
   async updateMenus(model: MenuModel) {
     this.menus.push(model);
@@ -187,7 +180,18 @@ describe('the background menus follow the stored chat sites', () => {
     expect(model?.insertPatterns).toContain('http://localhost/*');
     const ctx = await ask<ContextResult>({ type: 'skillpin:skill-context', origin: server.origin, url: skill.url });
     if (!ctx.ok) throw new Error(ctx.message);
+    platform.show(7, 'http://localhost:3000/c/1');
     expect(await service.onMenuClick(id, { id: 7, url: 'http://localhost:3000/c/1' })).toBe(true);
-    expect(platform.inserts).toEqual([{ tabId: 7, text: ctx.context }]);
+    expect(platform.inserts).toEqual([{ tabId: 7, frameId: 0, text: ctx.context, origin: 'http://localhost:3000' }]);
+    // The menu shows on every port of that host (match patterns have no port): another port gets nothing.
+    platform.show(8, 'http://localhost:3001/c/1');
+    expect(await service.onMenuClick(id, { id: 8, url: 'http://localhost:3001/c/1' })).toBe(false);
+    expect(platform.inserts).toHaveLength(1);
+    // The frame the menu was opened in decides, not the tab's top page.
+    platform.show(7, 'http://ads.localhost:3000/frame', 4);
+    expect(await service.onMenuClick(id, { id: 7, url: 'http://localhost:3000/c/1' }, 4)).toBe(false);
+    platform.show(7, 'http://localhost:3000/embedded', 5);
+    expect(await service.onMenuClick(id, { id: 7, url: 'http://localhost:3000/c/1' }, 5)).toBe(true);
+    expect(platform.inserts.at(-1)).toMatchObject({ tabId: 7, frameId: 5 });
   });
 });

@@ -12,17 +12,16 @@ import { openTrustStore } from '../../../lib/trust/idb-store';
 import { startServer, type TestServer } from '../../support/server';
 import { writePublisherSite, DEMO_SKILLS } from '../../../scripts/lib/publisher-site.mjs';
 import type { OriginReport, Settings } from '../../../lib/types';
-import type { ActionResult, ContextResult, InsertResult } from '../../../lib/messages';
+import type { ActionResult, ContextResult } from '../../../lib/messages';
+import { FakeHandOff } from './fake-platform';
 
 const EXT = 'chrome-extension://abcdefghijklmnop/';
 const POPUP = { id: 'ext-id', url: `${EXT}popup.html`, origin: 'chrome-extension://abcdefghijklmnop' };
 const CONTENT_SCRIPT = { id: 'ext-id', url: 'https://chat.example/c/1', tab: { id: 7, url: 'https://chat.example/c/1' } };
 
-class RecordingPlatform implements BackgroundPlatform {
+class RecordingPlatform extends FakeHandOff implements BackgroundPlatform {
   badges = new Map<number, Badge>();
   notifications: { id: string; title: string; message: string }[] = [];
-  copies: string[] = [];
-  inserts: { tabId: number; text: string }[] = [];
   menus: MenuModel | null = null;
   local = new Map<string, unknown>();
   tabs: { id: number; url: string | null; incognito: boolean }[] = [];
@@ -34,14 +33,6 @@ class RecordingPlatform implements BackgroundPlatform {
   }
   async listTabs() {
     return this.tabs;
-  }
-  async insertIntoTab(tabId: number, text: string): Promise<InsertResult> {
-    this.inserts.push({ tabId, text });
-    return { ok: true, method: 'execCommand', message: 'inserted' };
-  }
-  async copyText(text: string) {
-    this.copies.push(text);
-    return true;
   }
   async updateMenus(model: MenuModel) {
     this.menus = model;
@@ -146,8 +137,9 @@ describe('navigation, badge and approval', () => {
     expect(platform.copies).toEqual([ctx.ok ? ctx.context : '']);
     // Insert through the menu item of a chat page.
     const itemId = platform.menus!.insertItems[0]!.id;
+    platform.show(9, 'https://chatgpt.com/c/1');
     expect(await service.onMenuClick(itemId, { id: 9, url: 'https://chatgpt.com/' })).toBe(true);
-    expect(platform.inserts).toEqual([{ tabId: 9, text: ctx.ok ? ctx.context : '' }]);
+    expect(platform.inserts).toEqual([{ tabId: 9, frameId: 0, text: ctx.ok ? ctx.context : '', origin: 'https://chatgpt.com' }]);
   });
 
   it('a revisit within a minute of a finished probe reuses its report; later, or after a settings change, it probes', async () => {

@@ -2,7 +2,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   copyViaOffscreen,
-  copyViaTab,
   ensureOffscreenDocument,
   handleOffscreenMessage,
   MAX_COPY_CHARS,
@@ -10,7 +9,6 @@ import {
   parseOffscreenCopy,
   type OffscreenApiLike,
 } from '../../../lib/clipboard/offscreen';
-import { inlineCopy, type ScriptingApiLike } from '../../../lib/clipboard/tab';
 import { copyWithTextarea, writeClipboard } from '../../../lib/clipboard/write';
 
 const ID = 'ext-id';
@@ -186,59 +184,5 @@ describe('offscreen document handler', () => {
       throw new Error('not focused');
     });
     expect(await handleOffscreenMessage(message, { id: ID }, ID, document)).toEqual({ ok: false });
-  });
-});
-
-describe('copyViaTab (Firefox)', () => {
-  it('runs a self-contained function in the tab with the text as its argument', async () => {
-    const calls: unknown[] = [];
-    const scripting: ScriptingApiLike = {
-      executeScript: async (injection) => {
-        calls.push(injection);
-        return [{ result: await injection.func(...injection.args) }];
-      },
-    };
-    const writeText = vi.fn(async () => undefined);
-    setClipboard(writeText);
-    expect(await copyViaTab({ scripting }, 7, 'ctx')).toBe(true);
-    expect(calls).toEqual([{ target: { tabId: 7 }, func: inlineCopy, args: ['ctx'] }]);
-    expect(writeText).toHaveBeenCalledWith('ctx');
-  });
-
-  it('false for a failed script, an empty result or a bad tab id; never throws', async () => {
-    const failing: ScriptingApiLike = {
-      executeScript: async () => {
-        throw new Error('Missing host permission for the tab');
-      },
-    };
-    expect(await copyViaTab({ scripting: failing }, 1, 'x')).toBe(false);
-    expect(await copyViaTab({ scripting: { executeScript: async () => [] } }, 1, 'x')).toBe(false);
-    expect(await copyViaTab({ scripting: { executeScript: async () => [{ result: false }] } }, 1, 'x')).toBe(false);
-    expect(await copyViaTab({ scripting: { executeScript: async () => undefined } }, 1, 'x')).toBe(false);
-    const never = vi.fn();
-    expect(await copyViaTab({ scripting: { executeScript: never } }, -1, 'x')).toBe(false);
-    expect(never).not.toHaveBeenCalled();
-  });
-
-  it('the injected function falls back to the textarea and restores focus', async () => {
-    setClipboard(async () => {
-      throw new Error('not focused');
-    });
-    const copy = stubCopy();
-    const composer = document.getElementById('composer') as HTMLTextAreaElement;
-    composer.focus();
-    expect(await inlineCopy('via tab')).toBe(true);
-    expect(copy.copied).toEqual(['via tab']);
-    expect(document.activeElement).toBe(composer);
-    stubCopy(false);
-    expect(await inlineCopy('via tab')).toBe(false);
-  });
-
-  it('the injected function references nothing outside its own body', () => {
-    // executeScript serializes the source: a rebuilt copy must work on its own.
-    const rebuilt = new Function(`return (${inlineCopy.toString()})`)() as typeof inlineCopy;
-    expect(typeof rebuilt).toBe('function');
-    const src = inlineCopy.toString();
-    expect(src).not.toMatch(/copyWithTextarea|writeClipboard|__vite|import\(/);
   });
 });

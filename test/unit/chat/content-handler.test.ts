@@ -1,24 +1,22 @@
 // @vitest-environment happy-dom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
-  CLIPBOARD_HINT,
   claimListenerSlot,
   handleContentInsert,
   isFromExtension,
   MAX_INSERT_CHARS,
-  NO_CLIPBOARD_HINT,
+  NAVIGATED_AWAY,
   onContentMessage,
   parseContentInsert,
+  parseContentNotice,
 } from '../../../lib/chat/content-handler';
 import { INSERT_MESSAGES } from '../../../lib/chat/insert';
 import { NOTICE_TAG, showNotice } from '../../../lib/chat/notice';
 import type { InsertResult } from '../../../lib/messages';
-import { emulateProseMirror, loadFixture, removeExecCommand, stubExecCommand, watchSends, type SendWatch } from './editors';
 
 const ID = 'skillpin-extension-id';
 const BG = { id: ID, url: 'chrome-extension://skillpin-extension-id/background.js' };
-
-let sends: SendWatch | null = null;
+const HERE = 'http://localhost:3000';
 
 beforeEach(() => {
   document.head.innerHTML = '';
@@ -27,9 +25,6 @@ beforeEach(() => {
 });
 
 afterEach(() => {
-  sends?.stop();
-  sends = null;
-  removeExecCommand(document);
   vi.useRealTimers();
 });
 
@@ -44,111 +39,100 @@ describe('sender and message checks', () => {
     expect(isFromExtension({ id: '' }, '')).toBe(false);
   });
 
-  it('parses only well-formed insert messages', () => {
-    expect(parseContentInsert({ type: 'skillpin:content-insert', text: 'hi', extra: 1 })).toEqual({ type: 'skillpin:content-insert', text: 'hi' });
-    expect(parseContentInsert({ type: 'skillpin:content-insert', text: '' })).toBeNull();
-    expect(parseContentInsert({ type: 'skillpin:content-insert', text: 5 })).toBeNull();
-    expect(parseContentInsert({ type: 'skillpin:content-insert', text: 'x'.repeat(MAX_INSERT_CHARS + 1) })).toBeNull();
-    expect(parseContentInsert({ type: 'skillpin:approve', text: 'hi' })).toBeNull();
+  it('parses only well-formed insert messages, which name the origin the background checked', () => {
+    expect(parseContentInsert({ type: 'skillpin:content-insert', text: 'hi', origin: HERE, extra: 1 })).toEqual({ type: 'skillpin:content-insert', text: 'hi', origin: HERE });
+    expect(parseContentInsert({ type: 'skillpin:content-insert', text: 'hi' })).toBeNull();
+    expect(parseContentInsert({ type: 'skillpin:content-insert', text: 'hi', origin: `${HERE}/` })).toBeNull();
+    expect(parseContentInsert({ type: 'skillpin:content-insert', text: 'hi', origin: 'javascript:alert(1)' })).toBeNull();
+    expect(parseContentInsert({ type: 'skillpin:content-insert', text: '', origin: HERE })).toBeNull();
+    expect(parseContentInsert({ type: 'skillpin:content-insert', text: 5, origin: HERE })).toBeNull();
+    expect(parseContentInsert({ type: 'skillpin:content-insert', text: 'x'.repeat(MAX_INSERT_CHARS + 1), origin: HERE })).toBeNull();
+    expect(parseContentInsert({ type: 'skillpin:approve', text: 'hi', origin: HERE })).toBeNull();
     expect(parseContentInsert(null)).toBeNull();
-    expect(parseContentInsert('skillpin:content-insert')).toBeNull();
   });
 
-  it('stays silent (null) for foreign senders and other messages, without touching the page', async () => {
-    loadFixture('chatgpt');
-    const exec = stubExecCommand(document, 'browser');
+  it('parses only well-formed notices', () => {
+    expect(parseContentNotice({ type: 'skillpin:content-notice', text: 'copied', tone: 'warning' })).toEqual({ type: 'skillpin:content-notice', text: 'copied', tone: 'warning' });
+    expect(parseContentNotice({ type: 'skillpin:content-notice', text: 'copied', tone: 'loud' })).toBeNull();
+    expect(parseContentNotice({ type: 'skillpin:content-notice', text: '', tone: 'info' })).toBeNull();
+    expect(parseContentNotice({ type: 'skillpin:content-notice', text: 'x'.repeat(5000), tone: 'info' })).toBeNull();
+  });
+
+  it('stays silent (null) for foreign senders and other messages, without touching the page', () => {
     const insert = vi.fn();
-    const deps = { runtimeId: ID, doc: document, insert, settleMs: 10 };
-    expect(onContentMessage({ type: 'skillpin:content-insert', text: 'x' }, { id: ID, tab: { id: 1 } }, deps)).toBeNull();
-    expect(onContentMessage({ type: 'skillpin:content-insert', text: 'x' }, { id: 'evil' }, deps)).toBeNull();
+    const notify = vi.fn();
+    const deps = { runtimeId: ID, doc: document, insert, notify };
+    const message = { type: 'skillpin:content-insert', text: 'x', origin: HERE };
+    expect(onContentMessage(message, { id: ID, tab: { id: 1 } }, deps)).toBeNull();
+    expect(onContentMessage(message, { id: 'evil' }, deps)).toBeNull();
+    expect(onContentMessage({ type: 'skillpin:content-notice', text: 'x', tone: 'info' }, { id: ID, tab: { id: 1 } }, deps)).toBeNull();
     expect(onContentMessage({ type: 'skillpin:ready' }, BG, deps)).toBeNull();
     expect(insert).not.toHaveBeenCalled();
-    expect(exec.calls).toEqual([]);
+    expect(notify).not.toHaveBeenCalled();
   });
 });
 
 describe('handling an insert', () => {
-  it('inserts into the composer of the page\'s site, answers the result and shows a short confirmation', async () => {
-    loadFixture('claude');
-    const composer = document.querySelector('[data-fixture-composer]') as HTMLElement;
-    emulateProseMirror(composer);
-    stubExecCommand(document, 'browser');
-    sends = watchSends(document);
-    const copy = vi.fn(async () => true);
+  it('inserts when the page is still the origin the background checked, and confirms in the page', async () => {
     const notify = vi.fn();
-    const win = window as unknown as { happyDOM: { setURL(url: string): void } };
-    win.happyDOM.setURL('https://claude.ai/new');
-    try {
-      const result = await onContentMessage({ type: 'skillpin:content-insert', text: 'skill text' }, BG, {
-        runtimeId: ID,
-        doc: document,
-        copy,
-        notify,
-        settleMs: 10,
-      });
-      expect(result).toEqual({ ok: true, method: 'execCommand', message: expect.any(String) });
-      expect(composer.textContent).toBe('skill text');
-      expect(copy).not.toHaveBeenCalled();
-      expect(notify).toHaveBeenCalledWith(document, result?.message, { tone: 'info', timeoutMs: 6000 });
-      expect(sends.count()).toBe(0);
-    } finally {
-      win.happyDOM.setURL('http://localhost:3000/');
-    }
+    const insert = vi.fn(async (): Promise<InsertResult> => ({ ok: true, method: 'insert-text', message: INSERT_MESSAGES.success }));
+    const result = await onContentMessage({ type: 'skillpin:content-insert', text: 'skill text', origin: HERE }, BG, { runtimeId: ID, doc: document, insert, notify });
+    expect(result).toEqual({ ok: true, method: 'insert-text', message: INSERT_MESSAGES.success });
+    expect(insert).toHaveBeenCalledWith(document, 'skill text', {});
+    expect(notify).toHaveBeenCalledWith(document, INSERT_MESSAGES.success, { tone: 'info', timeoutMs: 6000 });
   });
 
-  it('on failure copies to the clipboard, says so in the page, and answers method clipboard', async () => {
-    const copy = vi.fn(async () => true);
+  it('a page of another origin gets nothing (the tab navigated after the background checked it)', async () => {
+    const insert = vi.fn();
     const notify = vi.fn();
+    const result = await handleContentInsert({ type: 'skillpin:content-insert', text: 't', origin: 'https://chatgpt.com' }, { runtimeId: ID, doc: document, insert, notify });
+    expect(result).toEqual({ ok: false, method: 'none', message: NAVIGATED_AWAY });
+    expect(insert).not.toHaveBeenCalled();
+    expect(notify).not.toHaveBeenCalled();
+  });
+
+  it('a failure is answered as it is: the page never copies (the background does, outside the page)', async () => {
+    const notify = vi.fn();
+    const writeText = vi.fn(async () => undefined);
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
     const insert = async (): Promise<InsertResult> => ({ ok: false, method: 'none', message: INSERT_MESSAGES.rejected });
-    const result = await handleContentInsert('the block', { runtimeId: ID, doc: document, insert, copy, notify });
-    expect(copy).toHaveBeenCalledWith('the block', document);
-    expect(result).toEqual({ ok: false, method: 'clipboard', message: `${INSERT_MESSAGES.rejected} ${CLIPBOARD_HINT}` });
-    expect(notify).toHaveBeenCalledWith(document, result.message, { tone: 'warning', timeoutMs: 60000 });
-  });
-
-  it('when the clipboard fails too: method none and a message pointing at the popup', async () => {
-    const notify = vi.fn();
-    const insert = async (): Promise<InsertResult> => ({ ok: false, method: 'none', message: INSERT_MESSAGES.noComposer });
-    const result = await handleContentInsert('t', { runtimeId: ID, doc: document, insert, copy: async () => false, notify });
-    expect(result).toEqual({ ok: false, method: 'none', message: `${INSERT_MESSAGES.noComposer} ${NO_CLIPBOARD_HINT}` });
-    const throwing = await handleContentInsert('t', {
-      runtimeId: ID,
-      doc: document,
-      insert,
-      copy: async () => {
-        throw new Error('denied');
-      },
-      notify,
-    });
-    expect(throwing.method).toBe('none');
+    const result = await handleContentInsert({ type: 'skillpin:content-insert', text: 'the block', origin: HERE }, { runtimeId: ID, doc: document, insert, notify });
+    expect(result).toEqual({ ok: false, method: 'none', message: INSERT_MESSAGES.rejected });
+    expect(writeText).not.toHaveBeenCalled();
+    expect(notify).not.toHaveBeenCalled();
   });
 
   it('an insert routine or a notice that throws never escapes', async () => {
-    const result = await handleContentInsert('t', {
-      runtimeId: ID,
-      doc: document,
-      insert: async () => {
-        throw new Error('boom');
+    const result = await handleContentInsert(
+      { type: 'skillpin:content-insert', text: 't', origin: HERE },
+      {
+        runtimeId: ID,
+        doc: document,
+        insert: async () => {
+          throw new Error('boom');
+        },
+        notify: () => {
+          throw new Error('no dom');
+        },
       },
-      copy: async () => true,
-      notify: () => {
-        throw new Error('no dom');
-      },
-    });
-    expect(result.method).toBe('clipboard');
+    );
+    expect(result).toEqual({ ok: false, method: 'none', message: INSERT_MESSAGES.failed });
   });
 
-  it('default path end to end: no composer → real notice in a shadow root, nothing pressed', async () => {
-    loadFixture('generic');
-    sends = watchSends(document);
-    const writeText = vi.fn(async () => undefined);
-    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
-    const result = await handleContentInsert('block', { runtimeId: ID, doc: document, settleMs: 5 });
-    expect(writeText).toHaveBeenCalledWith('block');
-    expect(result.method).toBe('clipboard');
-    const host = document.querySelector(NOTICE_TAG);
-    expect(host).not.toBeNull();
-    expect(sends.count()).toBe(0);
+  it('shows the notice the background sends after a failure, as a warning that stays a minute', async () => {
+    const notify = vi.fn();
+    const answer = await onContentMessage({ type: 'skillpin:content-notice', text: 'On your clipboard.', tone: 'warning' }, BG, { runtimeId: ID, doc: document, notify });
+    expect(answer).toEqual({ ok: true });
+    expect(notify).toHaveBeenCalledWith(document, 'On your clipboard.', { tone: 'warning', timeoutMs: 60000 });
+  });
+
+  it('default path end to end: no composer on the page → the answer says so, nothing is pressed', async () => {
+    document.body.innerHTML = '<p>no field here</p><button id="send">Send</button>';
+    let clicks = 0;
+    document.getElementById('send')?.addEventListener('click', () => clicks++);
+    const result = await handleContentInsert({ type: 'skillpin:content-insert', text: 'block', origin: HERE }, { runtimeId: ID, doc: document, settleMs: 5 });
+    expect(result).toEqual({ ok: false, method: 'none', message: INSERT_MESSAGES.noComposer });
+    expect(clicks).toBe(0);
   });
 });
 

@@ -1,6 +1,7 @@
-// Test doubles for the browser and the chat editors. happy-dom has no execCommand and no
-// editors, so these emulate, per fixture, what a browser does for execCommand('insertText')
-// and how each editor family reacts to beforeinput / input / paste.
+// Test doubles for the browser under happy-dom, which has no execCommand: what a browser
+// does for execCommand('insertText'), a React-like controlled textarea, the saved composer
+// shapes of test/fixtures/chat, and a watch on every way a page could be made to send.
+// The real editors are tested in real browsers (test/e2e/composers).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -104,91 +105,6 @@ export function stubExecCommand(doc: Document, behaviour: ExecBehaviour): ExecSt
 
 export function removeExecCommand(doc: Document): void {
   delete (doc as unknown as Record<string, unknown>).execCommand;
-}
-
-function pastedText(event: Event): string | null {
-  const data = (event as ClipboardEvent).clipboardData;
-  if (data === null || data === undefined) return null;
-  return data.getData('text/plain');
-}
-
-function paragraphs(doc: Document, text: string): HTMLElement[] {
-  return text.split(/\r?\n/).map((line) => {
-    const p = doc.createElement('p');
-    if (line === '') p.append(doc.createElement('br'));
-    else p.textContent = line;
-    return p;
-  });
-}
-
-function isEmptyParagraph(el: Element): boolean {
-  return el.tagName === 'P' && el.textContent === '' && el.querySelectorAll('br').length <= 1;
-}
-
-/** ProseMirror-like: the DOM is the state for typed input; paste goes through its own handler. */
-export function emulateProseMirror(el: HTMLElement): void {
-  el.addEventListener('paste', (event) => {
-    const text = pastedText(event);
-    if (text === null) return;
-    event.preventDefault();
-    for (const child of Array.from(el.children)) if (isEmptyParagraph(child)) child.remove();
-    el.append(...paragraphs(el.ownerDocument, text));
-  });
-  el.addEventListener('input', () => {
-    for (const p of Array.from(el.querySelectorAll('p.placeholder, p.is-empty'))) p.classList.remove('placeholder', 'is-empty', 'is-editor-empty');
-  });
-}
-
-/** Quill-like: DOM changes are picked up; paste is handled by its clipboard module. */
-export function emulateQuill(el: HTMLElement): void {
-  const sync = (): void => {
-    el.classList.toggle('ql-blank', (el.textContent ?? '') === '');
-  };
-  el.addEventListener('paste', (event) => {
-    const text = pastedText(event);
-    if (text === null) return;
-    event.preventDefault();
-    for (const child of Array.from(el.children)) if (isEmptyParagraph(child)) child.remove();
-    el.append(...paragraphs(el.ownerDocument, text));
-    sync();
-  });
-  el.addEventListener('input', sync);
-}
-
-/**
- * Lexical-like: the model is the truth. beforeinput and paste update the model and the DOM
- * is re-rendered from it in a microtask; any other DOM change is reverted on input.
- */
-export function emulateLexical(el: HTMLElement, options: { acceptBeforeInput?: boolean; acceptPaste?: boolean } = {}): { model(): string } {
-  const acceptBeforeInput = options.acceptBeforeInput ?? true;
-  const acceptPaste = options.acceptPaste ?? true;
-  let model = '';
-  let handled = false;
-  const render = (): void => {
-    queueMicrotask(() => {
-      el.replaceChildren(...(model === '' ? paragraphs(el.ownerDocument, '') : paragraphs(el.ownerDocument, model)));
-    });
-  };
-  el.addEventListener('beforeinput', (event) => {
-    event.preventDefault();
-    const data = (event as InputEvent).data;
-    if (acceptBeforeInput && data !== null) {
-      model += data;
-      handled = true;
-    }
-    render();
-  });
-  el.addEventListener('input', () => {
-    if (!handled) render();
-    handled = false;
-  });
-  el.addEventListener('paste', (event) => {
-    event.preventDefault();
-    const text = pastedText(event);
-    if (acceptPaste && text !== null) model += text;
-    render();
-  });
-  return { model: () => model };
 }
 
 /** React-like controlled textarea: sees only changes that bypass its own value tracker. */

@@ -1,33 +1,16 @@
 // @vitest-environment happy-dom
+// The insertion routine's own logic under node: which method each editor gets, what the
+// line read-back accepts, how a failed attempt is undone, and that nothing is pressed.
+// Whether the methods work in the real editors is proven in real browsers
+// (test/e2e/composers.spec.ts, test/e2e/firefox); the composer here is a stand-in whose
+// behaviour each test sets.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CHAT_ADAPTERS, type ChatAdapter } from '../../../lib/chat/adapters';
-import { normalizeForCompare, readComposerText } from '../../../lib/chat/composer';
-import { INSERT_MESSAGES, insertIntoComposer } from '../../../lib/chat/insert';
-import { buildSkillContext } from '../../../lib/context/skill-context';
-import {
-  emulateLexical,
-  emulateProseMirror,
-  emulateQuill,
-  emulateReactTextarea,
-  loadFixture,
-  removeExecCommand,
-  stubExecCommand,
-  watchSends,
-  type SendWatch,
-} from './editors';
+import { readComposerLines } from '../../../lib/chat/composer';
+import { expectedLines, INSERT_MESSAGES, insertIntoComposer, METHODS_BY_EDITOR } from '../../../lib/chat/insert';
 
-const TEXT = buildSkillContext({
-  origin: 'https://docs.example.com',
-  name: 'pdf-tools',
-  url: 'https://docs.example.com/skills/pdf-tools/SKILL.md',
-  digestLf: 'ab'.repeat(32),
-  digestRaw: 'cd'.repeat(32),
-  signatureState: 'verified-signed',
-  keyFingerprint: 'SHA256:abc',
-  bytes: new TextEncoder().encode('---\r\nname: pdf-tools\r\n---\r\n# PDF tools\r\n\r\nUse  them   well.\r\n'),
-});
-
-const SETTLE = 30;
+const SETTLE = 20;
+const BLOCK = ['=== Skill context (Skillpin) ===', '# Title', '', '- item', '  - nested', '', '    code', 'ends with \\', 'last'].join('\n');
 
 function adapter(id: string): ChatAdapter {
   const found = CHAT_ADAPTERS.find((a) => a.id === id);
@@ -35,338 +18,327 @@ function adapter(id: string): ChatAdapter {
   return found;
 }
 
-function composer(): HTMLElement {
-  const el = document.querySelector<HTMLElement>('[data-fixture-composer]');
-  if (el === null) throw new Error('fixture has no composer');
+interface Behaviour {
+  /** Drop the leading spaces of each line it gets. */
+  dropLeadingSpaces?: boolean;
+  /** Insert everything twice. */
+  twice?: boolean;
+  /** Turn "\n" inside an insertText into nothing (lines glued). */
+  glueNewlines?: boolean;
+  /** Put the content back as it was this long after a change (an editor that rejects it late). */
+  revertAfterMs?: number;
+  /** Keep only this many characters. */
+  maxChars?: number;
+  /** Does the editor have an undo history reachable by a beforeinput historyUndo? */
+  history?: boolean;
+  /** The draft typed before and the insertion are one undo step (typed just before). */
+  groupWithDraft?: boolean;
+}
+
+/**
+ * A stand-in editor on a contenteditable of <p> lines (or a textarea): execCommand
+ * insertText / insertParagraph / delete act at the end of the content, a beforeinput
+ * insertReplacementText inserts its DataTransfer text, historyUndo / historyRedo walk
+ * its snapshots. It records every command and every beforeinput it got.
+ */
+class StandIn {
+  commands: string[] = [];
+  inputs: string[] = [];
+  private undo: string[][] = [];
+  private redo: string[][] = [];
+  private mergeNext = false;
+  private lines: string[];
+  constructor(
+    readonly el: HTMLElement,
+    private readonly b: Behaviour = {},
+    draft: string[] = [''],
+  ) {
+    this.lines = [...draft];
+    this.render();
+    if (b.groupWithDraft) {
+      this.undo.push(['']);
+      this.mergeNext = true;
+    }
+    Object.defineProperty(document, 'execCommand', {
+      configurable: true,
+      writable: true,
+      value: (command: string, _ui: boolean, value?: string) => {
+        this.commands.push(value === undefined ? command : `${command}:${value}`);
+        if (command === 'insertText') this.change(() => this.append(value ?? ''));
+        else if (command === 'insertParagraph') this.change(() => this.lines.push(''));
+        else if (command === 'delete') this.change(() => (this.lines = ['']));
+        return true;
+      },
+    });
+    el.addEventListener('beforeinput', (event) => {
+      const e = event as InputEvent;
+      this.inputs.push(e.inputType);
+      if (e.inputType === 'insertReplacementText') this.change(() => this.append(e.dataTransfer?.getData('text/plain') ?? ''));
+      else if (e.inputType === 'historyUndo' && b.history) this.step(this.undo, this.redo);
+      else if (e.inputType === 'historyRedo' && b.history) this.step(this.redo, this.undo);
+      else if (e.inputType === 'deleteContentBackward') this.change(() => (this.lines = ['']));
+    });
+  }
+  model(): string {
+    return this.lines.join('\n');
+  }
+  private append(text: string): void {
+    let t = this.b.glueNewlines ? text.replace(/\n/g, '') : text;
+    if (this.b.dropLeadingSpaces) t = t.replace(/^ +/gm, '');
+    if (this.b.twice) t += t;
+    const parts = t.split('\n');
+    this.lines[this.lines.length - 1] += parts[0] ?? '';
+    this.lines.push(...parts.slice(1));
+    if (this.b.maxChars !== undefined) this.lines = this.model().slice(0, this.b.maxChars).split('\n');
+  }
+  private change(fn: () => void): void {
+    // Grouped with the draft: the first change joins the draft's undo step instead of opening one.
+    if (this.mergeNext) this.mergeNext = false;
+    else this.undo.push([...this.lines]);
+    this.redo = [];
+    const before = [...this.lines];
+    fn();
+    this.render();
+    if (this.b.revertAfterMs !== undefined) {
+      setTimeout(() => {
+        this.lines = before;
+        this.render();
+      }, this.b.revertAfterMs);
+    }
+  }
+  private step(from: string[][], to: string[][]): void {
+    const state = from.pop();
+    if (state === undefined) return;
+    to.push([...this.lines]);
+    this.lines = state;
+    this.render();
+  }
+  private render(): void {
+    if (this.el instanceof HTMLTextAreaElement) {
+      this.el.value = this.model();
+      return;
+    }
+    this.el.innerHTML = this.lines.map((l) => (l === '' ? '<p><br></p>' : `<p>${l.replace(/&/g, '&amp;').replace(/</g, '&lt;')}</p>`)).join('');
+  }
+}
+
+function composer(html: string): HTMLElement {
+  document.body.innerHTML = html;
+  const el = document.querySelector<HTMLElement>('[data-composer]');
+  if (el === null) throw new Error('no composer');
   return el;
 }
 
-function holds(el: HTMLElement, text: string): boolean {
-  return normalizeForCompare(readComposerText(el)).includes(normalizeForCompare(text));
-}
-
-function emulate(kind: ChatAdapter['kind'], el: HTMLElement): void {
-  if (kind === 'prosemirror' || kind === 'contenteditable') emulateProseMirror(el);
-  else if (kind === 'quill') emulateQuill(el);
-  else if (kind === 'lexical') emulateLexical(el);
-  else emulateReactTextarea(el as HTMLTextAreaElement);
-}
-
-let sends: SendWatch;
+let pressed: string[] = [];
+const record = (e: Event): void => {
+  pressed.push(e.type);
+};
 
 beforeEach(() => {
-  document.head.innerHTML = '';
   document.body.innerHTML = '';
+  pressed = [];
+  for (const type of ['keydown', 'keypress', 'keyup', 'click', 'submit', 'paste']) document.addEventListener(type, record, true);
 });
 
 afterEach(() => {
-  sends?.stop();
-  removeExecCommand(document);
+  for (const type of ['keydown', 'keypress', 'keyup', 'click', 'submit', 'paste']) document.removeEventListener(type, record, true);
+  delete (document as unknown as Record<string, unknown>).execCommand;
+  // No key press, click, submit or paste ever comes from an insertion.
+  expect(pressed).toEqual([]);
 });
 
-describe.each(CHAT_ADAPTERS.map((a) => [a.id, a] as const))('%s composer', (id, a) => {
-  it('inserts with execCommand, reads it back, and presses nothing', async () => {
-    loadFixture(id);
-    const el = composer();
-    emulate(a.kind, el);
-    const exec = stubExecCommand(document, 'browser');
-    sends = watchSends(document);
-    const result = await insertIntoComposer(document, TEXT, { adapter: a, settleMs: SETTLE });
-    expect(result).toEqual({ ok: true, method: 'execCommand', message: expect.stringContaining('send it yourself') });
-    expect(exec.calls).toEqual(['insertText']);
-    expect(holds(el, TEXT)).toBe(true);
-    expect(sends.count()).toBe(0);
+describe('reading a composer as lines', () => {
+  it.each([
+    ['ProseMirror paragraphs and an empty one', '<p>a</p><p><br class="ProseMirror-trailingBreak"></p><p>  b</p>', ['a', '', '  b']],
+    ['Quill lines', '<p>x</p><p><br></p><p>    code</p>', ['x', '', '    code']],
+    ['Lexical plain text: one paragraph, a <br> per line', '<p><span>a</span><br><br><span>b</span></p>', ['a', '', 'b']],
+    ['a paragraph ending in a line break keeps its empty last line', '<p><span>a</span><br><br></p>', ['a', '']],
+    ['a trailing <br> placeholder is no line', '<p>a<br></p>', ['a']],
+    ['an empty composer is one empty line', '<p><br></p>', ['']],
+    ['text and <br> straight in the root', 'a<br>b', ['a', 'b']],
+    ['nested blocks in order', '<ul><li><p>one</p><ul><li><p>two</p></li></ul></li></ul><p>three</p>', ['one', 'two', 'three']],
+    ['inline marks do not split lines', '<p>Run <code>npm</code> <strong>now</strong></p>', ['Run npm now']],
+    ['a newline in a text node (white-space: pre-wrap)', '<p>a\nb</p>', ['a', 'b']],
+  ])('%s', (_what, html, lines) => {
+    const el = composer(`<div contenteditable="true" data-composer>${html}</div>`);
+    expect(readComposerLines(el)).toEqual(lines);
   });
 
-  it('falls back to the next method when execCommand is refused', async () => {
-    loadFixture(id);
-    const el = composer();
-    emulate(a.kind, el);
-    stubExecCommand(document, 'returns-false');
-    sends = watchSends(document);
-    const result = await insertIntoComposer(document, TEXT, { adapter: a, settleMs: SETTLE });
-    expect(result.ok).toBe(true);
-    // Editors take a paste; a plain textarea ignores a synthetic paste and needs the value setter.
-    expect(result.method).toBe(a.kind === 'textarea' ? 'value-setter' : 'paste');
-    expect(holds(el, TEXT)).toBe(true);
-    expect(sends.count()).toBe(0);
+  it('a textarea by its value', () => {
+    const el = composer('<textarea data-composer></textarea>') as HTMLTextAreaElement;
+    el.value = 'a\n\n  b';
+    expect(readComposerLines(el)).toEqual(['a', '', '  b']);
   });
 });
 
-describe('method order and read-back', () => {
-  it('Lexical: execCommand that the editor swallows, then paste through its own handler', async () => {
-    loadFixture('perplexity');
-    const el = composer();
-    const lexical = emulateLexical(el, { acceptBeforeInput: false });
-    stubExecCommand(document, 'browser');
-    const result = await insertIntoComposer(document, TEXT, { adapter: adapter('perplexity'), settleMs: SETTLE });
-    expect(result.method).toBe('paste');
-    expect(lexical.model()).toBe(TEXT);
+describe('what the composer must hold afterwards', () => {
+  it('an empty composer holds the block', () => {
+    expect(expectedLines([''], 'a\nb')).toEqual(['a', 'b']);
   });
-
-  it('Lexical: reads back after the editor re-renders asynchronously', async () => {
-    loadFixture('perplexity');
-    const el = composer();
-    const lexical = emulateLexical(el);
-    stubExecCommand(document, 'browser');
-    const result = await insertIntoComposer(document, TEXT, { adapter: adapter('perplexity'), settleMs: SETTLE });
-    expect(result.method).toBe('execCommand');
-    expect(lexical.model()).toBe(TEXT);
-    expect(el.querySelectorAll('p').length).toBe(TEXT.split('\n').length);
+  it('a draft keeps its lines and the block starts on its own line', () => {
+    expect(expectedLines(['Please', 'use this:'], '\na\nb')).toEqual(['Please', 'use this:', 'a', 'b']);
   });
+});
 
-  it('execCommand that reports success but changes nothing is not believed', async () => {
-    loadFixture('claude');
-    const el = composer();
-    emulateProseMirror(el);
-    stubExecCommand(document, 'noop');
-    const result = await insertIntoComposer(document, TEXT, { adapter: adapter('claude'), settleMs: SETTLE });
-    expect(result.method).toBe('paste');
-    expect(holds(el, TEXT)).toBe(true);
-  });
-
-  it('execCommand that throws is treated as refused', async () => {
-    loadFixture('gemini');
-    const el = composer();
-    emulateQuill(el);
-    stubExecCommand(document, 'throws');
-    const result = await insertIntoComposer(document, TEXT, { adapter: adapter('gemini'), settleMs: SETTLE });
-    expect(result.method).toBe('paste');
-  });
-
-  it('works when the document has no execCommand at all', async () => {
-    loadFixture('chatgpt');
-    const el = composer();
-    emulateProseMirror(el);
-    removeExecCommand(document);
-    const result = await insertIntoComposer(document, TEXT, { adapter: adapter('chatgpt'), settleMs: SETTLE });
-    expect(result.method).toBe('paste');
-  });
-
-  it('React-like textarea: the value setter bypasses the framework tracker and its state follows', async () => {
-    loadFixture('copilot');
-    const el = composer() as HTMLTextAreaElement;
-    const react = emulateReactTextarea(el);
-    stubExecCommand(document, 'returns-false');
-    const result = await insertIntoComposer(document, TEXT, { adapter: adapter('copilot'), settleMs: SETTLE });
-    expect(result.method).toBe('value-setter');
-    expect(react.state()).toBe(TEXT);
-  });
-
-  it('appends after text already in the composer (caret at the end)', async () => {
-    loadFixture('deepseek');
-    const el = composer() as HTMLTextAreaElement;
-    el.value = 'Please use this skill:\n';
-    el.setSelectionRange(0, 0);
-    stubExecCommand(document, 'browser');
-    const result = await insertIntoComposer(document, TEXT, { adapter: adapter('deepseek'), settleMs: SETTLE });
-    expect(result.ok).toBe(true);
-    expect(el.value).toBe(`Please use this skill:\n${TEXT}`);
-  });
-
-  it('places the caret inside the last paragraph of a contenteditable', async () => {
-    loadFixture('claude');
-    const el = composer();
-    el.innerHTML = '<p>first</p><p>second<br class="ProseMirror-trailingBreak"></p>';
-    stubExecCommand(document, 'browser');
-    const result = await insertIntoComposer(document, 'ADDED', { adapter: adapter('claude'), settleMs: SETTLE });
-    expect(result.ok).toBe(true);
-    expect(el.innerHTML).toBe('<p>first</p><p>secondADDED<br class="ProseMirror-trailingBreak"></p>');
-  });
-
-  it('needs one more copy than before: text already present does not confirm a failed insert', async () => {
-    loadFixture('mistral');
-    const el = composer();
-    el.innerHTML = '<p>hello world</p>';
-    stubExecCommand(document, 'noop');
-    const result = await insertIntoComposer(document, 'hello world', { adapter: adapter('mistral'), settleMs: SETTLE });
-    expect(result).toEqual({ ok: false, method: 'none', message: INSERT_MESSAGES.rejected });
-  });
-
-  it('read-back failure everywhere: ok false, method none, composer untouched', async () => {
-    loadFixture('chatgpt');
-    const el = composer();
-    const before = el.innerHTML;
-    stubExecCommand(document, 'returns-false');
-    sends = watchSends(document);
-    const result = await insertIntoComposer(document, TEXT, { adapter: adapter('chatgpt'), settleMs: SETTLE });
-    expect(result).toEqual({ ok: false, method: 'none', message: INSERT_MESSAGES.rejected });
-    expect(el.innerHTML).toBe(before);
-    expect(sends.count()).toBe(0);
-  });
-
-  it('a textarea that rejects every method (reverts its value) ends with ok false', async () => {
-    loadFixture('copilot');
-    const el = composer() as HTMLTextAreaElement;
-    el.addEventListener('input', () => {
-      el.value = '';
+describe('the method follows the editor', () => {
+  it('lists a method for every editor kind and never a paste', () => {
+    expect(METHODS_BY_EDITOR).toEqual({
+      textarea: ['insert-text', 'value-setter'],
+      prosemirror: ['insert-text'],
+      quill: ['insert-lines'],
+      lexical: ['replacement-text'],
+      contenteditable: ['insert-text'],
     });
-    stubExecCommand(document, 'browser');
-    const result = await insertIntoComposer(document, TEXT, { adapter: adapter('copilot'), settleMs: SETTLE });
-    expect(result).toEqual({ ok: false, method: 'none', message: INSERT_MESSAGES.rejected });
   });
 
-  it('a partial insert stops the chain: no second copy from paste', async () => {
-    loadFixture('claude');
-    const el = composer();
-    let pastes = 0;
-    el.addEventListener('paste', () => pastes++);
-    stubExecCommand(document, 'truncate');
-    const result = await insertIntoComposer(document, TEXT, { adapter: adapter('claude'), settleMs: SETTLE });
+  it('ProseMirror (ChatGPT): one insertText with the whole block', async () => {
+    const el = composer('<div id="prompt-textarea" class="ProseMirror" contenteditable="true" data-composer></div>');
+    const ed = new StandIn(el);
+    const result = await insertIntoComposer(document, BLOCK, { adapter: adapter('chatgpt'), settleMs: SETTLE });
+    expect(result).toEqual({ ok: true, method: 'insert-text', message: INSERT_MESSAGES.success });
+    expect(ed.commands).toEqual([`insertText:${BLOCK}`]);
+    expect(ed.model()).toBe(BLOCK);
+  });
+
+  it('Quill (Gemini): a line at a time, insertParagraph between, never "\\n" inside an insertText', async () => {
+    const el = composer('<rich-textarea><div class="ql-editor new-input-ui" contenteditable="true" data-composer></div></rich-textarea>');
+    const ed = new StandIn(el, { glueNewlines: true });
+    const result = await insertIntoComposer(document, 'a\n\n  b', { adapter: adapter('gemini'), settleMs: SETTLE });
+    expect(result.method).toBe('insert-lines');
+    expect(ed.commands).toEqual(['insertText:a', 'insertParagraph', 'insertParagraph', 'insertText:  b']);
+    expect(ed.model()).toBe('a\n\n  b');
+  });
+
+  it('Lexical (Perplexity): one beforeinput insertReplacementText carrying the block', async () => {
+    const el = composer('<div id="ask-input" contenteditable="true" data-lexical-editor="true" data-composer></div>');
+    const ed = new StandIn(el);
+    const result = await insertIntoComposer(document, BLOCK, { adapter: adapter('perplexity'), settleMs: SETTLE });
+    expect(result.method).toBe('replacement-text');
+    expect(ed.inputs).toEqual(['insertReplacementText']);
+    expect(ed.commands).toEqual([]);
+    expect(ed.model()).toBe(BLOCK);
+  });
+
+  it('an editor the page does not name is recognised from its element', async () => {
+    const el = composer('<div class="ql-editor" contenteditable="true" data-composer></div>');
+    const ed = new StandIn(el);
+    el.focus();
+    const result = await insertIntoComposer(document, 'x\ny', { adapter: null, settleMs: SETTLE });
+    expect(result.method).toBe('insert-lines');
+    expect(ed.model()).toBe('x\ny');
+  });
+
+  it('a textarea whose page ignores execCommand gets the native setter and an input event', async () => {
+    const el = composer('<textarea placeholder="Message DeepSeek" data-composer></textarea>') as HTMLTextAreaElement;
+    const inputs: string[] = [];
+    el.addEventListener('input', (e) => inputs.push((e as InputEvent).inputType));
+    const result = await insertIntoComposer(document, 'a\n  b', { adapter: adapter('deepseek'), settleMs: SETTLE });
+    expect(result.method).toBe('value-setter');
+    expect(el.value).toBe('a\n  b');
+    expect(inputs).toEqual(['insertText']);
+  });
+
+  it('CR LF in the block arrives as lines (what every editor keeps of it)', async () => {
+    const el = composer('<div class="ProseMirror" contenteditable="true" data-composer></div>');
+    const ed = new StandIn(el);
+    expect((await insertIntoComposer(document, 'a\r\nb\r\n', { adapter: adapter('chatgpt'), settleMs: SETTLE })).ok).toBe(true);
+    expect(ed.model()).toBe('a\nb\n');
+  });
+
+  it('a draft stays above the block', async () => {
+    const el = composer('<div class="ProseMirror" contenteditable="true" data-composer></div>');
+    const ed = new StandIn(el, {}, ['Please use this:']);
+    expect((await insertIntoComposer(document, 'a\nb', { adapter: adapter('chatgpt'), settleMs: SETTLE })).ok).toBe(true);
+    expect(ed.model()).toBe('Please use this:\na\nb');
+  });
+});
+
+describe('the read-back sees line structure', () => {
+  it.each([
+    ['lost indentation', { dropLeadingSpaces: true, history: true }],
+    ['lines glued together', { glueNewlines: true, history: true }],
+    ['the block twice', { twice: true, history: true }],
+    ['a cut-off block', { maxChars: 20, history: true }],
+  ] as const)('%s is no success, and the composer is put back through its undo', async (_what, behaviour) => {
+    const el = composer('<div class="ProseMirror" contenteditable="true" data-composer></div>');
+    const ed = new StandIn(el, behaviour, ['Draft']);
+    const result = await insertIntoComposer(document, BLOCK, { adapter: adapter('chatgpt'), settleMs: SETTLE });
+    expect(result).toEqual({ ok: false, method: 'none', message: INSERT_MESSAGES.rejected });
+    expect(ed.inputs).toContain('historyUndo');
+    expect(ed.model()).toBe('Draft');
+  });
+
+  it('an editor that reverts the text after it first showed it is caught by the second read', async () => {
+    const el = composer('<div class="ProseMirror" contenteditable="true" data-composer></div>');
+    const ed = new StandIn(el, { revertAfterMs: SETTLE + 5 });
+    const result = await insertIntoComposer(document, BLOCK, { adapter: adapter('chatgpt'), settleMs: SETTLE * 2 });
+    expect(result.message).toBe(INSERT_MESSAGES.rejected);
+    expect(ed.model()).toBe('');
+  });
+
+  it('an editor that ignores the method leaves the composer untouched and says so', async () => {
+    const el = composer('<div id="ask-input" contenteditable="true" data-lexical-editor="true" data-composer></div>');
+    el.addEventListener('beforeinput', (e) => e.stopImmediatePropagation(), true);
+    const result = await insertIntoComposer(document, BLOCK, { adapter: adapter('perplexity'), settleMs: SETTLE });
+    expect(result).toEqual({ ok: false, method: 'none', message: INSERT_MESSAGES.rejected });
+  });
+});
+
+describe('putting a composer back', () => {
+  it('an undo that would also take the draft typed just before is redone, and the answer says to check', async () => {
+    const el = composer('<div class="ProseMirror" contenteditable="true" data-composer></div>');
+    const ed = new StandIn(el, { maxChars: 12, history: true, groupWithDraft: true }, ['Draft']);
+    const result = await insertIntoComposer(document, BLOCK, { adapter: adapter('chatgpt'), settleMs: SETTLE });
     expect(result).toEqual({ ok: false, method: 'none', message: INSERT_MESSAGES.partial });
-    expect(pastes).toBe(0);
+    expect(ed.inputs).toEqual(['historyUndo', 'historyRedo']);
+    expect(ed.model().startsWith('Draft')).toBe(true);
   });
 
-  it('re-finds the composer when the editor replaced the element', async () => {
-    loadFixture('claude');
-    const el = composer();
-    el.addEventListener('paste', (event) => {
-      event.preventDefault();
-      const replacement = el.cloneNode(false) as HTMLElement;
-      replacement.innerHTML = `<p>${(event as ClipboardEvent).clipboardData?.getData('text/plain') ?? ''}</p>`;
-      el.replaceWith(replacement);
-    });
-    stubExecCommand(document, 'returns-false');
-    const result = await insertIntoComposer(document, 'short text', { adapter: adapter('claude'), settleMs: SETTLE });
-    expect(result.method).toBe('paste');
+  it('an editor without history that was empty is emptied as an edit it sees', async () => {
+    const el = composer('<div class="ProseMirror" contenteditable="true" data-composer></div>');
+    const ed = new StandIn(el, { maxChars: 12 });
+    const result = await insertIntoComposer(document, BLOCK, { adapter: adapter('chatgpt'), settleMs: SETTLE });
+    expect(result.message).toBe(INSERT_MESSAGES.rejected);
+    expect(ed.commands.at(-1)).toBe('delete');
+    expect(ed.model()).toBe('');
   });
 
-  it('rejects empty and whitespace-only text without touching the page', async () => {
-    loadFixture('chatgpt');
-    const exec = stubExecCommand(document, 'browser');
-    expect(await insertIntoComposer(document, '', { adapter: adapter('chatgpt') })).toEqual({ ok: false, method: 'none', message: INSERT_MESSAGES.empty });
-    expect(await insertIntoComposer(document, ' \n\t', { adapter: adapter('chatgpt') })).toEqual({ ok: false, method: 'none', message: INSERT_MESSAGES.empty });
-    expect(exec.calls).toEqual([]);
+  it('a Lexical composer is emptied through a beforeinput it handles', async () => {
+    const el = composer('<div id="ask-input" contenteditable="true" data-lexical-editor="true" data-composer></div>');
+    const ed = new StandIn(el, { dropLeadingSpaces: true });
+    const result = await insertIntoComposer(document, BLOCK, { adapter: adapter('perplexity'), settleMs: SETTLE });
+    expect(result.message).toBe(INSERT_MESSAGES.rejected);
+    expect(ed.inputs).toEqual(['insertReplacementText', 'historyUndo', 'deleteContentBackward']);
+    expect(ed.model()).toBe('');
+  });
+
+  it('an editor with a draft and no way back: the answer says to check the message box', async () => {
+    const el = composer('<div class="ProseMirror" contenteditable="true" data-composer></div>');
+    new StandIn(el, { maxChars: 12 }, ['Draft']);
+    expect((await insertIntoComposer(document, BLOCK, { adapter: adapter('chatgpt'), settleMs: SETTLE })).message).toBe(INSERT_MESSAGES.partial);
+  });
+
+  it('a textarea gets its saved value back, then the next method is tried', async () => {
+    const el = composer('<textarea id="userInput" data-composer></textarea>') as HTMLTextAreaElement;
+    const ed = new StandIn(el, { dropLeadingSpaces: true }, ['Draft']);
+    const result = await insertIntoComposer(document, 'a\n  b', { adapter: adapter('copilot'), settleMs: SETTLE });
+    // insertText lost the indentation and was undone; the value setter then put the block in.
+    expect(ed.commands.slice(0, 2)).toEqual(['insertText:\na\n  b', 'undo']);
+    expect(result.method).toBe('value-setter');
+    expect(el.value).toBe('Draft\na\n  b');
   });
 });
 
-describe('finding the composer', () => {
-  it('skips hidden and display:none candidates (Claude stale editor, DeepSeek recaptcha textarea)', async () => {
-    loadFixture('claude');
-    stubExecCommand(document, 'browser');
-    await insertIntoComposer(document, 'x1', { adapter: adapter('claude'), settleMs: SETTLE });
-    expect(document.getElementById('stale-editor')?.textContent).toBe('stale');
-    expect(composer().textContent).toContain('x1');
-
-    loadFixture('deepseek');
-    composer().removeAttribute('id');
-    composer().removeAttribute('placeholder');
-    stubExecCommand(document, 'browser');
-    const result = await insertIntoComposer(document, 'x2', { adapter: adapter('deepseek'), settleMs: SETTLE });
-    expect(result.ok).toBe(true);
-    expect((composer() as HTMLTextAreaElement).value).toBe('x2');
-    expect((document.querySelector('.g-recaptcha-response') as HTMLTextAreaElement).value).toBe('');
+describe('nothing to do', () => {
+  it('an empty or blank text is refused before anything is touched', async () => {
+    const el = composer('<div class="ProseMirror" contenteditable="true" data-composer></div>');
+    const ed = new StandIn(el);
+    expect(await insertIntoComposer(document, ' \n\t', { adapter: adapter('chatgpt') })).toEqual({ ok: false, method: 'none', message: INSERT_MESSAGES.empty });
+    expect(ed.commands).toEqual([]);
   });
 
-  it('ChatGPT: the ProseMirror editor wins over the hidden fallback textarea and the search box', async () => {
-    loadFixture('chatgpt');
-    (document.getElementById('decoy-search') as HTMLInputElement).focus();
-    stubExecCommand(document, 'browser');
-    await insertIntoComposer(document, 'hello', { adapter: adapter('chatgpt'), settleMs: SETTLE });
-    expect(composer().textContent).toBe('hello');
-    expect((document.getElementById('decoy-search') as HTMLInputElement).value).toBe('');
-  });
-
-  it('no adapter: the focused textarea', async () => {
-    loadFixture('generic');
-    const notes = document.getElementById('notes') as HTMLTextAreaElement;
-    notes.focus();
-    stubExecCommand(document, 'browser');
-    sends = watchSends(document);
-    const result = await insertIntoComposer(document, TEXT, { adapter: null, settleMs: SETTLE });
-    expect(result.method).toBe('execCommand');
-    expect(notes.value).toBe(TEXT);
-    expect(sends.count()).toBe(0);
-  });
-
-  it('no adapter: the focused text input', async () => {
-    loadFixture('generic');
-    const title = document.getElementById('title') as HTMLInputElement;
-    title.focus();
-    stubExecCommand(document, 'returns-false');
-    const result = await insertIntoComposer(document, 'one line', { adapter: null, settleMs: SETTLE });
-    expect(result.method).toBe('value-setter');
-    expect(title.value).toBe('one line');
-  });
-
-  it('no adapter: focus inside a contenteditable means its editing host', async () => {
-    loadFixture('generic');
-    const rich = document.getElementById('rich') as HTMLElement;
-    rich.focus();
-    stubExecCommand(document, 'browser');
-    const result = await insertIntoComposer(document, 'More\nlines', { adapter: null, target: document.getElementById('bold'), settleMs: SETTLE });
-    expect(result.ok).toBe(true);
-    expect(readComposerText(rich)).toBe('\nExisting textMore\nlines\n');
-  });
-
-  it('adapter selectors that match nothing fall back to the focused field', async () => {
-    loadFixture('generic');
-    const notes = document.getElementById('notes') as HTMLTextAreaElement;
-    notes.focus();
-    stubExecCommand(document, 'browser');
-    const result = await insertIntoComposer(document, 'text', { adapter: adapter('claude'), settleMs: SETTLE });
-    expect(result.ok).toBe(true);
-    expect(notes.value).toBe('text');
-  });
-
-  // happy-dom lays nothing out, so the page fallback finds no field with a size (see composer-fallback.test.ts).
-  it('nothing focused, no adapter and no laid-out field: no composer, nothing touched', async () => {
-    loadFixture('generic');
-    const exec = stubExecCommand(document, 'browser');
-    const result = await insertIntoComposer(document, 'text', { adapter: null });
-    expect(result).toEqual({ ok: false, method: 'none', message: INSERT_MESSAGES.noComposer });
-    expect(exec.calls).toEqual([]);
-  });
-
-  it('read-only, disabled and non-text fields are not composers', async () => {
-    loadFixture('generic');
-    const exec = stubExecCommand(document, 'browser');
-    (document.getElementById('locked') as HTMLTextAreaElement).focus();
-    expect((await insertIntoComposer(document, 'a', { adapter: null })).message).toBe(INSERT_MESSAGES.noComposer);
-    (document.getElementById('check') as HTMLInputElement).focus();
-    expect((await insertIntoComposer(document, 'a', { adapter: null, target: document.getElementById('check') })).message).toBe(INSERT_MESSAGES.noComposer);
-    const notes = document.getElementById('notes') as HTMLTextAreaElement;
-    notes.disabled = true;
-    expect((await insertIntoComposer(document, 'a', { adapter: null, target: notes })).message).toBe(INSERT_MESSAGES.noComposer);
-    expect(exec.calls).toEqual([]);
-  });
-
-  it('an explicit target wins over the adapter', async () => {
-    loadFixture('chatgpt');
-    const search = document.getElementById('decoy-search') as HTMLInputElement;
-    stubExecCommand(document, 'browser');
-    const result = await insertIntoComposer(document, 'q', { adapter: adapter('chatgpt'), target: search, settleMs: SETTLE });
-    expect(result.ok).toBe(true);
-    expect(search.value).toBe('q');
-    expect(composer().textContent).toBe('');
-  });
-
-  it('picks the adapter from the page host when none is given', async () => {
-    loadFixture('gemini');
-    const el = composer();
-    emulateQuill(el);
-    stubExecCommand(document, 'browser');
-    const win = window as unknown as { happyDOM: { setURL(url: string): void } };
-    win.happyDOM.setURL('https://gemini.google.com/app');
-    try {
-      const result = await insertIntoComposer(document, 'auto', { settleMs: SETTLE });
-      expect(result.ok).toBe(true);
-      expect(el.textContent).toBe('auto');
-    } finally {
-      win.happyDOM.setURL('http://localhost:3000/');
-    }
-  });
-
-  it('finds a focused field inside an open shadow root', async () => {
-    const host = document.createElement('div');
-    document.body.append(host);
-    const root = host.attachShadow({ mode: 'open' });
-    const area = document.createElement('textarea');
-    root.append(area);
-    area.focus();
-    stubExecCommand(document, 'returns-false');
-    const result = await insertIntoComposer(document, 'deep', { adapter: null, settleMs: SETTLE });
-    expect(result.method).toBe('value-setter');
-    expect(area.value).toBe('deep');
+  it('no composer on the page', async () => {
+    document.body.innerHTML = '<p>hello</p>';
+    expect(await insertIntoComposer(document, 'x', { adapter: adapter('claude') })).toEqual({ ok: false, method: 'none', message: INSERT_MESSAGES.noComposer });
   });
 });

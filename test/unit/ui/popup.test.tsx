@@ -302,14 +302,14 @@ describe('approved skills', () => {
 
   it('offer Insert into chat only when a chat tab is open, and send its tab id', async () => {
     const skill = approved(makeSkill());
-    const handlers = withReport(makeReport([skill]), { 'skillpin:insert': () => ({ ok: true, method: 'execCommand', message: 'ok' }) });
+    const handlers = withReport(makeReport([skill]), { 'skillpin:insert': () => ({ ok: true, method: 'insert-text', message: 'ok' }) });
     const none = setup(handlers);
     let root = await none.render();
     expect(root.querySelector('[data-action="insert"]')).toBeNull();
     const some = setup(handlers, { chatTab: { tabId: 42, title: 'Claude', host: 'claude.ai', origin: 'https://claude.ai' } });
     root = await some.render();
     await click(root.querySelector('[data-action="insert"]'));
-    expect(some.bg.ofType('skillpin:insert')).toEqual([{ type: 'skillpin:insert', tabId: 42, origin: ORIGIN, url: skill.url }]);
+    expect(some.bg.ofType('skillpin:insert')).toEqual([{ type: 'skillpin:insert', tabId: 42, chatOrigin: 'https://claude.ai', origin: ORIGIN, url: skill.url }]);
     expect(document.querySelector('[data-testid="announcer"]')?.textContent).toContain('Nothing was sent');
   });
 
@@ -472,7 +472,7 @@ describe('on a chat site', () => {
     const { render, bg, copied } = setup(
       withReport(makeReport([]), {
         'skillpin:approved-list': () => items,
-        'skillpin:insert': () => ({ ok: true, method: 'paste', message: 'ok' }),
+        'skillpin:insert': () => ({ ok: true, method: 'replacement-text', message: 'ok' }),
         'skillpin:skill-context': (req) => ({ ok: true, context: `CTX ${req.url}`, name: 'alpha' }),
       }),
       { target: { kind: 'origin', origin: 'https://claude.ai', tabId: 9, isChat: true } },
@@ -484,7 +484,7 @@ describe('on a chat site', () => {
     const beta = panel?.querySelector('[data-skill-url="https://other.example/b/SKILL.md"]');
     expect(beta?.querySelector('button')).toBeNull();
     await click(panel?.querySelector('[data-action="insert"]'));
-    expect(bg.ofType('skillpin:insert')).toEqual([{ type: 'skillpin:insert', tabId: 9, origin: ORIGIN, url: `${ORIGIN}/a/SKILL.md` }]);
+    expect(bg.ofType('skillpin:insert')).toEqual([{ type: 'skillpin:insert', tabId: 9, chatOrigin: 'https://claude.ai', origin: ORIGIN, url: `${ORIGIN}/a/SKILL.md` }]);
     await click(panel?.querySelector('[data-action="copy"]'));
     expect(copied).toEqual([`CTX ${ORIGIN}/a/SKILL.md`]);
   });
@@ -492,13 +492,13 @@ describe('on a chat site', () => {
   it('opened for a chat origin (no tab), inserts into an open tab of that origin only', async () => {
     const handlers = withReport(makeReport([]), {
       'skillpin:approved-list': () => items,
-      'skillpin:insert': () => ({ ok: true, method: 'execCommand', message: 'ok' }),
+      'skillpin:insert': () => ({ ok: true, method: 'insert-text', message: 'ok' }),
     });
     const target: PopupTarget = { kind: 'origin', origin: 'http://localhost:3000', tabId: null, isChat: true };
     const same = setup(handlers, { target, chatTab: { tabId: 12, title: 'Local chat', host: 'localhost', origin: 'http://localhost:3000' } });
     let root = await same.render();
     await click(root.querySelector('[data-testid="chat-panel"] [data-action="insert"]'));
-    expect(same.bg.ofType('skillpin:insert')).toEqual([{ type: 'skillpin:insert', tabId: 12, origin: ORIGIN, url: `${ORIGIN}/a/SKILL.md` }]);
+    expect(same.bg.ofType('skillpin:insert')).toEqual([{ type: 'skillpin:insert', tabId: 12, chatOrigin: 'http://localhost:3000', origin: ORIGIN, url: `${ORIGIN}/a/SKILL.md` }]);
     const other = setup(handlers, { target, chatTab: { tabId: 13, title: 'Claude', host: 'claude.ai', origin: 'https://claude.ai' } });
     root = await other.render();
     expect(root.querySelector('[data-testid="chat-panel"] [data-action="insert"]')).toBeNull();
