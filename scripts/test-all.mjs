@@ -1,5 +1,6 @@
 // Runs every test suite and prints one closing line `N passed, N failed`.
-// Filled in as the suites arrive: unit (vitest), type check, builds, e2e (playwright).
+// Type check, unit (vitest), the builds, web-ext lint, end-to-end (Playwright runs the
+// Chromium suites and the Firefox suite, which drives Firefox ESR with puppeteer-core).
 import { spawnSync } from 'node:child_process';
 import { readFileSync, existsSync, mkdirSync } from 'node:fs';
 
@@ -37,6 +38,7 @@ if (existsSync(unitJson)) {
 
 step('build chrome', run('build chrome', 'npx', ['wxt', 'build']));
 step('build firefox', run('build firefox', 'npx', ['wxt', 'build', '-b', 'firefox']));
+step('build firefox (e2e build)', run('build firefox e2e', 'npx', ['wxt', 'build', '-b', 'firefox'], { SKILLPIN_E2E_BUILD: '1' }));
 step('web-ext lint (firefox)', run('web-ext lint', 'npx', ['web-ext', 'lint', '--source-dir', '.output/firefox-mv3', '--self-hosted']));
 
 if (!process.env.SKIP_E2E && existsSync('playwright.config.ts')) {

@@ -6,6 +6,7 @@ import type { Page } from '@playwright/test';
 import { test, expect, send, tabIdOf, waitForReport } from './support/extension';
 import { startPublisher, startChat, seed } from './support/sites';
 import type { OriginReport, Settings } from '../../lib/types';
+import { insertItemId } from '../../lib/background/menus';
 import type { ActionResult, ContextResult } from '../../lib/messages';
 
 async function setChatSites(extPage: Page, chatSites: string[]): Promise<void> {
@@ -50,7 +51,7 @@ test('a user chat site: the popup for a publisher inserts an approved skill into
 
     // The insert menu exists for the approved skill (update rejects unknown ids).
     await expect
-      .poll(() => sw.evaluate((id) => chrome.contextMenus.update(id, {}).then(() => true, () => false), `skillpin-insert|${site.origin}|${skill.url}`))
+      .poll(() => sw.evaluate((id) => chrome.contextMenus.update(id, {}).then(() => true, () => false), insertItemId(site.origin, skill.url)))
       .toBe(true);
 
     const popup = await context.newPage();

@@ -178,3 +178,27 @@ test('right click "Insert skill context" in the Claude composer inserts there (t
     await skill.close();
   }
 });
+
+test('on every real-editor page the adapter finds the editor itself, by one selector that matches exactly one element', async ({ context, composers }) => {
+  const { CHAT_ADAPTERS } = await import('../../lib/chat/adapters');
+  const rows: string[] = [];
+  const page = await context.newPage();
+  for (const spec of COMPOSER_PAGES) {
+    await openComposer(page, composers, spec.id);
+    const adapter = CHAT_ADAPTERS.find((a) => a.id === spec.adapter);
+    const row = await page.evaluate(
+      ({ selectors, exclude }) => {
+        const root = window.composerTest.editorRoot();
+        for (const selector of selectors) {
+          const all = Array.from(document.querySelectorAll(selector)).filter((el) => !exclude.some((x) => el.closest(x) !== null));
+          if (all.length > 0) return { selector, count: all.length, isEditor: all[0] === root };
+        }
+        return { selector: null, count: 0, isEditor: false };
+      },
+      { selectors: adapter?.composer.map((c) => c.selector) ?? [], exclude: adapter?.exclude ?? [] },
+    );
+    rows.push(`${spec.id}: ${row.selector} ×${row.count}${row.isEditor ? '' : ' (NOT the editor)'}`);
+  }
+  console.log(rows.join('\n'));
+  expect(rows.filter((r) => !/ ×1$/.test(r)), rows.join('\n')).toEqual([]);
+});

@@ -42,7 +42,10 @@ test('visit → badge → popup lists verified-signed skills → approve → ins
     const ctx = await send<ContextResult>(extPage, { type: 'skillpin:skill-context', origin: site.origin, url: first.url });
     expect(ctx.ok).toBe(true);
     if (!ctx.ok) return;
-    const inserted = await send<InsertResult>(extPage, { type: 'skillpin:insert', tabId: chatTab, origin: site.origin, url: first.url });
+    // The mock chat on 127.0.0.1 is a chat site once the user lists it (Options → Other chat sites).
+    const settings = await send<Settings>(extPage, { type: 'skillpin:settings-get' });
+    expect((await send<ActionResult>(extPage, { type: 'skillpin:settings-set', settings: { ...settings, chatSites: [chat.origin] } })).ok).toBe(true);
+    const inserted = await send<InsertResult>(extPage, { type: 'skillpin:insert', tabId: chatTab, chatOrigin: chat.origin, origin: site.origin, url: first.url });
     expect(inserted.ok).toBe(true);
     await expect.poll(() => chatPage.locator('#composer-textarea').inputValue()).toBe(ctx.context);
     expect(await chatPage.locator('#send-count').textContent()).toBe('0');

@@ -14,6 +14,8 @@ export interface ComposerProbe {
   sends: number;
   /** The text of every attachment chip a paste turned into. */
   attachments: string[];
+  /** The editor's own editable root. */
+  editorRoot(): Element | null;
   /** Every beforeinput inputType the editor saw, in order (diagnostics for failing tests). */
   inputTypes: string[];
   ready: boolean;
@@ -29,7 +31,7 @@ declare global {
 export const LONG_PASTE_CHARS = 2000;
 
 export function installProbe(site: string, model: () => string, caretAtEnd: () => boolean, editorRoot: () => Element | null): ComposerProbe {
-  const probe: ComposerProbe = { site, model, caretAtEnd, sends: 0, attachments: [], inputTypes: [], ready: false };
+  const probe: ComposerProbe = { site, model, caretAtEnd, editorRoot, sends: 0, attachments: [], inputTypes: [], ready: false };
   window.composerTest = probe;
   for (const button of Array.from(document.querySelectorAll('[data-send]'))) {
     button.addEventListener('click', (event) => {

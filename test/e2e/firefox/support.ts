@@ -34,6 +34,9 @@ export interface FirefoxSession {
 }
 
 export async function launchFirefox(profileDir: string): Promise<FirefoxSession> {
+  if (!existsSync(FIREFOX)) {
+    throw new Error(`Firefox is not at ${FIREFOX}: install Firefox ESR (apt-get install firefox-esr) or set FIREFOX_PATH`);
+  }
   const browser = await puppeteer.launch({
     browser: 'firefox',
     executablePath: FIREFOX,

@@ -34,7 +34,7 @@ export function forgedRequests(report: OriginReport, tabId: number, settings: Se
     'skillpin:skill-text': { type: 'skillpin:skill-text', origin, url },
     'skillpin:skill-context': { type: 'skillpin:skill-context', origin, url },
     'skillpin:approved-list': { type: 'skillpin:approved-list' },
-    'skillpin:insert': { type: 'skillpin:insert', tabId, origin, url },
+    'skillpin:insert': { type: 'skillpin:insert', tabId, chatOrigin: origin, origin, url },
     'skillpin:settings-get': { type: 'skillpin:settings-get' },
     'skillpin:settings-set': { type: 'skillpin:settings-set', settings: { ...settings, paused: true, allowList: [origin], denyList: ['https://victim.example'] } },
     'skillpin:pins-list': { type: 'skillpin:pins-list' },

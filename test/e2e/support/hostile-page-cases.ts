@@ -2,7 +2,8 @@
 // every privileged message path is refused, and where the catalogue says so the user's own
 // explicit insertion still puts exactly one skill-context block into a composer.
 import type { ContextResult, InsertResult } from '../../../lib/messages';
-import type { OriginReport } from '../../../lib/types';
+import type { OriginReport, Settings } from '../../../lib/types';
+import { insertItemId } from '../../../lib/background/menus';
 import { CONTEXT_TITLE } from '../../../lib/context/skill-context';
 import type { HostileCase, ServedSite } from '../../hostile/types';
 import { waitForReport, send } from './extension';
@@ -66,8 +67,11 @@ async function insertExplicitly(s: HostileSession, p: PlayedCase, origin: string
   if (!ctx.ok) return { value: '', context: null, problems: [`no context for the approved skill: ${ctx.error}`] };
   const composer = p.page.locator(selector).first();
   await composer.focus({ timeout: 5000 });
+  // Insertion goes only into chat sites: the user lists the hostile page as one (Other chat sites).
+  const settings = await send<Settings>(s.extPage, { type: 'skillpin:settings-get' });
+  if (!settings.chatSites.includes(p.origin)) await send(s.extPage, { type: 'skillpin:settings-set', settings: { ...settings, chatSites: [...settings.chatSites, p.origin] } });
   if (via === 'popup') {
-    const result = await send<InsertResult>(s.extPage, { type: 'skillpin:insert', tabId: p.tabId, origin, url });
+    const result = await send<InsertResult>(s.extPage, { type: 'skillpin:insert', tabId: p.tabId, chatOrigin: p.origin, origin, url });
     if (!result.ok) problems.push(`insertion failed: ${result.method} ${result.message}`);
   } else {
     const ok = await s.sw.evaluate(
@@ -75,7 +79,7 @@ async function insertExplicitly(s: HostileSession, p: PlayedCase, origin: string
         const tab = await chrome.tabs.get(tabId);
         return globalThis.skillpin?.onMenuClick(item, { id: tabId, url: tab.url });
       },
-      { tabId: p.tabId, item: `skillpin-insert|${origin}|${url}` },
+      { tabId: p.tabId, item: insertItemId(origin, url) },
     );
     if (ok !== true) problems.push('the menu insertion did not succeed');
   }
