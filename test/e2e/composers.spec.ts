@@ -202,3 +202,20 @@ test('on every real-editor page the adapter finds the editor itself, by one sele
   console.log(rows.join('\n'));
   expect(rows.filter((r) => !/ ×1$/.test(r)), rows.join('\n')).toEqual([]);
 });
+
+test('the test composers turn a long paste into an attachment, as the sites do (why Skillpin never pastes)', async ({ context, composers }) => {
+  const page = await context.newPage();
+  const text = 'x'.repeat(2500);
+  for (const id of ['chatgpt', 'claude', 'perplexity']) {
+    await openComposer(page, composers, id);
+    const state = await page.evaluate((t) => {
+      const root = window.composerTest.editorRoot() as HTMLElement;
+      const data = new DataTransfer();
+      data.setData('text/plain', t);
+      root.focus();
+      root.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+      return { model: window.composerTest.model(), attachments: window.composerTest.attachments.length };
+    }, text);
+    expect(state, id).toEqual({ model: '', attachments: 1 });
+  }
+});
