@@ -2,7 +2,14 @@
 // Host classification works on the WHATWG-normalized hostname, so decimal, octal and
 // hex IPv4 spellings and every IPv6 spelling land on one canonical form first.
 
-export type HostClass = 'loopback' | 'private' | 'link-local' | 'local-domain' | 'public';
+/**
+ * loopback: this machine; private: a private network (RFC 1918, unique local, shared
+ * address space 100.64/10); link-local; local-domain: a name only a local resolver
+ * answers (single label, .local, .lan, .internal, .home.arpa, .localdomain) or a public
+ * wildcard-DNS name that resolves to whatever address it spells (nip.io, sslip.io, …);
+ * reserved: multicast, documentation, benchmarking, broadcast and future-use ranges.
+ */
+export type HostClass = 'loopback' | 'private' | 'link-local' | 'local-domain' | 'reserved' | 'public';
 
 export type UrlCheck = { ok: true } | { ok: false; code: string; message: string };
 
@@ -20,14 +27,27 @@ function normalizeHost(hostname: string): string {
   }
 }
 
-function classifyV4(a: number, b: number): HostClass {
+/** IPv4 by the IANA special-purpose registry (RFC 6890 and its updates). */
+function classifyV4(a: number, b: number, c = 0): HostClass {
   // 0.0.0.0/8 ("this host") reaches the local machine on common systems.
   if (a === 127 || a === 0) return 'loopback';
   if (a === 10) return 'private';
   if (a === 172 && b >= 16 && b <= 31) return 'private';
   if (a === 192 && b === 168) return 'private';
+  if (a === 100 && b >= 64 && b <= 127) return 'private'; // shared address space (carrier-grade NAT)
   if (a === 169 && b === 254) return 'link-local';
+  if (a >= 224) return 'reserved'; // multicast 224/4, future use 240/4, broadcast
+  if (a === 198 && (b === 18 || b === 19)) return 'reserved'; // benchmarking
+  if (a === 192 && b === 0 && (c === 0 || c === 2)) return 'reserved'; // protocol assignments, TEST-NET-1
+  if (a === 192 && b === 88 && c === 99) return 'reserved'; // 6to4 relay anycast
+  if (a === 198 && b === 51 && c === 100) return 'reserved'; // TEST-NET-2
+  if (a === 203 && b === 0 && c === 113) return 'reserved'; // TEST-NET-3
   return 'public';
+}
+
+/** The IPv4 address carried in two 16-bit groups. */
+function v4Of(hi: number, lo: number): HostClass {
+  return classifyV4(hi >> 8, hi & 0xff, lo >> 8);
 }
 
 function parseV4(text: string): [number, number, number, number] | null {
@@ -81,14 +101,36 @@ function parseV6(text: string): number[] | null {
 
 function classifyV6(g: number[]): HostClass {
   const [g0 = 0, g1 = 0, g2 = 0, g3 = 0, g4 = 0, g5 = 0, g6 = 0, g7 = 0] = g;
-  const firstFiveZero = g0 === 0 && g1 === 0 && g2 === 0 && g3 === 0 && g4 === 0;
+  const firstFourZero = g0 === 0 && g1 === 0 && g2 === 0 && g3 === 0;
+  const firstFiveZero = firstFourZero && g4 === 0;
   if (firstFiveZero && g5 === 0 && g6 === 0 && (g7 === 0 || g7 === 1)) return 'loopback'; // ::, ::1
   // IPv4-mapped (::ffff:a.b.c.d) and the deprecated IPv4-compatible form (::a.b.c.d).
-  if (firstFiveZero && (g5 === 0xffff || g5 === 0)) return classifyV4(g6 >> 8, g6 & 0xff);
+  if (firstFiveZero && (g5 === 0xffff || g5 === 0)) return v4Of(g6, g7);
+  // IPv4-translated (::ffff:0:a.b.c.d, RFC 2765).
+  if (firstFourZero && g4 === 0xffff && g5 === 0) return v4Of(g6, g7);
+  // NAT64: the well-known prefix 64:ff9b::/96 carries an IPv4 address; 64:ff9b:1::/48 is local use.
+  if (g0 === 0x64 && g1 === 0xff9b && g2 === 0 && g3 === 0 && g4 === 0 && g5 === 0) return v4Of(g6, g7);
+  if (g0 === 0x64 && g1 === 0xff9b && g2 === 1) return 'private';
+  // 6to4 (2002::/16) carries an IPv4 address in groups 1–2; Teredo (2001::/32) the client's, inverted, in 6–7.
+  if (g0 === 0x2002) return v4Of(g1, g2);
+  if (g0 === 0x2001 && g1 === 0) return v4Of(~g6 & 0xffff, ~g7 & 0xffff);
   if ((g0 & 0xfe00) === 0xfc00) return 'private'; // fc00::/7 unique local
   if ((g0 & 0xffc0) === 0xfe80) return 'link-local'; // fe80::/10
   if ((g0 & 0xffc0) === 0xfec0) return 'private'; // fec0::/10, deprecated site-local
+  if ((g0 & 0xff00) === 0xff00) return 'reserved'; // multicast
+  if (g0 === 0x2001 && g1 === 0x0db8) return 'reserved'; // documentation
+  if (g0 === 0x0100 && g1 === 0 && g2 === 0 && g3 === 0) return 'reserved'; // discard-only 100::/64
   return 'public';
+}
+
+/** Names only a local resolver answers. */
+const LOCAL_SUFFIXES = ['local', 'lan', 'internal', 'home.arpa', 'localdomain'];
+/** Public wildcard-DNS names that resolve to loopback, or to whatever address the name spells. */
+const LOOPBACK_NAMES = ['localtest.me', 'lvh.me', 'vcap.me', 'localhost.direct', 'lacolhost.com'];
+const ADDRESS_NAMES = ['nip.io', 'sslip.io', 'xip.io', 'traefik.me', 'nip.direct'];
+
+function under(host: string, suffix: string): boolean {
+  return host === suffix || host.endsWith(`.${suffix}`);
 }
 
 /** Classifies a hostname (as `URL.hostname` gives it; IPv6 with or without brackets). */
@@ -100,9 +142,11 @@ export function classifyHost(hostname: string): HostClass {
   }
   while (host.endsWith('.')) host = host.slice(0, -1);
   const v4 = parseV4(host);
-  if (v4) return classifyV4(v4[0], v4[1]);
-  if (host === 'localhost' || host.endsWith('.localhost')) return 'loopback';
-  if (host === 'local' || host.endsWith('.local')) return 'local-domain';
+  if (v4) return classifyV4(v4[0], v4[1], v4[2]);
+  if (under(host, 'localhost') || LOOPBACK_NAMES.some((n) => under(host, n))) return 'loopback';
+  // A single label (router, nas) is completed by the local resolver's search domains.
+  if (!host.includes('.')) return host === '' ? 'public' : 'local-domain';
+  if (LOCAL_SUFFIXES.some((s) => under(host, s)) || ADDRESS_NAMES.some((n) => under(host, n))) return 'local-domain';
   return 'public';
 }
 
