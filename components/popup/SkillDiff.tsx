@@ -13,12 +13,24 @@ function splitLines(value: string): string[] {
   return lines.map((l) => l.replace(/\r$/, ''));
 }
 
-/** Rows of a line diff, with unchanged stretches beyond `context` lines folded. */
-export function diffRows(oldText: string, newText: string, context = 3): DiffRow[] {
+/**
+ * The most line edits a diff may take. Beyond it (a rewrite, or a 256 KiB file in which
+ * every line differs) the diff gives up at once, whatever the machine, and both versions
+ * are shown in full instead: a line diff costs time in proportion to lines × edits.
+ */
+export const MAX_DIFF_EDITS = 1000;
+
+/**
+ * Rows of a line diff, with unchanged stretches beyond `context` lines folded; null when
+ * the versions differ in more than `maxEdits` lines (show both instead).
+ */
+export function diffRows(oldText: string, newText: string, context = 3, maxEdits = MAX_DIFF_EDITS): DiffRow[] | null {
   const rows: DiffRow[] = [];
   let oldNo = 1;
   let newNo = 1;
-  for (const part of diffLines(oldText, newText)) {
+  const parts = diffLines(oldText, newText, { maxEditLength: maxEdits });
+  if (parts === undefined) return null;
+  for (const part of parts) {
     for (const text of splitLines(part.value)) {
       if (part.added) rows.push({ kind: 'add', text, oldNo: null, newNo: newNo++ });
       else if (part.removed) rows.push({ kind: 'del', text, oldNo: oldNo++, newNo: null });
@@ -47,8 +59,30 @@ export function diffRows(oldText: string, newText: string, context = 3): DiffRow
 
 const MARK = { add: '+', del: '−', same: ' ' } as const;
 
+/** Both versions in full, side by side, when a line diff would take too long. */
+function BothVersions({ oldText, newText }: { oldText: string; newText: string }) {
+  return (
+    <section class="diff-wrap" aria-label={t('diff_label')} data-testid="diff-both">
+      <p class="diff-summary" data-testid="diff-summary">
+        {t('diff_too_large')}
+      </p>
+      <div class="diff-both">
+        <figure>
+          <figcaption>{t('diff_old_version')}</figcaption>
+          <pre tabIndex={0}>{oldText}</pre>
+        </figure>
+        <figure>
+          <figcaption>{t('diff_new_version')}</figcaption>
+          <pre tabIndex={0}>{newText}</pre>
+        </figure>
+      </div>
+    </section>
+  );
+}
+
 export function SkillDiff({ oldText, newText }: { oldText: string; newText: string }) {
   const rows = diffRows(oldText, newText);
+  if (rows === null) return <BothVersions oldText={oldText} newText={newText} />;
   const added = rows.filter((r) => r.kind === 'add').length;
   const removed = rows.filter((r) => r.kind === 'del').length;
   return (
