@@ -486,9 +486,12 @@ export interface SkillReport {
   homepage: string | null;
   scope: string | null;
   tool: { path: string; sha256: string | null } | null;
-  /** True when the artifact is on another host than the origin. */
+  /** True when the artifact is listed on, or redirected to, another origin than the probed one. */
   crossOrigin: boolean;
+  /** The host that served the artifact (after redirects), else the listed one. */
   artifactHost: string | null;
+  /** Where the artifact was served from after redirects; null when it was never fetched. */
+  finalUrl: string | null;
   declared: DeclaredDigest[];
   actual: { raw: string; lf: string; matchedForm: 'raw' | 'lf-normalized' | null } | null;
   size: number | null;

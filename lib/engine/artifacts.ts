@@ -53,12 +53,14 @@ export interface SkillOutcome {
   snapshot: SnapshotReport | null;
   advisory: AdvisoryFlag[];
   fromStore: boolean;
+  /** Where the bytes were served from after redirects (the last fetch's final URL), null when none is known. */
+  finalUrl: string | null;
   diagnostics: Diagnostic[];
 }
 
 type Obtained =
   | { kind: 'bytes'; bytes: Uint8Array; contentType: string | null; finalUrl: string }
-  | { kind: 'stored'; stored: StoredSkill; why: 'digest-known' | 'not-modified' | 'fresh' | 'stale' }
+  | { kind: 'stored'; stored: StoredSkill; why: 'digest-known' | 'not-modified' | 'fresh' | 'stale'; finalUrl: string | null }
   | { kind: 'failed'; failure: Failure<'fetch-failed' | 'too-large' | 'invalid'> };
 
 const ABSENT_CODES: Record<string, string> = {
@@ -108,14 +110,15 @@ async function obtain(ctx: ArtifactContext, merged: MergedSkill, url: string, ne
   const canReuse = !ctx.force && !merged.disagree && !(needFiles && merged.type === 'archive');
   if (canReuse && hexes.length > 0) {
     const stored = await findStored(ctx, url, merged.type, hexes);
-    if (stored) return { kind: 'stored', stored, why: 'digest-known' };
+    if (stored) return { kind: 'stored', stored, why: 'digest-known', finalUrl: (await ctx.store.getCache(url))?.finalUrl ?? null };
   }
   const latest = await ctx.store.getLatestSkill(ctx.origin, url);
   const usable = latest && !(needFiles && merged.type === 'archive') && (hexes.length === 0 || storedMatches(latest, merged.type, hexes)) ? latest : null;
   const entry = await ctx.store.getCache(url);
+  const lastFinal = entry?.finalUrl ?? null;
   const now = ctx.clock.now();
   if (canReuse && usable && hexes.length === 0 && entry && entry.expiresAt > now) {
-    return { kind: 'stored', stored: usable, why: 'fresh' };
+    return { kind: 'stored', stored: usable, why: 'fresh', finalUrl: lastFinal };
   }
   const conditional = usable && entry && (entry.etag !== null || entry.lastModified !== null) ? { etag: entry.etag, lastModified: entry.lastModified } : null;
   const r = await fetchBounded(ctx.fetch, url, { kind: merged.type, origin: ctx.origin, clock: ctx.clock, conditional });
@@ -129,11 +132,11 @@ async function obtain(ctx: ArtifactContext, merged: MergedSkill, url: string, ne
   if (r.kind === 'not-modified') {
     if (usable) {
       if (entry) await ctx.store.putCache({ ...entry, storedAt: now, expiresAt: now + positiveTtlMs(r.cacheControl), failures: 0 });
-      return { kind: 'stored', stored: usable, why: 'not-modified' };
+      return { kind: 'stored', stored: usable, why: 'not-modified', finalUrl: r.finalUrl };
     }
     return { kind: 'failed', failure: { status: 'fetch-failed', code: 'fetch-client-error', message: 'The server answered 304 but no verified copy is stored.' } };
   }
-  if (r.kind === 'transient' && usable) return { kind: 'stored', stored: usable, why: 'stale' };
+  if (r.kind === 'transient' && usable) return { kind: 'stored', stored: usable, why: 'stale', finalUrl: lastFinal };
   return { kind: 'failed', failure: failureOf(r) };
 }
 
@@ -199,7 +202,7 @@ function snapshotConfig(ctx: ArtifactContext, merged: MergedSkill): Settings['sn
 function emptyOutcome(merged: MergedSkill, decision: StatusDecision, diagnostics: Diagnostic[]): SkillOutcome {
   return {
     merged, decision, actual: null, skillMd: null, frontmatter: null, trusted: false,
-    signature: { state: 'not-checked', message: null }, archive: null, snapshot: null, advisory: [], fromStore: false, diagnostics,
+    signature: { state: 'not-checked', message: null }, archive: null, snapshot: null, advisory: [], fromStore: false, finalUrl: null, diagnostics,
   };
 }
 
@@ -349,6 +352,7 @@ export async function processSkill(ctx: ArtifactContext, merged: MergedSkill, ov
     snapshot,
     advisory: text !== null ? advisoryFlags(text, ctx.origin, { tool: toolOf(merged) }) : [],
     fromStore,
+    finalUrl: got.finalUrl,
     diagnostics,
   };
 }

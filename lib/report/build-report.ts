@@ -83,8 +83,12 @@ export function skillReport(origin: string, o: SkillOutcome, attestation: Attest
   const pick = (f: (c: (typeof ordered)[number]) => string | null): string | null => firstOf(ordered.map((c) => nonEmpty(f(c))));
   const toolPath = pick((c) => c.tool);
   const toolSha = pick((c) => c.toolSha256);
-  const { host, origin: artifactOrigin } = hostOf(m.url);
-  const crossOrigin = artifactOrigin !== null && artifactOrigin !== origin;
+  // Listed on another origin, or redirected to one: the host that served the bytes is what counts.
+  const listed = hostOf(m.url);
+  const served = hostOf(o.finalUrl ?? m.url);
+  const awayFrom = (h: { origin: string | null }): boolean => h.origin !== null && h.origin !== origin;
+  const crossOrigin = awayFrom(listed) || awayFrom(served);
+  const host = awayFrom(served) ? served.host : listed.host;
   const diagnostics: Diagnostic[] = [...o.diagnostics];
   if (crossOrigin && m.url !== null) {
     diagnostics.push(diag('cross-origin-artifact', `The artifact is served by ${host ?? 'another host'}, not by ${origin}.`, { url: m.url }));
@@ -111,6 +115,7 @@ export function skillReport(origin: string, o: SkillOutcome, attestation: Attest
     tool: toolPath !== null ? { path: toolPath, sha256: toolSha } : null,
     crossOrigin,
     artifactHost: host,
+    finalUrl: o.finalUrl,
     declared: m.declared,
     actual: o.actual,
     size: o.skillMd ? o.skillMd.byteLength : null,

@@ -273,3 +273,42 @@ describe('key change', () => {
     expect(after.skills.every((s) => s.approval.state === 'none')).toBe(true);
   });
 });
+
+describe('an artifact redirected to another host', () => {
+  it('shows the host that served it and needs the cross-host confirmation (the listed URL is on the origin)', async () => {
+    const { readFileSync } = await import('node:fs');
+    const bytes = readFileSync(join(dir, 'skills/search-docs/SKILL.md'));
+    const elsewhere = await startServer({ files: { '/moved/SKILL.md': bytes } });
+    const site = await startServer({
+      root: dir,
+      routes: [
+        (_req, res, url) => {
+          if (url.pathname !== '/skills/search-docs/SKILL.md') return false;
+          res.writeHead(302, { Location: `${elsewhere.origin}/moved/SKILL.md` });
+          res.end();
+          return true;
+        },
+      ],
+    });
+    try {
+      const report = await ask<OriginReport>({ type: 'skillpin:probe', origin: site.origin });
+      const skill = report.skills.find((s) => s.name === 'search-docs')!;
+      expect(skill.status).toBe('verified-signed');
+      expect(skill.url).toBe(`${site.origin}/skills/search-docs/SKILL.md`);
+      expect(skill.finalUrl).toBe(`${elsewhere.origin}/moved/SKILL.md`);
+      expect(skill.crossOrigin).toBe(true);
+      expect(skill.artifactHost).toBe(new URL(elsewhere.origin).host);
+      const plain = await ask<ActionResult>({ type: 'skillpin:approve', origin: site.origin, url: skill.url, digestLf: skill.actual!.lf, confirmUnverified: false, confirmCrossOrigin: false });
+      expect(plain.ok).toBe(false);
+      const confirmed = await ask<ActionResult>({ type: 'skillpin:approve', origin: site.origin, url: skill.url, digestLf: skill.actual!.lf, confirmUnverified: false, confirmCrossOrigin: true });
+      expect(confirmed).toEqual({ ok: true });
+      // A revisit that reuses the stored bytes still knows where they came from.
+      now += 10 * 60_000;
+      const again = await ask<OriginReport>({ type: 'skillpin:probe', origin: site.origin });
+      expect(again.skills.find((s) => s.name === 'search-docs')).toMatchObject({ crossOrigin: true, finalUrl: `${elsewhere.origin}/moved/SKILL.md` });
+    } finally {
+      await site.close();
+      await elsewhere.close();
+    }
+  });
+});
