@@ -301,7 +301,9 @@ export type AdvisoryFlagCode =
   | 'long-line'
   | 'ignore-previous-instructions'
   | 'cross-origin-link'
-  | 'executable-tool';
+  | 'hidden-markdown'
+  | 'executable-tool'
+  | 'declares-tools';
 
 export interface AdvisoryFlag {
   code: AdvisoryFlagCode;

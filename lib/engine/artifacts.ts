@@ -350,7 +350,7 @@ export async function processSkill(ctx: ArtifactContext, merged: MergedSkill, ov
     signature: { state: sig.state, message: sig.message },
     archive,
     snapshot,
-    advisory: text !== null ? advisoryFlags(text, ctx.origin, { tool: toolOf(merged) }) : [],
+    advisory: text !== null ? advisoryFlags(text, ctx.origin, { tool: toolOf(merged), frontmatter: frontmatter?.data ?? null }) : [],
     fromStore,
     finalUrl: got.finalUrl,
     diagnostics,

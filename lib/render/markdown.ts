@@ -2,9 +2,13 @@
 // marked turns markdown into HTML while treating any raw HTML in the source as
 // text, then DOMPurify with a strict allowlist removes anything that is not
 // plain document structure. Links are rewritten to open in a new tab and show
-// their URL beside the link text; images become their alt text.
+// their URL beside the link text; images become their alt text. What a markdown view
+// would hide but the agent reads is shown: link titles beside the link, link
+// definitions no link uses as code, invisible and bidi characters as their code point.
 import { Marked, type Tokens } from 'marked';
 import DOMPurify, { type Config } from 'dompurify';
+import { hiddenMarkdown } from '../verify/hidden-markdown';
+import { isBidi, isInvisible } from '../verify/advisory';
 
 export function escapeHtml(text: string): string {
   return text
@@ -94,13 +98,66 @@ function finishLinks(root: ParentNode, doc: Document, baseUrl: string | undefine
     a.setAttribute('target', '_blank');
     a.setAttribute('rel', 'noopener noreferrer');
     const text = (a.textContent ?? '').trim();
+    let last: Element = a;
     if (text !== shown && text !== url.href && text !== raw) {
       const note = doc.createElement('span');
       note.setAttribute('class', 'link-url');
       note.textContent = ` (${shown})`;
-      a.after(note);
+      last.after(note);
+      last = note;
+    }
+    const title = a.getAttribute('title');
+    if (title !== null && title.trim() !== '') {
+      const note = doc.createElement('span');
+      note.setAttribute('class', 'link-title');
+      note.textContent = ` “${title}”`;
+      last.after(note);
     }
   }
+}
+
+/** Every invisible or bidi control character becomes a visible mark naming its code point. */
+function revealHiddenCharacters(root: ParentNode, doc: Document): void {
+  const walker = doc.createTreeWalker(root, 4 /* NodeFilter.SHOW_TEXT */);
+  const texts: Text[] = [];
+  for (let n = walker.nextNode(); n !== null; n = walker.nextNode()) texts.push(n as Text);
+  for (const node of texts) {
+    const data = node.data;
+    let from = 0;
+    const parts: (string | Element)[] = [];
+    for (let i = 0; i < data.length; i++) {
+      const cp = data.codePointAt(i) ?? 0;
+      const width = cp > 0xffff ? 2 : 1;
+      if (isInvisible(cp) || isBidi(cp)) {
+        if (i > from) parts.push(data.slice(from, i));
+        const mark = doc.createElement('kbd');
+        mark.setAttribute('class', 'hidden-char');
+        mark.setAttribute('title', 'A character that does not show; the agent reads it');
+        mark.textContent = `U+${cp.toString(16).toUpperCase().padStart(4, '0')}`;
+        parts.push(mark);
+        from = i + width;
+      }
+      i += width - 1;
+    }
+    if (parts.length === 0) continue;
+    if (from < data.length) parts.push(data.slice(from));
+    node.replaceWith(...parts);
+  }
+}
+
+export const HIDDEN_DEFINITION_NOTE = 'Hidden in markdown views, read by the agent (a link definition no link uses):';
+
+/** Link definitions no link uses are shown as code, with a note saying why. */
+export function revealUnusedDefinitions(text: string): string {
+  const hidden = hiddenMarkdown(text).unusedDefinitions;
+  if (hidden.length === 0) return text;
+  const lines = text.split(/\r?\n/);
+  for (const d of hidden) {
+    const longest = Math.max(2, ...Array.from(d.text.matchAll(/~+/g), (x) => x[0].length));
+    const fence = '~'.repeat(longest + 1);
+    lines[d.line] = `\n${HIDDEN_DEFINITION_NOTE}\n\n${fence}text\n${d.text}\n${fence}\n`;
+  }
+  return lines.join('\n');
 }
 
 const HTML_NS = 'http://www.w3.org/1999/xhtml';
@@ -165,6 +222,7 @@ export function sanitizeSkillHtml(html: string, doc?: Document, options: RenderO
   const root = template.content;
   enforceAllowlist(root, allowedList('ALLOWED_TAGS'), allowedList('ALLOWED_ATTR'));
   finishLinks(root, ownerDoc, options.baseUrl);
+  revealHiddenCharacters(root, ownerDoc);
   const holder = ownerDoc.createElement('div');
   holder.appendChild(root);
   return holder.innerHTML;
@@ -187,7 +245,7 @@ export function frontmatterAsCode(text: string): string {
 export function renderSkillMarkdown(text: string, doc?: Document, options: RenderOptions = {}): string {
   let html: string;
   try {
-    html = createMarked().parse(frontmatterAsCode(text), { async: false });
+    html = createMarked().parse(frontmatterAsCode(revealUnusedDefinitions(text)), { async: false });
   } catch {
     html = `<pre>${escapeHtml(text)}</pre>`;
   }

@@ -4,12 +4,13 @@
 // quantifiers, so the whole function runs in linear time.
 
 import type { AdvisoryFlag } from '../types';
+import { hiddenMarkdown } from './hidden-markdown';
 
 /** Lines longer than this many UTF-16 code units are flagged. */
 export const LONG_LINE = 1000;
 
 /** Bidirectional controls: embeddings/overrides, isolates, marks. */
-function isBidi(c: number): boolean {
+export function isBidi(c: number): boolean {
   return (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069) || c === 0x200e || c === 0x200f || c === 0x061c;
 }
 
@@ -19,7 +20,7 @@ function isBidi(c: number): boolean {
  * are left out: emoji use them everywhere. The supplement U+E0100–E01EF,
  * which has no such everyday use, is included.
  */
-function isInvisible(cp: number): boolean {
+export function isInvisible(cp: number): boolean {
   return (
     cp === 0x00ad || // soft hyphen
     cp === 0x034f || // combining grapheme joiner
@@ -128,7 +129,29 @@ function foreignLinks(text: string, origin: string): { count: number; origins: s
 }
 
 /** Advisory flags for a skill's text. `origin` is the publishing origin. */
-export function advisoryFlags(text: string, origin: string, opts?: { tool?: string | null }): AdvisoryFlag[] {
+/** Frontmatter keys by which a skill reaches beyond text: tools it may run, servers it connects. */
+const REACH_KEYS = ['allowed-tools', 'allowed_tools', 'allowedtools', 'tools', 'mcp', 'mcpservers', 'mcp-servers', 'mcp_servers', 'servers', 'hooks'];
+
+function reachKeys(data: Record<string, unknown> | null | undefined): string[] {
+  if (data === null || data === undefined) return [];
+  return Object.keys(data).filter((k) => REACH_KEYS.includes(k.toLowerCase()) && data[k] !== null && data[k] !== undefined && data[k] !== '');
+}
+
+function describeValue(v: unknown): string {
+  if (typeof v === 'string') return v.length > 80 ? `${v.slice(0, 80)}…` : v;
+  if (Array.isArray(v)) return v.slice(0, 8).map((x) => (typeof x === 'string' ? x : typeof x === 'object' && x !== null ? Object.keys(x).join('/') : String(x))).join(', ');
+  if (typeof v === 'object' && v !== null) return Object.keys(v).slice(0, 8).join(', ');
+  return String(v);
+}
+
+export interface AdvisoryOptions {
+  /** The index's executable tool path, if any. */
+  tool?: string | null;
+  /** The SKILL.md frontmatter mapping, if any. */
+  frontmatter?: Record<string, unknown> | null;
+}
+
+export function advisoryFlags(text: string, origin: string, opts?: AdvisoryOptions): AdvisoryFlag[] {
   const flags: AdvisoryFlag[] = [];
 
   // One pass: invisible characters, bidi controls, long lines.
@@ -195,9 +218,24 @@ export function advisoryFlags(text: string, origin: string, opts?: { tool?: stri
     flags.push({ code: 'cross-origin-link', message: `${links.count} link(s) to other origins: ${shown}`, count: links.count });
   }
 
+  const hidden = hiddenMarkdown(text);
+  const hiddenCount = hidden.unusedDefinitions.length + hidden.linkTitles;
+  if (hiddenCount > 0) {
+    const parts: string[] = [];
+    if (hidden.unusedDefinitions.length > 0) parts.push(`${hidden.unusedDefinitions.length} link definition(s) no link uses (a way to hide comments)`);
+    if (hidden.linkTitles > 0) parts.push(`${hidden.linkTitles} link title(s), shown only on hover`);
+    flags.push({ code: 'hidden-markdown', message: `Text a markdown view hides: ${parts.join('; ')}`, count: hiddenCount });
+  }
+
   const tool = opts?.tool;
   if (typeof tool === 'string' && tool.length > 0) {
     flags.push({ code: 'executable-tool', message: `declares an executable tool (${tool}), not run by Skillpin` });
+  }
+  const reach = reachKeys(opts?.frontmatter);
+  if (reach.length > 0) {
+    const data = opts?.frontmatter ?? {};
+    const shown = reach.map((k) => `${k}: ${describeValue(data[k])}`).join('; ');
+    flags.push({ code: 'declares-tools', message: `The frontmatter asks for tools or servers beyond text (${shown}); an agent that honours it may run them`, count: reach.length });
   }
   return flags;
 }
