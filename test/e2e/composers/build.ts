@@ -23,7 +23,7 @@ export async function buildComposers(outDir = COMPOSERS_OUT): Promise<string> {
   for (const page of COMPOSER_PAGES) {
     const dir = join(outDir, page.id);
     mkdirSync(dir, { recursive: true });
-    const body = readFileSync(join(SITES, `${page.id}.html`), 'utf8');
+    const body = readFileSync(join(SITES, `${page.html ?? page.id}.html`), 'utf8');
     const css = existsSync(join(dir, 'app.css')) ? '<link rel="stylesheet" href="app.css">\n' : '';
     const html = `<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>${page.id} (test composer)</title>\n${css}<style>body{font:15px/1.5 system-ui,sans-serif;margin:24px;max-width:760px} [contenteditable],textarea{min-height:120px;border:1px solid #999;padding:6px} .attachment-chip{display:inline-block;border:1px solid #555;border-radius:8px;padding:2px 8px;margin:4px}</style>\n</head>\n<body>\n${body}<script src="app.js"></script>\n</body>\n</html>\n`;
     writeFileSync(join(dir, 'index.html'), html);
