@@ -1,5 +1,6 @@
 // Which origin the popup is about: ?origin= wins, then ?tab=<id>, then the active tab.
 // Also finds a chat tab to insert into. Tab access is injected for tests.
+import { chatSiteOrigin, httpOrigin } from '../../lib/chat/sites';
 
 export interface TabInfo {
   id?: number;
@@ -31,27 +32,15 @@ export type PopupTarget =
   | { kind: 'error'; message: string };
 
 /** The origin of an http(s) URL, or null. */
-export function httpOrigin(url: string | undefined | null): string | null {
-  if (!url) return null;
-  try {
-    const u = new URL(url);
-    return u.protocol === 'http:' || u.protocol === 'https:' ? u.origin : null;
-  } catch {
-    return null;
-  }
-}
+export { httpOrigin };
 
 /**
  * The chat-site check: a host a built-in adapter knows, or an origin in the user's
  * "Other chat sites" (Settings.chatSites, compared as exact origins: scheme, host and port).
  */
 export function chatSiteCheck(isKnownHost: (hostname: string) => boolean, chatSites: readonly unknown[]): IsChatHost {
-  const own = new Set<string>();
-  for (const site of chatSites) {
-    const origin = typeof site === 'string' ? httpOrigin(site) : null;
-    if (origin !== null) own.add(origin);
-  }
-  return (hostname, origin) => isKnownHost(hostname) || own.has(origin);
+  // The same rule the background applies right before it inserts (built-in hosts over https only).
+  return (_hostname, origin) => chatSiteOrigin(origin, chatSites, isKnownHost) !== null;
 }
 
 function hostOf(url: string | undefined): string | null {

@@ -4,7 +4,7 @@
 // failure falls back to the clipboard — written in an extension context, never through
 // the page, whose copy event could rewrite it — with a message shown in the page too.
 import type { ContentInsertMessage, ContentNoticeMessage, InsertResult } from '../messages';
-import { chatSiteOrigin } from '../chat/sites';
+import { chatSiteOrigin, httpOrigin } from '../chat/sites';
 import { NAVIGATED_AWAY } from '../chat/content-handler';
 
 export interface FrameTarget {
@@ -31,19 +31,10 @@ export function isInsertResult(v: unknown): v is InsertResult {
   return typeof r.ok === 'boolean' && typeof r.method === 'string' && typeof r.message === 'string';
 }
 
-function originOf(url: string | null): string | null {
-  try {
-    const u = new URL(url ?? '');
-    return u.protocol === 'http:' || u.protocol === 'https:' ? u.origin : null;
-  } catch {
-    return null;
-  }
-}
-
 /** Why a frame gets nothing: it is gone, or it shows something else than a chat site (or than the one offered). */
 export function notAChatMessage(url: string | null, expected: string | null): string {
   if (url === null) return 'The chat tab is gone, so nothing was inserted.';
-  const now = originOf(url) ?? 'a page that is not a chat site';
+  const now = httpOrigin(url) ?? 'a page that is not a chat site';
   const was = expected === null ? '' : ` instead of ${expected}`;
   return `The chat tab now shows ${now}${was}, so nothing was inserted. Open the chat again and retry, or use Copy.`;
 }

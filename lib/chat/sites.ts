@@ -43,20 +43,28 @@ export function chatSitePatterns(origins: readonly unknown[]): string[] {
   return out;
 }
 
-/**
- * The origin of `url` when it is a chat site at this moment: an https page of a host a
- * built-in adapter knows, or exactly (scheme, host and port) one of the user's chat
- * sites. Null otherwise. The background asks this right before it inserts.
- */
-export function chatSiteOrigin(url: string | null | undefined, chatSites: readonly unknown[]): string | null {
-  if (typeof url !== 'string') return null;
-  let u: URL;
+/** The origin of an http(s) URL, or null for anything else. */
+export function httpOrigin(url: unknown): string | null {
+  if (typeof url !== 'string' || url === '') return null;
   try {
-    u = new URL(url);
+    const u = new URL(url);
+    return u.protocol === 'http:' || u.protocol === 'https:' ? u.origin : null;
   } catch {
     return null;
   }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') return null;
-  if (u.protocol === 'https:' && adapterForHost(u.hostname) !== null) return u.origin;
-  return chatSites.some((site) => isHttpOrigin(site) && site === u.origin) ? u.origin : null;
+}
+
+const isBuiltInHost = (hostname: string): boolean => adapterForHost(hostname) !== null;
+
+/**
+ * The origin of `url` when it is a chat site: an https page of a host a built-in adapter
+ * knows (`isKnownHost`), or exactly (scheme, host and port) one of the user's chat sites.
+ * Null otherwise. The popup asks this to offer a chat tab, the background right before it
+ * inserts.
+ */
+export function chatSiteOrigin(url: unknown, chatSites: readonly unknown[], isKnownHost: (hostname: string) => boolean = isBuiltInHost): string | null {
+  const origin = httpOrigin(url);
+  if (origin === null) return null;
+  if (origin.startsWith('https:') && isKnownHost(new URL(origin).hostname)) return origin;
+  return chatSites.some((site) => httpOrigin(site) === origin) ? origin : null;
 }
