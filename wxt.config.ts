@@ -28,7 +28,11 @@ export default defineConfig({
       'tabs',
       'clipboardWrite',
       'scripting',
-      ...(browser === 'chrome' ? ['offscreen'] : []),
+      // Redirect hops of the extension's own requests (lib/net/request-guard.ts): Chrome watches
+      // them and blocks non-public targets with session rules; Firefox cancels a hop before it is
+      // requested and looks up where a name resolves.
+      'webRequest',
+      ...(browser === 'chrome' ? ['offscreen', 'declarativeNetRequestWithHostAccess'] : ['webRequestBlocking', 'dns']),
       ...(e2eBuild ? ['clipboardRead'] : []),
     ],
     host_permissions: ['http://*/*', 'https://*/*'],

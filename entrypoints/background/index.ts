@@ -5,6 +5,7 @@ import { createBackgroundService, REVALIDATE_ALARM } from '@/lib/background/serv
 import { openTrustStore } from '@/lib/trust/idb-store';
 import { createIncognitoTabs } from './incognito-tabs';
 import { browserPlatform } from './platform';
+import { installRequestGuard } from './request-guard';
 
 declare global {
   // Readiness signal and test hooks (TOOLCHAIN.md "Race"): tests await `self.skillpinReady`.
@@ -13,13 +14,15 @@ declare global {
 }
 
 export default defineBackground(() => {
+  const extensionBase = browser.runtime.getURL('/');
   const service = createBackgroundService({
     openStore: () => openTrustStore(),
     fetch: (url, init) => fetch(url, init),
+    guard: installRequestGuard(extensionBase),
     clock: { now: () => Date.now() },
     platform: browserPlatform,
     runtimeId: browser.runtime.id,
-    extensionBase: browser.runtime.getURL('/'),
+    extensionBase,
     version: browser.runtime.getManifest().version,
   });
   globalThis.skillpin = service;

@@ -1,6 +1,7 @@
 // The background's behaviour, free of extension APIs: every browser call goes through
 // BackgroundPlatform, so the same code runs in Chrome's service worker, Firefox's
 // event page and node tests. entrypoints/background.ts only wires events to it.
+import type { RequestGuard } from '../net/request-guard';
 import { probeOrigin } from '../engine/probe-origin';
 import { createScheduler } from '../scheduler/scheduler';
 import { shouldProbe } from '../scheduler/should-probe';
@@ -41,6 +42,8 @@ export interface BackgroundPlatform extends HandOffPlatform {
 export interface BackgroundDeps {
   openStore: () => Promise<TrustStore>;
   fetch: FetchLike;
+  /** The browser's redirect-hop guard (lib/net/request-guard.ts); absent under node. */
+  guard?: RequestGuard;
   clock: Clock;
   platform: BackgroundPlatform;
   runtimeId: string;
@@ -139,7 +142,7 @@ export function createBackgroundService(deps: BackgroundDeps): BackgroundService
     run: async (origin, opts) => {
       const s = await getStore();
       const settings = await getSettings();
-      const report = await probeOrigin(origin, { fetch: deps.fetch, store: s, clock, settings }, { force: opts.force });
+      const report = await probeOrigin(origin, { fetch: deps.fetch, guard: deps.guard, store: s, clock, settings }, { force: opts.force });
       await afterReport(report);
       return report;
     },

@@ -121,7 +121,7 @@ async function obtain(ctx: ArtifactContext, merged: MergedSkill, url: string, ne
     return { kind: 'stored', stored: usable, why: 'fresh', finalUrl: lastFinal };
   }
   const conditional = usable && entry && (entry.etag !== null || entry.lastModified !== null) ? { etag: entry.etag, lastModified: entry.lastModified } : null;
-  const r = await fetchBounded(ctx.fetch, url, { kind: merged.type, origin: ctx.origin, clock: ctx.clock, conditional });
+  const r = await fetchBounded(ctx.fetch, url, { kind: merged.type, origin: ctx.origin, clock: ctx.clock, conditional, guard: ctx.guard });
   if (r.kind === 'ok') {
     await ctx.store.putCache({
       url, origin: ctx.origin, kind: merged.type, positive: true, status: r.status, finalUrl: r.finalUrl, contentType: r.contentType,

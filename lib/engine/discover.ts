@@ -2,6 +2,7 @@
 // FORMATS.md §9.2, §9.6): a fresh entry answers without a request, an expired positive entry
 // is revalidated, a transient failure keeps the last good bytes and backs off, and the legacy
 // index is asked only when the current index is absent. Returns bytes, never parsed objects.
+import type { RequestGuard } from '../net/request-guard';
 import { backoffMs, positiveTtlMs } from '../net/cache-policy';
 import { fetchBounded } from '../net/fetch-bounded';
 import { LIMITS } from '../net/limits';
@@ -20,6 +21,7 @@ export const PATHS = {
 
 export interface FetchContext {
   fetch: FetchLike;
+  guard?: RequestGuard;
   /** The probe's view of the trust store (lib/engine/session.ts). */
   store: ProbeStore;
   clock: Clock;
@@ -111,10 +113,10 @@ export async function fetchDocument(kind: DocumentKind, origin: string, path: st
   const conditional = entry && entry.positive && entry.bytes !== null && (entry.etag !== null || entry.lastModified !== null)
     ? { etag: entry.etag, lastModified: entry.lastModified }
     : null;
-  let r: FetchResult = await fetchBounded(ctx.fetch, url, { kind, origin, clock: ctx.clock, conditional });
+  let r: FetchResult = await fetchBounded(ctx.fetch, url, { kind, origin, clock: ctx.clock, conditional, guard: ctx.guard });
   if (r.kind === 'not-modified' && !(entry && entry.positive && entry.bytes)) {
     // Nothing to reuse: ask again without validators.
-    r = await fetchBounded(ctx.fetch, url, { kind, origin, clock: ctx.clock, conditional: null });
+    r = await fetchBounded(ctx.fetch, url, { kind, origin, clock: ctx.clock, conditional: null, guard: ctx.guard });
   }
   return settle(kind, origin, url, r, entry, ctx);
 }

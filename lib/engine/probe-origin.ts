@@ -1,6 +1,7 @@
 // One origin in, one OriginReport out: probe → parse → merge → verify → trust → report
 // (ARCHITECTURE.md). Never throws: an unexpected error becomes state `error` with the last
 // stored report's content kept, and nothing stored before is removed.
+import type { RequestGuard } from '../net/request-guard';
 import { parseIndex } from '../parse/index-json';
 import { parseLlmsTxt } from '../parse/llms-txt';
 import { mergeCandidates } from '../parse/merge';
@@ -17,6 +18,8 @@ import { errorText, guardCacheWrites, storageNotes, type StorageNotes } from './
 
 export interface EngineDeps {
   fetch: FetchLike;
+  /** In a browser: every redirect hop watched and checked (lib/net/request-guard.ts). */
+  guard?: RequestGuard;
   store: TrustStore;
   clock: Clock;
   settings: Settings;
@@ -57,7 +60,7 @@ function parseIndexDoc(doc: DocOutcome, origin: string, source: 'index' | 'legac
 
 async function run(origin: string, deps: EngineDeps, opts: ProbeOptions, startedAt: number, session: ProbeSession, storage: StorageNotes): Promise<OriginReport> {
   const phase = (p: (typeof PHASES)[number]): void => opts.onPhase?.(p);
-  const ctx: FetchContext = { fetch: deps.fetch, store: session, clock: deps.clock, force: opts.force === true, storage };
+  const ctx: FetchContext = { fetch: deps.fetch, guard: deps.guard, store: session, clock: deps.clock, force: opts.force === true, storage };
   const diagnostics: Diagnostic[] = [];
   const sources: SourceReport[] = [];
 

@@ -6,6 +6,7 @@ import type { Clock, DocumentKind, FetchLike, FetchResult } from '../types';
 import { retryAfterMs } from './cache-policy';
 import { sniffsAsHtml } from './html-sniff';
 import { LIMITS, capFor } from './limits';
+import { UNRESOLVED, type RequestGuard } from './request-guard';
 import { checkArtifactUrl } from './url-safety';
 
 export interface BoundedFetchOptions {
@@ -21,6 +22,11 @@ export interface BoundedFetchOptions {
   conditional?: { etag: string | null; lastModified: string | null } | null;
   /** Cancels the request (for example when the probe is abandoned). */
   signal?: AbortSignal;
+  /**
+   * In a browser: lets the browser follow redirects while every hop is checked through
+   * webRequest (request-guard.ts). Without it (node) each hop is followed here by hand.
+   */
+  guard?: RequestGuard;
 }
 
 const ACCEPT: Record<DocumentKind, string> = {
@@ -49,6 +55,10 @@ function discardBody(response: Response): void {
   } catch {
     // The body is gone already; nothing to release.
   }
+}
+
+function keyOf(text: string): string {
+  return parseUrl(text)?.href ?? text;
 }
 
 function parseUrl(text: string, base?: URL): URL | null {
@@ -93,7 +103,7 @@ export async function fetchBounded(fetch: FetchLike, url: string, opts: BoundedF
   opts.signal?.addEventListener('abort', onCallerAbort, { once: true });
   if (opts.signal?.aborted) controller.abort();
   try {
-    return await attempt(fetch, url, opts, controller.signal, ms, () => timedOut);
+    return await attempt(fetch, url, opts, controller, ms, () => timedOut);
   } catch {
     // attempt() maps every expected failure; this keeps the never-throws promise for the rest.
     return { kind: 'transient', url, status: null, reason: timedOut ? 'timeout' : 'network', retryAfterMs: null, ms: ms() };
@@ -107,11 +117,12 @@ async function attempt(
   fetch: FetchLike,
   url: string,
   opts: BoundedFetchOptions,
-  signal: AbortSignal,
+  controller: AbortController,
   ms: () => number,
   timedOut: () => boolean,
 ): Promise<FetchResult> {
   const { kind } = opts;
+  const signal = controller.signal;
   const artifact = isArtifactKind(kind);
   const blocked = (reason: string): FetchResult => ({ kind: 'blocked', url, reason, ms: ms() });
   const transient = (reason: 'timeout' | 'network'): FetchResult => ({
@@ -158,7 +169,7 @@ async function attempt(
   };
 
   /** The verdict on a hop (or final URL) reached by a redirect; null when it may be used. */
-  const checkHop = (target: URL, status: number, contentType: string | null): FetchResult | null => {
+  const checkHop = (target: URL, status: number | null, contentType: string | null): FetchResult | null => {
     if (artifact) {
       const check = checkArtifactUrl(origin, target);
       return check.ok ? null : blocked(check.code);
@@ -169,64 +180,153 @@ async function attempt(
     return null;
   };
 
-  let current: URL = requested;
-  const visited = new Set<string>([current.href]);
-  let redirects = 0;
-  let response: Response;
-  for (;;) {
-    try {
-      response = await guard(fetch(current.href, init));
-    } catch {
-      return transient('network');
-    }
-    if (response.type === 'opaqueredirect') {
-      // Browsers (and extension service workers) hide the Location of a manual redirect.
-      // Re-issue the request letting the browser follow, then check the final URL. The
-      // hop count then relies on the browser's own redirect limit (20 in the Fetch
-      // standard), intermediate hops are neither visible nor checked before the browser
-      // requests them (still without cookies or referrer), `redirects` counts the whole
-      // chain as one, and a final URL that breaks the rules means the bytes are dropped.
-      try {
-        response = await guard(fetch(current.href, { ...init, redirect: 'follow' }));
-      } catch {
-        if (timedOut()) return transient('timeout');
-        // The origin answered with a redirect, and the chain the browser then followed
-        // failed. Chromium reports a loop or more than 20 hops only as a network error, and
-        // the hops are invisible here: the chain cannot be followed, so treat it like a
-        // chain over the hop limit (FORMATS.md §9.2) rather than as an outage to retry.
-        return { kind: 'absent', url, finalUrl: null, status: null, reason: 'too-many-redirects', contentType: null, ms: ms() };
-      }
-      if (response.type === 'opaqueredirect') {
-        return { kind: 'absent', url, finalUrl: null, status: null, reason: 'redirect-blocked', contentType: null, ms: ms() };
-      }
-      const final: URL = (response.url ? parseUrl(response.url) : null) ?? current;
-      if (response.redirected || final.href !== current.href) {
-        redirects += 1;
-        const verdict = checkHop(final, response.status, response.headers.get('content-type'));
-        if (verdict) {
-          discardBody(response);
-          return verdict;
+  /** The verdict on a chain of URLs the browser followed (the first is `requested`); null when it may be used. */
+  const judgeChain = (urls: readonly string[]): FetchResult | null => {
+    const seen = new Set<string>();
+    for (let i = 0; i < urls.length; i++) {
+      const hop = parseUrl(urls[i] ?? '');
+      if (!hop) return { kind: 'absent', url, finalUrl: null, status: null, reason: 'redirect-blocked', contentType: null, ms: ms() };
+      if (i > 0) {
+        const verdict = checkHop(hop, null, null);
+        if (verdict) return verdict;
+        if (i > LIMITS.maxRedirects || seen.has(hop.href)) {
+          return { kind: 'absent', url, finalUrl: hop.href, status: null, reason: 'too-many-redirects', contentType: null, ms: ms() };
         }
       }
-      current = final;
-      break;
+      seen.add(hop.href);
     }
-    if (!REDIRECT_STATUSES.has(response.status)) break;
-    const location = response.headers.get('location');
-    const contentType = response.headers.get('content-type');
-    discardBody(response);
-    const next: URL | null = location === null ? null : parseUrl(location, current);
-    if (!next) {
-      return { kind: 'absent', url, finalUrl: current.href, status: response.status, reason: 'redirect-blocked', contentType, ms: ms() };
+    return null;
+  };
+
+  const first: URL = requested;
+  let current: URL = first;
+  let redirects = 0;
+  let response: Response;
+  if (opts.guard) {
+    const followed = await followGuarded(opts.guard);
+    if ('result' in followed) return followed.result;
+    ({ response, current, redirects } = followed);
+  } else {
+    const manual = await followByHand();
+    if ('result' in manual) return manual.result;
+    ({ response, current, redirects } = manual);
+  }
+
+  type Followed = { response: Response; current: URL; redirects: number } | { result: FetchResult };
+
+  /** In a browser: one request the browser follows, every hop watched (request-guard.ts). */
+  async function followGuarded(requestGuard: RequestGuard): Promise<Followed> {
+    let watch;
+    try {
+      watch = await requestGuard.watch(first.href, {
+        origin,
+        check: (chain) => {
+          const verdict = judgeChain(chain);
+          return verdict ? (verdict.kind === 'blocked' ? verdict.reason : verdict.kind === 'absent' ? verdict.reason : 'refused') : null;
+        },
+        onRefused: () => controller.abort(),
+      });
+    } catch {
+      return { result: transient('network') };
     }
-    redirects += 1;
-    const verdict = checkHop(next, response.status, contentType);
-    if (verdict) return verdict;
-    if (redirects > LIMITS.maxRedirects || visited.has(next.href)) {
-      return { kind: 'absent', url, finalUrl: next.href, status: response.status, reason: 'too-many-redirects', contentType, ms: ms() };
+    try {
+      let res: Response;
+      try {
+        res = await guard(fetch(first.href, { ...init, redirect: 'follow' }));
+      } catch {
+        const chain = await watch.settled();
+        if (chain?.refused?.reason === UNRESOLVED) return { result: transient('network') };
+        const verdict = chain ? judgeChain(chain.urls) : null;
+        if (verdict) return { result: verdict };
+        if (chain?.refused) return { result: blocked(chain.refused.reason) };
+        if (timedOut()) return { result: transient('timeout') };
+        // Chromium reports a loop or more than 20 hops only as a network error.
+        if (chain && chain.urls.length > 1) {
+          return { result: { kind: 'absent', url, finalUrl: null, status: null, reason: 'too-many-redirects', contentType: null, ms: ms() } };
+        }
+        return { result: transient('network') };
+      }
+      const final: URL = (res.url ? parseUrl(res.url) : null) ?? first;
+      if (!res.redirected && final.href === first.href) return { response: res, current: first, redirects: 0 };
+      // Redirected: the bytes are used only when the browser showed every hop and each passes.
+      const chain = await watch.settled();
+      if (chain?.refused?.reason === UNRESOLVED) {
+        discardBody(res);
+        return { result: transient('network') };
+      }
+      const seenAll = chain !== null && chain.urls.length > 1 && keyOf(chain.urls[chain.urls.length - 1] ?? '') === final.href;
+      const verdict = chain ? judgeChain(chain.urls) : null;
+      if (verdict || !seenAll || chain?.refused) {
+        discardBody(res);
+        if (verdict) return { result: verdict };
+        if (chain?.refused) return { result: blocked(chain.refused.reason) };
+        return { result: { kind: 'absent', url, finalUrl: final.href, status: res.status, reason: 'redirect-blocked', contentType: res.headers.get('content-type'), ms: ms() } };
+      }
+      return { response: res, current: final, redirects: chain.urls.length - 1 };
+    } finally {
+      watch.close();
     }
-    visited.add(next.href);
-    current = next;
+  }
+
+  /** Under node (and wherever a manual redirect shows its Location): each hop checked before it is requested. */
+  async function followByHand(): Promise<Followed> {
+    let current: URL = first;
+    const visited = new Set<string>([current.href]);
+    let redirects = 0;
+    let response: Response;
+    for (;;) {
+      try {
+        response = await guard(fetch(current.href, init));
+      } catch {
+        return { result: transient('network') };
+      }
+      if (response.type === 'opaqueredirect') {
+        // A browser without a request guard hides the Location of a manual redirect. The
+        // extension always passes a guard; this remains for other browser callers: re-issue
+        // letting the browser follow and check the final URL only (the hops stay unseen).
+        try {
+          response = await guard(fetch(current.href, { ...init, redirect: 'follow' }));
+        } catch {
+          if (timedOut()) return { result: transient('timeout') };
+          // The origin answered with a redirect, and the chain the browser then followed
+          // failed. Chromium reports a loop or more than 20 hops only as a network error, and
+          // the hops are invisible here: the chain cannot be followed, so treat it like a
+          // chain over the hop limit (FORMATS.md §9.2) rather than as an outage to retry.
+          return { result: { kind: 'absent', url, finalUrl: null, status: null, reason: 'too-many-redirects', contentType: null, ms: ms() } };
+        }
+        if (response.type === 'opaqueredirect') {
+          return { result: { kind: 'absent', url, finalUrl: null, status: null, reason: 'redirect-blocked', contentType: null, ms: ms() } };
+        }
+        const final: URL = (response.url ? parseUrl(response.url) : null) ?? current;
+        if (response.redirected || final.href !== current.href) {
+          redirects += 1;
+          const verdict = checkHop(final, response.status, response.headers.get('content-type'));
+          if (verdict) {
+            discardBody(response);
+            return { result: verdict };
+          }
+        }
+        current = final;
+        break;
+      }
+      if (!REDIRECT_STATUSES.has(response.status)) break;
+      const location = response.headers.get('location');
+      const contentType = response.headers.get('content-type');
+      discardBody(response);
+      const next: URL | null = location === null ? null : parseUrl(location, current);
+      if (!next) {
+        return { result: { kind: 'absent', url, finalUrl: current.href, status: response.status, reason: 'redirect-blocked', contentType, ms: ms() } };
+      }
+      redirects += 1;
+      const verdict = checkHop(next, response.status, contentType);
+      if (verdict) return { result: verdict };
+      if (redirects > LIMITS.maxRedirects || visited.has(next.href)) {
+        return { result: { kind: 'absent', url, finalUrl: next.href, status: response.status, reason: 'too-many-redirects', contentType, ms: ms() } };
+      }
+      visited.add(next.href);
+      current = next;
+    }
+    return { response, current, redirects };
   }
 
   const finalUrl = current.href;

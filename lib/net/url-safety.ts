@@ -124,10 +124,10 @@ function classifyV6(g: number[]): HostClass {
 }
 
 /** Names only a local resolver answers. */
-const LOCAL_SUFFIXES = ['local', 'lan', 'internal', 'home.arpa', 'localdomain'];
+export const LOCAL_SUFFIXES = ['local', 'lan', 'internal', 'home.arpa', 'localdomain'];
 /** Public wildcard-DNS names that resolve to loopback, or to whatever address the name spells. */
-const LOOPBACK_NAMES = ['localtest.me', 'lvh.me', 'vcap.me', 'localhost.direct', 'lacolhost.com'];
-const ADDRESS_NAMES = ['nip.io', 'sslip.io', 'xip.io', 'traefik.me', 'nip.direct'];
+export const LOOPBACK_NAMES = ['localtest.me', 'lvh.me', 'vcap.me', 'localhost.direct', 'lacolhost.com'];
+export const ADDRESS_NAMES = ['nip.io', 'sslip.io', 'xip.io', 'traefik.me', 'nip.direct'];
 
 function under(host: string, suffix: string): boolean {
   return host === suffix || host.endsWith(`.${suffix}`);

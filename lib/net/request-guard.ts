@@ -1,0 +1,208 @@
+// Every redirect hop checked in the browsers (PRODUCT.md §2.3, §2.5; FORMATS.md §9.2–9.3).
+// A browser answers `redirect: "manual"` with an opaque redirect that hides the Location, so
+// there the browser follows the chain itself and tells us each hop through webRequest events:
+// Firefox lets a blocking listener cancel a hop before it is requested; Chrome only reports it,
+// so there the fetch is aborted at once and the bytes are dropped (and requests to non-public
+// hosts are stopped beforehand by the session rules of dnr-rules.ts). fetch-bounded judges the
+// whole chain again once it has ended, so the verdict never depends on the race.
+
+/** What fetch-bounded asks of the browser for one request the browser follows. */
+export interface RequestGuard {
+  /** Watches the extension's next request for `url`; resolves once the browser is ready for it. */
+  watch(url: string, rules: WatchRules): Promise<RequestWatch>;
+}
+
+export interface WatchRules {
+  /** The origin whose probe makes the request. */
+  origin: string;
+  /** Why the chain, whose last URL is the newest hop, may not go on; null when it may. */
+  check(chain: readonly string[]): string | null;
+  /** A hop was refused: the request should stop now (Chrome cannot cancel the hop itself). */
+  onRefused(): void;
+}
+
+export interface RequestWatch {
+  /** The chain once the browser reports its end, or what was seen after `waitMs`; null when no request was seen. */
+  settled(waitMs?: number): Promise<WatchedChain | null>;
+  close(): void;
+}
+
+export interface WatchedChain {
+  /** Every URL the browser requested for this fetch, in order, the first included. */
+  urls: string[];
+  /** The hop the guard refused (and, in Firefox, cancelled) with the reason. */
+  refused: { url: string; reason: string } | null;
+  /** The browser reported the end of the request (a response, a completion or an error). */
+  ended: boolean;
+}
+
+/** A refusal for a host whose address could not be resolved: not a verdict on the publisher. */
+export const UNRESOLVED = 'url-unresolved';
+
+/** The webRequest details the watcher reads (Chrome and Firefox both provide these). */
+export interface RequestDetails {
+  requestId: string;
+  url: string;
+  tabId: number;
+  /** Chrome: the initiator origin. */
+  initiator?: string;
+  /** Firefox: the URL of the document or worker that made the request. */
+  originUrl?: string;
+  documentUrl?: string;
+}
+
+export interface WatcherOptions {
+  /** The extension's own base URL (chrome-extension://id/ or moz-extension://uuid/): only its requests are watched. */
+  extensionBase: string;
+  /** Firefox: the listener may cancel a hop by answering `{ cancel: true }`. */
+  blocking: boolean;
+  /** Further checks of a URL about to be requested (Firefox: where its name resolves); a reason refuses it. */
+  vet?: (origin: string, url: URL) => Promise<string | null>;
+  /** Chrome: what must be in place before a request to `url` (a session-rule permit); returns its release. */
+  prepare?: (url: URL) => Promise<() => void>;
+  /** How long settled() waits for the end of a request by default. */
+  waitMs?: number;
+}
+
+interface Entry {
+  rules: WatchRules;
+  key: string;
+  urls: string[];
+  refused: { url: string; reason: string } | null;
+  ended: boolean;
+  requestId: string | null;
+  wake: Array<() => void>;
+}
+
+export interface RequestWatcher {
+  guard: RequestGuard;
+  /** webRequest.onBeforeRequest (blocking in Firefox: may return a cancel answer). */
+  onBeforeRequest(details: RequestDetails): { cancel: boolean } | Promise<{ cancel: boolean }> | undefined;
+  /** onResponseStarted, onCompleted and onErrorOccurred: the request has ended. */
+  onEnded(details: RequestDetails): void;
+  /** Watches not yet closed (for tests: nothing may leak). */
+  open(): number;
+}
+
+function keyOf(url: string): string {
+  try {
+    const u = new URL(url);
+    u.hash = '';
+    return u.href;
+  } catch {
+    return url;
+  }
+}
+
+export function createRequestWatcher(opts: WatcherOptions): RequestWatcher {
+  const own = new URL(opts.extensionBase).origin;
+  const pending = new Map<string, Entry[]>();
+  const byRequest = new Map<string, Entry>();
+  let live = 0;
+
+  const isOwn = (d: RequestDetails): boolean => {
+    if (d.tabId !== -1) return false;
+    const from = d.initiator ?? d.originUrl ?? d.documentUrl ?? '';
+    try {
+      return new URL(from).origin === own;
+    } catch {
+      return false;
+    }
+  };
+
+  const wakeAll = (e: Entry): void => {
+    for (const w of e.wake.splice(0)) w();
+  };
+
+  const refuse = (e: Entry, url: string, reason: string): { cancel: boolean } | undefined => {
+    if (!e.refused) e.refused = { url, reason };
+    e.rules.onRefused();
+    wakeAll(e);
+    return opts.blocking ? { cancel: true } : undefined;
+  };
+
+  const onBeforeRequest = (d: RequestDetails): { cancel: boolean } | Promise<{ cancel: boolean }> | undefined => {
+    if (!isOwn(d)) return undefined;
+    let entry = byRequest.get(d.requestId);
+    if (!entry) {
+      const queue = pending.get(keyOf(d.url));
+      entry = queue?.shift();
+      if (!entry) return undefined;
+      if (queue && queue.length === 0) pending.delete(entry.key);
+      entry.requestId = d.requestId;
+      byRequest.set(d.requestId, entry);
+    }
+    const e = entry;
+    e.urls.push(d.url);
+    wakeAll(e);
+    if (e.refused) return refuse(e, d.url, e.refused.reason);
+    const reason = e.urls.length > 1 ? e.rules.check(e.urls) : null;
+    if (reason) return refuse(e, d.url, reason);
+    if (!opts.vet) return opts.blocking ? { cancel: false } : undefined;
+    let target: URL;
+    try {
+      target = new URL(d.url);
+    } catch {
+      return refuse(e, d.url, 'url-invalid');
+    }
+    const vetted = opts.vet(e.rules.origin, target).then(
+      (why) => (why ? (refuse(e, d.url, why) ?? { cancel: true }) : { cancel: false }),
+      () => refuse(e, d.url, UNRESOLVED) ?? { cancel: true },
+    );
+    if (opts.blocking) return vetted;
+    void vetted;
+    return undefined;
+  };
+
+  const onEnded = (d: RequestDetails): void => {
+    const e = byRequest.get(d.requestId);
+    if (!e) return;
+    e.ended = true;
+    byRequest.delete(d.requestId);
+    wakeAll(e);
+  };
+
+  const guard: RequestGuard = {
+    async watch(url, rules) {
+      const release = opts.prepare ? await opts.prepare(new URL(url)) : () => undefined;
+      const e: Entry = { rules, key: keyOf(url), urls: [], refused: null, ended: false, requestId: null, wake: [] };
+      const queue = pending.get(e.key) ?? [];
+      queue.push(e);
+      pending.set(e.key, queue);
+      live += 1;
+      let closed = false;
+      return {
+        settled(waitMs = opts.waitMs ?? 2000) {
+          return new Promise<WatchedChain | null>((resolve) => {
+            const done = (): void => {
+              clearTimeout(timer);
+              resolve(e.urls.length === 0 ? null : { urls: [...e.urls], refused: e.refused, ended: e.ended });
+            };
+            const timer = setTimeout(done, waitMs);
+            const check = (): void => {
+              if (e.ended || e.refused) done();
+              else e.wake.push(check);
+            };
+            check();
+          });
+        },
+        close() {
+          if (closed) return;
+          closed = true;
+          live -= 1;
+          const q = pending.get(e.key);
+          if (q) {
+            const at = q.indexOf(e);
+            if (at >= 0) q.splice(at, 1);
+            if (q.length === 0) pending.delete(e.key);
+          }
+          if (e.requestId !== null && byRequest.get(e.requestId) === e) byRequest.delete(e.requestId);
+          wakeAll(e);
+          release();
+        },
+      };
+    },
+  };
+
+  return { guard, onBeforeRequest, onEnded, open: () => live };
+}
