@@ -95,7 +95,8 @@ function keyOf(url: string): string {
 }
 
 export function createRequestWatcher(opts: WatcherOptions): RequestWatcher {
-  const own = new URL(opts.extensionBase).origin;
+  // Compared as text: URL parsers differ on the origin of extension schemes.
+  const own = opts.extensionBase.replace(/\/+$/, '');
   const pending = new Map<string, Entry[]>();
   const byRequest = new Map<string, Entry>();
   let live = 0;
@@ -103,11 +104,7 @@ export function createRequestWatcher(opts: WatcherOptions): RequestWatcher {
   const isOwn = (d: RequestDetails): boolean => {
     if (d.tabId !== -1) return false;
     const from = d.initiator ?? d.originUrl ?? d.documentUrl ?? '';
-    try {
-      return new URL(from).origin === own;
-    } catch {
-      return false;
-    }
+    return from === own || from.startsWith(`${own}/`);
   };
 
   const wakeAll = (e: Entry): void => {

@@ -20,6 +20,7 @@ import { startComposerServer, type ComposerServer } from '../composers/server';
 import { composerPage, COMPOSER_PAGES } from '../composers/catalogue';
 import { HANDOFF_SKILL } from '../support/handoff-skill';
 import { lineDiff } from '../support/composers';
+import { AWAY_HOST, ELSEWHERE_HOST, PUB_HOST, startHopSite } from '../support/hop-site';
 import type { OriginReport } from '../../../lib/types';
 import type { ActionResult, ContextResult, InsertResult } from '../../../lib/messages';
 
@@ -212,5 +213,38 @@ test('Firefox: pins and approvals are kept across a restart with the same profil
   } finally {
     await site.close();
     removeProfileDir(profileDir);
+  }
+});
+
+test('Firefox: every redirect hop is checked before it is requested, and names that resolve to loopback are refused', async () => {
+  const site = await startHopSite();
+  const statusOf = (report: OriginReport, name: string): string => {
+    const s = report.skills.find((k) => k.name === name);
+    return s ? `${s.status}/${s.statusCode}` : 'missing';
+  };
+  try {
+    await withFirefox(async (f) => {
+      // Every name resolves to 127.0.0.1 here (network.dns.forceResolve): pub.skillpin.test is a
+      // public name whose own host the user visited; any other name now answers with loopback.
+      const report = await ffSend<OriginReport>(f.ext, { type: 'skillpin:probe', origin: site.origin });
+      expect(statusOf(report, 'control')).toBe('verified/verified');
+      expect(statusOf(report, 'to-private')).toBe('invalid/url-blocked');
+      expect(site.hit('127.0.0.1', '/secret/')).toBe(false);
+      const llms = report.sources.find((s) => s.kind === 'llms-txt');
+      expect(`${llms?.outcome}/${llms?.reason}`).toBe('absent/cross-origin-redirect');
+      // Cancelled before it went out: the other host never saw the hop.
+      expect(site.hit(AWAY_HOST, '/')).toBe(false);
+      expect(site.hit(PUB_HOST, '/llms-real.txt')).toBe(false);
+      expect(statusOf(report, 'bounce')).toBe('invalid/url-blocked');
+      expect(statusOf(report, 'dns')).toBe('invalid/url-blocked');
+      expect(site.hit(ELSEWHERE_HOST, '/')).toBe(false);
+
+      const secure = await ffSend<OriginReport>(f.ext, { type: 'skillpin:probe', origin: site.httpsOrigin });
+      expect(statusOf(secure, 'control')).toBe('verified/verified');
+      expect(statusOf(secure, 'down')).toBe('invalid/url-blocked');
+      expect(site.hit('127.0.0.1', '/down-hop')).toBe(false);
+    });
+  } finally {
+    await site.close();
   }
 });
