@@ -19,6 +19,8 @@ const root = resolve(new URL('..', import.meta.url).pathname);
 const extensionDir = join(root, '.output/chrome-mv3');
 const browserPath = chromiumPath();
 const headed = !!process.env.DISPLAY && process.env.HEADLESS !== '1';
+// DEMO_STAY=1: stay open after the first screen without a window too (as with a display).
+const stay = headed || process.env.DEMO_STAY === '1';
 const shots = process.env.DEMO_SHOTS ? resolve(process.env.DEMO_SHOTS) : join(root, '.demo/screenshots');
 
 if (!existsSync(browserPath)) {
@@ -43,12 +45,17 @@ console.log(`mock chat:      ${chat.origin}/index.html`);
 const profile = mkdtempSync(join(tmpdir(), 'skillpin-demo-'));
 const expectedId = unpackedExtensionId(extensionDir);
 pinExtensions(profile, [expectedId]);
+console.log(`browser profile: ${profile} (deleted when the demo stops)`);
 const context = await chromium.launchPersistentContext(profile, {
   executablePath: browserPath,
   headless: !headed,
   viewport: { width: 1100, height: 800 },
   args: extensionArgs(extensionDir),
   permissions: ['clipboard-read', 'clipboard-write'],
+  // Ctrl+C is ours: Playwright's own handler would end the process before shutdown() removed
+  // the profile folder.
+  handleSIGINT: false,
+  handleSIGTERM: false,
 });
 
 async function shutdown() {
@@ -57,7 +64,7 @@ async function shutdown() {
   await chat.close();
   rmSync(profile, { recursive: true, force: true });
 }
-process.on('SIGINT', () => void shutdown().then(() => process.exit(0)));
+for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM'])) process.on(signal, () => void shutdown().then(() => process.exit(0)));
 
 let sw = context.serviceWorkers().find((w) => w.url().startsWith('chrome-extension://'));
 if (!sw) sw = await context.waitForEvent('serviceworker', { timeout: 30_000 });
@@ -104,7 +111,7 @@ async function badgeOf(tabId) {
 const badge = publisherTab ? await badgeOf(publisherTab.id) : '';
 console.log(`badge:          ${badge || '(none)'} on the demo publisher tab; Skillpin ${pinned ? 'is pinned to the toolbar' : 'is NOT pinned (see the extensions menu)'}`);
 
-if (headed) {
+if (stay) {
   const icon = pinned ? 'the Skillpin icon (◆) right of the address bar' : 'the puzzle-piece Extensions icon right of the address bar, then the pin next to Skillpin, then the Skillpin icon (◆)';
   console.log('\nChromium is open on the demo publisher, its only tab. What to click:');
   console.log(`  1. Click ${icon}, showing ${badge || 'its badge'}: the popup lists the site's ${DEMO_SKILLS.length} verified skills.`);
