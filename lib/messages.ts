@@ -74,7 +74,7 @@ export interface SettingsUpdateResult extends ActionResult {
 }
 
 /**
- * Extension pages learn of changes made elsewhere (another tab, an import) from this
+ * Extension pages learn of changes made elsewhere (another tab, an import of pins and approvals) from this
  * storage.local key: the background writes a new StateChange after every change of settings
  * or trust state, and pages listen with storage.onChanged (which fires only on a new value,
  * hence the sequence number).

@@ -13,7 +13,7 @@ function Body({ env, initialOrigin }: { env: OptionsEnv; initialOrigin?: string 
   const [version, setVersion] = useState(0);
   const [settingsVersion, setSettingsVersion] = useState(0);
   const changed = () => setVersion((v) => v + 1);
-  // Changes made elsewhere (another tab, an import): the lists reload, the settings form follows
+  // Changes made elsewhere (another tab; an import changes pins and approvals): the lists reload, the settings form follows
   // them unless it holds unsaved edits (SettingsSection).
   useEffect(
     () =>

@@ -7,7 +7,7 @@ import { fromForm, sameForm, settingsChanges, toForm, type FormErrors, type Sett
 
 /**
  * `saved`: the settings as loaded, the baseline that tells which fields the user changed.
- * `newer`: settings stored elsewhere (another tab, an import) after the form was edited; the
+ * `newer`: settings stored elsewhere (another options tab) after the form was edited; the
  * form keeps the user's edits and offers to load them instead.
  */
 type Ready = { phase: 'ready'; form: SettingsForm; saved: SettingsForm; newer: SettingsForm | null };

@@ -89,7 +89,7 @@ export function isSettingsChanges(v: unknown): v is Partial<Settings> {
 
 /**
  * The settings after a Save that changed `changes`, applied over the latest stored settings:
- * a field the user did not touch keeps whatever another page (or an import) stored meanwhile.
+ * a field the user did not touch keeps whatever another page stored meanwhile.
  * Unknown or ill-typed fields in `changes` are ignored; neither argument is modified.
  */
 export function mergeSettings(latest: Settings, changes: Partial<Settings>): Settings {
