@@ -4,6 +4,7 @@
 // pin, read skill bytes or export.
 import type { Approval, OriginReport, Pin, Settings, SkillStatus } from './types';
 import { isChatSiteList } from './chat/sites';
+import { isSettingsChanges } from './trust/settings';
 
 /** Requests anyone inside the extension may send (popup, options, tests). */
 export interface PublicRequests {
@@ -40,6 +41,11 @@ export interface PrivilegedRequests {
   'skillpin:insert': { request: { tabId: number; chatOrigin: string; origin: string; url: string }; response: InsertResult };
   'skillpin:settings-get': { request: Record<string, never>; response: Settings };
   'skillpin:settings-set': { request: { settings: Settings }; response: ActionResult };
+  /**
+   * What the options page's Save sends: only the fields the user changed, merged in the
+   * background over the latest stored settings, so values saved elsewhere meanwhile survive.
+   */
+  'skillpin:settings-update': { request: { changes: Partial<Settings> }; response: SettingsUpdateResult };
   'skillpin:pins-list': { request: Record<string, never>; response: Pin[] };
   'skillpin:pin-forget': { request: { origin: string }; response: ActionResult };
   'skillpin:approvals-list': { request: Record<string, never>; response: Approval[] };
@@ -60,6 +66,32 @@ export interface ActionResult {
   /** A stable code when ok is false (`not-approvable`, `digest-changed`, `needs-confirmation`, `pin-changed`, …). */
   error?: string;
   message?: string;
+}
+
+export interface SettingsUpdateResult extends ActionResult {
+  /** The settings as stored after the merge (when ok). */
+  settings?: Settings;
+}
+
+/**
+ * Extension pages learn of changes made elsewhere (another tab, an import of pins and approvals) from this
+ * storage.local key: the background writes a new StateChange after every change of settings
+ * or trust state, and pages listen with storage.onChanged (which fires only on a new value,
+ * hence the sequence number).
+ */
+export const STATE_CHANGE_KEY = 'skillpin:state-change';
+export type StateChangeKind = 'settings' | 'trust';
+export interface StateChange {
+  kind: StateChangeKind;
+  seq: number;
+  at: number;
+}
+
+/** The change a storage value describes, or null when it is not one. */
+export function parseStateChange(v: unknown): StateChange | null {
+  if (!isRecord(v) || (v.kind !== 'settings' && v.kind !== 'trust')) return null;
+  if (typeof v.seq !== 'number' || typeof v.at !== 'number') return null;
+  return { kind: v.kind, seq: v.seq, at: v.at };
 }
 
 export interface SkillText {
@@ -179,6 +211,7 @@ const SCHEMAS: { [T in RequestType]: Record<string, Check> } = {
   'skillpin:insert': { tabId: int, chatOrigin: origin, origin, url: str },
   'skillpin:settings-get': {},
   'skillpin:settings-set': { settings: settingsShape },
+  'skillpin:settings-update': { changes: isSettingsChanges },
   'skillpin:pins-list': {},
   'skillpin:pin-forget': { origin },
   'skillpin:approvals-list': {},

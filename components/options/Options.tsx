@@ -1,5 +1,5 @@
 // The options page: settings, pins, approvals, export/import and diagnostics.
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { t } from '../../lib/i18n';
 import { AnnouncerProvider } from '../shared/Announcer';
 import { ApprovalsSection } from './ApprovalsSection';
@@ -11,7 +11,18 @@ import { TransferSection } from './TransferSection';
 
 function Body({ env, initialOrigin }: { env: OptionsEnv; initialOrigin?: string | null }) {
   const [version, setVersion] = useState(0);
+  const [settingsVersion, setSettingsVersion] = useState(0);
   const changed = () => setVersion((v) => v + 1);
+  // Changes made elsewhere (another tab; an import changes pins and approvals): the lists reload, the settings form follows
+  // them unless it holds unsaved edits (SettingsSection).
+  useEffect(
+    () =>
+      env.watchChanges?.((kind) => {
+        if (kind === 'settings') setSettingsVersion((v) => v + 1);
+        else changed();
+      }),
+    [env],
+  );
   const sections = [
     { id: 'settings', title: t('settings_title') },
     { id: 'pins', title: t('pins_title') },
@@ -41,7 +52,7 @@ function Body({ env, initialOrigin }: { env: OptionsEnv; initialOrigin?: string 
       <main class="options">
         <section id="settings" aria-labelledby="h-settings" class="panel">
           <h2 id="h-settings">{t('settings_title')}</h2>
-          <SettingsSection env={env} />
+          <SettingsSection env={env} version={settingsVersion} />
         </section>
         <section id="pins" aria-labelledby="h-pins" class="panel">
           <h2 id="h-pins">{t('pins_title')}</h2>

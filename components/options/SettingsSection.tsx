@@ -1,11 +1,25 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { t, type MessageKey } from '../../lib/i18n';
 import { useAnnounce } from '../shared/Announcer';
 import { errorText } from '../shared/format';
 import type { OptionsEnv } from './env';
-import { fromForm, toForm, type FormErrors, type SettingsForm } from './settings-form';
+import { fromForm, sameForm, settingsChanges, toForm, type FormErrors, type SettingsForm } from './settings-form';
 
-type State = { phase: 'loading' } | { phase: 'error'; message: string } | { phase: 'ready'; form: SettingsForm; saved: SettingsForm };
+/**
+ * `saved`: the settings as loaded, the baseline that tells which fields the user changed.
+ * `newer`: settings stored elsewhere (another options tab) after the form was edited; the
+ * form keeps the user's edits and offers to load them instead.
+ */
+type Ready = { phase: 'ready'; form: SettingsForm; saved: SettingsForm; newer: SettingsForm | null };
+type State = { phase: 'loading' } | { phase: 'error'; message: string } | Ready;
+
+/** The form after learning the stored settings are `latest`: an untouched form shows them, an edited one keeps its edits. */
+function follow(prev: State, latest: SettingsForm): State {
+  if (prev.phase !== 'ready') return { phase: 'ready', form: latest, saved: latest, newer: null };
+  if (sameForm(latest, prev.saved)) return prev.newer ? { ...prev, newer: null } : prev;
+  if (sameForm(prev.form, prev.saved)) return { phase: 'ready', form: latest, saved: latest, newer: null };
+  return { ...prev, newer: latest };
+}
 
 const CHECKS: { field: 'paused' | 'probeInPrivate' | 'allowListOnly' | 'legacyIndex'; label: MessageKey; help: MessageKey }[] = [
   { field: 'paused', label: 'set_paused', help: 'set_paused_help' },
@@ -22,30 +36,52 @@ const TEXTS: { field: 'allowList' | 'denyList' | 'chatSites' | 'reviewers' | 'sn
   { field: 'snapshotKeys', label: 'set_snapshot_keys', help: 'set_snapshot_keys_help', rows: 4 },
 ];
 
-export function SettingsSection({ env }: { env: OptionsEnv }) {
+/** `version` grows when settings changed anywhere (Options.tsx, env.watchChanges). */
+export function SettingsSection({ env, version = 0 }: { env: OptionsEnv; version?: number }) {
   const announce = useAnnounce();
   const [state, setState] = useState<State>({ phase: 'loading' });
   const [errors, setErrors] = useState<FormErrors>({});
   const [saving, setSaving] = useState(false);
+  // A change heard while our own Save is on its way is looked at once the Save has answered,
+  // so the page's own write is never mistaken for one made elsewhere.
+  const savingRef = useRef(false);
+  const missed = useRef(false);
 
   useEffect(() => {
     env.client
       .settingsGet()
       .then((s) => {
         const form = toForm(s);
-        setState({ phase: 'ready', form, saved: form });
+        setState({ phase: 'ready', form, saved: form, newer: null });
       })
       .catch((err: unknown) => setState({ phase: 'error', message: errorText(err) }));
   }, [env]);
+
+  const recheck = useCallback(() => {
+    if (savingRef.current) {
+      missed.current = true;
+      return;
+    }
+    env.client
+      .settingsGet()
+      .then((s) => setState((prev) => (savingRef.current ? prev : follow(prev, toForm(s)))))
+      // The form stays as it is; the next change or a reload tries again.
+      .catch(() => undefined);
+  }, [env]);
+
+  useEffect(() => {
+    if (version > 0) recheck();
+  }, [version, recheck]);
 
   if (state.phase === 'loading') return <p class="loading" aria-busy="true">{t('loading')}</p>;
   if (state.phase === 'error') return <p class="error" role="alert">{t('settings_error', state.message)}</p>;
   const { form } = state;
   const set = <K extends keyof SettingsForm>(field: K, value: SettingsForm[K]) =>
-    setState({ ...state, form: { ...form, [field]: value } });
+    setState((prev) => (prev.phase === 'ready' ? { ...prev, form: { ...prev.form, [field]: value } } : prev));
 
   async function save(e: Event) {
     e.preventDefault();
+    if (state.phase !== 'ready') return;
     const parsed = fromForm(form);
     if (parsed.errors) {
       setErrors(parsed.errors);
@@ -54,23 +90,47 @@ export function SettingsSection({ env }: { env: OptionsEnv }) {
     }
     setErrors({});
     setSaving(true);
+    savingRef.current = true;
     try {
-      const res = await env.client.settingsSet(parsed.settings);
-      if (res.ok) {
-        const normal = toForm(parsed.settings);
-        setState({ phase: 'ready', form: normal, saved: normal });
+      // Only what the user changed goes out; the background merges it over what is stored now.
+      const res = await env.client.settingsUpdate(settingsChanges(form, state.saved, parsed.settings));
+      if (res.ok && res.settings) {
+        const stored = toForm(res.settings);
+        setState({ phase: 'ready', form: stored, saved: stored, newer: null });
         announce(t('settings_saved'), 'success');
       } else announce(t('settings_save_failed', res.message ?? res.error ?? t('error_unknown')), 'error');
     } catch (err) {
       announce(t('settings_save_failed', errorText(err)), 'error');
     } finally {
+      savingRef.current = false;
       setSaving(false);
+      if (missed.current) {
+        missed.current = false;
+        recheck();
+      }
     }
+  }
+
+  function reload() {
+    if (state.phase !== 'ready' || !state.newer) return;
+    setErrors({});
+    setState({ phase: 'ready', form: state.newer, saved: state.newer, newer: null });
+    announce(t('settings_reloaded'), 'success');
   }
 
   const dirty = JSON.stringify(form) !== JSON.stringify(state.saved);
   return (
     <form class="settings" onSubmit={(e) => void save(e)} noValidate>
+      {state.newer && (
+        <div class="result result-warn changed-elsewhere" role="status" data-testid="settings-changed">
+          <p>{t('settings_changed_elsewhere')}</p>
+          <div class="actions">
+            <button type="button" data-action="reload-settings" onClick={reload}>
+              {t('settings_reload')}
+            </button>
+          </div>
+        </div>
+      )}
       {CHECKS.map((c) => (
         <div class="field check" key={c.field}>
           <input
@@ -118,8 +178,10 @@ export function SettingsSection({ env }: { env: OptionsEnv }) {
           type="button"
           disabled={!dirty || saving}
           onClick={() => {
+            // Back to what is stored: the newer settings when another page changed them.
+            const stored = state.newer ?? state.saved;
             setErrors({});
-            setState({ ...state, form: state.saved });
+            setState({ phase: 'ready', form: stored, saved: stored, newer: null });
           }}
         >
           {t('revert')}

@@ -1,3 +1,4 @@
+import type { StateChangeKind } from '../../lib/messages';
 import type { Client } from '../shared/client';
 import type { WriteClipboard } from '../shared/clipboard';
 
@@ -8,4 +9,9 @@ export interface OptionsEnv {
   download: (filename: string, text: string) => void;
   /** URL of the popup page (per-origin views: `${popupUrl}?origin=…`). */
   popupUrl: string;
+  /**
+   * Calls `listener` after settings or trust state changed anywhere (this page included);
+   * returns the unsubscribe function. Absent where nothing can change behind the page.
+   */
+  watchChanges?: (listener: (kind: StateChangeKind) => void) => () => void;
 }

@@ -176,3 +176,36 @@ export function fromForm(form: SettingsForm): { settings: Settings; errors: null
     errors: null,
   };
 }
+
+export const FORM_FIELDS: readonly (keyof SettingsForm)[] = [
+  'paused',
+  'probeInPrivate',
+  'allowListOnly',
+  'legacyIndex',
+  'allowList',
+  'denyList',
+  'reviewers',
+  'snapshotKeys',
+  'chatSites',
+];
+
+/** The fields whose text or box differs from the form as loaded (`saved`). */
+export function changedFields(form: SettingsForm, saved: SettingsForm): (keyof SettingsForm)[] {
+  return FORM_FIELDS.filter((f) => form[f] !== saved[f]);
+}
+
+/**
+ * What a Save sends: the parsed value of each field the user changed, and nothing else. A
+ * field left as loaded is not sent even if parsing would normalise it, so it can never
+ * overwrite a newer value stored from elsewhere (the background merges, messages.ts).
+ */
+export function settingsChanges(form: SettingsForm, saved: SettingsForm, parsed: Settings): Partial<Settings> {
+  const out: Partial<Settings> = {};
+  for (const f of changedFields(form, saved)) (out as Record<string, unknown>)[f] = parsed[f];
+  return out;
+}
+
+/** True when both forms show the same values. */
+export function sameForm(a: SettingsForm, b: SettingsForm): boolean {
+  return changedFields(a, b).length === 0;
+}

@@ -37,6 +37,7 @@ export function createClient(send: Send) {
     insert: (tabId: number, chatOrigin: string, origin: string, url: string) => request('skillpin:insert', { tabId, chatOrigin, origin, url }),
     settingsGet: () => request('skillpin:settings-get', none),
     settingsSet: (settings: Body<'skillpin:settings-set'>['settings']) => request('skillpin:settings-set', { settings }),
+    settingsUpdate: (changes: Body<'skillpin:settings-update'>['changes']) => request('skillpin:settings-update', { changes }),
     pinsList: () => request('skillpin:pins-list', none),
     pinForget: (origin: string) => request('skillpin:pin-forget', { origin }),
     approvalsList: () => request('skillpin:approvals-list', none),

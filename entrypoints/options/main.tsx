@@ -5,6 +5,7 @@ import { writeClipboard } from '../../components/shared/clipboard';
 import { Options } from '../../components/options/Options';
 import { withEarlyAnswers } from '../../components/options/early';
 import type { OptionsEnv } from '../../components/options/env';
+import { parseStateChange, STATE_CHANGE_KEY, type StateChangeKind } from '../../lib/messages';
 import '../../components/shared/base.css';
 import '../../components/options/options.css';
 
@@ -26,6 +27,16 @@ const env: OptionsEnv = {
   clipboard: writeClipboard,
   download,
   popupUrl: '/popup.html',
+  watchChanges: (listener: (kind: StateChangeKind) => void) => {
+    // The background writes STATE_CHANGE_KEY after every change of settings or trust state.
+    const onChanged = (changes: Record<string, { newValue?: unknown }>, area: string) => {
+      if (area !== 'local' || !(STATE_CHANGE_KEY in changes)) return;
+      const change = parseStateChange(changes[STATE_CHANGE_KEY]?.newValue);
+      if (change) listener(change.kind);
+    };
+    browser.storage.onChanged.addListener(onChanged);
+    return () => browser.storage.onChanged.removeListener(onChanged);
+  },
 };
 
 const initialOrigin = new URLSearchParams(location.search).get('origin');

@@ -8,6 +8,7 @@ import { shouldProbe } from '../scheduler/should-probe';
 import { buildSkillContext } from '../context/skill-context';
 import { exportTrust, importTrust } from '../trust/export-import';
 import { skippedReport } from '../report/skipped-report';
+import { mergeSettings } from '../trust/settings';
 import type { TrustStore } from '../trust/store-api';
 import {
   isPrivileged,
@@ -19,6 +20,9 @@ import {
   type Request,
   type RequestType,
   type Response,
+  type StateChange,
+  type StateChangeKind,
+  STATE_CHANGE_KEY,
 } from '../messages';
 import { type Approval, type Clock, type FetchLike, type OriginReport, type Settings, type SkillReport, type StoredSkill } from '../types';
 import { badgeFor, type Badge } from './badge';
@@ -90,10 +94,12 @@ const MUTATING: ReadonlySet<RequestType> = new Set<RequestType>([
   'skillpin:revoke',
   'skillpin:trust-key',
   'skillpin:settings-set',
+  'skillpin:settings-update',
   'skillpin:pin-forget',
   'skillpin:import',
 ]);
 const NOTIFIED_KEY = 'skillpin:notified';
+const SETTINGS_WRITERS: ReadonlySet<RequestType> = new Set<RequestType>(['skillpin:settings-set', 'skillpin:settings-update']);
 
 export function createBackgroundService(deps: BackgroundDeps): BackgroundService {
   const { platform, clock } = deps;
@@ -240,6 +246,31 @@ export function createBackgroundService(deps: BackgroundDeps): BackgroundService
     return out.sort((x, y) => x.origin.localeCompare(y.origin) || x.name.localeCompare(y.name));
   }
 
+  async function writeSettings(settings: Settings): Promise<void> {
+    const s = await getStore();
+    settingsRead = null;
+    try {
+      await s.putSettings(settings);
+    } finally {
+      // Read again next time, as stored (whether the write succeeded or not).
+      settingsRead = null;
+    }
+    // The insert menu's patterns follow the chat-site list.
+    await refreshMenusSafe();
+  }
+
+  // Open extension pages follow changes made elsewhere through this key (messages.ts,
+  // STATE_CHANGE_KEY). The sequence makes every write a new value, so storage.onChanged fires.
+  let changeSeq = 0;
+  async function announceChange(kind: StateChangeKind): Promise<void> {
+    const change: StateChange = { kind, seq: ++changeSeq, at: clock.now() };
+    try {
+      await platform.setLocal(STATE_CHANGE_KEY, change);
+    } catch {
+      // Pages then show what they loaded until reloaded; the change itself is stored.
+    }
+  }
+
   const handlers: { [T in RequestType]: Handler<T> } = {
     'skillpin:ready': async () => {
       await getStore();
@@ -319,20 +350,18 @@ export function createBackgroundService(deps: BackgroundDeps): BackgroundService
     },
     'skillpin:settings-get': async () => getSettings(),
     'skillpin:settings-set': async (req) => {
-      const s = await getStore();
       // A sender that predates chatSites omits it (the validator allows that): keep the stored list.
       const sent: Partial<Settings> = req.settings;
       const chatSites = Array.isArray(sent.chatSites) ? sent.chatSites : (await getSettings()).chatSites;
-      settingsRead = null;
-      try {
-        await s.putSettings({ ...req.settings, chatSites });
-      } finally {
-        // Read again next time, as stored (whether the write succeeded or not).
-        settingsRead = null;
-      }
-      // The insert menu's patterns follow the chat-site list.
-      await refreshMenusSafe();
+      await writeSettings({ ...req.settings, chatSites });
       return { ok: true };
+    },
+    'skillpin:settings-update': async (req) => {
+      // Only the fields the user changed, over what is stored now (not over what the page
+      // loaded): a value another page saved meanwhile survives.
+      const merged = mergeSettings(await getSettings(), req.changes);
+      await writeSettings(merged);
+      return { ok: true, settings: await getSettings() };
     },
     'skillpin:pins-list': async () => (await getStore()).listPins(),
     'skillpin:pin-forget': async (req) => {
@@ -375,6 +404,9 @@ export function createBackgroundService(deps: BackgroundDeps): BackgroundService
       return await handler(req);
     } catch (err) {
       return { ok: false, error: 'internal', message: err instanceof Error ? err.message : String(err) };
+    } finally {
+      // Also after a failed write: pages then read again and show what is really stored.
+      if (MUTATING.has(req.type)) await announceChange(SETTINGS_WRITERS.has(req.type) ? 'settings' : 'trust');
     }
   }
 

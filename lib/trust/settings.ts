@@ -77,3 +77,23 @@ export function pickSettings(settings: Settings): Settings {
   for (const field of FIELDS) copyField(out, settings as unknown as Record<string, unknown>, field);
   return out;
 }
+
+/**
+ * True when `v` names only known Settings fields, each with a value of the right type: the
+ * fields one Save changed (an empty object changes nothing).
+ */
+export function isSettingsChanges(v: unknown): v is Partial<Settings> {
+  if (!isObject(v)) return false;
+  return Object.entries(v).every(([field, value]) => Object.prototype.hasOwnProperty.call(CHECKS, field) && CHECKS[field as keyof Settings](value));
+}
+
+/**
+ * The settings after a Save that changed `changes`, applied over the latest stored settings:
+ * a field the user did not touch keeps whatever another page stored meanwhile.
+ * Unknown or ill-typed fields in `changes` are ignored; neither argument is modified.
+ */
+export function mergeSettings(latest: Settings, changes: Partial<Settings>): Settings {
+  const out = pickSettings(latest);
+  for (const field of FIELDS) copyField(out, changes as Record<string, unknown>, field);
+  return out;
+}

@@ -2,3 +2,5 @@ export const DEFAULT_CHROMIUM: string;
 export function chromiumPath(): string;
 export const BROWSER_ARGS: string[];
 export function extensionArgs(extensionDir: string): string[];
+export function unpackedExtensionId(dir: string): string;
+export function pinExtensions(profileDir: string, ids: string[]): void;

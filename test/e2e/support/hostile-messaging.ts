@@ -37,6 +37,7 @@ export function forgedRequests(report: OriginReport, tabId: number, settings: Se
     'skillpin:insert': { type: 'skillpin:insert', tabId, chatOrigin: origin, origin, url },
     'skillpin:settings-get': { type: 'skillpin:settings-get' },
     'skillpin:settings-set': { type: 'skillpin:settings-set', settings: { ...settings, paused: true, allowList: [origin], denyList: ['https://victim.example'] } },
+    'skillpin:settings-update': { type: 'skillpin:settings-update', changes: { paused: true, denyList: ['https://victim.example'] } },
     'skillpin:pins-list': { type: 'skillpin:pins-list' },
     'skillpin:pin-forget': { type: 'skillpin:pin-forget', origin },
     'skillpin:approvals-list': { type: 'skillpin:approvals-list' },

@@ -2,15 +2,16 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import './dom-shim';
 import { DEFAULT_SETTINGS, type Settings } from '../../../lib/types';
-import type { ImportResult } from '../../../lib/messages';
+import type { ImportResult, StateChangeKind } from '../../../lib/messages';
 import { Options } from '../../../components/options/Options';
 import type { OptionsEnv } from '../../../components/options/env';
-import { fromForm, parseChatSiteEntry, parseSiteEntry, toForm } from '../../../components/options/settings-form';
+import { changedFields, fromForm, parseChatSiteEntry, parseSiteEntry, settingsChanges, toForm } from '../../../components/options/settings-form';
 import { reportFilename } from '../../../components/options/DiagnosticsSection';
 import { PAGE_SIZE } from '../../../components/options/PagedTable';
 import { pinMatches } from '../../../components/options/PinsSection';
 import { approvalMatches } from '../../../components/options/ApprovalsSection';
 import { withEarlyAnswers } from '../../../components/options/early';
+import { mergeSettings } from '../../../lib/trust/settings';
 import { FP_NEW, FP_OLD, ORIGIN, approved, makePin, makeReport, makeSkill } from '../../fixtures/ui/reports';
 import { byText, click, fakeBackground, flush, mount, typeInto, type Handlers } from './harness';
 import { act } from 'preact/test-utils';
@@ -26,6 +27,12 @@ function setup(handlers: Handlers) {
   const bg = fakeBackground({ ...BASE, ...handlers });
   const downloads: { filename: string; text: string }[] = [];
   const copied: string[] = [];
+  const listeners = new Set<(kind: StateChangeKind) => void>();
+  /** What the page hears after a change anywhere (the storage.onChanged wiring in entrypoints/options). */
+  const changed = async (kind: StateChangeKind) => {
+    for (const l of listeners) await act(() => l(kind));
+    await flush();
+  };
   const env: OptionsEnv = {
     client: bg.client,
     clipboard: async (t) => {
@@ -34,8 +41,12 @@ function setup(handlers: Handlers) {
     },
     download: (filename, text) => downloads.push({ filename, text }),
     popupUrl: '/popup.html',
+    watchChanges: (l) => {
+      listeners.add(l);
+      return () => listeners.delete(l);
+    },
   };
-  return { bg, downloads, copied, render: () => mount(<Options env={env} />) };
+  return { bg, downloads, copied, changed, render: () => mount(<Options env={env} />) };
 }
 
 async function check(el: HTMLInputElement | null, value: boolean) {
@@ -51,6 +62,28 @@ afterEach(() => {
   document.body.innerHTML = '';
 });
 
+/** Stored settings behind settings-get and settings-update, merged as the background does; `saved` lists each write. */
+function settingsStore(initial: Settings) {
+  let current = structuredClone(initial);
+  const saved: Settings[] = [];
+  const handlers: Handlers = {
+    'skillpin:settings-get': () => structuredClone(current),
+    'skillpin:settings-update': (req) => {
+      current = mergeSettings(current, req.changes);
+      saved.push(structuredClone(current));
+      return { ok: true, settings: structuredClone(current) };
+    },
+  };
+  return {
+    saved,
+    handlers,
+    /** A write from elsewhere (another page). */
+    setFromElsewhere: (s: Settings) => {
+      current = structuredClone(s);
+    },
+  };
+}
+
 describe('settings', () => {
   it('round-trips: what is loaded is shown, what is edited is saved', async () => {
     const stored: Settings = {
@@ -59,14 +92,9 @@ describe('settings', () => {
       denyList: ['https://bank.example'],
       reviewers: { alice: { public_key: 'KEY', registered_at: '2025-01-01' } },
     };
-    const saved: Settings[] = [];
-    const { render } = setup({
-      'skillpin:settings-get': () => stored,
-      'skillpin:settings-set': (req) => {
-        saved.push(req.settings);
-        return { ok: true };
-      },
-    });
+    const store = settingsStore(stored);
+    const saved = store.saved;
+    const { render } = setup(store.handlers);
     const root = await render();
     const paused = root.querySelector<HTMLInputElement>('#set-paused');
     expect(paused?.checked).toBe(true);
@@ -97,26 +125,21 @@ describe('settings', () => {
   });
 
   it('refuses to save invalid lists or JSON and says where the problem is', async () => {
-    const { render, bg } = setup({ 'skillpin:settings-set': () => ({ ok: true }) });
+    const { render, bg } = setup({ 'skillpin:settings-update': () => ({ ok: true, settings: DEFAULT_SETTINGS }) });
     const root = await render();
     await typeInto(root.querySelector('#set-denyList'), 'https://ok.example\nnot a site');
     await typeInto(root.querySelector('#set-reviewers'), '{ broken');
     await click(root.querySelector('[data-action="save-settings"]'));
-    expect(bg.ofType('skillpin:settings-set')).toHaveLength(0);
+    expect(bg.ofType('skillpin:settings-update')).toHaveLength(0);
     expect(root.querySelector('#set-denyList-err')?.textContent).toContain('Line 2');
     expect(root.querySelector('#set-denyList')?.getAttribute('aria-invalid')).toBe('true');
     expect(root.querySelector('#set-reviewers-err')?.textContent).toContain('Not valid JSON');
   });
 
   it('Other chat sites: a labelled field that loads, normalises and saves origins', async () => {
-    const saved: Settings[] = [];
-    const { render } = setup({
-      'skillpin:settings-get': () => ({ ...DEFAULT_SETTINGS, chatSites: ['http://localhost:3000'] }),
-      'skillpin:settings-set': (req) => {
-        saved.push(req.settings);
-        return { ok: true };
-      },
-    });
+    const store = settingsStore({ ...DEFAULT_SETTINGS, chatSites: ['http://localhost:3000'] });
+    const saved = store.saved;
+    const { render } = setup(store.handlers);
     const root = await render();
     const field = root.querySelector<HTMLTextAreaElement>('#set-chatSites');
     expect(field?.value).toBe('http://localhost:3000');
@@ -129,7 +152,7 @@ describe('settings', () => {
   });
 
   it('Other chat sites: a bad line is reported with its number and nothing is saved', async () => {
-    const { render, bg } = setup({ 'skillpin:settings-set': () => ({ ok: true }) });
+    const { render, bg } = setup({ 'skillpin:settings-update': () => ({ ok: true, settings: DEFAULT_SETTINGS }) });
     const root = await render();
     for (const [text, line] of [
       ['http://localhost:3000\n*.example.com', 2],
@@ -143,14 +166,97 @@ describe('settings', () => {
       expect(root.querySelector('#set-chatSites')?.getAttribute('aria-invalid')).toBe('true');
       expect(root.querySelector('#set-chatSites')?.getAttribute('aria-describedby')).toBe('set-chatSites-help set-chatSites-err');
     }
-    expect(bg.ofType('skillpin:settings-set')).toHaveLength(0);
+    expect(bg.ofType('skillpin:settings-update')).toHaveLength(0);
   });
 
   it('shows a failed save', async () => {
-    const { render } = setup({ 'skillpin:settings-set': () => ({ ok: false, error: 'storage', message: 'Disk full' }) });
+    const { render } = setup({ 'skillpin:settings-update': () => ({ ok: false, error: 'storage', message: 'Disk full' }) });
     const root = await render();
     await click(root.querySelector('[data-action="save-settings"]'));
     expect(document.querySelector('[data-testid="announcer"]')?.textContent).toContain('Disk full');
+  });
+});
+
+describe('settings changed elsewhere', () => {
+  const CHAT = 'http://127.0.0.1:4000';
+
+  it('an untouched form shows the new values at once', async () => {
+    const store = settingsStore(DEFAULT_SETTINGS);
+    const { render, changed } = setup(store.handlers);
+    const root = await render();
+    expect(root.querySelector<HTMLTextAreaElement>('#set-chatSites')?.value).toBe('');
+    store.setFromElsewhere({ ...DEFAULT_SETTINGS, chatSites: [CHAT], paused: true });
+    await changed('settings');
+    expect(root.querySelector<HTMLTextAreaElement>('#set-chatSites')?.value).toBe(CHAT);
+    expect(root.querySelector<HTMLInputElement>('#set-paused')?.checked).toBe(true);
+    expect(root.querySelector('[data-testid="settings-changed"]')).toBeNull();
+  });
+
+  it('an edited form keeps the edits, says so, and Save writes only the edited field over the newer values', async () => {
+    const store = settingsStore(DEFAULT_SETTINGS);
+    const { render, changed, bg } = setup(store.handlers);
+    const root = await render();
+    await typeInto(root.querySelector('#set-denyList'), 'https://bank.example');
+    store.setFromElsewhere({ ...DEFAULT_SETTINGS, chatSites: [CHAT], paused: true });
+    await changed('settings');
+    const notice = root.querySelector('[data-testid="settings-changed"]');
+    expect(notice?.textContent).toContain('changed elsewhere');
+    expect(notice?.getAttribute('role')).toBe('status');
+    expect(root.querySelector<HTMLTextAreaElement>('#set-denyList')?.value).toBe('https://bank.example');
+    expect(root.querySelector<HTMLTextAreaElement>('#set-chatSites')?.value).toBe('');
+    await click(root.querySelector('[data-action="save-settings"]'));
+    expect(bg.ofType('skillpin:settings-update').map((m) => (m as unknown as { changes: unknown }).changes)).toEqual([{ denyList: ['https://bank.example'] }]);
+    expect(store.saved).toEqual([{ ...DEFAULT_SETTINGS, chatSites: [CHAT], paused: true, denyList: ['https://bank.example'] }]);
+    // The form now shows what is stored, and the notice is gone.
+    expect(root.querySelector<HTMLTextAreaElement>('#set-chatSites')?.value).toBe(CHAT);
+    expect(root.querySelector<HTMLInputElement>('#set-paused')?.checked).toBe(true);
+    expect(root.querySelector('[data-testid="settings-changed"]')).toBeNull();
+  });
+
+  it('Reload drops the edits and shows the newer settings', async () => {
+    const store = settingsStore(DEFAULT_SETTINGS);
+    const { render, changed, bg } = setup(store.handlers);
+    const root = await render();
+    await typeInto(root.querySelector('#set-denyList'), 'https://bank.example');
+    store.setFromElsewhere({ ...DEFAULT_SETTINGS, chatSites: [CHAT] });
+    await changed('settings');
+    await click(root.querySelector('[data-action="reload-settings"]'));
+    expect(root.querySelector<HTMLTextAreaElement>('#set-denyList')?.value).toBe('');
+    expect(root.querySelector<HTMLTextAreaElement>('#set-chatSites')?.value).toBe(CHAT);
+    expect(root.querySelector('[data-testid="settings-changed"]')).toBeNull();
+    expect(bg.ofType('skillpin:settings-update')).toHaveLength(0);
+  });
+
+  it('the page hearing its own Save shows no notice', async () => {
+    const store = settingsStore(DEFAULT_SETTINGS);
+    const { render, changed } = setup(store.handlers);
+    const root = await render();
+    await typeInto(root.querySelector('#set-denyList'), 'https://bank.example');
+    await click(root.querySelector('[data-action="save-settings"]'));
+    await typeInto(root.querySelector('#set-allowList'), 'https://docs.example');
+    await changed('settings');
+    expect(root.querySelector('[data-testid="settings-changed"]')).toBeNull();
+    expect(root.querySelector<HTMLTextAreaElement>('#set-allowList')?.value).toBe('https://docs.example');
+  });
+
+  it('a change of trust state reloads the pin list', async () => {
+    let pins = [makePin({ origin: 'https://a.example' })];
+    const { render, changed } = setup({ 'skillpin:pins-list': () => pins });
+    const root = await render();
+    expect(root.querySelector('[data-origin="https://b.example"]')).toBeNull();
+    pins = [...pins, makePin({ origin: 'https://b.example' })];
+    await changed('trust');
+    expect(root.querySelector('[data-origin="https://b.example"]')).not.toBeNull();
+  });
+
+  it('Save sends only the fields that differ from the form as loaded, even when parsing would normalise the others', () => {
+    const loaded = toForm({ ...DEFAULT_SETTINGS, denyList: ['https://BANK.example/path'] });
+    const form = { ...loaded, paused: true };
+    expect(changedFields(form, loaded)).toEqual(['paused']);
+    const parsed = fromForm(form);
+    if (!parsed.settings) throw new Error('form should parse');
+    expect(settingsChanges(form, loaded, parsed.settings)).toEqual({ paused: true });
+    expect(settingsChanges(loaded, loaded, parsed.settings)).toEqual({});
   });
 });
 

@@ -1,0 +1,50 @@
+// The demo's toolbar pin (scripts/lib/chromium.mjs): the unpacked extension id Chromium
+// derives from the folder, and the Preferences written before the first launch. That the id
+// is the one the browser reports is checked in test/e2e/demo.spec.ts.
+import { afterEach, describe, expect, it } from 'vitest';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pinExtensions, unpackedExtensionId } from '../../../scripts/lib/chromium.mjs';
+
+const made: string[] = [];
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'skillpin-profile-test-'));
+  made.push(dir);
+  return dir;
+}
+afterEach(() => {
+  for (const d of made.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+describe('unpackedExtensionId', () => {
+  it('is 32 letters a–p, the same through a symlink or a relative path, different for another folder', () => {
+    const root = tempDir();
+    mkdirSync(join(root, 'ext'));
+    mkdirSync(join(root, 'other'));
+    symlinkSync(join(root, 'ext'), join(root, 'link'));
+    const id = unpackedExtensionId(join(root, 'ext'));
+    expect(id).toMatch(/^[a-p]{32}$/);
+    expect(unpackedExtensionId(join(root, 'link'))).toBe(id);
+    expect(unpackedExtensionId(join(root, 'other', '..', 'ext'))).toBe(id);
+    expect(unpackedExtensionId(join(root, 'other'))).not.toBe(id);
+  });
+});
+
+describe('pinExtensions', () => {
+  const prefsOf = (profile: string) => JSON.parse(readFileSync(join(profile, 'Default', 'Preferences'), 'utf8')) as Record<string, any>;
+
+  it('writes the pinned list into a fresh profile', () => {
+    const profile = tempDir();
+    pinExtensions(profile, ['a'.repeat(32)]);
+    expect(prefsOf(profile)).toEqual({ extensions: { pinned_extensions: ['a'.repeat(32)] } });
+  });
+
+  it('keeps the preferences already there and pins an id once', () => {
+    const profile = tempDir();
+    mkdirSync(join(profile, 'Default'));
+    writeFileSync(join(profile, 'Default', 'Preferences'), JSON.stringify({ browser: { x: 1 }, extensions: { theme: 't', pinned_extensions: ['b'.repeat(32)] } }));
+    pinExtensions(profile, ['a'.repeat(32), 'b'.repeat(32)]);
+    expect(prefsOf(profile)).toEqual({ browser: { x: 1 }, extensions: { theme: 't', pinned_extensions: ['b'.repeat(32), 'a'.repeat(32)] } });
+  });
+});
