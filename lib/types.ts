@@ -303,7 +303,8 @@ export type AdvisoryFlagCode =
   | 'cross-origin-link'
   | 'hidden-markdown'
   | 'executable-tool'
-  | 'declares-tools';
+  | 'declares-tools'
+  | 'hidden-in-name';
 
 export interface AdvisoryFlag {
   code: AdvisoryFlagCode;

@@ -1,4 +1,5 @@
 import { useCallback } from 'preact/hooks';
+import { NAME_MAX, display } from '@/lib/text/display';
 import type { Approval } from '../../lib/types';
 import { t } from '../../lib/i18n';
 import { useAnnounce } from '../shared/Announcer';
@@ -59,7 +60,7 @@ export function ApprovalsSection({ env, version, onChanged }: { env: OptionsEnv;
       row={(a) => (
         <tr key={`${a.origin} ${a.url}`} data-url={a.url}>
           <td>
-            <strong>{a.name}</strong>
+            <strong>{display(a.name, NAME_MAX)}</strong>
             <div class="hint break">{a.url}</div>
             <div class="hint hex">sha256 {a.digestLf}</div>
           </td>

@@ -1,5 +1,6 @@
 // On a chat site: every approved skill from every origin, ready to insert into
 // this tab's composer or to copy.
+import { NAME_MAX, display } from '@/lib/text/display';
 import { useEffect, useState } from 'preact/hooks';
 import type { ApprovedSkillSummary } from '../../lib/messages';
 import { t } from '../../lib/i18n';
@@ -46,7 +47,7 @@ export function ChatPanel({ env, tabId, chatOrigin, actions }: Props) {
           {state.items.map((item) => (
             <li class="card" key={`${item.origin} ${item.url}`} data-skill-url={item.url}>
               <div class="card-head">
-                <h3 class="card-title">{item.name}</h3>
+                <h3 class="card-title">{display(item.name, NAME_MAX)}</h3>
                 {item.status && <StatusChip status={item.status} />}
               </div>
               <p class="card-meta">

@@ -3,6 +3,7 @@
 // built-in ones and the user's Settings.chatSites) with one child per usable approved
 // skill. Item ids carry (origin, url) so a click is understood after the service worker
 // restarted.
+import { NAME_MAX, display } from '../text/display';
 import type { ApprovedSkillSummary } from '../messages';
 import { CHAT_MATCH_PATTERNS } from '../chat/adapters';
 import { chatSitePatterns } from '../chat/sites';
@@ -45,7 +46,7 @@ export function menuModel(approved: ApprovedSkillSummary[], activeOrigin: string
   return {
     copyVisible: here.length > 0,
     copyTitle: here.length > 1 ? `Copy skill context (${here.length} skills)` : 'Copy skill context',
-    insertItems: usable.map((a) => ({ id: insertItemId(a.origin, a.url), title: `${a.name} — ${new URL(a.origin).host}` })),
+    insertItems: usable.map((a) => ({ id: insertItemId(a.origin, a.url), title: `${display(a.name, NAME_MAX)} — ${new URL(a.origin).host}` })),
     insertPatterns: [...CHAT_MATCH_PATTERNS, ...chatSitePatterns(chatSites)],
   };
 }

@@ -1,5 +1,6 @@
 // Decides when a pin or content change deserves a system notification: only on
 // origins where the user approved skills, once per distinct change.
+import { NAME_MAX, display } from '../text/display';
 import type { OriginReport } from '../types';
 
 export interface NotificationPlan {
@@ -25,7 +26,7 @@ export function notificationFor(report: OriginReport): NotificationPlan | null {
   const changed = report.skills.filter((s) => s.status === 'content-changed');
   if (changed.length > 0) {
     const digests = changed.map((s) => `${s.url}=${s.actual?.lf ?? ''}`).sort().join(',');
-    const names = changed.map((s) => s.name).join(', ');
+    const names = display(changed.map((s) => display(s.name, NAME_MAX)).join(', '), 3 * NAME_MAX);
     return {
       key: `content|${report.origin}|${digests}`,
       title: 'Skillpin: approved skill changed',

@@ -30,6 +30,8 @@
 // line and paragraph separators and bidi controls are replaced so that no field can
 // add a line to the header.
 
+import { display } from '../text/display';
+
 export interface SkillContextInput {
   origin: string;
   name: string;
@@ -51,9 +53,9 @@ const SIGNATURE_NOTES: Record<SkillContextInput['signatureState'], string> = {
 
 /** Replaces characters that could break a header line or reorder its display. */
 export function headerSafe(value: string, maxLength = 512): string {
-  // C0/C1 controls, DEL, line/paragraph separators, bidi embeddings/overrides/isolates, BOM.
-  const cleaned = value.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g, ' ');
-  return cleaned.length > maxLength ? `${cleaned.slice(0, maxLength)}…` : cleaned;
+  // C0/C1 controls, DEL and line/paragraph separators become spaces; bidi controls (U+061C
+  // included) and invisible characters become their visible code points (lib/text/display.ts).
+  return display(value, maxLength);
 }
 
 /** The header lines of the block, without the note and the delimiters (for the UI). */

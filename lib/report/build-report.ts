@@ -1,5 +1,6 @@
 // Assembles the OriginReport every view and test reads (docs/report.md). Statuses come
 // decided from the engine; this module only arranges them for display.
+import { DESCRIPTION_MAX, NAME_MAX, displayText } from '../text/display';
 import type {
   AttestationReport,
   CandidateSource,
@@ -63,12 +64,21 @@ export function skillReport(origin: string, o: SkillOutcome, attestation: Attest
   const fromLlms = m.candidates.filter((c) => c.source === 'llms-txt');
   const fromIndex = m.candidates.filter((c) => c.source !== 'llms-txt');
   const fm = o.trusted ? o.frontmatter : null;
-  const names = {
-    llmsTxt: firstOf(fromLlms.map((c) => nonEmpty(c.name))),
-    index: firstOf(fromIndex.map((c) => nonEmpty(c.name))),
-    frontmatter: nonEmpty(o.frontmatter?.name ?? null),
+  // Publisher strings are shown capped with bidi and invisible characters as code points
+  // (lib/text/display.ts); what was replaced raises the hidden-in-name flag.
+  let hiddenInName = 0;
+  const shown = (value: string | null, max: number): string | null => {
+    if (value === null) return null;
+    const d = displayText(value, max);
+    hiddenInName += d.hidden;
+    return d.text;
   };
-  const name = firstOf([nonEmpty(fm?.name ?? null), names.index, names.llmsTxt, lastSegment(m.url), m.key]) ?? m.key;
+  const names = {
+    llmsTxt: shown(firstOf(fromLlms.map((c) => nonEmpty(c.name))), NAME_MAX),
+    index: shown(firstOf(fromIndex.map((c) => nonEmpty(c.name))), NAME_MAX),
+    frontmatter: shown(nonEmpty(o.frontmatter?.name ?? null), NAME_MAX),
+  };
+  const name = firstOf([fm ? names.frontmatter : null, names.index, names.llmsTxt, shown(lastSegment(m.url), NAME_MAX), shown(m.key, NAME_MAX)]) ?? m.key;
 
   let description: string | null = null;
   let descriptionFrom: SkillReport['descriptionFrom'] = null;
@@ -78,6 +88,10 @@ export function skillReport(origin: string, o: SkillOutcome, attestation: Attest
   if (fmDesc !== null) [description, descriptionFrom] = [fmDesc, 'frontmatter'];
   else if (idxDesc !== null) [description, descriptionFrom] = [idxDesc, 'index'];
   else if (llmsDesc !== null) [description, descriptionFrom] = [llmsDesc, 'llms-txt'];
+  description = shown(description, DESCRIPTION_MAX);
+  const advisory = hiddenInName > 0
+    ? [...o.advisory, { code: 'hidden-in-name' as const, message: `The skill's name or description carries ${hiddenInName} invisible or bidirectional character(s), shown as their code points`, count: hiddenInName }]
+    : o.advisory;
 
   const ordered = [...fromIndex, ...fromLlms];
   const pick = (f: (c: (typeof ordered)[number]) => string | null): string | null => firstOf(ordered.map((c) => nonEmpty(f(c))));
@@ -125,7 +139,7 @@ export function skillReport(origin: string, o: SkillOutcome, attestation: Attest
     statusCode: o.decision.code,
     statusMessage: o.decision.message,
     approval: o.decision.approval,
-    advisory: o.advisory,
+    advisory,
     attestation,
     snapshot: o.snapshot,
     archive: o.archive,

@@ -471,10 +471,41 @@ export const CONTENT_CASES: HostileCase[] = [
     title: 'Skill name and SKILL.md with a right-to-left override (U+202E)',
     site: () => skillBytesSite('invoice\u202Efdp.exe', fm('name: invoice\u202Efdp.exe\ndescription: totally a pdf', 'Pay the \u202Eecivni\u202C now.\n'), { path: '/skills/bidi/SKILL.md' }),
     expected: {
-      skillStatuses: { 'invoice\u202Efdp.exe': 'verified' },
-      custom: { text: 'advisory bidi-control flag', check: (ctx) => (ctx.report.skills[0]?.advisory.some((a) => a.code === 'bidi-control') ? null : 'no bidi-control flag') },
+      // The name is shown with the override as its code point (lib/text/display.ts).
+      skillStatuses: { 'invoice[U+202E]fdp.exe': 'verified' },
+      custom: {
+        text: 'advisory bidi-control and hidden-in-name flags; no raw override in any shown string',
+        check: (ctx) => {
+          const s = ctx.report.skills[0];
+          if (!s?.advisory.some((a) => a.code === 'bidi-control')) return 'no bidi-control flag';
+          if (!s.advisory.some((a) => a.code === 'hidden-in-name')) return 'no hidden-in-name flag';
+          const shown = [s.name, s.description ?? '', s.names.frontmatter ?? '', s.names.index ?? '', s.names.llmsTxt ?? ''];
+          return shown.some((t) => t.includes('\u202E')) ? 'a shown string keeps the raw override' : null;
+        },
+      },
     },
     browser: { include: true, assert: 'The popup shows the bidi-control advisory and does not let the override reorder surrounding UI text.' },
+  },
+  {
+    id: 'publisher-strings-capped-and-neutralised',
+    category: 'content',
+    title: 'Index name with an Arabic letter mark and zero-width joiners, and a 5,000-character description',
+    site: () => {
+      const stage = indexSite([{ name: 'pay', body: fm('name: pay'), entry: { name: 'pay\u061Cpal\u200D\u200Bsupport', description: 'd'.repeat(5000) } }]);
+      return one(stage);
+    },
+    expected: {
+      skillStatuses: { 'pay[U+061C]pal[U+200D][U+200B]support': 'verified' },
+      custom: {
+        text: 'index name shown with code points; description capped at 400 characters; hidden-in-name flag',
+        check: (ctx) => {
+          const s = ctx.report.skills[0];
+          if (s?.names.index !== 'pay[U+061C]pal[U+200D][U+200B]support') return `index name shown as ${JSON.stringify(s?.names.index)}`;
+          if ((s.description ?? '').length > 401) return `description of ${(s.description ?? '').length} characters`;
+          return s.advisory.some((a) => a.code === 'hidden-in-name') ? null : 'no hidden-in-name flag';
+        },
+      },
+    },
   },
   {
     id: 'skill-zero-width-characters',
