@@ -10,7 +10,11 @@ import { isSettingsChanges } from './trust/settings';
 export interface PublicRequests {
   'skillpin:ready': { request: Record<string, never>; response: { ready: true; version: string } };
   'skillpin:report': { request: { origin: string }; response: OriginReport | null };
-  'skillpin:probe': { request: { origin: string }; response: OriginReport };
+  /**
+   * Probe now (a re-check). `tabId` is the tab the popup is about; the background reads that
+   * tab's private flag itself (PRODUCT.md §2.1) and never takes the sender's word for it.
+   */
+  'skillpin:probe': { request: { origin: string; tabId?: number }; response: OriginReport };
 }
 
 /** Requests only the extension's own pages may send. */
@@ -172,6 +176,7 @@ const str: Check = (v) => typeof v === 'string' && v.length <= 8192;
 const bool: Check = (v) => typeof v === 'boolean';
 const int: Check = (v) => typeof v === 'number' && Number.isInteger(v) && v >= 0;
 const strOrNull: Check = (v) => v === null || str(v);
+const optionalInt: Check = (v) => v === undefined || int(v);
 const hex64: Check = (v) => typeof v === 'string' && /^[0-9a-f]{64}$/.test(v);
 const origin: Check = (v) => {
   if (typeof v !== 'string' || v.length > 2048) return false;
@@ -201,7 +206,7 @@ const settingsShape: Check = (v) =>
 const SCHEMAS: { [T in RequestType]: Record<string, Check> } = {
   'skillpin:ready': {},
   'skillpin:report': { origin },
-  'skillpin:probe': { origin },
+  'skillpin:probe': { origin, tabId: optionalInt },
   'skillpin:approve': { origin, url: str, digestLf: hex64, confirmUnverified: bool, confirmCrossOrigin: bool },
   'skillpin:revoke': { origin, url: str },
   'skillpin:trust-key': { origin, expectedFingerprint: strOrNull, newFingerprint: str },

@@ -381,6 +381,21 @@ export interface ProbeCacheEntry {
   retryAt?: number;
   /** Why a negative entry is negative: the `absent` reason, `too-large`, or `transient` (no good answer yet). */
   reason?: string;
+  /**
+   * An artifact whose downloaded bytes failed their declared digest: what was declared and what
+   * the bytes were. While the entry is fresh the artifact is not downloaded again for the same
+   * declared digests; afterwards it is revalidated with the entry's validators (lib/engine/artifacts.ts).
+   */
+  digestFailure?: DigestFailure;
+}
+
+export interface DigestFailure {
+  /** The declared sha256 values (lower-case hex, sorted, unique), joined by ','. */
+  declared: string;
+  /** SHA-256 of the bytes as served (for an archive: of the archive). */
+  rawHex: string;
+  /** SHA-256 after CRLF → LF (for an archive: equal to rawHex). */
+  lfHex: string;
 }
 
 export interface ReviewerRegistry {

@@ -48,13 +48,15 @@ function useSkillDetails(wanted: boolean): DetailsState {
 interface Props {
   env: PopupEnv;
   origin: string;
+  /** The tab the popup is about (null when opened for an origin): sent with a probe request. */
+  tabId?: number | null;
   chatTab: ChatTab | null;
   /** Set by the header's Re-check button; each increment probes again. */
   recheck: number;
   onBusy?: (busy: boolean) => void;
 }
 
-export function OriginView({ env, origin, chatTab, recheck, onBusy }: Props) {
+export function OriginView({ env, origin, tabId = null, chatTab, recheck, onBusy }: Props) {
   const announce = useAnnounce();
   // A report the popup already fetched is the first state (no second round trip, no effect to wait
   // for); an early answer of null (no report yet) or of a report still probing goes straight to the probe.
@@ -78,14 +80,14 @@ export function OriginView({ env, origin, chatTab, recheck, onBusy }: Props) {
     setState({ phase: 'loading', probing: true });
     onBusy?.(true);
     try {
-      const report = await env.client.probe(origin);
+      const report = await env.client.probe(origin, tabId);
       if (n === seq.current) setState({ phase: 'ready', report });
     } catch (err) {
       if (n === seq.current) setState({ phase: 'error', message: errorText(err) });
     } finally {
       if (n === seq.current) onBusy?.(false);
     }
-  }, [env, origin, onBusy]);
+  }, [env, origin, tabId, onBusy]);
 
   const load = useCallback(async () => {
     const n = ++seq.current;

@@ -86,7 +86,7 @@ function Body({ env, target }: Props) {
             <h2 id="site-title" class={target.isChat ? '' : 'visually-hidden'}>
               {t('site_skills')}
             </h2>
-            <OriginView env={env} origin={target.origin} chatTab={chatTab} recheck={recheck} onBusy={setBusy} />
+            <OriginView env={env} origin={target.origin} tabId={target.tabId} chatTab={chatTab} recheck={recheck} onBusy={setBusy} />
           </section>
         )}
       </main>

@@ -26,7 +26,8 @@ export function createClient(send: Send) {
   return {
     ready: () => request('skillpin:ready', none),
     report: (origin: string) => request('skillpin:report', { origin }, true),
-    probe: (origin: string) => request('skillpin:probe', { origin }),
+    /** `tabId`: the tab the popup is about, so the background can apply the private-window rule. */
+    probe: (origin: string, tabId?: number | null) => request('skillpin:probe', tabId === undefined || tabId === null ? { origin } : { origin, tabId }),
     approve: (req: Body<'skillpin:approve'>) => request('skillpin:approve', req),
     revoke: (origin: string, url: string) => request('skillpin:revoke', { origin, url }),
     trustKey: (origin: string, expectedFingerprint: string | null, newFingerprint: string) =>

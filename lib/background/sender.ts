@@ -5,7 +5,8 @@ export interface SenderLike {
   id?: string;
   url?: string;
   origin?: string;
-  tab?: { id?: number; url?: string };
+  /** Set by the browser for a sender inside a tab (a content script, an extension page in a tab). */
+  tab?: { id?: number; url?: string; incognito?: boolean };
 }
 
 export function isExtensionPage(sender: SenderLike, runtimeId: string, extensionBase: string): boolean {

@@ -27,6 +27,7 @@ import {
 import { type Approval, type Clock, type FetchLike, type OriginReport, type Settings, type SkillReport, type StoredSkill } from '../types';
 import { badgeFor, type Badge } from './badge';
 import { notificationFor } from './notify';
+import { isPrivateRequest } from './private-request';
 import { isExtensionPage, type SenderLike } from './sender';
 import { menuModel, parseInsertItemId, type MenuModel } from './menus';
 import { approvalDecision, findSkill, handOff, refused, toSkillText } from './handoff-rules';
@@ -56,7 +57,7 @@ export interface BackgroundDeps {
   version: string;
 }
 
-type Handler<T extends RequestType> = (req: Extract<Request, { type: T }>) => Promise<Response<T>>;
+type Handler<T extends RequestType> = (req: Extract<Request, { type: T }>, sender: SenderLike) => Promise<Response<T>>;
 
 function fail(error: string, message: string): ActionResult {
   return { ok: false, error, message };
@@ -282,11 +283,12 @@ export function createBackgroundService(deps: BackgroundDeps): BackgroundService
       if (scheduler.inFlight(req.origin)) return scheduler.probe(req.origin, { force: false });
       return currentReport(req.origin);
     },
-    'skillpin:probe': async (req) => {
-      // An explicit re-check still honours pause and the allow/deny lists: nothing is
-      // requested from an origin the user excluded (the popup shows why).
+    'skillpin:probe': async (req, sender) => {
+      // An explicit re-check still honours pause, the private-window rule and the allow/deny
+      // lists: nothing is requested from an origin the user excluded (the popup shows why).
       const settings = await getSettings();
-      const decision = shouldProbe(req.origin + '/', settings, { incognito: false });
+      const incognito = settings.probeInPrivate ? false : await privateRequest(req.origin, req.tabId, sender);
+      const decision = shouldProbe(req.origin + '/', settings, { incognito });
       if (!decision.probe) return skippedReport(req.origin, decision.reason, clock.now());
       return scheduler.probe(req.origin, { force: true });
     },
@@ -392,6 +394,19 @@ export function createBackgroundService(deps: BackgroundDeps): BackgroundService
     },
   };
 
+  /**
+   * Whether a probe request is about a private window, judged on the browser's tab list
+   * (private-request.ts). When the tabs cannot be listed the answer is yes: a probe that
+   * should not happen costs more than a re-check that is refused.
+   */
+  async function privateRequest(origin: string, tabId: number | undefined, sender: SenderLike): Promise<boolean> {
+    try {
+      return isPrivateRequest(await platform.listTabs(), origin, tabId, sender);
+    } catch {
+      return true;
+    }
+  }
+
   async function handleMessage(message: unknown, sender: SenderLike): Promise<unknown> {
     const req = parseRequest(message);
     if (!req) return { ok: false, error: 'bad-request', message: 'Not a well-formed Skillpin request.' };
@@ -399,9 +414,9 @@ export function createBackgroundService(deps: BackgroundDeps): BackgroundService
       return { ok: false, error: 'forbidden', message: 'Only Skillpin pages may do this.' };
     }
     if (MUTATING.has(req.type)) stateChangedAt = clock.now();
-    const handler = handlers[req.type] as (r: Request) => Promise<unknown>;
+    const handler = handlers[req.type] as (r: Request, s: SenderLike) => Promise<unknown>;
     try {
-      return await handler(req);
+      return await handler(req, sender);
     } catch (err) {
       return { ok: false, error: 'internal', message: err instanceof Error ? err.message : String(err) };
     } finally {

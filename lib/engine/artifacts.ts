@@ -13,10 +13,12 @@ import type {
   Approval,
   ArchiveEntry,
   DigestCheck,
+  DigestFailure,
   Diagnostic,
   FetchResult,
   Frontmatter,
   MergedSkill,
+  ProbeCacheEntry,
   Settings,
   SignatureState,
   SnapshotReport,
@@ -59,7 +61,10 @@ export interface SkillOutcome {
 }
 
 type Obtained =
-  | { kind: 'bytes'; bytes: Uint8Array; contentType: string | null; finalUrl: string }
+  /** Downloaded now; `entry` is the cache entry written for it (a digest failure is added to it). */
+  | { kind: 'bytes'; bytes: Uint8Array; contentType: string | null; finalUrl: string; entry: ProbeCacheEntry }
+  /** The bytes failed these declared digests before and are not downloaded again (see rememberedFailure). */
+  | { kind: 'known-mismatch'; failure: DigestFailure; why: 'fresh' | 'not-modified'; retryAfter: number; finalUrl: string | null }
   | { kind: 'stored'; stored: StoredSkill; why: 'digest-known' | 'not-modified' | 'fresh' | 'stale'; finalUrl: string | null }
   | { kind: 'failed'; failure: Failure<'fetch-failed' | 'too-large' | 'invalid'> };
 
@@ -105,6 +110,26 @@ async function findStored(ctx: ArtifactContext, url: string, type: MergedSkill['
   return latest && storedMatches(latest, type, hexes) ? latest : null;
 }
 
+/** The declared digests as a DigestFailure records them. */
+function declaredKey(hexes: readonly string[]): string {
+  return [...hexes].sort().join(',');
+}
+
+/**
+ * The remembered digest failure of `entry` when it applies to these declared digests. An
+ * artifact whose bytes failed their digest is not downloaded again on every probe
+ * (hardening issue 10): while its cache entry is fresh (Cache-Control clamped to [5 min, 24 h],
+ * FORMATS.md §9.6) no request is made; after that it is revalidated with the validators it was
+ * served with, and a 304 keeps the failure without a body. Without validators it is downloaded
+ * again once the entry expires: the freshness lifetime is the back-off. Other declared digests
+ * (the publisher fixed the listing) or a user's re-check make it count for nothing.
+ */
+function rememberedFailure(entry: ProbeCacheEntry | null, hexes: readonly string[]): DigestFailure | null {
+  const failure = entry?.digestFailure;
+  if (!failure || hexes.length === 0) return null;
+  return failure.declared === declaredKey(hexes) ? failure : null;
+}
+
 async function obtain(ctx: ArtifactContext, merged: MergedSkill, url: string, needFiles: boolean): Promise<Obtained> {
   const hexes = [...new Set(merged.declared.map((d) => d.hex.toLowerCase()))];
   const canReuse = !ctx.force && !merged.disagree && !(needFiles && merged.type === 'archive');
@@ -120,19 +145,30 @@ async function obtain(ctx: ArtifactContext, merged: MergedSkill, url: string, ne
   if (canReuse && usable && hexes.length === 0 && entry && entry.expiresAt > now) {
     return { kind: 'stored', stored: usable, why: 'fresh', finalUrl: lastFinal };
   }
-  const conditional = usable && entry && (entry.etag !== null || entry.lastModified !== null) ? { etag: entry.etag, lastModified: entry.lastModified } : null;
+  const failed = merged.disagree || usable ? null : rememberedFailure(entry, hexes);
+  if (failed && entry && !ctx.force && entry.expiresAt > now) {
+    return { kind: 'known-mismatch', failure: failed, why: 'fresh', retryAfter: entry.expiresAt, finalUrl: lastFinal };
+  }
+  const validated = usable ?? failed;
+  const conditional = validated && entry && (entry.etag !== null || entry.lastModified !== null) ? { etag: entry.etag, lastModified: entry.lastModified } : null;
   const r = await fetchBounded(ctx.fetch, url, { kind: merged.type, origin: ctx.origin, clock: ctx.clock, conditional, guard: ctx.guard });
   if (r.kind === 'ok') {
-    await ctx.store.putCache({
+    const written: ProbeCacheEntry = {
       url, origin: ctx.origin, kind: merged.type, positive: true, status: r.status, finalUrl: r.finalUrl, contentType: r.contentType,
       etag: r.etag, lastModified: r.lastModified, bytes: null, storedAt: now, expiresAt: now + positiveTtlMs(r.cacheControl), failures: 0,
-    });
-    return { kind: 'bytes', bytes: r.bytes, contentType: r.contentType, finalUrl: r.finalUrl };
+    };
+    await ctx.store.putCache(written);
+    return { kind: 'bytes', bytes: r.bytes, contentType: r.contentType, finalUrl: r.finalUrl, entry: written };
   }
   if (r.kind === 'not-modified') {
     if (usable) {
       if (entry) await ctx.store.putCache({ ...entry, storedAt: now, expiresAt: now + positiveTtlMs(r.cacheControl), failures: 0 });
       return { kind: 'stored', stored: usable, why: 'not-modified', finalUrl: r.finalUrl };
+    }
+    if (failed && entry) {
+      const expiresAt = now + positiveTtlMs(r.cacheControl);
+      await ctx.store.putCache({ ...entry, storedAt: now, expiresAt, failures: 0 });
+      return { kind: 'known-mismatch', failure: failed, why: 'not-modified', retryAfter: expiresAt, finalUrl: r.finalUrl };
     }
     return { kind: 'failed', failure: { status: 'fetch-failed', code: 'fetch-client-error', message: 'The server answered 304 but no verified copy is stored.' } };
   }
@@ -251,7 +287,12 @@ export async function processSkill(ctx: ArtifactContext, merged: MergedSkill, ov
   let archiveFailure: Failure<'invalid' | 'too-large' | 'unsupported'> | null = null;
   let fromStore = false;
 
-  if (got.kind === 'stored') {
+  if (got.kind === 'known-mismatch') {
+    const f = got.failure;
+    digest = { rawHex: f.rawHex, lfHex: f.lfHex, matchedForm: null, undeclared: false, mismatch: true };
+    const how = got.why === 'fresh' ? 'not requested' : 'the server answered 304';
+    diagnostics.push(diag('artifact-mismatch-remembered', `These bytes failed their declared digest before (${how}); not downloaded again before ${new Date(got.retryAfter).toISOString()}.`, { url }));
+  } else if (got.kind === 'stored') {
     fromStore = true;
     const s = got.stored;
     if (got.why === 'stale') diagnostics.push(diag('artifact-stale', 'The artifact could not be fetched now; the last verified bytes are used.', { url }));
@@ -292,6 +333,11 @@ export async function processSkill(ctx: ArtifactContext, merged: MergedSkill, ov
     const declared = [...new Set(merged.declared.map((d) => d.hex.toLowerCase()))].join(', ');
     const what = merged.type === 'archive' ? `archive sha256 ${digest.rawHex}` : `raw ${digest.rawHex}, lf-normalized ${digest.lfHex}`;
     diagnostics.push(diag('digest-mismatch', `Declared ${declared}; actual ${what}.`, { url }));
+    if (got.kind === 'bytes' && !merged.disagree) {
+      // Remember the failure with the validators the bytes came with (rememberedFailure).
+      const hexes = [...new Set(merged.declared.map((d) => d.hex.toLowerCase()))];
+      await ctx.store.putCache({ ...got.entry, digestFailure: { declared: declaredKey(hexes), rawHex: digest.rawHex, lfHex: digest.lfHex } });
+    }
   }
   const bytesOk = !digest.mismatch && archiveFailure === null && skillMd !== null;
   let sig: SignatureCheck = { state: 'not-checked', message: null, failure: null };

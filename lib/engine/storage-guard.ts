@@ -3,6 +3,7 @@
 // what it fetched, and the failure becomes one `storage-error` diagnostic instead of an error
 // that ends discovery. Trust writes (pins, approvals) are not guarded here: their callers decide.
 import { diag } from '../report/codes';
+import { StoreError } from '../trust/errors';
 import type { Diagnostic } from '../types';
 import type { TrustStore } from '../trust/store-api';
 
@@ -22,16 +23,17 @@ export function errorText(e: unknown): string {
 }
 
 export function storageNotes(): StorageNotes {
-  const seen = new Map<string, { message: string; count: number }>();
+  const seen = new Map<string, { message: string; count: number; overBudget: boolean }>();
   return {
     note(operation, error) {
       const got = seen.get(operation);
       if (got) got.count += 1;
-      else seen.set(operation, { message: errorText(error), count: 1 });
+      else seen.set(operation, { message: errorText(error), count: 1, overBudget: error instanceof StoreError && error.code === 'over-budget' });
     },
     diagnostics() {
-      return [...seen.entries()].map(([operation, { message, count }]) =>
-        diag('storage-error', `${operation} failed${count > 1 ? ` (${count} times)` : ''}: ${message}`),
+      return [...seen.entries()].map(([operation, { message, count, overBudget }]) =>
+        // A refusal by the byte budget is not a broken store: it has a code of its own.
+        diag(overBudget ? 'skill-bytes-over-budget' : 'storage-error', `${operation} failed${count > 1 ? ` (${count} times)` : ''}: ${message}`),
       );
     },
   };

@@ -81,7 +81,8 @@ function parseUrl(text: string, base?: URL): URL | null {
  * - 404/410 → `absent`/`not-found`; 401/403 → `absent`/`forbidden`; other 4xx → `absent`/`client-error`.
  * - 429 → `transient`/`rate-limited`; 5xx → `transient`/`server-error` (both with Retry-After).
  * - timeout (headers or body) → `transient`/`timeout`; network error or caller abort → `transient`/`network`.
- * - over the byte cap (declared Content-Length or while streaming) → `too-large`.
+ * - over the byte cap (decoded bytes while streaming, or a declared Content-Length without a
+ *   content coding) → `too-large`.
  * - a discovery document leaving the origin on any hop → `absent`/`cross-origin-redirect`.
  * - an artifact hop failing §9.3 → `blocked` with the checkArtifactUrl code as reason;
  *   an artifact URL failing §9.3 is `blocked` before any request.
@@ -400,14 +401,29 @@ async function attempt(
   return { kind: 'transient', url, status: status || null, reason: 'network', retryAfterMs: null, ms: ms() };
 }
 
-/** The whole body, or null when it exceeds `cap`. Rejects on stream errors and aborts. */
+/**
+ * Whether the body is sent with a content coding (gzip, br, …). The fetch decodes it, so the
+ * stream yields decoded bytes while Content-Length is the encoded length: a length that says
+ * nothing about the bytes the cap is about.
+ */
+function isEncoded(response: Response): boolean {
+  const coding = response.headers.get('content-encoding');
+  return coding !== null && coding.trim() !== '' && coding.trim().toLowerCase() !== 'identity';
+}
+
+/**
+ * The whole body, or null when it exceeds `cap`. The cap counts the bytes the stream yields,
+ * which are decoded bytes (FORMATS.md §9.1): a small gzip body that inflates past the cap is
+ * over it. A declared Content-Length over the cap refuses the body before reading only when no
+ * content coding applies. Rejects on stream errors and aborts.
+ */
 async function readCapped(
   response: Response,
   cap: number,
   guard: <T>(p: Promise<T>) => Promise<T>,
 ): Promise<Uint8Array | null> {
   const declared = response.headers.get('content-length');
-  if (declared !== null && /^\s*\d+\s*$/.test(declared) && Number(declared) > cap) {
+  if (!isEncoded(response) && declared !== null && /^\s*\d+\s*$/.test(declared) && Number(declared) > cap) {
     discardBody(response);
     return null;
   }

@@ -55,6 +55,8 @@ export const ENGINE_CODES = {
   'key-pinned': { level: 'info', meaning: 'The first key seen for this origin was pinned.' },
   'signatures-ignored': { level: 'warning', meaning: 'Entries carry signatures but the origin offers no usable key; the signatures are ignored.' },
   'artifact-stale': { level: 'warning', meaning: 'The artifact could not be fetched now; the last verified bytes are used.' },
+  'skill-bytes-over-budget': { level: 'warning', meaning: 'The verified bytes were not stored: the site, or all sites together, would go over the stored-bytes budget and only approved bytes are left to evict. Nothing stored before was removed; approving needs the bytes stored.' },
+  'artifact-mismatch-remembered': { level: 'info', meaning: 'The bytes of this artifact failed its declared digest on an earlier probe; they are not downloaded again until the cache entry expires, then only revalidated.' },
   'cross-origin-artifact': { level: 'warning', meaning: 'The artifact is on another host than the origin; approving it needs an extra confirmation.' },
   'attestations-unavailable': { level: 'info', meaning: 'The attestations document could not be used; attestation verdicts are not shown.' },
   'approval-suspended': { level: 'warning', meaning: 'The approval no longer matches the skill (digest, key or status) and is suspended.' },

@@ -14,6 +14,11 @@ export type StoreErrorCode =
   | 'invalid-input'
   /** The pinned key changed since the caller decided; nothing was written. */
   | 'pin-changed'
+  /**
+   * Storing these skill bytes would put an origin, or the whole store, over its byte budget, and
+   * only approved bytes (never evicted) are left to make room. Nothing was written or removed.
+   */
+  | 'over-budget'
   /** The store was closed. */
   | 'closed'
   | 'unknown';

@@ -2,6 +2,7 @@
 // transaction, so eviction and the write that triggered it commit or fail together.
 // Records a reader would refuse (corrupt) are never evicted: they are kept as they are.
 import type { IDBPObjectStore, IDBPTransaction, StoreNames } from 'idb';
+import { StoreError } from './errors';
 import type { SkillpinDB } from './schema';
 import { toApproval, toStoredSkill } from './validate';
 
@@ -210,6 +211,107 @@ export async function pruneSkillsAfterBatch(
       }
       oldest = await oldest.continue();
     }
+  }
+  return evicted;
+}
+
+/** Byte budgets of the stored skill bytes (see idb-store.ts for the values and why). */
+export interface ByteBudget {
+  perOrigin: number;
+  total: number;
+}
+
+function recordKey(pk: readonly unknown[]): string {
+  return pk.map(String).join('\n');
+}
+
+function mib(n: number): string {
+  return `${(n / (1024 * 1024)).toFixed(1)} MiB`;
+}
+
+/**
+ * Keeps the stored skill bytes within `budget` after a write to `origins`: each of those
+ * origins within `perOrigin` bytes, the whole store within `total` bytes. Over a budget,
+ * records no approval binds are evicted oldest first; approved bytes are never evicted, and
+ * neither are the records just written (`written`, `origin\nurl\ndigestLf`) nor any record of an
+ * origin with an unreadable approval (its binding is unknown). When that is not enough and
+ * `refuse` is set, the write is refused with `over-budget` (the caller's transaction aborts, so
+ * nothing written or evicted is kept); without `refuse` (an approval) the bytes stay.
+ * Sizes are read from the v3 size indexes' keys, so no bytes are loaded.
+ */
+export async function enforceByteBudget(
+  tx: IDBPTransaction<SkillpinDB, ['approvals', 'skills'], 'readwrite'>,
+  origins: readonly string[],
+  written: ReadonlySet<string>,
+  budget: ByteBudget,
+  refuse: boolean,
+): Promise<number> {
+  const skills = tx.objectStore('skills');
+  // The approvals are read once, and only when something has to be evicted.
+  let approvals: { keys: Set<string>; unsafeOrigins: Set<string>; all: boolean } | null = null;
+  const isProtected = async (pk: [string, string, string]): Promise<boolean> => {
+    if (!approvals) {
+      const read = { keys: new Set<string>(), unsafeOrigins: new Set<string>(), all: false };
+      for (const raw of (await tx.objectStore('approvals').getAll()) as unknown[]) {
+        const approval = toApproval(raw);
+        if (approval) {
+          read.keys.add(recordKey([approval.origin, approval.url, approval.digestLf]));
+          continue;
+        }
+        // An unreadable approval binds unknown bytes: keep its origin's records, or all of them.
+        const origin = (raw as { origin?: unknown } | null)?.origin;
+        if (typeof origin === 'string') read.unsafeOrigins.add(origin);
+        else read.all = true;
+      }
+      approvals = read;
+    }
+    const key = recordKey(pk);
+    return approvals.all || written.has(key) || approvals.keys.has(key) || approvals.unsafeOrigins.has(pk[0]);
+  };
+
+  let evicted = 0;
+  /** Brings the records the index range holds within `limit`; returns the bytes left. */
+  const bound = async (index: 'by-origin-storedAt-size' | 'by-storedAt-size', range: IDBKeyRange | null, limit: number): Promise<number> => {
+    let total = 0;
+    const records: { pk: [string, string, string]; size: number }[] = [];
+    let cursor = await skills.index(index).openKeyCursor(range);
+    while (cursor) {
+      const key = cursor.key as unknown[];
+      const size = key[key.length - 1];
+      if (typeof size === 'number' && Number.isFinite(size) && size >= 0) {
+        total += size;
+        records.push({ pk: cursor.primaryKey, size });
+      }
+      cursor = await cursor.continue();
+    }
+    for (const r of records) {
+      if (total <= limit) break;
+      if (await isProtected(r.pk)) continue;
+      await skills.delete(r.pk);
+      total -= r.size;
+      evicted++;
+    }
+    return total;
+  };
+
+  for (const origin of new Set(origins)) {
+    const range = IDBKeyRange.bound([origin, -Infinity, -Infinity], [origin, Infinity, Infinity]);
+    const left = await bound('by-origin-storedAt-size', range, budget.perOrigin);
+    if (left > budget.perOrigin && refuse) {
+      throw new StoreError(
+        'over-budget',
+        `the skill bytes stored for ${origin} would be ${mib(left)}, over its ${mib(budget.perOrigin)} budget, and only approved bytes are left to make room; the new bytes were not stored and nothing stored before was removed`,
+        { store: 'skills' },
+      );
+    }
+  }
+  const left = await bound('by-storedAt-size', null, budget.total);
+  if (left > budget.total && refuse) {
+    throw new StoreError(
+      'over-budget',
+      `the stored skill bytes would be ${mib(left)}, over the ${mib(budget.total)} budget of all sites, and only approved bytes are left to make room; the new bytes were not stored and nothing stored before was removed`,
+      { store: 'skills' },
+    );
   }
   return evicted;
 }

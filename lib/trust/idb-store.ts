@@ -4,10 +4,10 @@
 import type { IDBPDatabase, IDBPTransaction, StoreNames } from 'idb';
 import type { Approval, OriginReport, Pin, ProbeCacheEntry, Settings, StoredSkill } from '../types';
 import { StoreError, classifyIdbError } from './errors';
-import { evictCache, evictCacheKeeping, evictReports, pruneSkills, pruneSkillsAfterBatch } from './evict';
+import { enforceByteBudget, evictCache, evictCacheKeeping, evictReports, pruneSkills, pruneSkillsAfterBatch } from './evict';
 import { openDatabase } from './open';
 import { DB_NAME, SETTINGS_KEY, cacheEvictKey } from './schema';
-import type { SkillpinDB } from './schema';
+import type { SkillpinDB, SkillRecord } from './schema';
 import { isCompleteSettings, pickSettings, readSettings } from './settings';
 import type { ApprovalImport, OriginState, PinResult, TrustStore } from './store-api';
 import {
@@ -34,6 +34,10 @@ export interface StoreOptions {
   maxReports?: number;
   /** Stored skill bytes per origin. Default 256 records. */
   maxSkillsPerOrigin?: number;
+  /** Bytes of stored skills per origin. Default 32 MiB. */
+  maxSkillBytesPerOrigin?: number;
+  /** Bytes of stored skills of all origins together. Default 256 MiB. */
+  maxSkillBytes?: number;
   /** How long an upgrade waits for older connections after `blocked`. Default 5,000 ms. */
   blockedTimeoutMs?: number;
   /** Problems that do not fail the call: corrupt records skipped, connection closed for an upgrade. */
@@ -43,6 +47,16 @@ export interface StoreOptions {
 export const DEFAULT_MAX_CACHE_ENTRIES = 20_000;
 export const DEFAULT_MAX_REPORTS = 2_000;
 export const DEFAULT_MAX_SKILLS_PER_ORIGIN = 256;
+/**
+ * Byte budgets of the stored skill bytes (hardening issue 10): records alone do not bound them.
+ * Per origin 32 MiB: a probe stores at most 64 SKILL.md of at most 256 KiB (16 MiB), and the
+ * approved versions of the same 64 skills may be kept beside them (another 16 MiB). All origins
+ * together 256 MiB, far below what browsers grant an extension's IndexedDB. Over a budget the
+ * oldest unapproved bytes go first; approved bytes are never evicted, and when only they are
+ * left new unapproved bytes are refused (`over-budget`) instead (evict.ts).
+ */
+export const DEFAULT_MAX_SKILL_BYTES_PER_ORIGIN = 32 * 1024 * 1024;
+export const DEFAULT_MAX_SKILL_BYTES = 256 * 1024 * 1024;
 export const DEFAULT_BLOCKED_TIMEOUT_MS = 5_000;
 
 type Names = StoreNames<SkillpinDB>;
@@ -72,7 +86,7 @@ class IdbTrustStore implements TrustStore {
 
   constructor(
     private readonly db: IDBPDatabase<SkillpinDB>,
-    private readonly limits: { cache: number; reports: number; skillsPerOrigin: number },
+    private readonly limits: { cache: number; reports: number; skillsPerOrigin: number; skillBytesPerOrigin: number; skillBytes: number },
     private readonly onError: (e: StoreError) => void,
   ) {
     db.addEventListener('versionchange', () => {
@@ -160,6 +174,10 @@ class IdbTrustStore implements TrustStore {
 
   private write<S extends Names[], T>(stores: S, body: (tx: IDBPTransaction<SkillpinDB, S, 'readwrite'>) => Promise<T>): Promise<T> {
     return this.run(stores, 'readwrite', body);
+  }
+
+  private budget(): { perOrigin: number; total: number } {
+    return { perOrigin: this.limits.skillBytesPerOrigin, total: this.limits.skillBytes };
   }
 
   // ------------------------------------------------------------------ pins
@@ -252,8 +270,11 @@ class IdbTrustStore implements TrustStore {
     await this.write(['pins', 'approvals', 'skills'], async (tx) => {
       await this.checkPinBinding(tx.objectStore('pins'), a);
       await tx.objectStore('approvals').put(a);
-      await tx.objectStore('skills').put({ ...s, bytes: compactBytes(s.bytes) });
-      await pruneSkills(tx as unknown as IDBPTransaction<SkillpinDB, ['approvals', 'skills'], 'readwrite'>, s.origin, s.url, s.digestLf, this.limits.skillsPerOrigin);
+      await tx.objectStore('skills').put(skillRecord(s));
+      const skillsTx = tx as unknown as IDBPTransaction<SkillpinDB, ['approvals', 'skills'], 'readwrite'>;
+      await pruneSkills(skillsTx, s.origin, s.url, s.digestLf, this.limits.skillsPerOrigin);
+      // Approved bytes make room by evicting unapproved ones; an approval itself is never refused.
+      await enforceByteBudget(skillsTx, [s.origin], new Set([writtenKey(s)]), this.budget(), false);
     });
   }
 
@@ -305,8 +326,9 @@ class IdbTrustStore implements TrustStore {
     const s = toStoredSkill(skill);
     if (!s) throw new StoreError('invalid-input', 'skill does not have the shape of a StoredSkill; nothing was written');
     await this.write(['approvals', 'skills'], async (tx) => {
-      await tx.objectStore('skills').put({ ...s, bytes: compactBytes(s.bytes) });
+      await tx.objectStore('skills').put(skillRecord(s));
       await pruneSkills(tx, s.origin, s.url, s.digestLf, this.limits.skillsPerOrigin);
+      await enforceByteBudget(tx, [s.origin], new Set([writtenKey(s)]), this.budget(), true);
     });
   }
 
@@ -321,8 +343,12 @@ class IdbTrustStore implements TrustStore {
     await this.write(['approvals', 'skills'], async (tx) => {
       // Requests of one transaction run in order: issue them together, then bound once.
       const skills = tx.objectStore('skills');
-      await Promise.all(checked.map((s) => skills.put({ ...s, bytes: compactBytes(s.bytes) })));
+      await Promise.all(checked.map((s) => skills.put(skillRecord(s))));
       await pruneSkillsAfterBatch(tx, checked, this.limits.skillsPerOrigin);
+      // Bytes the per-URL pruning just removed are not kept by being in the batch.
+      const kept = new Set<string>();
+      for (const s of checked) if ((await skills.getKey([s.origin, s.url, s.digestLf])) !== undefined) kept.add(writtenKey(s));
+      await enforceByteBudget(tx, checked.map((s) => s.origin), kept, this.budget(), true);
     });
   }
 
@@ -455,6 +481,16 @@ class IdbTrustStore implements TrustStore {
   }
 }
 
+/** The stored form of a skill: compact bytes and their count (read by the byte budgets). */
+function skillRecord(s: StoredSkill): SkillRecord {
+  const bytes = compactBytes(s.bytes);
+  return { ...s, bytes, size: bytes.byteLength };
+}
+
+function writtenKey(s: StoredSkill): string {
+  return `${s.origin}\n${s.url}\n${s.digestLf}`;
+}
+
 function approvalKeyOf(raw: unknown): unknown {
   const r = raw as { origin?: unknown; url?: unknown } | null;
   return [r?.origin, r?.url];
@@ -470,6 +506,8 @@ export async function openTrustStore(opts: StoreOptions = {}): Promise<TrustStor
     cache: positiveInt(opts.maxCacheEntries, DEFAULT_MAX_CACHE_ENTRIES, 'maxCacheEntries'),
     reports: positiveInt(opts.maxReports, DEFAULT_MAX_REPORTS, 'maxReports'),
     skillsPerOrigin: positiveInt(opts.maxSkillsPerOrigin, DEFAULT_MAX_SKILLS_PER_ORIGIN, 'maxSkillsPerOrigin'),
+    skillBytesPerOrigin: positiveInt(opts.maxSkillBytesPerOrigin, DEFAULT_MAX_SKILL_BYTES_PER_ORIGIN, 'maxSkillBytesPerOrigin'),
+    skillBytes: positiveInt(opts.maxSkillBytes, DEFAULT_MAX_SKILL_BYTES, 'maxSkillBytes'),
   };
   const blockedTimeoutMs = opts.blockedTimeoutMs ?? DEFAULT_BLOCKED_TIMEOUT_MS;
   const factory = opts.indexedDB ?? (globalThis as { indexedDB?: IDBFactory }).indexedDB;

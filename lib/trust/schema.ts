@@ -8,11 +8,14 @@
 // v2  settings move from `meta` into their own `settings` store (meta is dropped); cache records
 //     gain `evictKey` = [positive ? 1 : 0, positive ? expiresAt : storedAt] and an index on it
 //     (negatives oldest first, then positives by expiry), which replaces by-storedAt.
+// v3  skill records gain `size` = bytes.byteLength and two indexes on it, by-storedAt-size
+//     [storedAt, size] and by-origin-storedAt-size [origin, storedAt, size]: the byte budgets
+//     (evict.ts) read sizes, oldest first, from index keys alone, without loading any bytes.
 import type { DBSchema, IDBPDatabase, IDBPTransaction } from 'idb';
 import type { Approval, OriginReport, Pin, ProbeCacheEntry, Settings, StoredSkill } from '../types';
 
 export const DB_NAME = 'skillpin';
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 /** The key of the single settings record. */
 export const SETTINGS_KEY = 'settings';
@@ -20,6 +23,11 @@ export const SETTINGS_KEY = 'settings';
 /** What the cache store holds: the entry plus the key the eviction index reads. */
 export interface CacheRecord extends ProbeCacheEntry {
   evictKey: [number, number];
+}
+
+/** What the skills store holds: the skill plus its byte count (absent on records an upgrade could not read). */
+export interface SkillRecord extends StoredSkill {
+  size?: number;
 }
 
 /** What the reports store holds: the report plus a numeric order for eviction. */
@@ -35,8 +43,13 @@ export interface SkillpinDB extends DBSchema {
   approvals: { key: [string, string]; value: Approval; indexes: { 'by-origin': string } };
   skills: {
     key: [string, string, string];
-    value: StoredSkill;
-    indexes: { 'by-origin-url-storedAt': [string, string, number]; 'by-origin-storedAt': [string, number] };
+    value: SkillRecord;
+    indexes: {
+      'by-origin-url-storedAt': [string, string, number];
+      'by-origin-storedAt': [string, number];
+      'by-storedAt-size': [number, number];
+      'by-origin-storedAt-size': [string, number, number];
+    };
   };
   cache: { key: string; value: CacheRecord; indexes: { 'by-origin': string; 'by-evict': [number, number] } };
   reports: { key: string; value: ReportRecord; indexes: { 'by-order': number } };
@@ -100,8 +113,26 @@ const v2: Step = async (db, tx) => {
   }
 };
 
+const v3: Step = async (_db, tx) => {
+  const skills = tx.objectStore('skills');
+  skills.createIndex('by-storedAt-size', ['storedAt', 'size']);
+  skills.createIndex('by-origin-storedAt-size', ['origin', 'storedAt', 'size']);
+  let cursor = await skills.openCursor();
+  while (cursor) {
+    const value: unknown = cursor.value;
+    if (typeof value === 'object' && value !== null) {
+      const rec = value as Record<string, unknown>;
+      const bytes = rec.bytes;
+      const size = bytes instanceof ArrayBuffer || ArrayBuffer.isView(bytes) ? bytes.byteLength : null;
+      // A record without readable bytes is kept as it is: not indexed, so neither counted nor evicted.
+      if (size !== null && isFiniteNumber(rec.storedAt)) await cursor.update({ ...rec, size });
+    }
+    cursor = await cursor.continue();
+  }
+};
+
 /** STEPS[i] upgrades a database from version i to version i + 1. */
-const STEPS: readonly Step[] = [v1, v2];
+const STEPS: readonly Step[] = [v1, v2, v3];
 
 if (STEPS.length !== SCHEMA_VERSION) throw new Error('schema: one upgrade step per version');
 

@@ -1,7 +1,7 @@
 // Shape checks for every record the trust store reads or writes. A stored record that fails
 // its check is skipped by readers (and reported), never deleted; an input that fails is refused.
 import { ALL_STATUSES } from '../types';
-import type { Approval, ArchiveEntry, DocumentKind, OriginReport, Pin, ProbeCacheEntry, ProbeState, SkillStatus, StoredSkill } from '../types';
+import type { Approval, ArchiveEntry, DigestFailure, DocumentKind, OriginReport, Pin, ProbeCacheEntry, ProbeState, SkillStatus, StoredSkill } from '../types';
 import type { CacheRecord, ReportRecord } from './schema';
 
 type Obj = Record<string, unknown>;
@@ -107,7 +107,7 @@ function toArchiveListing(v: unknown): StoredSkill['archive'] | null {
 /** A probe cache entry; extra fields of the stored record (evictKey) are dropped. */
 export function toCacheEntry(v: unknown): ProbeCacheEntry | null {
   if (!isObject(v)) return null;
-  const { url, origin, kind, positive, status, finalUrl, contentType, etag, lastModified, storedAt, expiresAt, failures, retryAt, reason } = v;
+  const { url, origin, kind, positive, status, finalUrl, contentType, etag, lastModified, storedAt, expiresAt, failures, retryAt, reason, digestFailure } = v;
   if (!isNonEmptyString(url) || !isNonEmptyString(origin)) return null;
   if (typeof kind !== 'string' || !(DOCUMENT_KINDS as readonly string[]).includes(kind)) return null;
   if (typeof positive !== 'boolean') return null;
@@ -117,6 +117,7 @@ export function toCacheEntry(v: unknown): ProbeCacheEntry | null {
   if (failures !== undefined && !(Number.isInteger(failures) && typeof failures === 'number' && failures >= 0)) return null;
   if (retryAt !== undefined && !isFiniteNumber(retryAt)) return null;
   if (reason !== undefined && typeof reason !== 'string') return null;
+  if (digestFailure !== undefined && !isDigestFailure(digestFailure)) return null;
   let bytes: Uint8Array | null = null;
   if (v.bytes !== null) {
     bytes = asBytes(v.bytes);
@@ -139,7 +140,18 @@ export function toCacheEntry(v: unknown): ProbeCacheEntry | null {
   if (failures !== undefined) entry.failures = failures;
   if (retryAt !== undefined) entry.retryAt = retryAt;
   if (reason !== undefined) entry.reason = reason;
+  if (digestFailure !== undefined) {
+    const d = digestFailure as DigestFailure;
+    entry.digestFailure = { declared: d.declared, rawHex: d.rawHex, lfHex: d.lfHex };
+  }
   return entry;
+}
+
+function isDigestFailure(v: unknown): v is DigestFailure {
+  if (!isObject(v)) return false;
+  const { declared, rawHex, lfHex } = v;
+  return typeof declared === 'string' && declared.split(',').every((h) => HEX64.test(h)) &&
+    typeof rawHex === 'string' && HEX64.test(rawHex) && typeof lfHex === 'string' && HEX64.test(lfHex);
 }
 
 export function toCacheRecord(entry: ProbeCacheEntry, evictKey: [number, number]): CacheRecord {

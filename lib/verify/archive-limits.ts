@@ -1,8 +1,14 @@
 // Caps for an in-memory unpack (PRODUCT.md §2.3, FORMATS.md §6.3) and the shape both readers return.
+import { LIMITS } from '../net/limits';
 import type { ArchiveEntry } from '../types';
 
 export const DEFAULT_MAX_FILES = 512;
 export const DEFAULT_MAX_BYTES = 16 * 1024 * 1024;
+/**
+ * The root SKILL.md is the one file shown and handed on: it gets the cap of a plain SKILL.md
+ * (256 KiB, FORMATS.md §9.1), so an archive is no way around that cap.
+ */
+export const DEFAULT_MAX_SKILL_MD = LIMITS.skillMd;
 
 export interface ArchiveLimits {
   /** Regular files, directories not counted. */
@@ -14,16 +20,19 @@ export interface ArchiveLimits {
    * the file cap (4,096 by default); going over it is `too-large` as well.
    */
   maxEntries: number;
+  /** Bytes of the root SKILL.md. */
+  maxSkillMd: number;
 }
 
 function positiveInteger(value: number | undefined, fallback: number): number {
   return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : fallback;
 }
 
-export function resolveLimits(limits?: { maxFiles?: number; maxBytes?: number }): ArchiveLimits {
+export function resolveLimits(limits?: { maxFiles?: number; maxBytes?: number; maxSkillMd?: number }): ArchiveLimits {
   const maxFiles = positiveInteger(limits?.maxFiles, DEFAULT_MAX_FILES);
   const maxBytes = positiveInteger(limits?.maxBytes, DEFAULT_MAX_BYTES);
-  return { maxFiles, maxBytes, maxEntries: Math.max(maxFiles * 8, 64) };
+  const maxSkillMd = positiveInteger(limits?.maxSkillMd, DEFAULT_MAX_SKILL_MD);
+  return { maxFiles, maxBytes, maxEntries: Math.max(maxFiles * 8, 64), maxSkillMd };
 }
 
 /** What a reader hands back before the root SKILL.md rule is applied. */

@@ -2,13 +2,13 @@
 // FORMATS.md §6). The digest of the archive bytes is checked by the caller before this runs.
 // Nothing here writes files or runs anything; the result is bytes in memory and a listing.
 import type { ArchiveEntry, ArchiveResult } from '../types';
-import { resolveLimits, type Unpacked } from './archive-limits';
-import { invalid, unsupported, type ArchiveFailure } from './archive-names';
+import { resolveLimits, type ArchiveLimits, type Unpacked } from './archive-limits';
+import { invalid, tooLarge, unsupported, type ArchiveFailure } from './archive-names';
 import { readTarGz } from './archive-tar';
 import { readZip } from './archive-zip';
 
 export { detectArchiveFormat } from './archive-format';
-export { DEFAULT_MAX_BYTES, DEFAULT_MAX_FILES } from './archive-limits';
+export { DEFAULT_MAX_BYTES, DEFAULT_MAX_FILES, DEFAULT_MAX_SKILL_MD } from './archive-limits';
 
 export const ROOT_SKILL_MD = 'SKILL.md';
 
@@ -22,20 +22,24 @@ function rootSkillMissing(entries: ArchiveEntry[]): ArchiveFailure {
   return invalid('archive-no-root-skill-md', `The archive has no SKILL.md at its root${hint}.`);
 }
 
-function finish(format: 'zip' | 'tar.gz', unpacked: Unpacked): ArchiveResult {
+function finish(format: 'zip' | 'tar.gz', unpacked: Unpacked, limits: ArchiveLimits): ArchiveResult {
   const skillMd = unpacked.files.get(ROOT_SKILL_MD);
   if (!skillMd) return rootSkillMissing(unpacked.entries);
+  if (skillMd.byteLength > limits.maxSkillMd) {
+    // The same status a plain SKILL.md over its cap gets; nothing of the archive is kept.
+    return tooLarge('archive-skill-md-too-large', `The root SKILL.md is ${skillMd.byteLength} bytes, over the ${limits.maxSkillMd}-byte cap of a SKILL.md.`);
+  }
   return { ok: true, format, entries: unpacked.entries, files: unpacked.files, skillMd };
 }
 
 /**
- * Unpack an archive in memory. Caps default to 512 regular files and 16 MiB unpacked; going over
- * either gives `too-large`. Every failure is a result with a stable code; this never throws.
+ * Unpack an archive in memory. Caps default to 512 regular files and 16 MiB unpacked, and the
+ * root SKILL.md to the 256 KiB of a plain one; going over any of them gives `too-large`. Every failure is a result with a stable code; this never throws.
  */
 export async function unpackArchive(
   bytes: Uint8Array,
   format: 'zip' | 'tar.gz',
-  limits?: { maxFiles?: number; maxBytes?: number },
+  limits?: { maxFiles?: number; maxBytes?: number; maxSkillMd?: number },
 ): Promise<ArchiveResult> {
   try {
     const resolved = resolveLimits(limits);
@@ -45,7 +49,7 @@ export async function unpackArchive(
     else if (format === 'tar.gz') unpacked = readTarGz(bytes, resolved);
     else return unsupported('archive-format-unsupported', `The archive format ${JSON.stringify(String(format))} is not supported.`);
     if (!unpacked.ok) return unpacked;
-    return finish(format, unpacked);
+    return finish(format, unpacked, resolved);
   } catch (error) {
     const detail = error instanceof Error ? error.message : String(error);
     return invalid('archive-unreadable', `The archive could not be read (${detail}).`);

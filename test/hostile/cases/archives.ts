@@ -51,6 +51,24 @@ function tarWith(extra: TarEntrySpec[], base: FileSpec[] = files()): Uint8Array 
 
 const NOTE = encoder.encode('harmless\n');
 
+/** A SKILL.md of 4 MiB: valid frontmatter, then filler. */
+function bigSkillMd(): Uint8Array {
+  const head = '---\nname: big\ndescription: A SKILL.md far over its cap.\n---\n';
+  return encoder.encode(head + 'Filler line of an archived skill.\n'.repeat(Math.ceil((4 * MiB) / 34)));
+}
+
+/** No skill bytes of the probed origin were stored. */
+function nothingStored(): NonNullable<HostileCase['expected']['custom']> {
+  return {
+    text: 'no bytes stored for the skill',
+    check: async (ctx) => {
+      const s = ctx.report.skills[0];
+      if (!s || !s.url) return 'no skill in the report';
+      return (await ctx.store.getLatestSkill(ctx.origin, s.url)) ? 'bytes of the oversized SKILL.md were stored' : null;
+    },
+  };
+}
+
 export const ARCHIVE_CASES: HostileCase[] = [
   // --- controls: well-formed archives verify, and nothing inside runs ---
   {
@@ -137,6 +155,13 @@ export const ARCHIVE_CASES: HostileCase[] = [
   tarCase('targz-bomb-ratio', 'tar.gz with one entry inflating 17 MiB of zeros', () => tarWith([{ name: 'bomb.bin', data: zeros(17 * MiB) }]), 'too-large'),
   tarCase('targz-bomb-absolute-size', 'tar.gz of 20 × 1 MiB entries', () => tarWith(Array.from({ length: 20 }, (_, i) => ({ name: `data/${i}.bin`, data: zeros(MiB) }))), 'too-large'),
   tarCase('targz-bomb-many-entries', 'tar.gz with 600 small files', () => tarWith(Array.from({ length: 600 }, (_, i) => ({ name: `many/${i}.txt`, data: NOTE }))), 'too-large/archive-too-many-files'),
+  // The root SKILL.md is capped like a plain one (256 KiB), whatever room the archive caps leave.
+  zipCase('zip-root-skill-md-4mib', 'Zip whose root SKILL.md is 4 MiB (the archive itself within its caps)', () => buildZip([{ name: 'SKILL.md', data: bigSkillMd() }]), 'too-large/archive-skill-md-too-large', {
+    expected: { skillStatuses: { pkg: 'too-large/archive-skill-md-too-large' }, custom: nothingStored() },
+  }),
+  tarCase('targz-root-skill-md-4mib', 'tar.gz whose root SKILL.md is 4 MiB', () => buildTarGz([{ name: 'SKILL.md', data: bigSkillMd() }]), 'too-large/archive-skill-md-too-large', {
+    expected: { skillStatuses: { pkg: 'too-large/archive-skill-md-too-large' }, custom: nothingStored() },
+  }),
   tarCase('targz-multi-member', 'tar.gz made of three gzip members', () => gzip(buildTar(files().map((f) => ({ name: f.name, data: f.data }))), { members: 3 }), 'invalid'),
 
   // --- paths ---

@@ -50,9 +50,9 @@ function openWithSchemaSteps(factory: IDBFactory, name: string, version: number)
 }
 
 describe('schema', () => {
-  it('names the database skillpin and is at version 2', () => {
+  it('names the database skillpin and is at version 3', () => {
     expect(DB_NAME).toBe('skillpin');
-    expect(SCHEMA_VERSION).toBe(2);
+    expect(SCHEMA_VERSION).toBe(3);
   });
 
   it("the schema's v1 step builds exactly the frozen v1 fixture", async () => {
@@ -75,6 +75,16 @@ describe('schema', () => {
     expect(Object.keys(shape).sort()).toEqual(['approvals', 'cache', 'pins', 'reports', 'settings', 'skills']);
     expect(shape.cache?.indexes).toEqual({ 'by-origin': 'origin', 'by-evict': 'evictKey' });
     expect(shape.settings?.keyPath).toBeNull();
+    expect(shape.skills?.indexes).toMatchObject({ 'by-storedAt-size': ['storedAt', 'size'], 'by-origin-storedAt-size': ['origin', 'storedAt', 'size'] });
+  });
+
+  it('v3 gives every readable skill record its byte count', async () => {
+    const factory = new IDBFactory();
+    await buildV1Database(factory, 'sized', v1Sample());
+    (await openTrustStore({ name: 'sized', indexedDB: factory })).close();
+    const records = (await rawAll(factory, 'sized', 'skills')) as Record<string, unknown>[];
+    const skill = records.find((r) => r.digestLf === V1_DIGEST_LF);
+    expect(skill?.size).toBe(V1_BYTES.byteLength);
   });
 
   it('a fresh database and a migrated v1 database have the same shape', async () => {

@@ -103,9 +103,18 @@ describe('report fetched before the view is drawn (env.readyReport)', () => {
       const { render, bg } = withEarly(early, withReport(makeReport([makeSkill()])));
       const root = await render();
       expect(bg.ofType('skillpin:report')).toHaveLength(0);
-      expect(bg.ofType('skillpin:probe')).toEqual([{ type: 'skillpin:probe', origin: ORIGIN }]);
+      // The probe names the popup's tab: the background applies the private-window rule to it.
+      expect(bg.ofType('skillpin:probe')).toEqual([{ type: 'skillpin:probe', origin: ORIGIN, tabId: 7 }]);
       expect(root.querySelectorAll('[data-skill-url]')).toHaveLength(1);
     }
+  });
+
+  it('a popup opened for an origin (no tab) sends its probe without a tab id', async () => {
+    const { render, bg } = setup({ 'skillpin:report': () => null, 'skillpin:probe': () => makeReport([makeSkill()]) }, {
+      target: { kind: 'origin', origin: ORIGIN, tabId: null, isChat: false },
+    });
+    await render();
+    expect(bg.ofType('skillpin:probe')).toEqual([{ type: 'skillpin:probe', origin: ORIGIN }]);
   });
 
   it('nothing fetched early (undefined): loads as before', async () => {
