@@ -14,6 +14,8 @@ export type StoreErrorCode =
   | 'invalid-input'
   /** The pinned key changed since the caller decided; nothing was written. */
   | 'pin-changed'
+  /** The key was revoked by the user for this origin; nothing was written. */
+  | 'key-revoked'
   /** The store was closed. */
   | 'closed'
   | 'unknown';
