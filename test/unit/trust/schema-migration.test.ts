@@ -5,6 +5,7 @@ import { openTrustStore } from '../../../lib/trust/idb-store';
 import { DB_NAME, SCHEMA_VERSION, upgrade } from '../../../lib/trust/schema';
 import type { UpgradeDb, UpgradeTx } from '../../../lib/trust/schema';
 import { wrap } from 'idb';
+import type { Pin } from '../../../lib/types';
 import { buildV1Database, openV1 } from '../../fixtures/trust/v1-database';
 import { V1_BYTES, V1_DIGEST_LF, V1_FINGERPRINT, V1_ORIGIN, V1_SKILL_URL, v1Sample } from '../../fixtures/trust/v1-sample';
 import { makeCacheEntry, rawAll, rawOpen } from './helpers';
@@ -214,7 +215,7 @@ describe('migration v2 → v3 (key history)', () => {
 
     const errors: StoreError[] = [];
     const store = await openTrustStore({ name: 'v2', indexedDB: factory, onError: (e) => errors.push(e) });
-    const pin = v1Sample().pins?.[0];
+    const pin = v1Sample().pins?.[0] as Pin | undefined;
     expect(await store.getKeyHistory(V1_ORIGIN)).toEqual([
       { origin: V1_ORIGIN, fingerprint: V1_FINGERPRINT, key: pin?.key, firstSeen: pin?.firstSeen, lastSeen: pin?.lastSeen, state: 'pinned', revokedAt: null },
     ]);
@@ -240,7 +241,7 @@ describe('migration v2 → v3 (key history)', () => {
     const factory = new IDBFactory();
     await buildV2(factory, 'v2');
     const store = await openTrustStore({ name: 'v2', indexedDB: factory });
-    const pin = v1Sample().pins?.[0];
+    const pin = v1Sample().pins?.[0] as Pin | undefined;
     await store.revokeKey(V1_ORIGIN, V1_FINGERPRINT, 9_000);
     expect((await store.pinIfAbsent(V1_ORIGIN, pin?.key ?? '', V1_FINGERPRINT, 9_500)).result).toBe('revoked');
     store.close();
