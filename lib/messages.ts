@@ -2,7 +2,7 @@
 // incoming message with parseRequest() and checks the sender before answering
 // privileged ones (PRODUCT.md §6): only the extension's own pages may approve,
 // pin, read skill bytes or export.
-import type { Approval, OriginReport, Pin, Settings, SkillStatus } from './types';
+import type { Approval, KeyHistoryEntry, OriginReport, Pin, Settings, SkillStatus } from './types';
 import { isChatSiteList } from './chat/sites';
 import { isSettingsChanges } from './trust/settings';
 
@@ -52,9 +52,19 @@ export interface PrivilegedRequests {
   'skillpin:settings-update': { request: { changes: Partial<Settings> }; response: SettingsUpdateResult };
   'skillpin:pins-list': { request: Record<string, never>; response: Pin[] };
   'skillpin:pin-forget': { request: { origin: string }; response: ActionResult };
+  /** Every key every origin has shown (PRODUCT.md §5 key history), revoked ones included. */
+  'skillpin:key-history': { request: Record<string, never>; response: KeyHistoryEntry[] };
+  /** Marks a fingerprint revoked for an origin: never accepted again there, even after forget. */
+  'skillpin:key-revoke': { request: { origin: string; fingerprint: string }; response: ActionResult };
   'skillpin:approvals-list': { request: Record<string, never>; response: Approval[] };
   'skillpin:export': { request: Record<string, never>; response: { json: string } };
-  'skillpin:import': { request: { json: string }; response: ImportResult };
+  /** What an import of `json` would add and change, against the store as it is now; writes nothing. */
+  'skillpin:import-preview': { request: { json: string }; response: ImportPreview };
+  /**
+   * Applies an import. Approvals of unverified or cross-host skills are imported only when their
+   * id (`origin + ' ' + url`) is in the matching confirmation list (the popup's confirmations).
+   */
+  'skillpin:import': { request: { json: string; confirmUnverified?: string[]; confirmCrossOrigin?: string[] }; response: ImportResult };
   'skillpin:reports-list': { request: Record<string, never>; response: OriginSummary[] };
 }
 
@@ -141,9 +151,47 @@ export interface ImportResult {
   approvalsAdded: number;
   /** Approvals already stored exactly as imported. */
   approvalsUnchanged?: number;
-  /** Approvals not imported, and why: the origin's pin conflicts, the approval names another key than the pin, or a different approval is stored. */
-  approvalsSkipped?: { origin: string; url: string; reason: 'pin-conflict' | 'pin-mismatch' | 'different-approval' }[];
+  /**
+   * Approvals not imported, and why: the origin's pin conflicts, the approval names another key than
+   * the pin, a different approval is stored, or the confirmation an unverified or cross-host skill
+   * needs was not given.
+   */
+  approvalsSkipped?: { origin: string; url: string; reason: ImportSkipReason }[];
+  /** Pins not imported because their key is revoked for the origin (in the store or in the file). */
+  pinsRevoked?: { origin: string; fingerprint: string }[];
+  revocationsAdded?: number;
+  /** Whether the file's settings were written. */
+  settingsApplied?: boolean;
   errors: string[];
+}
+
+export type ImportSkipReason = 'pin-conflict' | 'pin-mismatch' | 'different-approval' | 'needs-confirmation';
+
+/** One approval of an import file, as the preview shows it. */
+export interface ImportApprovalPreview {
+  /** origin + ' ' + url: what the confirmation lists of skillpin:import name. */
+  id: string;
+  origin: string;
+  url: string;
+  name: string;
+  statusAtApproval: SkillStatus;
+  keyFingerprint: string | null;
+  /** What importing does with it now. */
+  outcome: 'add' | 'unchanged' | 'different' | 'pin-conflict' | 'pin-mismatch';
+  /** The confirmations the popup would ask before this approval (components/popup/approve.ts). */
+  needs: { unverified: boolean; crossOrigin: boolean };
+}
+
+/** What an import would do, computed from the file and the store without writing anything. */
+export interface ImportPreview {
+  ok: boolean;
+  /** Why the file cannot be imported (ok is false); nothing would be written. */
+  errors: string[];
+  pins: { origin: string; fingerprint: string; outcome: 'add' | 'unchanged' | 'conflict' | 'revoked'; stored: string | null }[];
+  approvals: ImportApprovalPreview[];
+  revocations: { origin: string; fingerprint: string; outcome: 'add' | 'unchanged' }[];
+  /** The settings the file would change (field, value now, value in the file); null when the file has none. */
+  settings: { field: string; current: string; imported: string }[] | null;
 }
 
 // --- messages the background sends to content scripts and the offscreen document ---
@@ -203,6 +251,10 @@ const settingsShape: Check = (v) =>
   // Optional on the wire so a sender that predates it still works; the background stores [].
   (v.chatSites === undefined || isChatSiteList(v.chatSites));
 
+const importJson: Check = (v) => typeof v === 'string' && v.length <= 16 * 1024 * 1024;
+/** Absent (a sender that predates confirmations: nothing needing one is imported) or a list of ids. */
+const optionalIds: Check = (v) => v === undefined || (Array.isArray(v) && v.length <= 100_000 && v.every(str));
+
 const SCHEMAS: { [T in RequestType]: Record<string, Check> } = {
   'skillpin:ready': {},
   'skillpin:report': { origin },
@@ -219,9 +271,12 @@ const SCHEMAS: { [T in RequestType]: Record<string, Check> } = {
   'skillpin:settings-update': { changes: isSettingsChanges },
   'skillpin:pins-list': {},
   'skillpin:pin-forget': { origin },
+  'skillpin:key-history': {},
+  'skillpin:key-revoke': { origin, fingerprint: (v) => typeof v === 'string' && /^SHA256:[A-Za-z0-9+/]{43}$/.test(v) },
   'skillpin:approvals-list': {},
   'skillpin:export': {},
-  'skillpin:import': { json: (v) => typeof v === 'string' && v.length <= 16 * 1024 * 1024 },
+  'skillpin:import-preview': { json: importJson },
+  'skillpin:import': { json: importJson, confirmUnverified: optionalIds, confirmCrossOrigin: optionalIds },
   'skillpin:reports-list': {},
 };
 

@@ -326,6 +326,26 @@ export interface Pin {
   lastSeen: number;
 }
 
+/**
+ * What became of one key an origin has shown (PRODUCT.md §5, key history): `pinned` is the pin
+ * now, `replaced` was pinned until the user trusted another key, `offered` was shown but never
+ * trusted, `revoked` was marked by the user and is never accepted again for the origin.
+ */
+export type KeyHistoryState = 'pinned' | 'replaced' | 'offered' | 'revoked';
+
+/** One fingerprint an origin has shown. Revoked entries outlive "forget"; the others do not. */
+export interface KeyHistoryEntry {
+  origin: string;
+  fingerprint: string;
+  /** Base64 of the raw key; null for a revocation of a key this browser never saw (imported). */
+  key: string | null;
+  firstSeen: number;
+  lastSeen: number;
+  state: KeyHistoryState;
+  /** When the user revoked it; null unless state is `revoked`. */
+  revokedAt: number | null;
+}
+
 export interface Approval {
   origin: string;
   url: string;
@@ -460,7 +480,9 @@ export type KeyState =
   /** `signing_key` and `signing-key.pub` disagree. */
   | 'conflict'
   /** The origin is pinned but no longer offers a usable key. */
-  | 'stopped-signing';
+  | 'stopped-signing'
+  /** The offered key is one the user revoked for this origin: never pinned, never verified against. */
+  | 'revoked';
 
 export interface KeyInfo {
   key: string;

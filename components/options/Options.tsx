@@ -4,6 +4,7 @@ import { t } from '../../lib/i18n';
 import { AnnouncerProvider } from '../shared/Announcer';
 import { ApprovalsSection } from './ApprovalsSection';
 import { DiagnosticsSection } from './DiagnosticsSection';
+import { KeyHistorySection } from './KeyHistorySection';
 import type { OptionsEnv } from './env';
 import { PinsSection } from './PinsSection';
 import { SettingsSection } from './SettingsSection';
@@ -58,6 +59,9 @@ function Body({ env, initialOrigin }: { env: OptionsEnv; initialOrigin?: string 
           <h2 id="h-pins">{t('pins_title')}</h2>
           <p class="hint">{t('pins_intro')}</p>
           <PinsSection env={env} version={version} onChanged={changed} />
+          <h3 id="h-key-history">{t('history_title')}</h3>
+          <p class="hint">{t('history_intro')}</p>
+          <KeyHistorySection env={env} version={version} onChanged={changed} />
         </section>
         <section id="approvals" aria-labelledby="h-approvals" class="panel">
           <h2 id="h-approvals">{t('approvals_title')}</h2>

@@ -1,12 +1,24 @@
-// Export and import of pins and approvals as JSON. Import results list every pin
-// conflict: a different stored key is never replaced by an import.
+// Export and import of pins, approvals, revoked keys and settings as JSON. An import is first
+// checked and shown (ImportPreviewPanel): nothing is written until the user confirms, and an
+// approval of an unverified or cross-host skill comes in only with the popup's confirmations.
+// Import results list every pin conflict: a different stored key is never replaced by an import.
 import { useState } from 'preact/hooks';
-import type { ImportResult } from '../../lib/messages';
-import { t } from '../../lib/i18n';
+import type { ImportPreview, ImportResult, ImportSkipReason } from '../../lib/messages';
+import { t, type MessageKey } from '../../lib/i18n';
 import { useAnnounce } from '../shared/Announcer';
 import { Fingerprint } from '../shared/Fingerprint';
 import { errorText } from '../shared/format';
 import type { OptionsEnv } from './env';
+import { ImportPreviewPanel, type Confirmed } from './ImportPreviewPanel';
+
+const SKIP_REASON: Record<ImportSkipReason, MessageKey> = {
+  'needs-confirmation': 'import_skip_needs_confirmation',
+  'pin-conflict': 'import_skip_pin_conflict',
+  'pin-mismatch': 'import_skip_pin_mismatch',
+  'different-approval': 'import_skip_different_approval',
+};
+
+const NONE_CONFIRMED: Confirmed = { unverified: new Set(), crossOrigin: new Set() };
 
 export function TransferSection({ env, onChanged }: { env: OptionsEnv; onChanged: () => void }) {
   const announce = useAnnounce();
@@ -14,6 +26,10 @@ export function TransferSection({ env, onChanged }: { env: OptionsEnv; onChanged
   const [result, setResult] = useState<ImportResult | null>(null);
   const [busy, setBusy] = useState(false);
   const [inputError, setInputError] = useState<string | null>(null);
+  const [preview, setPreview] = useState<ImportPreview | null>(null);
+  const [confirmed, setConfirmed] = useState<Confirmed>(NONE_CONFIRMED);
+  /** The text the preview was made from: what is imported, whatever the box holds by then. */
+  const [previewed, setPreviewed] = useState('');
 
   async function doExport() {
     setBusy(true);
@@ -34,14 +50,17 @@ export function TransferSection({ env, onChanged }: { env: OptionsEnv; onChanged
     if (!file) return;
     try {
       setText(await file.text());
+      setPreview(null);
       setInputError(null);
     } catch (err) {
       setInputError(t('import_read_failed', errorText(err)));
     }
   }
 
-  async function doImport() {
+  /** Checks the file and shows what it would do; writes nothing. */
+  async function doPreview() {
     setResult(null);
+    setPreview(null);
     try {
       JSON.parse(text);
     } catch (err) {
@@ -51,7 +70,38 @@ export function TransferSection({ env, onChanged }: { env: OptionsEnv; onChanged
     setInputError(null);
     setBusy(true);
     try {
-      const res = await env.client.importData(text);
+      const res = await env.client.importPreview(text);
+      if (!res.ok) {
+        setInputError(`${t('import_preview_invalid')} ${res.errors.join('; ')}`);
+        return;
+      }
+      setConfirmed(NONE_CONFIRMED);
+      setPreviewed(text);
+      setPreview(res);
+    } catch (err) {
+      announce(t('import_failed_msg', errorText(err)), 'error');
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  function confirm(kind: keyof Confirmed, id: string, checked: boolean) {
+    setConfirmed((c) => {
+      const next = new Set(c[kind]);
+      if (checked) next.add(id);
+      else next.delete(id);
+      return { ...c, [kind]: next };
+    });
+  }
+
+  async function doImport() {
+    setBusy(true);
+    try {
+      const res = await env.client.importData(previewed, {
+        confirmUnverified: [...confirmed.unverified],
+        confirmCrossOrigin: [...confirmed.crossOrigin],
+      });
+      setPreview(null);
       setResult(res);
       announce(res.ok ? t('imported_ok') : t('import_failed'), res.ok ? 'success' : 'error');
       onChanged();
@@ -82,7 +132,10 @@ export function TransferSection({ env, onChanged }: { env: OptionsEnv; onChanged
           value={text}
           aria-invalid={inputError ? 'true' : undefined}
           aria-describedby={inputError ? 'import-err' : undefined}
-          onInput={(e) => setText(e.currentTarget.value)}
+          onInput={(e) => {
+            setText(e.currentTarget.value);
+            setPreview(null);
+          }}
         />
         {inputError && (
           <p class="field-error" id="import-err">
@@ -91,10 +144,20 @@ export function TransferSection({ env, onChanged }: { env: OptionsEnv; onChanged
         )}
       </div>
       <div class="actions">
-        <button type="button" onClick={() => void doImport()} disabled={busy || !text.trim()} data-action="import">
-          {t('import')}
+        <button type="button" onClick={() => void doPreview()} disabled={busy || !text.trim()} data-action="import">
+          {t('import_preview_button')}
         </button>
       </div>
+      {preview && (
+        <ImportPreviewPanel
+          preview={preview}
+          confirmed={confirmed}
+          onConfirm={confirm}
+          busy={busy}
+          onApply={() => void doImport()}
+          onCancel={() => setPreview(null)}
+        />
+      )}
       {result && (
         <div class={`result ${result.ok && result.pinConflicts.length === 0 ? 'result-ok' : 'result-warn'}`} data-testid="import-result">
           <p>{t('import_summary', result.pinsAdded, result.pinsUnchanged, result.approvalsAdded)}</p>
@@ -125,6 +188,19 @@ export function TransferSection({ env, onChanged }: { env: OptionsEnv; onChanged
                   ))}
                 </tbody>
               </table>
+            </>
+          )}
+          {(result.pinsRevoked?.length ?? 0) > 0 && <p data-testid="import-revoked-pins">{t('import_revoked_pins', result.pinsRevoked?.length ?? 0)}</p>}
+          {(result.approvalsSkipped?.length ?? 0) > 0 && (
+            <>
+              <p>{t('import_skipped', result.approvalsSkipped?.length ?? 0)}</p>
+              <ul data-testid="import-skipped">
+                {result.approvalsSkipped?.map((a) => (
+                  <li key={`${a.origin} ${a.url}`} data-reason={a.reason}>
+                    {a.url} — {t(SKIP_REASON[a.reason])}
+                  </li>
+                ))}
+              </ul>
             </>
           )}
           {result.errors.length > 0 && (

@@ -18,7 +18,7 @@ interface Props {
 }
 
 export function needsKeyBanner(key: KeyReport): boolean {
-  return key.state === 'changed' || key.state === 'conflict' || key.state === 'stopped-signing';
+  return key.state === 'changed' || key.state === 'conflict' || key.state === 'stopped-signing' || key.state === 'revoked';
 }
 
 function PinnedColumn({ pin }: { pin: Pin }) {
@@ -54,6 +54,20 @@ function OfferedColumn({ info, heading }: { info: KeyInfo | null; heading: strin
   );
 }
 
+function bannerTitle(state: KeyReport['state']): string {
+  if (state === 'conflict') return t('key_conflict_title');
+  if (state === 'stopped-signing') return t('key_stopped_title');
+  if (state === 'revoked') return t('key_revoked_title');
+  return t('key_changed_title');
+}
+
+function bannerBody(state: KeyReport['state'], origin: string): string {
+  if (state === 'conflict') return t('key_conflict_body', origin);
+  if (state === 'stopped-signing') return t('key_stopped_body', origin);
+  if (state === 'revoked') return t('key_revoked_body', origin);
+  return t('key_changed_body', origin);
+}
+
 export function KeyBanner({ origin, keyReport, optionsUrl, busy, onTrust, onKeep }: Props) {
   const [confirming, setConfirming] = useState(false);
   const { state, pinned, offered, conflicting } = keyReport;
@@ -62,15 +76,9 @@ export function KeyBanner({ origin, keyReport, optionsUrl, busy, onTrust, onKeep
     <section class="banner banner-bad" role="region" aria-labelledby="key-banner-title" data-testid="key-banner">
       <h2 id="key-banner-title">
         <span aria-hidden="true">✕ </span>
-        {state === 'conflict' ? t('key_conflict_title') : state === 'stopped-signing' ? t('key_stopped_title') : t('key_changed_title')}
+        {bannerTitle(state)}
       </h2>
-      <p>
-        {state === 'conflict'
-          ? t('key_conflict_body', origin)
-          : state === 'stopped-signing'
-            ? t('key_stopped_body', origin)
-            : t('key_changed_body', origin)}
-      </p>
+      <p>{bannerBody(state, origin)}</p>
       <div class="key-compare">
         {pinned ? <PinnedColumn pin={pinned} /> : state === 'conflict' ? <OfferedColumn info={conflicting} heading={t('key_second')} /> : null}
         <OfferedColumn info={offered} heading={state === 'conflict' ? t('key_first') : t('key_new')} />

@@ -41,9 +41,13 @@ export function createClient(send: Send) {
     settingsUpdate: (changes: Body<'skillpin:settings-update'>['changes']) => request('skillpin:settings-update', { changes }),
     pinsList: () => request('skillpin:pins-list', none),
     pinForget: (origin: string) => request('skillpin:pin-forget', { origin }),
+    keyHistory: () => request('skillpin:key-history', none),
+    keyRevoke: (origin: string, fingerprint: string) => request('skillpin:key-revoke', { origin, fingerprint }),
     approvalsList: () => request('skillpin:approvals-list', none),
     exportData: () => request('skillpin:export', none),
-    importData: (json: string) => request('skillpin:import', { json }),
+    importPreview: (json: string) => request('skillpin:import-preview', { json }),
+    importData: (json: string, confirmations: { confirmUnverified?: string[]; confirmCrossOrigin?: string[] } = {}) =>
+      request('skillpin:import', { json, ...confirmations }),
     reportsList: () => request('skillpin:reports-list', none),
   };
 }

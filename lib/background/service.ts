@@ -7,6 +7,9 @@ import { createScheduler } from '../scheduler/scheduler';
 import { shouldProbe } from '../scheduler/should-probe';
 import { buildSkillContext } from '../context/skill-context';
 import { exportTrust, importTrust } from '../trust/export-import';
+import { previewImport } from '../trust/import-preview';
+import { StoreError } from '../trust/errors';
+import type { CarryOver } from '../trust/store-api';
 import { skippedReport } from '../report/skipped-report';
 import { mergeSettings } from '../trust/settings';
 import type { TrustStore } from '../trust/store-api';
@@ -31,6 +34,7 @@ import { isPrivateRequest } from './private-request';
 import { isExtensionPage, type SenderLike } from './sender';
 import { menuModel, parseInsertItemId, type MenuModel } from './menus';
 import { approvalDecision, findSkill, handOff, refused, toSkillText } from './handoff-rules';
+import { approvable } from '../engine/status';
 import { insertIntoChat, type HandOffPlatform } from './hand-off';
 
 export interface BackgroundPlatform extends HandOffPlatform {
@@ -97,6 +101,7 @@ const MUTATING: ReadonlySet<RequestType> = new Set<RequestType>([
   'skillpin:settings-set',
   'skillpin:settings-update',
   'skillpin:pin-forget',
+  'skillpin:key-revoke',
   'skillpin:import',
 ]);
 const NOTIFIED_KEY = 'skillpin:notified';
@@ -329,7 +334,20 @@ export function createBackgroundService(deps: BackgroundDeps): BackgroundService
         return fail('key-not-offered', 'The site does not offer that key now; re-check the site.');
       }
       if (report.key.state === 'conflict') return fail('key-conflict', 'The site offers two different keys; there is no single key to trust.');
-      const replaced = await s.replacePin(req.origin, req.expectedFingerprint, offered.key, offered.fingerprint, clock.now());
+      if (report.key.state === 'revoked') return fail('key-revoked', 'You revoked this key for the site; it is never trusted again.');
+      // PRODUCT.md §5: approvals whose bytes are unchanged carry over to the new key. The digest a
+      // skill has now is the one its bytes passed (every status from key-changed on has passed it).
+      const carry: CarryOver[] = [];
+      for (const skill of report.skills) {
+        if (skill.url && skill.actual && (skill.status === 'key-changed' || approvable(skill.status))) carry.push({ url: skill.url, digestLf: skill.actual.lf });
+      }
+      let replaced: boolean;
+      try {
+        replaced = await s.replacePin(req.origin, req.expectedFingerprint, offered.key, offered.fingerprint, clock.now(), carry);
+      } catch (e) {
+        if (e instanceof StoreError && e.code === 'key-revoked') return fail('key-revoked', 'You revoked this key for the site; it is never trusted again.');
+        throw e;
+      }
       if (!replaced) return fail('pin-changed', 'The pinned key changed in the meantime; review it again.');
       await scheduler.probe(req.origin, { force: true });
       return { ok: true };
@@ -370,15 +388,31 @@ export function createBackgroundService(deps: BackgroundDeps): BackgroundService
       await (await getStore()).forgetPin(req.origin);
       return { ok: true };
     },
+    'skillpin:key-history': async () => (await getStore()).listKeyHistory(),
+    'skillpin:key-revoke': async (req) => {
+      const s = await getStore();
+      await s.revokeKey(req.origin, req.fingerprint, clock.now());
+      // The origin's report must show the revocation at once (its skills signed by that key are blocked).
+      if (await s.getReport(req.origin)) await scheduler.probe(req.origin, { force: false }).catch(() => undefined);
+      return { ok: true };
+    },
     'skillpin:approvals-list': async () => (await getStore()).listApprovals(),
     'skillpin:export': async () => {
       const s = await getStore();
-      return { json: exportTrust(await s.listPins(), await s.listApprovals(), clock.now()) };
+      const json = exportTrust(await s.listPins(), await s.listApprovals(), clock.now(), { keys: await s.listKeyHistory(), settings: await getSettings() });
+      return { json };
     },
+    'skillpin:import-preview': async (req) => previewImport(await getStore(), req.json),
     'skillpin:import': async (req) => {
-      const result = await importTrust(await getStore(), req.json, clock.now());
-      await refreshMenusSafe();
-      return result;
+      settingsRead = null;
+      try {
+        const confirmations = { confirmUnverified: req.confirmUnverified ?? [], confirmCrossOrigin: req.confirmCrossOrigin ?? [] };
+        return await importTrust(await getStore(), req.json, clock.now(), confirmations);
+      } finally {
+        // The file may have written settings: read them again, as stored.
+        settingsRead = null;
+        await refreshMenusSafe();
+      }
     },
     'skillpin:reports-list': async () => {
       const reports = await (await getStore()).listReports();

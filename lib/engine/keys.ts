@@ -1,6 +1,6 @@
 // The origin's signing key against its pin: FORMATS.md §5 key-state table, PRODUCT.md §5.
 // signing-key.pub is fetched when the index carries any signature or the origin is pinned;
-// the first usable key is pinned silently (compare-and-set), a malformed key never is.
+// the first usable key is pinned silently (compare-and-set), a malformed or revoked key never is.
 import { decodeUtf8 } from '../parse/decode';
 import { diag } from '../report/codes';
 import type { Diagnostic, KeyInfo, KeyReport, ParsedIndex, Pin, SourceReport } from '../types';
@@ -128,12 +128,16 @@ async function pinOrCompare(origin: string, offered: KeyInfo, now: number, ctx: 
     if (!ctx.storage) throw e;
   }
   let pin: Pin | null;
+  let revoked: boolean;
   try {
     pin = await ctx.store.readPin(origin);
+    // The compare-and-set that checks revocations failed: check them here, or trust nothing.
+    revoked = (await ctx.store.revokedKeys(origin)).includes(offered.fingerprint);
   } catch (e) {
     ctx.storage.note('Reading the pinned key', e);
     return { result: 'unwritable' };
   }
+  if (revoked) return { result: 'revoked', pin };
   if (!pin) return { result: 'unwritable' };
   if (pin.fingerprint === offered.fingerprint && pin.key === offered.key) return { result: 'match', pin };
   return { result: 'mismatch', pin };
@@ -183,6 +187,10 @@ export async function resolveKeys(
       // Nothing trustworthy is pinned for this origin right now: nothing verifies against it.
       report = { state: 'none', pinned: null, offered, conflicting: null, unavailable: true };
       diagnostics.push(diag('key-unavailable', `The key ${offered.fingerprint} could not be pinned now (storage failed); nothing is checked against it.`));
+    } else if (result.result === 'revoked') {
+      // PRODUCT.md §5: a revoked key is never accepted again for this origin, pinned or not.
+      report = { state: 'revoked', pinned: result.pin, offered, conflicting: null };
+      diagnostics.push(diag('key-revoked', `The origin offers ${offered.fingerprint}, a key you revoked for it; nothing is checked against it.`));
     } else if (result.result === 'pinned') {
       report = { state: 'pinned-now', pinned: result.pin, offered, conflicting: null };
       verifyKey = offered;

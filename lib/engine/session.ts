@@ -17,6 +17,8 @@ export interface ProbeStore {
   /** The pin as stored right now. */
   readPin(origin: string): Promise<Pin | null>;
   pinIfAbsent(origin: string, key: string, fingerprint: string, now: number): Promise<PinResult>;
+  /** The fingerprints revoked for the origin, as stored right now. */
+  revokedKeys(origin: string): Promise<string[]>;
   getApproval(origin: string, url: string): Promise<Approval | null>;
   getSkill(origin: string, url: string, digestLf: string): Promise<StoredSkill | null>;
   getLatestSkill(origin: string, url: string): Promise<StoredSkill | null>;
@@ -123,6 +125,7 @@ export async function openSession(store: TrustStore, origin: string): Promise<Pr
     },
     readPin: (o) => store.getPin(o),
     pinIfAbsent: (o, key, fp, now) => store.pinIfAbsent(o, key, fp, now),
+    revokedKeys: async (o) => (await store.getKeyHistory(o)).filter((e) => e.state === 'revoked').map((e) => e.fingerprint),
     async getApproval(o, url) {
       const snap = forOrigin(o);
       return snap ? snap.getApproval(url) : store.getApproval(o, url);

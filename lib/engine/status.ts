@@ -51,6 +51,7 @@ const KEY_STATE_FAILURE: Partial<Record<KeyState, { code: string; message: strin
   changed: { code: 'key-changed', message: 'The origin offers a different key than the one pinned for it.' },
   conflict: { code: 'key-conflict', message: 'signing_key and signing-key.pub name different keys.' },
   'stopped-signing': { code: 'key-stopped-signing', message: 'The origin is pinned but no longer offers a usable signing key.' },
+  revoked: { code: 'key-revoked', message: 'The origin offers a key you revoked for it; nothing it signs is accepted.' },
 };
 
 /** FORMATS.md §10: the first item that applies wins. */

@@ -28,6 +28,7 @@ export const ENGINE_CODES = {
   'key-changed': { level: 'error', meaning: 'The origin offers a key that differs from its pin.' },
   'key-conflict': { level: 'error', meaning: 'signing_key in the index and signing-key.pub name different keys.' },
   'key-stopped-signing': { level: 'error', meaning: 'The origin is pinned but no longer offers a usable key.' },
+  'key-revoked': { level: 'error', meaning: 'The origin offers a key the user revoked for it; it is never pinned or verified against, even after "forget".' },
   'key-downgrade': { level: 'error', meaning: 'The skill was approved while signed, and its entry lost its signature.' },
   'key-unavailable': { level: 'error', meaning: 'The origin is pinned and its key documents could not be fetched now; nothing can be checked against the pin.' },
   'bad-signature': { level: 'error', meaning: 'The entry signature does not verify over the lf-normalized SKILL.md under the origin key.' },

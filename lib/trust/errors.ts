@@ -19,6 +19,8 @@ export type StoreErrorCode =
    * only approved bytes (never evicted) are left to make room. Nothing was written or removed.
    */
   | 'over-budget'
+  /** The key was revoked by the user for this origin; nothing was written. */
+  | 'key-revoked'
   /** The store was closed. */
   | 'closed'
   | 'unknown';

@@ -1,17 +1,22 @@
-// Export and import of pins and approvals (PRODUCT.md §5) as JSON. Import checks every field,
-// writes nothing when the file is malformed, never replaces a different pin (it reports the
-// conflict), and does not import approvals of an origin whose pin conflicts.
-import type { ImportResult } from '../messages';
+// Export and import of pins, approvals, revoked keys and settings (PRODUCT.md §5) as JSON. Import
+// checks every field, writes nothing when the file is malformed, never replaces a different pin
+// (it reports the conflict), never pins a revoked key, does not import approvals of an origin whose
+// pin conflicts, and imports an approval of an unverified or cross-host skill only with the
+// confirmation the popup asks for it (lib/trust/import-preview.ts shows all of it first).
+import type { ImportResult, ImportSkipReason } from '../messages';
 import { isApprovable } from '../types';
-import type { Approval, Pin } from '../types';
+import type { Approval, KeyHistoryEntry, Pin, Settings } from '../types';
 import { decodeBase64Strict } from '../verify/base64';
 import { fingerprint } from '../verify/fingerprint';
 import { StoreError } from './errors';
 import type { TrustStore } from './store-api';
+import { pickSettings, readSettings } from './settings';
 import { isDigestHex, isFiniteNumber, isObject, isSkillStatus } from './validate';
 
 export const EXPORT_FORMAT = 'skillpin-trust';
-export const EXPORT_VERSION = 1;
+/** 2 adds `revocations` and `settings`; version 1 files (pins and approvals only) are still read. */
+export const EXPORT_VERSION = 2;
+const READABLE_VERSIONS: readonly number[] = [1, 2];
 
 const ED25519_KEY_BYTES = 32;
 /** "SHA256:" + 43 unpadded base64 characters. */
@@ -26,8 +31,19 @@ function compareApprovals(a: Approval, b: Approval): number {
   return a.url < b.url ? -1 : a.url > b.url ? 1 : 0;
 }
 
+/** What an export carries besides pins and approvals. */
+export interface ExportExtras {
+  /** Key history entries; only the revoked ones are exported. */
+  keys?: KeyHistoryEntry[];
+  settings?: Settings;
+}
+
 /** The export document: known fields only, sorted, indented for people to read and diff. */
-export function exportTrust(pins: Pin[], approvals: Approval[], now: number): string {
+export function exportTrust(pins: Pin[], approvals: Approval[], now: number, extras: ExportExtras = {}): string {
+  const revocations = (extras.keys ?? [])
+    .filter((k) => k.state === 'revoked')
+    .map((k) => ({ origin: k.origin, fingerprint: k.fingerprint, revokedAt: k.revokedAt ?? k.lastSeen }))
+    .sort((a, b) => (a.origin !== b.origin ? (a.origin < b.origin ? -1 : 1) : a.fingerprint < b.fingerprint ? -1 : a.fingerprint > b.fingerprint ? 1 : 0));
   const doc = {
     format: EXPORT_FORMAT,
     version: EXPORT_VERSION,
@@ -49,6 +65,8 @@ export function exportTrust(pins: Pin[], approvals: Approval[], now: number): st
       name: a.name,
       approvedAt: a.approvedAt,
     })),
+    revocations,
+    ...(extras.settings ? { settings: pickSettings(extras.settings) } : {}),
   };
   return JSON.stringify(doc, null, 2) + '\n';
 }
@@ -120,12 +138,55 @@ function checkApproval(v: unknown, where: string, errors: string[]): Approval | 
   return v as unknown as Approval;
 }
 
-interface Parsed {
-  pins: Pin[];
-  approvals: Approval[];
+/** A revoked key as the export carries it. */
+export interface Revocation {
+  origin: string;
+  fingerprint: string;
+  revokedAt: number;
 }
 
-function parseExport(json: string, errors: string[]): Parsed | null {
+function checkRevocation(v: unknown, where: string, errors: string[]): Revocation | null {
+  if (!isObject(v)) {
+    errors.push(`${where}: not an object`);
+    return null;
+  }
+  const before = errors.length;
+  if (!isOrigin(v.origin)) errors.push(`${where}.origin: not an http(s) origin`);
+  if (typeof v.fingerprint !== 'string' || !FINGERPRINT_RE.test(v.fingerprint)) errors.push(`${where}.fingerprint: not a SHA256: fingerprint`);
+  if (!isFiniteNumber(v.revokedAt) || v.revokedAt < 0) errors.push(`${where}.revokedAt: not a time`);
+  if (errors.length > before) return null;
+  return { origin: v.origin as string, fingerprint: v.fingerprint as string, revokedAt: v.revokedAt as number };
+}
+
+/** The settings fields a file sets (fields it leaves out keep their current value). */
+function checkSettings(v: unknown, errors: string[]): Partial<Settings> | null {
+  if (!isObject(v)) {
+    errors.push('settings: not an object');
+    return null;
+  }
+  const { settings, invalid } = readSettings(v);
+  if (invalid.length > 0) {
+    errors.push(`settings: unusable ${invalid.join(', ')}`);
+    return null;
+  }
+  const out: Partial<Settings> = {};
+  for (const field of Object.keys(settings) as (keyof Settings)[]) {
+    if (v[field] !== undefined) (out as Record<string, unknown>)[field] = settings[field];
+  }
+  return out;
+}
+
+/** A valid import file. */
+export interface ParsedExport {
+  pins: Pin[];
+  approvals: Approval[];
+  revocations: Revocation[];
+  /** null when the file carries no settings. */
+  settings: Partial<Settings> | null;
+}
+
+/** Parses and checks a whole file; null (with `errors`) when anything in it is wrong. */
+export function parseExport(json: string, errors: string[]): ParsedExport | null {
   let doc: unknown;
   try {
     doc = JSON.parse(json);
@@ -141,8 +202,8 @@ function parseExport(json: string, errors: string[]): Parsed | null {
     errors.push(`not a Skillpin trust export (format is not "${EXPORT_FORMAT}")`);
     return null;
   }
-  if (doc.version !== EXPORT_VERSION) {
-    errors.push(`unsupported export version ${JSON.stringify(doc.version)} (this Skillpin reads version ${EXPORT_VERSION})`);
+  if (typeof doc.version !== 'number' || !READABLE_VERSIONS.includes(doc.version)) {
+    errors.push(`unsupported export version ${JSON.stringify(doc.version)} (this Skillpin reads versions ${READABLE_VERSIONS.join(' and ')})`);
     return null;
   }
   if (!isFiniteNumber(doc.exportedAt)) errors.push('exportedAt: not a time');
@@ -169,7 +230,44 @@ function parseExport(json: string, errors: string[]): Parsed | null {
     seen.add(id);
     approvals.push(approval);
   });
-  return errors.length > 0 ? null : { pins, approvals };
+  const revocations: Revocation[] = [];
+  if (doc.revocations !== undefined) {
+    if (!Array.isArray(doc.revocations)) errors.push('revocations: not a list');
+    else {
+      const revokedIds = new Set<string>();
+      doc.revocations.forEach((raw, i) => {
+        const r = checkRevocation(raw, `revocations[${i}]`, errors);
+        if (!r) return;
+        const id = `${r.origin} ${r.fingerprint}`;
+        if (revokedIds.has(id)) errors.push(`revocations[${i}]: ${r.fingerprint} is revoked twice for ${r.origin}`);
+        revokedIds.add(id);
+        revocations.push(r);
+      });
+    }
+  }
+  const settings = doc.settings === undefined ? null : checkSettings(doc.settings, errors);
+  return errors.length > 0 ? null : { pins, approvals, revocations, settings };
+}
+
+/** The popup's confirmations for an approval (components/popup/approve.ts): unverified bytes, another host. */
+export function approvalNeeds(a: Approval): { unverified: boolean; crossOrigin: boolean } {
+  let host: string | null = null;
+  try {
+    host = new URL(a.url).origin;
+  } catch {
+    host = null;
+  }
+  return { unverified: a.statusAtApproval === 'unverified', crossOrigin: host !== a.origin };
+}
+
+export function approvalId(a: { origin: string; url: string }): string {
+  return `${a.origin} ${a.url}`;
+}
+
+/** The confirmations given for an import: ids (`origin + ' ' + url`) of the approvals confirmed. */
+export interface ImportConfirmations {
+  confirmUnverified?: readonly string[];
+  confirmCrossOrigin?: readonly string[];
 }
 
 function describe(e: unknown): string {
@@ -178,11 +276,13 @@ function describe(e: unknown): string {
 }
 
 /**
- * Imports an export. Nothing is written unless the whole document is valid. A pin that differs
- * from the stored one is reported in pinConflicts and the stored pin stays; approvals of that
- * origin are skipped. Imported pins are first seen now (in this browser).
+ * Imports an export. Nothing is written unless the whole document is valid. Revocations are
+ * written first, so a pin in the same file for a revoked key is refused (pinsRevoked). A pin that
+ * differs from the stored one is reported in pinConflicts and the stored pin stays; approvals of
+ * that origin are skipped. An approval of an unverified or cross-host skill is imported only when
+ * its id is in the matching confirmation list. Imported pins are first seen now (in this browser).
  */
-export async function importTrust(store: TrustStore, json: string, now: number): Promise<ImportResult> {
+export async function importTrust(store: TrustStore, json: string, now: number, confirmations: ImportConfirmations = {}): Promise<ImportResult> {
   const result: ImportResult = {
     ok: false,
     pinsAdded: 0,
@@ -191,10 +291,16 @@ export async function importTrust(store: TrustStore, json: string, now: number):
     approvalsAdded: 0,
     approvalsUnchanged: 0,
     approvalsSkipped: [],
+    pinsRevoked: [],
+    revocationsAdded: 0,
+    settingsApplied: false,
     errors: [],
   };
   const errors = result.errors;
   const skipped = result.approvalsSkipped ?? [];
+  const skip = (a: Approval, reason: ImportSkipReason): void => {
+    skipped.push({ origin: a.origin, url: a.url, reason });
+  };
   if (typeof json !== 'string') {
     errors.push('not JSON: expected text');
     return result;
@@ -205,6 +311,14 @@ export async function importTrust(store: TrustStore, json: string, now: number):
   }
   const parsed = parseExport(json, errors);
   if (!parsed) return result;
+
+  for (const r of parsed.revocations) {
+    try {
+      if ((await store.revokeKey(r.origin, r.fingerprint, r.revokedAt)) === 'revoked') result.revocationsAdded = (result.revocationsAdded ?? 0) + 1;
+    } catch (e) {
+      errors.push(`revocation of ${r.fingerprint} for ${r.origin} not imported: ${describe(e)}`);
+    }
+  }
 
   const conflicted = new Set<string>();
   for (const pin of parsed.pins) {
@@ -221,7 +335,10 @@ export async function importTrust(store: TrustStore, json: string, now: number):
       const outcome = await store.pinIfAbsent(pin.origin, pin.key, pin.fingerprint, now);
       if (outcome.result === 'pinned') result.pinsAdded++;
       else if (outcome.result === 'match') result.pinsUnchanged++;
-      else {
+      else if (outcome.result === 'revoked') {
+        conflicted.add(pin.origin);
+        result.pinsRevoked?.push({ origin: pin.origin, fingerprint: pin.fingerprint });
+      } else {
         conflicted.add(pin.origin);
         result.pinConflicts.push({ origin: pin.origin, stored: outcome.pin.fingerprint, imported: pin.fingerprint });
       }
@@ -231,9 +348,17 @@ export async function importTrust(store: TrustStore, json: string, now: number):
     }
   }
 
+  const unverifiedOk = new Set(confirmations.confirmUnverified ?? []);
+  const crossOk = new Set(confirmations.confirmCrossOrigin ?? []);
   for (const approval of parsed.approvals) {
     if (conflicted.has(approval.origin)) {
-      skipped.push({ origin: approval.origin, url: approval.url, reason: 'pin-conflict' });
+      skip(approval, 'pin-conflict');
+      continue;
+    }
+    const needs = approvalNeeds(approval);
+    const id = approvalId(approval);
+    if ((needs.unverified && !unverifiedOk.has(id)) || (needs.crossOrigin && !crossOk.has(id))) {
+      skip(approval, 'needs-confirmation');
       continue;
     }
     if (!store.importApproval) {
@@ -244,9 +369,19 @@ export async function importTrust(store: TrustStore, json: string, now: number):
       const outcome = await store.importApproval(approval);
       if (outcome === 'added') result.approvalsAdded++;
       else if (outcome === 'unchanged') result.approvalsUnchanged = (result.approvalsUnchanged ?? 0) + 1;
-      else skipped.push({ origin: approval.origin, url: approval.url, reason: outcome === 'different' ? 'different-approval' : 'pin-mismatch' });
+      else skip(approval, outcome === 'different' ? 'different-approval' : 'pin-mismatch');
     } catch (e) {
       errors.push(`approval of ${approval.url} not imported: ${describe(e)}`);
+    }
+  }
+
+  if (parsed.settings) {
+    try {
+      const current = await store.getSettings();
+      await store.putSettings({ ...current, ...parsed.settings });
+      result.settingsApplied = true;
+    } catch (e) {
+      errors.push(`settings not imported: ${describe(e)}`);
     }
   }
   result.ok = errors.length === 0;

@@ -2,14 +2,14 @@
 // on pins, approval plus bytes, write plus eviction. Every read checks the record's shape;
 // a record that fails is skipped and reported through onError, and kept as it is.
 import type { IDBPDatabase, IDBPTransaction, StoreNames } from 'idb';
-import type { Approval, OriginReport, Pin, ProbeCacheEntry, Settings, StoredSkill } from '../types';
+import type { Approval, KeyHistoryEntry, OriginReport, Pin, ProbeCacheEntry, Settings, StoredSkill } from '../types';
 import { StoreError, classifyIdbError } from './errors';
 import { enforceByteBudget, evictCache, evictCacheKeeping, evictReports, pruneSkills, pruneSkillsAfterBatch } from './evict';
 import { openDatabase } from './open';
 import { DB_NAME, SETTINGS_KEY, cacheEvictKey } from './schema';
 import type { SkillpinDB, SkillRecord } from './schema';
 import { isCompleteSettings, pickSettings, readSettings } from './settings';
-import type { ApprovalImport, OriginState, PinResult, TrustStore } from './store-api';
+import type { ApprovalImport, CarryOver, OriginState, PinResult, RevokeResult, TrustStore } from './store-api';
 import {
   compactBytes,
   isFiniteNumber,
@@ -17,6 +17,7 @@ import {
   toApproval,
   toCacheEntry,
   toCacheRecord,
+  toKeyHistoryEntry,
   toOriginReport,
   toPin,
   toReportRecord,
@@ -58,6 +59,11 @@ export const DEFAULT_MAX_SKILLS_PER_ORIGIN = 256;
 export const DEFAULT_MAX_SKILL_BYTES_PER_ORIGIN = 32 * 1024 * 1024;
 export const DEFAULT_MAX_SKILL_BYTES = 256 * 1024 * 1024;
 export const DEFAULT_BLOCKED_TIMEOUT_MS = 5_000;
+/**
+ * Keys an origin offered but nobody trusted, kept per origin (the oldest go first): a site that
+ * serves a new random key on every visit must not grow the history without end.
+ */
+export const MAX_OFFERED_KEYS_PER_ORIGIN = 16;
 
 type Names = StoreNames<SkillpinDB>;
 
@@ -192,33 +198,93 @@ class IdbTrustStore implements TrustStore {
     requireText(key, 'key');
     requireText(fingerprint, 'fingerprint');
     requireTime(now, 'now');
-    return this.write(['pins'], async (tx) => {
+    return this.write(['pins', 'keys'], async (tx) => {
       const pins = tx.objectStore('pins');
+      const keys = tx.objectStore('keys');
+      const seen = await this.historyEntry(keys, origin, fingerprint);
       const raw: unknown = await pins.get(origin);
+      if (seen?.state === 'revoked') {
+        // Never pinned, never refreshed: the key the user revoked is not accepted (PRODUCT.md §5).
+        return { result: 'revoked', pin: raw === undefined ? null : toPin(raw) };
+      }
       if (raw === undefined) {
         const pin: Pin = { origin, key, fingerprint, firstSeen: now, lastSeen: now };
         await pins.put(pin);
+        await keys.put({ origin, fingerprint, key, firstSeen: seen?.firstSeen ?? now, lastSeen: now, state: 'pinned', revokedAt: null });
         return { result: 'pinned', pin };
       }
       const pin = toPin(raw);
       // An unreadable pin is neither absent nor comparable: refuse, and keep it.
       if (!pin) throw this.corrupt('pins', origin);
-      if (pin.fingerprint !== fingerprint || pin.key !== key) return { result: 'mismatch', pin };
+      if (pin.fingerprint !== fingerprint || pin.key !== key) {
+        if (!seen) {
+          await keys.put({ origin, fingerprint, key, firstSeen: now, lastSeen: now, state: 'offered', revokedAt: null });
+          await this.boundOffered(keys, origin, fingerprint);
+        } else if (now > seen.lastSeen) await keys.put({ ...seen, key: seen.key ?? key, lastSeen: now });
+        return { result: 'mismatch', pin };
+      }
+      if (!seen) await keys.put({ origin, fingerprint, key, firstSeen: pin.firstSeen, lastSeen: Math.max(pin.lastSeen, now), state: 'pinned', revokedAt: null });
+      else if (now > seen.lastSeen) await keys.put({ ...seen, lastSeen: now });
       if (now <= pin.lastSeen) return { result: 'match', pin };
-      const seen: Pin = { ...pin, lastSeen: now };
-      await pins.put(seen);
-      return { result: 'match', pin: seen };
+      const refreshed: Pin = { ...pin, lastSeen: now };
+      await pins.put(refreshed);
+      return { result: 'match', pin: refreshed };
     });
   }
 
-  async replacePin(origin: string, expectedFingerprint: string | null, key: string, fingerprint: string, now: number): Promise<boolean> {
+  /** The history entry of (origin, fingerprint); an unreadable one may be a revocation: refuse. */
+  private async historyEntry(
+    keys: { get(key: [string, string]): Promise<KeyHistoryEntry | undefined> },
+    origin: string,
+    fingerprint: string,
+  ): Promise<KeyHistoryEntry | null> {
+    const raw: unknown = await keys.get([origin, fingerprint]);
+    if (raw === undefined) return null;
+    const entry = toKeyHistoryEntry(raw);
+    if (!entry) throw this.corrupt('keys', [origin, fingerprint]);
+    return entry;
+  }
+
+  /** Keeps at most MAX_OFFERED_KEYS_PER_ORIGIN `offered` entries, dropping the least recently seen (never `keep`). */
+  private async boundOffered(
+    keys: { index(name: 'by-origin'): { getAll(origin: string): Promise<KeyHistoryEntry[]> }; delete(key: [string, string]): Promise<void> },
+    origin: string,
+    keep: string,
+  ): Promise<void> {
+    const offered = (await keys.index('by-origin').getAll(origin))
+      .map((raw: unknown) => toKeyHistoryEntry(raw))
+      .filter((e): e is KeyHistoryEntry => e !== null && e.state === 'offered' && e.fingerprint !== keep)
+      .sort((a, b) => a.lastSeen - b.lastSeen);
+    const excess = offered.length + 1 - MAX_OFFERED_KEYS_PER_ORIGIN;
+    for (const e of offered.slice(0, Math.max(0, excess))) await keys.delete([origin, e.fingerprint]);
+  }
+
+  async replacePin(
+    origin: string,
+    expectedFingerprint: string | null,
+    key: string,
+    fingerprint: string,
+    now: number,
+    carry: readonly CarryOver[] = [],
+  ): Promise<boolean> {
     requireText(origin, 'origin');
     requireText(key, 'key');
     requireText(fingerprint, 'fingerprint');
     requireTime(now, 'now');
     if (expectedFingerprint !== null) requireText(expectedFingerprint, 'expectedFingerprint');
-    return this.write(['pins', 'approvals'], async (tx) => {
+    if (!Array.isArray(carry) || !carry.every((c) => isCarryOver(c))) {
+      throw new StoreError('invalid-input', 'carry must be a list of { url, digestLf }; nothing was written');
+    }
+    return this.write(['pins', 'approvals', 'keys'], async (tx) => {
       const pins = tx.objectStore('pins');
+      const keys = tx.objectStore('keys');
+      const seen = await this.historyEntry(keys, origin, fingerprint);
+      if (seen?.state === 'revoked') {
+        throw new StoreError('key-revoked', `${fingerprint} was revoked for ${origin}; it is never trusted again. Nothing was written.`, {
+          store: 'keys',
+          key: `${origin} ${fingerprint}`,
+        });
+      }
       const raw: unknown = await pins.get(origin);
       let current: Pin | null = null;
       if (raw !== undefined) {
@@ -232,19 +298,88 @@ class IdbTrustStore implements TrustStore {
       // Trusting the key that is already pinned changes nothing and suspends nothing.
       if (current && current.fingerprint === fingerprint && current.key === key) return true;
       await pins.put({ origin, key, fingerprint, firstSeen: now, lastSeen: now });
+      await keys.put({ origin, fingerprint, key, firstSeen: seen?.firstSeen ?? now, lastSeen: now, state: 'pinned', revokedAt: null });
+      if (current) {
+        const old = toKeyHistoryEntry(await keys.get([origin, current.fingerprint]));
+        // A revoked old key stays revoked; otherwise it is now a replaced key.
+        if (!old || old.state !== 'revoked') {
+          await keys.put({
+            origin,
+            fingerprint: current.fingerprint,
+            key: current.key,
+            firstSeen: old ? Math.min(old.firstSeen, current.firstSeen) : current.firstSeen,
+            lastSeen: old ? Math.max(old.lastSeen, current.lastSeen) : current.lastSeen,
+            state: 'replaced',
+            revokedAt: null,
+          });
+        }
+      }
+      // Approvals whose bytes are unchanged carry over to the new key; the rest need a decision.
+      const unchanged = new Map(carry.map((c) => [c.url, c.digestLf.toLowerCase()]));
       const approvals = tx.objectStore('approvals');
-      for (const approvalKey of await approvals.index('by-origin').getAllKeys(origin)) await approvals.delete(approvalKey);
+      for (const rawApproval of await approvals.index('by-origin').getAll(origin)) {
+        const a = toApproval(rawApproval);
+        const boundToOld = a !== null && (a.keyFingerprint === null || a.keyFingerprint === current?.fingerprint);
+        if (a && boundToOld && unchanged.get(a.url) === a.digestLf.toLowerCase()) {
+          await approvals.put({ ...a, keyFingerprint: a.keyFingerprint === null ? null : fingerprint });
+        } else {
+          await approvals.delete(approvalKeyOf(rawApproval) as [string, string]);
+        }
+      }
       return true;
     });
   }
 
   async forgetPin(origin: string): Promise<void> {
-    await this.write(['pins'], (tx) => tx.objectStore('pins').delete(origin));
+    await this.write(['pins', 'keys'], async (tx) => {
+      await tx.objectStore('pins').delete(origin);
+      const keys = tx.objectStore('keys');
+      for (const raw of await keys.index('by-origin').getAll(origin)) {
+        const entry = toKeyHistoryEntry(raw);
+        // Revocations outlive forget (PRODUCT.md §5); an unreadable entry might be one: keep it.
+        if (entry && entry.state !== 'revoked') await keys.delete([origin, entry.fingerprint]);
+      }
+    });
   }
 
   async listPins(): Promise<Pin[]> {
     const raws: unknown[] = await this.read(['pins'], (tx) => tx.objectStore('pins').getAll());
     return this.checkedAll('pins', raws, toPin, (r) => (r as { origin?: unknown } | null)?.origin);
+  }
+
+  // ------------------------------------------------------------------ key history
+
+  async getKeyHistory(origin: string): Promise<KeyHistoryEntry[]> {
+    const raws: unknown[] = await this.read(['keys'], (tx) => tx.objectStore('keys').index('by-origin').getAll(origin));
+    return this.checkedAll('keys', raws, toKeyHistoryEntry, keyEntryKeyOf).sort(byFirstSeen);
+  }
+
+  async listKeyHistory(): Promise<KeyHistoryEntry[]> {
+    const raws: unknown[] = await this.read(['keys'], (tx) => tx.objectStore('keys').getAll());
+    return this.checkedAll('keys', raws, toKeyHistoryEntry, keyEntryKeyOf).sort((a, b) => (a.origin < b.origin ? -1 : a.origin > b.origin ? 1 : byFirstSeen(a, b)));
+  }
+
+  async revokeKey(origin: string, fingerprint: string, at: number): Promise<RevokeResult> {
+    requireText(origin, 'origin');
+    requireText(fingerprint, 'fingerprint');
+    requireTime(at, 'at');
+    return this.write(['keys'], async (tx): Promise<RevokeResult> => {
+      const keys = tx.objectStore('keys');
+      const raw: unknown = await keys.get([origin, fingerprint]);
+      const entry = raw === undefined ? null : toKeyHistoryEntry(raw);
+      if (raw !== undefined && !entry) this.corrupt('keys', [origin, fingerprint]);
+      if (entry?.state === 'revoked') return 'unchanged';
+      await keys.put({
+        origin,
+        fingerprint,
+        key: entry?.key ?? null,
+        firstSeen: entry?.firstSeen ?? at,
+        lastSeen: entry?.lastSeen ?? at,
+        state: 'revoked',
+        revokedAt: at,
+      });
+      return 'revoked';
+    });
   }
 
   // ------------------------------------------------------------------ approvals
@@ -494,6 +629,20 @@ function writtenKey(s: StoredSkill): string {
 function approvalKeyOf(raw: unknown): unknown {
   const r = raw as { origin?: unknown; url?: unknown } | null;
   return [r?.origin, r?.url];
+}
+
+function keyEntryKeyOf(raw: unknown): unknown {
+  const r = raw as { origin?: unknown; fingerprint?: unknown } | null;
+  return [r?.origin, r?.fingerprint];
+}
+
+function byFirstSeen(a: KeyHistoryEntry, b: KeyHistoryEntry): number {
+  return a.firstSeen - b.firstSeen || (a.fingerprint < b.fingerprint ? -1 : a.fingerprint > b.fingerprint ? 1 : 0);
+}
+
+function isCarryOver(v: unknown): v is CarryOver {
+  const c = v as { url?: unknown; digestLf?: unknown } | null;
+  return typeof c === 'object' && c !== null && typeof c.url === 'string' && typeof c.digestLf === 'string';
 }
 
 function skillKeyOf(raw: unknown): unknown {

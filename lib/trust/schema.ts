@@ -11,11 +11,13 @@
 // v3  skill records gain `size` = bytes.byteLength and two indexes on it, by-storedAt-size
 //     [storedAt, size] and by-origin-storedAt-size [origin, storedAt, size]: the byte budgets
 //     (evict.ts) read sizes, oldest first, from index keys alone, without loading any bytes.
+// v4  keys([origin,fingerprint], by-origin): the key history of each origin (PRODUCT.md §5); every
+//     readable pin gets its entry (state `pinned`, its first/last seen). No other store changes.
 import type { DBSchema, IDBPDatabase, IDBPTransaction } from 'idb';
-import type { Approval, OriginReport, Pin, ProbeCacheEntry, Settings, StoredSkill } from '../types';
+import type { Approval, KeyHistoryEntry, OriginReport, Pin, ProbeCacheEntry, Settings, StoredSkill } from '../types';
 
 export const DB_NAME = 'skillpin';
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 
 /** The key of the single settings record. */
 export const SETTINGS_KEY = 'settings';
@@ -54,6 +56,7 @@ export interface SkillpinDB extends DBSchema {
   cache: { key: string; value: CacheRecord; indexes: { 'by-origin': string; 'by-evict': [number, number] } };
   reports: { key: string; value: ReportRecord; indexes: { 'by-order': number } };
   settings: { key: string; value: Settings };
+  keys: { key: [string, string]; value: KeyHistoryEntry; indexes: { 'by-origin': string } };
 }
 
 /** Historical steps address stores that no longer exist, so they work on the untyped database. */
@@ -131,8 +134,43 @@ const v3: Step = async (_db, tx) => {
   }
 };
 
+const v4: Step = async (db, tx) => {
+  const keys = db.createObjectStore('keys', { keyPath: ['origin', 'fingerprint'] });
+  keys.createIndex('by-origin', 'origin');
+  let cursor = await tx.objectStore('pins').openCursor();
+  while (cursor) {
+    const value: unknown = cursor.value;
+    if (typeof value === 'object' && value !== null) {
+      const pin = value as Record<string, unknown>;
+      // An unreadable pin stays as it is and gets no history entry (readers skip it anyway).
+      if (
+        typeof pin.origin === 'string' &&
+        pin.origin !== '' &&
+        typeof pin.key === 'string' &&
+        pin.key !== '' &&
+        typeof pin.fingerprint === 'string' &&
+        pin.fingerprint !== '' &&
+        isFiniteNumber(pin.firstSeen) &&
+        isFiniteNumber(pin.lastSeen)
+      ) {
+        const entry: KeyHistoryEntry = {
+          origin: pin.origin,
+          fingerprint: pin.fingerprint,
+          key: pin.key,
+          firstSeen: pin.firstSeen,
+          lastSeen: pin.lastSeen,
+          state: 'pinned',
+          revokedAt: null,
+        };
+        await keys.put(entry);
+      }
+    }
+    cursor = await cursor.continue();
+  }
+};
+
 /** STEPS[i] upgrades a database from version i to version i + 1. */
-const STEPS: readonly Step[] = [v1, v2, v3];
+const STEPS: readonly Step[] = [v1, v2, v3, v4];
 
 if (STEPS.length !== SCHEMA_VERSION) throw new Error('schema: one upgrade step per version');
 

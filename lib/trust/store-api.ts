@@ -1,14 +1,28 @@
 // The trust store contract. lib/trust/idb-store.ts implements it over IndexedDB;
 // it is the only module that writes trust state, and every write is one transaction.
-import type { Approval, OriginReport, Pin, ProbeCacheEntry, Settings, StoredSkill } from '../types';
+import type { Approval, KeyHistoryEntry, OriginReport, Pin, ProbeCacheEntry, Settings, StoredSkill } from '../types';
 
 export type PinResult =
   /** No pin existed; this key is now pinned (first sight). */
   | { result: 'pinned'; pin: Pin }
   /** The pin equals the key; lastSeen was refreshed. */
   | { result: 'match'; pin: Pin }
-  /** A different key is pinned; nothing was written. */
-  | { result: 'mismatch'; pin: Pin };
+  /** A different key is pinned; the offered key is recorded in the key history, the pin is unchanged. */
+  | { result: 'mismatch'; pin: Pin }
+  /** The user revoked this key for the origin: nothing was pinned or refreshed (`pin`: whatever is pinned). */
+  | { result: 'revoked'; pin: Pin | null };
+
+/**
+ * A skill whose verified bytes are known when the user trusts a new key: an approval of `url`
+ * that binds exactly `digestLf` carries over to the new key (PRODUCT.md §5).
+ */
+export interface CarryOver {
+  url: string;
+  digestLf: string;
+}
+
+/** What revokeKey did: marked the key revoked, or found it revoked already. */
+export type RevokeResult = 'revoked' | 'unchanged';
 
 /** What one probe needs from the store about an origin, read in one transaction. */
 export interface OriginState {
@@ -27,16 +41,35 @@ export type ApprovalImport = 'added' | 'unchanged' | 'different' | 'pin-mismatch
 export interface TrustStore {
   // --- pins (compare-and-set, never overwritten silently) ---
   getPin(origin: string): Promise<Pin | null>;
-  /** Pin `key` when the origin has no pin; otherwise compare. One transaction. */
+  /**
+   * Pin `key` when the origin has no pin; otherwise compare. A key the user revoked for the
+   * origin is never pinned (`revoked`). The key history follows (first/last seen). One transaction.
+   */
   pinIfAbsent(origin: string, key: string, fingerprint: string, now: number): Promise<PinResult>;
   /**
    * The user's decision to trust a new key. Replaces the pin only when the stored
    * fingerprint still equals `expectedFingerprint` (null: expects no pin). Returns false
-   * and writes nothing otherwise. Suspends (deletes) the origin's approvals in the same transaction.
+   * and writes nothing otherwise; a revoked `fingerprint` is refused with StoreError `key-revoked`.
+   * In the same transaction: an approval bound to the old key (or to no key) whose (url, digestLf)
+   * is in `carry` is re-bound to the new key, every other approval of the origin is deleted
+   * (it needs a new decision); the old key's history entry becomes `replaced`.
    */
-  replacePin(origin: string, expectedFingerprint: string | null, key: string, fingerprint: string, now: number): Promise<boolean>;
+  replacePin(origin: string, expectedFingerprint: string | null, key: string, fingerprint: string, now: number, carry?: readonly CarryOver[]): Promise<boolean>;
+  /** Deletes the pin and the origin's key history, except revoked keys: they outlive "forget". */
   forgetPin(origin: string): Promise<void>;
   listPins(): Promise<Pin[]>;
+
+  // --- key history (PRODUCT.md §5) ---
+  /** Every key the origin has shown, oldest first. */
+  getKeyHistory(origin: string): Promise<KeyHistoryEntry[]>;
+  /** Every key history entry of every origin. */
+  listKeyHistory(): Promise<KeyHistoryEntry[]>;
+  /**
+   * Marks `fingerprint` revoked for `origin` at `at`: it is never pinned or verified against again
+   * for that origin. The pin itself is not removed (a new key offered later is then `changed`, not
+   * silently pinned). A fingerprint the origin never showed gets an entry without key. One transaction.
+   */
+  revokeKey(origin: string, fingerprint: string, at: number): Promise<RevokeResult>;
 
   // --- approvals, bound to (origin, url, digest, key fingerprint) ---
   getApprovals(origin: string): Promise<Approval[]>;

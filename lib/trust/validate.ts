@@ -1,7 +1,7 @@
 // Shape checks for every record the trust store reads or writes. A stored record that fails
 // its check is skipped by readers (and reported), never deleted; an input that fails is refused.
 import { ALL_STATUSES } from '../types';
-import type { Approval, ArchiveEntry, DigestFailure, DocumentKind, OriginReport, Pin, ProbeCacheEntry, ProbeState, SkillStatus, StoredSkill } from '../types';
+import type { Approval, ArchiveEntry, DigestFailure, DocumentKind, KeyHistoryEntry, KeyHistoryState, OriginReport, Pin, ProbeCacheEntry, ProbeState, SkillStatus, StoredSkill } from '../types';
 import type { CacheRecord, ReportRecord } from './schema';
 
 type Obj = Record<string, unknown>;
@@ -58,6 +58,20 @@ export function toPin(v: unknown): Pin | null {
   if (!isNonEmptyString(origin) || !isNonEmptyString(key) || !isNonEmptyString(fingerprint)) return null;
   if (!isFiniteNumber(firstSeen) || !isFiniteNumber(lastSeen)) return null;
   return { origin, key, fingerprint, firstSeen, lastSeen };
+}
+
+const KEY_HISTORY_STATES: readonly KeyHistoryState[] = ['pinned', 'replaced', 'offered', 'revoked'];
+
+export function toKeyHistoryEntry(v: unknown): KeyHistoryEntry | null {
+  if (!isObject(v)) return null;
+  const { origin, fingerprint, key, firstSeen, lastSeen, state, revokedAt } = v;
+  if (!isNonEmptyString(origin) || !isNonEmptyString(fingerprint)) return null;
+  if (!(key === null || isNonEmptyString(key))) return null;
+  if (!isFiniteNumber(firstSeen) || !isFiniteNumber(lastSeen)) return null;
+  if (typeof state !== 'string' || !(KEY_HISTORY_STATES as readonly string[]).includes(state)) return null;
+  if (!(revokedAt === null || isFiniteNumber(revokedAt))) return null;
+  if ((state === 'revoked') !== (revokedAt !== null)) return null;
+  return { origin, fingerprint, key, firstSeen, lastSeen, state: state as KeyHistoryState, revokedAt };
 }
 
 export function toApproval(v: unknown): Approval | null {

@@ -420,7 +420,10 @@ async function expectV1Contents(page: Page): Promise<void> {
   expect(settings).toMatchObject({ paused: true, allowList: ['https://docs.example.com'], denyList: ['*.ads.example'], legacyIndex: false });
   const text = await send<{ approved: { text: string } | null }>(page, { type: 'skillpin:skill-text', origin: V1_ORIGIN, url: V1_SKILL_URL });
   expect(text.approved?.text).toBe(new TextDecoder().decode(v1Sample().skills?.[0] ? (v1Sample().skills?.[0] as { bytes: Uint8Array }).bytes : new Uint8Array()));
-  expect(await dbVersion(page)).toBe(2);
+  // v4: the migrated pin starts the origin's key history.
+  const history = await send<{ origin: string; fingerprint: string; state: string; firstSeen: number; lastSeen: number }[]>(page, { type: 'skillpin:key-history' });
+  expect(history).toMatchObject([{ origin: V1_ORIGIN, fingerprint: V1_FINGERPRINT, state: 'pinned', firstSeen: 1000, lastSeen: 5000 }]);
+  expect(await dbVersion(page)).toBe(4);
 }
 
 test.describe('schema upgrades', () => {

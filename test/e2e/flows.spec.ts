@@ -130,8 +130,8 @@ test('a new key on a pinned origin: warning badge, notification, blocked until t
       .toBe(true);
     const trusted = await send<OriginReport>(extPage, { type: 'skillpin:report', origin: site.origin });
     expect(trusted.key.pinned?.fingerprint).toBe(newFp);
-    // Skills must be approved again after trusting a new key.
-    expect(trusted.skills.find((s) => s.url === skill.url)?.approval.state).toBe('none');
+    // The approved skill's bytes did not change: its approval carried over to the new key.
+    expect(trusted.skills.find((s) => s.url === skill.url)?.approval).toMatchObject({ state: 'approved', approval: { keyFingerprint: newFp } });
   } finally {
     await site.close();
   }

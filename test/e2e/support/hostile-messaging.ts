@@ -40,9 +40,12 @@ export function forgedRequests(report: OriginReport, tabId: number, settings: Se
     'skillpin:settings-update': { type: 'skillpin:settings-update', changes: { paused: true, denyList: ['https://victim.example'] } },
     'skillpin:pins-list': { type: 'skillpin:pins-list' },
     'skillpin:pin-forget': { type: 'skillpin:pin-forget', origin },
+    'skillpin:key-history': { type: 'skillpin:key-history' },
+    'skillpin:key-revoke': { type: 'skillpin:key-revoke', origin, fingerprint: fingerprint(forgedKey.publicKey) },
     'skillpin:approvals-list': { type: 'skillpin:approvals-list' },
     'skillpin:export': { type: 'skillpin:export' },
-    'skillpin:import': { type: 'skillpin:import', json },
+    'skillpin:import-preview': { type: 'skillpin:import-preview', json },
+    'skillpin:import': { type: 'skillpin:import', json, confirmUnverified: [`${origin} ${url}`], confirmCrossOrigin: [`${origin} ${url}`] },
     'skillpin:reports-list': { type: 'skillpin:reports-list' },
   };
 }

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page, type Worker } from '@playwright/test';
 import type { SkillText } from '../../../lib/messages';
 import type { TrustStore } from '../../../lib/trust/store-api';
-import type { Approval, OriginReport, Pin, Settings, StoredSkill } from '../../../lib/types';
+import type { Approval, KeyHistoryEntry, OriginReport, Pin, Settings, StoredSkill } from '../../../lib/types';
 import { CHROMIUM, EXTENSION_DIR, send } from './extension';
 import { extensionArgs } from '../../../scripts/lib/chromium.mjs';
 
@@ -63,6 +63,7 @@ export async function openSession(): Promise<HostileSession> {
 }
 
 export const listPins = (s: HostileSession): Promise<Pin[]> => send<Pin[]>(s.extPage, { type: 'skillpin:pins-list' });
+export const listKeyHistory = (s: HostileSession): Promise<KeyHistoryEntry[]> => send<KeyHistoryEntry[]>(s.extPage, { type: 'skillpin:key-history' });
 export const listApprovals = (s: HostileSession): Promise<Approval[]> => send<Approval[]>(s.extPage, { type: 'skillpin:approvals-list' });
 export const getSettings = (s: HostileSession): Promise<Settings> => send<Settings>(s.extPage, { type: 'skillpin:settings-get' });
 export const getReport = (s: HostileSession, origin: string): Promise<OriginReport | null> => send<OriginReport | null>(s.extPage, { type: 'skillpin:report', origin });
@@ -103,6 +104,9 @@ export function extensionStore(s: HostileSession): TrustStore {
     replacePin: () => readOnly('replacePin'),
     forgetPin: () => readOnly('forgetPin'),
     listPins: () => listPins(s),
+    getKeyHistory: async (origin) => (await listKeyHistory(s)).filter((k) => k.origin === origin),
+    listKeyHistory: () => listKeyHistory(s),
+    revokeKey: () => readOnly('revokeKey'),
     getApprovals: async (origin) => (await listApprovals(s)).filter((a) => a.origin === origin),
     getApproval: async (origin, url) => (await listApprovals(s)).find((a) => a.origin === origin && a.url === url) ?? null,
     approve: () => readOnly('approve'),

@@ -248,7 +248,7 @@ describe('content change', () => {
 });
 
 describe('key change', () => {
-  it('notifies once when an origin with approvals changes key, and trusting needs re-approval', async () => {
+  it('notifies once when an origin with approvals changes key, and trusting carries the unchanged approval over', async () => {
     const report = await ask<OriginReport>({ type: 'skillpin:probe', origin: server.origin });
     const skill = report.skills[0]!;
     await ask({ type: 'skillpin:approve', origin: server.origin, url: skill.url, digestLf: skill.actual!.lf, confirmUnverified: false, confirmCrossOrigin: false });
@@ -270,9 +270,52 @@ describe('key change', () => {
     expect(ok).toEqual({ ok: true });
     const after = await ask<OriginReport>({ type: 'skillpin:report', origin: server.origin });
     expect(after.skills.every((s) => s.status === 'verified-signed')).toBe(true);
-    expect(after.skills.every((s) => s.approval.state === 'none')).toBe(true);
+    // One decision, not one per skill: the approved skill's bytes did not change, so it stays approved.
+    expect(after.skills.map((s) => s.approval.state)).toEqual(after.skills.map((s) => (s.url === skill.url ? 'approved' : 'none')));
+    expect(after.skills.find((s) => s.url === skill.url)?.approval.approval?.keyFingerprint).toBe(changed.key.offered!.fingerprint);
+    expect((await ask<ContextResult>({ type: 'skillpin:skill-context', origin: server.origin, url: skill.url })).ok).toBe(true);
+  });
+
+  it('an approved skill whose content changed with the key needs a new decision after trusting the key', async () => {
+    const report = await ask<OriginReport>({ type: 'skillpin:probe', origin: server.origin });
+    const kept = report.skills.find((s) => s.name === 'search-docs')!;
+    const edited = report.skills.find((s) => s.name === 'api-client')!;
+    for (const s of [kept, edited]) {
+      await ask({ type: 'skillpin:approve', origin: server.origin, url: s.url, digestLf: s.actual!.lf, confirmUnverified: false, confirmCrossOrigin: false });
+    }
+    const skills = DEMO_SKILLS.map((s) => (s.name === 'api-client' ? { ...s, body: 'Changed with the key.\n' } : s));
+    writePublisherSite(dir, { skills, seed: seed(2) });
+    const changed = await ask<OriginReport>({ type: 'skillpin:probe', origin: server.origin });
+    const ok = await ask<ActionResult>({ type: 'skillpin:trust-key', origin: server.origin, expectedFingerprint: changed.key.pinned!.fingerprint, newFingerprint: changed.key.offered!.fingerprint });
+    expect(ok).toEqual({ ok: true });
+    const after = await ask<OriginReport>({ type: 'skillpin:report', origin: server.origin });
+    expect(after.skills.find((s) => s.url === kept.url)?.approval.state).toBe('approved');
+    expect(after.skills.find((s) => s.url === edited.url)).toMatchObject({ status: 'verified-signed', approval: { state: 'none' } });
+  });
+
+  it('a revoked key: its skills are blocked, trusting it is refused, and forget does not let it be pinned again', async () => {
+    await ask<OriginReport>({ type: 'skillpin:probe', origin: server.origin });
+    writePublisherSite(dir, { skills: DEMO_SKILLS, seed: seed(2) });
+    const changed = await ask<OriginReport>({ type: 'skillpin:probe', origin: server.origin });
+    const bad = changed.key.offered!.fingerprint;
+    expect(await ask<ActionResult>({ type: 'skillpin:key-revoke', origin: server.origin, fingerprint: bad })).toEqual({ ok: true });
+    const refused = await ask<ActionResult>({ type: 'skillpin:trust-key', origin: server.origin, expectedFingerprint: changed.key.pinned!.fingerprint, newFingerprint: bad });
+    expect(refused).toMatchObject({ ok: false, error: 'key-revoked' });
+
+    expect(await ask<ActionResult>({ type: 'skillpin:pin-forget', origin: server.origin })).toEqual({ ok: true });
+    const after = await ask<OriginReport>({ type: 'skillpin:probe', origin: server.origin });
+    expect(after.key).toMatchObject({ state: 'revoked', pinned: null });
+    expect(after.skills.every((s) => s.status === 'key-changed' && s.statusCode === 'key-revoked')).toBe(true);
+    expect(await ask<unknown[]>({ type: 'skillpin:pins-list' })).toEqual([]);
+    const history = await ask<{ fingerprint: string; state: string }[]>({ type: 'skillpin:key-history' });
+    expect(history.map((e) => [e.fingerprint, e.state])).toEqual([[bad, 'revoked']]);
+    // Revoking is privileged and checks its input.
+    expect(await ask({ type: 'skillpin:key-revoke', origin: server.origin, fingerprint: bad }, CONTENT_SCRIPT)).toMatchObject({ error: 'forbidden' });
+    expect(await ask({ type: 'skillpin:key-revoke', origin: server.origin, fingerprint: 'SHA256:short' })).toMatchObject({ error: 'bad-request' });
   });
 });
+
+
 
 describe('an artifact redirected to another host', () => {
   it('shows the host that served it and needs the cross-host confirmation (the listed URL is on the origin)', async () => {

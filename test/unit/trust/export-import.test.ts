@@ -12,6 +12,9 @@ const NOW = 1_800_000_000_000;
 
 type Doc = { format: string; version: number; exportedAt: number; pins: Record<string, unknown>[]; approvals: Record<string, unknown>[] };
 const fixtureDoc = (): Doc => JSON.parse(FIXTURE) as Doc;
+/** The fixture's second approval is of an unverified skill hosted on another host: the popup asks twice. */
+const UNSIGNED_ID = 'https://unsigned.example.org https://cdn.example.net/skills/unsigned/SKILL.md';
+const CONFIRMED = { confirmUnverified: [UNSIGNED_ID], confirmCrossOrigin: [UNSIGNED_ID] };
 
 describe('the export fixture', () => {
   it('carries keys whose fingerprints are right', () => {
@@ -34,7 +37,7 @@ describe('exportTrust', () => {
     const json = exportTrust(pins, [approvalFor(skill, null)], 1234);
     const doc = JSON.parse(json) as Doc;
     expect(doc.format).toBe('skillpin-trust');
-    expect(doc.version).toBe(1);
+    expect(doc.version).toBe(2);
     expect(doc.exportedAt).toBe(1234);
     expect(doc.pins.map((p) => p.origin)).toEqual(['https://a.example', 'https://z.example']);
     expect(Object.keys(doc.pins[0] ?? {})).toEqual(['origin', 'key', 'fingerprint', 'firstSeen', 'lastSeen']);
@@ -64,7 +67,7 @@ describe('exportTrust', () => {
 describe('importTrust', () => {
   it('imports the fixture file', async () => {
     const { store } = await freshStore();
-    const result = await importTrust(store, FIXTURE, NOW);
+    const result = await importTrust(store, FIXTURE, NOW, CONFIRMED);
     expect(result).toEqual({
       ok: true,
       pinsAdded: 2,
@@ -73,6 +76,9 @@ describe('importTrust', () => {
       approvalsAdded: 2,
       approvalsUnchanged: 0,
       approvalsSkipped: [],
+      pinsRevoked: [],
+      revocationsAdded: 0,
+      settingsApplied: false,
       errors: [],
     });
     expect((await store.listPins()).map((p) => p.origin).sort()).toEqual(['http://127.0.0.1:8080', DOCS]);
@@ -83,7 +89,7 @@ describe('importTrust', () => {
     const { store } = await freshStore();
     const mine = keyPair(42);
     await store.pinIfAbsent(DOCS, mine.key, mine.fingerprint, 5);
-    const result = await importTrust(store, FIXTURE, NOW);
+    const result = await importTrust(store, FIXTURE, NOW, CONFIRMED);
     expect(result.ok).toBe(true);
     expect(result.pinConflicts).toEqual([{ origin: DOCS, stored: mine.fingerprint, imported: fixtureDoc().pins[0]?.fingerprint }]);
     expect(result.pinsAdded).toBe(1);
@@ -97,7 +103,7 @@ describe('importTrust', () => {
     const { store } = await freshStore();
     const skill = makeSkill('https://unsigned.example.org', 'https://cdn.example.net/skills/unsigned/SKILL.md', 'mine', 1);
     await store.approve(approvalFor(skill, null), skill);
-    const result = await importTrust(store, FIXTURE, NOW);
+    const result = await importTrust(store, FIXTURE, NOW, CONFIRMED);
     expect(result.approvalsSkipped).toEqual([
       { origin: 'https://unsigned.example.org', url: 'https://cdn.example.net/skills/unsigned/SKILL.md', reason: 'different-approval' },
     ]);
@@ -109,7 +115,7 @@ describe('importTrust', () => {
     const doc = fixtureDoc();
     const other = keyPair(77);
     (doc.approvals[0] as Record<string, unknown>).keyFingerprint = other.fingerprint;
-    const result = await importTrust(store, JSON.stringify(doc), NOW);
+    const result = await importTrust(store, JSON.stringify(doc), NOW, CONFIRMED);
     expect(result.ok).toBe(true);
     expect(result.approvalsSkipped).toEqual([{ origin: DOCS, url: `${DOCS}/skills/search/SKILL.md`, reason: 'pin-mismatch' }]);
     expect(await store.getApproval(DOCS, `${DOCS}/skills/search/SKILL.md`)).toBeNull();
@@ -137,7 +143,7 @@ describe('importTrust', () => {
     ['an approval that is not an object', (d) => d.approvals.push(null as unknown as Record<string, unknown>)],
     ['pins that are not a list', (d) => ((d as unknown as Record<string, unknown>).pins = {})],
     ['another format', (d) => (d.format = 'other')],
-    ['another version', (d) => (d.version = 2)],
+    ['another version', (d) => (d.version = 3)],
     ['a missing exportedAt', (d) => delete (d as unknown as Record<string, unknown>).exportedAt],
   ];
 
@@ -164,7 +170,7 @@ describe('importTrust', () => {
   it('a store failure on one pin is reported and its approvals are not imported', async () => {
     const { store, factory, name } = await freshStore();
     await plant(factory, name, 'pins', { origin: DOCS, key: 1 });
-    const result = await importTrust(store, FIXTURE, NOW);
+    const result = await importTrust(store, FIXTURE, NOW, CONFIRMED);
     expect(result.ok).toBe(false);
     expect(result.errors.join('\n')).toMatch(/corrupt-record/);
     expect(result.pinsAdded).toBe(1);
@@ -175,7 +181,7 @@ describe('importTrust', () => {
     const { store } = await freshStore();
     const doc = fixtureDoc();
     (doc.approvals[1] as Record<string, unknown>).note = 'extra';
-    await importTrust(store, JSON.stringify(doc), NOW);
+    await importTrust(store, JSON.stringify(doc), NOW, CONFIRMED);
     const stored = (await store.getApproval('https://unsigned.example.org', 'https://cdn.example.net/skills/unsigned/SKILL.md')) as Approval;
     expect(Object.keys(stored).sort()).toEqual(['approvedAt', 'digestLf', 'digestRaw', 'keyFingerprint', 'name', 'origin', 'statusAtApproval', 'url']);
   });

@@ -28,7 +28,7 @@ describe('pinIfAbsent', () => {
     const { store } = await freshStore();
     await store.pinIfAbsent(ORIGIN, A.key, A.fingerprint, 500);
     const r = await store.pinIfAbsent(ORIGIN, A.key, A.fingerprint, 400);
-    expect(r.pin.lastSeen).toBe(500);
+    expect(r.pin?.lastSeen).toBe(500);
     expect((await store.getPin(ORIGIN))?.lastSeen).toBe(500);
   });
 
@@ -49,7 +49,7 @@ describe('pinIfAbsent', () => {
     expect(results.map((r) => r.result).sort()).toEqual(['mismatch', 'pinned']);
     const winner = results.find((r) => r.result === 'pinned');
     expect((await store.getPin(ORIGIN))?.fingerprint).toBe(winner?.pin.fingerprint);
-    for (const r of results) expect(r.pin.fingerprint).toBe(winner?.pin.fingerprint);
+    for (const r of results) expect(r.pin?.fingerprint).toBe(winner?.pin.fingerprint);
   });
 
   it('two store instances on one database (two contexts): exactly one is pinned', async () => {

@@ -5,6 +5,7 @@ import { openTrustStore } from '../../../lib/trust/idb-store';
 import { DB_NAME, SCHEMA_VERSION, upgrade } from '../../../lib/trust/schema';
 import type { UpgradeDb, UpgradeTx } from '../../../lib/trust/schema';
 import { wrap } from 'idb';
+import type { Pin } from '../../../lib/types';
 import { buildV1Database, openV1 } from '../../fixtures/trust/v1-database';
 import { V1_BYTES, V1_DIGEST_LF, V1_FINGERPRINT, V1_ORIGIN, V1_SKILL_URL, v1Sample } from '../../fixtures/trust/v1-sample';
 import { makeCacheEntry, rawAll, rawOpen } from './helpers';
@@ -50,9 +51,9 @@ function openWithSchemaSteps(factory: IDBFactory, name: string, version: number)
 }
 
 describe('schema', () => {
-  it('names the database skillpin and is at version 3', () => {
+  it('names the database skillpin and is at version 4', () => {
     expect(DB_NAME).toBe('skillpin');
-    expect(SCHEMA_VERSION).toBe(3);
+    expect(SCHEMA_VERSION).toBe(4);
   });
 
   it("the schema's v1 step builds exactly the frozen v1 fixture", async () => {
@@ -72,8 +73,9 @@ describe('schema', () => {
     store.close();
     const { version, shape } = await shapeOf(factory, 'fresh');
     expect(version).toBe(SCHEMA_VERSION);
-    expect(Object.keys(shape).sort()).toEqual(['approvals', 'cache', 'pins', 'reports', 'settings', 'skills']);
+    expect(Object.keys(shape).sort()).toEqual(['approvals', 'cache', 'keys', 'pins', 'reports', 'settings', 'skills']);
     expect(shape.cache?.indexes).toEqual({ 'by-origin': 'origin', 'by-evict': 'evictKey' });
+    expect(shape.keys).toEqual({ keyPath: ['origin', 'fingerprint'], indexes: { 'by-origin': 'origin' } });
     expect(shape.settings?.keyPath).toBeNull();
     expect(shape.skills?.indexes).toMatchObject({ 'by-storedAt-size': ['storedAt', 'size'], 'by-origin-storedAt-size': ['origin', 'storedAt', 'size'] });
   });
@@ -187,5 +189,71 @@ describe('migration v1 → current', () => {
     const err = await openTrustStore({ name: 'future', indexedDB: factory }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(StoreError);
     expect((err as StoreError).code).toBe('version-error');
+  });
+});
+
+describe('migration v3 → v4 (key history)', () => {
+  /** A v3 database built by the schema's own steps, with records planted as v3 wrote them. */
+  async function buildV2(factory: IDBFactory, name: string): Promise<void> {
+    await openWithSchemaSteps(factory, name, 3);
+    const sample = v1Sample();
+    const db = await rawOpen(factory, name);
+    try {
+      await new Promise<void>((resolve, reject) => {
+        const tx = db.transaction(['pins', 'approvals', 'skills', 'cache', 'reports', 'settings'], 'readwrite');
+        tx.oncomplete = () => resolve();
+        tx.onerror = () => reject(tx.error);
+        for (const p of sample.pins ?? []) tx.objectStore('pins').put(p);
+        // An unreadable pin: kept as it is, and no history entry is made up for it.
+        tx.objectStore('pins').put({ origin: 'https://broken.example.org', key: 7 });
+        for (const a of sample.approvals ?? []) tx.objectStore('approvals').put(a);
+        for (const s of sample.skills ?? []) tx.objectStore('skills').put(s);
+        const entry = makeCacheEntry('https://x.example/llms.txt', true, 10, 20);
+        tx.objectStore('cache').put({ ...entry, evictKey: [1, 20] });
+        tx.objectStore('settings').put(sample.settings, 'settings');
+      });
+    } finally {
+      db.close();
+    }
+  }
+
+  it('keeps every record and gives every readable pin its history entry', async () => {
+    const factory = new IDBFactory();
+    await buildV2(factory, 'v2');
+    const before: Record<string, unknown[]> = {};
+    for (const s of ['pins', 'approvals', 'skills', 'cache', 'settings']) before[s] = await rawAll(factory, 'v2', s);
+
+    const errors: StoreError[] = [];
+    const store = await openTrustStore({ name: 'v2', indexedDB: factory, onError: (e) => errors.push(e) });
+    const pin = v1Sample().pins?.[0] as Pin | undefined;
+    expect(await store.getKeyHistory(V1_ORIGIN)).toEqual([
+      { origin: V1_ORIGIN, fingerprint: V1_FINGERPRINT, key: pin?.key, firstSeen: pin?.firstSeen, lastSeen: pin?.lastSeen, state: 'pinned', revokedAt: null },
+    ]);
+    expect(await store.getKeyHistory('https://broken.example.org')).toEqual([]);
+    expect(errors).toEqual([]);
+    store.close();
+
+    const { version, shape } = await shapeOf(factory, 'v2');
+    expect(version).toBe(4);
+    expect(shape.keys?.indexes).toEqual({ 'by-origin': 'origin' });
+    for (const s of ['pins', 'approvals', 'skills', 'cache', 'settings']) expect(await rawAll(factory, 'v2', s)).toEqual(before[s]);
+  });
+
+  it('a migrated database and a fresh one have the same shape', async () => {
+    const factory = new IDBFactory();
+    await buildV2(factory, 'v2');
+    (await openTrustStore({ name: 'v2', indexedDB: factory })).close();
+    (await openTrustStore({ name: 'fresh', indexedDB: factory })).close();
+    expect((await shapeOf(factory, 'v2')).shape).toEqual((await shapeOf(factory, 'fresh')).shape);
+  });
+
+  it('a migrated pin refuses a key revoked after the upgrade', async () => {
+    const factory = new IDBFactory();
+    await buildV2(factory, 'v2');
+    const store = await openTrustStore({ name: 'v2', indexedDB: factory });
+    const pin = v1Sample().pins?.[0] as Pin | undefined;
+    await store.revokeKey(V1_ORIGIN, V1_FINGERPRINT, 9_000);
+    expect((await store.pinIfAbsent(V1_ORIGIN, pin?.key ?? '', V1_FINGERPRINT, 9_500)).result).toBe('revoked');
+    store.close();
   });
 });

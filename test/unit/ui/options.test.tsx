@@ -2,7 +2,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import './dom-shim';
 import { DEFAULT_SETTINGS, type Settings } from '../../../lib/types';
-import type { ImportResult, StateChangeKind } from '../../../lib/messages';
+import type { ImportPreview, ImportResult, StateChangeKind } from '../../../lib/messages';
+import type { KeyHistoryEntry } from '../../../lib/types';
 import { Options } from '../../../components/options/Options';
 import type { OptionsEnv } from '../../../components/options/env';
 import { changedFields, fromForm, parseChatSiteEntry, parseSiteEntry, settingsChanges, toForm } from '../../../components/options/settings-form';
@@ -19,6 +20,7 @@ import { act } from 'preact/test-utils';
 const BASE: Handlers = {
   'skillpin:settings-get': () => DEFAULT_SETTINGS,
   'skillpin:pins-list': () => [],
+  'skillpin:key-history': () => [],
   'skillpin:approvals-list': () => [],
   'skillpin:reports-list': () => [],
 };
@@ -319,6 +321,43 @@ describe('pins and approvals', () => {
     expect(root.querySelectorAll('[data-testid="pins"] tbody tr')).toHaveLength(1);
   });
 
+  it('shows the key history with states; Revoke asks first, then sends key-revoke', async () => {
+    // Real fingerprint shapes: the background's validator refuses anything else.
+    const FP_A = `SHA256:${'a'.repeat(43)}`;
+    const FP_B = `SHA256:${'b'.repeat(43)}`;
+    const entry = (over: Partial<KeyHistoryEntry>): KeyHistoryEntry => ({
+      origin: ORIGIN,
+      fingerprint: FP_A,
+      key: 'AAAA',
+      firstSeen: 1,
+      lastSeen: 2,
+      state: 'pinned',
+      revokedAt: null,
+      ...over,
+    });
+    let history = [entry({ state: 'replaced' }), entry({ fingerprint: FP_B, state: 'pinned', firstSeen: 3 })];
+    const { render, bg } = setup({
+      'skillpin:key-history': () => history,
+      'skillpin:key-revoke': (req) => {
+        history = history.map((e) => (e.fingerprint === req.fingerprint ? { ...e, state: 'revoked', revokedAt: 5 } : e));
+        return { ok: true };
+      },
+    });
+    const root = await render();
+    const rows = () => Array.from(root.querySelectorAll<HTMLElement>('[data-testid="key-history"] tbody tr'));
+    expect(rows().map((r) => [r.dataset.fingerprintRow, r.querySelector('[data-testid="key-state"]')?.textContent])).toEqual([
+      [FP_A, 'Replaced'],
+      [FP_B, 'Pinned'],
+    ]);
+    await click(rows()[1]?.querySelector('[data-action="revoke-key"]') ?? null);
+    expect(bg.ofType('skillpin:key-revoke')).toHaveLength(0);
+    expect(document.querySelector('[role="alertdialog"]')?.textContent).toContain('never accept this key again');
+    await click(byText(document, '[role="alertdialog"] button', 'Revoke key'));
+    expect(bg.ofType('skillpin:key-revoke')).toEqual([{ type: 'skillpin:key-revoke', origin: ORIGIN, fingerprint: FP_B }]);
+    expect(rows()[1]?.dataset.state).toBe('revoked');
+    expect(rows()[1]?.querySelector('[data-action="revoke-key"]')).toBeNull();
+  });
+
   it('lists every approval and revokes one', async () => {
     const approval = approved(makeSkill()).approval.approval;
     if (!approval) throw new Error('fixture');
@@ -447,7 +486,63 @@ describe('pins and approvals', () => {
   });
 });
 
+const EMPTY_PREVIEW: ImportPreview = { ok: true, errors: [], pins: [], approvals: [], revocations: [], settings: null };
+
 describe('export and import', () => {
+  it('shows what an import adds before writing, and sends only the confirmations the user gave', async () => {
+    const ids = { plain: 'https://a.example https://a.example/s/SKILL.md', unverified: 'https://b.example https://cdn.example/u/SKILL.md' };
+    const preview: ImportPreview = {
+      ok: true,
+      errors: [],
+      pins: [
+        { origin: 'https://a.example', fingerprint: FP_NEW, outcome: 'add', stored: null },
+        { origin: ORIGIN, fingerprint: FP_NEW, outcome: 'conflict', stored: FP_OLD },
+      ],
+      approvals: [
+        { id: ids.plain, origin: 'https://a.example', url: 'https://a.example/s/SKILL.md', name: 'plain', statusAtApproval: 'verified-signed', keyFingerprint: FP_NEW, outcome: 'add', needs: { unverified: false, crossOrigin: false } },
+        { id: ids.unverified, origin: 'https://b.example', url: 'https://cdn.example/u/SKILL.md', name: 'loose', statusAtApproval: 'unverified', keyFingerprint: null, outcome: 'add', needs: { unverified: true, crossOrigin: true } },
+      ],
+      revocations: [{ origin: 'https://c.example', fingerprint: FP_OLD, outcome: 'add' }],
+      settings: [{ field: 'paused', current: 'false', imported: 'true' }],
+    };
+    const { render, bg } = setup({
+      'skillpin:import-preview': () => preview,
+      'skillpin:import': () => ({ ok: true, pinsAdded: 1, pinsUnchanged: 0, pinConflicts: [], approvalsAdded: 1, errors: [] }),
+    });
+    const root = await render();
+    await typeInto(root.querySelector('#import-text'), '{"format":"skillpin-trust"}');
+    await click(root.querySelector('[data-action="import"]'));
+    expect(bg.ofType('skillpin:import')).toHaveLength(0);
+    const panel = root.querySelector('[data-testid="import-preview"]');
+    expect(panel?.querySelector('[data-testid="import-preview-counts"]')?.textContent).toBe('1 keys to pin, 2 approvals to add, 1 keys to revoke, 1 settings to change.');
+    expect(panel?.querySelector('[data-testid="import-preview-pins"] [data-outcome="conflict"] [data-fingerprint]')?.getAttribute('data-fingerprint')).toBe(FP_NEW);
+    expect(panel?.querySelector('[data-testid="import-preview-revocations"]')?.textContent).toContain('https://c.example');
+    expect(panel?.querySelector('[data-testid="import-preview-settings"] [data-field="paused"]')?.textContent).toContain('true');
+    const loose = panel?.querySelector(`[data-approval-id="${ids.unverified}"]`);
+    expect(loose?.textContent).toContain('cdn.example');
+    expect(panel?.querySelector(`[data-approval-id="${ids.plain}"] [data-confirm]`)).toBeNull();
+    // Only the cross-host confirmation is given: it is sent, the unverified one is not.
+    await click(loose?.querySelector('[data-confirm="cross-origin"]') ?? null);
+    await click(root.querySelector('[data-action="import-confirm"]'));
+    expect(bg.ofType('skillpin:import')).toEqual([
+      { type: 'skillpin:import', json: '{"format":"skillpin-trust"}', confirmUnverified: [], confirmCrossOrigin: [ids.unverified] },
+    ]);
+    expect(root.querySelector('[data-testid="import-preview"]')).toBeNull();
+  });
+
+  it('a file the background refuses shows its errors and imports nothing', async () => {
+    const { render, bg } = setup({
+      'skillpin:import-preview': () => ({ ...EMPTY_PREVIEW, ok: false, errors: ['pins[0].key: not strict base64'] }),
+      'skillpin:import': () => ({ ok: true, pinsAdded: 0, pinsUnchanged: 0, pinConflicts: [], approvalsAdded: 0, errors: [] }),
+    });
+    const root = await render();
+    await typeInto(root.querySelector('#import-text'), '{"format":"x"}');
+    await click(root.querySelector('[data-action="import"]'));
+    expect(root.querySelector('#import-err')?.textContent).toContain('pins[0].key: not strict base64');
+    expect(root.querySelector('[data-testid="import-preview"]')).toBeNull();
+    expect(bg.ofType('skillpin:import')).toHaveLength(0);
+  });
+
   it('exports to a download', async () => {
     const { render, downloads } = setup({ 'skillpin:export': () => ({ json: '{"pins":[]}' }) });
     const root = await render();
@@ -464,11 +559,12 @@ describe('export and import', () => {
       approvalsAdded: 3,
       errors: ['approval 4: unknown origin'],
     };
-    const { render, bg } = setup({ 'skillpin:import': () => result });
+    const { render, bg } = setup({ 'skillpin:import-preview': () => EMPTY_PREVIEW, 'skillpin:import': () => result });
     const root = await render();
     await typeInto(root.querySelector('#import-text'), '{"pins": []}');
     await click(root.querySelector('[data-action="import"]'));
-    expect(bg.ofType('skillpin:import')).toEqual([{ type: 'skillpin:import', json: '{"pins": []}' }]);
+    await click(root.querySelector('[data-action="import-confirm"]'));
+    expect(bg.ofType('skillpin:import')).toEqual([{ type: 'skillpin:import', json: '{"pins": []}', confirmUnverified: [], confirmCrossOrigin: [] }]);
     const box = root.querySelector('[data-testid="import-result"]');
     expect(box?.textContent).toContain('2 keys added, 1 already known, 3 approvals added');
     expect(box?.textContent).toContain('1 different keys were not imported');

@@ -1,0 +1,93 @@
+// What an import would do, before it does anything: the file is parsed and checked as importTrust
+// checks it, then compared with the store as it is now. Only reads; the options page shows the
+// result and asks before calling importTrust (PRODUCT.md §5: import never surprises).
+import type { ImportApprovalPreview, ImportPreview } from '../messages';
+import type { Pin, Settings } from '../types';
+import { approvalId, approvalNeeds, parseExport } from './export-import';
+import type { TrustStore } from './store-api';
+
+function settingText(v: unknown): string {
+  return JSON.stringify(v) ?? 'null';
+}
+
+/** The fields whose value in the file differs from the current one, in the file's order. */
+function settingChanges(current: Settings, imported: Partial<Settings>): { field: string; current: string; imported: string }[] {
+  const out: { field: string; current: string; imported: string }[] = [];
+  for (const [field, value] of Object.entries(imported)) {
+    const now = settingText((current as unknown as Record<string, unknown>)[field]);
+    const then = settingText(value);
+    if (now !== then) out.push({ field, current: now, imported: then });
+  }
+  return out;
+}
+
+export async function previewImport(store: TrustStore, json: string): Promise<ImportPreview> {
+  const errors: string[] = [];
+  const empty: ImportPreview = { ok: false, errors, pins: [], approvals: [], revocations: [], settings: null };
+  if (typeof json !== 'string') {
+    errors.push('not JSON: expected text');
+    return empty;
+  }
+  const parsed = parseExport(json, errors);
+  if (!parsed) return empty;
+
+  // Revoked after the import: what the store holds plus what the file adds.
+  const revoked = new Set<string>();
+  const key = (origin: string, fingerprint: string): string => `${origin} ${fingerprint}`;
+  for (const entry of await store.listKeyHistory()) if (entry.state === 'revoked') revoked.add(key(entry.origin, entry.fingerprint));
+  const revocations = parsed.revocations.map((r) => ({
+    origin: r.origin,
+    fingerprint: r.fingerprint,
+    outcome: revoked.has(key(r.origin, r.fingerprint)) ? ('unchanged' as const) : ('add' as const),
+  }));
+  for (const r of parsed.revocations) revoked.add(key(r.origin, r.fingerprint));
+
+  const pins: ImportPreview['pins'] = [];
+  /** The pin each origin will have after the import; null: none. */
+  const pinAfter = new Map<string, Pin | null>();
+  const conflicted = new Set<string>();
+  for (const pin of parsed.pins) {
+    const stored = await store.getPin(pin.origin);
+    if (stored) {
+      const same = stored.fingerprint === pin.fingerprint && stored.key === pin.key;
+      pins.push({ origin: pin.origin, fingerprint: pin.fingerprint, outcome: same ? 'unchanged' : 'conflict', stored: stored.fingerprint });
+      if (!same) conflicted.add(pin.origin);
+      pinAfter.set(pin.origin, stored);
+    } else if (revoked.has(key(pin.origin, pin.fingerprint))) {
+      pins.push({ origin: pin.origin, fingerprint: pin.fingerprint, outcome: 'revoked', stored: null });
+      conflicted.add(pin.origin);
+      pinAfter.set(pin.origin, null);
+    } else {
+      pins.push({ origin: pin.origin, fingerprint: pin.fingerprint, outcome: 'add', stored: null });
+      pinAfter.set(pin.origin, pin);
+    }
+  }
+
+  const approvals: ImportApprovalPreview[] = [];
+  for (const a of parsed.approvals) {
+    let outcome: ImportApprovalPreview['outcome'];
+    if (conflicted.has(a.origin)) outcome = 'pin-conflict';
+    else {
+      const pin = pinAfter.has(a.origin) ? (pinAfter.get(a.origin) ?? null) : await store.getPin(a.origin);
+      if (a.keyFingerprint !== null && pin?.fingerprint !== a.keyFingerprint) outcome = 'pin-mismatch';
+      else {
+        const existing = await store.getApproval(a.origin, a.url);
+        if (!existing) outcome = 'add';
+        else outcome = existing.digestLf === a.digestLf && existing.keyFingerprint === a.keyFingerprint ? 'unchanged' : 'different';
+      }
+    }
+    approvals.push({
+      id: approvalId(a),
+      origin: a.origin,
+      url: a.url,
+      name: a.name,
+      statusAtApproval: a.statusAtApproval,
+      keyFingerprint: a.keyFingerprint,
+      outcome,
+      needs: approvalNeeds(a),
+    });
+  }
+
+  const settings = parsed.settings ? settingChanges(await store.getSettings(), parsed.settings) : null;
+  return { ok: true, errors, pins, approvals, revocations, settings };
+}

@@ -1,0 +1,152 @@
+// Import shows what it will add and asks first (PRODUCT.md §5): the preview lists pins, approvals,
+// revocations and settings changes without writing; the import then takes only confirmed approvals
+// of unverified or cross-host skills, never pins a revoked key, and carries revocations and settings.
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { exportTrust, importTrust } from '../../../lib/trust/export-import';
+import { previewImport } from '../../../lib/trust/import-preview';
+import type { TrustStore } from '../../../lib/trust/store-api';
+import { DEFAULT_SETTINGS } from '../../../lib/types';
+import { freshStore, keyPair } from './helpers';
+
+const FIXTURE = readFileSync(new URL('../../fixtures/trust/export-v1.json', import.meta.url), 'utf8');
+const DOCS = 'https://docs.example.com';
+const SEARCH = `${DOCS}/skills/search/SKILL.md`;
+const UNSIGNED = 'https://unsigned.example.org';
+const UNSIGNED_URL = 'https://cdn.example.net/skills/unsigned/SKILL.md';
+const UNSIGNED_ID = `${UNSIGNED} ${UNSIGNED_URL}`;
+const NOW = 1_800_000_000_000;
+
+type Doc = Record<string, unknown> & { pins: Record<string, unknown>[]; approvals: Record<string, unknown>[] };
+const fixtureDoc = (): Doc => JSON.parse(FIXTURE) as Doc;
+
+/** Everything the store holds that an import may touch, to compare before and after. */
+async function snapshot(store: TrustStore): Promise<string> {
+  return JSON.stringify([await store.listPins(), await store.listApprovals(), await store.listKeyHistory(), await store.getSettings()]);
+}
+
+describe('previewImport', () => {
+  it('lists what the fixture would add, with the confirmations the popup would ask, and writes nothing', async () => {
+    const { store } = await freshStore();
+    const before = await snapshot(store);
+    const preview = await previewImport(store, FIXTURE);
+    expect(preview.ok).toBe(true);
+    expect(preview.pins.map((p) => [p.origin, p.outcome])).toEqual([
+      [DOCS, 'add'],
+      ['http://127.0.0.1:8080', 'add'],
+    ]);
+    expect(preview.pins[0]?.fingerprint).toBe(fixtureDoc().pins[0]?.fingerprint);
+    expect(preview.approvals.map((a) => [a.id, a.outcome, a.needs])).toEqual([
+      [`${DOCS} ${SEARCH}`, 'add', { unverified: false, crossOrigin: false }],
+      [UNSIGNED_ID, 'add', { unverified: true, crossOrigin: true }],
+    ]);
+    expect(preview.revocations).toEqual([]);
+    expect(preview.settings).toBeNull();
+    expect(await snapshot(store)).toBe(before);
+  });
+
+  it('shows conflicts, revoked keys, stored approvals and settings changes against the store', async () => {
+    const { store } = await freshStore();
+    const mine = keyPair(42);
+    await store.pinIfAbsent(DOCS, mine.key, mine.fingerprint, 5);
+    const doc = fixtureDoc();
+    const local = doc.pins[1] as { origin: string; fingerprint: string };
+    doc.version = 2;
+    doc.revocations = [{ origin: local.origin, fingerprint: local.fingerprint, revokedAt: 7 }];
+    doc.settings = { paused: true, denyList: ['https://bad.example'], legacyIndex: DEFAULT_SETTINGS.legacyIndex };
+    const preview = await previewImport(store, JSON.stringify(doc));
+    expect(preview.pins.map((p) => [p.origin, p.outcome, p.stored])).toEqual([
+      [DOCS, 'conflict', mine.fingerprint],
+      [local.origin, 'revoked', null],
+    ]);
+    expect(preview.approvals.map((a) => a.outcome)).toEqual(['pin-conflict', 'add']);
+    expect(preview.revocations).toEqual([{ origin: local.origin, fingerprint: local.fingerprint, outcome: 'add' }]);
+    // Only the fields that change are listed.
+    expect(preview.settings).toEqual([
+      { field: 'paused', current: 'false', imported: 'true' },
+      { field: 'denyList', current: '[]', imported: '["https://bad.example"]' },
+    ]);
+  });
+
+  it.each([
+    ['not JSON', 'nope'],
+    ['another format', JSON.stringify({ ...fixtureDoc(), format: 'other' })],
+    ['a bad revocation', JSON.stringify({ ...fixtureDoc(), version: 2, revocations: [{ origin: DOCS, fingerprint: 'MD5:x', revokedAt: 1 }] })],
+    ['settings of the wrong type', JSON.stringify({ ...fixtureDoc(), version: 2, settings: { paused: 'yes' } })],
+  ])('%s: a clear error, nothing listed and nothing written', async (_label, text) => {
+    const { store } = await freshStore();
+    const before = await snapshot(store);
+    const preview = await previewImport(store, text);
+    expect(preview.ok).toBe(false);
+    expect(preview.errors.length).toBeGreaterThan(0);
+    expect(preview.pins).toEqual([]);
+    expect(preview.approvals).toEqual([]);
+    const result = await importTrust(store, text, NOW, { confirmUnverified: [UNSIGNED_ID], confirmCrossOrigin: [UNSIGNED_ID] });
+    expect(result.ok).toBe(false);
+    expect(await snapshot(store)).toBe(before);
+  });
+});
+
+describe('importTrust confirmations', () => {
+  it('without confirmations an approval of an unverified, cross-host skill is not imported', async () => {
+    const { store } = await freshStore();
+    const result = await importTrust(store, FIXTURE, NOW);
+    expect(result.ok).toBe(true);
+    expect(result.approvalsAdded).toBe(1);
+    expect(result.approvalsSkipped).toEqual([{ origin: UNSIGNED, url: UNSIGNED_URL, reason: 'needs-confirmation' }]);
+    expect(await store.getApproval(UNSIGNED, UNSIGNED_URL)).toBeNull();
+    expect(await store.getApproval(DOCS, SEARCH)).not.toBeNull();
+  });
+
+  it('each confirmation is needed: unverified alone or cross-host alone is not enough', async () => {
+    for (const confirmations of [{ confirmUnverified: [UNSIGNED_ID] }, { confirmCrossOrigin: [UNSIGNED_ID] }]) {
+      const { store } = await freshStore();
+      const result = await importTrust(store, FIXTURE, NOW, confirmations);
+      expect(result.approvalsSkipped).toEqual([{ origin: UNSIGNED, url: UNSIGNED_URL, reason: 'needs-confirmation' }]);
+      expect(await store.getApproval(UNSIGNED, UNSIGNED_URL)).toBeNull();
+    }
+    const { store } = await freshStore();
+    const both = await importTrust(store, FIXTURE, NOW, { confirmUnverified: [UNSIGNED_ID], confirmCrossOrigin: [UNSIGNED_ID] });
+    expect(both.approvalsAdded).toBe(2);
+    expect(await store.getApproval(UNSIGNED, UNSIGNED_URL)).not.toBeNull();
+  });
+});
+
+describe('revocations and settings in the export', () => {
+  it('round-trip: the revoked key stays revoked in the other browser and its pin is not imported', async () => {
+    const { store } = await freshStore();
+    const a = keyPair(1);
+    const b = keyPair(2);
+    await store.pinIfAbsent(DOCS, a.key, a.fingerprint, 10);
+    await store.pinIfAbsent('https://b.example', b.key, b.fingerprint, 10);
+    await store.revokeKey(DOCS, a.fingerprint, 20);
+    const settings = { ...DEFAULT_SETTINGS, paused: true, chatSites: ['https://chat.example'] };
+    const json = exportTrust(await store.listPins(), await store.listApprovals(), 30, { keys: await store.listKeyHistory(), settings });
+    const doc = JSON.parse(json) as Doc;
+    expect(doc.version).toBe(2);
+    expect(doc.revocations).toEqual([{ origin: DOCS, fingerprint: a.fingerprint, revokedAt: 20 }]);
+
+    const { store: target } = await freshStore();
+    const result = await importTrust(target, json, 40);
+    expect(result).toMatchObject({ ok: true, pinsAdded: 1, revocationsAdded: 1, settingsApplied: true, pinsRevoked: [{ origin: DOCS, fingerprint: a.fingerprint }] });
+    expect(await target.getPin(DOCS)).toBeNull();
+    expect((await target.pinIfAbsent(DOCS, a.key, a.fingerprint, 50)).result).toBe('revoked');
+    expect(await target.getSettings()).toMatchObject({ paused: true, chatSites: ['https://chat.example'] });
+  });
+
+  it('a version 1 file (no revocations, no settings) still imports and leaves the settings alone', async () => {
+    const { store } = await freshStore();
+    await store.putSettings({ ...DEFAULT_SETTINGS, paused: true });
+    const result = await importTrust(store, FIXTURE, NOW);
+    expect(result).toMatchObject({ ok: true, settingsApplied: false, revocationsAdded: 0 });
+    expect((await store.getSettings()).paused).toBe(true);
+  });
+
+  it('fields a file leaves out keep their current value', async () => {
+    const { store } = await freshStore();
+    await store.putSettings({ ...DEFAULT_SETTINGS, denyList: ['https://mine.example'] });
+    const doc = { ...fixtureDoc(), version: 2, settings: { paused: true } };
+    await importTrust(store, JSON.stringify(doc), NOW);
+    expect(await store.getSettings()).toMatchObject({ paused: true, denyList: ['https://mine.example'] });
+  });
+});
