@@ -206,7 +206,16 @@ export function createBackgroundService(deps: BackgroundDeps): BackgroundService
     return report;
   }
 
-  async function freshReport(origin: string): Promise<OriginReport> {
+  /**
+   * The report of an origin not probed yet, for a request from a Skillpin page (approve, trust a
+   * key, a context): the same rules as the popup's re-check (pause, private windows, the lists),
+   * so no such request can make the first request to an origin open only in a private window.
+   */
+  async function freshReport(origin: string, sender: SenderLike | null): Promise<OriginReport> {
+    const settings = await getSettings();
+    const incognito = settings.probeInPrivate || sender === null ? false : await privateRequest(origin, undefined, sender);
+    const decision = shouldProbe(origin + '/', settings, { incognito });
+    if (!decision.probe) return skippedReport(origin, decision.reason, clock.now());
     return scheduler.probe(origin, { force: false });
   }
 
@@ -216,9 +225,9 @@ export function createBackgroundService(deps: BackgroundDeps): BackgroundService
   }
 
   /** The context block of an approved skill whose current bytes are the approved bytes. */
-  async function contextFor(origin: string, url: string): Promise<ContextResult> {
+  async function contextFor(origin: string, url: string, sender: SenderLike | null): Promise<ContextResult> {
     const s = await getStore();
-    const report = (await currentReport(origin)) ?? (await freshReport(origin));
+    const report = (await currentReport(origin)) ?? (await freshReport(origin, sender));
     const allowed = handOff(findSkill(report, url));
     if (!allowed.ok) return allowed;
     const { skill, approval } = allowed;
@@ -298,9 +307,9 @@ export function createBackgroundService(deps: BackgroundDeps): BackgroundService
       return scheduler.probe(req.origin, { force: true });
     },
 
-    'skillpin:approve': async (req) => {
+    'skillpin:approve': async (req, sender) => {
       const s = await getStore();
-      const report = (await currentReport(req.origin)) ?? (await freshReport(req.origin));
+      const report = (await currentReport(req.origin)) ?? (await freshReport(req.origin, sender));
       const decision = approvalDecision(findSkill(report, req.url), req);
       if (!decision.ok) return refused(decision);
       const { skill, url, status } = decision;
@@ -326,9 +335,9 @@ export function createBackgroundService(deps: BackgroundDeps): BackgroundService
       await scheduler.probe(req.origin, { force: false });
       return { ok: true };
     },
-    'skillpin:trust-key': async (req) => {
+    'skillpin:trust-key': async (req, sender) => {
       const s = await getStore();
-      const report = (await currentReport(req.origin)) ?? (await freshReport(req.origin));
+      const report = (await currentReport(req.origin)) ?? (await freshReport(req.origin, sender));
       const offered = report?.key.offered;
       if (!report || !offered || offered.fingerprint !== req.newFingerprint) {
         return fail('key-not-offered', 'The site does not offer that key now; re-check the site.');
@@ -361,10 +370,10 @@ export function createBackgroundService(deps: BackgroundDeps): BackgroundService
       const approved = approval ? toSkillText(await s.getSkill(req.origin, req.url, approval.digestLf)) : null;
       return { current, approved };
     },
-    'skillpin:skill-context': async (req) => contextFor(req.origin, req.url),
+    'skillpin:skill-context': async (req, sender) => contextFor(req.origin, req.url, sender),
     'skillpin:approved-list': async () => approvedList(),
-    'skillpin:insert': async (req) => {
-      const ctx = await contextFor(req.origin, req.url);
+    'skillpin:insert': async (req, sender) => {
+      const ctx = await contextFor(req.origin, req.url, sender);
       if (!ctx.ok) return { ok: false, method: 'none', message: ctx.message };
       return insertIntoChat(platform, (await getSettings()).chatSites, { tabId: req.tabId, frameId: 0 }, ctx.context, req.chatOrigin);
     },
@@ -504,15 +513,17 @@ export function createBackgroundService(deps: BackgroundDeps): BackgroundService
     }
   }
 
-  async function onMenuClick(menuItemId: string, tab: { id?: number; url?: string } | null, frameId = 0): Promise<boolean> {
+  async function onMenuClick(menuItemId: string, tab: { id?: number; url?: string; incognito?: boolean } | null, frameId = 0): Promise<boolean> {
     const tabId = tab?.id ?? null;
+    // The menu was used in this tab: a probe it needs follows that tab's private flag.
+    const sender: SenderLike = tab ? { tab } : {};
     if (menuItemId === 'skillpin-copy') {
       const origin = tab?.url ? originOf(tab.url) : null;
       if (!origin) return false;
       const approved = (await approvedList()).filter((a) => a.origin === origin && a.usable);
       const blocks: string[] = [];
       for (const a of approved) {
-        const ctx = await contextFor(a.origin, a.url);
+        const ctx = await contextFor(a.origin, a.url, sender);
         if (ctx.ok) blocks.push(ctx.context);
       }
       if (blocks.length === 0) return false;
@@ -522,7 +533,7 @@ export function createBackgroundService(deps: BackgroundDeps): BackgroundService
     if (item !== null) {
       const { origin, url } = item;
       if (tabId === null) return false;
-      const ctx = await contextFor(origin, url);
+      const ctx = await contextFor(origin, url, sender);
       if (!ctx.ok) return false;
       const result = await insertIntoChat(platform, (await getSettings()).chatSites, { tabId, frameId }, ctx.context, null);
       return result.ok;

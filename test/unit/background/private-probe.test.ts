@@ -156,6 +156,27 @@ describe('popup probe in a private window', () => {
   });
 });
 
+describe('other requests that would make the first probe of an origin', () => {
+  const URL_OF = (): string => `${server.origin}/.well-known/agent-skills/search-docs/SKILL.md`;
+  it.each([
+    ['approve', () => ({ type: 'skillpin:approve', origin: server.origin, url: URL_OF(), digestLf: 'a'.repeat(64), confirmUnverified: false, confirmCrossOrigin: false })],
+    ['trust-key', () => ({ type: 'skillpin:trust-key', origin: server.origin, expectedFingerprint: null, newFingerprint: 'SHA256:x' })],
+    ['skill-context', () => ({ type: 'skillpin:skill-context', origin: server.origin, url: URL_OF() })],
+  ])('%s on an origin open only in a private window makes no request and stores nothing', async (_name, msg) => {
+    platform.tabs = [{ id: 5, url: server.origin + '/', incognito: true }];
+    const answer = await ask<{ ok?: boolean; error?: string }>(msg());
+    expect(answer.ok).toBe(false);
+    expect(answer.error).not.toBe('bad-request');
+    await expectNothing();
+  });
+
+  it('a menu click in a private tab on an unprobed origin makes no request', async () => {
+    platform.tabs = [{ id: 5, url: server.origin + '/', incognito: true }];
+    expect(await service.onMenuClick('skillpin-copy', { id: 5, url: server.origin + '/', incognito: true })).toBe(false);
+    await expectNothing();
+  });
+});
+
 describe('isPrivateRequest', () => {
   const O = 'https://a.example';
   it('an origin open nowhere, asked without a tab (the options page), is not private', () => {
