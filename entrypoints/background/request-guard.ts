@@ -1,6 +1,11 @@
 // Wiring of the redirect-hop guard (lib/net/request-guard.ts) to webRequest, with Chrome's
 // session rules (lib/net/dnr-rules.ts) and Firefox's name lookups (lib/net/dns-check.ts).
 // Only the extension's own requests are watched (tabId -1, initiated by the extension).
+//
+// The webRequest listeners are added while the extension's own requests run (and a while after),
+// not at the top level: requests outside tabs include every web page's service worker, and a
+// top-level listener would wake this worker for each of them. Nothing is missed: a request is
+// made only after the guard is watching it, and the listeners are then in place.
 import { browser } from 'wxt/browser';
 import { createPermits } from '@/lib/net/dnr-rules';
 import { vetResolvedHost } from '@/lib/net/dns-check';
@@ -9,6 +14,8 @@ import { createRequestWatcher, type RequestDetails, type RequestGuard } from '@/
 const FILTER = { urls: ['http://*/*', 'https://*/*'], tabId: -1 };
 /** A permit outlives its request briefly, so a probe's next request to the same origin reuses it. */
 const PERMIT_LINGER_MS = 3000;
+/** The listeners stay this long after the last watched request. */
+const LISTEN_LINGER_MS = 15_000;
 
 /** Firefox's dns.resolve (not in Chrome, so not in the shared browser type). */
 async function resolveHost(host: string): Promise<string[]> {
@@ -16,10 +23,10 @@ async function resolveHost(host: string): Promise<string[]> {
   return (await dns.resolve(host)).addresses;
 }
 
-/** Registers the listeners (call at the top level of the background) and returns the guard. */
+/** Installs the session rules (Chrome) and returns the guard; listeners come and go with the requests. */
 export function installRequestGuard(extensionBase: string): RequestGuard {
   const firefox = import.meta.env.BROWSER === 'firefox';
-  let prepare: ((url: URL) => Promise<() => void>) | undefined;
+  let acquire: (url: URL) => Promise<() => void> = async () => () => undefined;
   if (!firefox) {
     const dnr = browser.declarativeNetRequest;
     const permits = createPermits((change) => dnr.updateSessionRules(change as Parameters<typeof dnr.updateSessionRules>[0]), { lingerMs: PERMIT_LINGER_MS });
@@ -27,31 +34,65 @@ export function installRequestGuard(extensionBase: string): RequestGuard {
       .getSessionRules()
       .then((rules) => permits.install(rules.map((r) => r.id)))
       .catch((err: unknown) => console.error('Skillpin: the request rules could not be installed', err));
-    prepare = async (url) => {
+    acquire = async (url) => {
       await installed;
       return permits.acquire(url);
     };
   }
+
+  let listening: Promise<void> | null = null;
+  let quiet: ReturnType<typeof setTimeout> | null = null;
+  const onBefore = (d: unknown) => watcher.onBeforeRequest(d as RequestDetails);
+  const onBeforeChrome = (d: unknown): undefined => {
+    watcher.onBeforeRequest(d as RequestDetails);
+    return undefined;
+  };
+  const ended = (d: unknown): void => watcher.onEnded(d as RequestDetails);
+  type Listener = Parameters<typeof browser.webRequest.onBeforeRequest.addListener>[0];
+  const wr = browser.webRequest as unknown as Record<'onResponseStarted' | 'onCompleted' | 'onErrorOccurred', {
+    addListener(cb: (d: unknown) => void, filter: typeof FILTER): void;
+    removeListener(cb: (d: unknown) => void): void;
+  }>;
+  const ENDS = ['onResponseStarted', 'onCompleted', 'onErrorOccurred'] as const;
+
+  function listen(): Promise<void> {
+    if (quiet) clearTimeout(quiet);
+    quiet = null;
+    listening ??= (async () => {
+      if (firefox) {
+        // Firefox waits for a returned promise (the name lookup) before the request or hop goes out.
+        browser.webRequest.onBeforeRequest.addListener(onBefore as unknown as Listener, FILTER, ['blocking']);
+      } else {
+        browser.webRequest.onBeforeRequest.addListener(onBeforeChrome as unknown as Listener, FILTER);
+      }
+      for (const e of ENDS) wr[e].addListener(ended, FILTER);
+      // A round trip through the extension API: the browser has the listeners before the request.
+      await browser.runtime.getPlatformInfo();
+    })();
+    return listening;
+  }
+
+  function unlisten(): void {
+    listening = null;
+    browser.webRequest.onBeforeRequest.removeListener((firefox ? onBefore : onBeforeChrome) as unknown as Listener);
+    for (const e of ENDS) wr[e].removeListener(ended);
+  }
+
   const watcher = createRequestWatcher({
     extensionBase,
     blocking: firefox,
-    prepare,
+    prepare: async (url) => {
+      await listen();
+      const release = await acquire(url);
+      return () => {
+        release();
+        if (watcher.open() === 0 && listening) {
+          if (quiet) clearTimeout(quiet);
+          quiet = setTimeout(unlisten, LISTEN_LINGER_MS);
+        }
+      };
+    },
     vet: firefox ? (origin, url) => vetResolvedHost(origin, url, resolveHost) : undefined,
   });
-  const ended = (d: RequestDetails): void => watcher.onEnded(d);
-  if (firefox) {
-    // Firefox waits for a returned promise (the name lookup) before the request or hop goes out.
-    type Blocking = Parameters<typeof browser.webRequest.onBeforeRequest.addListener>[0];
-    const listener = ((d: RequestDetails) => watcher.onBeforeRequest(d)) as unknown as Blocking;
-    browser.webRequest.onBeforeRequest.addListener(listener, FILTER, ['blocking']);
-  } else {
-    browser.webRequest.onBeforeRequest.addListener((d) => {
-      watcher.onBeforeRequest(d as RequestDetails);
-      return undefined;
-    }, FILTER);
-  }
-  browser.webRequest.onResponseStarted.addListener((d) => ended(d as RequestDetails), FILTER);
-  browser.webRequest.onCompleted.addListener((d) => ended(d as RequestDetails), FILTER);
-  browser.webRequest.onErrorOccurred.addListener((d) => ended(d as RequestDetails), FILTER);
   return watcher.guard;
 }

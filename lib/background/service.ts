@@ -84,7 +84,7 @@ export interface BackgroundService {
   onTabActivated(tabId: number, url: string | null): Promise<void>;
   onAlarm(name: string): Promise<void>;
   /** A context-menu click; `frameId` is the frame the menu was opened in (0: the top frame). */
-  onMenuClick(menuItemId: string, tab: { id?: number; url?: string } | null, frameId?: number): Promise<boolean>;
+  onMenuClick(menuItemId: string, tab: { id?: number; url?: string; incognito?: boolean } | null, frameId?: number): Promise<boolean>;
   onNotificationClick(notificationId: string): string | null;
   refreshMenus(activeUrl: string | null): Promise<void>;
   /** Test and diagnostics hook. */
