@@ -6,16 +6,34 @@ import { openTrustStore } from '@/lib/trust/idb-store';
 import { createIncognitoTabs } from './incognito-tabs';
 import { browserPlatform } from './platform';
 import { installRequestGuard } from './request-guard';
+import { createLoadGate, type GateEvent } from '@/lib/scheduler/load-gate';
 
 declare global {
   // Readiness signal and test hooks (TOOLCHAIN.md "Race"): tests await `self.skillpinReady`.
   var skillpinReady: Promise<true> | undefined;
   var skillpin: ReturnType<typeof createBackgroundService> | undefined;
+  /** The last navigation gate events (commit, load, cap …), for tests to read the order. */
+  var skillpinNavTrace: GateEvent[] | undefined;
 }
+
+/** A page that never finishes loading holds its probe this long at most. */
+const LOAD_CAP_MS = 5000;
 
 export default defineBackground(() => {
   const extensionBase = browser.runtime.getURL('/');
+  const trace: GateEvent[] = [];
+  globalThis.skillpinNavTrace = trace;
+  const loadGate = createLoadGate({
+    capMs: LOAD_CAP_MS,
+    setTimer: (fn, ms) => setTimeout(fn, ms),
+    clearTimer: (h) => clearTimeout(h as ReturnType<typeof setTimeout>),
+    onEvent: (e) => {
+      trace.push(e);
+      if (trace.length > 200) trace.shift();
+    },
+  });
   const service = createBackgroundService({
+    loadGate,
     openStore: () => openTrustStore(),
     fetch: (url, init) => fetch(url, init),
     guard: installRequestGuard(extensionBase),
@@ -39,7 +57,10 @@ export default defineBackground(() => {
     get: (tabId) => browser.tabs.get(tabId),
   });
   browser.tabs.onCreated.addListener((tab) => incognitoTabs.onCreated(tab));
-  browser.tabs.onRemoved.addListener((tabId) => incognitoTabs.onRemoved(tabId));
+  browser.tabs.onRemoved.addListener((tabId) => {
+    incognitoTabs.onRemoved(tabId);
+    loadGate.closed(tabId);
+  });
   browser.tabs.onReplaced.addListener((addedTabId, removedTabId) => incognitoTabs.onReplaced(addedTabId, removedTabId));
 
   browser.webNavigation.onCommitted.addListener((details) => {
@@ -48,6 +69,10 @@ export default defineBackground(() => {
       .isIncognito(details.tabId)
       .then((incognito) => service.onNavigation(details.tabId, details.url, incognito))
       .catch(() => undefined);
+  });
+
+  browser.webNavigation.onCompleted.addListener((details) => {
+    if (details.frameId === 0) loadGate.loaded(details.tabId, details.url);
   });
 
   browser.tabs.onActivated.addListener(({ tabId }) => {

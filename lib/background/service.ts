@@ -1,6 +1,7 @@
 // The background's behaviour, free of extension APIs: every browser call goes through
 // BackgroundPlatform, so the same code runs in Chrome's service worker, Firefox's
 // event page and node tests. entrypoints/background.ts only wires events to it.
+import type { LoadGate } from '../scheduler/load-gate';
 import type { RequestGuard } from '../net/request-guard';
 import { probeOrigin } from '../engine/probe-origin';
 import { createScheduler } from '../scheduler/scheduler';
@@ -53,6 +54,8 @@ export interface BackgroundDeps {
   fetch: FetchLike;
   /** The browser's redirect-hop guard (lib/net/request-guard.ts); absent under node. */
   guard?: RequestGuard;
+  /** Holds a navigation's probe until its page has loaded (lib/scheduler/load-gate.ts); absent: at once. */
+  loadGate?: LoadGate;
   clock: Clock;
   platform: BackgroundPlatform;
   runtimeId: string;
@@ -478,6 +481,8 @@ export function createBackgroundService(deps: BackgroundDeps): BackgroundService
     const known = await currentReport(decision.origin);
     if (known) await platform.setBadge(tabId, badgeFor(known)).catch(() => undefined);
     if (known && isQuiet(known)) return known;
+    // Off the page's path: nothing is fetched, hashed or written before the page has loaded.
+    if (deps.loadGate && !(await deps.loadGate.afterLoad(tabId, url))) return known;
     return scheduler.probe(decision.origin, { force: false });
   }
 

@@ -167,6 +167,8 @@ async function attempt(
     redirect: 'manual',
     headers,
     signal,
+    // Fetch priority: behind whatever the pages in the user's tabs are loading.
+    priority: 'low',
   };
 
   /** The verdict on a hop (or final URL) reached by a redirect; null when it may be used. */

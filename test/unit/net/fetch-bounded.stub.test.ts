@@ -57,6 +57,7 @@ describe('request options', () => {
     expect(init.referrerPolicy).toBe('no-referrer');
     expect(init.cache).toBe('no-store');
     expect(init.redirect).toBe('manual');
+    expect(init.priority).toBe('low');
     expect(init.signal).toBeInstanceOf(AbortSignal);
     expect(headerOf(init, 'if-none-match')).toBeUndefined();
     expect(headerOf(init, 'if-modified-since')).toBeUndefined();

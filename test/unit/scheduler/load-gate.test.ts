@@ -1,0 +1,64 @@
+// The load gate (lib/scheduler/load-gate.ts): a navigation's probe waits for the page's load
+// event, or the cap; a newer navigation or a closed tab releases it without a probe.
+import { describe, expect, it } from 'vitest';
+import { createLoadGate, type GateEvent } from '../../../lib/scheduler/load-gate';
+
+function fakeTimers() {
+  const timers = new Map<number, () => void>();
+  let next = 1;
+  return {
+    setTimer: (fn: () => void) => {
+      timers.set(next, fn);
+      return next++;
+    },
+    clearTimer: (h: unknown) => void timers.delete(h as number),
+    fireAll: () => {
+      for (const [id, fn] of [...timers]) {
+        timers.delete(id);
+        fn();
+      }
+    },
+    count: () => timers.size,
+  };
+}
+
+describe('load gate', () => {
+  it('opens on the load event of the same tab and origin, then holds nothing', async () => {
+    const t = fakeTimers();
+    const events: GateEvent[] = [];
+    const gate = createLoadGate({ capMs: 5000, ...t, onEvent: (e) => events.push(e) });
+    let opened: boolean | null = null;
+    const wait = gate.afterLoad(3, 'https://a.example/page').then((v) => (opened = v));
+    gate.loaded(4, 'https://a.example/page');
+    gate.loaded(3, 'https://b.example/');
+    await Promise.resolve();
+    expect(opened).toBeNull();
+    gate.loaded(3, 'https://a.example/page#after-pushstate');
+    await wait;
+    expect(opened).toBe(true);
+    expect(events.map((e) => e.kind)).toEqual(['commit', 'load']);
+    expect(gate.waiting()).toBe(0);
+    expect(t.count()).toBe(0);
+  });
+
+  it('opens after the cap for a page that never finishes loading', async () => {
+    const t = fakeTimers();
+    const gate = createLoadGate({ capMs: 5000, ...t });
+    const wait = gate.afterLoad(1, 'https://a.example/');
+    t.fireAll();
+    expect(await wait).toBe(true);
+  });
+
+  it('a newer navigation in the tab or the tab closing releases the wait without a probe', async () => {
+    const t = fakeTimers();
+    const events: GateEvent[] = [];
+    const gate = createLoadGate({ capMs: 5000, ...t, onEvent: (e) => events.push(e) });
+    const first = gate.afterLoad(1, 'https://a.example/');
+    const second = gate.afterLoad(1, 'https://b.example/');
+    expect(await first).toBe(false);
+    gate.closed(1);
+    expect(await second).toBe(false);
+    expect(events.map((e) => e.kind)).toEqual(['commit', 'superseded', 'commit', 'closed']);
+    expect(t.count()).toBe(0);
+  });
+});
