@@ -114,15 +114,21 @@ function fileProblems(files: readonly ExportFile[]): PreflightProblem[] {
  */
 export function preflight(skillMd: Uint8Array, files: readonly ExportFile[] = []): PreflightResult {
   const problems: PreflightProblem[] = [];
+  // The frontmatter is read after a UTF-8 byte order mark here, but the file does not start with
+  // "---": an upload reads no frontmatter, and removing the mark would change the verified bytes.
+  const bom = skillMd[0] === 0xef && skillMd[1] === 0xbb && skillMd[2] === 0xbf;
   const fm = parseFrontmatter(skillMd);
-  if (fm.data === null) {
+  if (bom) {
+    problems.push(problem('frontmatter-missing', 'The SKILL.md has no YAML frontmatter at its start: a byte order mark (U+FEFF) comes before the "---" line.'));
+  } else if (fm.data === null) {
     const missing = fm.diagnostics.some((d) => d.code === 'frontmatter-missing');
     problems.push(
       missing
         ? problem('frontmatter-missing', 'The SKILL.md has no YAML frontmatter: it must start with a "---" line, then name and description, then "---".')
         : problem('frontmatter-unreadable', `The SKILL.md frontmatter cannot be read (${(fm.diagnostics[0]?.message ?? 'it is not a YAML mapping').replace(/\.$/, '')}).`),
     );
-  } else {
+  }
+  if (fm.data !== null) {
     if (fm.name === null) problems.push(problem('name-missing', 'The frontmatter has no name.'));
     else problems.push(...nameProblems(fm.name));
     if (fm.description === null) problems.push(problem('description-missing', 'The frontmatter has no description.'));
