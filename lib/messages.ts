@@ -3,6 +3,9 @@
 // privileged ones (PRODUCT.md §6): only the extension's own pages may approve,
 // pin, read skill bytes or export.
 import type { Approval, KeyHistoryEntry, OriginReport, Pin, Settings, SkillStatus } from './types';
+import type { ExportStatus } from './export/record';
+
+export type { ExportStatus };
 import { isChatSiteList } from './chat/sites';
 import { isSettingsChanges } from './trust/settings';
 
@@ -66,6 +69,13 @@ export interface PrivilegedRequests {
    */
   'skillpin:import': { request: { json: string; confirmUnverified?: string[]; confirmCrossOrigin?: string[] }; response: ImportResult };
   'skillpin:reports-list': { request: Record<string, never>; response: OriginSummary[] };
+  /**
+   * "Export for upload" (issue 9): the ZIP of an approved, current skill built from its stored
+   * verified bytes after the pre-flight, and the export recorded; or why not (one sentence per rule).
+   */
+  'skillpin:skill-export': { request: { origin: string; url: string }; response: SkillExportResult };
+  /** Every recorded export, with whether the exported copy is out of date (lib/export/record.ts). */
+  'skillpin:exports-list': { request: Record<string, never>; response: ExportStatus[] };
 }
 
 export type RequestMap = PublicRequests & PrivilegedRequests;
@@ -114,6 +124,12 @@ export interface SkillText {
   digestRaw: string;
   size: number;
 }
+
+export type SkillExportResult =
+  /** `zipBase64`: the ZIP as standard base64 (runtime messages carry JSON, not bytes). */
+  | { ok: true; filename: string; zipBase64: string; size: number; exportedAt: number }
+  /** `problems`: one plain sentence per broken upload rule (empty when the refusal is of another kind). */
+  | { ok: false; error: string; message: string; problems: string[] };
 
 export type ContextResult = { ok: true; context: string; name: string } | { ok: false; error: string; message: string };
 
@@ -278,6 +294,8 @@ const SCHEMAS: { [T in RequestType]: Record<string, Check> } = {
   'skillpin:import-preview': { json: importJson },
   'skillpin:import': { json: importJson, confirmUnverified: optionalIds, confirmCrossOrigin: optionalIds },
   'skillpin:reports-list': {},
+  'skillpin:skill-export': { origin, url: str },
+  'skillpin:exports-list': {},
 };
 
 /** Returns the typed request, or null when the message is not a well-formed Skillpin request. */

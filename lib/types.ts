@@ -371,7 +371,16 @@ export interface StoredSkill {
   bytes: Uint8Array;
   storedAt: number;
   /** For an archive: the raw SHA-256 of the verified archive and its listing (the digest its index declares). */
-  archive?: { sha256: string; format: 'zip' | 'tar.gz'; entries: ArchiveEntry[] };
+  archive?: {
+    sha256: string;
+    format: 'zip' | 'tar.gz';
+    entries: ArchiveEntry[];
+    /**
+     * The archive's verified regular files besides the root SKILL.md, by path, kept so that an
+     * export for upload holds them without a re-fetch. Absent on records stored by an older version.
+     */
+    files?: { path: string; bytes: Uint8Array }[];
+  };
   /**
    * The ed25519 signature these bytes (by their digestLf) were last verified with, and the
    * fingerprint of the key that verified it. A probe that meets the same key, signature and

@@ -1,8 +1,10 @@
-import { useCallback } from 'preact/hooks';
+import { useCallback, useEffect } from 'preact/hooks';
 import { NAME_MAX, display } from '@/lib/text/display';
 import type { Approval } from '../../lib/types';
 import { t } from '../../lib/i18n';
 import { useAnnounce } from '../shared/Announcer';
+import { ExportButton, ExportNote } from '../shared/ExportControls';
+import { useSkillExport } from '../shared/use-export';
 import { errorText, formatDate } from '../shared/format';
 import type { OptionsEnv } from './env';
 import { compareText, listPlaceholder, PagedTable, useSortedList, type CountText } from './PagedTable';
@@ -24,6 +26,10 @@ export function ApprovalsSection({ env, version, onChanged }: { env: OptionsEnv;
   const announce = useAnnounce();
   const fetchApprovals = useCallback(() => env.client.approvalsList(), [env]);
   const state = useSortedList(fetchApprovals, byOriginThenName, version);
+  const exporter = useSkillExport(env.client, announce, env.saveFile);
+  const { reload } = exporter;
+  // A change of trust state elsewhere (a re-check, a new approval) may make an export out of date.
+  useEffect(() => reload(), [version, reload]);
 
   async function revoke(a: Approval) {
     try {
@@ -63,6 +69,7 @@ export function ApprovalsSection({ env, version, onChanged }: { env: OptionsEnv;
             <strong>{display(a.name, NAME_MAX)}</strong>
             <div class="hint break">{a.url}</div>
             <div class="hint hex">sha256 {a.digestLf}</div>
+            <ExportNote status={exporter.exportOf(a.origin, a.url)} />
           </td>
           <td>
             <a href={`${env.popupUrl}?origin=${encodeURIComponent(a.origin)}`} target="_blank" rel="noopener noreferrer">
@@ -74,6 +81,7 @@ export function ApprovalsSection({ env, version, onChanged }: { env: OptionsEnv;
             <code>{a.statusAtApproval}</code>
           </td>
           <td>
+            <ExportButton exporter={exporter} origin={a.origin} url={a.url} name={a.name} />
             <button type="button" class="btn-quiet" onClick={() => void revoke(a)} aria-label={t('revoke_for', a.name, a.origin)} data-action="revoke">
               {t('revoke')}
             </button>

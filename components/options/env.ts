@@ -1,12 +1,15 @@
 import type { StateChangeKind } from '../../lib/messages';
 import type { Client } from '../shared/client';
 import type { WriteClipboard } from '../shared/clipboard';
+import type { SaveFile } from '../shared/save-file';
 
 export interface OptionsEnv {
   client: Client;
   clipboard: WriteClipboard;
   /** Saves text as a file the user downloads. */
   download: (filename: string, text: string) => void;
+  /** Saves bytes the user downloads (an export for upload); absent: an anchor with a blob URL. */
+  saveFile?: SaveFile;
   /** URL of the popup page (per-origin views: `${popupUrl}?origin=…`). */
   popupUrl: string;
   /**

@@ -5,6 +5,7 @@ import { useEffect, useState } from 'preact/hooks';
 import type { ApprovedSkillSummary } from '../../lib/messages';
 import { t } from '../../lib/i18n';
 import { StatusChip } from '../shared/StatusChip';
+import { ExportButton, ExportNote } from '../shared/ExportControls';
 import { errorText, formatDate } from '../shared/format';
 import type { SkillActions } from './actions';
 import type { PopupEnv } from './env';
@@ -53,6 +54,7 @@ export function ChatPanel({ env, tabId, chatOrigin, actions }: Props) {
               <p class="card-meta">
                 {item.origin} · {t('approval_on', formatDate(item.approvedAt))}
               </p>
+              <ExportNote status={actions.exporter.exportOf(item.origin, item.url)} />
               {item.usable ? (
                 <div class="actions">
                   {tabId !== null && (
@@ -69,6 +71,7 @@ export function ChatPanel({ env, tabId, chatOrigin, actions }: Props) {
                   <button type="button" disabled={actions.busy} onClick={() => void actions.copy(item.origin, item.url, item.name)} data-action="copy">
                     {t('copy_context')}
                   </button>
+                  <ExportButton exporter={actions.exporter} origin={item.origin} url={item.url} name={item.name} disabled={actions.busy} />
                 </div>
               ) : (
                 <p class="hint">{t('chat_not_usable')}</p>

@@ -6,6 +6,8 @@ import { t } from '../../lib/i18n';
 import { StatusChip } from '../shared/StatusChip';
 import { formatBytes, formatDate, formatTokens, sourceLabel } from '../shared/format';
 import { statusLabel } from '../shared/status';
+import { isExportOutOfDate } from '../../lib/export/record';
+import { ExportButton, ExportNote } from '../shared/ExportControls';
 import { approveCheck } from './approve';
 import type { SkillActions } from './actions';
 import type { ChatTab } from './target';
@@ -16,6 +18,12 @@ interface Props {
   actions: SkillActions;
   chatTab: ChatTab | null;
   onDetails: () => void;
+}
+
+/** When the skill was exported for upload, and whether that copy is out of date against this report. */
+export function ExportLine({ skill, origin, actions }: { skill: SkillReport; origin: string; actions: SkillActions }) {
+  const status = skill.url ? actions.exporter.exportOf(origin, skill.url) : null;
+  return <ExportNote status={status} outOfDate={status ? isExportOutOfDate(status, skill) : false} />;
 }
 
 export function ApprovalLine({ skill }: { skill: SkillReport }) {
@@ -94,6 +102,7 @@ export function SkillButtons({
           {chatTab ? t('copy_short') : t('copy_context')}
         </button>
       )}
+      {approved && url && <ExportButton exporter={actions.exporter} origin={origin} url={url} name={skill.name} disabled={actions.busy} />}
       {skill.approval.state !== 'none' && url && (
         <button type="button" class="btn-quiet" disabled={actions.busy} onClick={() => void actions.revoke(skill)} data-action="revoke">
           {t('revoke')}
@@ -135,6 +144,7 @@ export function SkillCard({ skill, origin, actions, chatTab, onDetails }: Props)
         </p>
       )}
       <ApprovalLine skill={skill} />
+      <ExportLine skill={skill} origin={origin} actions={actions} />
       <div class="card-actions">
         <button type="button" class="btn-quiet" onClick={onDetails} aria-label={t('details_for', skill.name)} data-action="details">
           {skill.status === 'content-changed' ? t('review_changes') : t('details')}

@@ -13,7 +13,7 @@ import { errorText, formatBytes, formatTokens, sourceLabel } from '../shared/for
 import { statusExplanation } from '../shared/status';
 import type { PopupEnv } from './env';
 import type { SkillActions } from './actions';
-import { ApprovalLine, SkillButtons } from './SkillCard';
+import { ApprovalLine, ExportLine, SkillButtons } from './SkillCard';
 import { SkillDiff } from './SkillDiff';
 import type { ChatTab } from './target';
 
@@ -100,6 +100,7 @@ export function SkillDetails({ env, report, skill, actions, chatTab, onBack }: P
       {skill.statusMessage && <p class="hint">{skill.statusMessage}</p>}
       {skill.description && <p>{skill.description}</p>}
       <ApprovalLine skill={skill} />
+      <ExportLine skill={skill} origin={report.origin} actions={actions} />
 
       {showDiff && text.phase === 'ready' && text.current && text.approved && (
         <section class="section" aria-labelledby="diff-title">

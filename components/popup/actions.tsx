@@ -7,6 +7,7 @@ import { t } from '../../lib/i18n';
 import { useAnnounce } from '../shared/Announcer';
 import { Dialog } from '../shared/Dialog';
 import { errorText } from '../shared/format';
+import { useSkillExport, type SkillExporter } from '../shared/use-export';
 import { approvalNeeds } from './approve';
 import type { PopupEnv } from './env';
 
@@ -16,6 +17,8 @@ export interface SkillActions {
   copy(origin: string, url: string, name: string): Promise<void>;
   /** Inserts into the chat tab `tabId`, which the popup showed as `chatOrigin`. */
   insert(tabId: number, chatOrigin: string, origin: string, url: string, name: string): Promise<void>;
+  /** Export for upload (issue 9) and the recorded exports. */
+  exporter: SkillExporter;
   busy: boolean;
   dialog: JSX.Element | null;
 }
@@ -24,6 +27,7 @@ export function useSkillActions(env: PopupEnv, origin: string, onChanged: () => 
   const announce = useAnnounce();
   const [pending, setPending] = useState<SkillReport | null>(null);
   const [busy, setBusy] = useState(false);
+  const exporter = useSkillExport(env.client, announce, env.saveFile);
 
   async function run(task: () => Promise<void>) {
     setBusy(true);
@@ -45,6 +49,7 @@ export function useSkillActions(env: PopupEnv, origin: string, onChanged: () => 
       if (res.ok) announce(t('approved_ok', skill.name), 'success');
       else announce(t('approve_failed', res.message ?? res.error ?? t('error_unknown')), 'error');
       await onChanged();
+      exporter.reload();
     });
   }
 
@@ -123,5 +128,5 @@ export function useSkillActions(env: PopupEnv, origin: string, onChanged: () => 
     );
   }
 
-  return { approve, revoke, copy, insert, busy, dialog };
+  return { approve, revoke, copy, insert, exporter, busy, dialog };
 }

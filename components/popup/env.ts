@@ -1,6 +1,7 @@
 import type { OriginReport } from '../../lib/types';
 import type { Client } from '../shared/client';
 import type { WriteClipboard } from '../shared/clipboard';
+import type { SaveFile } from '../shared/save-file';
 import type { ChatTab } from './target';
 
 /** Everything the popup needs from the outside world; tests pass fakes. */
@@ -9,6 +10,8 @@ export interface PopupEnv {
   clipboard: WriteClipboard;
   /** A chat tab to insert into (for the given target tab when it is one), or null. */
   findChatTab: () => Promise<ChatTab | null>;
+  /** Saves a file the user downloads (an export for upload); absent: an anchor with a blob URL. */
+  saveFile?: SaveFile;
   /** URL of the options page, for links. */
   optionsUrl: string;
   /**

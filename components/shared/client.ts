@@ -49,6 +49,8 @@ export function createClient(send: Send) {
     importData: (json: string, confirmations: { confirmUnverified?: string[]; confirmCrossOrigin?: string[] } = {}) =>
       request('skillpin:import', { json, ...confirmations }),
     reportsList: () => request('skillpin:reports-list', none),
+    skillExport: (origin: string, url: string) => request('skillpin:skill-export', { origin, url }),
+    exportsList: () => request('skillpin:exports-list', none),
   };
 }
 

@@ -37,6 +37,7 @@ import { menuModel, parseInsertItemId, type MenuModel } from './menus';
 import { approvalDecision, findSkill, handOff, refused, toSkillText } from './handoff-rules';
 import { approvable } from '../engine/status';
 import { insertIntoChat, type HandOffPlatform } from './hand-off';
+import { exportForUpload, exportStatuses, outdatedExports, readExportRecords } from './skill-export';
 
 export interface BackgroundPlatform extends HandOffPlatform {
   setBadge(tabId: number, badge: Badge): Promise<void>;
@@ -176,7 +177,7 @@ export function createBackgroundService(deps: BackgroundDeps): BackgroundService
   }
 
   async function maybeNotify(report: OriginReport): Promise<void> {
-    const plan = notificationFor(report);
+    const plan = notificationFor(report, outdatedExports(await readExportRecords((k) => platform.getLocal(k)), report));
     if (!plan) return;
     const stored = await platform.getLocal(NOTIFIED_KEY);
     const seen = Array.isArray(stored) ? stored.filter((x): x is string => typeof x === 'string') : [];
@@ -438,6 +439,19 @@ export function createBackgroundService(deps: BackgroundDeps): BackgroundService
       }));
       return out.sort((a, b) => a.origin.localeCompare(b.origin));
     },
+    'skillpin:skill-export': async (req) =>
+      exportForUpload(
+        {
+          store: await getStore(),
+          report: async (o) => (await currentReport(o)) ?? (await freshReport(o)),
+          getLocal: (k) => platform.getLocal(k),
+          setLocal: (k, v) => platform.setLocal(k, v),
+          now: () => clock.now(),
+        },
+        req.origin,
+        req.url,
+      ),
+    'skillpin:exports-list': async () => exportStatuses((k) => platform.getLocal(k), currentReport),
   };
 
   /**

@@ -377,7 +377,11 @@ export async function processSkill(ctx: ArtifactContext, merged: MergedSkill, ov
 
   if (!fromStore && bytesOk && skillMd && !merged.disagree && sig.state !== 'invalid') {
     const stored: StoredSkill = { origin: ctx.origin, url, digestLf: digest.lfHex, digestRaw: digest.rawHex, bytes: skillMd, storedAt: ctx.clock.now() };
-    if (merged.type === 'archive' && archive && archive.sha256 !== undefined) stored.archive = { sha256: archive.sha256, format: archive.format, entries: archive.entries };
+    if (merged.type === 'archive' && archive && archive.sha256 !== undefined) {
+      stored.archive = { sha256: archive.sha256, format: archive.format, entries: archive.entries };
+      // The other verified files are kept beside the root SKILL.md for an export (issue 9).
+      if (files) stored.archive.files = [...files].filter(([path]) => path !== 'SKILL.md').map(([path, bytes]) => ({ path, bytes }));
+    }
     if (sig.verified) stored.signatureVerified = sig.verified;
     await ctx.store.putSkill(stored);
   } else if (got.kind === 'stored' && sig.verified && !merged.disagree && !sameVerified(got.stored.signatureVerified, sig.verified)) {

@@ -616,10 +616,16 @@ class IdbTrustStore implements TrustStore {
   }
 }
 
-/** The stored form of a skill: compact bytes and their count (read by the byte budgets). */
+/**
+ * The stored form of a skill: compact bytes and their count (read by the byte budgets). An
+ * archive's kept files count toward its size: the budgets bound every byte stored.
+ */
 function skillRecord(s: StoredSkill): SkillRecord {
   const bytes = compactBytes(s.bytes);
-  return { ...s, bytes, size: bytes.byteLength };
+  const files = s.archive?.files?.map((f) => ({ path: f.path, bytes: compactBytes(f.bytes) }));
+  const size = bytes.byteLength + (files ?? []).reduce((sum, f) => sum + f.bytes.byteLength, 0);
+  if (!s.archive || !files) return { ...s, bytes, size };
+  return { ...s, bytes, archive: { ...s.archive, files }, size };
 }
 
 function writtenKey(s: StoredSkill): string {

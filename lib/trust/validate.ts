@@ -115,7 +115,25 @@ function toArchiveListing(v: unknown): StoredSkill['archive'] | null {
     if (!isObject(e) || typeof e.path !== 'string' || !isFiniteNumber(e.size) || (e.type !== 'file' && e.type !== 'directory')) return null;
     entries.push({ path: e.path, size: e.size, type: e.type });
   }
-  return { sha256: v.sha256, format: v.format, entries };
+  const listing: NonNullable<StoredSkill['archive']> = { sha256: v.sha256, format: v.format, entries };
+  if (v.files !== undefined) {
+    // Unreadable kept files are dropped, not the record: an export then says they are missing.
+    const files = toArchiveFiles(v.files);
+    if (files) listing.files = files;
+  }
+  return listing;
+}
+
+function toArchiveFiles(v: unknown): NonNullable<NonNullable<StoredSkill['archive']>['files']> | null {
+  if (!Array.isArray(v)) return null;
+  const out: { path: string; bytes: Uint8Array }[] = [];
+  for (const f of v) {
+    if (!isObject(f) || typeof f.path !== 'string') return null;
+    const bytes = asBytes(f.bytes);
+    if (!bytes) return null;
+    out.push({ path: f.path, bytes });
+  }
+  return out;
 }
 
 /** A probe cache entry; extra fields of the stored record (evictKey) are dropped. */

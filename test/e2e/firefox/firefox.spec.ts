@@ -248,3 +248,69 @@ test('Firefox: every redirect hop is checked before it is requested, and names t
     await site.close();
   }
 });
+
+test('Firefox: Export for upload saves the verified bytes as <name>/SKILL.md; no frontmatter: a reason, no file; a change marks it out of date', async () => {
+  const { readFileSync } = await import('node:fs');
+  const { join } = await import('node:path');
+  const { unzipSync } = await import('fflate');
+  const fixture = (name: string) => readFileSync(join('test/fixtures/export', name), 'utf8');
+  const skills = [
+    { name: 'pdf-processing', description: 'Extract PDF text, fill forms, merge files. Use when handling PDFs.', raw: fixture('spec-with-optional-fields.SKILL.md') },
+    { name: 'site-facts', description: 'Facts about the site.', raw: fixture('no-frontmatter-site-facts.SKILL.md') },
+  ];
+  const site = await startPublisher({ seed: seed(66), skills });
+  try {
+    await withFirefox(async (f) => {
+      const pdf = await approveInPopup(f, site, 'pdf-processing');
+      const facts = await approveInPopup(f, site, 'site-facts');
+      const popup = await openExtensionPage(f.ff, `popup.html?origin=${encodeURIComponent(site.origin)}`);
+      // The blob the popup hands to the download anchor is kept for the test, and the anchor is not followed.
+      await popup.evaluate(() => {
+        const w = window as unknown as { savedExports: { name: string; b64: Promise<string> }[] };
+        w.savedExports = [];
+        const create = URL.createObjectURL.bind(URL);
+        const blobs = new Map<string, Blob>();
+        URL.createObjectURL = (b: Blob | MediaSource) => {
+          const u = create(b);
+          if (b instanceof Blob) blobs.set(u, b);
+          return u;
+        };
+        HTMLAnchorElement.prototype.click = function (this: HTMLAnchorElement) {
+          const blob = blobs.get(this.href);
+          if (!blob) return;
+          const b64 = blob.arrayBuffer().then((buf) => {
+            let s = '';
+            for (const byte of new Uint8Array(buf)) s += String.fromCharCode(byte);
+            return btoa(s);
+          });
+          w.savedExports.push({ name: this.download, b64 });
+        };
+      });
+      await popup.waitForSelector(`[data-skill-url="${pdf.url}"] [data-action="export"]`);
+      await popup.click(`[data-skill-url="${pdf.url}"] [data-action="export"]`);
+      await popup.waitForSelector(`[data-skill-url="${pdf.url}"] [data-testid="export-current"]`);
+      const saved = await popup.evaluate(async () => {
+        const w = window as unknown as { savedExports: { name: string; b64: Promise<string> }[] };
+        return Promise.all(w.savedExports.map(async (e) => ({ name: e.name, b64: await e.b64 })));
+      });
+      expect(saved.map((s) => s.name)).toEqual(['pdf-processing.zip']);
+      const files = unzipSync(new Uint8Array(Buffer.from(saved[0]!.b64, 'base64')));
+      expect(Object.keys(files)).toEqual(['pdf-processing/SKILL.md']);
+      expect(Buffer.from(files['pdf-processing/SKILL.md']!).equals(readFileSync(join(site.dir, 'skills/pdf-processing/SKILL.md')))).toBe(true);
+
+      await popup.click(`[data-skill-url="${facts.url}"] [data-action="export"]`);
+      await popup.waitForSelector(`[data-skill-url="${facts.url}"] [data-testid="export-problems"]`);
+      expect(await popup.$eval(`[data-skill-url="${facts.url}"] [data-testid="export-problems"]`, (e) => e.textContent ?? '')).toContain('no YAML frontmatter');
+      expect(await popup.evaluate(() => (window as unknown as { savedExports: unknown[] }).savedExports.length)).toBe(1);
+      await popup.close();
+
+      site.republish({ seed: seed(66), skills: [{ ...skills[0]!, raw: skills[0]!.raw + '\nAlso rotate scanned pages.\n' }, skills[1]!] });
+      const after = await ffSend<OriginReport>(f.ext, { type: 'skillpin:probe', origin: site.origin });
+      expect(after.skills.find((s) => s.url === pdf.url)?.status).toBe('content-changed');
+      const again = await openExtensionPage(f.ff, `popup.html?origin=${encodeURIComponent(site.origin)}`);
+      await again.waitForSelector(`[data-skill-url="${pdf.url}"] [data-testid="export-outdated"]`);
+    });
+  } finally {
+    await site.close();
+  }
+});

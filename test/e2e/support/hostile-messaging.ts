@@ -47,6 +47,8 @@ export function forgedRequests(report: OriginReport, tabId: number, settings: Se
     'skillpin:import-preview': { type: 'skillpin:import-preview', json },
     'skillpin:import': { type: 'skillpin:import', json, confirmUnverified: [`${origin} ${url}`], confirmCrossOrigin: [`${origin} ${url}`] },
     'skillpin:reports-list': { type: 'skillpin:reports-list' },
+    'skillpin:skill-export': { type: 'skillpin:skill-export', origin, url },
+    'skillpin:exports-list': { type: 'skillpin:exports-list' },
   };
 }
 

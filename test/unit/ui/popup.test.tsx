@@ -331,7 +331,7 @@ describe('approved skills', () => {
     expect(copy?.textContent).toBe('Copy skill context');
     root = await setup(handlers, { chatTab: { tabId: 42, title: 'Local chat', host: 'localhost', origin: 'http://localhost:3000' } }).render();
     const buttons = Array.from(root.querySelectorAll('[data-skill-id] .actions button')).map((b) => b.getAttribute('data-action'));
-    expect(buttons).toEqual(['insert', 'copy', 'revoke']);
+    expect(buttons).toEqual(['insert', 'copy', 'export', 'revoke']);
     expect(root.querySelector('[data-action="insert"]')?.classList.contains('btn-primary')).toBe(true);
     copy = root.querySelector('[data-action="copy"]');
     expect(copy?.classList.contains('btn-primary')).toBe(false);

@@ -1,0 +1,78 @@
+// "Export for upload" from an extension page (issue 9): asks the background for the ZIP of an
+// approved skill, saves it through a download the user's click starts, and keeps the list of
+// recorded exports so the page can say when an exported copy is out of date.
+import { useCallback, useEffect, useState } from 'preact/hooks';
+import type { ExportStatus } from '../../lib/messages';
+import { t } from '../../lib/i18n';
+import type { Client } from './client';
+import { errorText } from './format';
+import { base64Bytes, saveFile as defaultSave, type SaveFile } from './save-file';
+
+type Announce = (message: string, tone: 'info' | 'success' | 'error') => void;
+
+export interface SkillExporter {
+  /** The recorded export of (origin, url), or null. */
+  exportOf(origin: string, url: string): ExportStatus | null;
+  /** Why the last export of (origin, url) was refused: one sentence per broken rule. */
+  problemsOf(origin: string, url: string): string[] | null;
+  run(origin: string, url: string, name: string): Promise<void>;
+  reload(): void;
+  busy: boolean;
+}
+
+const keyOf = (origin: string, url: string) => `${origin} ${url}`;
+
+export function useSkillExport(client: Client, announce: Announce, save: SaveFile = defaultSave): SkillExporter {
+  const [exports, setExports] = useState<ExportStatus[]>([]);
+  const [problems, setProblems] = useState<Record<string, string[]>>({});
+  const [busy, setBusy] = useState(false);
+  const [seq, setSeq] = useState(0);
+
+  useEffect(() => {
+    let live = true;
+    client.exportsList().then(
+      (list) => live && setExports(Array.isArray(list) ? list : []),
+      // Without the list nothing is marked; exporting still works.
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, [client, seq]);
+
+  const reload = useCallback(() => setSeq((n) => n + 1), []);
+
+  async function run(origin: string, url: string, name: string) {
+    const key = keyOf(origin, url);
+    setBusy(true);
+    try {
+      const res = await client.skillExport(origin, url);
+      if (!res.ok) {
+        setProblems((p) => ({ ...p, [key]: res.problems.length > 0 ? res.problems : [res.message] }));
+        announce(res.problems.length > 0 ? `${t('export_refused')} ${res.problems.join(' ')}` : t('upload_export_failed', res.message), 'error');
+        return;
+      }
+      const bytes = base64Bytes(res.zipBase64);
+      if (!bytes) throw new Error('the ZIP could not be read');
+      setProblems((p) => {
+        const { [key]: _gone, ...rest } = p;
+        return rest;
+      });
+      save(res.filename, bytes, 'application/zip');
+      announce(t('upload_export_saved', res.filename), 'success');
+      reload();
+    } catch (err) {
+      announce(t('upload_export_failed', errorText(err) || name), 'error');
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return {
+    exportOf: (origin, url) => exports.find((e) => e.origin === origin && e.url === url) ?? null,
+    problemsOf: (origin, url) => problems[keyOf(origin, url)] ?? null,
+    run,
+    reload,
+    busy,
+  };
+}

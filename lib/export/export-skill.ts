@@ -1,0 +1,49 @@
+// One "Export for upload": the pre-flight over the stored verified bytes, then the ZIP and the
+// record of what was exported. Pure: the caller reads the store and keeps the record.
+import type { Approval, StoredSkill } from '../types';
+import { ROOT_SKILL_MD } from '../verify/archive';
+import { preflight, type ExportFile, type PreflightProblem } from './preflight';
+import type { ExportRecord } from './record';
+import { buildSkillZip, zipFilename } from './skill-zip';
+
+export type SkillExport =
+  | { ok: true; filename: string; zip: Uint8Array; record: ExportRecord }
+  | { ok: false; error: 'preflight' | 'files-missing'; message: string; problems: PreflightProblem[] };
+
+/**
+ * The files of an archive skill besides its root SKILL.md, as stored with the verified bytes;
+ * null when the archive lists other files that are not stored (bytes kept by an older version).
+ */
+export function archiveFiles(stored: StoredSkill): ExportFile[] | null {
+  const archive = stored.archive;
+  if (!archive) return [];
+  const listed = archive.entries.filter((e) => e.type === 'file' && e.path !== ROOT_SKILL_MD);
+  const files = (archive.files ?? []).filter((f) => f.path !== ROOT_SKILL_MD);
+  const have = new Set(files.map((f) => f.path));
+  if (listed.some((e) => !have.has(e.path))) return null;
+  return files;
+}
+
+export function exportSkill(stored: StoredSkill, approval: Approval, now: number): SkillExport {
+  const files = archiveFiles(stored);
+  if (files === null) {
+    const message = "The archive's other files are not stored with its verified bytes; they are kept from the next time the archive is downloaded.";
+    return { ok: false, error: 'files-missing', message, problems: [] };
+  }
+  const check = preflight(stored.bytes, files);
+  if (!check.ok) {
+    return { ok: false, error: 'preflight', message: check.problems.map((p) => p.message).join(' '), problems: check.problems };
+  }
+  const zip = buildSkillZip(check.name, stored.bytes, files, new Date(now));
+  const record: ExportRecord = {
+    origin: stored.origin,
+    url: stored.url,
+    name: check.name,
+    digestLf: stored.digestLf,
+    digestRaw: stored.digestRaw,
+    keyFingerprint: approval.keyFingerprint,
+    archiveSha256: stored.archive?.sha256 ?? null,
+    exportedAt: now,
+  };
+  return { ok: true, filename: zipFilename(check.name), zip, record };
+}

@@ -1,0 +1,140 @@
+// The pre-flight check of "Export for upload" (issue 9): the rules the skill upload forms of the
+// chat agents enforce, checked on the verified bytes before any file is made. A skill that fails
+// gets one plain sentence per broken rule and no file. Nothing here edits the bytes to make them
+// pass: what is exported is exactly what was verified (PRODUCT.md §3, "keep the verified bytes").
+import { parseFrontmatter } from '../parse/skill-md';
+import { ROOT_SKILL_MD } from '../verify/archive';
+
+/** One file of an archive skill besides its root SKILL.md, by its path inside the skill folder. */
+export interface ExportFile {
+  path: string;
+  bytes: Uint8Array;
+}
+
+export type PreflightCode =
+  | 'frontmatter-missing'
+  | 'frontmatter-unreadable'
+  | 'name-missing'
+  | 'name-length'
+  | 'name-characters'
+  | 'name-edge-hyphen'
+  | 'name-double-hyphen'
+  | 'description-missing'
+  | 'description-empty'
+  | 'description-length'
+  | 'description-xml'
+  | 'skill-md-duplicate'
+  | 'too-many-files'
+  | 'path-outside-folder';
+
+export interface PreflightProblem {
+  code: PreflightCode;
+  /** One plain sentence, shown to the user as it is. */
+  message: string;
+}
+
+export type PreflightResult =
+  /** `name` is the frontmatter name: the folder the ZIP holds is named after it. */
+  | { ok: true; name: string }
+  | { ok: false; problems: PreflightProblem[] };
+
+export const MAX_NAME_LENGTH = 64;
+export const MAX_DESCRIPTION_LENGTH = 1024;
+/** Files in the skill folder, SKILL.md included. */
+export const MAX_FILES = 200;
+
+/** An XML (or HTML) tag: `<name …>`, `</name>` or `<name/>`. A lone `<` or `a < b` is not one. */
+const XML_TAG = /<\/?[A-Za-z][A-Za-z0-9_.:-]*(\s[^<>]*)?\/?>/;
+
+function problem(code: PreflightCode, message: string): PreflightProblem {
+  return { code, message };
+}
+
+/** Characters as people count them (code points, not UTF-16 units). */
+function length(s: string): number {
+  return [...s].length;
+}
+
+function quoted(s: string, max = 60): string {
+  const shown = length(s) > max ? `${[...s].slice(0, max).join('')}…` : s;
+  return JSON.stringify(shown);
+}
+
+function nameProblems(name: string): PreflightProblem[] {
+  const out: PreflightProblem[] = [];
+  const n = length(name);
+  if (n < 1 || n > MAX_NAME_LENGTH) out.push(problem('name-length', `The name must be 1 to ${MAX_NAME_LENGTH} characters long; it is ${n}.`));
+  if (n > 0 && !/^[a-z0-9-]*$/.test(name)) {
+    out.push(problem('name-characters', `The name ${quoted(name)} may use only lower-case letters a–z, digits and hyphens.`));
+  }
+  if (name.startsWith('-') || name.endsWith('-')) out.push(problem('name-edge-hyphen', `The name ${quoted(name)} must not start or end with a hyphen.`));
+  if (name.includes('--')) out.push(problem('name-double-hyphen', `The name ${quoted(name)} must not contain two hyphens in a row.`));
+  return out;
+}
+
+function descriptionProblems(description: string): PreflightProblem[] {
+  const out: PreflightProblem[] = [];
+  const n = length(description);
+  if (description.trim() === '') out.push(problem('description-empty', 'The description in the frontmatter is empty.'));
+  if (n > MAX_DESCRIPTION_LENGTH) {
+    out.push(problem('description-length', `The description is ${n.toLocaleString('en-US')} characters long; at most ${MAX_DESCRIPTION_LENGTH.toLocaleString('en-US')} are allowed.`));
+  }
+  const tag = XML_TAG.exec(description);
+  if (tag) out.push(problem('description-xml', `The description contains an XML tag (${quoted(tag[0], 40)}); upload forms refuse tags there.`));
+  return out;
+}
+
+/** Would `path` stay inside the skill folder once placed under it? (The unpack refused such paths already.) */
+function staysInside(path: string): boolean {
+  if (path === '' || path.startsWith('/') || path.includes('\\') || path.includes('\0')) return false;
+  if (/^[A-Za-z]:/.test(path)) return false;
+  return path.split('/').every((seg, i, all) => seg !== '..' && seg !== '.' && (seg !== '' || i === all.length - 1));
+}
+
+function fileProblems(files: readonly ExportFile[]): PreflightProblem[] {
+  const out: PreflightProblem[] = [];
+  const total = files.length + 1;
+  if (total > MAX_FILES) out.push(problem('too-many-files', `The skill has ${total} files; at most ${MAX_FILES} are allowed.`));
+  const others = files.filter((f) => (f.path.split('/').pop() ?? '').toLowerCase() === ROOT_SKILL_MD.toLowerCase());
+  if (others.length > 0) {
+    const list = others.slice(0, 3).map((f) => quoted(f.path)).join(', ');
+    out.push(problem('skill-md-duplicate', `The skill holds another SKILL.md besides the one at the top of its folder (${list}${others.length > 3 ? ', …' : ''}); exactly one is allowed.`));
+  }
+  const outside = files.filter((f) => !staysInside(f.path));
+  if (outside.length > 0) {
+    out.push(problem('path-outside-folder', `The file path ${quoted(outside[0]?.path ?? '')} would land outside the skill folder.`));
+  }
+  return out;
+}
+
+/**
+ * Checks the verified SKILL.md (and an archive's other verified files) against the upload rules.
+ * The folder of the export is named after the frontmatter name, so "the name equals the folder
+ * name" holds by construction once the name passes. Never throws.
+ */
+export function preflight(skillMd: Uint8Array, files: readonly ExportFile[] = []): PreflightResult {
+  const problems: PreflightProblem[] = [];
+  // The frontmatter is read after a UTF-8 byte order mark here, but the file does not start with
+  // "---": an upload reads no frontmatter, and removing the mark would change the verified bytes.
+  const bom = skillMd[0] === 0xef && skillMd[1] === 0xbb && skillMd[2] === 0xbf;
+  const fm = parseFrontmatter(skillMd);
+  if (bom) {
+    problems.push(problem('frontmatter-missing', 'The SKILL.md has no YAML frontmatter at its start: a byte order mark (U+FEFF) comes before the "---" line.'));
+  } else if (fm.data === null) {
+    const missing = fm.diagnostics.some((d) => d.code === 'frontmatter-missing');
+    problems.push(
+      missing
+        ? problem('frontmatter-missing', 'The SKILL.md has no YAML frontmatter: it must start with a "---" line, then name and description, then "---".')
+        : problem('frontmatter-unreadable', `The SKILL.md frontmatter cannot be read (${(fm.diagnostics[0]?.message ?? 'it is not a YAML mapping').replace(/\.$/, '')}).`),
+    );
+  }
+  if (fm.data !== null) {
+    if (fm.name === null) problems.push(problem('name-missing', 'The frontmatter has no name.'));
+    else problems.push(...nameProblems(fm.name));
+    if (fm.description === null) problems.push(problem('description-missing', 'The frontmatter has no description.'));
+    else problems.push(...descriptionProblems(fm.description));
+  }
+  problems.push(...fileProblems(files));
+  if (problems.length > 0 || fm.name === null) return { ok: false, problems };
+  return { ok: true, name: fm.name };
+}

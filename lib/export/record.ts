@@ -1,0 +1,79 @@
+// "An export is a snapshot, and Skillpin says so" (issue 9): what was exported for upload is
+// recorded (origin, URL, digest, key, date) so that a later `content-changed` or `key-changed`,
+// or a newer approval of other bytes, marks the exported copy out of date.
+import type { SkillReport } from '../types';
+
+export interface ExportRecord {
+  origin: string;
+  url: string;
+  /** The frontmatter name: the folder inside the ZIP. */
+  name: string;
+  /** Digests of the SKILL.md exported (the approved, verified bytes). */
+  digestLf: string;
+  digestRaw: string;
+  /** The pinned key the approval was bound to; null when the origin did not sign. */
+  keyFingerprint: string | null;
+  /** For an archive skill: the raw SHA-256 of the verified archive its files came from. */
+  archiveSha256: string | null;
+  exportedAt: number;
+}
+
+/** A record with whether the exported copy still matches what the site serves. */
+export interface ExportStatus extends ExportRecord {
+  outOfDate: boolean;
+}
+
+/** Records kept (the most recent export of each skill; the oldest go first beyond this). */
+export const MAX_EXPORT_RECORDS = 1000;
+
+const HEX64 = /^[0-9a-f]{64}$/;
+const isStr = (v: unknown): v is string => typeof v === 'string' && v.length > 0 && v.length <= 8192;
+
+/** A stored record, or null when the value does not have its shape (it is then dropped, nothing else). */
+export function toExportRecord(v: unknown): ExportRecord | null {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return null;
+  const r = v as Record<string, unknown>;
+  if (!isStr(r.origin) || !isStr(r.url) || typeof r.name !== 'string') return null;
+  if (typeof r.digestLf !== 'string' || !HEX64.test(r.digestLf) || typeof r.digestRaw !== 'string' || !HEX64.test(r.digestRaw)) return null;
+  if (!(r.keyFingerprint === null || isStr(r.keyFingerprint))) return null;
+  if (!(r.archiveSha256 === null || (typeof r.archiveSha256 === 'string' && HEX64.test(r.archiveSha256)))) return null;
+  if (typeof r.exportedAt !== 'number' || !Number.isFinite(r.exportedAt)) return null;
+  return {
+    origin: r.origin,
+    url: r.url,
+    name: r.name,
+    digestLf: r.digestLf,
+    digestRaw: r.digestRaw,
+    keyFingerprint: r.keyFingerprint,
+    archiveSha256: r.archiveSha256,
+    exportedAt: r.exportedAt,
+  };
+}
+
+/** Every well-formed record of a stored list (anything else stored there yields none). */
+export function parseExportRecords(v: unknown): ExportRecord[] {
+  if (!Array.isArray(v)) return [];
+  return v.map(toExportRecord).filter((r): r is ExportRecord => r !== null);
+}
+
+/** The list with `record` as the one export of its skill, newest last, bounded. */
+export function withExport(records: readonly ExportRecord[], record: ExportRecord): ExportRecord[] {
+  const rest = records.filter((r) => r.origin !== record.origin || r.url !== record.url);
+  return [...rest, record].slice(-MAX_EXPORT_RECORDS);
+}
+
+/**
+ * Is the exported copy out of date against the skill as last probed? It is when the skill became
+ * `content-changed` or `key-changed`, or when the bytes (or the archive, or the key) it has now are
+ * not the ones exported (the user approved newer bytes and has not exported them yet). A skill the
+ * report no longer lists cannot be compared: not marked.
+ */
+export function isExportOutOfDate(record: ExportRecord, skill: SkillReport | null): boolean {
+  if (!skill) return false;
+  if (skill.status === 'content-changed' || skill.status === 'key-changed') return true;
+  if (skill.actual && skill.actual.lf !== record.digestLf) return true;
+  if (record.archiveSha256 !== null && skill.archive?.sha256 !== undefined && skill.archive.sha256 !== record.archiveSha256) return true;
+  const approved = skill.approval.approval;
+  if (skill.approval.state === 'approved' && approved && approved.keyFingerprint !== record.keyFingerprint) return true;
+  return false;
+}
