@@ -345,7 +345,8 @@ export function createBackgroundService(deps: BackgroundDeps): BackgroundService
     'skillpin:approve': async (req) => {
       const s = await getStore();
       const report = (await currentReport(req.origin)) ?? (await freshReport(req.origin));
-      const decision = approvalDecision(findSkill(report, req.url), req, await getPolicy());
+      const policy = await getPolicy();
+      const decision = approvalDecision(findSkill(report, req.url), req, policy);
       if (!decision.ok) return refused(decision);
       const { skill, url, status } = decision;
       const stored = await currentBytes(s, req.origin, skill);
@@ -360,7 +361,7 @@ export function createBackgroundService(deps: BackgroundDeps): BackgroundService
         name: skill.name,
         approvedAt: clock.now(),
       };
-      await s.approve(approval, stored);
+      await s.approve(approval, stored, managedKeyFor(policy, req.origin)?.fingerprint ?? null);
       await scheduler.probe(req.origin, { force: false });
       return { ok: true };
     },

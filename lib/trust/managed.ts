@@ -4,7 +4,7 @@
 // module reads. Every field is optional. A field that is present but unusable is left out and
 // reported in `invalid`; one bad entry in a list drops that entry only, so a locked deny list
 // with a typo still denies everything else. Pure: the object is handed in by the platform.
-import type { Settings } from '../types';
+import { DEFAULT_SETTINGS, type Settings } from '../types';
 import { isHttpOrigin, MAX_CHAT_SITES } from '../chat/sites';
 import { parseListEntry } from '../scheduler/should-probe';
 import { encodeBase64 } from '../verify/base64';
@@ -150,7 +150,7 @@ export function parseManaged(raw: unknown): ManagedPolicy {
 
 /** The Settings fields the policy locks, in Settings order. */
 export function managedFields(policy: ManagedPolicy): (keyof Settings)[] {
-  return Object.keys(policy.settings) as (keyof Settings)[];
+  return (Object.keys(DEFAULT_SETTINGS) as (keyof Settings)[]).filter((f) => policy.settings[f] !== undefined);
 }
 
 /** What everything that reads settings uses: the user's settings overlaid by the managed ones. */
