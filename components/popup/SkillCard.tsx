@@ -6,6 +6,7 @@ import { t } from '../../lib/i18n';
 import { StatusChip } from '../shared/StatusChip';
 import { formatBytes, formatDate, formatTokens, sourceLabel } from '../shared/format';
 import { statusLabel } from '../shared/status';
+import { usePolicy } from '../shared/policy';
 import { approveCheck } from './approve';
 import type { SkillActions } from './actions';
 import type { ChatTab } from './target';
@@ -46,7 +47,7 @@ export function SkillButtons({
 }) {
   const reasonId = useId();
   const approved = skill.approval.state === 'approved';
-  const check = approveCheck(skill, reviewed);
+  const check = approveCheck(skill, reviewed, usePolicy()?.requireSigned === true);
   const url = skill.url;
   return (
     <div class="actions">
