@@ -1,7 +1,9 @@
 // Reading an organisation's policy object (lib/trust/managed.ts): what each field sets, what is
 // dropped and reported, and how the managed values overlay the user's settings.
 import { describe, expect, it } from 'vitest';
-import { effectiveSettings, managedConflicts, managedFields, parseManaged, withoutManaged } from '../../../lib/trust/managed';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { effectiveSettings, managedConflicts, managedFields, parseManaged, POLICY_FIELDS, withoutManaged } from '../../../lib/trust/managed';
 import { DEFAULT_SETTINGS, type Settings } from '../../../lib/types';
 import { fingerprint } from '../../../lib/verify/fingerprint';
 import { keyPair } from '../engine/sites';
@@ -99,5 +101,24 @@ describe('managed values over the user settings', () => {
     expect(managedConflicts({ paused: false, legacyIndex: true }, policy)).toEqual(['paused']);
     expect(managedConflicts({ denyList: ['https://bank.example'], paused: true, legacyIndex: true }, policy)).toEqual([]);
     expect(withoutManaged({ denyList: ['https://bank.example'], paused: true, legacyIndex: true }, policy)).toEqual({ legacyIndex: true });
+  });
+});
+
+describe('the Chrome managed-storage schema', () => {
+  it('declares exactly the policies the reader understands, with their types', () => {
+    const schema = JSON.parse(readFileSync(join(__dirname, '../../../public/managed_schema.json'), 'utf8')) as { type: string; properties: Record<string, { type: string }> };
+    expect(schema.type).toBe('object');
+    expect(Object.keys(schema.properties).sort()).toEqual([...POLICY_FIELDS].sort());
+    const types = Object.fromEntries(Object.entries(schema.properties).map(([k, v]) => [k, v.type]));
+    expect(types).toEqual({
+      probing: 'boolean',
+      probeInPrivate: 'boolean',
+      allowList: 'array',
+      denyList: 'array',
+      allowListOnly: 'boolean',
+      chatSites: 'array',
+      requireSignedSkills: 'boolean',
+      pinnedKeys: 'object',
+    });
   });
 });
