@@ -37,6 +37,9 @@ export default defineConfig({
     ],
     host_permissions: ['http://*/*', 'https://*/*'],
     action: { default_title: '__MSG_extName__' },
+    // The policies an organisation may set (docs/policies.md). Firefox has no schema: it hands
+    // the enterprise policy's "3rdparty" data to storage.managed as written.
+    ...(browser === 'chrome' ? { storage: { managed_schema: 'managed_schema.json' } } : {}),
     ...(e2eBuild ? { web_accessible_resources: [{ resources: ['popup.html', 'options.html'], matches: ['http://127.0.0.1/*'] }] } : {}),
     ...(browser === 'firefox'
       ? {

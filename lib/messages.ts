@@ -53,6 +53,8 @@ export interface PrivilegedRequests {
    * background over the latest stored settings, so values saved elsewhere meanwhile survive.
    */
   'skillpin:settings-update': { request: { changes: Partial<Settings> }; response: SettingsUpdateResult };
+  /** What the organisation's policy sets (docs/policies.md): locked settings, signed-only approval, pinned keys. */
+  'skillpin:policy-get': { request: Record<string, never>; response: PolicySummary };
   'skillpin:pins-list': { request: Record<string, never>; response: Pin[] };
   'skillpin:pin-forget': { request: { origin: string }; response: ActionResult };
   /** Every key every origin has shown (PRODUCT.md §5 key history), revoked ones included. */
@@ -90,6 +92,20 @@ export interface ActionResult {
   /** A stable code when ok is false (`not-approvable`, `digest-changed`, `needs-confirmation`, `pin-changed`, …). */
   error?: string;
   message?: string;
+}
+
+/** The organisation's policy as pages show it (lib/trust/managed.ts reads it). */
+export interface PolicySummary {
+  /** True when any policy is set. */
+  active: boolean;
+  /** Settings fields the policy sets: shown as managed and not editable. */
+  managedFields: (keyof Settings)[];
+  /** Only verified-signed skills can be approved (and handed on). */
+  requireSigned: boolean;
+  /** Publisher keys the administrator pinned, by origin. */
+  pinnedKeys: { origin: string; fingerprint: string }[];
+  /** Policy values that were present but unusable, and so not applied. */
+  invalid: string[];
 }
 
 export interface SettingsUpdateResult extends ActionResult {
@@ -178,6 +194,8 @@ export interface ImportResult {
   revocationsAdded?: number;
   /** Whether the file's settings were written. */
   settingsApplied?: boolean;
+  /** Settings in the file that the organisation's policy manages: not imported (the policy's value stays). */
+  settingsManaged?: string[];
   errors: string[];
 }
 
@@ -207,7 +225,7 @@ export interface ImportPreview {
   approvals: ImportApprovalPreview[];
   revocations: { origin: string; fingerprint: string; outcome: 'add' | 'unchanged' }[];
   /** The settings the file would change (field, value now, value in the file); null when the file has none. */
-  settings: { field: string; current: string; imported: string }[] | null;
+  settings: { field: string; current: string; imported: string; managed?: boolean }[] | null;
 }
 
 // --- messages the background sends to content scripts and the offscreen document ---
@@ -285,6 +303,7 @@ const SCHEMAS: { [T in RequestType]: Record<string, Check> } = {
   'skillpin:settings-get': {},
   'skillpin:settings-set': { settings: settingsShape },
   'skillpin:settings-update': { changes: isSettingsChanges },
+  'skillpin:policy-get': {},
   'skillpin:pins-list': {},
   'skillpin:pin-forget': { origin },
   'skillpin:key-history': {},

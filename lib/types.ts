@@ -508,6 +508,11 @@ export interface KeyReport {
   conflicting: KeyInfo | null;
   /** The key could not be evaluated on this probe (a key document was transiently unreachable). */
   unavailable?: boolean;
+  /**
+   * Where `pinned` came from when it is not trust on first use: `policy` is a key the
+   * administrator pinned for the origin (docs/policies.md), which the user cannot replace.
+   */
+  pinnedBy?: 'policy';
 }
 
 export interface ApprovalReport {

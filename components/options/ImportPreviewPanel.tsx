@@ -165,13 +165,14 @@ export function ImportPreviewPanel({ preview, confirmed, onConfirm, busy, onAppl
           </thead>
           <tbody>
             {preview.settings.map((s) => (
-              <tr key={s.field} data-field={s.field}>
+              <tr key={s.field} data-field={s.field} data-managed={s.managed ? 'true' : undefined}>
                 <td>{s.field}</td>
                 <td>
                   <code>{s.current}</code>
                 </td>
                 <td>
                   <code>{s.imported}</code>
+                  {s.managed && <span class="hint"> ({t('policy_preview_managed')})</span>}
                 </td>
               </tr>
             ))}

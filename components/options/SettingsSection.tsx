@@ -1,6 +1,8 @@
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { t, type MessageKey } from '../../lib/i18n';
+import type { PolicySummary } from '../../lib/messages';
 import { useAnnounce } from '../shared/Announcer';
+import { Fingerprint } from '../shared/Fingerprint';
 import { errorText } from '../shared/format';
 import type { OptionsEnv } from './env';
 import { fromForm, sameForm, settingsChanges, toForm, type FormErrors, type SettingsForm } from './settings-form';
@@ -36,18 +38,65 @@ const TEXTS: { field: 'allowList' | 'denyList' | 'chatSites' | 'reviewers' | 'sn
   { field: 'snapshotKeys', label: 'set_snapshot_keys', help: 'set_snapshot_keys_help', rows: 4 },
 ];
 
+/** What the organisation set (docs/policies.md); shown above the form when any policy applies. */
+function PolicyPanel({ policy }: { policy: PolicySummary }) {
+  return (
+    <div class="result policy" role="note" data-testid="policy-panel">
+      <h3>{t('policy_title')}</h3>
+      <p>{t('policy_intro')}</p>
+      {policy.requireSigned && <p data-testid="policy-require-signed">{t('policy_require_signed')}</p>}
+      {policy.pinnedKeys.length > 0 && (
+        <>
+          <p>{t('policy_pinned_keys')}</p>
+          <ul data-testid="policy-pinned-keys">
+            {policy.pinnedKeys.map((k) => (
+              <li key={k.origin} data-origin={k.origin}>
+                {k.origin} <Fingerprint value={k.fingerprint} label={k.origin} />
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+      {policy.invalid.length > 0 && (
+        <p class="field-error" data-testid="policy-invalid">
+          {t('policy_invalid', policy.invalid.join('; '))}
+        </p>
+      )}
+    </div>
+  );
+}
+
+function ManagedNote({ field }: { field: string }) {
+  return (
+    <p class="hint managed" id={`set-${field}-managed`} data-testid={`managed-${field}`}>
+      {t('policy_managed')}
+    </p>
+  );
+}
+
+/** The policy, or null when the background cannot say (the form then locks nothing; Save is still checked there). */
+async function loadPolicy(env: OptionsEnv): Promise<PolicySummary | null> {
+  try {
+    return await env.client.policyGet();
+  } catch {
+    return null;
+  }
+}
+
 /** `version` grows when settings changed anywhere (Options.tsx, env.watchChanges). */
 export function SettingsSection({ env, version = 0 }: { env: OptionsEnv; version?: number }) {
   const announce = useAnnounce();
   const [state, setState] = useState<State>({ phase: 'loading' });
   const [errors, setErrors] = useState<FormErrors>({});
   const [saving, setSaving] = useState(false);
+  const [policy, setPolicy] = useState<PolicySummary | null>(null);
   // A change heard while our own Save is on its way is looked at once the Save has answered,
   // so the page's own write is never mistaken for one made elsewhere.
   const savingRef = useRef(false);
   const missed = useRef(false);
 
   useEffect(() => {
+    void loadPolicy(env).then(setPolicy);
     env.client
       .settingsGet()
       .then((s) => {
@@ -62,6 +111,8 @@ export function SettingsSection({ env, version = 0 }: { env: OptionsEnv; version
       missed.current = true;
       return;
     }
+    // A policy change is announced as a settings change (lib/background/service.ts onManagedChanged).
+    void loadPolicy(env).then(setPolicy);
     env.client
       .settingsGet()
       .then((s) => setState((prev) => (savingRef.current ? prev : follow(prev, toForm(s)))))
@@ -119,8 +170,11 @@ export function SettingsSection({ env, version = 0 }: { env: OptionsEnv; version
   }
 
   const dirty = JSON.stringify(form) !== JSON.stringify(state.saved);
+  const managed = (field: string): boolean => policy?.managedFields.includes(field as PolicySummary['managedFields'][number]) === true;
+  const describedBy = (field: string, extra = ''): string => `set-${field}-help${managed(field) ? ` set-${field}-managed` : ''}${extra}`;
   return (
     <form class="settings" onSubmit={(e) => void save(e)} noValidate>
+      {policy?.active && <PolicyPanel policy={policy} />}
       {state.newer && (
         <div class="result result-warn changed-elsewhere" role="status" data-testid="settings-changed">
           <p>{t('settings_changed_elsewhere')}</p>
@@ -138,13 +192,15 @@ export function SettingsSection({ env, version = 0 }: { env: OptionsEnv; version
             id={`set-${c.field}`}
             name={c.field}
             checked={form[c.field]}
-            aria-describedby={`set-${c.field}-help`}
+            disabled={managed(c.field)}
+            aria-describedby={describedBy(c.field)}
             onChange={(e) => set(c.field, e.currentTarget.checked)}
           />
           <label for={`set-${c.field}`}>{t(c.label)}</label>
           <p class="hint" id={`set-${c.field}-help`}>
             {t(c.help)}
           </p>
+          {managed(c.field) && <ManagedNote field={c.field} />}
         </div>
       ))}
       {TEXTS.map((f) => (
@@ -159,10 +215,13 @@ export function SettingsSection({ env, version = 0 }: { env: OptionsEnv; version
             rows={f.rows}
             spellcheck={false}
             value={form[f.field]}
+            readOnly={managed(f.field)}
+            aria-readonly={managed(f.field) ? 'true' : undefined}
             aria-invalid={errors[f.field] ? 'true' : undefined}
-            aria-describedby={`set-${f.field}-help${errors[f.field] ? ` set-${f.field}-err` : ''}`}
+            aria-describedby={describedBy(f.field, errors[f.field] ? ` set-${f.field}-err` : '')}
             onInput={(e) => set(f.field, e.currentTarget.value)}
           />
+          {managed(f.field) && <ManagedNote field={f.field} />}
           {errors[f.field] && (
             <p class="field-error" id={`set-${f.field}-err`}>
               {errors[f.field]}

@@ -190,6 +190,9 @@ export function TransferSection({ env, onChanged }: { env: OptionsEnv; onChanged
               </table>
             </>
           )}
+          {(result.settingsManaged?.length ?? 0) > 0 && (
+            <p data-testid="import-settings-managed">{t('policy_import_managed', (result.settingsManaged ?? []).join(', '))}</p>
+          )}
           {(result.pinsRevoked?.length ?? 0) > 0 && <p data-testid="import-revoked-pins">{t('import_revoked_pins', result.pinsRevoked?.length ?? 0)}</p>}
           {(result.approvalsSkipped?.length ?? 0) > 0 && (
             <>

@@ -21,7 +21,19 @@ export function needsKeyBanner(key: KeyReport): boolean {
   return key.state === 'changed' || key.state === 'conflict' || key.state === 'stopped-signing' || key.state === 'revoked';
 }
 
-function PinnedColumn({ pin }: { pin: Pin }) {
+function PinnedColumn({ pin, byPolicy }: { pin: Pin; byPolicy: boolean }) {
+  if (byPolicy) {
+    // The administrator's key was never seen in this browser: no dates, the source instead.
+    return (
+      <div class="key-col" data-testid="key-old">
+        <h3>{t('key_old')}</h3>
+        <Fingerprint value={pin.fingerprint} label={t('key_old')} />
+        <p class="hint" data-testid="key-pinned-by-policy">
+          {t('policy_key_pinned')}
+        </p>
+      </div>
+    );
+  }
   return (
     <div class="key-col" data-testid="key-old">
       <h3>{t('key_old')}</h3>
@@ -71,7 +83,9 @@ function bannerBody(state: KeyReport['state'], origin: string): string {
 export function KeyBanner({ origin, keyReport, optionsUrl, busy, onTrust, onKeep }: Props) {
   const [confirming, setConfirming] = useState(false);
   const { state, pinned, offered, conflicting } = keyReport;
-  const canTrust = state === 'changed' && offered !== null;
+  const byPolicy = keyReport.pinnedBy === 'policy';
+  // A key the administrator pinned is replaced only by the administrator (the background refuses too).
+  const canTrust = state === 'changed' && offered !== null && !byPolicy;
   return (
     <section class="banner banner-bad" role="region" aria-labelledby="key-banner-title" data-testid="key-banner">
       <h2 id="key-banner-title">
@@ -80,10 +94,15 @@ export function KeyBanner({ origin, keyReport, optionsUrl, busy, onTrust, onKeep
       </h2>
       <p>{bannerBody(state, origin)}</p>
       <div class="key-compare">
-        {pinned ? <PinnedColumn pin={pinned} /> : state === 'conflict' ? <OfferedColumn info={conflicting} heading={t('key_second')} /> : null}
+        {pinned ? <PinnedColumn pin={pinned} byPolicy={byPolicy} /> : state === 'conflict' ? <OfferedColumn info={conflicting} heading={t('key_second')} /> : null}
         <OfferedColumn info={offered} heading={state === 'conflict' ? t('key_first') : t('key_new')} />
         {pinned && state === 'conflict' && <OfferedColumn info={conflicting} heading={t('key_second')} />}
       </div>
+      {byPolicy && (
+        <p class="hint" data-testid="key-locked">
+          {t('policy_key_locked')}
+        </p>
+      )}
       <details class="key-help">
         <summary>{t('key_help_summary')}</summary>
         <p>{t('key_help_benign')}</p>

@@ -2,7 +2,9 @@
 // (on a chat site) and/or the origin's skills.
 import { useEffect, useState } from 'preact/hooks';
 import { t } from '../../lib/i18n';
+import type { PolicySummary } from '../../lib/messages';
 import { AnnouncerProvider } from '../shared/Announcer';
+import { PolicyContext } from '../shared/policy';
 import { useSkillActions } from './actions';
 import { ChatPanel } from './ChatPanel';
 import type { PopupEnv } from './env';
@@ -24,6 +26,18 @@ function Body({ env, target }: Props) {
   const [recheck, setRecheck] = useState(0);
   const [busy, setBusy] = useState(false);
   const [chatTab, setChatTab] = useState<ChatTab | null>(null);
+  const [policy, setPolicy] = useState<PolicySummary | null>(null);
+  // The policy explains a disabled Approve; without an answer the background still refuses.
+  useEffect(() => {
+    let live = true;
+    env.client
+      .policyGet()
+      .then((p) => live && setPolicy(p))
+      .catch(() => undefined);
+    return () => {
+      live = false;
+    };
+  }, [env]);
 
   const origin = target?.kind === 'origin' ? target.origin : null;
   const targetTab = target?.kind === 'origin' ? target.tabId : null;
@@ -42,7 +56,7 @@ function Body({ env, target }: Props) {
   // The chat view inserts into the target's tab; opened for an origin (?origin=), into a tab of that origin.
   const chatViewTab = targetTab ?? (chatTab !== null && chatTab.origin === origin ? chatTab.tabId : null);
   return (
-    <>
+    <PolicyContext.Provider value={policy}>
       <header class="top">
         <div class="brand">
           <span class="logo" aria-hidden="true">
@@ -90,7 +104,7 @@ function Body({ env, target }: Props) {
           </section>
         )}
       </main>
-    </>
+    </PolicyContext.Provider>
   );
 }
 

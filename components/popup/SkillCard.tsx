@@ -8,6 +8,7 @@ import { formatBytes, formatDate, formatTokens, sourceLabel } from '../shared/fo
 import { statusLabel } from '../shared/status';
 import { isExportOutOfDate } from '../../lib/export/record';
 import { ExportButton, ExportNote } from '../shared/ExportControls';
+import { usePolicy } from '../shared/policy';
 import { approveCheck } from './approve';
 import type { SkillActions } from './actions';
 import type { ChatTab } from './target';
@@ -54,7 +55,7 @@ export function SkillButtons({
 }) {
   const reasonId = useId();
   const approved = skill.approval.state === 'approved';
-  const check = approveCheck(skill, reviewed);
+  const check = approveCheck(skill, reviewed, usePolicy()?.requireSigned === true);
   const url = skill.url;
   return (
     <div class="actions">

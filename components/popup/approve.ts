@@ -9,7 +9,7 @@ export type ApproveCheck = { ok: true } | { ok: false; reason: string };
  * Whether the Approve action is available. A `content-changed` skill can be
  * approved again only from the review of its changes (`reviewed`).
  */
-export function approveCheck(skill: SkillReport, reviewed = false): ApproveCheck {
+export function approveCheck(skill: SkillReport, reviewed = false, requireSigned = false): ApproveCheck {
   if (skill.status === 'content-changed') {
     if (!reviewed) return { ok: false, reason: t('approve_review_first') };
   } else if (skill.status === 'key-changed') {
@@ -18,6 +18,10 @@ export function approveCheck(skill: SkillReport, reviewed = false): ApproveCheck
     return { ok: false, reason: t('approve_refused', statusLabel(skill.status)) };
   }
   if (!skill.url || !skill.actual) return { ok: false, reason: t('approve_no_content') };
+  // The organisation's "only verified-signed" policy: a re-approval binds verified-signed only
+  // when the signature verifies (lib/background/handoff-rules.ts decides the same way).
+  const signed = skill.status === 'verified-signed' || (skill.status === 'content-changed' && skill.signature.state === 'valid');
+  if (requireSigned && !signed) return { ok: false, reason: t('policy_approve_signed_only', statusLabel(skill.status)) };
   return { ok: true };
 }
 

@@ -39,6 +39,7 @@ export function createClient(send: Send) {
     settingsGet: () => request('skillpin:settings-get', none),
     settingsSet: (settings: Body<'skillpin:settings-set'>['settings']) => request('skillpin:settings-set', { settings }),
     settingsUpdate: (changes: Body<'skillpin:settings-update'>['changes']) => request('skillpin:settings-update', { changes }),
+    policyGet: () => request('skillpin:policy-get', none),
     pinsList: () => request('skillpin:pins-list', none),
     pinForget: (origin: string) => request('skillpin:pin-forget', { origin }),
     keyHistory: () => request('skillpin:key-history', none),

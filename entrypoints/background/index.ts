@@ -82,6 +82,11 @@ export default defineBackground(() => {
       .catch(() => undefined);
   });
 
+  // An administrator changed the policy (docs/policies.md): read it again and tell open pages.
+  browser.storage.onChanged.addListener((_changes, area) => {
+    if (area === 'managed') void service.onManagedChanged().catch(() => undefined);
+  });
+
   browser.alarms.onAlarm.addListener((alarm) => {
     void service.onAlarm(alarm.name);
   });

@@ -68,4 +68,16 @@ export const browserPlatform: BackgroundPlatform = {
   async setLocal(key, value) {
     await browser.storage.local.set({ [key]: value });
   },
+  async getManaged() {
+    // Chrome: the values of the managed_schema (wxt.config.ts), {} without a policy. Firefox:
+    // the enterprise policy's "3rdparty" data; without one it rejects ("Managed storage
+    // manifest not found"), which means no policy. Any other failure is passed on: the
+    // service then tries again rather than running as if no policy were set.
+    try {
+      return await browser.storage.managed.get();
+    } catch (err) {
+      if (/manifest not found/i.test(err instanceof Error ? err.message : String(err))) return undefined;
+      throw err;
+    }
+  },
 };

@@ -15,6 +15,16 @@ export function findSkill(report: OriginReport | null, url: string): SkillReport
   return report?.skills.find((s) => s.url === url) ?? null;
 }
 
+/** What an organisation's policy adds to the rules (docs/policies.md). */
+export interface PolicyRules {
+  /** Only verified-signed skills may be approved, and only they are handed on. */
+  requireSigned: boolean;
+}
+
+const NO_RULES: PolicyRules = { requireSigned: false };
+
+export const REQUIRE_SIGNED_MESSAGE = 'Your organisation allows only verified-signed skills to be approved and used';
+
 export interface ApproveRequest {
   digestLf: string;
   confirmUnverified: boolean;
@@ -29,6 +39,7 @@ export interface ApproveRequest {
 export function approvalDecision(
   skill: SkillReport | null,
   req: ApproveRequest,
+  rules: PolicyRules = NO_RULES,
 ): { ok: true; skill: SkillReport; url: string; status: SkillStatus } | ({ ok: false } & Refusal) {
   const no = (error: string, message: string) => ({ ok: false as const, error, message });
   if (!skill || !skill.url) return no('unknown-skill', 'This skill is not listed by the site.');
@@ -42,6 +53,7 @@ export function approvalDecision(
         ? 'verified'
         : 'unverified'
     : skill.status;
+  if (rules.requireSigned && status !== 'verified-signed') return no('policy-requires-signed', `${REQUIRE_SIGNED_MESSAGE}; this one is ${status}.`);
   if (status === 'unverified' && !req.confirmUnverified) return no('needs-confirmation', 'Nothing declared a checksum for this skill; confirm to approve it anyway.');
   if (skill.crossOrigin && !req.confirmCrossOrigin) return no('needs-confirmation', `This skill is hosted on ${skill.artifactHost ?? 'another host'}; confirm to approve it.`);
   return { ok: true, skill, url: skill.url, status };
@@ -50,6 +62,7 @@ export function approvalDecision(
 /** Whether an approved skill may be handed on now: its approval and the block's signature state, or why not. */
 export function handOff(
   skill: SkillReport | null,
+  rules: PolicyRules = NO_RULES,
 ): { ok: true; skill: SkillReport; approval: Approval; signatureState: 'verified-signed' | 'verified' | 'unverified' } | ({ ok: false } & Refusal) {
   const no = (error: string, message: string) => ({ ok: false as const, error, message });
   if (!skill) return no('unknown-skill', 'This skill is not listed by the site any more.');
@@ -57,6 +70,8 @@ export function handOff(
   if (skill.approval.state !== 'approved' || !approval) return no('not-approved', 'Approve this skill before handing it to an agent.');
   if (!isApprovable(skill.status)) return no('not-usable', `This skill is ${skill.status}; it cannot be used.`);
   if (!skill.actual || skill.actual.lf !== approval.digestLf) return no('digest-changed', 'The content changed since approval.');
+  // An approval made before the policy required signatures is not used while it does.
+  if (rules.requireSigned && skill.status !== 'verified-signed') return no('policy-requires-signed', `${REQUIRE_SIGNED_MESSAGE}; this one is ${skill.status}.`);
   const signatureState = skill.status === 'verified-signed' ? 'verified-signed' : skill.status === 'verified' ? 'verified' : 'unverified';
   return { ok: true, skill, approval, signatureState };
 }

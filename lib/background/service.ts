@@ -13,6 +13,7 @@ import { StoreError } from '../trust/errors';
 import type { CarryOver } from '../trust/store-api';
 import { skippedReport } from '../report/skipped-report';
 import { mergeSettings } from '../trust/settings';
+import { effectiveSettings, managedConflicts, managedFields, managedKeyFor, noPolicy, parseManaged, withoutManaged, type ManagedPolicy } from '../trust/managed';
 import type { TrustStore } from '../trust/store-api';
 import {
   isPrivileged,
@@ -21,6 +22,7 @@ import {
   type ApprovedSkillSummary,
   type ContextResult,
   type OriginSummary,
+  type PolicySummary,
   type Request,
   type RequestType,
   type Response,
@@ -48,6 +50,11 @@ export interface BackgroundPlatform extends HandOffPlatform {
   /** Persisted key/value for small background state (notified changes). */
   getLocal(key: string): Promise<unknown>;
   setLocal(key: string, value: unknown): Promise<void>;
+  /**
+   * The organisation's policy object from managed storage (docs/policies.md); undefined when
+   * none is set. Absent: no policy can apply (node tests that do not inject one).
+   */
+  getManaged?(): Promise<unknown>;
 }
 
 export interface BackgroundDeps {
@@ -91,6 +98,8 @@ export interface BackgroundService {
   onMenuClick(menuItemId: string, tab: { id?: number; url?: string; incognito?: boolean } | null, frameId?: number): Promise<boolean>;
   onNotificationClick(notificationId: string): string | null;
   refreshMenus(activeUrl: string | null): Promise<void>;
+  /** Managed storage changed (storage.onChanged, area `managed`): the policy is read again. */
+  onManagedChanged(): Promise<void>;
   /** Test and diagnostics hook. */
   probe(origin: string, force?: boolean): Promise<OriginReport>;
 }
@@ -141,7 +150,8 @@ export function createBackgroundService(deps: BackgroundDeps): BackgroundService
   // Settings are read from the store once and kept in memory until settings-set writes them
   // (the only writer). A restarted worker starts empty and reads them again.
   let settingsRead: Promise<Settings> | null = null;
-  async function getSettings(): Promise<Settings> {
+  /** The user's own settings, as stored: what writes start from and what an export carries. */
+  async function getUserSettings(): Promise<Settings> {
     if (!settingsRead) {
       const reading = getStore().then((s) => s.getSettings());
       settingsRead = reading;
@@ -153,12 +163,45 @@ export function createBackgroundService(deps: BackgroundDeps): BackgroundService
     return structuredClone(await settingsRead);
   }
 
+  // The organisation's policy, read from managed storage once and again after it changes
+  // (onManagedChanged). A policy that cannot be read now is not kept: the next call tries again.
+  let policyRead: Promise<ManagedPolicy> | null = null;
+  async function getPolicy(): Promise<ManagedPolicy> {
+    if (!policyRead) {
+      const reading = readPolicy();
+      policyRead = reading;
+      void reading.then((p) => {
+        if (p.unreadable && policyRead === reading) policyRead = null;
+      });
+    }
+    return policyRead;
+  }
+  async function readPolicy(): Promise<ManagedPolicy & { unreadable?: true }> {
+    if (!platform.getManaged) return noPolicy();
+    try {
+      return parseManaged(await platform.getManaged());
+    } catch (e) {
+      return { ...noPolicy(), invalid: [`policy unreadable: ${e instanceof Error ? e.message : String(e)}`], unreadable: true };
+    }
+  }
+
+  /** What everything that acts on settings reads: the user's settings overlaid by the managed ones. */
+  async function getSettings(): Promise<Settings> {
+    const [user, policy] = await Promise.all([getUserSettings(), getPolicy()]);
+    return effectiveSettings(user, policy);
+  }
+
+  function managedRefusal(fields: readonly string[]): ActionResult {
+    return fail('managed-setting', `Your organisation manages ${fields.join(', ')}; ${fields.length === 1 ? 'it' : 'they'} cannot be changed here.`);
+  }
+
   const scheduler = createScheduler({
     clock,
     run: async (origin, opts) => {
       const s = await getStore();
       const settings = await getSettings();
-      const report = await probeOrigin(origin, { fetch: deps.fetch, guard: deps.guard, store: s, clock, settings }, { force: opts.force });
+      const managedKeys = (await getPolicy()).pinnedKeys;
+      const report = await probeOrigin(origin, { fetch: deps.fetch, guard: deps.guard, store: s, clock, settings, managedKeys }, { force: opts.force });
       await afterReport(report);
       return report;
     },
@@ -232,7 +275,7 @@ export function createBackgroundService(deps: BackgroundDeps): BackgroundService
   async function contextFor(origin: string, url: string, sender: SenderLike | null): Promise<ContextResult> {
     const s = await getStore();
     const report = (await currentReport(origin)) ?? (await freshReport(origin, sender));
-    const allowed = handOff(findSkill(report, url));
+    const allowed = handOff(findSkill(report, url), await getPolicy());
     if (!allowed.ok) return allowed;
     const { skill, approval } = allowed;
     const stored = await s.getSkill(origin, url, approval.digestLf);
@@ -255,10 +298,11 @@ export function createBackgroundService(deps: BackgroundDeps): BackgroundService
     const approvals = await s.listApprovals();
     const out: ApprovedSkillSummary[] = [];
     const reports = new Map<string, OriginReport | null>();
+    const policy = await getPolicy();
     for (const a of approvals) {
       if (!reports.has(a.origin)) reports.set(a.origin, await s.getReport(a.origin));
       const skill = findSkill(reports.get(a.origin) ?? null, a.url);
-      const allowed = handOff(skill);
+      const allowed = handOff(skill, policy);
       const usable = allowed.ok && allowed.approval.digestLf === a.digestLf;
       out.push({ origin: a.origin, url: a.url, name: skill?.name ?? a.name, status: skill?.status ?? null, usable, approvedAt: a.approvedAt });
     }
@@ -314,7 +358,8 @@ export function createBackgroundService(deps: BackgroundDeps): BackgroundService
     'skillpin:approve': async (req, sender) => {
       const s = await getStore();
       const report = (await currentReport(req.origin)) ?? (await freshReport(req.origin, sender));
-      const decision = approvalDecision(findSkill(report, req.url), req);
+      const policy = await getPolicy();
+      const decision = approvalDecision(findSkill(report, req.url), req, policy);
       if (!decision.ok) return refused(decision);
       const { skill, url, status } = decision;
       const stored = await currentBytes(s, req.origin, skill);
@@ -329,7 +374,7 @@ export function createBackgroundService(deps: BackgroundDeps): BackgroundService
         name: skill.name,
         approvedAt: clock.now(),
       };
-      await s.approve(approval, stored);
+      await s.approve(approval, stored, managedKeyFor(policy, req.origin)?.fingerprint ?? null);
       await scheduler.probe(req.origin, { force: false });
       return { ok: true };
     },
@@ -342,6 +387,9 @@ export function createBackgroundService(deps: BackgroundDeps): BackgroundService
     'skillpin:trust-key': async (req, sender) => {
       const s = await getStore();
       const report = (await currentReport(req.origin)) ?? (await freshReport(req.origin, sender));
+      if (managedKeyFor(await getPolicy(), req.origin)) {
+        return fail('key-managed', 'Your administrator pinned the key for this site; it cannot be changed here.');
+      }
       const offered = report?.key.offered;
       if (!report || !offered || offered.fingerprint !== req.newFingerprint) {
         return fail('key-not-offered', 'The site does not offer that key now; re-check the site.');
@@ -385,16 +433,38 @@ export function createBackgroundService(deps: BackgroundDeps): BackgroundService
     'skillpin:settings-set': async (req) => {
       // A sender that predates chatSites omits it (the validator allows that): keep the stored list.
       const sent: Partial<Settings> = req.settings;
-      const chatSites = Array.isArray(sent.chatSites) ? sent.chatSites : (await getSettings()).chatSites;
-      await writeSettings({ ...req.settings, chatSites });
+      const user = await getUserSettings();
+      const chatSites = Array.isArray(sent.chatSites) ? sent.chatSites : user.chatSites;
+      const settings: Settings = { ...req.settings, chatSites };
+      // A managed field may be sent only with the policy's value (what settings-get answered);
+      // any other value is refused and nothing is written. The user's own value stays stored.
+      const policy = await getPolicy();
+      const conflicts = managedConflicts(settings, policy);
+      if (conflicts.length > 0) return managedRefusal(conflicts);
+      await writeSettings(mergeSettings(user, withoutManaged(settings, policy)));
       return { ok: true };
     },
     'skillpin:settings-update': async (req) => {
+      // A change to a field the organisation manages is refused as a whole: nothing is written.
+      const policy = await getPolicy();
+      const conflicts = managedConflicts(req.changes, policy);
+      if (conflicts.length > 0) return managedRefusal(conflicts);
       // Only the fields the user changed, over what is stored now (not over what the page
       // loaded): a value another page saved meanwhile survives.
-      const merged = mergeSettings(await getSettings(), req.changes);
+      const merged = mergeSettings(await getUserSettings(), withoutManaged(req.changes, policy));
       await writeSettings(merged);
       return { ok: true, settings: await getSettings() };
+    },
+    'skillpin:policy-get': async () => {
+      const policy = await getPolicy();
+      const summary: PolicySummary = {
+        active: managedFields(policy).length > 0 || policy.requireSigned || policy.pinnedKeys.length > 0,
+        managedFields: managedFields(policy),
+        requireSigned: policy.requireSigned,
+        pinnedKeys: policy.pinnedKeys.map((k) => ({ origin: k.origin, fingerprint: k.fingerprint })),
+        invalid: [...policy.invalid],
+      };
+      return summary;
     },
     'skillpin:pins-list': async () => (await getStore()).listPins(),
     'skillpin:pin-forget': async (req) => {
@@ -412,15 +482,16 @@ export function createBackgroundService(deps: BackgroundDeps): BackgroundService
     'skillpin:approvals-list': async () => (await getStore()).listApprovals(),
     'skillpin:export': async () => {
       const s = await getStore();
-      const json = exportTrust(await s.listPins(), await s.listApprovals(), clock.now(), { keys: await s.listKeyHistory(), settings: await getSettings() });
+      // The user's own settings: a policy's values belong to the organisation, not to the file.
+      const json = exportTrust(await s.listPins(), await s.listApprovals(), clock.now(), { keys: await s.listKeyHistory(), settings: await getUserSettings() });
       return { json };
     },
-    'skillpin:import-preview': async (req) => previewImport(await getStore(), req.json),
+    'skillpin:import-preview': async (req) => previewImport(await getStore(), req.json, managedFields(await getPolicy())),
     'skillpin:import': async (req) => {
       settingsRead = null;
       try {
         const confirmations = { confirmUnverified: req.confirmUnverified ?? [], confirmCrossOrigin: req.confirmCrossOrigin ?? [] };
-        return await importTrust(await getStore(), req.json, clock.now(), confirmations);
+        return await importTrust(await getStore(), req.json, clock.now(), confirmations, managedFields(await getPolicy()));
       } finally {
         // The file may have written settings: read them again, as stored.
         settingsRead = null;
@@ -439,11 +510,11 @@ export function createBackgroundService(deps: BackgroundDeps): BackgroundService
       }));
       return out.sort((a, b) => a.origin.localeCompare(b.origin));
     },
-    'skillpin:skill-export': async (req) =>
+    'skillpin:skill-export': async (req, sender) =>
       exportForUpload(
         {
           store: await getStore(),
-          report: async (o) => (await currentReport(o)) ?? (await freshReport(o)),
+          report: async (o) => (await currentReport(o)) ?? (await freshReport(o, sender)),
           getLocal: (k) => platform.getLocal(k),
           setLocal: (k, v) => platform.setLocal(k, v),
           now: () => clock.now(),
@@ -560,6 +631,15 @@ export function createBackgroundService(deps: BackgroundDeps): BackgroundService
     return false;
   }
 
+  async function onManagedChanged(): Promise<void> {
+    policyRead = null;
+    // Reports made under the old policy are not quiet any more (isQuiet): the next visit re-probes.
+    stateChangedAt = clock.now();
+    await refreshMenusSafe();
+    // Open pages follow it like any other settings change (the options page marks managed fields).
+    await announceChange('settings');
+  }
+
   function onNotificationClick(notificationId: string): string | null {
     if (!notificationId.startsWith('skillpin-origin|')) return null;
     const origin = notificationId.slice('skillpin-origin|'.length);
@@ -575,6 +655,7 @@ export function createBackgroundService(deps: BackgroundDeps): BackgroundService
     onMenuClick,
     onNotificationClick,
     refreshMenus,
+    onManagedChanged,
     probe: (origin, force = false) => scheduler.probe(origin, { force }),
   };
 }

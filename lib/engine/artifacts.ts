@@ -260,6 +260,7 @@ export async function processSkill(ctx: ArtifactContext, merged: MergedSkill, ov
     digest: null,
     archiveFailure: null,
     keyState: ctx.key.report.state,
+    policyPin: ctx.key.report.pinnedBy === 'policy' ? (ctx.key.report.pinned?.fingerprint ?? null) : null,
     keyUnavailable: ctx.key.report.unavailable === true,
     signature: 'not-checked' as SignatureState,
     signatureFailure: null,

@@ -9,6 +9,7 @@ import { encodeBase64 } from '../verify/base64';
 import { fingerprint } from '../verify/fingerprint';
 import { fetchDocument, PATHS, type DocOutcome, type FetchContext } from './discover';
 import type { PinResult } from '../trust/store-api';
+import type { ManagedKey } from '../trust/managed';
 
 export interface KeyContext {
   report: KeyReport;
@@ -143,16 +144,29 @@ async function pinOrCompare(origin: string, offered: KeyInfo, now: number, ctx: 
   return { result: 'mismatch', pin };
 }
 
-/** Resolves the key state for one probe, fetching signing-key.pub and pinning on first sight. */
+/**
+ * The administrator's key as the pin it stands for (docs/policies.md). It has no first or last
+ * sight in this browser: both are 0, and the report says where the pin came from.
+ */
+function policyPin(managed: ManagedKey): Pin {
+  return { origin: managed.origin, key: managed.key, fingerprint: managed.fingerprint, firstSeen: 0, lastSeen: 0 };
+}
+
+/**
+ * Resolves the key state for one probe, fetching signing-key.pub and pinning on first sight.
+ * With a key the administrator pinned for the origin (`managed`), that key is the pin: the
+ * stored pin is not read, nothing is pinned on first sight, and any other key is `changed`.
+ */
 export async function resolveKeys(
   origin: string,
   index: ParsedIndex | null,
   indexUnavailable: boolean,
   ctx: FetchContext,
+  managed: ManagedKey | null = null,
 ): Promise<KeyContext> {
   const diagnostics: Diagnostic[] = [];
   const sources: SourceReport[] = [];
-  const pin = await ctx.store.getPin(origin);
+  const pin = managed ? policyPin(managed) : await ctx.store.getPin(origin);
   const anySignature = index !== null && index.candidates.some((c) => c.signature !== null);
   let pubDoc: DocOutcome | null = null;
   if (anySignature || pin !== null) {
@@ -178,7 +192,18 @@ export async function resolveKeys(
     } else if (decision.state === 'conflict') {
       diagnostics.push(diag('key-conflict', `signing_key (${decision.offered?.fingerprint ?? '?'}) and signing-key.pub (${decision.conflicting?.fingerprint ?? '?'}) differ; nothing is pinned.`));
     } else if (decision.state === 'stopped-signing') {
-      diagnostics.push(diag('key-stopped-signing', `The origin is pinned to ${pin?.fingerprint ?? '?'} but offers no usable key now.`));
+      const by = managed ? ' by your administrator' : '';
+      diagnostics.push(diag('key-stopped-signing', `The origin is pinned${by} to ${pin?.fingerprint ?? '?'} but offers no usable key now.`));
+    }
+  } else if (managed && pin) {
+    // The administrator's key is compared, never replaced and never written (a policy is not a pin).
+    const offered = decision.offered;
+    if (offered.key === managed.key) {
+      report = { state: 'match', pinned: pin, offered, conflicting: null };
+      verifyKey = offered;
+    } else {
+      report = { state: 'changed', pinned: pin, offered, conflicting: null };
+      diagnostics.push(diag('key-changed', `Your administrator pinned ${managed.fingerprint} for this origin; it offers ${offered.fingerprint}.`));
     }
   } else {
     const offered = decision.offered;
@@ -203,6 +228,7 @@ export async function resolveKeys(
       diagnostics.push(diag('key-changed', `Pinned ${result.pin.fingerprint}, offered ${offered.fingerprint}.`));
     }
   }
+  if (managed) report.pinnedBy = 'policy';
   if (report.state === 'none' && !report.unavailable && !malformed && anySignature) {
     diagnostics.push(diag('signatures-ignored', 'Entries carry signatures but the origin offers no usable key; they are ignored.', { url: origin + PATHS.index }));
   }

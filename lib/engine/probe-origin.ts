@@ -9,6 +9,7 @@ import { buildReport, errorReport, skillReport } from '../report/build-report';
 import { diag } from '../report/codes';
 import type { Clock, Diagnostic, FetchLike, OriginReport, ParsedIndex, ParsedLlmsTxt, Settings, SkillCandidate, SourceReport } from '../types';
 import type { TrustStore } from '../trust/store-api';
+import type { ManagedKey } from '../trust/managed';
 import { errorOutcome, processSkills } from './artifacts';
 import { attestSkills } from './attest';
 import { discoverDocuments, type DocOutcome, type FetchContext } from './discover';
@@ -23,6 +24,8 @@ export interface EngineDeps {
   store: TrustStore;
   clock: Clock;
   settings: Settings;
+  /** Publisher keys the administrator pinned (docs/policies.md): they stand in for trust on first use. */
+  managedKeys?: readonly ManagedKey[];
   /** The current UTC day for attestation windows; defaults to the clock. */
   today?: () => Date;
 }
@@ -91,7 +94,7 @@ async function run(origin: string, deps: EngineDeps, opts: ProbeOptions, started
   }
 
   phase('keys');
-  const keys = await resolveKeys(origin, index, disc.index.state === 'unavailable', ctx);
+  const keys = await resolveKeys(origin, index, disc.index.state === 'unavailable', ctx, deps.managedKeys?.find((k) => k.origin === origin) ?? null);
   sources.push(...keys.sources);
   diagnostics.push(...keys.diagnostics);
 

@@ -18,6 +18,8 @@ export interface StatusFacts {
   archiveFailure: Failure<'invalid' | 'too-large' | 'unsupported'> | null;
   /** Item 7: the origin's key state on this probe. */
   keyState: KeyState;
+  /** The fingerprint of the key the administrator pinned for the origin, when a policy pins it (docs/policies.md). */
+  policyPin?: string | null;
   /** A pinned origin whose key documents were transiently unreachable. */
   keyUnavailable: boolean;
   /** Item 8: the entry signature under the origin key. */
@@ -54,6 +56,14 @@ const KEY_STATE_FAILURE: Partial<Record<KeyState, { code: string; message: strin
   revoked: { code: 'key-revoked', message: 'The origin offers a key you revoked for it; nothing it signs is accepted.' },
 };
 
+/** A key failure against the administrator's pin names that key: the user cannot trust another one. */
+function policyKeyMessage(f: StatusFacts): string | null {
+  if (!f.policyPin) return null;
+  if (f.keyState === 'changed') return `The origin offers a different key than the one your administrator pinned for it (${f.policyPin}).`;
+  if (f.keyState === 'stopped-signing') return `Your administrator pinned ${f.policyPin} for this origin, but it no longer offers a usable signing key.`;
+  return null;
+}
+
 /** FORMATS.md §10: the first item that applies wins. */
 export function decideStatus(f: StatusFacts): StatusDecision {
   const a = f.approval;
@@ -77,7 +87,7 @@ export function decideStatus(f: StatusFacts): StatusDecision {
     return decide('fetch-failed', 'key-unavailable', 'The pinned origin key could not be checked now; retry later.', a);
   }
   const keyFailure = KEY_STATE_FAILURE[f.keyState];
-  if (keyFailure) return decide('key-changed', keyFailure.code, keyFailure.message, a);
+  if (keyFailure) return decide('key-changed', keyFailure.code, policyKeyMessage(f) ?? keyFailure.message, a);
   if (a && a.keyFingerprint !== null) {
     if (f.signature === 'missing' || f.signature === 'not-signing') {
       return decide('key-changed', 'key-downgrade', 'This skill was approved while signed and is no longer signed.', a);

@@ -282,7 +282,14 @@ function describe(e: unknown): string {
  * that origin are skipped. An approval of an unverified or cross-host skill is imported only when
  * its id is in the matching confirmation list. Imported pins are first seen now (in this browser).
  */
-export async function importTrust(store: TrustStore, json: string, now: number, confirmations: ImportConfirmations = {}): Promise<ImportResult> {
+export async function importTrust(
+  store: TrustStore,
+  json: string,
+  now: number,
+  confirmations: ImportConfirmations = {},
+  /** Settings fields the organisation's policy manages: left out of the import and listed in settingsManaged. */
+  managed: readonly string[] = [],
+): Promise<ImportResult> {
   const result: ImportResult = {
     ok: false,
     pinsAdded: 0,
@@ -375,10 +382,16 @@ export async function importTrust(store: TrustStore, json: string, now: number, 
     }
   }
 
-  if (parsed.settings) {
+  // Settings the organisation's policy manages are not imported (docs/policies.md): the file's
+  // value would only be hidden behind the policy's, and would surface if the policy went away.
+  const fileSettings: Partial<Settings> = { ...(parsed.settings ?? {}) };
+  const locked = (Object.keys(fileSettings) as (keyof Settings)[]).filter((f) => managed.includes(f));
+  for (const f of locked) delete fileSettings[f];
+  if (locked.length > 0) result.settingsManaged = locked;
+  if (parsed.settings && Object.keys(fileSettings).length > 0) {
     try {
       const current = await store.getSettings();
-      await store.putSettings({ ...current, ...parsed.settings });
+      await store.putSettings({ ...current, ...fileSettings });
       result.settingsApplied = true;
     } catch (e) {
       errors.push(`settings not imported: ${describe(e)}`);

@@ -394,7 +394,7 @@ class IdbTrustStore implements TrustStore {
     return this.checked('approvals', [origin, url], raw, toApproval);
   }
 
-  async approve(approval: Approval, skill: StoredSkill): Promise<void> {
+  async approve(approval: Approval, skill: StoredSkill, policyKey: string | null = null): Promise<void> {
     const a = toApproval(approval);
     if (!a) throw new StoreError('invalid-input', 'approval does not have the shape of an Approval; nothing was written');
     const s = toStoredSkill(skill);
@@ -403,7 +403,12 @@ class IdbTrustStore implements TrustStore {
       throw new StoreError('invalid-input', 'the approval does not bind these bytes (origin, url or digest differ); nothing was written');
     }
     await this.write(['pins', 'approvals', 'skills'], async (tx) => {
-      await this.checkPinBinding(tx.objectStore('pins'), a);
+      if (policyKey !== null) {
+        // The administrator's key is the origin's pin while the policy names it; no stored pin is read.
+        if (a.keyFingerprint !== null && a.keyFingerprint !== policyKey) {
+          throw new StoreError('pin-changed', `the approval names key ${a.keyFingerprint}, but the administrator pinned ${policyKey} for ${a.origin}; nothing was written`);
+        }
+      } else await this.checkPinBinding(tx.objectStore('pins'), a);
       await tx.objectStore('approvals').put(a);
       await tx.objectStore('skills').put(skillRecord(s));
       const skillsTx = tx as unknown as IDBPTransaction<SkillpinDB, ['approvals', 'skills'], 'readwrite'>;

@@ -11,17 +11,20 @@ function settingText(v: unknown): string {
 }
 
 /** The fields whose value in the file differs from the current one, in the file's order. */
-function settingChanges(current: Settings, imported: Partial<Settings>): { field: string; current: string; imported: string }[] {
-  const out: { field: string; current: string; imported: string }[] = [];
+function settingChanges(current: Settings, imported: Partial<Settings>, managed: readonly string[]): NonNullable<ImportPreview['settings']> {
+  const out: NonNullable<ImportPreview['settings']> = [];
   for (const [field, value] of Object.entries(imported)) {
     const now = settingText((current as unknown as Record<string, unknown>)[field]);
     const then = settingText(value);
-    if (now !== then) out.push({ field, current: now, imported: then });
+    // A managed field is listed even when equal: the import leaves it out (importTrust).
+    if (managed.includes(field)) out.push({ field, current: now, imported: then, managed: true });
+    else if (now !== then) out.push({ field, current: now, imported: then });
   }
   return out;
 }
 
-export async function previewImport(store: TrustStore, json: string): Promise<ImportPreview> {
+/** `managed`: the settings fields the organisation's policy manages (marked, never imported). */
+export async function previewImport(store: TrustStore, json: string, managed: readonly string[] = []): Promise<ImportPreview> {
   const errors: string[] = [];
   const empty: ImportPreview = { ok: false, errors, pins: [], approvals: [], revocations: [], settings: null };
   if (typeof json !== 'string') {
@@ -88,6 +91,6 @@ export async function previewImport(store: TrustStore, json: string): Promise<Im
     });
   }
 
-  const settings = parsed.settings ? settingChanges(await store.getSettings(), parsed.settings) : null;
+  const settings = parsed.settings ? settingChanges(await store.getSettings(), parsed.settings, managed) : null;
   return { ok: true, errors, pins, approvals, revocations, settings };
 }

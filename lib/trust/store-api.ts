@@ -75,7 +75,11 @@ export interface TrustStore {
   getApprovals(origin: string): Promise<Approval[]>;
   getApproval(origin: string, url: string): Promise<Approval | null>;
   /** Stores the approval and the verified bytes it binds, in one transaction. */
-  approve(approval: Approval, skill: StoredSkill): Promise<void>;
+  /**
+   * `policyKey`: the fingerprint the administrator pinned for the origin (docs/policies.md). An
+   * approval that names a key is then checked against it instead of the stored pin.
+   */
+  approve(approval: Approval, skill: StoredSkill, policyKey?: string | null): Promise<void>;
   /**
    * Restores an approval from an export, without bytes (they are fetched and checked against
    * digestLf on the next probe). Never replaces a different stored approval; refuses an approval

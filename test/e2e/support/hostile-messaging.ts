@@ -38,6 +38,7 @@ export function forgedRequests(report: OriginReport, tabId: number, settings: Se
     'skillpin:settings-get': { type: 'skillpin:settings-get' },
     'skillpin:settings-set': { type: 'skillpin:settings-set', settings: { ...settings, paused: true, allowList: [origin], denyList: ['https://victim.example'] } },
     'skillpin:settings-update': { type: 'skillpin:settings-update', changes: { paused: true, denyList: ['https://victim.example'] } },
+    'skillpin:policy-get': { type: 'skillpin:policy-get' },
     'skillpin:pins-list': { type: 'skillpin:pins-list' },
     'skillpin:pin-forget': { type: 'skillpin:pin-forget', origin },
     'skillpin:key-history': { type: 'skillpin:key-history' },

@@ -76,5 +76,6 @@ export async function approveSkill(h: Harness, report: OriginReport, s: SkillRep
       approvedAt: h.clock.now(),
     },
     stored,
+    report.key.pinnedBy === 'policy' ? (report.key.pinned?.fingerprint ?? null) : null,
   );
 }

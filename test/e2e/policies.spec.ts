@@ -1,0 +1,126 @@
+// Organisation policies in a real Chromium (docs/policies.md): a policy file in Chromium's
+// managed-policy directory gives this extension managed storage through "3rdparty" extension
+// data, which the background reads with storage.managed. The file is written only for the run,
+// with a name of its own, and names only this build's extension id (derived from its path), so
+// no other Chromium or extension on the machine is affected; it is removed afterwards. Skipped
+// where that directory cannot be written (not root).
+import { accessSync, constants, existsSync, mkdirSync, readdirSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test as base, expect } from '@playwright/test';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { EXTENSION_DIR, launch, send } from './support/extension';
+import { startPublisher, seed } from './support/sites';
+import { unpackedExtensionId } from '../../scripts/lib/chromium.mjs';
+import { keyPair } from '../../scripts/lib/publisher-site.mjs';
+import { fingerprint } from '../../lib/verify/fingerprint';
+import type { OriginReport, Settings } from '../../lib/types';
+import type { ActionResult, PolicySummary } from '../../lib/messages';
+
+const POLICY_DIR = '/etc/chromium/policies/managed';
+
+/** Root, and /etc/chromium exists (the Chromium these tests run reads policies under it). */
+function policyDirWritable(): boolean {
+  try {
+    if (process.getuid?.() !== 0) return false;
+    accessSync('/etc/chromium', constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Creates the policy directory; returns the directories it created (to remove again, if left empty). */
+function makePolicyDir(): string[] {
+  const created: string[] = [];
+  for (const dir of ['/etc/chromium/policies', POLICY_DIR]) {
+    if (existsSync(dir)) continue;
+    mkdirSync(dir);
+    created.push(dir);
+  }
+  return created;
+}
+
+function removeIfEmpty(dirs: string[]): void {
+  for (const dir of [...dirs].reverse()) {
+    try {
+      if (readdirSync(dir).length === 0) rmdirSync(dir);
+    } catch {
+      // Someone else's file is there now: the directory stays.
+    }
+  }
+}
+
+const test = base;
+test.skip(!policyDirWritable(), `${POLICY_DIR} cannot be written here (needs root); policies are covered by test/unit/policy`);
+
+test('a Chromium policy for this extension locks settings, pins a publisher key and allows only signed skills', async () => {
+  // The site signs with one key; the administrator pinned another for it.
+  const site = await startPublisher({ seed: seed(11) });
+  const admin = keyPair(seed(12));
+  const adminFp = fingerprint(admin.publicKey);
+  const extensionId = unpackedExtensionId(EXTENSION_DIR);
+  const file = join(POLICY_DIR, `skillpin-e2e-${extensionId}-${process.pid}.json`);
+  const policy = {
+    denyList: ['https://bank.example'],
+    chatSites: ['http://127.0.0.1:4999'],
+    requireSignedSkills: true,
+    pinnedKeys: { [site.origin]: admin.publicKeyB64 },
+  };
+  const createdDirs = makePolicyDir();
+  writeFileSync(file, JSON.stringify({ '3rdparty': { extensions: { [extensionId]: policy } } }));
+  const profileDir = mkdtempSync(join(tmpdir(), 'skillpin-e2e-policy-'));
+  let close: (() => Promise<void>) | null = null;
+  try {
+    const { context, sw, extensionId: loadedId } = await launch(profileDir);
+    close = () => context.close();
+    expect(loadedId).toBe(extensionId);
+    // Chromium delivers the policy through managed storage, checked against public/managed_schema.json.
+    await expect.poll(() => sw.evaluate(() => chrome.storage.managed.get()), { timeout: 20_000 }).toMatchObject(policy);
+
+    const page = await context.newPage();
+    await page.goto(`chrome-extension://${extensionId}/options.html`);
+    const summary = await send<PolicySummary>(page, { type: 'skillpin:policy-get' });
+    expect(summary).toMatchObject({ active: true, managedFields: ['denyList', 'chatSites'], requireSigned: true, pinnedKeys: [{ origin: site.origin, fingerprint: adminFp }] });
+
+    // The options page shows the organisation's values, marked and locked.
+    await expect(page.locator('#set-denyList')).toHaveValue('https://bank.example');
+    await expect(page.locator('#set-denyList')).toHaveJSProperty('readOnly', true);
+    await expect(page.getByTestId('managed-denyList')).toHaveText('Managed by your organisation');
+    await expect(page.getByTestId('managed-chatSites')).toBeVisible();
+    await expect(page.getByTestId('managed-paused')).toHaveCount(0);
+    await expect(page.getByTestId('policy-require-signed')).toBeVisible();
+    await expect(page.getByTestId('policy-pinned-keys')).toContainText(site.origin);
+
+    // A change to a managed field is refused; an unmanaged one saves.
+    const refused = await send<ActionResult>(page, { type: 'skillpin:settings-update', changes: { denyList: [] } });
+    expect(refused).toMatchObject({ ok: false, error: 'managed-setting' });
+    await page.locator('#set-legacyIndex').uncheck();
+    await page.locator('[data-action="save-settings"]').click();
+    await expect(page.getByTestId('announcer')).toContainText('Settings saved');
+    const eff = await send<Settings>(page, { type: 'skillpin:settings-get' });
+    expect(eff).toMatchObject({ legacyIndex: false, denyList: ['https://bank.example'], chatSites: ['http://127.0.0.1:4999'] });
+
+    // The first probe does not pin the site's key: it is key-changed against the administrator's.
+    const report = await send<OriginReport>(page, { type: 'skillpin:probe', origin: site.origin });
+    expect(report.key).toMatchObject({ state: 'changed', pinnedBy: 'policy', pinned: { fingerprint: adminFp } });
+    expect(report.skills.length).toBeGreaterThan(0);
+    expect(report.skills.every((s) => s.status === 'key-changed')).toBe(true);
+    expect(await send(page, { type: 'skillpin:pins-list' })).toEqual([]);
+    const trust = await send<ActionResult>(page, { type: 'skillpin:trust-key', origin: site.origin, expectedFingerprint: adminFp, newFingerprint: report.key.offered?.fingerprint ?? '' });
+    expect(trust).toMatchObject({ ok: false, error: 'key-managed' });
+
+    // The popup names the administrator's key and offers no way to trust the site's.
+    const popup = await context.newPage();
+    await popup.goto(`chrome-extension://${extensionId}/popup.html?origin=${encodeURIComponent(site.origin)}`);
+    await expect(popup.getByTestId('key-pinned-by-policy')).toBeVisible();
+    await expect(popup.locator('[data-action="trust-key"]')).toHaveCount(0);
+  } finally {
+    await close?.();
+    rmSync(file, { force: true });
+    removeIfEmpty(createdDirs);
+    rmSync(profileDir, { recursive: true, force: true });
+    await site.close();
+  }
+  expect(existsSync(file)).toBe(false);
+});
