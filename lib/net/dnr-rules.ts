@@ -101,7 +101,8 @@ export function createPermits(update: (change: RuleChange) => Promise<void>, opt
 
   const drop = (origin: string, h: Held): void => {
     held.delete(origin);
-    void run({ removeRuleIds: [h.id] }).finally(() => freeIds.push(h.id));
+    // A rule that could not be removed keeps its id out of reuse.
+    void run({ removeRuleIds: [h.id] }).then(() => freeIds.push(h.id), () => undefined);
   };
 
   return {

@@ -1,0 +1,158 @@
+// Following redirects (FORMATS.md §9.2–9.3), two ways: under node each hop's Location is read and
+// checked before the hop is requested; in a browser, which hides the Location of a manual
+// redirect, the browser follows while the request guard watches every hop (request-guard.ts)
+// and the whole chain is judged before the bytes are used.
+import type { FetchLike, FetchResult } from '../types';
+import { LIMITS } from './limits';
+import { UNRESOLVED, type RequestGuard } from './request-guard';
+import { checkArtifactUrl } from './url-safety';
+import { blocked, discardBody, keyOf, parseUrl, transient, type RequestCtx } from './fetch-request';
+
+const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
+
+export type Followed = { response: Response; current: URL; redirects: number } | { result: FetchResult };
+
+/** The verdict on a hop (or final URL) reached by a redirect; null when it may be used. */
+export function checkHop(c: RequestCtx, target: URL, status: number | null, contentType: string | null): FetchResult | null {
+  if (c.artifact) {
+    const check = checkArtifactUrl(c.origin, target);
+    return check.ok ? null : blocked(c, check.code);
+  }
+  if (target.origin !== c.origin) {
+    return { kind: 'absent', url: c.url, finalUrl: target.href, status, reason: 'cross-origin-redirect', contentType, ms: c.ms() };
+  }
+  return null;
+}
+
+/** The verdict on a chain of URLs the browser followed (the first is `requested`); null when it may be used. */
+export function judgeChain(c: RequestCtx, urls: readonly string[]): FetchResult | null {
+  const seen = new Set<string>();
+  for (let i = 0; i < urls.length; i++) {
+    const hop = parseUrl(urls[i] ?? '');
+    if (!hop) return { kind: 'absent', url: c.url, finalUrl: null, status: null, reason: 'redirect-blocked', contentType: null, ms: c.ms() };
+    if (i > 0) {
+      const verdict = checkHop(c, hop, null, null);
+      if (verdict) return verdict;
+      if (i > LIMITS.maxRedirects || seen.has(hop.href)) {
+        return { kind: 'absent', url: c.url, finalUrl: hop.href, status: null, reason: 'too-many-redirects', contentType: null, ms: c.ms() };
+      }
+    }
+    seen.add(hop.href);
+  }
+  return null;
+}
+
+/** In a browser: one request the browser follows, every hop watched (request-guard.ts). */
+export async function followGuarded(c: RequestCtx, fetch: FetchLike, requestGuard: RequestGuard): Promise<Followed> {
+  let watch;
+  try {
+    watch = await requestGuard.watch(c.requested.href, {
+      origin: c.origin,
+      check: (chain) => {
+        const verdict = judgeChain(c, chain);
+        return verdict ? (verdict.kind === 'blocked' ? verdict.reason : verdict.kind === 'absent' ? verdict.reason : 'refused') : null;
+      },
+      onRefused: () => c.controller.abort(),
+    });
+  } catch {
+    return { result: transient(c, 'network') };
+  }
+  try {
+    let res: Response;
+    try {
+      res = await c.race(fetch(c.requested.href, { ...c.init, redirect: 'follow' }));
+    } catch {
+      const chain = await watch.settled();
+      if (chain?.refused?.reason === UNRESOLVED) return { result: transient(c, 'network') };
+      const verdict = chain ? judgeChain(c, chain.urls) : null;
+      if (verdict) return { result: verdict };
+      if (chain?.refused) return { result: blocked(c, chain.refused.reason) };
+      if (c.timedOut()) return { result: transient(c, 'timeout') };
+      // Chromium reports a loop or more than 20 hops only as a network error.
+      if (chain && chain.urls.length > 1) {
+        return { result: { kind: 'absent', url: c.url, finalUrl: null, status: null, reason: 'too-many-redirects', contentType: null, ms: c.ms() } };
+      }
+      return { result: transient(c, 'network') };
+    }
+    const final: URL = (res.url ? parseUrl(res.url) : null) ?? c.requested;
+    if (!res.redirected && final.href === c.requested.href) return { response: res, current: c.requested, redirects: 0 };
+    // Redirected: the bytes are used only when the browser showed every hop and each passes.
+    const chain = await watch.settled();
+    if (chain?.refused?.reason === UNRESOLVED) {
+      discardBody(res);
+      return { result: transient(c, 'network') };
+    }
+    const seenAll = chain !== null && chain.urls.length > 1 && keyOf(chain.urls[chain.urls.length - 1] ?? '') === final.href;
+    const verdict = chain ? judgeChain(c, chain.urls) : null;
+    if (verdict || !seenAll || chain?.refused) {
+      discardBody(res);
+      if (verdict) return { result: verdict };
+      if (chain?.refused) return { result: blocked(c, chain.refused.reason) };
+      return { result: { kind: 'absent', url: c.url, finalUrl: final.href, status: res.status, reason: 'redirect-blocked', contentType: res.headers.get('content-type'), ms: c.ms() } };
+    }
+    return { response: res, current: final, redirects: chain.urls.length - 1 };
+  } finally {
+    watch.close();
+  }
+}
+
+/** Under node (and wherever a manual redirect shows its Location): each hop checked before it is requested. */
+export async function followByHand(c: RequestCtx, fetch: FetchLike): Promise<Followed> {
+  let current: URL = c.requested;
+  const visited = new Set<string>([current.href]);
+  let redirects = 0;
+  let response: Response;
+  for (;;) {
+    try {
+      response = await c.race(fetch(current.href, c.init));
+    } catch {
+      return { result: transient(c, 'network') };
+    }
+    if (response.type === 'opaqueredirect') {
+      // A browser without a request guard hides the Location of a manual redirect. The
+      // extension always passes a guard; this remains for other browser callers: re-issue
+      // letting the browser follow and check the final URL only (the hops stay unseen).
+      try {
+        response = await c.race(fetch(current.href, { ...c.init, redirect: 'follow' }));
+      } catch {
+        if (c.timedOut()) return { result: transient(c, 'timeout') };
+        // The origin answered with a redirect, and the chain the browser then followed
+        // failed. Chromium reports a loop or more than 20 hops only as a network error, and
+        // the hops are invisible here: the chain cannot be followed, so treat it like a
+        // chain over the hop limit (FORMATS.md §9.2) rather than as an outage to retry.
+        return { result: { kind: 'absent', url: c.url, finalUrl: null, status: null, reason: 'too-many-redirects', contentType: null, ms: c.ms() } };
+      }
+      if (response.type === 'opaqueredirect') {
+        return { result: { kind: 'absent', url: c.url, finalUrl: null, status: null, reason: 'redirect-blocked', contentType: null, ms: c.ms() } };
+      }
+      const final: URL = (response.url ? parseUrl(response.url) : null) ?? current;
+      if (response.redirected || final.href !== current.href) {
+        redirects += 1;
+        const verdict = checkHop(c, final, response.status, response.headers.get('content-type'));
+        if (verdict) {
+          discardBody(response);
+          return { result: verdict };
+        }
+      }
+      current = final;
+      break;
+    }
+    if (!REDIRECT_STATUSES.has(response.status)) break;
+    const location = response.headers.get('location');
+    const contentType = response.headers.get('content-type');
+    discardBody(response);
+    const next: URL | null = location === null ? null : parseUrl(location, current);
+    if (!next) {
+      return { result: { kind: 'absent', url: c.url, finalUrl: current.href, status: response.status, reason: 'redirect-blocked', contentType, ms: c.ms() } };
+    }
+    redirects += 1;
+    const verdict = checkHop(c, next, response.status, contentType);
+    if (verdict) return { result: verdict };
+    if (redirects > LIMITS.maxRedirects || visited.has(next.href)) {
+      return { result: { kind: 'absent', url: c.url, finalUrl: next.href, status: response.status, reason: 'too-many-redirects', contentType, ms: c.ms() } };
+    }
+    visited.add(next.href);
+    current = next;
+  }
+  return { response, current, redirects };
+}
