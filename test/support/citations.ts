@@ -88,7 +88,7 @@ export function citationsIn(text: string, self: string | null = null): Citation[
       prevDoc = null;
       continue;
     }
-    const doc = continues && prevDoc ? prevDoc : (self ?? last ?? '');
+    const doc: string = continues && prevDoc ? prevDoc : (self ?? last ?? '');
     prevDoc = doc || null;
     prevEnd = index + m[0].length;
     for (const section of [m[3], m[4]]) {
