@@ -1,4 +1,6 @@
-// Chrome cannot cancel a redirect hop from webRequest, so requests the extension itself makes
+// Chrome cannot cancel a redirect hop from webRequest (blocking listeners are for policy-installed
+// extensions only: https://developer.chrome.com/docs/extensions/develop/migrate/blocking-web-requests),
+// so requests the extension itself makes
 // (tabId -1) to non-public hosts are blocked by declarativeNetRequest session rules before they
 // leave the browser (FORMATS.md §9.3). A probe that is allowed to reach such a host (a private
 // origin probing itself, or its artifacts) first takes a permit: a higher-priority allow rule for
@@ -51,7 +53,9 @@ const wrap = (host: string): string => `^https?://([^/?#@]*@)?(${host})(:[0-9]*)
 
 /**
  * The regular expressions (RE2 syntax, also valid in JavaScript) of the block rules, one range or
- * a few names each: Chrome skips a rule whose compiled pattern exceeds 2 KB.
+ * a few names each: Chrome skips a rule whose compiled pattern exceeds 2 KB
+ * (https://developer.chrome.com/docs/extensions/reference/api/declarativeNetRequest#regex-rules;
+ * the message it logs is quoted in https://github.com/requestly/requestly/issues/1797).
  */
 export function blockPatterns(): string[] {
   return [...IPV4.map(wrap), wrap(IPV6), ...NAMES.map(wrap), wrap(SINGLE_LABEL)];

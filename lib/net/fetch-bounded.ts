@@ -241,7 +241,8 @@ async function attempt(
         if (verdict) return { result: verdict };
         if (chain?.refused) return { result: blocked(chain.refused.reason) };
         if (timedOut()) return { result: transient('timeout') };
-        // Chromium reports a loop or more than 20 hops only as a network error.
+        // Chromium reports a loop or more than 20 hops only as a network error (the Fetch
+        // standard's redirect limit: https://fetch.spec.whatwg.org/#http-redirect-fetch).
         if (chain && chain.urls.length > 1) {
           return { result: { kind: 'absent', url, finalUrl: null, status: null, reason: 'too-many-redirects', contentType: null, ms: ms() } };
         }
@@ -290,7 +291,8 @@ async function attempt(
         } catch {
           if (timedOut()) return { result: transient('timeout') };
           // The origin answered with a redirect, and the chain the browser then followed
-          // failed. Chromium reports a loop or more than 20 hops only as a network error, and
+          // failed. Chromium reports a loop or more than 20 hops only as a network error
+          // (https://fetch.spec.whatwg.org/#http-redirect-fetch), and
           // the hops are invisible here: the chain cannot be followed, so treat it like a
           // chain over the hop limit (FORMATS.md §9.2) rather than as an outage to retry.
           return { result: { kind: 'absent', url, finalUrl: null, status: null, reason: 'too-many-redirects', contentType: null, ms: ms() } };
