@@ -23,7 +23,7 @@ export interface RuleChange {
 /** Rule ids below this are the block rules; permits use ids from here on. */
 export const FIRST_PERMIT_ID = 1000;
 
-const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const N = '[0-9]+';
 
 /** Host patterns (in the canonical form Chrome matches: lower case, IPv4 in dotted decimal). */
@@ -45,7 +45,7 @@ const IPV6 = '\\[[0-9a-f:.]*\\]';
 const NAME_LIST = ['localhost', ...LOCAL_SUFFIXES, ...LOOPBACK_NAMES, ...ADDRESS_NAMES];
 /** Names under a local suffix, a few per rule (each rule's compiled pattern must stay under 2 KB). */
 const NAMES = Array.from({ length: Math.ceil(NAME_LIST.length / 4) }, (_, i) =>
-  `([^/?#@:]*\\.)?(${NAME_LIST.slice(i * 4, i * 4 + 4).map(escape).join('|')})\\.?`,
+  `([^/?#@:]*\\.)?(${NAME_LIST.slice(i * 4, i * 4 + 4).map(escapeRegExp).join('|')})\\.?`,
 );
 const SINGLE_LABEL = '[^/?#@:.\\[\\]]+\\.?';
 

@@ -6,7 +6,7 @@ import type { Clock, DocumentKind, FetchLike, FetchResult } from '../types';
 import { retryAfterMs } from './cache-policy';
 import { sniffsAsHtml } from './html-sniff';
 import { LIMITS, capFor } from './limits';
-import { UNRESOLVED, type RequestGuard } from './request-guard';
+import { UNRESOLVED, type RequestGuard, type RequestWatch } from './request-guard';
 import { checkArtifactUrl } from './url-safety';
 
 export interface BoundedFetchOptions {
@@ -217,7 +217,7 @@ async function attempt(
 
   /** In a browser: one request the browser follows, every hop watched (request-guard.ts). */
   async function followGuarded(requestGuard: RequestGuard): Promise<Followed> {
-    let watch;
+    let watch: RequestWatch;
     try {
       watch = await requestGuard.watch(first.href, {
         origin,
