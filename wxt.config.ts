@@ -43,7 +43,8 @@ export default defineConfig({
     ...(e2eBuild ? { web_accessible_resources: [{ resources: ['popup.html', 'options.html'], matches: ['http://127.0.0.1/*'] }] } : {}),
     ...(browser === 'firefox'
       ? {
-          // Firefox's default extension-page policy adds upgrade-insecure-requests, which turns
+          // Firefox's default extension-page policy adds upgrade-insecure-requests
+          // (https://github.com/w3c/webextensions/issues/303, "implemented: firefox"), which turns
           // the probe of an http: origin into an https: request (another origin, so every
           // document was absent); the probe must ask the origin the user visited.
           content_security_policy: { extension_pages: "script-src 'self'; object-src 'self'" },

@@ -320,7 +320,7 @@ const SCHEMAS: { [T in RequestType]: Record<string, Check> } = {
 /** Returns the typed request, or null when the message is not a well-formed Skillpin request. */
 export function parseRequest(message: unknown): Request | null {
   if (!isRecord(message) || typeof message.type !== 'string') return null;
-  if (!Object.prototype.hasOwnProperty.call(SCHEMAS, message.type)) return null;
+  if (!Object.hasOwn(SCHEMAS, message.type)) return null;
   const schema = SCHEMAS[message.type as RequestType];
   for (const [field, check] of Object.entries(schema)) {
     if (!check(message[field])) return null;

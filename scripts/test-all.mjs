@@ -1,5 +1,5 @@
 // Runs every test suite and prints one closing line `N passed, N failed`.
-// Type check, unit (vitest), the builds, web-ext lint, end-to-end (Playwright runs the
+// Lint (Biome), type check, unit (vitest), the builds, web-ext lint, end-to-end (Playwright runs the
 // Chromium suites and the Firefox suite, which drives Firefox ESR with puppeteer-core).
 import { spawnSync } from 'node:child_process';
 import { readFileSync, existsSync, mkdirSync } from 'node:fs';
@@ -20,6 +20,7 @@ function step(label, ok) {
   console.log(`${label}: ${ok ? 'ok' : 'FAILED'}`);
 }
 
+step('lint', run('lint', 'npx', ['biome', 'lint', '.']));
 step('typecheck', run('typecheck', 'npx', ['tsc', '--noEmit']));
 
 const unitJson = 'test-results/unit.json';

@@ -1,5 +1,6 @@
 // The skills of one origin: loads its report (probing when there is none yet),
 // then shows the key banner, the list, or one skill's details.
+import type { ComponentChildren } from 'preact';
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import type { OriginReport } from '../../lib/types';
 import { t, type MessageKey } from '../../lib/i18n';
@@ -215,7 +216,7 @@ export function OriginView({ env, origin, tabId = null, chatTab, recheck, onBusy
     );
   }
 
-  let body;
+  let body: ComponentChildren;
   if (report.state === 'skipped') {
     const key = report.skippedBecause ? SKIP_REASONS[report.skippedBecause] : undefined;
     body = (

@@ -26,7 +26,8 @@ const PATTERN_HOST = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*
 
 /**
  * Match patterns (`scheme://host/*`) for the user's chat sites, in list order, without
- * duplicates. The port is left out: Firefox refuses ports in match patterns and Chrome
+ * duplicates. The port is left out: Firefox refuses ports in match patterns (Firefox bug 1362809,
+ * https://developer.mozilla.org/docs/Mozilla/Add-ons/WebExtensions/Match_patterns) and Chrome
  * treats a missing port as any port, so a pattern covers every port of that host (the
  * popup, which compares exact origins, is the port-exact path). Origins whose host cannot
  * be written as a pattern (IPv6 literals) are skipped rather than risk an invalid menu.

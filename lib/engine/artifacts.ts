@@ -1,7 +1,7 @@
 // Fetches and verifies the artifacts of one origin (PRODUCT.md §2.7, §3; FORMATS.md §3–§7,
 // §9.2): up to 64 skills, 4 at a time. A declared digest whose verified bytes are stored is
 // not fetched again; 304 and transient failures fall back to the last stored bytes. A signature
-// the stored bytes were verified with, under the same key, is not verified again (§2.7).
+// the stored bytes were verified with, under the same key, is not verified again (PRODUCT.md §2.7).
 import { fetchBounded } from '../net/fetch-bounded';
 import { LIMITS } from '../net/limits';
 import { positiveTtlMs } from '../net/cache-policy';

@@ -1,4 +1,6 @@
-// Chrome cannot cancel a redirect hop from webRequest, so requests the extension itself makes
+// Chrome cannot cancel a redirect hop from webRequest (blocking listeners are for policy-installed
+// extensions only: https://developer.chrome.com/docs/extensions/develop/migrate/blocking-web-requests),
+// so requests the extension itself makes
 // (tabId -1) to non-public hosts are blocked by declarativeNetRequest session rules before they
 // leave the browser (FORMATS.md §9.3). A probe that is allowed to reach such a host (a private
 // origin probing itself, or its artifacts) first takes a permit: a higher-priority allow rule for
@@ -21,7 +23,7 @@ export interface RuleChange {
 /** Rule ids below this are the block rules; permits use ids from here on. */
 export const FIRST_PERMIT_ID = 1000;
 
-const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const N = '[0-9]+';
 
 /** Host patterns (in the canonical form Chrome matches: lower case, IPv4 in dotted decimal). */
@@ -43,7 +45,7 @@ const IPV6 = '\\[[0-9a-f:.]*\\]';
 const NAME_LIST = ['localhost', ...LOCAL_SUFFIXES, ...LOOPBACK_NAMES, ...ADDRESS_NAMES];
 /** Names under a local suffix, a few per rule (each rule's compiled pattern must stay under 2 KB). */
 const NAMES = Array.from({ length: Math.ceil(NAME_LIST.length / 4) }, (_, i) =>
-  `([^/?#@:]*\\.)?(${NAME_LIST.slice(i * 4, i * 4 + 4).map(escape).join('|')})\\.?`,
+  `([^/?#@:]*\\.)?(${NAME_LIST.slice(i * 4, i * 4 + 4).map(escapeRegExp).join('|')})\\.?`,
 );
 const SINGLE_LABEL = '[^/?#@:.\\[\\]]+\\.?';
 
@@ -51,7 +53,9 @@ const wrap = (host: string): string => `^https?://([^/?#@]*@)?(${host})(:[0-9]*)
 
 /**
  * The regular expressions (RE2 syntax, also valid in JavaScript) of the block rules, one range or
- * a few names each: Chrome skips a rule whose compiled pattern exceeds 2 KB.
+ * a few names each: Chrome skips a rule whose compiled pattern exceeds 2 KB
+ * (https://developer.chrome.com/docs/extensions/reference/api/declarativeNetRequest#regex-rules;
+ * the message it logs is quoted in https://github.com/requestly/requestly/issues/1797).
  */
 export function blockPatterns(): string[] {
   return [...IPV4.map(wrap), wrap(IPV6), ...NAMES.map(wrap), wrap(SINGLE_LABEL)];

@@ -4,7 +4,7 @@
 // and the whole chain is judged before the bytes are used.
 import type { FetchLike, FetchResult } from '../types';
 import { LIMITS } from './limits';
-import { UNRESOLVED, type RequestGuard } from './request-guard';
+import { UNRESOLVED, type RequestGuard, type RequestWatch } from './request-guard';
 import { checkArtifactUrl } from './url-safety';
 import { blocked, discardBody, keyOf, parseUrl, transient, type RequestCtx } from './fetch-request';
 
@@ -44,7 +44,7 @@ export function judgeChain(c: RequestCtx, urls: readonly string[]): FetchResult 
 
 /** In a browser: one request the browser follows, every hop watched (request-guard.ts). */
 export async function followGuarded(c: RequestCtx, fetch: FetchLike, requestGuard: RequestGuard): Promise<Followed> {
-  let watch;
+  let watch: RequestWatch;
   try {
     watch = await requestGuard.watch(c.requested.href, {
       origin: c.origin,
@@ -68,7 +68,8 @@ export async function followGuarded(c: RequestCtx, fetch: FetchLike, requestGuar
       if (verdict) return { result: verdict };
       if (chain?.refused) return { result: blocked(c, chain.refused.reason) };
       if (c.timedOut()) return { result: transient(c, 'timeout') };
-      // Chromium reports a loop or more than 20 hops only as a network error.
+      // Chromium reports a loop or more than 20 hops only as a network error (the Fetch
+      // standard's redirect limit: https://fetch.spec.whatwg.org/#http-redirect-fetch).
       if (chain && chain.urls.length > 1) {
         return { result: { kind: 'absent', url: c.url, finalUrl: null, status: null, reason: 'too-many-redirects', contentType: null, ms: c.ms() } };
       }
@@ -117,7 +118,8 @@ export async function followByHand(c: RequestCtx, fetch: FetchLike): Promise<Fol
       } catch {
         if (c.timedOut()) return { result: transient(c, 'timeout') };
         // The origin answered with a redirect, and the chain the browser then followed
-        // failed. Chromium reports a loop or more than 20 hops only as a network error, and
+        // failed. Chromium reports a loop or more than 20 hops only as a network error
+        // (https://fetch.spec.whatwg.org/#http-redirect-fetch), and
         // the hops are invisible here: the chain cannot be followed, so treat it like a
         // chain over the hop limit (FORMATS.md §9.2) rather than as an outage to retry.
         return { result: { kind: 'absent', url: c.url, finalUrl: null, status: null, reason: 'too-many-redirects', contentType: null, ms: c.ms() } };

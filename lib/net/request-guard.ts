@@ -1,7 +1,10 @@
 // Every redirect hop checked in the browsers (PRODUCT.md §2.3, §2.5; FORMATS.md §9.2–9.3).
-// A browser answers `redirect: "manual"` with an opaque redirect that hides the Location, so
+// A browser answers `redirect: "manual"` with an opaque redirect that hides the Location (status
+// 0, type "opaqueredirect": the web-platform test
+// https://searchfox.org/mozilla-central/source/testing/web-platform/tests/fetch/api/redirect/redirect-mode.any.js), so
 // there the browser follows the chain itself and tells us each hop through webRequest events:
-// Firefox lets a blocking listener cancel a hop before it is requested; Chrome only reports it,
+// Firefox lets a blocking listener cancel a hop before it is requested; Chrome only reports it
+// (no blocking webRequest in MV3: https://developer.chrome.com/docs/extensions/develop/migrate/blocking-web-requests),
 // so there the fetch is aborted at once and the bytes are dropped (and requests to non-public
 // hosts are stopped beforehand by the session rules of dnr-rules.ts). fetch-bounded judges the
 // whole chain again once it has ended, so the verdict never depends on the race.

@@ -13,7 +13,7 @@ export function isJsonObject(value: unknown): value is Record<string, unknown> {
 }
 
 export function hasOwn(obj: Record<string, unknown>, key: string): boolean {
-  return Object.prototype.hasOwnProperty.call(obj, key);
+  return Object.hasOwn(obj, key);
 }
 
 /** The object's own property `key`, or undefined. Never reads the prototype chain. */

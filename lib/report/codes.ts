@@ -66,7 +66,7 @@ export const ENGINE_CODES = {
 export type EngineCode = keyof typeof ENGINE_CODES;
 
 export function codeInfo(code: string): CodeInfo | null {
-  return Object.prototype.hasOwnProperty.call(ENGINE_CODES, code) ? ENGINE_CODES[code as EngineCode] : null;
+  return Object.hasOwn(ENGINE_CODES, code) ? ENGINE_CODES[code as EngineCode] : null;
 }
 
 /** A diagnostic with the catalogue level of `code`. */

@@ -26,7 +26,7 @@ export function openDatabase(opts: OpenOptions): Promise<IDBPDatabase<SkillpinDB
       if (queued !== undefined) clearTimeout(queued);
       queued = undefined;
     };
-    let migrationError: unknown = undefined;
+    let migrationError: unknown;
     const fail = (error: StoreError): void => {
       if (timer !== undefined) clearTimeout(timer);
       stopQueued();

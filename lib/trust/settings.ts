@@ -84,7 +84,7 @@ export function pickSettings(settings: Settings): Settings {
  */
 export function isSettingsChanges(v: unknown): v is Partial<Settings> {
   if (!isObject(v)) return false;
-  return Object.entries(v).every(([field, value]) => Object.prototype.hasOwnProperty.call(CHECKS, field) && CHECKS[field as keyof Settings](value));
+  return Object.entries(v).every(([field, value]) => Object.hasOwn(CHECKS, field) && CHECKS[field as keyof Settings](value));
 }
 
 /**

@@ -153,7 +153,7 @@ export async function evaluateAttestations(args: EvaluateArgs): Promise<Attestat
         unknownAttesters++;
         continue;
       }
-      if (e.attester.startsWith('sigstore:') || !Object.prototype.hasOwnProperty.call(registry, e.attester)) {
+      if (e.attester.startsWith('sigstore:') || !Object.hasOwn(registry, e.attester)) {
         unknownAttesters++;
         continue;
       }

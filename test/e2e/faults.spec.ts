@@ -419,7 +419,7 @@ async function expectV1Contents(page: Page): Promise<void> {
   const settings = await send<Settings>(page, { type: 'skillpin:settings-get' });
   expect(settings).toMatchObject({ paused: true, allowList: ['https://docs.example.com'], denyList: ['*.ads.example'], legacyIndex: false });
   const text = await send<{ approved: { text: string } | null }>(page, { type: 'skillpin:skill-text', origin: V1_ORIGIN, url: V1_SKILL_URL });
-  expect(text.approved?.text).toBe(new TextDecoder().decode(v1Sample().skills?.[0] ? (v1Sample().skills?.[0] as { bytes: Uint8Array }).bytes : new Uint8Array()));
+  expect(text.approved?.text).toBe(new TextDecoder().decode((v1Sample().skills?.[0] as { bytes: Uint8Array } | undefined)?.bytes ?? new Uint8Array()));
   // v4: the migrated pin starts the origin's key history.
   const history = await send<{ origin: string; fingerprint: string; state: string; firstSeen: number; lastSeen: number }[]>(page, { type: 'skillpin:key-history' });
   expect(history).toMatchObject([{ origin: V1_ORIGIN, fingerprint: V1_FINGERPRINT, state: 'pinned', firstSeen: 1000, lastSeen: 5000 }]);

@@ -95,7 +95,9 @@ export async function runCryptoCases(env: string, rounds = 12, targetMs = 8): Pr
         if (r % 2 === 1) order.reverse();
         for (const i of order) (samples[i] as number[]).push(await batch(sizes[i] as number, (cases[i] as [string, () => Promise<boolean>])[1]));
       }
-      cases.forEach(([backend], i) => rows.push({ op, size, backend, samples: samples[i] as number[], ok: oks[i] === true }));
+      cases.forEach(([backend], i) => {
+        rows.push({ op, size, backend, samples: samples[i] as number[], ok: oks[i] === true });
+      });
     }
   }
   return { env, ed25519Backend: await ed25519Backend(), webCryptoMinBytes: WEBCRYPTO_MIN_BYTES, rows };

@@ -47,7 +47,12 @@ export const realClock: Clock = { now: () => Date.now() };
 /** A clock the bench moves by hand (cache lifetimes without waiting). */
 export function manualClock(start = Date.UTC(2026, 0, 15, 12)): Clock & { advance(ms: number): void } {
   let t = start;
-  return { now: () => t, advance: (ms) => void (t += ms) };
+  return {
+    now: () => t,
+    advance: (ms) => {
+      t += ms;
+    },
+  };
 }
 
 export async function probe(origin: string, fetch: FetchLike, store: TrustStore, clock: Clock = realClock, force = false): Promise<OriginReport> {

@@ -22,7 +22,7 @@ import { HANDOFF_SKILL } from '../support/handoff-skill';
 import { lineDiff } from '../support/composers';
 import { AWAY_HOST, ELSEWHERE_HOST, PUB_HOST, startHopSite } from '../support/hop-site';
 import type { OriginReport } from '../../../lib/types';
-import type { ActionResult, ContextResult, InsertResult } from '../../../lib/messages';
+import type { ContextResult, InsertResult } from '../../../lib/messages';
 
 test.describe.configure({ timeout: 180_000 });
 

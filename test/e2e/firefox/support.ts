@@ -3,7 +3,8 @@
 // as a temporary add-on with a fixed extension UUID, every host name resolved to
 // 127.0.0.1 (so no request leaves loopback), the composers' test certificate accepted,
 // and the extension's pages reached from a loopback web page (BiDi may not open
-// moz-extension:// URLs itself). The background is an event page: tests reach it through
+// moz-extension:// URLs itself: "not allowed in this context",
+// https://bugzilla.mozilla.org/show_bug.cgi?id=1579790). The background is an event page: tests reach it through
 // messages from an extension page, as the popup does.
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { execFileSync } from 'node:child_process';

@@ -1,7 +1,7 @@
 // Content: soft-404 HTML, binary garbage, invalid UTF-8, BOM, CRLF, NUL bytes, JSON with
 // duplicate and prototype keys, YAML bombs and broken frontmatter, homoglyph and bidi names,
 // placeholder digests and other malformed declarations.
-import { CONTROL, CONTROL_BODY, firstProblem, notRequested, one, skillOf, withControl } from './common';
+import { CONTROL, CONTROL_BODY, firstProblem, notRequested, one, withControl } from './common';
 import { PATH, SOFT_404, entryFor, html, indexDoc, indexSite, json, llmsTxt, markdown, rawDigest, lfDigest, skillText, text } from '../site-kit';
 import type { HostileCase, HostileSite, Reply } from '../types';
 

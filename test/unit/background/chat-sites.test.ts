@@ -9,7 +9,7 @@ import { createBackgroundService, type BackgroundPlatform, type BackgroundServic
 import { insertItemId, menuModel, type MenuModel } from '../../../lib/background/menus';
 import { CHAT_MATCH_PATTERNS } from '../../../lib/chat/adapters';
 import { chatSitePatterns } from '../../../lib/chat/sites';
-import { parseRequest, type ApprovedSkillSummary, type ContextResult, type InsertResult } from '../../../lib/messages';
+import { parseRequest, type ApprovedSkillSummary, type ContextResult } from '../../../lib/messages';
 import { openTrustStore } from '../../../lib/trust/idb-store';
 import { DEFAULT_SETTINGS, type OriginReport, type Settings } from '../../../lib/types';
 import { startServer, type TestServer } from '../../support/server';

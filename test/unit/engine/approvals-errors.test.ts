@@ -1,4 +1,4 @@
-// Approvals across probes (content-changed, key-changed, the §9.3 downgrade, unverified
+// Approvals across probes (content-changed, key-changed, the PRODUCT.md §9.3 downgrade, unverified
 // binding), malformed input, unexpected errors (state `error`, nothing stored before lost),
 // snapshot-v1 and attestation gating.
 import { readFileSync } from 'node:fs';

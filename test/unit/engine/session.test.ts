@@ -96,7 +96,7 @@ describe('probe session over a store with the batch methods', () => {
     await s.flush();
     expect(w.calls.get('putSkills')).toBe(1);
     expect(w.calls.get('putCacheEntries')).toBe(1);
-    expect((w.args.get('putSkills')?.[0]?.[0] as StoredSkill[]).length).toBe(2);
+    expect((w.args.get('putSkills')?.[0]?.[0] as StoredSkill[] | undefined)?.length).toBe(2);
     expect((await inner.getCache(url('b')))?.storedAt).toBe(31);
     expect((await inner.getSkill(ORIGIN, url('a'), a2.digestLf))?.signatureVerified?.signature).toBe('c2ln');
     expect((await inner.getLatestSkill(ORIGIN, url('a')))?.digestLf).toBe(a2.digestLf);

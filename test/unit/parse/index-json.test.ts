@@ -1,3 +1,4 @@
+// The well-known index parser, section by section of FORMATS.md §2.
 import { describe, expect, it } from 'vitest';
 import { KNOWN_SCHEMA, parseIndex } from '../../../lib/parse/index-json';
 import type { InvalidDocument, ParsedIndex, SkillCandidate } from '../../../lib/types';

@@ -32,7 +32,7 @@ describe('unpackedExtensionId', () => {
 });
 
 describe('pinExtensions', () => {
-  const prefsOf = (profile: string) => JSON.parse(readFileSync(join(profile, 'Default', 'Preferences'), 'utf8')) as Record<string, any>;
+  const prefsOf = (profile: string) => JSON.parse(readFileSync(join(profile, 'Default', 'Preferences'), 'utf8')) as Record<string, unknown>;
 
   it('writes the pinned list into a fresh profile', () => {
     const profile = tempDir();
