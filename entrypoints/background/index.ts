@@ -14,6 +14,7 @@ declare global {
   var skillpin: ReturnType<typeof createBackgroundService> | undefined;
   /** The last navigation gate events (commit, load, cap …), for tests to read the order. */
   var skillpinNavTrace: GateEvent[] | undefined;
+  var skillpinLoadGate: ReturnType<typeof createLoadGate> | undefined;
 }
 
 /** A page that never finishes loading holds its probe this long at most. */
@@ -32,6 +33,7 @@ export default defineBackground(() => {
       if (trace.length > 200) trace.shift();
     },
   });
+  globalThis.skillpinLoadGate = loadGate;
   const service = createBackgroundService({
     loadGate,
     openStore: () => openTrustStore(),

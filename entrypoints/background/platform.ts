@@ -14,7 +14,7 @@ async function applyMenus(model: MenuModel): Promise<void> {
   if (model.insertItems.length > 0) {
     // Built-in chat sites plus the user's chat sites (menus.ts: one pattern per host, any port).
     const documentUrlPatterns = [...model.insertPatterns];
-    browser.contextMenus.create({ id: INSERT_MENU_ID, title: 'Insert skill context', contexts: ['editable'], documentUrlPatterns });
+    browser.contextMenus.create({ id: INSERT_MENU_ID, title: model.insertTitle, contexts: ['editable'], documentUrlPatterns });
     for (const item of model.insertItems) {
       browser.contextMenus.create({ id: item.id, parentId: INSERT_MENU_ID, title: item.title, contexts: ['editable'], documentUrlPatterns });
     }

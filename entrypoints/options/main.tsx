@@ -5,6 +5,7 @@ import { writeClipboard } from '../../components/shared/clipboard';
 import { Options } from '../../components/options/Options';
 import { withEarlyAnswers } from '../../components/options/early';
 import type { OptionsEnv } from '../../components/options/env';
+import { t } from '../../lib/i18n';
 import { parseStateChange, STATE_CHANGE_KEY, type StateChangeKind } from '../../lib/messages';
 import '../../components/shared/base.css';
 import '../../components/options/options.css';
@@ -41,4 +42,7 @@ const env: OptionsEnv = {
 
 const initialOrigin = new URLSearchParams(location.search).get('origin');
 const root = document.getElementById('app');
+// The page speaks the language of the catalogue the browser picked (index.html has the English fallback).
+document.documentElement.lang = t('ui_lang');
+document.title = t('options_title');
 if (root) render(<Options env={env} initialOrigin={initialOrigin} />, root);

@@ -1,6 +1,7 @@
 import { render } from 'preact';
 import { browser } from 'wxt/browser';
 import { adapterForHost } from '../../lib/chat/adapters';
+import { t } from '../../lib/i18n';
 import type { OriginReport } from '../../lib/types';
 import { createClient } from '../../components/shared/client';
 import { writeClipboard } from '../../components/shared/clipboard';
@@ -59,6 +60,8 @@ const env: PopupEnv = {
 };
 
 function draw() {
+  // The page speaks the language of the catalogue the browser picked (index.html has the English fallback).
+  document.documentElement.lang = t('ui_lang');
   if (root) render(<Popup env={env} target={target} />, root);
 }
 

@@ -1,4 +1,8 @@
-// The toolbar badge for a tab: the number of usable skills, or a warning.
+// The toolbar badge for a tab: the number of usable skills, or a warning. Titles come from
+// the locale files (lib/i18n); the extension's i18n API has no plural rules, so counts of one
+// have their own messages.
+import { t, type MessageKey } from '../i18n';
+import type { SkipReason } from '../scheduler/should-probe';
 import { WARNING_STATUSES, type OriginReport } from '../types';
 
 export interface Badge {
@@ -11,24 +15,38 @@ export const NO_BADGE: Badge = { text: '', color: '#5b6470', title: 'Skillpin' }
 
 const WARNING_KEY_STATES = new Set(['changed', 'conflict', 'stopped-signing']);
 
+const REASON: Record<SkipReason, MessageKey> = {
+  'not-http': 'reason_not_http',
+  paused: 'reason_paused',
+  'private-window': 'reason_private_window',
+  'deny-listed': 'reason_deny_listed',
+  'not-allow-listed': 'reason_not_allow_listed',
+};
+
+/** The title of a tab that was not checked; an unknown reason is shown as its code. */
+export function notCheckedTitle(reason: string | null): string {
+  const key = reason === null ? 'reason_skipped' : REASON[reason as SkipReason];
+  return t('badge_not_checked', key ? t(key) : (reason ?? ''));
+}
+
 export function badgeFor(report: OriginReport | null): Badge {
   if (!report) return NO_BADGE;
-  if (report.state === 'probing' && report.skills.length === 0) return { text: '…', color: '#5b6470', title: 'Skillpin: checking this site' };
-  if (report.state === 'skipped') return { ...NO_BADGE, title: `Skillpin: not checked (${report.skippedBecause ?? 'skipped'})` };
+  if (report.state === 'probing' && report.skills.length === 0) return { text: '…', color: '#5b6470', title: t('badge_checking') };
+  if (report.state === 'skipped') return { ...NO_BADGE, title: notCheckedTitle(report.skippedBecause) };
   const keyWarning = WARNING_KEY_STATES.has(report.key.state);
   const warnings = report.skills.filter((s) => WARNING_STATUSES.includes(s.status)).length;
   if (keyWarning || warnings > 0) {
-    const what = keyWarning ? 'the publisher key changed' : `${warnings} skill${warnings === 1 ? '' : 's'} need attention`;
-    return { text: '!', color: '#c62828', title: `Skillpin: warning, ${what}` };
+    const title = keyWarning ? t('badge_key_changed') : warnings === 1 ? t('badge_attention_one') : t('badge_attention_many', warnings);
+    return { text: '!', color: '#c62828', title };
   }
   const usable = report.summary.usable;
   if (usable === 0) {
-    if (report.skills.length > 0) return { text: '0', color: '#5b6470', title: `Skillpin: ${report.skills.length} skills listed, none usable` };
+    if (report.skills.length > 0) return { text: '0', color: '#5b6470', title: t('badge_none_usable', report.skills.length) };
     return NO_BADGE;
   }
   return {
     text: usable > 99 ? '99+' : String(usable),
     color: '#2e7d32',
-    title: `Skillpin: ${usable} usable skill${usable === 1 ? '' : 's'}`,
+    title: usable === 1 ? t('badge_usable_one') : t('badge_usable_many', usable),
   };
 }

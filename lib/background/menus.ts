@@ -3,6 +3,7 @@
 // built-in ones and the user's Settings.chatSites) with one child per usable approved
 // skill. Item ids carry (origin, url) so a click is understood after the service worker
 // restarted.
+import { t } from '../i18n';
 import { NAME_MAX, display } from '../text/display';
 import type { ApprovedSkillSummary } from '../messages';
 import { CHAT_MATCH_PATTERNS } from '../chat/adapters';
@@ -14,6 +15,8 @@ export const INSERT_MENU_ID = 'skillpin-insert';
 export interface MenuModel {
   copyVisible: boolean;
   copyTitle: string;
+  /** Title of the "Insert skill context" parent item. */
+  insertTitle: string;
   insertItems: { id: string; title: string }[];
   /**
    * documentUrlPatterns of the insert menu: the built-in chat sites, then one
@@ -45,7 +48,8 @@ export function menuModel(approved: ApprovedSkillSummary[], activeOrigin: string
   const here = activeOrigin ? usable.filter((a) => a.origin === activeOrigin) : [];
   return {
     copyVisible: here.length > 0,
-    copyTitle: here.length > 1 ? `Copy skill context (${here.length} skills)` : 'Copy skill context',
+    copyTitle: here.length > 1 ? t('menu_copy_many', here.length) : t('menu_copy'),
+    insertTitle: t('menu_insert'),
     insertItems: usable.map((a) => ({ id: insertItemId(a.origin, a.url), title: `${display(a.name, NAME_MAX)} — ${new URL(a.origin).host}` })),
     insertPatterns: [...CHAT_MATCH_PATTERNS, ...chatSitePatterns(chatSites)],
   };

@@ -1,5 +1,6 @@
 // Decides when a pin or content change deserves a system notification: only on
 // origins where the user approved skills, once per distinct change.
+import { t } from '../i18n';
 import { NAME_MAX, display } from '../text/display';
 import type { ExportRecord } from '../export/record';
 import type { OriginReport } from '../types';
@@ -15,7 +16,7 @@ export interface NotificationPlan {
 function exportNote(outdated: readonly ExportRecord[]): string {
   if (outdated.length === 0) return '';
   const names = display(outdated.map((r) => display(r.name, NAME_MAX)).join(', '), 3 * NAME_MAX);
-  return ` The copy of ${names} you exported for upload is out of date; export it again after review.`;
+  return ` ${t('notify_export_outdated', names)}`;
 }
 
 /** `outdated`: the recorded exports of this origin the report makes out of date. */
@@ -26,12 +27,8 @@ export function notificationFor(report: OriginReport, outdated: readonly ExportR
   if (k.state === 'changed' || k.state === 'conflict' || k.state === 'stopped-signing') {
     const offered = k.offered?.fingerprint ?? 'none';
     const conflicting = k.conflicting?.fingerprint ?? '';
-    let message =
-      k.state === 'stopped-signing'
-        ? `${report.origin} stopped signing its skills. Your approvals are suspended until you decide.`
-        : `${report.origin} now signs with a different key. Your approvals are suspended until you decide.`;
-    message += exportNote(outdated);
-    return { key: `key|${report.origin}|${k.state}|${k.pinned?.fingerprint ?? ''}|${offered}|${conflicting}`, title: 'Skillpin: publisher key changed', message };
+    const message = (k.state === 'stopped-signing' ? t('notify_key_stopped', report.origin) : t('notify_key_changed', report.origin)) + exportNote(outdated);
+    return { key: `key|${report.origin}|${k.state}|${k.pinned?.fingerprint ?? ''}|${offered}|${conflicting}`, title: t('notify_key_title'), message };
   }
   const changed = report.skills.filter((s) => s.status === 'content-changed');
   if (changed.length > 0) {
@@ -39,8 +36,8 @@ export function notificationFor(report: OriginReport, outdated: readonly ExportR
     const names = display(changed.map((s) => display(s.name, NAME_MAX)).join(', '), 3 * NAME_MAX);
     return {
       key: `content|${report.origin}|${digests}`,
-      title: 'Skillpin: approved skill changed',
-      message: `${names} on ${report.origin} changed since you approved it. Review the changes before using it again.${exportNote(outdated)}`,
+      title: t('notify_content_title'),
+      message: t('notify_content_changed', names, report.origin) + exportNote(outdated),
     };
   }
   return null;

@@ -31,7 +31,7 @@ import {
   STATE_CHANGE_KEY,
 } from '../messages';
 import { type Approval, type Clock, type FetchLike, type OriginReport, type Settings, type SkillReport, type StoredSkill } from '../types';
-import { badgeFor, type Badge } from './badge';
+import { badgeFor, notCheckedTitle, type Badge } from './badge';
 import { notificationFor } from './notify';
 import { isPrivateRequest } from './private-request';
 import { isExtensionPage, type SenderLike } from './sender';
@@ -560,7 +560,7 @@ export function createBackgroundService(deps: BackgroundDeps): BackgroundService
     const settings = await getSettings();
     const decision = shouldProbe(url, settings, { incognito });
     if (!decision.probe) {
-      await platform.setBadge(tabId, { text: '', color: '#5b6470', title: `Skillpin: not checked (${decision.reason})` }).catch(() => undefined);
+      await platform.setBadge(tabId, { text: '', color: '#5b6470', title: notCheckedTitle(decision.reason) }).catch(() => undefined);
       return null;
     }
     const known = await currentReport(decision.origin);

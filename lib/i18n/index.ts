@@ -1,7 +1,8 @@
 // A small translation helper over the extension's i18n API. Pages call t(); when
 // the API is missing (unit tests) or has no entry, the English catalogue is used,
 // with the same placeholder rules as the browser ($NAME$ → $1 → substitution).
-import english from '../../public/_locales/en/messages.json';
+// The attribute lets node load this module as ESM (the end-to-end suites import lib/background).
+import english from '../../public/_locales/en/messages.json' with { type: 'json' };
 
 export type MessageKey = keyof typeof english;
 

@@ -22,6 +22,8 @@ export interface LoadGate {
   /** The tab closed (or was replaced). */
   closed(tabId: number): void;
   waiting(): number;
+  /** Changes the cap for waits that start from now on (tests on a loaded machine). */
+  setCap(ms: number): void;
 }
 
 interface Waiter {
@@ -41,6 +43,7 @@ function sameOrigin(a: string, b: string): boolean {
 }
 
 export function createLoadGate(deps: LoadGateDeps): LoadGate {
+  let capMs = deps.capMs;
   const waiters = new Map<number, Waiter>();
   const emit = (kind: GateEvent['kind'], tabId: number, url: string): void => deps.onEvent?.({ kind, tabId, url });
 
@@ -58,7 +61,7 @@ export function createLoadGate(deps: LoadGateDeps): LoadGate {
       settle(tabId, false, 'superseded');
       emit('commit', tabId, url);
       return new Promise<boolean>((resolve) => {
-        const timer = deps.setTimer(() => settle(tabId, true, 'cap'), deps.capMs);
+        const timer = deps.setTimer(() => settle(tabId, true, 'cap'), capMs);
         waiters.set(tabId, { url, timer, done: resolve });
       });
     },
@@ -70,5 +73,8 @@ export function createLoadGate(deps: LoadGateDeps): LoadGate {
       settle(tabId, false, 'closed');
     },
     waiting: () => waiters.size,
+    setCap(ms) {
+      if (Number.isFinite(ms) && ms > 0) capMs = ms;
+    },
   };
 }

@@ -48,6 +48,8 @@ const DISCOVERY = ['/llms.txt', '/.well-known/agent-skills/index.json'];
 test('the probe starts after the page has loaded: no discovery request before the slow image completes', async ({ context, sw, extPage }) => {
   const site = await slowSite(false);
   try {
+    // A loaded machine may take longer than the 5 s cap to load even this page: the order is the point.
+    await sw.evaluate(() => globalThis.skillpinLoadGate?.setCap(60_000));
     const page = await context.newPage();
     await page.goto(site.server.origin + '/', { waitUntil: 'load' });
     const report = await waitForReport(extPage, site.server.origin);
@@ -71,9 +73,10 @@ test('the probe starts after the page has loaded: no discovery request before th
 test('a page that never finishes loading is probed after the cap', async ({ context, sw, extPage }) => {
   const site = await slowSite(true);
   try {
+    await sw.evaluate(() => globalThis.skillpinLoadGate?.setCap(2_000));
     const page = await context.newPage();
     await page.goto(site.server.origin + '/', { waitUntil: 'commit' });
-    const report = await waitForReport(extPage, site.server.origin, 30_000);
+    const report = await waitForReport(extPage, site.server.origin, 60_000);
     expect(report.state).toBe('done');
     const order = site.marks.map((m) => m.what);
     expect(order.indexOf('slow-start')).toBeLessThan(order.indexOf('/llms.txt'));

@@ -1,4 +1,4 @@
-// Corpus folders as origins: where the shared corpus lives, the real sites and their
+// Corpus folders as origins: where the test corpus lives, the real sites and their
 // MANIFEST rows, the production host a site's index names, and a fetch wrapper that
 // presents the folder under that host (and its `_external/<host>/` copies) on the loopback
 // server, so no test touches the network.
@@ -9,7 +9,12 @@ import type { FetchLike } from '../../lib/types';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
-export const CORPUS = process.env['SKILLPIN_CORPUS'] ?? resolve(repoRoot, '../shared/corpus');
+/**
+ * The corpus is part of the repository (test/fixtures/corpus, byte-exact, `-text` in
+ * .gitattributes; its README names each file's source), so a clone runs the tests with
+ * nothing beside it. There is no override: the tests count exact cases in this copy.
+ */
+export const CORPUS = resolve(repoRoot, 'test/fixtures/corpus');
 export const LTS = join(CORPUS, 'llms-txt-skills');
 export const REAL = join(CORPUS, 'real');
 export const SITES = join(REAL, 'sites');

@@ -10,12 +10,20 @@ import { chromiumPath, extensionArgs } from '../../../scripts/lib/chromium.mjs';
 export const EXTENSION_DIR = resolve('.output/chrome-mv3');
 export const CHROMIUM = chromiumPath();
 
+/** How a browser is started besides its flags: its environment and page locale (a UI language run). */
+export interface LaunchOptions {
+  env?: Record<string, string>;
+  locale?: string;
+}
+
 /** `extraArgs`: more Chromium flags (e.g. host resolver rules for the test composers). */
-export async function launch(profileDir: string, extraArgs: string[] = []): Promise<{ context: BrowserContext; sw: Worker; extensionId: string }> {
+export async function launch(profileDir: string, extraArgs: string[] = [], options: LaunchOptions = {}): Promise<{ context: BrowserContext; sw: Worker; extensionId: string }> {
   const context = await chromium.launchPersistentContext(profileDir, {
     executablePath: CHROMIUM,
     headless: true,
     args: [...extensionArgs(EXTENSION_DIR), ...extraArgs],
+    ...(options.env ? { env: { ...(process.env as Record<string, string>), ...options.env } } : {}),
+    ...(options.locale ? { locale: options.locale } : {}),
     permissions: ['clipboard-read', 'clipboard-write'],
     ignoreHTTPSErrors: extraArgs.length > 0,
   });

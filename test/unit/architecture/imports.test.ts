@@ -50,6 +50,15 @@ describe('module boundaries', () => {
     expect(bad).toEqual([]);
   });
 
+  it('JSON imports in lib/ carry the json import attribute (node loads lib/ as ESM in the end-to-end suites)', () => {
+    const bad = files('lib').flatMap((f) =>
+      [...readFileSync(join(ROOT, f), 'utf8').matchAll(/^import\s[^;]*?from\s+['"]([^'"]+\.json)['"]([^;\n]*)/gm)]
+        .filter((m) => !/with\s*\{\s*type:\s*['"]json['"]\s*\}/.test(m[2] ?? ''))
+        .map((m) => `${f}: ${m[1]}`),
+    );
+    expect(bad).toEqual([]);
+  });
+
   it('the scan sees the tree (guards against an empty walk)', () => {
     expect(files('lib').length).toBeGreaterThan(40);
     expect(files('components').length).toBeGreaterThan(10);

@@ -1,5 +1,5 @@
-// Where the shared test corpus lives: ../shared/corpus beside the repository
-// (SKILLPIN_CORPUS overrides). Files are read as raw bytes, never as text.
+// The test corpus (test/fixtures/corpus, in the repository). Files are read as raw
+// bytes, never as text.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CORPUS } from '../../support/corpus-sites';
