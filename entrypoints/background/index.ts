@@ -67,6 +67,8 @@ export default defineBackground(() => {
 
   browser.webNavigation.onCommitted.addListener((details) => {
     if (details.frameId !== 0) return;
+    // Noted at once: the page's load event may come before the probe's own checks are done.
+    loadGate.committed(details.tabId, details.url);
     void incognitoTabs
       .isIncognito(details.tabId)
       .then((incognito) => service.onNavigation(details.tabId, details.url, incognito))

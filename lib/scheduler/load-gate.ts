@@ -1,8 +1,12 @@
 // A probe waits for the page it came from (PRODUCT.md §2.2): between a top-level navigation's
 // commit and its load event Skillpin does no probe work, no fetch, no hashing and no store write,
 // so it never competes with the page for the network or the CPU. A page that never finishes
-// loading lets the probe start after `capMs`. A newer navigation in the same tab, or the tab
+// loading lets the probe start after the cap. A newer navigation in the same tab, or the tab
 // closing, releases the wait without starting anything for the old page.
+//
+// The commit is noted synchronously in the navigation listener (`committed`), before the probe's
+// own asynchronous checks run, so a page that loads at once is never missed: its load event may
+// arrive before the probe asks to wait (`afterLoad`), which then answers at once.
 
 export interface LoadGateDeps {
   capMs: number;
@@ -15,21 +19,25 @@ export interface LoadGateDeps {
 export type GateEvent = { kind: 'commit' | 'load' | 'cap' | 'superseded' | 'closed'; tabId: number; url: string };
 
 export interface LoadGate {
+  /** webNavigation.onCommitted of the top frame: the tab's page starts loading. */
+  committed(tabId: number, url: string): void;
   /** Resolves true once the tab's page has loaded (or the cap passed); false when it was left first. */
   afterLoad(tabId: number, url: string): Promise<boolean>;
   /** webNavigation.onCompleted of the top frame. */
   loaded(tabId: number, url: string): void;
   /** The tab closed (or was replaced). */
   closed(tabId: number): void;
+  /** Pages still loading. */
   waiting(): number;
-  /** Changes the cap for waits that start from now on (tests on a loaded machine). */
+  /** Changes the cap for pages committed from now on (tests on a loaded machine). */
   setCap(ms: number): void;
 }
 
-interface Waiter {
+interface Page {
   url: string;
+  loaded: boolean;
   timer: unknown;
-  done: (ok: boolean) => void;
+  waiters: Array<(ok: boolean) => void>;
 }
 
 /** The load event is the committed document's (events of a tab arrive in order); its URL may
@@ -44,35 +52,55 @@ function sameOrigin(a: string, b: string): boolean {
 
 export function createLoadGate(deps: LoadGateDeps): LoadGate {
   let capMs = deps.capMs;
-  const waiters = new Map<number, Waiter>();
+  const pages = new Map<number, Page>();
   const emit = (kind: GateEvent['kind'], tabId: number, url: string): void => deps.onEvent?.({ kind, tabId, url });
 
-  const settle = (tabId: number, ok: boolean, kind: GateEvent['kind']): void => {
-    const w = waiters.get(tabId);
-    if (!w) return;
-    waiters.delete(tabId);
-    deps.clearTimer(w.timer);
-    emit(kind, tabId, w.url);
-    w.done(ok);
+  const open = (tabId: number, kind: 'load' | 'cap'): void => {
+    const p = pages.get(tabId);
+    if (!p || p.loaded) return;
+    p.loaded = true;
+    deps.clearTimer(p.timer);
+    emit(kind, tabId, p.url);
+    for (const w of p.waiters.splice(0)) w(true);
+  };
+
+  const leave = (tabId: number, kind: 'superseded' | 'closed'): void => {
+    const p = pages.get(tabId);
+    if (!p) return;
+    pages.delete(tabId);
+    deps.clearTimer(p.timer);
+    if (!p.loaded) emit(kind, tabId, p.url);
+    for (const w of p.waiters.splice(0)) w(false);
+  };
+
+  const committed = (tabId: number, url: string): void => {
+    leave(tabId, 'superseded');
+    const page: Page = { url, loaded: false, timer: null, waiters: [] };
+    pages.set(tabId, page);
+    emit('commit', tabId, url);
+    page.timer = deps.setTimer(() => open(tabId, 'cap'), capMs);
   };
 
   return {
+    committed,
     afterLoad(tabId, url) {
-      settle(tabId, false, 'superseded');
-      emit('commit', tabId, url);
-      return new Promise<boolean>((resolve) => {
-        const timer = deps.setTimer(() => settle(tabId, true, 'cap'), capMs);
-        waiters.set(tabId, { url, timer, done: resolve });
-      });
+      let p = pages.get(tabId);
+      if (!p || p.url !== url) {
+        committed(tabId, url);
+        p = pages.get(tabId) as Page;
+      }
+      if (p.loaded) return Promise.resolve(true);
+      const page = p;
+      return new Promise<boolean>((resolve) => page.waiters.push(resolve));
     },
     loaded(tabId, url) {
-      const w = waiters.get(tabId);
-      if (w && sameOrigin(w.url, url)) settle(tabId, true, 'load');
+      const p = pages.get(tabId);
+      if (p && sameOrigin(p.url, url)) open(tabId, 'load');
     },
     closed(tabId) {
-      settle(tabId, false, 'closed');
+      leave(tabId, 'closed');
     },
-    waiting: () => waiters.size,
+    waiting: () => [...pages.values()].filter((p) => !p.loaded).length,
     setCap(ms) {
       if (Number.isFinite(ms) && ms > 0) capMs = ms;
     },

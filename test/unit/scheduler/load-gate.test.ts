@@ -41,6 +41,15 @@ describe('load gate', () => {
     expect(t.count()).toBe(0);
   });
 
+  it('a page that loaded before the probe asked to wait opens at once (the commit is noted first)', async () => {
+    const t = fakeTimers();
+    const gate = createLoadGate({ capMs: 5000, ...t });
+    gate.committed(2, 'https://a.example/');
+    gate.loaded(2, 'https://a.example/');
+    expect(await gate.afterLoad(2, 'https://a.example/')).toBe(true);
+    expect(gate.waiting()).toBe(0);
+  });
+
   it('opens after the cap for a page that never finishes loading', async () => {
     const t = fakeTimers();
     const gate = createLoadGate({ capMs: 5000, ...t });
