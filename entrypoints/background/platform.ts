@@ -7,7 +7,6 @@ import { copyViaOffscreen } from '@/lib/clipboard/offscreen';
 import { writeClipboard } from '@/lib/clipboard/write';
 
 let menuQueue: Promise<void> = Promise.resolve();
-const MANAGED_WAIT_MS = 2000;
 
 async function applyMenus(model: MenuModel): Promise<void> {
   await browser.contextMenus.removeAll();
@@ -74,15 +73,8 @@ export const browserPlatform: BackgroundPlatform = {
     // the enterprise policy's "3rdparty" data; without one it rejects ("Managed storage
     // manifest not found"), which means no policy. Any other failure is passed on: the
     // service then tries again rather than running as if no policy were set.
-    // Chromium can leave managed.get() unanswered while a page in a tab has not finished
-    // loading (seen with a page whose image never arrives): a probe must not hang on it, so an
-    // answer that takes longer than MANAGED_WAIT_MS counts as unreadable and is asked again
-    // next time.
     try {
-      return await Promise.race([
-        browser.storage.managed.get(),
-        new Promise<never>((_, reject) => setTimeout(() => reject(new Error('managed storage did not answer')), MANAGED_WAIT_MS)),
-      ]);
+      return await browser.storage.managed.get();
     } catch (err) {
       if (/manifest not found/i.test(err instanceof Error ? err.message : String(err))) return undefined;
       throw err;

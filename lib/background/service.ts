@@ -120,6 +120,9 @@ const MUTATING: ReadonlySet<RequestType> = new Set<RequestType>([
 const NOTIFIED_KEY = 'skillpin:notified';
 const SETTINGS_WRITERS: ReadonlySet<RequestType> = new Set<RequestType>(['skillpin:settings-set', 'skillpin:settings-update']);
 
+/** How long a caller waits for managed storage before it goes on without a policy. */
+const POLICY_WAIT_MS = 2000;
+
 export function createBackgroundService(deps: BackgroundDeps): BackgroundService {
   const { platform, clock } = deps;
   let store: TrustStore | null = null;
@@ -165,16 +168,31 @@ export function createBackgroundService(deps: BackgroundDeps): BackgroundService
 
   // The organisation's policy, read from managed storage once and again after it changes
   // (onManagedChanged). A policy that cannot be read now is not kept: the next call tries again.
-  let policyRead: Promise<ManagedPolicy> | null = null;
+  // Chromium can leave storage.managed.get unanswered while a tab's page is still loading (seen
+  // with a page whose image never arrives): a caller waits at most POLICY_WAIT_MS, then goes on
+  // as if no policy were set, and the read in flight is kept for the callers after it.
+  let policyKnown: ManagedPolicy | null = null;
+  let policyReading: Promise<ManagedPolicy & { unreadable?: true }> | null = null;
   async function getPolicy(): Promise<ManagedPolicy> {
-    if (!policyRead) {
+    if (policyKnown) return policyKnown;
+    if (!policyReading) {
       const reading = readPolicy();
-      policyRead = reading;
+      policyReading = reading;
       void reading.then((p) => {
-        if (p.unreadable && policyRead === reading) policyRead = null;
+        if (policyReading !== reading) return;
+        policyReading = null;
+        if (!p.unreadable) policyKnown = p;
       });
     }
-    return policyRead;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<ManagedPolicy>((resolve) => {
+      timer = setTimeout(() => resolve({ ...noPolicy(), invalid: ['policy unreadable: managed storage did not answer in time'] }), POLICY_WAIT_MS);
+    });
+    try {
+      return await Promise.race([policyReading, late]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
   async function readPolicy(): Promise<ManagedPolicy & { unreadable?: true }> {
     if (!platform.getManaged) return noPolicy();
@@ -632,7 +650,8 @@ export function createBackgroundService(deps: BackgroundDeps): BackgroundService
   }
 
   async function onManagedChanged(): Promise<void> {
-    policyRead = null;
+    policyKnown = null;
+    policyReading = null;
     // Reports made under the old policy are not quiet any more (isQuiet): the next visit re-probes.
     stateChangedAt = clock.now();
     await refreshMenusSafe();

@@ -53,6 +53,9 @@ function sameOrigin(a: string, b: string): boolean {
 export function createLoadGate(deps: LoadGateDeps): LoadGate {
   let capMs = deps.capMs;
   const pages = new Map<number, Page>();
+  /** The last pages each tab left, with whether they had loaded: a probe's checks may finish
+   * after its tab has moved on, and a page that loaded before it was left is still probed. */
+  const left = new Map<number, Array<{ url: string; loaded: boolean }>>();
   const emit = (kind: GateEvent['kind'], tabId: number, url: string): void => deps.onEvent?.({ kind, tabId, url });
 
   const open = (tabId: number, kind: 'load' | 'cap'): void => {
@@ -70,6 +73,8 @@ export function createLoadGate(deps: LoadGateDeps): LoadGate {
     pages.delete(tabId);
     deps.clearTimer(p.timer);
     if (!p.loaded) emit(kind, tabId, p.url);
+    if (kind === 'closed') left.delete(tabId);
+    else left.set(tabId, [{ url: p.url, loaded: p.loaded }, ...(left.get(tabId) ?? [])].slice(0, 8));
     for (const w of p.waiters.splice(0)) w(false);
   };
 
@@ -85,7 +90,12 @@ export function createLoadGate(deps: LoadGateDeps): LoadGate {
     committed,
     afterLoad(tabId, url) {
       let p = pages.get(tabId);
-      if (!p || p.url !== url) {
+      if (p && p.url !== url) {
+        // The tab has moved on since this page committed.
+        const was = left.get(tabId)?.find((l) => l.url === url);
+        return Promise.resolve(was?.loaded === true);
+      }
+      if (!p) {
         committed(tabId, url);
         p = pages.get(tabId) as Page;
       }

@@ -50,6 +50,20 @@ describe('load gate', () => {
     expect(gate.waiting()).toBe(0);
   });
 
+  it('a probe that asks after its tab moved on: probed when that page had loaded, not when it was left loading', async () => {
+    const t = fakeTimers();
+    const gate = createLoadGate({ capMs: 5000, ...t });
+    gate.committed(2, 'https://a.example/');
+    gate.loaded(2, 'https://a.example/');
+    gate.committed(2, 'https://b.example/');
+    gate.committed(2, 'https://c.example/');
+    expect(await gate.afterLoad(2, 'https://a.example/')).toBe(true);
+    expect(await gate.afterLoad(2, 'https://b.example/')).toBe(false);
+    // The late question changed nothing for the page the tab shows now.
+    gate.loaded(2, 'https://c.example/');
+    expect(await gate.afterLoad(2, 'https://c.example/')).toBe(true);
+  });
+
   it('opens after the cap for a page that never finishes loading', async () => {
     const t = fakeTimers();
     const gate = createLoadGate({ capMs: 5000, ...t });
@@ -63,6 +77,7 @@ describe('load gate', () => {
     const events: GateEvent[] = [];
     const gate = createLoadGate({ capMs: 5000, ...t, onEvent: (e) => events.push(e) });
     const first = gate.afterLoad(1, 'https://a.example/');
+    gate.committed(1, 'https://b.example/');
     const second = gate.afterLoad(1, 'https://b.example/');
     expect(await first).toBe(false);
     gate.closed(1);
