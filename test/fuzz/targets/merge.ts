@@ -50,7 +50,7 @@ export const mergeTarget: FuzzTarget = {
       const before = JSON.stringify(list);
       const merged = call('mergeCandidates', () => mergeCandidates(list));
       check(JSON.stringify(list) === before, 'the input candidates were modified');
-      const seen = new Set<SkillCandidate>();
+      const placed = new Set<SkillCandidate>();
       const keys = new Set<string>();
       for (const skill of merged) {
         check(!keys.has(skill.key), `two skills share the key ${skill.key}`);
@@ -58,8 +58,8 @@ export const mergeTarget: FuzzTarget = {
         check(skill.candidates.length > 0, 'a skill without candidates');
         let previous: SkillCandidate | null = null;
         for (const c of skill.candidates) {
-          check(!seen.has(c), 'a candidate is in two skills');
-          seen.add(c);
+          check(!placed.has(c), 'a candidate is in two skills');
+          placed.add(c);
           check(c.url === skill.url, 'a candidate with another URL joined the skill');
           if (previous) check(RANK[previous.source] < RANK[c.source] || (previous.source === c.source && previous.position < c.position), 'candidates out of source order');
           previous = c;
@@ -81,7 +81,7 @@ export const mergeTarget: FuzzTarget = {
         seen(skill.refusal === null ? (skill.disagree ? 'disagree' : 'skill') : `refused/${skill.refusal.status}`);
         for (const d of skill.diagnostics ?? []) seen(d.code);
       }
-      check(seen.size === list.length, `${list.length - seen.size} candidates were lost`);
+      check(placed.size === list.length, `${list.length - placed.size} candidates were lost`);
       // The result does not depend on the order of the input array.
       const shift = list.length === 0 ? 0 : rotate % list.length;
       const rotated = [...list.slice(shift), ...list.slice(0, shift)].reverse();

@@ -49,12 +49,16 @@ const tarOptions: fc.Arbitrary<TarOptions> = fc.record(
 
 const gzipOptions = fc.record({ members: fc.constantFrom(1, 2, 3), trailing: fc.uint8Array({ minLength: 1, maxLength: 10 }), truncateTo: fc.nat(600) }, { requiredKeys: [] });
 
+/** Mostly fast levels (stored blocks and level 1 reach the inflater too); level 9 now and then. */
+const compression = fc.constantFrom(0 as const, 1 as const, 1 as const, 1 as const, 6 as const, 9 as const);
+
 const hostileTarGz = fc
   .record({
     entries: fc.array(quietEntry, { maxLength: 6 }),
     withSkillMd: fc.boolean(),
     tar: fc.oneof({ weight: 3, arbitrary: fc.constant({}) }, { weight: 1, arbitrary: tarOptions }),
     gzip: fc.oneof({ weight: 4, arbitrary: fc.constant({}) }, { weight: 1, arbitrary: gzipOptions }),
+    level: compression,
     tarEdits: fc.oneof({ weight: 3, arbitrary: fc.constant([]) }, { weight: 1, arbitrary: fc.array(edit, { minLength: 1, maxLength: 3 }) }),
     gzEdits: fc.oneof({ weight: 6, arbitrary: fc.constant([]) }, { weight: 1, arbitrary: fc.array(edit, { minLength: 1, maxLength: 2 }) }),
   })
@@ -63,7 +67,7 @@ const hostileTarGz = fc
     // Edits go into the tar stream (its headers are where the reader's rules are) before it is
     // compressed, and sometimes into the gzip bytes as well.
     const tar = applyEdits(buildTar(entries, p.tar), p.tarEdits);
-    return applyEdits(gzip(tar, p.gzip), p.gzEdits);
+    return applyEdits(gzip(tar, { ...p.gzip, level: p.level }), p.gzEdits);
   });
 
 export const tarGzTarget: FuzzTarget = {
@@ -75,7 +79,7 @@ export const tarGzTarget: FuzzTarget = {
       fc.oneof(
         { weight: 8, arbitrary: fc.tuple(fc.constant('hostile' as const), hostileTarGz, fc.constant([] as { name: string; data: Uint8Array }[])) },
         { weight: 1, arbitrary: fc.tuple(fc.constant('bytes' as const), fc.uint8Array({ maxLength: 200 }).map((b) => (b.length >= 2 ? Uint8Array.from([0x1f, 0x8b, ...b.subarray(2)]) : b)), fc.constant([] as { name: string; data: Uint8Array }[])) },
-        { weight: 2, arbitrary: cleanFiles.chain((files) => fc.tuple(fc.constant('clean' as const), fc.constant(buildTarGz(files.map((f) => ({ name: f.name, data: f.data })))), fc.constant(files))) },
+        { weight: 2, arbitrary: cleanFiles.chain((files) => fc.tuple(fc.constant('clean' as const), fc.constant(buildTarGz(files.map((f) => ({ name: f.name, data: f.data })), { gzip: { level: 1 } })), fc.constant(files))) },
       ),
       limits,
       async ([kind, bytes, files], lim) => {

@@ -72,10 +72,11 @@ const hostileZip = fc
     withSkillMd: fc.boolean(),
     options: fc.oneof({ weight: 3, arbitrary: fc.constant({}) }, { weight: 1, arbitrary: options }),
     edits: fc.oneof({ weight: 3, arbitrary: fc.constant([]) }, { weight: 1, arbitrary: fc.array(edit, { minLength: 1, maxLength: 3 }) }),
+    level: fc.constantFrom(0 as const, 1 as const, 1 as const, 1 as const, 6 as const, 9 as const),
   })
   .map((p) => {
     const entries = p.withSkillMd ? [{ name: 'SKILL.md', data: utf8('---\nname: fuzz\n---\n') }, ...p.entries] : p.entries;
-    return applyEdits(buildZip(entries, p.options), p.edits);
+    return applyEdits(buildZip(entries, { ...p.options, level: p.level }), p.edits);
   });
 
 export const zipTarget: FuzzTarget = {
@@ -87,7 +88,7 @@ export const zipTarget: FuzzTarget = {
       fc.oneof(
         { weight: 8, arbitrary: fc.tuple(fc.constant('hostile' as const), hostileZip, fc.constant([] as { name: string; data: Uint8Array }[])) },
         { weight: 1, arbitrary: fc.tuple(fc.constant('bytes' as const), fc.uint8Array({ maxLength: 200 }), fc.constant([] as { name: string; data: Uint8Array }[])) },
-        { weight: 2, arbitrary: cleanFiles.chain((files) => fc.tuple(fc.constant('clean' as const), fc.constant(buildZip(files.map((f) => ({ name: f.name, data: f.data })))), fc.constant(files))) },
+        { weight: 2, arbitrary: cleanFiles.chain((files) => fc.tuple(fc.constant('clean' as const), fc.constant(buildZip(files.map((f) => ({ name: f.name, data: f.data })), { level: 1 })), fc.constant(files))) },
       ),
       limits,
       async ([kind, bytes, files], lim) => {
