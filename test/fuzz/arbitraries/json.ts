@@ -10,7 +10,7 @@ export const oddScalar: fc.Arbitrary<unknown> = fc.oneof(
   fc.integer(),
   fc.double({ noNaN: true, noDefaultInfinity: true }),
   hostileText(5),
-  fc.nat(3000).map((n) => 'x'.repeat(n)),
+  fc.oneof({ weight: 9, arbitrary: fc.nat(100) }, { weight: 1, arbitrary: fc.nat(3000) }).map((n) => 'x'.repeat(n)),
 );
 
 /** An odd value: a scalar, or a small array or object of them. */
@@ -18,7 +18,7 @@ export const oddValue: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 4, arbitrary: oddScalar },
   { weight: 1, arbitrary: fc.array(oddScalar, { maxLength: 3 }) },
   { weight: 1, arbitrary: fc.dictionary(fc.oneof(oddKey, fc.string({ maxLength: 4 })), oddScalar, { maxKeys: 3 }) },
-  { weight: 1, arbitrary: fc.nat(200).map((n) => { let v: unknown = 1; for (let i = 0; i < n; i++) v = [v]; return v; }) },
+  { weight: 1, arbitrary: fc.nat(60).map((n) => { let v: unknown = 1; for (let i = 0; i < n; i++) v = [v]; return v; }) },
 );
 
 /** 64 hex digits, and the near misses publishers write. */
@@ -35,7 +35,7 @@ export function jsonText(value: fc.Arbitrary<unknown>): fc.Arbitrary<string> {
       value,
       fc.constantFrom('none', 'none', 'none', 'dup-key', 'truncate', 'pretty', 'deep', 'proto-key', 'trailing-comma', 'lone-surrogate'),
       fc.nat(),
-      fc.nat(6000),
+      fc.oneof({ weight: 9, arbitrary: fc.nat(300) }, { weight: 1, arbitrary: fc.nat(6000) }),
     )
     .map(([v, damage, at, depth]) => {
       const text = JSON.stringify(v) ?? 'null';

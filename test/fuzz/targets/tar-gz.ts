@@ -16,7 +16,7 @@ const pax = fc.dictionary(fc.constantFrom('path', 'path', 'size', 'linkpath', 'G
 const entrySpec: fc.Arbitrary<TarEntrySpec> = fc.record(
   {
     name: hostileName,
-    data: fc.oneof(fc.constant(utf8('---\nname: fuzz\n---\n')), fc.uint8Array({ maxLength: 80 }), fc.nat(9000).map((n) => new Uint8Array(n))),
+    data: fc.oneof(fc.constant(utf8('---\nname: fuzz\n---\n')), fc.uint8Array({ maxLength: 80 }), fc.oneof({ weight: 4, arbitrary: fc.nat(1500) }, { weight: 1, arbitrary: fc.nat(9000) }).map((n) => new Uint8Array(n))),
     typeflag: fc.constantFrom('0', '0', '\u0000', '5', '1', '2', '3', '4', '6', '7', 'x', 'g', 'L', 'K', 'S', 'V', 'Z'),
     linkname: fc.constantFrom('SKILL.md', '../../etc/passwd', '/etc/passwd'),
     mode: fc.constantFrom(0o644, 0o755, 0o4755, 0o7777),

@@ -26,7 +26,7 @@ const headerOverrides = fc.record(
 const entrySpec: fc.Arbitrary<ZipEntrySpec> = fc.record(
   {
     name: fc.oneof({ weight: 8, arbitrary: hostileName }, { weight: 1, arbitrary: fc.constantFrom(new Uint8Array([0xc3, 0x28]), new Uint8Array([0x61, 0x00, 0x62]), new Uint8Array([0xed, 0xa0, 0x80])) }),
-    data: fc.oneof(fc.constant(utf8('---\nname: fuzz\ndescription: A fuzzed skill.\n---\n')), fc.uint8Array({ maxLength: 80 }), fc.nat(9000).map((n) => new Uint8Array(n))),
+    data: fc.oneof(fc.constant(utf8('---\nname: fuzz\ndescription: A fuzzed skill.\n---\n')), fc.uint8Array({ maxLength: 80 }), fc.oneof({ weight: 4, arbitrary: fc.nat(1500) }, { weight: 1, arbitrary: fc.nat(9000) }).map((n) => new Uint8Array(n))),
     method: fc.constantFrom(0, 8, 8, 12, 14, 99),
     mode: fc.constantFrom(0o100644, 0o040755, 0o120777, 0o020644, 0o060644, 0o010644, 0o140755, 0o644),
     externalAttributes: fc.constantFrom(0, 0x10, 0x20, 0xffffffff),
