@@ -126,6 +126,16 @@ export function renderFuzzSection(fuzz) {
   }
   lines.push('');
   lines.push('Inputs that broke an invariant in a fuzz run are kept, minimised, as tests in `test/unit/fuzz/regressions.test.ts`.');
+  lines.push('');
+  lines.push('### Outcomes seen');
+  lines.push('');
+  lines.push('How often each status, refusal code or diagnostic code came out (an input can produce several), to show how far');
+  lines.push('the inputs reach into each parser:');
+  lines.push('');
+  for (const t of fuzz.targets) {
+    const seen = Object.entries(t.outcomes ?? {}).map(([k, n]) => `${cell(k)} ${thousands(n)}`);
+    lines.push(`- \`${t.id}\`: ${seen.length > 0 ? seen.join('; ') : 'none recorded'}.`);
+  }
   lines.push(FUZZ_END);
   return lines.join('\n');
 }
