@@ -1,4 +1,5 @@
-// Runs every test suite and prints one closing line `N passed, N failed`.
+// Runs every test suite and prints one closing line `N passed, N failed`. Tests write only under
+// test-results/; the documents generated from their results are written by `npm run docs`.
 // Lint (Biome), type check, unit (vitest), the builds and store packages, web-ext lint, end-to-end (Playwright runs the
 // Chromium suites and the Firefox suite, which drives Firefox ESR with puppeteer-core).
 import { spawnSync } from 'node:child_process';
@@ -32,6 +33,10 @@ if (existsSync(unitJson)) {
   passed += r.numPassedTests;
   failed += r.numFailedTests + broken;
   console.log(`unit: ${r.numPassedTests} passed, ${r.numFailedTests + broken} failed`);
+  // The fixed-seed fuzz sample (test/unit/fuzz) is part of the unit run and counted there.
+  const fuzz = (r.testResults ?? []).filter((f) => /[\\/]test[\\/]unit[\\/]fuzz[\\/]/.test(f.name ?? '')).flatMap((f) => f.assertionResults ?? []);
+  const fuzzPassed = fuzz.filter((a) => a.status === 'passed').length;
+  console.log(`  of which fuzz sample and regressions: ${fuzzPassed} passed, ${fuzz.length - fuzzPassed} failed`);
 } else {
   failed++;
   console.log('unit: no results file');

@@ -139,12 +139,17 @@ export function readUrlEntry(entry: Entry, position: number, ctx: EntryContext):
 // v0.1 (FORMATS.md §2.5)
 // ---------------------------------------------------------------------------
 
-/** One safe path segment: not empty, not `.`/`..`, no `/ \ ? # %` and no control characters. */
+/**
+ * One safe path segment: not empty, not `.`/`..`, no `/ \ ? # %`, no control characters and no
+ * lone surrogate (JSON can spell one as `\udfff`; it has no UTF-8 form, so it cannot be
+ * percent-encoded into a URL and encodeURIComponent would throw).
+ */
 function v01NameProblem(name: string): string | null {
   if (name.length === 0) return 'the name is empty';
   if (name === '.' || name === '..') return 'the name is "." or ".."';
   if (/[/\\?#%]/.test(name)) return 'the name contains one of / \\ ? # %';
   if (/\p{Cc}/u.test(name)) return 'the name contains a control character';
+  if (/\p{Cs}/u.test(name)) return 'the name contains a lone surrogate (not Unicode text)';
   return null;
 }
 
@@ -176,12 +181,14 @@ function v01PathProblem(path: string): { code: string; message: string } | null 
 export function readV01Entry(entry: Entry, position: number, ctx: EntryContext): SkillCandidate {
   const name = own(entry, 'name');
   const nameText = typeof name === 'string' ? name : null;
-  const rawUrl = nameText !== null ? `${encodeURIComponent(nameText)}/SKILL.md` : '';
+  const nameProblem = nameText === null ? 'the name is missing or not a string' : v01NameProblem(nameText);
+  // A name with a lone surrogate has no encoded form: its raw URL stays empty (it is refused below).
+  const encodable = nameText !== null && !/\p{Cs}/u.test(nameText);
+  const rawUrl = encodable ? `${encodeURIComponent(nameText)}/SKILL.md` : '';
   const c = blank(ctx.source, position, rawUrl);
   readDisplay(c, entry);
   c.name = nameText;
 
-  const nameProblem = nameText === null ? 'the name is missing or not a string' : v01NameProblem(nameText);
   if (nameProblem !== null) {
     refuse(c, 'invalid', 'v01-name-invalid', `v0.1 entry: ${nameProblem}, so it is not one safe path segment.`);
   } else {

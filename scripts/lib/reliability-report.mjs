@@ -1,10 +1,16 @@
 // @ts-check
-// Writes docs/reliability.md from the hostile-publisher results: test-results/hostile-node.json
-// (written by the node runner) and, when present, test-results/hostile-browser.json (written by
-// the Chromium runner). Every case of the node file gets a row; the chromium column says
-// "not in browser subset" or "pending" when the browser file has nothing for it.
+// Writes docs/reliability.md. Tests never write it: they leave their results under test-results/
+// and this explicit command turns them into the document (`npm run docs`):
+//   - test-results/hostile-node.json (the node runner, test/unit/hostile): every case gets a row;
+//   - test-results/hostile-browser.json (the Chromium runner, test/e2e/hostile.spec.ts), when
+//     present: the chromium column, "not in browser subset" or "pending" otherwise;
+//   - test-results/faults-browser.json (test/e2e/faults.spec.ts), when present.
+// The fuzzing section is written by `npm run fuzz` (scripts/fuzz.mjs) and kept as it is when the
+// rest is regenerated. Apart from that section's run date, nothing in the document depends on
+// when it was written, so regenerating from the same results gives the same bytes.
 //
-// Usage: node scripts/lib/reliability-report.mjs [--node FILE] [--browser FILE] [--out FILE]
+// Usage: node scripts/lib/reliability-report.mjs [--node FILE] [--browser FILE] [--faults FILE] [--out FILE]
+//        node scripts/lib/reliability-report.mjs --fuzz-section test-results/fuzz.json [--out FILE]
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,7 +24,18 @@ import { fileURLToPath } from 'node:url';
  * @typedef {{ runner: 'chromium', generatedAt: string, cases: BrowserCase[] }} BrowserResults
  * @typedef {{ title: string, pass: boolean, observed: string, ms: number }} FaultCase
  * @typedef {{ runner: 'chromium-faults', generatedAt: string, cases: FaultCase[] }} FaultResults
+ * @typedef {{ id: string, entry: string, inputs: string, seed: number, runs: number, skipped: number,
+ *   failed: boolean, durationMs: number, counterexample: string | null, error: string | null,
+ *   path: string | null, shrinks: number, outcomes: Record<string, number> }} FuzzTargetResult
+ * @typedef {{ runner: 'fuzz', generatedAt: string, node: string, seed: number, runsPerTarget: number,
+ *   durationMs: number, jobs?: number, complete: boolean, targets: FuzzTargetResult[] }} FuzzResults
  */
+
+export const FUZZ_BEGIN = '<!-- fuzz:begin (written by npm run fuzz) -->';
+export const FUZZ_END = '<!-- fuzz:end -->';
+/** Inputs per target of a full fuzz run, as the document promises. */
+export const FULL_FUZZ_RUNS = 1_000_000;
+const FUZZ_PENDING = [FUZZ_BEGIN, '## Fuzzing the parsers and the unpacker', '', 'Pending: run `npm run fuzz`.', FUZZ_END].join('\n');
 
 const CATEGORY_ORDER = ['size-time', 'archive', 'redirect-url', 'content', 'crypto-trust', 'rendering', 'messaging', 'faults'];
 
@@ -56,12 +73,89 @@ function nodeColumn(c) {
   return { text: `${c.pass ? '✅' : '❌'} ${c.observed}${problems}`, state: c.pass ? 'pass' : 'fail' };
 }
 
+/** @param {number} n */
+function thousands(n) {
+  return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
+
+/** @param {number} ms */
+function duration(ms) {
+  const s = Math.round(ms / 1000);
+  if (s < 60) return `${s} s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m} min ${s % 60} s`;
+  return `${Math.floor(m / 60)} h ${m % 60} min`;
+}
+
 /**
- * Renders the whole document.
- * @param {{ node: NodeResults, browser?: BrowserResults | null, faults?: FaultResults | null }} input
+ * The fuzzing section, markers included, from a `npm run fuzz` result file.
+ * @param {FuzzResults} fuzz
  * @returns {string}
  */
-export function renderReliability({ node, browser, faults }) {
+export function renderFuzzSection(fuzz) {
+  const lines = [FUZZ_BEGIN, '## Fuzzing the parsers and the unpacker', ''];
+  const day = fuzz.generatedAt.slice(0, 10);
+  const total = fuzz.targets.reduce((n, t) => n + t.runs, 0);
+  lines.push(
+    `Written by \`npm run fuzz\` on ${day} (node ${fuzz.node}): every target of \`test/fuzz/\` ran ${thousands(fuzz.runsPerTarget)} generated inputs`,
+    `(fast-check, seed ${fuzz.seed}; target *i* in the order below uses seed + *i*), ${thousands(total)} inputs in all, in ${duration(fuzz.durationMs)}.`,
+    'The unit run replays a fixed-seed sample of every target (`test/unit/fuzz/sample.test.ts`).',
+    '',
+    'The inputs are structured but hostile (near-valid lines and documents, odd JSON values, real zip and tar.gz',
+    'containers built entry by entry with hostile names and headers), now and then with bytes edited. Every input',
+    'is checked for: nothing is thrown out of the parser; every outcome is a known status whose code',
+    '`docs/report.md` documents; no cap is exceeded (frontmatter size, alias expansion, archive files, bytes and',
+    'entries); no unpacked path leaves the skill root and no two collide after normalization and case folding; a',
+    'resolved URL keeps the artifact URL rules; plus each target\'s own oracle (JSON.parse for the index shape,',
+    'well-formed archives unpack intact, the merge does not depend on the input order, decoding matches UTF-8).',
+    '',
+    '| target | entry point | inputs | runs | failed | distinct outcomes | time |',
+    '|---|---|---|---:|---:|---:|---:|',
+  );
+  for (const t of fuzz.targets) {
+    lines.push(`| \`${t.id}\` | ${cell(t.entry)} | ${cell(t.inputs)} | ${thousands(t.runs)} | ${t.failed ? 1 : 0} | ${Object.keys(t.outcomes ?? {}).length} | ${duration(t.durationMs)} |`);
+  }
+  lines.push('');
+  const failed = fuzz.targets.filter((t) => t.failed);
+  lines.push('### Failures');
+  lines.push('');
+  if (failed.length === 0) lines.push('None.');
+  for (const t of failed) {
+    lines.push(`- \`${t.id}\` (seed ${t.seed}, path ${cell(t.path ?? '-')}): ${cell(t.error ?? '')}`);
+    lines.push(`  - minimised input: ${cell(t.counterexample ?? '')}`);
+  }
+  lines.push('');
+  lines.push('Inputs that broke an invariant in a fuzz run are kept, minimised, as tests in `test/unit/fuzz/regressions.test.ts`.');
+  lines.push('');
+  lines.push('### Outcomes seen');
+  lines.push('');
+  lines.push('How often each status, refusal code or diagnostic code came out (an input can produce several), to show how far');
+  lines.push('the inputs reach into each parser:');
+  lines.push('');
+  for (const t of fuzz.targets) {
+    const seen = Object.entries(t.outcomes ?? {}).map(([k, n]) => `${cell(k)} ${thousands(n)}`);
+    lines.push(`- \`${t.id}\`: ${seen.length > 0 ? seen.join('; ') : 'none recorded'}.`);
+  }
+  lines.push(FUZZ_END);
+  return lines.join('\n');
+}
+
+/**
+ * The fuzzing section of an existing document (markers included), or null.
+ * @param {string} md
+ */
+export function extractFuzzSection(md) {
+  const begin = md.indexOf(FUZZ_BEGIN);
+  const end = md.indexOf(FUZZ_END, begin);
+  return begin >= 0 && end > begin ? md.slice(begin, end + FUZZ_END.length) : null;
+}
+
+/**
+ * Renders the whole document.
+ * @param {{ node: NodeResults, browser?: BrowserResults | null, faults?: FaultResults | null, fuzzSection?: string | null }} input
+ * @returns {string}
+ */
+export function renderReliability({ node, browser, faults, fuzzSection }) {
   const bmap = new Map((browser?.cases ?? []).map((c) => [c.id, c]));
   const cases = [...node.cases].sort(
     (a, b) => CATEGORY_ORDER.indexOf(a.category) - CATEGORY_ORDER.indexOf(b.category),
@@ -71,8 +165,10 @@ export function renderReliability({ node, browser, faults }) {
   const lines = [];
   lines.push('# Reliability against hostile publishers');
   lines.push('');
-  lines.push('Generated by the hostile-publisher test run (`npx vitest run test/unit/hostile`); do not edit by hand.');
-  lines.push(`Node results: ${node.generatedAt}. Chromium results: ${browser ? browser.generatedAt : 'none yet'}.`);
+  lines.push('Generated by `npm run docs` from the results the test runs leave under `test-results/` (node:');
+  lines.push('`npx vitest run test/unit/hostile`; Chromium: `npx playwright test test/e2e/hostile.spec.ts` and');
+  lines.push('`test/e2e/faults.spec.ts`); the fuzzing section by `npm run fuzz`. Do not edit by hand.');
+  lines.push(`Chromium results: ${browser ? 'included' : 'none yet'}.`);
   lines.push('');
   lines.push('Every case is a named fixture played by a local server on 127.0.0.1 (`test/hostile/`). Besides its');
   lines.push('expected outcome, every case is checked for these invariants: the probe settles within its time');
@@ -138,7 +234,7 @@ export function renderReliability({ node, browser, faults }) {
     lines.push('Pending: run `npx playwright test test/e2e/faults.spec.ts` (the end-to-end suite writes `test-results/faults-browser.json`).');
   } else {
     const passed = faults.cases.filter((c) => c.pass).length;
-    lines.push(`The environment failing under the extension in real Chromium (\`test/e2e/faults.spec.ts\`, results ${faults.generatedAt}): ${passed} passed, ${faults.cases.length - passed} failed.`);
+    lines.push(`The environment failing under the extension in real Chromium (\`test/e2e/faults.spec.ts\`): ${passed} passed, ${faults.cases.length - passed} failed.`);
     lines.push('Each title names the fault, then after the colon the expected outcome.');
     lines.push('');
     lines.push('| fault | expected | observed |');
@@ -150,6 +246,8 @@ export function renderReliability({ node, browser, faults }) {
       lines.push(`| ${cell(fault)} | ${cell(expected)} | ${c.pass ? '✅' : '❌'} ${cell(c.observed)} |`);
     }
   }
+  lines.push('');
+  lines.push(fuzzSection ?? FUZZ_PENDING);
   return lines.join('\n');
 }
 
@@ -159,7 +257,7 @@ function readJson(path) {
 }
 
 /**
- * Reads the result files and writes the document.
+ * Reads the result files and writes the document, keeping the fuzzing section the document has.
  * @param {{ nodePath: string, browserPath?: string, outPath: string, faultsPath?: string }} paths
  * @returns {string} the markdown written
  */
@@ -171,10 +269,25 @@ export function writeReliabilityReport({ nodePath, browserPath, outPath, faultsP
   const faultsFile = faultsPath ?? resolve(dirname(nodePath), 'faults-browser.json');
   /** @type {FaultResults | null} */
   const faults = existsSync(faultsFile) ? readJson(faultsFile) : null;
-  const md = renderReliability({ node, browser, faults });
+  const fuzzSection = existsSync(outPath) ? extractFuzzSection(readFileSync(outPath, 'utf8')) : null;
+  const md = renderReliability({ node, browser, faults, fuzzSection });
   mkdirSync(dirname(outPath), { recursive: true });
   writeFileSync(outPath, md + '\n');
   return md;
+}
+
+/**
+ * Replaces the fuzzing section of the document (or adds it at the end) from a fuzz result file.
+ * @param {string} outPath
+ * @param {FuzzResults} fuzz
+ */
+export function writeFuzzSection(outPath, fuzz) {
+  const section = renderFuzzSection(fuzz);
+  const md = existsSync(outPath) ? readFileSync(outPath, 'utf8') : '';
+  const old = extractFuzzSection(md);
+  const next = old !== null ? md.replace(old, () => section) : `${md.replace(/\n*$/, '')}${md === '' ? '' : '\n\n'}${section}\n`;
+  mkdirSync(dirname(outPath), { recursive: true });
+  writeFileSync(outPath, next);
 }
 
 const entry = process.argv[1];
@@ -188,10 +301,22 @@ if (isMain) {
     return args.includes(flag) && value !== undefined ? resolve(value) : resolve(root, fallback);
   };
   const out = arg('--out', 'docs/reliability.md');
-  writeReliabilityReport({
-    nodePath: arg('--node', 'test-results/hostile-node.json'),
-    browserPath: arg('--browser', 'test-results/hostile-browser.json'),
-    outPath: out,
-  });
-  console.log(`wrote ${out}`);
+  if (args.includes('--fuzz-section')) {
+    const fuzzPath = arg('--fuzz-section', 'test-results/fuzz.json');
+    writeFuzzSection(out, readJson(fuzzPath));
+    console.log(`wrote the fuzzing section of ${out} from ${fuzzPath}`);
+  } else {
+    const nodePath = arg('--node', 'test-results/hostile-node.json');
+    if (!existsSync(nodePath)) {
+      console.error(`${nodePath} is missing: run \`npx vitest run test/unit/hostile\` first (and, for the chromium column, \`npx playwright test test/e2e/hostile.spec.ts test/e2e/faults.spec.ts\`).`);
+      process.exit(1);
+    }
+    writeReliabilityReport({
+      nodePath,
+      browserPath: arg('--browser', 'test-results/hostile-browser.json'),
+      faultsPath: arg('--faults', 'test-results/faults-browser.json'),
+      outPath: out,
+    });
+    console.log(`wrote ${out}`);
+  }
 }

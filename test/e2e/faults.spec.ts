@@ -97,7 +97,7 @@ async function approveFirst(page: Page, report: OriginReport, name: string): Pro
 const allSigned = (r: OriginReport): boolean => r.skills.length === DEMO_SKILLS.length && r.skills.every((s) => s.status === 'verified-signed');
 
 
-// Every outcome goes into docs/reliability.md (see scripts/lib/reliability-report.mjs).
+// Every outcome goes to test-results/faults-browser.json; `npm run docs` puts it into docs/reliability.md.
 test.afterEach(async ({}, info) => {
   recordFaultResult(info);
 });

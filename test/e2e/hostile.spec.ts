@@ -2,12 +2,12 @@
 // each played through the built extension in real Chromium: one test per case, titled with the
 // case id. One browser is shared by the file; every case serves its own loopback origin, so
 // pins, approvals and reports of one case cannot touch another. Results go to
-// test-results/hostile-browser.json after every case; docs/reliability.md is regenerated at
-// the end (it needs the node runner's test-results/hostile-node.json for its rows).
+// test-results/hostile-browser.json after every case; `npm run docs` turns them, with the node
+// runner's test-results/hostile-node.json, into docs/reliability.md (the run writes no document).
 import { test, expect } from '@playwright/test';
 import { browserCases } from '../hostile/catalogue';
 import { runBrowserCase } from './support/hostile-case';
-import { recordBrowserResult, regenerateReliability } from './support/hostile-results';
+import { recordBrowserResult } from './support/hostile-results';
 import { silentDetectors } from './support/hostile-selfcheck';
 import { openSession, type HostileSession } from './support/hostile-session';
 
@@ -24,8 +24,6 @@ test.beforeAll(async () => {
 test.afterAll(async () => {
   await session?.close();
   session = null;
-  const doc = regenerateReliability();
-  if (!doc.written) console.warn(`docs/reliability.md not regenerated: ${doc.reason}`);
 });
 
 test(`the browser subset holds at least ${MIN_BROWSER_CASES} cases`, () => {

@@ -1,7 +1,7 @@
 // Expected vs observed outcomes of a case, in one vocabulary: the observation is the report
 // projected onto the fields the expectation names, so equal outcomes print as equal text.
 import type { OriginReport, SkillReport } from '../../lib/types';
-import type { CheckContext, Expected } from './types';
+import type { CheckContext, Expected, HostileCase } from './types';
 
 /** The key a case names a skill by: its index name, else its llms.txt title, else the display name. */
 export function skillKey(s: SkillReport): string {
@@ -153,4 +153,10 @@ function normalize(p: Projection): unknown {
     skillCount: p.skillCount,
     custom: p.custom,
   };
+}
+
+/** The expected outcome of a case as text: what the runners record and docs/reliability.md shows. */
+export function expectedText(c: HostileCase): string {
+  if (c.scenario) return c.scenario.expectedText;
+  return projectionText(expectedProjection(c.expected), c.expected.custom?.text);
 }

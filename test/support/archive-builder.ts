@@ -159,7 +159,11 @@ export interface ZipOptions {
   truncateTo?: number;
   /** Bytes appended after the end record. */
   trailing?: Uint8Array;
+  /** DEFLATE level for the entries (default 9); lower is faster when many archives are built. */
+  level?: DeflateLevel;
 }
+
+type DeflateLevel = 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9;
 
 function zip64Extra(size: number, compressedSize: number, offset?: number): Uint8Array {
   const w = new Writer().u16(0x0001).u16(offset === undefined ? 16 : 24).u64(size).u64(compressedSize);
@@ -177,7 +181,7 @@ export function buildZip(entries: ZipEntrySpec[], options: ZipOptions = {}): Uin
     const nameBytes = toBytes(e.name);
     const data = toBytes(e.data);
     const method = e.method ?? (data.length > 0 ? 8 : 0);
-    const body = e.compressed ?? (method === 8 ? deflateSync(data, { level: 9 }) : data);
+    const body = e.compressed ?? (method === 8 ? deflateSync(data, { level: options.level ?? 9 }) : data);
     const flags = (e.flags ?? 0) | (e.encrypted ? 1 : 0) | (e.dataDescriptor ? 8 : 0) | (typeof e.name === 'string' && /[^\x00-\x7f]/.test(e.name) ? 0x800 : 0);
     return { e, nameBytes, data, method, body, flags, crc: crc32(data) };
   });
@@ -495,6 +499,8 @@ export interface GzipOptions {
   trailing?: Uint8Array;
   /** Cut the gzip stream to this many bytes. */
   truncateTo?: number;
+  /** DEFLATE level (default 9); lower is faster when many archives are built. */
+  level?: DeflateLevel;
 }
 
 /** gzip bytes, optionally as several concatenated members or malformed at the end. */
@@ -503,7 +509,7 @@ export function gzip(data: Uint8Array, options: GzipOptions = {}): Uint8Array {
   const parts: Uint8Array[] = [];
   const step = Math.ceil(data.length / members);
   for (let i = 0; i < members; i++) {
-    parts.push(gzipSync(data.subarray(i * step, Math.min(data.length, (i + 1) * step)), { level: 9, mtime: 0 }));
+    parts.push(gzipSync(data.subarray(i * step, Math.min(data.length, (i + 1) * step)), { level: options.level ?? 9, mtime: 0 }));
   }
   if (options.trailing) parts.push(options.trailing);
   let out = concat(parts);

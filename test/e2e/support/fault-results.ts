@@ -1,5 +1,5 @@
 // Records each fault test's outcome into test-results/faults-browser.json (merged by title,
-// so a retry or a partial run keeps the rest); docs/reliability.md is generated from it.
+// so a retry or a partial run keeps the rest); `npm run docs` puts it into docs/reliability.md.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { TestInfo } from '@playwright/test';

@@ -1,14 +1,11 @@
 // The Chromium runner's results: test-results/hostile-browser.json, written after every case
-// (a worker restarted after a failure loses nothing), and docs/reliability.md regenerated from
-// it together with the node runner's test-results/hostile-node.json.
+// (a worker restarted after a failure loses nothing). `npm run docs` reads it, together with the
+// node runner's test-results/hostile-node.json, to write docs/reliability.md.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { browserCases } from '../../hostile/catalogue';
-import { writeReliabilityReport } from '../../../scripts/lib/reliability-report.mjs';
 
 export const BROWSER_RESULTS = resolve('test-results/hostile-browser.json');
-export const NODE_RESULTS = resolve('test-results/hostile-node.json');
-export const RELIABILITY_DOC = resolve('docs/reliability.md');
 
 export interface BrowserCaseResult {
   id: string;
@@ -52,16 +49,4 @@ export function recordBrowserResult(result: BrowserCaseResult, path = BROWSER_RE
   const doc: BrowserResults = { runner: 'chromium', generatedAt: new Date().toISOString(), cases };
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, JSON.stringify(doc, null, 2) + '\n');
-}
-
-/**
- * Regenerates docs/reliability.md. Its rows come from the node results (every case, with the
- * node column); without that file nothing is written and the reason is returned: the next
- * node run (`npx vitest run test/unit/hostile`) writes the document and reads the Chromium
- * results from test-results/hostile-browser.json.
- */
-export function regenerateReliability(paths = { node: NODE_RESULTS, browser: BROWSER_RESULTS, out: RELIABILITY_DOC }): { written: boolean; reason: string } {
-  if (!existsSync(paths.node)) return { written: false, reason: `${paths.node} is missing: run the node suite to write ${paths.out}` };
-  writeReliabilityReport({ nodePath: paths.node, browserPath: paths.browser, outPath: paths.out });
-  return { written: true, reason: '' };
 }

@@ -6,7 +6,7 @@ import { probeOrigin } from '../../../lib/engine/probe-origin';
 import { openTrustStore } from '../../../lib/trust/idb-store';
 import type { TrustStore } from '../../../lib/trust/store-api';
 import { DEFAULT_SETTINGS, isApprovable, type FetchLike, type OriginReport, type SkillStatus } from '../../../lib/types';
-import { expectedProjection, observe, projectionText, sameProjection, skillKey } from '../outcome';
+import { expectedProjection, expectedText, observe, projectionText, sameProjection, skillKey } from '../outcome';
 import { ORIGIN_HEADER, startHostileServer } from '../server';
 import { bytesOf, keyPair, lfDigest, rawDigest, seed, skillText } from '../site-kit';
 import { OTHER_ORIGIN, PUBLIC_ORIGIN, type HostileCase, type HostileSite, type ScenarioEnv, type ServedSite } from '../types';
@@ -187,7 +187,7 @@ const PROBE_BUDGET_MS = 12_000;
 export async function runSiteCase(c: HostileCase): Promise<CaseResult> {
   const started = performance.now();
   const expectedP = expectedProjection(c.expected);
-  const result = baseResult(c, projectionText(expectedP, c.expected.custom?.text));
+  const result = baseResult(c, expectedText(c));
   const site: HostileSite = await (c.site as () => HostileSite | Promise<HostileSite>)();
   const served = await startHostileServer(site);
   const store = await newStore();
@@ -252,7 +252,7 @@ export async function runSiteCase(c: HostileCase): Promise<CaseResult> {
 export async function runScenarioCase(c: HostileCase): Promise<CaseResult> {
   const started = performance.now();
   const scenario = c.scenario;
-  const result = baseResult(c, scenario?.expectedText ?? '');
+  const result = baseResult(c, expectedText(c));
   if (!scenario) return { ...result, problems: ['no scenario'] };
   const servers: ServedSite[] = [];
   const stray: string[] = [];

@@ -1,10 +1,11 @@
 // The Chromium runner's result file and the reliability document it feeds.
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { browserCases } from '../../hostile/catalogue';
-import { recordBrowserResult, regenerateReliability } from '../../e2e/support/hostile-results';
+import { recordBrowserResult } from '../../e2e/support/hostile-results';
+import { writeFuzzSection, writeReliabilityReport } from '../../../scripts/lib/reliability-report.mjs';
 
 let dir = '';
 beforeEach(() => {
@@ -45,14 +46,8 @@ describe('recordBrowserResult', () => {
   });
 });
 
-describe('regenerateReliability', () => {
-  it('writes nothing without the node results, and says why', () => {
-    const out = join(dir, 'reliability.md');
-    const r = regenerateReliability({ node: join(dir, 'missing.json'), browser: join(dir, 'b.json'), out });
-    expect(r.written).toBe(false);
-    expect(r.reason).toMatch(/missing/);
-    expect(existsSync(out)).toBe(false);
-  });
+describe('writeReliabilityReport (npm run docs)', () => {
+  const nodeRow = (c: ReturnType<typeof browserCases>[number]) => ({ id: c.id, category: c.category, title: c.title, browserOnly: c.browserOnly === true, browser: { include: true, assert: c.browser?.assert ?? null }, expected: 'E', observed: 'E', pass: true, problems: [], ms: 1 });
 
   it('fills the chromium column from the browser results', () => {
     const c = browserCases()[0];
@@ -60,12 +55,31 @@ describe('regenerateReliability', () => {
     const node = join(dir, 'node.json');
     const browser = join(dir, 'browser.json');
     const out = join(dir, 'reliability.md');
-    const row = { id: c.id, category: c.category, title: c.title, browserOnly: c.browserOnly === true, browser: { include: true, assert: c.browser.assert }, expected: 'E', observed: 'E', pass: true, problems: [], ms: 1 };
-    writeFileSync(node, JSON.stringify({ runner: 'node', generatedAt: 'n', cases: [row] }));
+    writeFileSync(node, JSON.stringify({ runner: 'node', generatedAt: 'n', cases: [nodeRow(c)] }));
     recordBrowserResult({ id: c.id, observed: 'seen in chromium', pass: false, problems: ['a beacon was reached'] }, browser);
-    expect(regenerateReliability({ node, browser, out }).written).toBe(true);
+    writeReliabilityReport({ nodePath: node, browserPath: browser, outPath: out });
     const md = readFileSync(out, 'utf8');
     expect(md).toContain('❌ seen in chromium (a beacon was reached)');
     expect(md).toMatch(/chromium: ❌ seen in chromium/);
+  });
+
+  it('gives the same bytes for the same results written at other times, and keeps the fuzzing section', () => {
+    const c = browserCases()[0];
+    if (!c) throw new Error('empty browser subset');
+    const node = join(dir, 'node.json');
+    const out = join(dir, 'reliability.md');
+    writeFileSync(node, JSON.stringify({ runner: 'node', generatedAt: '2026-01-01T00:00:00.000Z', cases: [nodeRow(c)] }));
+    writeReliabilityReport({ nodePath: node, browserPath: join(dir, 'none.json'), outPath: out, faultsPath: join(dir, 'none.json') });
+    const first = readFileSync(out, 'utf8');
+    expect(first).toContain('Pending: run `npm run fuzz`.');
+    const fuzz = { runner: 'fuzz', generatedAt: '2026-02-03T04:05:06.000Z', node: 'v20', seed: 7, runsPerTarget: 5, durationMs: 1000, complete: true, targets: [{ id: 'decode', entry: 'decodeUtf8', inputs: 'bytes', seed: 7, runs: 5, skipped: 0, failed: false, durationMs: 10, counterexample: null, error: null, path: null, shrinks: 0, outcomes: { lines: 5 } }] };
+    writeFuzzSection(out, fuzz as Parameters<typeof writeFuzzSection>[1]);
+    const withFuzz = readFileSync(out, 'utf8');
+    expect(withFuzz).toContain('| `decode` | decodeUtf8 | bytes | 5 | 0 | 1 |');
+    expect(withFuzz).not.toContain('Pending: run `npm run fuzz`.');
+    writeFileSync(node, JSON.stringify({ runner: 'node', generatedAt: '2026-12-31T23:59:59.000Z', cases: [nodeRow(c)] }));
+    writeReliabilityReport({ nodePath: node, browserPath: join(dir, 'none.json'), outPath: out, faultsPath: join(dir, 'none.json') });
+    expect(readFileSync(out, 'utf8')).toBe(withFuzz);
+    expect(withFuzz).not.toMatch(/2026-01-01|2026-12-31/);
   });
 });

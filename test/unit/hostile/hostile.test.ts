@@ -1,21 +1,18 @@
 // The hostile-publisher suite under node: every case of test/hostile/catalogue.ts is played
 // through the engine against a local server, its observed outcome compared with the expected
-// one, and the invariants checked. Writes test-results/hostile-node.json and, from it,
-// docs/reliability.md.
+// one, and the invariants checked. Writes test-results/hostile-node.json only: the test run
+// leaves the tracked tree alone, and `npm run docs` turns the results into docs/reliability.md.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_CASES } from '../../hostile/catalogue';
 import { runCase, type CaseResult } from '../../hostile/node/run-case';
-import { writeReliabilityReport } from '../../../scripts/lib/reliability-report.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const RESULTS = resolve(ROOT, 'test-results/hostile-node.json');
-const BROWSER_RESULTS = resolve(ROOT, 'test-results/hostile-browser.json');
-const DOC = resolve(ROOT, 'docs/reliability.md');
 
-/** `HOSTILE_ONLY=id1,id2` plays a subset while working on cases; the report is then not written. */
+/** `HOSTILE_ONLY=id1,id2` plays a subset while working on cases; the results file is then not written. */
 const only = (process.env['HOSTILE_ONLY'] ?? '').split(',').filter((s) => s !== '');
 const cases = only.length > 0 ? ALL_CASES.filter((c) => only.includes(c.id)) : [...ALL_CASES];
 const slow = cases.filter((c) => c.slowMs !== undefined);
@@ -41,7 +38,6 @@ describe('hostile publishers (node engine)', () => {
     const ordered = ALL_CASES.map((c) => results.get(c.id)).filter((r): r is CaseResult => r !== undefined);
     mkdirSync(dirname(RESULTS), { recursive: true });
     writeFileSync(RESULTS, JSON.stringify({ runner: 'node', generatedAt: new Date().toISOString(), cases: ordered }, null, 2) + '\n');
-    writeReliabilityReport({ nodePath: RESULTS, browserPath: BROWSER_RESULTS, outPath: DOC });
   });
 
   for (const c of fast) {
