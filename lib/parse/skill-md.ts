@@ -89,8 +89,13 @@ function firstLine(message: string): string {
 
 /** Parses the YAML frontmatter of SKILL.md bytes. Never throws. */
 export function parseFrontmatter(bytes: Uint8Array): Frontmatter {
+  return parseFrontmatterText(decodeUtf8(bytes));
+}
+
+/** Parses the YAML frontmatter of a SKILL.md already decoded with decodeUtf8. Never throws. */
+export function parseFrontmatterText(text: string): Frontmatter {
   const diagnostics: Diagnostic[] = [];
-  const block = findBlock(decodeUtf8(bytes));
+  const block = findBlock(text);
   if (!block.ok) return result([block.diagnostic]);
 
   let value: unknown;
