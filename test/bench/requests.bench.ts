@@ -36,12 +36,13 @@ test('requests per origin in Chromium: first visit and revisit within the cache 
     const page = await b.context.newPage();
     for (const n of [0, 5, 50]) sites.push(await startBenchSite(n));
     const wait = async (url: string, expected: string): Promise<void> => {
-      const ev: Probe = { badges: [], commits: [], fetches: [], txs: [] };
+      const ev: Probe = { badges: [], commits: [], loads: [], fetches: [], txs: [] };
       const deadline = Date.now() + 20_000;
       while (Date.now() < deadline) {
         const p = await readProbe(sw);
         ev.badges.push(...p.badges);
         ev.commits.push(...p.commits);
+        ev.loads.push(...p.loads);
         if (verdictTime(ev, url, expected) !== null) return;
         await page.waitForTimeout(25);
       }
