@@ -43,7 +43,7 @@ test('requests per origin in Chromium: first visit and revisit within the cache 
         ev.badges.push(...p.badges);
         ev.commits.push(...p.commits);
         ev.loads.push(...p.loads);
-        if (verdictTime(ev, url, expected) !== null) return;
+        if (verdictTime(ev, url, expected, 'commit') !== null) return;
         await page.waitForTimeout(25);
       }
       throw new Error(`no verdict for ${url}`);

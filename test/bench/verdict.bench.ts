@@ -13,7 +13,7 @@ const SAMPLES = Number(process.env.BENCH_VERDICT_SAMPLES ?? 30);
 
 const breakdowns = new Map<number, Breakdown[]>();
 
-async function waitVerdict(sw: Worker, page: Page, url: string, expected: string, skills?: number): Promise<number> {
+async function waitVerdict(sw: Worker, page: Page, url: string, expected: string, skills?: number, from: 'load' | 'commit' = 'load'): Promise<number> {
   const deadline = Date.now() + 20_000;
   const events: Probe = { badges: [], commits: [], loads: [], fetches: [], txs: [] };
   for (;;) {
@@ -23,7 +23,7 @@ async function waitVerdict(sw: Worker, page: Page, url: string, expected: string
     events.loads.push(...p.loads);
     events.fetches.push(...p.fetches);
     events.txs.push(...p.txs);
-    const span = verdictSpan(events, url, expected);
+    const span = verdictSpan(events, url, expected, from);
     if (span !== null) {
       if (skills !== undefined) {
         const bd = breakdown(events, span, new URL(url).origin);
@@ -93,6 +93,21 @@ async function bareVerify(sw: Worker, origin: string, docs: string[]): Promise<{
   }, { origin, docs });
 }
 
+/**
+ * The extension blocks its own requests to loopback hosts unless a probe holds a permit
+ * (lib/net/dnr-rules.ts): the bare replays get one standing allow rule of their own, for the
+ * bare and limit origins only (never an origin the extension probes), as a permit would.
+ */
+async function allowBareOrigins(sw: Worker): Promise<void> {
+  await sw.evaluate(async () => {
+    const dnr = (globalThis as unknown as { chrome: { declarativeNetRequest: { updateSessionRules(c: unknown): Promise<void> } } }).chrome.declarativeNetRequest;
+    await dnr.updateSessionRules({
+      removeRuleIds: [900_001],
+      addRules: [{ id: 900_001, priority: 2, action: { type: 'allow' }, condition: { regexFilter: '^http://(bare|limit)[0-9]+-[0-9]+-s[0-9]+\\.localhost:[0-9]+/', tabIds: [-1] } }],
+    });
+  });
+}
+
 test('time to verdict vs the bare network', async () => {
   test.setTimeout(600_000);
   const started = Date.now();
@@ -104,6 +119,7 @@ test('time to verdict vs the bare network', async () => {
   try {
     const sw = b.sw as Worker;
     await instrumentWorker(sw);
+    await allowBareOrigins(sw);
     for (const n of [0, 5, 50]) sites.push(await startBenchSite(n));
     const page = await b.context.newPage();
     const expected = (n: number): string => (n === 0 ? '' : String(n));
@@ -125,7 +141,7 @@ test('time to verdict vs the bare network', async () => {
         verdicts.set(s.skills, [...(verdicts.get(s.skills) ?? []), await waitVerdict(sw, page, o, expected(s.skills), s.skills)]);
         // Revisit of the same origin: the stored report and the fresh probe cache answer.
         await page.goto(o + '/?again');
-        revisits.set(s.skills, [...(revisits.get(s.skills) ?? []), await waitVerdict(sw, page, o + '/?again', expected(s.skills))]);
+        revisits.set(s.skills, [...(revisits.get(s.skills) ?? []), await waitVerdict(sw, page, o + '/?again', expected(s.skills), undefined, 'commit')]);
         // The requests the extension made for this origin, replayed bare on a fresh origin.
         const reqs = s.requestsFor(o).filter((r) => !isPageRequest(r));
         const docs = reqs.filter((r) => !r.path.startsWith('/skills/')).map((r) => r.path);
@@ -148,7 +164,7 @@ test('time to verdict vs the bare network', async () => {
       const label = s.skills === 0 ? 'publishes nothing' : `${s.skills} signed skills`;
       rows.push([label, 'first visit: probe start (load event) → badge', `${fmt(v.median)} ms`, `${fmt(v.p95)} ms`, `${fmt(v.p25)}–${fmt(v.p75)} ms`, v.n, reproCommand('verdict.bench.ts')]);
       rows.push([label, `bare fetches of the same ${req.docs.length + req.artifacts.length} files`, `${fmt(n.median)} ms`, `${fmt(n.p95)} ms`, `${fmt(n.p25)}–${fmt(n.p75)} ms`, n.n, reproCommand('verdict.bench.ts')]);
-      rows.push([label, 'revisit (same origin): probe start (load event) → badge', `${fmt(r.median)} ms`, `${fmt(r.p95)} ms`, `${fmt(r.p25)}–${fmt(r.p75)} ms`, r.n, reproCommand('verdict.bench.ts')]);
+      rows.push([label, 'revisit (same origin): commit → badge (from the stored report, before the load event)', `${fmt(r.median)} ms`, `${fmt(r.p95)} ms`, `${fmt(r.p25)}–${fmt(r.p75)} ms`, r.n, reproCommand('verdict.bench.ts')]);
       const over = v.median - n.median;
       const bdsT = breakdowns.get(s.skills) ?? [];
       const m = (f: (b: Breakdown) => number): number => summarize(bdsT.map(f)).median;

@@ -103,8 +103,8 @@ export async function readProbe(sw: Worker): Promise<Probe> {
 }
 
 /** Probe start (the page's load event) → first badge for the same tab at or after it with the expected text. */
-export function verdictTime(p: Probe, url: string, expectedText: string): number | null {
-  return verdictSpan(p, url, expectedText)?.ms ?? null;
+export function verdictTime(p: Probe, url: string, expectedText: string, from: 'load' | 'commit' = 'load'): number | null {
+  return verdictSpan(p, url, expectedText, from)?.ms ?? null;
 }
 
 export interface VerdictSpan {
@@ -116,10 +116,15 @@ export interface VerdictSpan {
   badge: number;
 }
 
-export function verdictSpan(p: Probe, url: string, expectedText: string): VerdictSpan | null {
+/**
+ * From the load event by default (where a first visit's probe starts). `from: 'commit'` counts
+ * from the commit instead: a revisit's badge comes from the stored report as the page commits,
+ * before its load event.
+ */
+export function verdictSpan(p: Probe, url: string, expectedText: string, from: 'load' | 'commit' = 'load'): VerdictSpan | null {
   const commit = p.commits.find((c) => c.url === url || c.url === url + '/');
   if (!commit) return null;
-  const load = p.loads.find((l) => l.tabId === commit.tabId && l.t >= commit.t);
+  const load = from === 'load' ? p.loads.find((l) => l.tabId === commit.tabId && l.t >= commit.t) : commit;
   if (!load) return null;
   const badge = p.badges.find((b) => b.tabId === commit.tabId && b.t >= load.t && b.text === expectedText);
   return badge ? { ms: badge.t - load.t, commit: commit.t, start: load.t, badge: badge.t } : null;
