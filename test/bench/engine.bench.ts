@@ -227,7 +227,7 @@ test('engine throughput: Skillpin vs the reference validator', async () => {
       met: likeRatio <= 0.5,
       ...(likeRatio > 0.5
         ? {
-            why: `per skill, measured alone on the same files: reading the SKILL.md ${fmt(costsLike.read, 1)} µs, checkDigests ${fmt(costsLike.digest, 1)} µs (SHA-256 in JS below 8 KiB under node, where a WebCrypto call costs more), parseFrontmatter ${fmt(costsLike.frontmatter, 1)} µs (a full YAML parse with duplicate-key and alias checks, FORMATS.md §3) and parseLlmsTxt ${fmt(costsLike.llms, 1)} µs; the reference reads each file twice but hashes with node's native crypto and reads frontmatter with one regular expression per line, which accepts what YAML would refuse`,
+            why: `per skill, measured alone on the same files: reading the SKILL.md ${fmt(costsLike.read, 1)} µs, checkDigests ${fmt(costsLike.digest, 1)} µs (SHA-256 in JS below 8 KiB under node, where a WebCrypto call costs more), parseFrontmatter ${fmt(costsLike.frontmatter, 1)} µs (the simple form read directly, lib/parse/frontmatter-simple.ts; anything else a full YAML parse) and parseLlmsTxt ${fmt(costsLike.llms, 1)} µs. The hash is the largest share: lib/ runs in a service worker and has no node built-ins, so under node a SKILL.md of a few KiB is hashed by @noble in JS (a WebCrypto call costs more there, docs/benchmarks.md §5), while the reference hashes with node's native crypto (and reads each file twice, and reads frontmatter with one regular expression per line, which accepts what YAML would refuse)`,
           }
         : {}),
     });
