@@ -2,6 +2,7 @@
 // incoming message with parseRequest() and checks the sender before answering
 // privileged ones (PRODUCT.md §6): only the extension's own pages may approve,
 // pin, read skill bytes or export.
+import { PINS_FILTER_MAX, PINS_PAGE_MAX, type PinsPage, type PinsPageRequest } from './lists/pins-page';
 import type { Approval, KeyHistoryEntry, OriginReport, Pin, Settings, SkillStatus } from './types';
 import type { ExportStatus } from './export/record';
 
@@ -56,6 +57,8 @@ export interface PrivilegedRequests {
   /** What the organisation's policy sets (docs/policies.md): locked settings, signed-only approval, pinned keys. */
   'skillpin:policy-get': { request: Record<string, never>; response: PolicySummary };
   'skillpin:pins-list': { request: Record<string, never>; response: Pin[] };
+  /** One page of the pins, sorted by origin and filtered in the background (lib/lists/pins-page.ts). */
+  'skillpin:pins-page': { request: PinsPageRequest; response: PinsPage };
   'skillpin:pin-forget': { request: { origin: string }; response: ActionResult };
   /** Every key every origin has shown (PRODUCT.md §5 key history), revoked ones included. */
   'skillpin:key-history': { request: Record<string, never>; response: KeyHistoryEntry[] };
@@ -305,6 +308,11 @@ const SCHEMAS: { [T in RequestType]: Record<string, Check> } = {
   'skillpin:settings-update': { changes: isSettingsChanges },
   'skillpin:policy-get': {},
   'skillpin:pins-list': {},
+  'skillpin:pins-page': {
+    offset: (v) => Number.isSafeInteger(v) && (v as number) >= 0,
+    limit: (v) => Number.isSafeInteger(v) && (v as number) >= 1 && (v as number) <= PINS_PAGE_MAX,
+    filter: (v) => typeof v === 'string' && v.length <= PINS_FILTER_MAX,
+  },
   'skillpin:pin-forget': { origin },
   'skillpin:key-history': {},
   'skillpin:key-revoke': { origin, fingerprint: (v) => typeof v === 'string' && /^SHA256:[A-Za-z0-9+/]{43}$/.test(v) },

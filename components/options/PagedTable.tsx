@@ -6,9 +6,10 @@ import type { ComponentChild } from 'preact';
 import { useEffect, useId, useMemo, useRef, useState } from 'preact/hooks';
 import { t } from '../../lib/i18n';
 import { errorText } from '../shared/format';
+import { LIST_PAGE_ROWS, normalizeFilter } from '../../lib/lists/pins-page';
 
 /** Rows added to the table at first and by each "Show more". */
-export const PAGE_SIZE = 100;
+export const PAGE_SIZE = LIST_PAGE_ROWS;
 
 // One collator for every sort: the same order as String.prototype.localeCompare, far cheaper per call.
 const collator = new Intl.Collator();
@@ -17,10 +18,7 @@ export const compareText = (a: string, b: string): number => collator.compare(a,
 const numbers = new Intl.NumberFormat();
 export const formatCount = (n: number): string => numbers.format(n);
 
-/** A filter text as rows are matched against it: trimmed and lowercased; empty matches everything. */
-export function normalizeFilter(text: string): string {
-  return text.trim().toLowerCase();
-}
+export { normalizeFilter };
 
 export type ListState<T> = { phase: 'loading' } | { phase: 'error'; message: string } | { phase: 'ready'; items: T[] };
 
@@ -75,30 +73,79 @@ interface Props<T> {
 }
 
 export function PagedTable<T>({ testId, caption, head, items, matches, row, filterLabel, count, pageSize = PAGE_SIZE }: Props<T>) {
-  const id = useId();
   const [filter, setFilter] = useState('');
   const [limit, setLimit] = useState(pageSize);
-  const tbody = useRef<HTMLTableSectionElement>(null);
-  const focusRow = useRef<number | null>(null);
-
   const needle = normalizeFilter(filter);
   const matching = useMemo(() => (needle ? items.filter((item) => matches(item, needle)) : items), [items, needle, matches]);
   const shown = matching.length > limit ? matching.slice(0, limit) : matching;
-  const more = matching.length - shown.length;
+  return (
+    <PagedTableView
+      testId={testId}
+      caption={caption}
+      head={head}
+      shown={shown}
+      matching={matching.length}
+      total={items.length}
+      filter={filter}
+      onFilter={(text) => {
+        setFilter(text);
+        setLimit(pageSize);
+      }}
+      onMore={() => setLimit(shown.length + pageSize)}
+      row={row}
+      filterLabel={filterLabel}
+      count={count}
+      pageSize={pageSize}
+    />
+  );
+}
+
+interface ViewProps<T> {
+  testId: string;
+  caption: string;
+  head: ComponentChild;
+  /** The rows drawn, in display order. */
+  shown: readonly T[];
+  /** Rows matching the filter, drawn or not. */
+  matching: number;
+  /** Rows in all. */
+  total: number;
+  /** The filter as typed. */
+  filter: string;
+  onFilter: (text: string) => void;
+  /** "Show more": the caller adds up to `pageSize` rows to `shown`. */
+  onMore: () => void;
+  row: (item: T) => ComponentChild;
+  filterLabel: string;
+  count: CountText;
+  pageSize?: number;
+}
+
+/**
+ * The table, its filter box, count and "Show more", for rows someone else pages: PagedTable
+ * over a list in the page, or the pins section over pages the background sorts and filters.
+ */
+export function PagedTableView<T>({ testId, caption, head, shown, matching, total, filter, onFilter, onMore, row, filterLabel, count, pageSize = PAGE_SIZE }: ViewProps<T>) {
+  const id = useId();
+  const tbody = useRef<HTMLTableSectionElement>(null);
+  const focusRow = useRef<number | null>(null);
+  const needle = normalizeFilter(filter);
+  const more = matching - shown.length;
 
   // After "Show more", focus moves to the first new row, so keyboard users carry on where the list grew.
   useEffect(() => {
     const index = focusRow.current;
     if (index === null) return;
-    focusRow.current = null;
     const target = tbody.current?.children[index]?.querySelector<HTMLElement>('a[href], button:not([disabled])');
-    target?.focus();
+    if (!target) return; // rows from the background may arrive a render later
+    focusRow.current = null;
+    target.focus();
   });
 
   let status: string;
-  if (needle && matching.length === 0) status = count.none(filter.trim());
-  else if (needle) status = count.filtered(formatCount(shown.length), formatCount(matching.length), formatCount(items.length));
-  else status = count.all(formatCount(shown.length), formatCount(items.length));
+  if (needle && matching === 0) status = count.none(filter.trim());
+  else if (needle) status = count.filtered(formatCount(shown.length), formatCount(matching), formatCount(total));
+  else status = count.all(formatCount(shown.length), formatCount(total));
 
   return (
     <>
@@ -114,8 +161,8 @@ export function PagedTable<T>({ testId, caption, head, items, matches, row, filt
             aria-controls={`${id}-table`}
             aria-describedby={`${id}-count`}
             onInput={(e) => {
-              setFilter((e.currentTarget as HTMLInputElement).value);
-              setLimit(pageSize);
+              focusRow.current = null;
+              onFilter((e.currentTarget as HTMLInputElement).value);
             }}
             data-testid={`${testId}-filter`}
           />
@@ -125,7 +172,7 @@ export function PagedTable<T>({ testId, caption, head, items, matches, row, filt
         </p>
       </div>
       {shown.length > 0 && (
-        <table class="table" id={`${id}-table`} data-testid={testId} data-total={items.length} data-matching={matching.length}>
+        <table class="table" id={`${id}-table`} data-testid={testId} data-total={total} data-matching={matching}>
           <caption class="visually-hidden">{caption}</caption>
           <thead>{head}</thead>
           <tbody ref={tbody}>{shown.map(row)}</tbody>
@@ -138,7 +185,7 @@ export function PagedTable<T>({ testId, caption, head, items, matches, row, filt
             aria-describedby={`${id}-count`}
             onClick={() => {
               focusRow.current = shown.length;
-              setLimit(shown.length + pageSize);
+              onMore();
             }}
             data-action="show-more"
           >

@@ -1,4 +1,4 @@
-import { useCallback, useState } from 'preact/hooks';
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import type { Pin } from '../../lib/types';
 import { t } from '../../lib/i18n';
 import { useAnnounce } from '../shared/Announcer';
@@ -6,18 +6,42 @@ import { Dialog } from '../shared/Dialog';
 import { Fingerprint } from '../shared/Fingerprint';
 import { errorText, formatDate } from '../shared/format';
 import type { OptionsEnv } from './env';
-import { compareText, listPlaceholder, PagedTable, useSortedList, type CountText } from './PagedTable';
+import { PAGE_SIZE, PagedTableView, type CountText } from './PagedTable';
+import { pinMatches } from '../../lib/lists/pins-page';
 
-const byOrigin = (a: Pin, b: Pin): number => compareText(a.origin, b.origin);
+export { pinMatches };
+
+type PinsState =
+  | { phase: 'loading' }
+  | { phase: 'error'; message: string }
+  | { phase: 'ready'; items: Pin[]; matching: number; total: number };
 
 /**
- * A pin matches a filter (normalized: trimmed, lowercase) by a part of its origin or of its
- * fingerprint; spaces are ignored for the fingerprint, so a copied grouped fingerprint matches too.
+ * The pins a page at a time from the background, which sorts and filters them
+ * (lib/lists/pins-page.ts): the first page again whenever `version` or the filter changes,
+ * the next one on "Show more". The rows drawn stay while a new page is on its way, so the
+ * filter box keeps its focus as the user types.
  */
-export function pinMatches(pin: Pin, filter: string): boolean {
-  if (pin.origin.toLowerCase().includes(filter)) return true;
-  const compact = filter.replace(/\s+/g, '');
-  return compact !== '' && pin.fingerprint.toLowerCase().includes(compact);
+function usePinPages(env: OptionsEnv, version: number, filter: string): { state: PinsState; more: () => void } {
+  const [state, setState] = useState<PinsState>({ phase: 'loading' });
+  const seq = useRef(0);
+  const shown = state.phase === 'ready' ? state.items : [];
+  useEffect(() => {
+    const n = ++seq.current;
+    (filter === '' ? env.client.pinsFirstPage() : env.client.pinsPage(0, PAGE_SIZE, filter)).then(
+      (page) => n === seq.current && setState({ phase: 'ready', items: page.items, matching: page.matching, total: page.total }),
+      (err: unknown) => n === seq.current && setState({ phase: 'error', message: errorText(err) }),
+    );
+  }, [env, version, filter]);
+  const more = useCallback(() => {
+    const n = ++seq.current;
+    const from = shown.length;
+    env.client.pinsPage(from, PAGE_SIZE, filter).then(
+      (page) => n === seq.current && setState({ phase: 'ready', items: [...shown.slice(0, page.offset), ...page.items], matching: page.matching, total: page.total }),
+      (err: unknown) => n === seq.current && setState({ phase: 'error', message: errorText(err) }),
+    );
+  }, [env, filter, shown]);
+  return { state, more };
 }
 
 const COUNT: CountText = {
@@ -29,8 +53,8 @@ const COUNT: CountText = {
 export function PinsSection({ env, version, onChanged }: { env: OptionsEnv; version: number; onChanged: () => void }) {
   const announce = useAnnounce();
   const [forgetting, setForgetting] = useState<Pin | null>(null);
-  const fetchPins = useCallback(() => env.client.pinsList(), [env]);
-  const state = useSortedList(fetchPins, byOrigin, version);
+  const [filter, setFilter] = useState('');
+  const { state, more } = usePinPages(env, version, filter);
 
   async function forget(pin: Pin) {
     setForgetting(null);
@@ -44,17 +68,22 @@ export function PinsSection({ env, version, onChanged }: { env: OptionsEnv; vers
     onChanged();
   }
 
-  const placeholder = listPlaceholder(state, t('pins_empty'));
-  if (placeholder !== null || state.phase !== 'ready') return placeholder;
+  if (state.phase === 'loading') return <p class="loading" aria-busy="true">{t('loading')}</p>;
+  if (state.phase === 'error') return <p class="error" role="alert">{t('list_error', state.message)}</p>;
+  if (state.total === 0) return <p class="empty">{t('pins_empty')}</p>;
   return (
     <>
-      <PagedTable
+      <PagedTableView
         testId="pins"
         caption={t('pins_title')}
         filterLabel={t('pins_filter')}
         count={COUNT}
-        items={state.items}
-        matches={pinMatches}
+        shown={state.items}
+        matching={state.matching}
+        total={state.total}
+        filter={filter}
+        onFilter={setFilter}
+        onMore={more}
         head={
           <tr>
             <th scope="col">{t('col_origin')}</th>

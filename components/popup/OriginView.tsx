@@ -10,6 +10,7 @@ import { useSkillActions } from './actions';
 import type { PopupEnv } from './env';
 import { KeyBanner, needsKeyBanner } from './KeyBanner';
 import { SkillCard } from './SkillCard';
+import { useProgressiveCount } from './progressive';
 import { loadedSkillDetails, loadSkillDetails, preloadSkillDetails, type SkillDetailsComponent } from './details-loader';
 import type { ChatTab } from './target';
 
@@ -125,6 +126,8 @@ export function OriginView({ env, origin, tabId = null, chatTab, recheck, onBusy
   const ready = state.phase === 'ready';
   const skill = ready && selected ? state.report.skills.find((s) => s.id === selected) : undefined;
   const details = useSkillDetails(skill !== undefined);
+  // The first cards now, the rest in idle time (progressive.ts).
+  const drawn = useProgressiveCount(ready ? state.report.skills.length : 0);
   // With the list on screen, the details chunk loads while the user reads it.
   useEffect(() => (ready ? preloadSkillDetails() : undefined), [ready]);
 
@@ -259,8 +262,8 @@ export function OriginView({ env, origin, tabId = null, chatTab, recheck, onBusy
         <p class="summary" data-testid="summary">
           {t('summary', report.summary.total, report.summary.usable, report.summary.approved)}
         </p>
-        <ul class="cards" aria-label={t('skills_of', origin)}>
-          {report.skills.map((s) => (
+        <ul class="cards" aria-label={t('skills_of', origin)} aria-busy={drawn < report.skills.length ? 'true' : undefined}>
+          {(drawn < report.skills.length ? report.skills.slice(0, drawn) : report.skills).map((s) => (
             <SkillCard
               key={s.id}
               skill={s}

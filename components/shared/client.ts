@@ -1,6 +1,7 @@
 // The only way the popup and the options page talk to the background. Each method
 // sends one typed message from lib/messages.ts; the transport is injected so tests
 // pass a fake and the entrypoints pass browser.runtime.sendMessage.
+import { LIST_PAGE_ROWS } from '../../lib/lists/pins-page';
 import type { RequestMap, RequestType } from '../../lib/messages';
 
 export type Send = (msg: unknown) => Promise<unknown>;
@@ -41,6 +42,9 @@ export function createClient(send: Send) {
     settingsUpdate: (changes: Body<'skillpin:settings-update'>['changes']) => request('skillpin:settings-update', { changes }),
     policyGet: () => request('skillpin:policy-get', none),
     pinsList: () => request('skillpin:pins-list', none),
+    pinsPage: (offset: number, limit: number, filter: string) => request('skillpin:pins-page', { offset, limit, filter }),
+    /** The first page with no filter: what the options page asks for as it starts (components/options/early.ts). */
+    pinsFirstPage: () => request('skillpin:pins-page', { offset: 0, limit: LIST_PAGE_ROWS, filter: '' }),
     pinForget: (origin: string) => request('skillpin:pin-forget', { origin }),
     keyHistory: () => request('skillpin:key-history', none),
     keyRevoke: (origin: string, fingerprint: string) => request('skillpin:key-revoke', { origin, fingerprint }),

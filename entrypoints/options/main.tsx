@@ -24,7 +24,7 @@ function download(filename: string, text: string): void {
 
 const env: OptionsEnv = {
   // The lists and settings are asked for now, while the page draws, not after its first paint.
-  client: withEarlyAnswers(createClient((msg) => browser.runtime.sendMessage(msg)), ['pinsList', 'settingsGet', 'approvalsList', 'reportsList']),
+  client: withEarlyAnswers(createClient((msg) => browser.runtime.sendMessage(msg)), ['pinsFirstPage', 'settingsGet', 'approvalsList', 'reportsList']),
   clipboard: writeClipboard,
   download,
   popupUrl: '/popup.html',

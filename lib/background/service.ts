@@ -1,6 +1,7 @@
 // The background's behaviour, free of extension APIs: every browser call goes through
 // BackgroundPlatform, so the same code runs in Chrome's service worker, Firefox's
 // event page and node tests. entrypoints/background.ts only wires events to it.
+import { pinsPage } from '../lists/pins-page';
 import type { LoadGate } from '../scheduler/load-gate';
 import type { RequestGuard } from '../net/request-guard';
 import { probeOrigin } from '../engine/probe-origin';
@@ -485,6 +486,7 @@ export function createBackgroundService(deps: BackgroundDeps): BackgroundService
       return summary;
     },
     'skillpin:pins-list': async () => (await getStore()).listPins(),
+    'skillpin:pins-page': async (req) => pinsPage(await (await getStore()).listPins(), req),
     'skillpin:pin-forget': async (req) => {
       await (await getStore()).forgetPin(req.origin);
       return { ok: true };

@@ -1,12 +1,13 @@
 // Fetches and verifies the artifacts of one origin (PRODUCT.md §2.7, §3; FORMATS.md §3–§7,
-// §9.2): up to 64 skills, 4 at a time. A declared digest whose verified bytes are stored is
+// §9.2): up to 64 skills, 6 at a time per host (downloads overlap the hashing and verifying of
+// bodies already received). A declared digest whose verified bytes are stored is
 // not fetched again; 304 and transient failures fall back to the last stored bytes. A signature
 // the stored bytes were verified with, under the same key, is not verified again (PRODUCT.md §2.7).
 import { fetchBounded } from '../net/fetch-bounded';
 import { LIMITS } from '../net/limits';
 import { positiveTtlMs } from '../net/cache-policy';
 import { decodeUtf8 } from '../parse/decode';
-import { compareMetadata, parseFrontmatter } from '../parse/skill-md';
+import { compareMetadata, parseFrontmatterText } from '../parse/skill-md';
 import { diag } from '../report/codes';
 import type {
   AdvisoryFlag,
@@ -32,7 +33,7 @@ import { verifySnapshot } from '../verify/snapshot-v1';
 import { sha256, toHex } from '../verify/sha256';
 import type { FetchContext } from './discover';
 import type { KeyContext } from './keys';
-import { mapPool } from './pool';
+import { mapPoolGrouped } from './pool';
 import { decideStatus, type Failure, type StatusDecision } from './status';
 
 export interface ArtifactContext extends FetchContext {
@@ -346,7 +347,9 @@ export async function processSkill(ctx: ArtifactContext, merged: MergedSkill, ov
     const known = got.kind === 'stored' ? got.stored : await ctx.store.getSkill(ctx.origin, url, digest.lfHex);
     sig = await signatureOf(ctx, merged)(skillMd, digest.lfHex, known);
   }
-  const frontmatter = skillMd ? parseFrontmatter(skillMd) : null;
+  // Decoded once: the frontmatter and the advisory flags read the same text.
+  const text = skillMd ? decodeUtf8(skillMd) : null;
+  const frontmatter = text !== null ? parseFrontmatterText(text) : null;
   if (frontmatter) {
     diagnostics.push(...frontmatter.diagnostics.map((d) => ({ ...d, url: d.url ?? url })));
     diagnostics.push(...compareMetadata(frontmatter, merged.candidates).map((d) => ({ ...d, url: d.url ?? url })));
@@ -390,7 +393,6 @@ export async function processSkill(ctx: ArtifactContext, merged: MergedSkill, ov
     await ctx.store.putSkill({ ...got.stored, signatureVerified: sig.verified });
   }
 
-  const text = skillMd ? decodeUtf8(skillMd) : null;
   return {
     merged,
     decision,
@@ -408,7 +410,17 @@ export async function processSkill(ctx: ArtifactContext, merged: MergedSkill, ov
   };
 }
 
-/** Every merged skill, 4 at a time; skills past the 64th fetchable one are not fetched. */
+/** The host an artifact is fetched from (its pool lane group); none for a skill that is not fetched. */
+function hostOf(m: MergedSkill): string {
+  if (m.url === null) return '';
+  try {
+    return new URL(m.url).host;
+  } catch {
+    return '';
+  }
+}
+
+/** Every merged skill, 6 at a time per host; skills past the 64th fetchable one are not fetched. */
 export async function processSkills(ctx: ArtifactContext, skills: MergedSkill[], onError: (m: MergedSkill, e: unknown) => SkillOutcome): Promise<SkillOutcome[]> {
   let fetchable = 0;
   const over = skills.map((m) => {
@@ -416,7 +428,7 @@ export async function processSkills(ctx: ArtifactContext, skills: MergedSkill[],
     fetchable += 1;
     return fetchable > LIMITS.maxSkillsPerOrigin;
   });
-  return mapPool(skills, LIMITS.artifactConcurrency, async (m, i) => {
+  return mapPoolGrouped(skills, hostOf, LIMITS.artifactConcurrency, async (m, i) => {
     try {
       return await processSkill(ctx, m, over[i] === true);
     } catch (e) {

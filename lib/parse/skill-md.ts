@@ -4,6 +4,7 @@
 import { parseDocument } from 'yaml';
 import type { Diagnostic, Frontmatter, SkillCandidate } from '../types';
 import { decodeUtf8 } from './decode';
+import { simpleFrontmatter } from './frontmatter-simple';
 import { diag, followsNameRule, hasOwn, isJsonObject } from './common';
 
 /**
@@ -89,45 +90,53 @@ function firstLine(message: string): string {
 
 /** Parses the YAML frontmatter of SKILL.md bytes. Never throws. */
 export function parseFrontmatter(bytes: Uint8Array): Frontmatter {
+  return parseFrontmatterText(decodeUtf8(bytes));
+}
+
+/** Parses the YAML frontmatter of a SKILL.md already decoded with decodeUtf8. Never throws. */
+export function parseFrontmatterText(text: string): Frontmatter {
   const diagnostics: Diagnostic[] = [];
-  const block = findBlock(decodeUtf8(bytes));
+  const block = findBlock(text);
   if (!block.ok) return result([block.diagnostic]);
 
-  let value: unknown;
-  try {
-    const doc = parseDocument(block.text, {
-      schema: 'core',
-      customTags: [],
-      uniqueKeys: true,
-      merge: false,
-      prettyErrors: false,
-    });
-    if (doc.errors.length > 0) {
-      const out = result(diagnostics);
-      for (const error of doc.errors) {
-        const duplicate = error.code === 'DUPLICATE_KEY';
-        out.diagnostics.push(
-          diag(
-            duplicate ? 'frontmatter-duplicate-key' : 'frontmatter-yaml-error',
-            'warning',
-            `${duplicate ? 'Duplicate key in the frontmatter' : 'The frontmatter is not valid YAML'}: ${firstLine(error.message)}`,
-          ),
-        );
+  // The common simple form is read directly; anything else goes through the YAML parser.
+  let value: unknown = simpleFrontmatter(block.text);
+  if (value === null) {
+    try {
+      const doc = parseDocument(block.text, {
+        schema: 'core',
+        customTags: [],
+        uniqueKeys: true,
+        merge: false,
+        prettyErrors: false,
+      });
+      if (doc.errors.length > 0) {
+        const out = result(diagnostics);
+        for (const error of doc.errors) {
+          const duplicate = error.code === 'DUPLICATE_KEY';
+          out.diagnostics.push(
+            diag(
+              duplicate ? 'frontmatter-duplicate-key' : 'frontmatter-yaml-error',
+              'warning',
+              `${duplicate ? 'Duplicate key in the frontmatter' : 'The frontmatter is not valid YAML'}: ${firstLine(error.message)}`,
+            ),
+          );
+        }
+        return out;
       }
-      return out;
+      for (const warning of doc.warnings) {
+        diagnostics.push(diag('frontmatter-yaml-warning', 'warning', `Frontmatter: ${firstLine(warning.message)}`));
+      }
+      value = doc.toJS({ maxAliasCount: FRONTMATTER_MAX_ALIASES });
+    } catch (error) {
+      const alias = error instanceof ReferenceError;
+      diagnostics.push(
+        alias
+          ? diag('frontmatter-alias-limit', 'warning', 'The frontmatter expands too many aliases; it is not used.')
+          : diag('frontmatter-yaml-error', 'warning', 'The frontmatter could not be parsed as YAML.'),
+      );
+      return result(diagnostics);
     }
-    for (const warning of doc.warnings) {
-      diagnostics.push(diag('frontmatter-yaml-warning', 'warning', `Frontmatter: ${firstLine(warning.message)}`));
-    }
-    value = doc.toJS({ maxAliasCount: FRONTMATTER_MAX_ALIASES });
-  } catch (error) {
-    const alias = error instanceof ReferenceError;
-    diagnostics.push(
-      alias
-        ? diag('frontmatter-alias-limit', 'warning', 'The frontmatter expands too many aliases; it is not used.')
-        : diag('frontmatter-yaml-error', 'warning', 'The frontmatter could not be parsed as YAML.'),
-    );
-    return result(diagnostics);
   }
 
   if (!isJsonObject(value)) {

@@ -128,10 +128,34 @@ function keyIsValid(key: Uint8Array): boolean {
   return true;
 }
 
+/**
+ * The signature rules without decoding R: 64 bytes, S < L, R's y below p, and no x = 0 point
+ * (y = 1 or p - 1) with the sign bit set. Whether R is a curve point at all is not asked here:
+ * an R off the curve never equals the encoding of [S]B - [k]A, so the equation refuses it,
+ * and `whyInvalid` names the cause only once the equation failed. Decoding R (a square root in
+ * the field) was the largest part of the strict checks' cost per signature.
+ */
+function signatureShape(signature: Uint8Array): string | null {
+  if (!(signature instanceof Uint8Array) || signature.length !== 64) return 'signature must be 64 bytes';
+  const s = numberLE(signature.subarray(32, 64));
+  if (s >= ED25519_L) return 'signature scalar S is not below the group order (non-canonical)';
+  const r = signature.subarray(0, 32);
+  const y = encodedY(r);
+  if (y >= P) return 'signature R is not a canonical encoding (y >= p)';
+  // x = 0 exactly when y² = 1: the full check says which rule such an R breaks.
+  if (signBit(r) && (y === 1n || y === P - 1n)) return checkSignatureBytes(signature);
+  return null;
+}
+
+/** The message for a well-shaped signature that failed the equation. */
+function whyInvalid(signature: Uint8Array): string {
+  return checkSignatureBytes(signature) ?? 'signature does not verify under the key';
+}
+
 function preCheck(publicKey: Uint8Array, signature: Uint8Array, message: Uint8Array): boolean {
   if (!(message instanceof Uint8Array)) return false;
   if (!keyIsValid(publicKey)) return false;
-  return checkSignatureBytes(signature) === null;
+  return signatureShape(signature) === null;
 }
 
 function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
@@ -300,9 +324,9 @@ export async function verifySignatureB64(keyB64: string, sigB64: string, message
   if (sig.length !== 64) {
     return { ok: false, code: 'signature-length', message: `signature must be 64 bytes, got ${sig.length}` };
   }
-  const shape = checkSignatureBytes(sig);
+  const shape = signatureShape(sig);
   if (shape !== null) return { ok: false, code: 'signature-invalid', message: shape };
   // Key and signature rules were checked just above: go straight to the equation.
   const valid = message instanceof Uint8Array && (await verifyPrechecked(key.key, sig, message));
-  return valid ? { ok: true } : { ok: false, code: 'signature-invalid', message: 'signature does not verify under the key' };
+  return valid ? { ok: true } : { ok: false, code: 'signature-invalid', message: whyInvalid(sig) };
 }

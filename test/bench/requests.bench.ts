@@ -35,18 +35,28 @@ test('requests per origin in Chromium: first visit and revisit within the cache 
     await instrumentWorker(sw);
     const page = await b.context.newPage();
     for (const n of [0, 5, 50]) sites.push(await startBenchSite(n));
-    const wait = async (url: string, expected: string): Promise<void> => {
-      const ev: Probe = { badges: [], commits: [], fetches: [], txs: [] };
+    // A first visit's verdict follows its probe, which starts at the page's load event (a badge
+    // cleared at the commit is not it); a revisit's comes from the stored report at the commit.
+    const wait = async (url: string, expected: string, from: 'load' | 'commit'): Promise<void> => {
+      const ev: Probe = { badges: [], commits: [], loads: [], fetches: [], txs: [] };
       const deadline = Date.now() + 20_000;
       while (Date.now() < deadline) {
         const p = await readProbe(sw);
         ev.badges.push(...p.badges);
         ev.commits.push(...p.commits);
-        if (verdictTime(ev, url, expected) !== null) return;
+        ev.loads.push(...p.loads);
+        if (verdictTime(ev, url, expected, from) !== null) return;
         await page.waitForTimeout(25);
       }
       throw new Error(`no verdict for ${url}`);
     };
+    // Warm-up: the first navigation of a fresh browser may wait for the load gate's cap; count none of it.
+    {
+      const s = sites[0] as BenchSite;
+      const o = s.freshOrigin('warm');
+      await page.goto(o + '/');
+      for (let t = 0; t < 40 && s.requestsFor(o).filter((r) => !isPageRequest(r)).length < 3; t++) await page.waitForTimeout(250);
+    }
     for (const s of sites) {
       const label = s.skills === 0 ? 'publishes nothing' : `${s.skills} signed skills`;
       const expected = s.skills === 0 ? '' : String(s.skills);
@@ -56,15 +66,20 @@ test('requests per origin in Chromium: first visit and revisit within the cache 
       for (let i = 0; i < 5; i++) {
         const o = s.freshOrigin(`q${i}`);
         await page.goto(o + '/');
-        await wait(o, expected);
-        await page.waitForTimeout(200);
+        await wait(o, expected, 'load');
+        // For a site that publishes nothing the expected badge is empty, which a badge cleared
+        // as the probe starts also matches: the first visit is over once its requests stop.
+        for (let seen = -1; seen !== s.requestsFor(o).length; ) {
+          seen = s.requestsFor(o).length;
+          await page.waitForTimeout(300);
+        }
         const first = s.requestsFor(o).filter((r) => !isPageRequest(r));
         firsts.push(first.length);
         firstDesc = describe(first);
         const before = s.requestsFor(o).length;
         for (let k = 0; k < 3; k++) {
           await page.goto(`${o}/?again=${k}`);
-          await wait(`${o}/?again=${k}`, expected);
+          await wait(`${o}/?again=${k}`, expected, 'commit');
         }
         await page.waitForTimeout(300);
         revisits.push(s.requestsFor(o).slice(before).filter((r) => !isPageRequest(r)).length);

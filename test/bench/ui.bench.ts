@@ -1,6 +1,6 @@
-// 6. UI: popup time to first render with 5 and 200 skills; options page with 1,000 and
-// 10,000 pins. Time = navigation start → the list holds every item (a MutationObserver
-// installed before the page's own scripts stamps performance.now()).
+// 6. UI: popup time to first render with 5 and 200 skills (the cards a popup shows, then every
+// card); options page with 1,000 and 10,000 pins. Time = navigation start → the list holds the
+// items (a MutationObserver installed before the page's own scripts stamps performance.now()).
 import { test } from '@playwright/test';
 import type { BrowserContext, Worker } from '@playwright/test';
 import { createHash, randomBytes } from 'node:crypto';
@@ -13,33 +13,45 @@ import type { OriginReport, Pin } from '../../lib/types';
 const LOADS = Number(process.env.BENCH_UI_LOADS ?? 10);
 /** Pin rows the options page shows before "Show more" (PAGE_SIZE in components/options/PagedTable.tsx). */
 const OPTIONS_PAGE_ROWS = 100;
+/** Cards the popup draws in its first render (FIRST_CARDS in components/popup/progressive.ts). */
+const POPUP_FIRST_CARDS = 12;
 
-/** Navigation start → `selector` matches at least `count` elements, measured in the page. */
-async function timeToListOnce(context: BrowserContext, url: string, selector: string, count: number): Promise<{ ms: number; fcp: number }> {
+interface ListTimes {
+  /** Navigation start → `count` items. */
+  ms: number;
+  /** Navigation start → `firstCount` items (the first screenful). */
+  first: number;
+  fcp: number;
+}
+
+/** Navigation start → `selector` matches at least `firstCount`, then `count` elements, measured in the page. */
+async function timeToListOnce(context: BrowserContext, url: string, selector: string, count: number, firstCount = count): Promise<ListTimes> {
   const page = await context.newPage();
   try {
-    await page.addInitScript(({ selector, count }) => {
-      const w = window as unknown as { __benchListAt?: number; __benchFcp?: number };
+    await page.addInitScript(({ selector, count, firstCount }) => {
+      const w = window as unknown as { __benchListAt?: number; __benchFirstAt?: number };
       const check = (): boolean => {
-        if (w.__benchListAt === undefined && document.querySelectorAll(selector).length >= count) w.__benchListAt = performance.now();
+        const n = document.querySelectorAll(selector).length;
+        if (w.__benchFirstAt === undefined && n >= firstCount) w.__benchFirstAt = performance.now();
+        if (w.__benchListAt === undefined && n >= count) w.__benchListAt = performance.now();
         return w.__benchListAt !== undefined;
       };
       new MutationObserver((_, obs) => {
         if (check()) obs.disconnect();
       }).observe(document, { childList: true, subtree: true });
-    }, { selector, count });
+    }, { selector, count, firstCount });
     await page.goto(url);
-    // One round trip returns both figures: the tab can go away right after (see ui notes).
+    // One round trip returns every figure: the tab can go away right after (see ui notes).
     const handle = await page.waitForFunction(
       () => {
-        const w = window as unknown as { __benchListAt?: number };
+        const w = window as unknown as { __benchListAt?: number; __benchFirstAt?: number };
         if (w.__benchListAt === undefined) return null;
-        return { ms: w.__benchListAt, fcp: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? Number.NaN };
+        return { ms: w.__benchListAt, first: w.__benchFirstAt ?? w.__benchListAt, fcp: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? Number.NaN };
       },
       null,
       { timeout: 60_000 },
     );
-    return (await handle.jsonValue()) as { ms: number; fcp: number };
+    return (await handle.jsonValue()) as ListTimes;
   } finally {
     if (!page.isClosed()) await page.close();
   }
@@ -47,10 +59,10 @@ async function timeToListOnce(context: BrowserContext, url: string, selector: st
 
 let lostTabs = 0;
 
-async function timeToList(context: BrowserContext, url: string, selector: string, count: number): Promise<{ ms: number; fcp: number }> {
+async function timeToList(context: BrowserContext, url: string, selector: string, count: number, firstCount = count): Promise<ListTimes> {
   for (let attempt = 0; ; attempt++) {
     try {
-      return await timeToListOnce(context, url, selector, count);
+      return await timeToListOnce(context, url, selector, count, firstCount);
     } catch (e) {
       if (attempt >= 3 || !String(e).includes('closed')) throw e;
       lostTabs++;
@@ -120,6 +132,7 @@ test('popup and options page render times', async () => {
     // Warm-up.
     for (const [, o] of origins) await timeToList(b.context, `${ext}/popup.html?origin=${encodeURIComponent(o.origin)}`, '[data-skill-url]', o.listed);
     const popup = new Map<number, number[]>();
+    const popupFirst = new Map<number, number[]>();
     const fcp = new Map<number, number[]>();
     // The floor: a one-paragraph page in the same browser, measured the same way.
     const FLOOR_URL = 'data:text/html,<!doctype html><meta charset=utf-8><title>floor</title><p>floor</p>';
@@ -133,8 +146,9 @@ test('popup and options page render times', async () => {
       if (i % 2 === 1) order.reverse();
       for (const n of order) {
         const o = origins.get(n) as { origin: string; listed: number };
-        const t = await timeToList(b.context, `${ext}/popup.html?origin=${encodeURIComponent(o.origin)}`, '[data-skill-url]', o.listed);
+        const t = await timeToList(b.context, `${ext}/popup.html?origin=${encodeURIComponent(o.origin)}`, '[data-skill-url]', o.listed, Math.min(o.listed, POPUP_FIRST_CARDS));
         popup.set(n, [...(popup.get(n) ?? []), t.ms]);
+        popupFirst.set(n, [...(popupFirst.get(n) ?? []), t.first]);
         fcp.set(n, [...(fcp.get(n) ?? []), t.fcp]);
       }
     }
@@ -143,18 +157,21 @@ test('popup and options page render times', async () => {
     rows.push(['floor: a one-paragraph data: page', `${fmt(floor.median)} ms`, `${fmt(floor.p95)} ms`, `${fmt(floor.p25)}–${fmt(floor.p75)} ms`, `${fmt(floorF.median)} ms`, floor.n, reproCommand('ui.bench.ts')]);
     for (const [n, o] of origins) {
       const s = summarize(popup.get(n) ?? []);
+      const s1 = summarize(popupFirst.get(n) ?? []);
       const f = summarize(fcp.get(n) ?? []);
-      rows.push([`popup, ${n} skills (${o.listed} cards)`, `${fmt(s.median)} ms`, `${fmt(s.p95)} ms`, `${fmt(s.p25)}–${fmt(s.p75)} ms`, `${fmt(f.median)} ms`, s.n, reproCommand('ui.bench.ts')]);
+      const firstCards = Math.min(o.listed, POPUP_FIRST_CARDS);
+      rows.push([`popup, ${n} skills: first render (the first ${firstCards} cards)`, `${fmt(s1.median)} ms`, `${fmt(s1.p95)} ms`, `${fmt(s1.p25)}–${fmt(s1.p75)} ms`, `${fmt(f.median)} ms`, s1.n, reproCommand('ui.bench.ts')]);
+      if (o.listed > firstCards) rows.push([`popup, ${n} skills: every card (${o.listed}, the rest drawn in idle time)`, `${fmt(s.median)} ms`, `${fmt(s.p95)} ms`, `${fmt(s.p25)}–${fmt(s.p75)} ms`, `${fmt(f.median)} ms`, s.n, reproCommand('ui.bench.ts')]);
       targets.push({
-        what: `popup first render with every card, ${n} skills`,
+        what: `popup first render (the first ${firstCards} cards, more than a popup shows), ${n} skills`,
         target: '≤ 100 ms',
-        measured: `${fmt(s.median)} ms (p95 ${fmt(s.p95)})`,
-        met: s.median <= 100,
-        ...(s.median > 100
-          ? { why: `a one-paragraph page takes ${fmt(floor.median)} ms (first paint ${fmt(floorF.median)} ms) in this browser on this machine; the popup's own share is ${fmt(s.median - floor.median)} ms (extension page start-up, its scripts, one report request to the worker, ${o.listed} cards)` }
+        measured: `${fmt(s1.median)} ms (p95 ${fmt(s1.p95)}; every card at ${fmt(s.median)} ms)`,
+        met: s1.median <= 100,
+        ...(s1.median > 100
+          ? { why: `a one-paragraph page takes ${fmt(floor.median)} ms (first paint ${fmt(floorF.median)} ms) in this browser on this machine; the popup's own share is ${fmt(s1.median - floor.median)} ms (extension page start-up, its scripts, one report request to the worker, ${firstCards} cards)` }
           : {}),
       });
-      raw[`popup-${n}`] = popup.get(n);
+      raw[`popup-${n}`] = { every: popup.get(n), first: popupFirst.get(n) };
     }
 
     let have = 0;
@@ -184,7 +201,7 @@ test('popup and options page render times', async () => {
         measured: `${fmt(s.median)} ms (p95 ${fmt(s.p95)})`,
         met: s.median <= goal,
         ...(s.median > goal
-          ? { why: `the page draws its first paint at ${fmt(f.median)} ms and the first ${rowsShown} rows ${fmt(s.median - f.median)} ms later; the whole list of ${n.toLocaleString('en')} pins still comes from the worker in one pins-list answer and is sorted before the first page is drawn` }
+          ? { why: `the page draws its first paint at ${fmt(f.median)} ms and the first ${rowsShown} rows ${fmt(s.median - f.median)} ms later; the worker reads all ${n.toLocaleString('en')} pins from IndexedDB, sorts them and answers one page (pins-page); the page draws its 100 rows` }
           : {}),
       });
       raw[`options-${n}`] = times;
@@ -196,14 +213,14 @@ test('popup and options page render times', async () => {
   writeSection({
     id: '6-ui',
     title: '6. UI render times (extension pages opened in a tab)',
-    columns: ['page', 'median to full list', 'p95', 'IQR', 'first contentful paint (median)', 'loads', 'reproduce'],
+    columns: ['page', 'median', 'p95', 'IQR', 'first contentful paint (median)', 'loads', 'reproduce'],
     rows,
     targets,
     notes: [
       ...(lostTabs > 0 ? [`${lostTabs} extension tab(s) disappeared before their figure could be read and were measured again.`] : []),
-      'Time = navigation start → the list holds every item (popup: one card per listed skill; options: the first page of 100 pin rows of a table that counts every pin), stamped by a MutationObserver installed before the page\'s scripts. The popup is opened as popup.html?origin=… in a tab, as the end-to-end tests do.',
+      'Time = navigation start → the list holds the items named (popup: its first render, the first 12 cards, and every card; options: the first page of 100 pin rows of a table that counts every pin), stamped by a MutationObserver installed before the page\'s scripts. The popup is opened as popup.html?origin=… in a tab, as the end-to-end tests do.',
       'The 200-skill site lists 200 skills; the engine verifies the first 64 (the per-origin cap) and lists the rest as not fetched, so the popup renders 200 cards.',
-      'Pins are written straight into the extension\'s IndexedDB (pins store) before the options page loads; the 1,000 and 10,000 runs follow each other (not interleaved).',
+      'Pins are written straight into the extension\'s IndexedDB (pins store) before the options page loads; the 1,000 and 10,000 runs follow each other (not interleaved). The worker sorts and filters the pins and answers one page of 100 (skillpin:pins-page); the page never receives the whole list.',
     ],
     raw,
     seconds: (Date.now() - started) / 1000,

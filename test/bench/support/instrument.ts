@@ -1,6 +1,8 @@
 // Outside instrumentation of the extension's service worker: a wrapper around
-// action.setBadgeText and a webNavigation.onCommitted listener, both stamping the worker's own
-// performance.now(), so "navigation commit → badge set" is measured on one clock.
+// action.setBadgeText and webNavigation.onCommitted / onCompleted listeners, all stamping the
+// worker's own performance.now(), so "probe start → badge set" is measured on one clock. A
+// navigation's probe starts at the page's load event (lib/scheduler/load-gate.ts), so the
+// verdict is counted from the top frame's onCompleted.
 import type { Worker } from '@playwright/test';
 
 export interface BadgeEvent {
@@ -32,17 +34,20 @@ export interface TxEvent {
 export interface Probe {
   badges: BadgeEvent[];
   commits: CommitEvent[];
+  /** webNavigation.onCompleted of top frames: the page's load event, where the probe starts. */
+  loads: CommitEvent[];
   fetches: FetchEvent[];
   txs: TxEvent[];
 }
 
+type Listen = { addListener(f: (d: { tabId: number; url: string; frameId: number }) => void): void };
 type Setter = (details: { tabId?: number; text: string | null }) => Promise<void>;
 
 export async function instrumentWorker(sw: Worker): Promise<void> {
   await sw.evaluate(() => {
-    const g = globalThis as unknown as { __skillpinBenchProbe?: Probe; chrome: { action: { setBadgeText: Setter }; webNavigation: { onCommitted: { addListener(f: (d: { tabId: number; url: string; frameId: number }) => void): void } } }; browser?: { action?: { setBadgeText: Setter } } };
+    const g = globalThis as unknown as { __skillpinBenchProbe?: Probe; chrome: { action: { setBadgeText: Setter }; webNavigation: { onCommitted: Listen; onCompleted: Listen } }; browser?: { action?: { setBadgeText: Setter } } };
     if (g.__skillpinBenchProbe) return;
-    const probe: Probe = { badges: [], commits: [], fetches: [], txs: [] };
+    const probe: Probe = { badges: [], commits: [], loads: [], fetches: [], txs: [] };
     g.__skillpinBenchProbe = probe;
     // The background looks the global fetch up at call time: a wrapper sees every probe request.
     const gf = globalThis as unknown as { fetch: typeof fetch };
@@ -78,41 +83,55 @@ export async function instrumentWorker(sw: Worker): Promise<void> {
     g.chrome.webNavigation.onCommitted.addListener((d) => {
       if (d.frameId === 0) probe.commits.push({ tabId: d.tabId, url: d.url, t: performance.now() });
     });
+    g.chrome.webNavigation.onCompleted.addListener((d) => {
+      if (d.frameId === 0) probe.loads.push({ tabId: d.tabId, url: d.url, t: performance.now() });
+    });
   });
 }
 
 export async function readProbe(sw: Worker): Promise<Probe> {
   return sw.evaluate(() => {
     const p = (globalThis as unknown as { __skillpinBenchProbe: Probe }).__skillpinBenchProbe;
-    const out = { badges: [...p.badges], commits: [...p.commits], fetches: [...p.fetches], txs: [...p.txs] };
+    const out = { badges: [...p.badges], commits: [...p.commits], loads: [...p.loads], fetches: [...p.fetches], txs: [...p.txs] };
     p.badges.length = 0;
     p.commits.length = 0;
+    p.loads.length = 0;
     p.fetches.length = 0;
     p.txs.length = 0;
     return out;
   });
 }
 
-/** Commit → first badge for the same tab at or after it with the expected text. */
-export function verdictTime(p: Probe, url: string, expectedText: string): number | null {
-  return verdictSpan(p, url, expectedText)?.ms ?? null;
+/** Probe start (the page's load event) → first badge for the same tab at or after it with the expected text. */
+export function verdictTime(p: Probe, url: string, expectedText: string, from: 'load' | 'commit' = 'load'): number | null {
+  return verdictSpan(p, url, expectedText, from)?.ms ?? null;
 }
 
 export interface VerdictSpan {
+  /** Load event → badge. */
   ms: number;
   commit: number;
+  /** The page's load event: the probe's start. */
+  start: number;
   badge: number;
 }
 
-export function verdictSpan(p: Probe, url: string, expectedText: string): VerdictSpan | null {
+/**
+ * From the load event by default (where a first visit's probe starts). `from: 'commit'` counts
+ * from the commit instead: a revisit's badge comes from the stored report as the page commits,
+ * before its load event.
+ */
+export function verdictSpan(p: Probe, url: string, expectedText: string, from: 'load' | 'commit' = 'load'): VerdictSpan | null {
   const commit = p.commits.find((c) => c.url === url || c.url === url + '/');
   if (!commit) return null;
-  const badge = p.badges.find((b) => b.tabId === commit.tabId && b.t >= commit.t && b.text === expectedText);
-  return badge ? { ms: badge.t - commit.t, commit: commit.t, badge: badge.t } : null;
+  const load = from === 'load' ? p.loads.find((l) => l.tabId === commit.tabId && l.t >= commit.t) : commit;
+  if (!load) return null;
+  const badge = p.badges.find((b) => b.tabId === commit.tabId && b.t >= load.t && b.text === expectedText);
+  return badge ? { ms: badge.t - load.t, commit: commit.t, start: load.t, badge: badge.t } : null;
 }
 
 export interface Breakdown {
-  /** Commit → the first request of the probe. */
+  /** Probe start (load event) → the first request of the probe. */
   beforeFirstRequest: number;
   /** First request sent → last response received. */
   requests: number;
@@ -127,13 +146,13 @@ export interface Breakdown {
 /** Where the time between commit and badge went, for the origin's requests. */
 export function breakdown(p: Probe, span: VerdictSpan, origin: string): Breakdown | null {
   const mine = p.fetches.filter((f) => f.url.startsWith(origin) && f.start >= span.commit && f.end <= span.badge);
-  const txs = p.txs.filter((t) => t.start >= span.commit && t.end <= span.badge);
+  const txs = p.txs.filter((t) => t.start >= span.start && t.end <= span.badge);
   if (mine.length === 0) return null;
   const first = Math.min(...mine.map((f) => f.start));
   const last = Math.max(...mine.map((f) => f.end));
   const rw = txs.filter((t) => t.mode === 'readwrite');
   return {
-    beforeFirstRequest: first - span.commit,
+    beforeFirstRequest: first - span.start,
     requests: last - first,
     afterLastResponse: span.badge - last,
     readwriteTx: rw.length,

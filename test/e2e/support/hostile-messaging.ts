@@ -40,6 +40,7 @@ export function forgedRequests(report: OriginReport, tabId: number, settings: Se
     'skillpin:settings-update': { type: 'skillpin:settings-update', changes: { paused: true, denyList: ['https://victim.example'] } },
     'skillpin:policy-get': { type: 'skillpin:policy-get' },
     'skillpin:pins-list': { type: 'skillpin:pins-list' },
+    'skillpin:pins-page': { type: 'skillpin:pins-page', offset: 0, limit: 100, filter: '' },
     'skillpin:pin-forget': { type: 'skillpin:pin-forget', origin },
     'skillpin:key-history': { type: 'skillpin:key-history' },
     'skillpin:key-revoke': { type: 'skillpin:key-revoke', origin, fingerprint: fingerprint(forgedKey.publicKey) },

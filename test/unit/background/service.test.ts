@@ -110,6 +110,10 @@ describe('messages', () => {
     }
     const pins = await ask<{ origin: string }[]>({ type: 'skillpin:pins-list' });
     expect(pins.map((p) => p.origin)).toEqual([server.origin]);
+    // The options page's paged view of the same pins, cut in the background; not for content scripts.
+    const page = await ask<{ items: { origin: string }[]; matching: number; total: number }>({ type: 'skillpin:pins-page', offset: 0, limit: 10, filter: '' });
+    expect([page.items.map((p) => p.origin), page.matching, page.total]).toEqual([[server.origin], 1, 1]);
+    expect(await ask({ type: 'skillpin:pins-page', offset: 0, limit: 10, filter: '' }, CONTENT_SCRIPT)).toMatchObject({ ok: false, error: 'forbidden' });
     const approvals = await ask<unknown[]>({ type: 'skillpin:approvals-list' });
     expect(approvals).toEqual([]);
   });

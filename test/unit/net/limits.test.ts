@@ -19,7 +19,7 @@ describe('LIMITS', () => {
     expect(LIMITS.timeoutMs).toBe(10_000);
     expect(LIMITS.maxRedirects).toBe(5);
     expect(LIMITS.maxSkillsPerOrigin).toBe(64);
-    expect(LIMITS.artifactConcurrency).toBe(4);
+    expect(LIMITS.artifactConcurrency).toBe(6);
     expect(LIMITS.negativeTtlMs).toBe(86_400_000);
     expect(LIMITS.minPositiveTtlMs).toBe(300_000);
     expect(LIMITS.maxPositiveTtlMs).toBe(86_400_000);

@@ -6,6 +6,8 @@ import { act } from 'preact/test-utils';
 import { parseRequest, type RequestMap, type RequestType } from '../../../lib/messages';
 import { createClient } from '../../../components/shared/client';
 import { setMessageSource } from '../../../lib/i18n';
+import { pinsPage } from '../../../lib/lists/pins-page';
+import type { Pin } from '../../../lib/types';
 
 setMessageSource(null);
 
@@ -89,4 +91,12 @@ export function byText(root: ParentNode, selector: string, text: string): HTMLEl
 
 export function unmount(root: HTMLElement): void {
   render(null, root);
+}
+
+/** The background's pin messages over `pins()`: the whole list, and pages cut by the background's own function. */
+export function pinHandlers(pins: () => Pin[]): Handlers {
+  return {
+    'skillpin:pins-list': () => pins(),
+    'skillpin:pins-page': (req) => pinsPage(pins(), req),
+  };
 }

@@ -14,12 +14,12 @@ import { approvalMatches } from '../../../components/options/ApprovalsSection';
 import { withEarlyAnswers } from '../../../components/options/early';
 import { mergeSettings } from '../../../lib/trust/settings';
 import { FP_NEW, FP_OLD, ORIGIN, approved, makePin, makeReport, makeSkill } from '../../fixtures/ui/reports';
-import { byText, click, fakeBackground, flush, mount, typeInto, type Handlers } from './harness';
+import { byText, click, fakeBackground, flush, mount, typeInto, type Handlers, pinHandlers } from './harness';
 import { act } from 'preact/test-utils';
 
 const BASE: Handlers = {
   'skillpin:settings-get': () => DEFAULT_SETTINGS,
-  'skillpin:pins-list': () => [],
+  ...pinHandlers(() => []),
   'skillpin:key-history': () => [],
   'skillpin:approvals-list': () => [],
   'skillpin:reports-list': () => [],
@@ -243,7 +243,7 @@ describe('settings changed elsewhere', () => {
 
   it('a change of trust state reloads the pin list', async () => {
     let pins = [makePin({ origin: 'https://a.example' })];
-    const { render, changed } = setup({ 'skillpin:pins-list': () => pins });
+    const { render, changed } = setup({ ...pinHandlers(() => pins) });
     const root = await render();
     expect(root.querySelector('[data-origin="https://b.example"]')).toBeNull();
     pins = [...pins, makePin({ origin: 'https://b.example' })];
@@ -301,7 +301,7 @@ describe('pins and approvals', () => {
   it('lists every pin; Forget asks first and then sends pin-forget', async () => {
     let pins = [makePin(), makePin({ origin: 'https://b.example', fingerprint: FP_NEW })];
     const { render, bg } = setup({
-      'skillpin:pins-list': () => pins,
+      ...pinHandlers(() => pins),
       'skillpin:pin-forget': (req) => {
         pins = pins.filter((p) => p.origin !== req.origin);
         return { ok: true };
@@ -383,7 +383,7 @@ describe('pins and approvals', () => {
     let pins = Array.from({ length: N }, (_, i) => makePin({ origin: `https://site-${String(i).padStart(5, '0')}.example`, fingerprint: fp(i) }));
     pins.reverse(); // the section sorts by origin
     const { render, bg } = setup({
-      'skillpin:pins-list': () => pins,
+      ...pinHandlers(() => pins),
       'skillpin:pin-forget': (req) => {
         pins = pins.filter((p) => p.origin !== req.origin);
         return { ok: true };
@@ -419,9 +419,29 @@ describe('pins and approvals', () => {
     expect(root.querySelector('[data-testid="pins-count"]')?.textContent).toBe('Showing 100 of 9,999 pins');
   });
 
+  it('asks the background for one sorted page of pins at a time, never for the whole list', async () => {
+    const pins = Array.from({ length: 1000 }, (_, i) => makePin({ origin: `https://s${String(999 - i).padStart(4, '0')}.example` }));
+    const { render, bg } = setup({ ...pinHandlers(() => pins) });
+    const root = await render();
+    const rows = () => Array.from(root.querySelectorAll<HTMLElement>('[data-testid="pins"] tbody tr'));
+    expect(rows()).toHaveLength(100);
+    expect(rows()[0]?.dataset.origin).toBe('https://s0000.example');
+    expect(root.querySelector('[data-testid="pins-count"]')?.textContent).toBe('Showing 100 of 1,000 pins');
+    expect(bg.ofType('skillpin:pins-list')).toHaveLength(0);
+    expect(bg.ofType('skillpin:pins-page').map(({ offset, limit, filter }) => ({ offset, limit, filter }))).toEqual([{ offset: 0, limit: 100, filter: '' }]);
+    await click(root.querySelector('[data-action="show-more"]'));
+    await typeInto(root.querySelector('[data-testid="pins-filter"]'), 's09');
+    expect(bg.ofType('skillpin:pins-page').slice(1).map(({ offset, limit, filter }) => ({ offset, limit, filter }))).toEqual([
+      { offset: 100, limit: 100, filter: '' },
+      { offset: 0, limit: 100, filter: 's09' },
+    ]);
+    expect(rows()).toHaveLength(100);
+    expect(root.querySelector('[data-testid="pins-count"]')?.textContent).toBe('Showing 100 of 100 matching pins (1,000 in all)');
+  });
+
   it('Show more adds the next page and moves focus to its first row', async () => {
     const pins = Array.from({ length: 250 }, (_, i) => makePin({ origin: `https://s${String(i).padStart(3, '0')}.example` }));
-    const { render } = setup({ 'skillpin:pins-list': () => pins });
+    const { render } = setup({ ...pinHandlers(() => pins) });
     const root = await render();
     const rows = () => root.querySelectorAll('[data-testid="pins"] tbody tr');
     const more = () => root.querySelector<HTMLButtonElement>('[data-testid="pins"] ~ .list-more [data-action="show-more"]');
@@ -477,7 +497,7 @@ describe('pins and approvals', () => {
 
   it('shows list errors instead of an empty list', async () => {
     const { render } = setup({
-      'skillpin:pins-list': () => {
+      'skillpin:pins-page': () => {
         throw new Error('store closed');
       },
     });
@@ -622,7 +642,7 @@ describe('diagnostics', () => {
 describe('answers asked for early (options page start-up)', () => {
   it('each listed method sends at once, hands its answer to the first call only, and asks again later', async () => {
     let pins = [makePin()];
-    const bg = fakeBackground({ ...BASE, 'skillpin:pins-list': () => pins, 'skillpin:approvals-list': () => [] });
+    const bg = fakeBackground({ ...BASE, ...pinHandlers(() => pins), 'skillpin:approvals-list': () => [] });
     const client = withEarlyAnswers(bg.client, ['pinsList', 'approvalsList']);
     expect(bg.ofType('skillpin:pins-list')).toHaveLength(1);
     expect(bg.ofType('skillpin:approvals-list')).toHaveLength(1);
@@ -640,14 +660,14 @@ describe('answers asked for early (options page start-up)', () => {
   it('an early failure reaches the first caller (the section shows it) and is never unhandled', async () => {
     const bg = fakeBackground({
       ...BASE,
-      'skillpin:pins-list': () => {
+      'skillpin:pins-page': () => {
         throw new Error('store closed');
       },
     });
-    const early = withEarlyAnswers(bg.client, ['pinsList']);
+    const early = withEarlyAnswers(bg.client, ['pinsFirstPage']);
     await flush();
-    await expect(early.pinsList()).rejects.toThrow('store closed');
-    const env: OptionsEnv = { client: withEarlyAnswers(bg.client, ['pinsList']), clipboard: async () => true, download: () => undefined, popupUrl: '/popup.html' };
+    await expect(early.pinsFirstPage()).rejects.toThrow('store closed');
+    const env: OptionsEnv = { client: withEarlyAnswers(bg.client, ['pinsFirstPage']), clipboard: async () => true, download: () => undefined, popupUrl: '/popup.html' };
     const root = await mount(<Options env={env} />);
     expect(root.textContent).toContain('store closed');
   });

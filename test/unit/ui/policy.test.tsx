@@ -13,7 +13,7 @@ import { Popup } from '../../../components/popup/Popup';
 import type { PopupEnv } from '../../../components/popup/env';
 import type { PopupTarget } from '../../../components/popup/target';
 import { FP_NEW, FP_OLD, ORIGIN, makePin, makeReport, makeSkill } from '../../fixtures/ui/reports';
-import { click, fakeBackground, flush, mount, type Handlers } from './harness';
+import { click, fakeBackground, flush, mount, type Handlers, pinHandlers } from './harness';
 import type { OriginReport } from '../../../lib/types';
 
 afterEach(() => {
@@ -31,7 +31,7 @@ const POLICY: PolicySummary = {
 function options(handlers: Handlers) {
   const bg = fakeBackground({
     'skillpin:settings-get': () => ({ ...DEFAULT_SETTINGS, paused: true, denyList: ['https://bank.example'] }),
-    'skillpin:pins-list': () => [],
+    ...pinHandlers(() => []),
     'skillpin:key-history': () => [],
     'skillpin:approvals-list': () => [],
     'skillpin:reports-list': () => [],
@@ -66,7 +66,7 @@ describe('options page under a policy', () => {
     const bg = fakeBackground({
       'skillpin:settings-get': () => DEFAULT_SETTINGS,
       'skillpin:policy-get': () => policy,
-      'skillpin:pins-list': () => [],
+      ...pinHandlers(() => []),
       'skillpin:key-history': () => [],
       'skillpin:approvals-list': () => [],
       'skillpin:reports-list': () => [],

@@ -541,3 +541,26 @@ describe('accessibility', () => {
     expect(bg.invalid).toEqual([]);
   });
 });
+
+describe('a long list draws what is visible first', () => {
+  it('the first render holds the first 12 cards; the rest follow in idle time, in order', async () => {
+    const skills = Array.from({ length: 200 }, (_, i) => makeSkill({ id: `s${i}`, name: `skill-${i}`, url: `${ORIGIN}/s${i}/SKILL.md` }));
+    const report = makeReport(skills);
+    const { env } = setup(withReport(report));
+    env.readyReport = () => report;
+    document.body.innerHTML = '';
+    const root = document.createElement('div');
+    document.body.appendChild(root);
+    const { render } = await import('preact');
+    const { act } = await import('preact/test-utils');
+    await act(() => {
+      render(<Popup env={env} target={TARGET} />, root);
+    });
+    expect(root.querySelectorAll('[data-skill-id]')).toHaveLength(12);
+    expect(root.querySelector('ul.cards')?.getAttribute('aria-busy')).toBe('true');
+    await flush(20);
+    const ids = Array.from(root.querySelectorAll<HTMLElement>('[data-skill-id]')).map((el) => el.dataset.skillId);
+    expect(ids).toEqual(skills.map((s) => s.id));
+    expect(root.querySelector('ul.cards')?.hasAttribute('aria-busy')).toBe(false);
+  });
+});

@@ -298,4 +298,33 @@ describe('verifySignatureB64', () => {
     expect(await code(key, encodeBase64(malleable))).toBe('signature-invalid');
     expect(await code(key, null as unknown as string)).toBe('signature-base64');
   });
+
+  // R is decoded only after the equation failed (the costly part of the strict checks); each
+  // rule still names its own cause.
+  it('names the broken signature rule: S, R off the curve, R non-canonical, or the equation', async () => {
+    const message = async (sigBytes: Uint8Array): Promise<string> => {
+      const r = await verifySignatureB64(key, encodeBase64(sigBytes), msg);
+      return r.ok ? 'ok' : `${r.code}: ${r.message}`;
+    };
+    const s = hex(v.signature);
+    const S = s.subarray(32);
+    let offCurve: Uint8Array | null = null;
+    for (let y = 2n; y < 40n && offCurve === null; y++) {
+      try {
+        ed.Point.fromBytes(le32(y));
+      } catch {
+        offCurve = le32(y);
+      }
+    }
+    expect(offCurve).not.toBeNull();
+    expect(await message(concat(offCurve!, S))).toBe('signature-invalid: signature R is not a curve point');
+    expect(await message(concat(le32(P + 1n), S))).toBe('signature-invalid: signature R is not a canonical encoding (y >= p)');
+    expect(await message(concat(hex(SMALL_ORDER_CANONICAL[0]!).map((b, i) => (i === 31 ? b | 0x80 : b)), S))).toBe(
+      'signature-invalid: signature R is not a canonical encoding (x = 0 with sign bit)',
+    );
+    expect(await message(concat(s.subarray(0, 32), le32(numLE(S) + ED25519_L)))).toBe(
+      'signature-invalid: signature scalar S is not below the group order (non-canonical)',
+    );
+    expect(await message(flip(s, 40))).toBe('signature-invalid: signature does not verify under the key');
+  });
 });

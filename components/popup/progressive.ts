@@ -1,0 +1,36 @@
+// The popup draws what is visible first: the first cards at once, the rest in idle time a
+// chunk at a time. A popup is about 600 px tall and shows four or five cards; drawing 200 of
+// them before the first paint cost more than the whole first render with 5 (docs/benchmarks.md §6).
+import { useEffect, useState } from 'preact/hooks';
+
+/** Cards drawn in the first render: more than a popup shows, so scrolling at once finds them drawn. */
+export const FIRST_CARDS = 12;
+/** Cards added in each idle period after that. */
+export const LATER_CARDS = 40;
+
+type IdleWindow = { requestIdleCallback?: (fn: () => void, opts?: { timeout: number }) => number; cancelIdleCallback?: (id: number) => void };
+
+/** Runs `fn` when the page is idle (within 50 ms at the latest); returns the cancel function. */
+function whenIdle(fn: () => void): () => void {
+  const w = globalThis as unknown as IdleWindow;
+  if (typeof w.requestIdleCallback === 'function') {
+    const id = w.requestIdleCallback(fn, { timeout: 50 });
+    return () => w.cancelIdleCallback?.(id);
+  }
+  const id = setTimeout(fn, 0);
+  return () => clearTimeout(id);
+}
+
+/**
+ * How many of `total` items to draw now: `first` at first, then `chunk` more in each idle
+ * period until every item is drawn. A list that grows later is drawn the same way.
+ */
+export function useProgressiveCount(total: number, first = FIRST_CARDS, chunk = LATER_CARDS): number {
+  const [count, setCount] = useState(first);
+  const now = Math.min(total, Math.max(count, first));
+  useEffect(() => {
+    if (now >= total) return undefined;
+    return whenIdle(() => setCount((c) => Math.max(c, first) + chunk));
+  }, [now, total, first, chunk]);
+  return now;
+}

@@ -1,0 +1,56 @@
+// One page of the pinned keys, sorted and filtered in the background (service.ts answers
+// skillpin:pins-page with it): the options page asks for the rows it draws and never receives
+// the whole list, so 1,000 or 10,000 pins cost it one page of rows. Pure: no storage here.
+import type { Pin } from '../types';
+
+/** Rows in the first page, and added by each "Show more" (the options page's tables). */
+export const LIST_PAGE_ROWS = 100;
+/** Rows one request may ask for. */
+export const PINS_PAGE_MAX = 1000;
+/** Longest filter text accepted. */
+export const PINS_FILTER_MAX = 1000;
+
+export interface PinsPageRequest {
+  offset: number;
+  limit: number;
+  /** As typed: trimmed and lowercased here; empty matches every pin. */
+  filter: string;
+}
+
+export interface PinsPage {
+  /** The rows from `offset`, at most `limit`, in origin order. */
+  items: Pin[];
+  offset: number;
+  /** Pins matching the filter. */
+  matching: number;
+  /** Pins stored. */
+  total: number;
+}
+
+// One collator for every sort: the order of String.prototype.localeCompare, far cheaper per call.
+const collator = new Intl.Collator();
+
+/** A filter text as pins are matched against it: trimmed and lowercased; empty matches everything. */
+export function normalizeFilter(text: string): string {
+  return text.trim().toLowerCase();
+}
+
+/**
+ * A pin matches a filter (normalized: trimmed, lowercase) by a part of its origin or of its
+ * fingerprint; spaces are ignored for the fingerprint, so a copied grouped fingerprint matches too.
+ */
+export function pinMatches(pin: Pin, filter: string): boolean {
+  if (pin.origin.toLowerCase().includes(filter)) return true;
+  const compact = filter.replace(/\s+/g, '');
+  return compact !== '' && pin.fingerprint.toLowerCase().includes(compact);
+}
+
+/** The page of `pins` the request asks for, by origin, after the filter. */
+export function pinsPage(pins: readonly Pin[], req: PinsPageRequest): PinsPage {
+  const needle = normalizeFilter(req.filter);
+  const matching = needle ? pins.filter((p) => pinMatches(p, needle)) : [...pins];
+  matching.sort((a, b) => collator.compare(a.origin, b.origin));
+  const offset = Math.max(0, Math.min(req.offset, matching.length));
+  const limit = Math.max(0, Math.min(req.limit, PINS_PAGE_MAX));
+  return { items: matching.slice(offset, offset + limit), offset, matching: matching.length, total: pins.length };
+}
