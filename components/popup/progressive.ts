@@ -1,6 +1,6 @@
 // The popup draws what is visible first: the first cards at once, the rest in idle time a
 // chunk at a time. A popup is about 600 px tall and shows four or five cards; drawing 200 of
-// them before the first paint cost more than the whole first render with 5 (docs/benchmarks.md §6).
+// them before the first paint cost more than the whole first render with 5 (docs/benchmarks.md, the popup rows).
 import { useEffect, useState } from 'preact/hooks';
 
 /** Cards drawn in the first render: more than a popup shows, so scrolling at once finds them drawn. */

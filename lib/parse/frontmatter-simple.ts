@@ -4,7 +4,7 @@
 // schema) gives a mapping of strings, which is what this returns; anything else (comments,
 // numbers, true/false/null, colons, escapes, tabs, CR, repeated keys, blank lines, nesting)
 // returns null and the caller runs the full parser (lib/parse/skill-md.ts). The full parse cost
-// about 100 µs per SKILL.md, the largest share of parsing a skill (docs/benchmarks.md §4).
+// about 100 µs per SKILL.md, the largest share of parsing a skill (docs/benchmarks.md, the engine rows).
 
 const LINE = /^([A-Za-z][A-Za-z0-9_-]{0,63}): (.*)$/;
 /** Printable ASCII but `"` and `\`. */
@@ -29,7 +29,7 @@ export function simpleFrontmatter(block: string): Record<string, string> | null 
     const key = m[1] as string;
     const raw = m[2] as string;
     // A repeated key is a YAML error; true/null as keys are not strings in the core schema.
-    if (Object.prototype.hasOwnProperty.call(out, key) || RESERVED.has(key)) return null;
+    if (Object.hasOwn(out, key) || RESERVED.has(key)) return null;
     // Plain: no ` #` comment, no `: ` mapping, no quote inside a word start (`'` only inside).
     if (PLAIN.test(raw) && !RESERVED.has(raw) && !raw.includes(" '") && !raw.includes('  ')) {
       out[key] = raw;

@@ -132,12 +132,18 @@ async function likeForLikeCosts(s: Shards): Promise<{ read: number; digest: numb
     return summarize(xs).median;
   };
   return {
-    read: await per(() => files.forEach((f) => readFileSync(f.path))),
+    read: await per(() => {
+      for (const f of files) readFileSync(f.path);
+    }),
     digest: await per(async () => {
       for (let i = 0; i < files.length; i++) await checkDigests(bodies[i] as Uint8Array, (files[i] as (typeof files)[number]).declared);
     }),
-    frontmatter: await per(() => bodies.forEach((b) => parseFrontmatter(b))),
-    llms: await per(() => llms.forEach((l) => parseLlmsTxt(l.bytes, l.origin + '/llms.txt', l.origin))),
+    frontmatter: await per(() => {
+      for (const b of bodies) parseFrontmatter(b);
+    }),
+    llms: await per(() => {
+      for (const l of llms) parseLlmsTxt(l.bytes, l.origin + '/llms.txt', l.origin);
+    }),
   };
 }
 
@@ -227,7 +233,7 @@ test('engine throughput: Skillpin vs the reference validator', async () => {
       met: likeRatio <= 0.5,
       ...(likeRatio > 0.5
         ? {
-            why: `per skill, measured alone on the same files: reading the SKILL.md ${fmt(costsLike.read, 1)} µs, checkDigests ${fmt(costsLike.digest, 1)} µs (SHA-256 in JS below 8 KiB under node, where a WebCrypto call costs more), parseFrontmatter ${fmt(costsLike.frontmatter, 1)} µs (the simple form read directly, lib/parse/frontmatter-simple.ts; anything else a full YAML parse) and parseLlmsTxt ${fmt(costsLike.llms, 1)} µs. The hash is the largest share: lib/ runs in a service worker and has no node built-ins, so under node a SKILL.md of a few KiB is hashed by @noble in JS (a WebCrypto call costs more there, docs/benchmarks.md §5), while the reference hashes with node's native crypto (and reads each file twice, and reads frontmatter with one regular expression per line, which accepts what YAML would refuse)`,
+            why: `per skill, measured alone on the same files: reading the SKILL.md ${fmt(costsLike.read, 1)} µs, checkDigests ${fmt(costsLike.digest, 1)} µs (SHA-256 in JS below 8 KiB under node, where a WebCrypto call costs more), parseFrontmatter ${fmt(costsLike.frontmatter, 1)} µs (the simple form read directly, lib/parse/frontmatter-simple.ts; anything else a full YAML parse) and parseLlmsTxt ${fmt(costsLike.llms, 1)} µs. The hash is the largest share: lib/ runs in a service worker and has no node built-ins, so under node a SKILL.md of a few KiB is hashed by @noble in JS (a WebCrypto call costs more there, docs/benchmarks.md, the crypto rows), while the reference hashes with node's native crypto (and reads each file twice, and reads frontmatter with one regular expression per line, which accepts what YAML would refuse)`,
           }
         : {}),
     });

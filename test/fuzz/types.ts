@@ -11,7 +11,7 @@ export interface FuzzTarget {
   /** What the generated inputs are, in words. */
   inputs: string;
   /** A fresh property: fast-check runs it with a seed and a number of runs. */
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each target has its own tuple of inputs
+  // biome-ignore lint/suspicious/noExplicitAny: each target has its own tuple of inputs
   property: () => fc.IRawProperty<any, boolean>;
 }
 

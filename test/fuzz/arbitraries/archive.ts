@@ -8,15 +8,15 @@ import { checkCode, insideRoot } from '../invariants';
 import { check, seen } from '../types';
 import { resolveLimits } from '../../../lib/verify/archive-limits';
 
-export const SAFE_FILES = ['SKILL.md', 'README.md', 'scripts/run.sh', 'ref/a.md', 'ref/deep/b.md', 'data.bin', 'é.md'];
+export const SAFE_FILES = ['SKILL.md', 'README.md', 'scripts/run.sh', 'refs/a.md', 'refs/deep/b.md', 'data.bin', 'é.md'];
 
 export const hostileName = fc.oneof(
-  { weight: 4, arbitrary: fc.constantFrom(...SAFE_FILES, 'ref/', 'scripts/', 'ref/deep/') },
+  { weight: 4, arbitrary: fc.constantFrom(...SAFE_FILES, 'refs/', 'scripts/', 'refs/deep/') },
   {
     weight: 4,
     arbitrary: fc.constantFrom(
       '../x', '../../.bashrc', '..', '.', './SKILL.md', 'a/../b', 'a/./b', 'a//b', '/etc/passwd', '/', '//srv/share', '\\\\srv\\share', 'C:\\x', 'C:x', 'c:/x', 'a\\b',
-      '..\\x', 'a\u0000b', 'SKILL.md\u0000.txt', 'a\u0007', 'a\u009b', '', 'skill.md', 'Skill.md', 'SKILL.MD', 'SKILL.md/', 'ref', 'ref/a.md/', 'REF/A.md',
+      '..\\x', 'a\u0000b', 'SKILL.md\u0000.txt', 'a\u0007', 'a\u009b', '', 'skill.md', 'Skill.md', 'SKILL.MD', 'SKILL.md/', 'refs', 'refs/a.md/', 'REFS/A.md',
       'e\u0301.md', 'ß.md', 'SS.md', 'ss.md', '\u212a', 'K', 'scripts/run.sh/x', `${'a'.repeat(99)}/b`, 'a'.repeat(300), '%2e%2e/x', '\u202eexe.md',
     ),
   },

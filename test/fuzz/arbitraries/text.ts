@@ -62,7 +62,6 @@ export function applyEdits(bytes: Uint8Array, edits: readonly Edit[]): Uint8Arra
       next.set(out.subarray(at), at + 1);
       out = next;
     } else if (n === 0) {
-      continue;
     } else if (e.kind === 'set') {
       out = out.slice();
       out[e.at % n] = e.byte;

@@ -111,7 +111,7 @@ export const frontmatterTarget: FuzzTarget = {
       check(size !== null, 'data was read although there is no frontmatter block');
       check((size as number) <= FRONTMATTER_MAX_BYTES, `a block of ${size} bytes was parsed (cap ${FRONTMATTER_MAX_BYTES})`);
       check(nodeCount(fm.data, NODE_BUDGET) <= NODE_BUDGET, `the data expands to more than ${NODE_BUDGET} nodes`);
-      const own = (k: string): unknown => (Object.prototype.hasOwnProperty.call(fm.data, k) ? (fm.data as Record<string, unknown>)[k] : undefined);
+      const own = (k: string): unknown => (fm.data !== null && Object.hasOwn(fm.data, k) ? fm.data[k] : undefined);
       check(fm.name === (typeof own('name') === 'string' ? own('name') : null), 'name does not match data.name');
       check(fm.description === (typeof own('description') === 'string' ? own('description') : null), 'description does not match data.description');
     }),

@@ -75,7 +75,7 @@ function expectedShape(bytes: Uint8Array): { kind: 'bad-json' | 'not-object' | '
     return { kind: 'bad-json' };
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return { kind: 'not-object' };
-  const skills = Object.prototype.hasOwnProperty.call(value, 'skills') ? (value as Record<string, unknown>)['skills'] : undefined;
+  const skills = Object.hasOwn(value, 'skills') ? (value as Record<string, unknown>)['skills'] : undefined;
   return Array.isArray(skills) ? { kind: 'ok', skills } : { kind: 'no-skills' };
 }
 
