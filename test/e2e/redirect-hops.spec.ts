@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test, expect } from '@playwright/test';
 import { launch, send } from './support/extension';
-import { HOP_HOSTS, PUB_HOST, startHopSite, type HopSite } from './support/hop-site';
+import { HOP_HOSTS, startHopSite, type HopSite } from './support/hop-site';
 import { blockRules } from '../../lib/net/dnr-rules';
 import type { OriginReport } from '../../lib/types';
 
@@ -57,7 +57,9 @@ test('Chromium: a public origin cannot redirect the extension to a private addre
     const llms = report.sources.find((s) => s.kind === 'llms-txt');
     expect(`${llms?.outcome}/${llms?.reason}`).toBe('absent/cross-origin-redirect');
     expect(report.skills.some((s) => s.name === 'from-llms')).toBe(false);
-    expect(site.hit(PUB_HOST, '/llms-real.txt')).toBe(false);
+    // Chrome only reports the hops (no blocking webRequest): the request is aborted at the refused
+    // hop, but the browser may have followed the public hops already; the bytes are never used.
+    // (Firefox cancels before the hop goes out: its test checks the server never saw it.)
     // An artifact may pass through other public hosts; the final URL is what it reports.
     expect(statusOf(report, 'bounce')).toBe('verified/verified');
     expect(report.skills.find((s) => s.name === 'bounce')?.finalUrl).toBe(`${site.origin}/skills/bounce-final/SKILL.md`);
