@@ -2,6 +2,7 @@ import { render } from 'preact';
 import { browser } from 'wxt/browser';
 import { createClient } from '../../components/shared/client';
 import { writeClipboard } from '../../components/shared/clipboard';
+import { saveFile } from '../../components/shared/save-file';
 import { Options } from '../../components/options/Options';
 import { withEarlyAnswers } from '../../components/options/early';
 import type { OptionsEnv } from '../../components/options/env';
@@ -10,23 +11,11 @@ import { parseStateChange, STATE_CHANGE_KEY, type StateChangeKind } from '../../
 import '../../components/shared/base.css';
 import '../../components/options/options.css';
 
-function download(filename: string, text: string): void {
-  const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = filename;
-  a.rel = 'noopener';
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
-
 const env: OptionsEnv = {
   // The lists and settings are asked for now, while the page draws, not after its first paint.
   client: withEarlyAnswers(createClient((msg) => browser.runtime.sendMessage(msg)), ['pinsFirstPage', 'settingsGet', 'approvalsList', 'reportsList']),
   clipboard: writeClipboard,
-  download,
+  download: (filename, text) => saveFile(filename, new TextEncoder().encode(text), 'application/json'),
   popupUrl: '/popup.html',
   watchChanges: (listener: (kind: StateChangeKind) => void) => {
     // The background writes STATE_CHANGE_KEY after every change of settings or trust state.

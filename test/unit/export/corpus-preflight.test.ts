@@ -1,7 +1,7 @@
 // The pre-flight over every SKILL.md of the shared corpus (issue 9): how many real skills could be
-// uploaded as they are published, and why the others cannot. Needs the corpus (SKILLPIN_CORPUS).
+// uploaded as they are published, and why the others cannot (the corpus copy in test/fixtures/corpus).
 import { describe, expect, it } from 'vitest';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { unzipSync } from 'fflate';
 import { CORPUS } from '../../support/corpus-sites';
@@ -18,8 +18,8 @@ function skillFiles(dir: string): string[] {
   return out.sort();
 }
 
-describe.skipIf(!existsSync(CORPUS))('pre-flight over the corpus', () => {
-  const files = existsSync(CORPUS) ? skillFiles(CORPUS) : [];
+describe('pre-flight over the corpus', () => {
+  const files = skillFiles(CORPUS);
   const results = files.map((f) => ({ path: relative(CORPUS, f), bytes: new Uint8Array(readFileSync(f)), result: preflight(new Uint8Array(readFileSync(f))) }));
 
   it('sorts all 239 SKILL.md files into exportable ones and refusals with their reasons', () => {

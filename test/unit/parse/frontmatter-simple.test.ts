@@ -5,8 +5,8 @@ import { parseDocument } from 'yaml';
 import { simpleFrontmatter } from '../../../lib/parse/frontmatter-simple';
 import { parseFrontmatter } from '../../../lib/parse/skill-md';
 import { skillMarkdown } from '../../../scripts/lib/publisher-site.mjs';
+import { CORPUS } from '../../support/corpus-sites';
 
-const CORPUS = process.env.SKILLPIN_CORPUS ?? join(__dirname, '../../../../shared/corpus');
 
 /** What the full parser makes of a block, with the product's options; null when it errs or warns. */
 function viaYaml(block: string): unknown {
