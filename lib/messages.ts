@@ -7,8 +7,7 @@ import type { Approval, KeyHistoryEntry, OriginReport, Pin, Settings, SkillStatu
 import type { ExportStatus } from './export/record';
 
 export type { ExportStatus };
-import { isChatSiteList } from './chat/sites';
-import { isSettingsChanges } from './trust/settings';
+import { isSettingsChanges, isSettingsMessage } from './trust/settings';
 
 /** Requests anyone inside the extension may send (popup, options, tests). */
 export interface PublicRequests {
@@ -87,8 +86,6 @@ export type RequestMap = PublicRequests & PrivilegedRequests;
 export type RequestType = keyof RequestMap;
 export type Request<T extends RequestType = RequestType> = T extends RequestType ? { type: T } & RequestMap[T]['request'] : never;
 export type Response<T extends RequestType> = RequestMap[T]['response'];
-
-export const PUBLIC_TYPES: readonly RequestType[] = ['skillpin:ready', 'skillpin:report', 'skillpin:probe'];
 
 export interface ActionResult {
   ok: boolean;
@@ -273,69 +270,113 @@ const origin: Check = (v) => {
   }
 };
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const settingsShape: Check = (v) =>
-  isRecord(v) &&
-  bool(v.paused) &&
-  bool(v.probeInPrivate) &&
-  bool(v.allowListOnly) &&
-  bool(v.legacyIndex) &&
-  Array.isArray(v.allowList) &&
-  v.allowList.every(str) &&
-  Array.isArray(v.denyList) &&
-  v.denyList.every(str) &&
-  isRecord(v.reviewers) &&
-  Array.isArray(v.snapshotKeys) &&
-  // Optional on the wire so a sender that predates it still works; the background stores [].
-  (v.chatSites === undefined || isChatSiteList(v.chatSites));
-
 const importJson: Check = (v) => typeof v === 'string' && v.length <= 16 * 1024 * 1024;
 /** Absent (a sender that predates confirmations: nothing needing one is imported) or a list of ids. */
 const optionalIds: Check = (v) => v === undefined || (Array.isArray(v) && v.length <= 100_000 && v.every(str));
 
-const SCHEMAS: { [T in RequestType]: Record<string, Check> } = {
-  'skillpin:ready': {},
-  'skillpin:report': { origin },
-  'skillpin:probe': { origin, tabId: optionalInt },
-  'skillpin:approve': { origin, url: str, digestLf: hex64, confirmUnverified: bool, confirmCrossOrigin: bool },
-  'skillpin:revoke': { origin, url: str },
-  'skillpin:trust-key': { origin, expectedFingerprint: strOrNull, newFingerprint: str },
-  'skillpin:skill-text': { origin, url: str },
-  'skillpin:skill-context': { origin, url: str },
-  'skillpin:approved-list': {},
-  'skillpin:insert': { tabId: int, chatOrigin: origin, origin, url: str },
-  'skillpin:settings-get': {},
-  'skillpin:settings-set': { settings: settingsShape },
-  'skillpin:settings-update': { changes: isSettingsChanges },
-  'skillpin:policy-get': {},
-  'skillpin:pins-list': {},
-  'skillpin:pins-page': {
-    offset: (v) => Number.isSafeInteger(v) && (v as number) >= 0,
-    limit: (v) => Number.isSafeInteger(v) && (v as number) >= 1 && (v as number) <= PINS_PAGE_MAX,
-    filter: (v) => typeof v === 'string' && v.length <= PINS_FILTER_MAX,
+/** The background's slices of handlers (lib/background/handlers/): each request type belongs to exactly one. */
+export type Concern = 'reports' | 'approvals' | 'keys' | 'settings' | 'transfer';
+
+/** Everything the background knows about one request type, in one place. */
+export interface MessageDefinition<T extends RequestType = RequestType> {
+  /** Who may send it: anyone inside the extension, or only the extension's own pages (PRODUCT.md §6). */
+  access: T extends keyof PublicRequests ? 'public' : 'privileged';
+  /**
+   * What it may change (null: nothing). After such a request, whether it succeeded or not, open pages are told
+   * (STATE_CHANGE_KEY) and reports made before it are no longer taken as current.
+   */
+  changes: StateChangeKind | null;
+  /** The slice of handlers that answers it. */
+  concern: Concern;
+  /** One check per field of the request; a field with no check here is ignored. */
+  fields: Readonly<Record<string, Check>>;
+}
+
+const none = {} as const;
+
+export const MESSAGES = {
+  'skillpin:ready': { access: 'public', changes: null, concern: 'reports', fields: none },
+  'skillpin:report': { access: 'public', changes: null, concern: 'reports', fields: { origin } },
+  'skillpin:probe': { access: 'public', changes: null, concern: 'reports', fields: { origin, tabId: optionalInt } },
+  'skillpin:reports-list': { access: 'privileged', changes: null, concern: 'reports', fields: none },
+  'skillpin:approve': {
+    access: 'privileged',
+    changes: 'trust',
+    concern: 'approvals',
+    fields: { origin, url: str, digestLf: hex64, confirmUnverified: bool, confirmCrossOrigin: bool },
   },
-  'skillpin:pin-forget': { origin },
-  'skillpin:key-history': {},
-  'skillpin:key-revoke': { origin, fingerprint: (v) => typeof v === 'string' && /^SHA256:[A-Za-z0-9+/]{43}$/.test(v) },
-  'skillpin:approvals-list': {},
-  'skillpin:export': {},
-  'skillpin:import-preview': { json: importJson },
-  'skillpin:import': { json: importJson, confirmUnverified: optionalIds, confirmCrossOrigin: optionalIds },
-  'skillpin:reports-list': {},
-  'skillpin:skill-export': { origin, url: str },
-  'skillpin:exports-list': {},
-};
+  'skillpin:revoke': { access: 'privileged', changes: 'trust', concern: 'approvals', fields: { origin, url: str } },
+  'skillpin:skill-text': { access: 'privileged', changes: null, concern: 'approvals', fields: { origin, url: str } },
+  'skillpin:skill-context': { access: 'privileged', changes: null, concern: 'approvals', fields: { origin, url: str } },
+  'skillpin:approved-list': { access: 'privileged', changes: null, concern: 'approvals', fields: none },
+  'skillpin:approvals-list': { access: 'privileged', changes: null, concern: 'approvals', fields: none },
+  'skillpin:insert': { access: 'privileged', changes: null, concern: 'approvals', fields: { tabId: int, chatOrigin: origin, origin, url: str } },
+  'skillpin:trust-key': {
+    access: 'privileged',
+    changes: 'trust',
+    concern: 'keys',
+    fields: { origin, expectedFingerprint: strOrNull, newFingerprint: str },
+  },
+  'skillpin:pins-list': { access: 'privileged', changes: null, concern: 'keys', fields: none },
+  'skillpin:pins-page': {
+    access: 'privileged',
+    changes: null,
+    concern: 'keys',
+    fields: {
+      offset: (v) => Number.isSafeInteger(v) && (v as number) >= 0,
+      limit: (v) => Number.isSafeInteger(v) && (v as number) >= 1 && (v as number) <= PINS_PAGE_MAX,
+      filter: (v) => typeof v === 'string' && v.length <= PINS_FILTER_MAX,
+    },
+  },
+  'skillpin:pin-forget': { access: 'privileged', changes: 'trust', concern: 'keys', fields: { origin } },
+  'skillpin:key-history': { access: 'privileged', changes: null, concern: 'keys', fields: none },
+  'skillpin:key-revoke': {
+    access: 'privileged',
+    changes: 'trust',
+    concern: 'keys',
+    fields: { origin, fingerprint: (v) => typeof v === 'string' && /^SHA256:[A-Za-z0-9+/]{43}$/.test(v) },
+  },
+  'skillpin:settings-get': { access: 'privileged', changes: null, concern: 'settings', fields: none },
+  // The shape of Settings is checked by lib/trust/settings.ts, the same check the store's reads use.
+  'skillpin:settings-set': { access: 'privileged', changes: 'settings', concern: 'settings', fields: { settings: isSettingsMessage } },
+  'skillpin:settings-update': { access: 'privileged', changes: 'settings', concern: 'settings', fields: { changes: isSettingsChanges } },
+  'skillpin:policy-get': { access: 'privileged', changes: null, concern: 'settings', fields: none },
+  'skillpin:export': { access: 'privileged', changes: null, concern: 'transfer', fields: none },
+  'skillpin:import-preview': { access: 'privileged', changes: null, concern: 'transfer', fields: { json: importJson } },
+  'skillpin:import': {
+    access: 'privileged',
+    changes: 'trust',
+    concern: 'transfer',
+    fields: { json: importJson, confirmUnverified: optionalIds, confirmCrossOrigin: optionalIds },
+  },
+  'skillpin:skill-export': { access: 'privileged', changes: null, concern: 'transfer', fields: { origin, url: str } },
+  'skillpin:exports-list': { access: 'privileged', changes: null, concern: 'transfer', fields: none },
+} as const satisfies { [T in RequestType]: MessageDefinition<T> };
+
+/** The request types one slice of handlers answers. */
+export type TypesOf<C extends Concern> = { [T in RequestType]: (typeof MESSAGES)[T]['concern'] extends C ? T : never }[RequestType];
+
+export const REQUEST_TYPES = Object.keys(MESSAGES) as RequestType[];
+
+/** The request types anyone inside the extension may send. */
+export const PUBLIC_TYPES: readonly RequestType[] = REQUEST_TYPES.filter((t) => MESSAGES[t].access === 'public');
 
 /** Returns the typed request, or null when the message is not a well-formed Skillpin request. */
 export function parseRequest(message: unknown): Request | null {
   if (!isRecord(message) || typeof message.type !== 'string') return null;
-  if (!Object.hasOwn(SCHEMAS, message.type)) return null;
-  const schema = SCHEMAS[message.type as RequestType];
-  for (const [field, check] of Object.entries(schema)) {
+  if (!Object.hasOwn(MESSAGES, message.type)) return null;
+  const fields: Readonly<Record<string, Check>> = MESSAGES[message.type as RequestType].fields;
+  for (const [field, check] of Object.entries(fields)) {
     if (!check(message[field])) return null;
   }
   return message as unknown as Request;
 }
 
 export function isPrivileged(type: RequestType): boolean {
-  return !PUBLIC_TYPES.includes(type);
+  return MESSAGES[type].access === 'privileged';
+}
+
+/** What a request of this type may change, or null (see MessageDefinition.changes). */
+export function changesOf(type: RequestType): StateChangeKind | null {
+  return MESSAGES[type].changes;
 }

@@ -1,13 +1,18 @@
-// Settings are one record. Reading merges what is stored over DEFAULT_SETTINGS field by
-// field: a missing field takes its default, an unknown field is ignored, a field of the
-// wrong type takes its default and is reported. Reading settings never fails.
+// Settings are one record, and CHECKS below is the one definition of its shape: the store's
+// reads, the import file and the settings messages (lib/messages.ts) all check with it.
+// Reading merges what is stored over DEFAULT_SETTINGS field by field: a missing field takes
+// its default, an unknown field is ignored, a field of the wrong type takes its default and
+// is reported. Reading settings never fails.
 import { DEFAULT_SETTINGS } from '../types';
 import type { ReviewerRegistry, Settings, SnapshotKeyConfig } from '../types';
 import { isChatSiteList } from '../chat/sites';
 import { isObject } from './validate';
 
+/** An origin or `*.host` pattern is far shorter; the bound keeps one entry from filling the store. */
+const MAX_ENTRY_CHARS = 8192;
+
 function isStringArray(v: unknown): v is string[] {
-  return Array.isArray(v) && v.every((s) => typeof s === 'string');
+  return Array.isArray(v) && v.every((s) => typeof s === 'string' && s.length <= MAX_ENTRY_CHARS);
 }
 
 function isReviewerRegistry(v: unknown): v is ReviewerRegistry {
@@ -76,6 +81,14 @@ export function pickSettings(settings: Settings): Settings {
   const out = defaultSettings();
   for (const field of FIELDS) copyField(out, settings as unknown as Record<string, unknown>, field);
   return out;
+}
+
+/**
+ * The `settings` of a settings-set message: complete settings, except that `chatSites` may be
+ * absent (a sender that predates it; the background then keeps the stored list).
+ */
+export function isSettingsMessage(v: unknown): v is Settings | Omit<Settings, 'chatSites'> {
+  return isObject(v) && FIELDS.every((field) => (field === 'chatSites' && v[field] === undefined) || CHECKS[field](v[field]));
 }
 
 /**

@@ -62,6 +62,6 @@ describe('module boundaries', () => {
   it('the scan sees the tree (guards against an empty walk)', () => {
     expect(files('lib').length).toBeGreaterThan(40);
     expect(files('components').length).toBeGreaterThan(10);
-    expect(imports('lib/background/service.ts')).toContain('../engine/probe-origin');
+    expect(imports('lib/background/context.ts')).toContain('../engine/probe-origin');
   });
 });

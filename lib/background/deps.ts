@@ -1,0 +1,76 @@
+// What the background service is given and what it offers. Every browser call goes through
+// BackgroundPlatform, so the same code runs in Chrome's service worker, Firefox's event page
+// and node tests; entrypoints/background/ implements it with the extension APIs.
+import type { LoadGate } from '../scheduler/load-gate';
+import type { RequestGuard } from '../net/request-guard';
+import type { TrustStore } from '../trust/store-api';
+import type { Clock, FetchLike, OriginReport } from '../types';
+import type { Badge } from './badge';
+import type { HandOffPlatform } from './hand-off';
+import type { MenuModel } from './menus';
+import type { SenderLike } from './sender';
+
+export interface BackgroundPlatform extends HandOffPlatform {
+  setBadge(tabId: number, badge: Badge): Promise<void>;
+  notify(id: string, title: string, message: string): Promise<void>;
+  /** Open tabs with their URL (http(s) only matter). */
+  listTabs(): Promise<{ id: number; url: string | null; incognito: boolean }[]>;
+  updateMenus(model: MenuModel): Promise<void>;
+  /** Persisted key/value for small background state (notified changes). */
+  getLocal(key: string): Promise<unknown>;
+  setLocal(key: string, value: unknown): Promise<void>;
+  /**
+   * The organisation's policy object from managed storage (docs/policies.md); undefined when
+   * none is set. Absent: no policy can apply (node tests that do not inject one).
+   */
+  getManaged?(): Promise<unknown>;
+}
+
+export interface BackgroundDeps {
+  openStore: () => Promise<TrustStore>;
+  fetch: FetchLike;
+  /** The browser's redirect-hop guard (lib/net/request-guard.ts); absent under node. */
+  guard?: RequestGuard;
+  /** Holds a navigation's probe until its page has loaded (lib/scheduler/load-gate.ts); absent: at once. */
+  loadGate?: LoadGate;
+  clock: Clock;
+  platform: BackgroundPlatform;
+  runtimeId: string;
+  /** `chrome-extension://<id>/` or `moz-extension://<uuid>/`. */
+  extensionBase: string;
+  version: string;
+}
+
+/** A tab as a context-menu click names it. */
+export interface MenuTab {
+  id?: number;
+  url?: string;
+  incognito?: boolean;
+}
+
+export interface BackgroundService {
+  /** Resolves once the store is open and the service can answer. */
+  ready: Promise<void>;
+  handleMessage(message: unknown, sender: SenderLike): Promise<unknown>;
+  onNavigation(tabId: number, url: string, incognito: boolean): Promise<OriginReport | null>;
+  onTabActivated(tabId: number, url: string | null): Promise<void>;
+  onAlarm(name: string): Promise<void>;
+  /** A context-menu click; `frameId` is the frame the menu was opened in (0: the top frame). */
+  onMenuClick(menuItemId: string, tab: MenuTab | null, frameId?: number): Promise<boolean>;
+  onNotificationClick(notificationId: string): string | null;
+  refreshMenus(activeUrl: string | null): Promise<void>;
+  /** Managed storage changed (storage.onChanged, area `managed`): the policy is read again. */
+  onManagedChanged(): Promise<void>;
+  /** Test and diagnostics hook. */
+  probe(origin: string, force?: boolean): Promise<OriginReport>;
+}
+
+/** An http(s) URL's origin, or null. */
+export function originOf(url: string): string | null {
+  try {
+    const u = new URL(url);
+    return u.protocol === 'http:' || u.protocol === 'https:' ? u.origin : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,29 @@
+// The gate every runtime message passes: it must be a well-formed request (lib/messages.ts),
+// a privileged one must come from the extension's own pages, and one that may change trust
+// state or settings is announced to open pages afterwards, whether it succeeded or not.
+import { changesOf, isPrivileged, parseRequest, type Request } from '../messages';
+import type { ServiceContext } from './context';
+import type { Handlers } from './handlers/types';
+import { isExtensionPage, type SenderLike } from './sender';
+
+export function createDispatch(ctx: ServiceContext, handlers: Handlers): (message: unknown, sender: SenderLike) => Promise<unknown> {
+  const { deps, clock } = ctx;
+  return async (message, sender) => {
+    const req = parseRequest(message);
+    if (!req) return { ok: false, error: 'bad-request', message: 'Not a well-formed Skillpin request.' };
+    if (isPrivileged(req.type) && !isExtensionPage(sender, deps.runtimeId, deps.extensionBase)) {
+      return { ok: false, error: 'forbidden', message: 'Only Skillpin pages may do this.' };
+    }
+    const changes = changesOf(req.type);
+    if (changes) ctx.stateChangedAt = clock.now();
+    const handler = handlers[req.type] as (r: Request, s: SenderLike) => Promise<unknown>;
+    try {
+      return await handler(req, sender);
+    } catch (err) {
+      return { ok: false, error: 'internal', message: err instanceof Error ? err.message : String(err) };
+    } finally {
+      // Also after a failed write: pages then read again and show what is really stored.
+      if (changes) await ctx.announce(changes);
+    }
+  };
+}

@@ -1,0 +1,60 @@
+// Keys: trust a publisher's new key, list and forget pins, the key history, revoke a key.
+import { approvable } from '../../engine/status';
+import { pinsPage } from '../../lists/pins-page';
+import { StoreError } from '../../trust/errors';
+import { managedKeyFor } from '../../trust/managed';
+import type { CarryOver } from '../../trust/store-api';
+import type { ServiceContext } from '../context';
+import { reportFor } from '../skill-access';
+import { fail, type Slice } from './types';
+
+const REVOKED = 'You revoked this key for the site; it is never trusted again.';
+
+export function keyHandlers(ctx: ServiceContext): Slice<'keys'> {
+  const { scheduler, clock } = ctx;
+  return {
+    'skillpin:trust-key': async (req, sender) => {
+      const s = await ctx.store();
+      const report = await reportFor(ctx, req.origin, sender);
+      if (managedKeyFor(await ctx.policy(), req.origin)) {
+        return fail('key-managed', 'Your administrator pinned the key for this site; it cannot be changed here.');
+      }
+      const offered = report.key.offered;
+      if (!offered || offered.fingerprint !== req.newFingerprint) {
+        return fail('key-not-offered', 'The site does not offer that key now; re-check the site.');
+      }
+      if (report.key.state === 'conflict') return fail('key-conflict', 'The site offers two different keys; there is no single key to trust.');
+      if (report.key.state === 'revoked') return fail('key-revoked', REVOKED);
+      // PRODUCT.md §5: approvals whose bytes are unchanged carry over to the new key. The digest a
+      // skill has now is the one its bytes passed (every status from key-changed on has passed it).
+      const carry: CarryOver[] = [];
+      for (const skill of report.skills) {
+        if (skill.url && skill.actual && (skill.status === 'key-changed' || approvable(skill.status))) carry.push({ url: skill.url, digestLf: skill.actual.lf });
+      }
+      let replaced: boolean;
+      try {
+        replaced = await s.replacePin(req.origin, req.expectedFingerprint, offered.key, offered.fingerprint, clock.now(), carry);
+      } catch (e) {
+        if (e instanceof StoreError && e.code === 'key-revoked') return fail('key-revoked', REVOKED);
+        throw e;
+      }
+      if (!replaced) return fail('pin-changed', 'The pinned key changed in the meantime; review it again.');
+      await scheduler.probe(req.origin, { force: true });
+      return { ok: true };
+    },
+    'skillpin:pins-list': async () => (await ctx.store()).listPins(),
+    'skillpin:pins-page': async (req) => pinsPage(await (await ctx.store()).listPins(), req),
+    'skillpin:pin-forget': async (req) => {
+      await (await ctx.store()).forgetPin(req.origin);
+      return { ok: true };
+    },
+    'skillpin:key-history': async () => (await ctx.store()).listKeyHistory(),
+    'skillpin:key-revoke': async (req) => {
+      const s = await ctx.store();
+      await s.revokeKey(req.origin, req.fingerprint, clock.now());
+      // The origin's report must show the revocation at once (its skills signed by that key are blocked).
+      if (await s.getReport(req.origin)) await scheduler.probe(req.origin, { force: false }).catch(() => undefined);
+      return { ok: true };
+    },
+  };
+}

@@ -1,0 +1,59 @@
+// Settings: read them, write them whole or by the fields one Save changed, and the
+// organisation's policy over them (docs/policies.md).
+import type { ActionResult, PolicySummary } from '../../messages';
+import { managedConflicts, managedFields, withoutManaged } from '../../trust/managed';
+import { mergeSettings } from '../../trust/settings';
+import type { Settings } from '../../types';
+import type { ServiceContext } from '../context';
+import { fail, type Slice } from './types';
+
+function managedRefusal(fields: readonly string[]): ActionResult {
+  return fail('managed-setting', `Your organisation manages ${fields.join(', ')}; ${fields.length === 1 ? 'it' : 'they'} cannot be changed here.`);
+}
+
+export function settingsHandlers(ctx: ServiceContext): Slice<'settings'> {
+  async function write(settings: Settings): Promise<void> {
+    await ctx.settings.write(settings);
+    // The insert menu's patterns follow the chat-site list.
+    await ctx.refreshMenusSafe();
+  }
+  return {
+    'skillpin:settings-get': async () => ctx.settings.effective(),
+    'skillpin:settings-set': async (req) => {
+      // A sender that predates chatSites omits it (the validator allows that): keep the stored list.
+      const sent: Partial<Settings> = req.settings;
+      const user = await ctx.settings.user();
+      const chatSites = Array.isArray(sent.chatSites) ? sent.chatSites : user.chatSites;
+      const settings: Settings = { ...req.settings, chatSites };
+      // A managed field may be sent only with the policy's value (what settings-get answered);
+      // any other value is refused and nothing is written. The user's own value stays stored.
+      const policy = await ctx.policy();
+      const conflicts = managedConflicts(settings, policy);
+      if (conflicts.length > 0) return managedRefusal(conflicts);
+      await write(mergeSettings(user, withoutManaged(settings, policy)));
+      return { ok: true };
+    },
+    'skillpin:settings-update': async (req) => {
+      // A change to a field the organisation manages is refused as a whole: nothing is written.
+      const policy = await ctx.policy();
+      const conflicts = managedConflicts(req.changes, policy);
+      if (conflicts.length > 0) return managedRefusal(conflicts);
+      // Only the fields the user changed, over what is stored now (not over what the page
+      // loaded): a value another page saved meanwhile survives.
+      await write(mergeSettings(await ctx.settings.user(), withoutManaged(req.changes, policy)));
+      return { ok: true, settings: await ctx.settings.effective() };
+    },
+    'skillpin:policy-get': async () => {
+      const policy = await ctx.policy();
+      const fields = managedFields(policy);
+      const summary: PolicySummary = {
+        active: fields.length > 0 || policy.requireSigned || policy.pinnedKeys.length > 0,
+        managedFields: fields,
+        requireSigned: policy.requireSigned,
+        pinnedKeys: policy.pinnedKeys.map((k) => ({ origin: k.origin, fingerprint: k.fingerprint })),
+        invalid: [...policy.invalid],
+      };
+      return summary;
+    },
+  };
+}

@@ -1,0 +1,16 @@
+// The shape of the background's answers. Each slice answers the request types that
+// lib/messages.ts assigns to its concern, no more and no fewer: Slice<C> is keyed by exactly
+// those types, so a handler missing from its slice, or placed in another, does not compile,
+// and every request type has exactly one handler.
+import type { ActionResult, Concern, Request, RequestType, Response, TypesOf } from '../../messages';
+import type { SenderLike } from '../sender';
+
+export type Handler<T extends RequestType> = (req: Extract<Request, { type: T }>, sender: SenderLike) => Promise<Response<T>>;
+
+export type Slice<C extends Concern> = { [T in TypesOf<C>]: Handler<T> };
+
+export type Handlers = { [T in RequestType]: Handler<T> };
+
+export function fail(error: string, message: string): ActionResult {
+  return { ok: false, error, message };
+}
