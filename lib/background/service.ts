@@ -31,7 +31,8 @@ import {
   type StateChangeKind,
   STATE_CHANGE_KEY,
 } from '../messages';
-import { type Approval, type Clock, type FetchLike, type OriginReport, type Settings, type SkillReport, type StoredSkill } from '../types';
+import { type Approval, type Clock, type FetchLike, type OriginReport, type Settings, type SkillReport } from '../types';
+import type { StoredSkill } from '../trust/records';
 import { badgeFor, notCheckedTitle, type Badge } from './badge';
 import { notificationFor } from './notify';
 import { isPrivateRequest } from './private-request';

@@ -13,18 +13,16 @@ import type {
   AdvisoryFlag,
   Approval,
   ArchiveEntry,
-  DigestCheck,
-  DigestFailure,
   Diagnostic,
-  FetchResult,
-  Frontmatter,
-  MergedSkill,
-  ProbeCacheEntry,
   Settings,
   SignatureState,
   SnapshotReport,
-  StoredSkill,
 } from '../types';
+import type { DigestCheck } from '../verify/digest';
+import type { DigestFailure, ProbeCacheEntry, StoredSkill } from '../trust/records';
+import type { FetchResult } from '../net/fetch-result';
+import type { Frontmatter } from '../parse/skill-md';
+import type { MergedSkill } from '../parse/merge';
 import { advisoryFlags } from '../verify/advisory';
 import { detectArchiveFormat, unpackArchive } from '../verify/archive';
 import { checkDigests, lfNormalize } from '../verify/digest';

@@ -2,7 +2,8 @@
 // on pins, approval plus bytes, write plus eviction. Every read checks the record's shape;
 // a record that fails is skipped and reported through onError, and kept as it is.
 import type { IDBPDatabase, IDBPTransaction, StoreNames } from 'idb';
-import type { Approval, KeyHistoryEntry, OriginReport, Pin, ProbeCacheEntry, Settings, StoredSkill } from '../types';
+import type { Approval, OriginReport, Pin, Settings } from '../types';
+import type { KeyHistoryEntry, ProbeCacheEntry, StoredSkill } from './records';
 import { StoreError, classifyIdbError } from './errors';
 import { enforceByteBudget, evictCache, evictCacheKeeping, evictReports, pruneSkills, pruneSkillsAfterBatch } from './evict';
 import { openDatabase } from './open';
