@@ -74,7 +74,7 @@ export interface ProbeCacheEntry {
   /**
    * An artifact whose downloaded bytes failed their declared digest: what was declared and what
    * the bytes were. While the entry is fresh the artifact is not downloaded again for the same
-   * declared digests; afterwards it is revalidated with the entry's validators (lib/engine/artifacts.ts).
+   * declared digests; afterwards it is revalidated with the entry's validators (lib/engine/artifact-obtain.ts).
    */
   digestFailure?: DigestFailure;
 }
