@@ -3,7 +3,8 @@
 // privileged ones (PRODUCT.md §6): only the extension's own pages may approve,
 // pin, read skill bytes or export.
 import { PINS_FILTER_MAX, PINS_PAGE_MAX, type PinsPage, type PinsPageRequest } from './lists/pins-page';
-import type { Approval, KeyHistoryEntry, OriginReport, Pin, Settings, SkillStatus } from './types';
+import type { Approval, OriginReport, Pin, Settings, SkillStatus } from './types';
+import type { KeyHistoryEntry } from './trust/records';
 import type { ExportStatus } from './export/record';
 
 export type { ExportStatus };

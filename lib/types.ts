@@ -1,6 +1,12 @@
-// The shared vocabulary of the engine. Every module in lib/ speaks these types;
-// the popup, the options page, the diagnostics export and the tests read
-// OriginReport and nothing else. docs/report.md documents the same shapes.
+// The shared contracts of lib/: the injected I/O, the statuses, the diagnostic, and the report
+// contract of docs/report.md (OriginReport and every type it reaches). The popup, the options
+// page, the diagnostics export and the tests read OriginReport and nothing else.
+//
+// Everything else lives beside the module that produces it: the parsers' results in lib/parse/
+// (candidate.ts, llms-txt.ts, index-json.ts, skill-md.ts, merge.ts), the fetch result in
+// lib/net/fetch-result.ts, the digest check and the archive result in lib/verify/ (digest.ts,
+// archive.ts), and the store records (key history, stored skills, probe cache) in
+// lib/trust/records.ts.
 
 // ---------------------------------------------------------------------------
 // Injected I/O
@@ -81,9 +87,10 @@ export interface Diagnostic {
 }
 
 // ---------------------------------------------------------------------------
-// Network (lib/net)
+// Sources (docs/report.md, SourceReport)
 // ---------------------------------------------------------------------------
 
+/** What a document or artifact request is for (a SourceReport's kind, a probe-cache entry's kind). */
 export type DocumentKind =
   | 'llms-txt'
   | 'index'
@@ -93,43 +100,11 @@ export type DocumentKind =
   | 'skill-md'
   | 'archive';
 
-/** What one bounded GET produced. Bytes are raw: never decoded then re-encoded. */
-export type FetchResult =
-  | {
-      kind: 'ok';
-      url: string;
-      finalUrl: string;
-      status: number;
-      contentType: string | null;
-      bytes: Uint8Array;
-      etag: string | null;
-      lastModified: string | null;
-      cacheControl: string | null;
-      redirects: number;
-      ms: number;
-    }
-  | { kind: 'not-modified'; url: string; finalUrl: string; status: 304; ms: number; cacheControl: string | null; etag: string | null; lastModified: string | null }
-  | {
-      /** 404/410/401/403, HTML soft-404, cross-origin redirect of a discovery document, >5 redirects. */
-      kind: 'absent';
-      url: string;
-      finalUrl: string | null;
-      status: number | null;
-      reason: 'not-found' | 'forbidden' | 'client-error' | 'html' | 'cross-origin-redirect' | 'too-many-redirects' | 'redirect-blocked';
-      contentType: string | null;
-      ms: number;
-    }
-  | {
-      /** 429, 5xx, timeout, network error: keep the last good state, retry with backoff. */
-      kind: 'transient';
-      url: string;
-      status: number | null;
-      reason: 'timeout' | 'network' | 'server-error' | 'rate-limited';
-      retryAfterMs: number | null;
-      ms: number;
-    }
-  | { kind: 'too-large'; url: string; finalUrl: string | null; status: number | null; limit: number; contentType: string | null; ms: number }
-  | { kind: 'blocked'; url: string; reason: string; ms: number };
+/**
+ * How one bounded GET ended: the `kind` of lib/net/fetch-result.ts FetchResult, which checks at
+ * compile time that the two lists stay equal.
+ */
+export type FetchOutcome = 'ok' | 'not-modified' | 'absent' | 'transient' | 'too-large' | 'blocked';
 
 /** One probed source as the report shows it (PRODUCT.md §8). */
 export interface SourceReport {
@@ -138,7 +113,7 @@ export interface SourceReport {
   finalUrl: string | null;
   /** HTTP status, or null when no response was received. */
   httpStatus: number | null;
-  outcome: FetchResult['kind'] | 'cached' | 'skipped' | 'invalid';
+  outcome: FetchOutcome | 'cached' | 'skipped' | 'invalid';
   reason: string | null;
   contentType: string | null;
   bytes: number | null;
@@ -148,7 +123,7 @@ export interface SourceReport {
 }
 
 // ---------------------------------------------------------------------------
-// Parsing (lib/parse)
+// Declared digests (lib/parse produces them; SkillReport shows them)
 // ---------------------------------------------------------------------------
 
 export type CandidateSource = 'llms-txt' | 'index' | 'legacy-index';
@@ -160,100 +135,9 @@ export interface DeclaredDigest {
   hex: string;
 }
 
-/** One skill as one discovery document lists it, before merging. */
-export interface SkillCandidate {
-  source: CandidateSource;
-  /** 1-based line in llms.txt, or 0-based entry index in an index. */
-  position: number;
-  rawUrl: string;
-  /** Resolved absolute URL with the fragment removed; null when the URL is unusable. */
-  url: string | null;
-  type: 'skill-md' | 'archive';
-  name: string | null;
-  description: string | null;
-  version: string | null;
-  license: string | null;
-  homepage: string | null;
-  scope: string | null;
-  tool: string | null;
-  toolSha256: string | null;
-  declared: DeclaredDigest[];
-  /** Base64 signature from the index entry, verbatim. */
-  signature: string | null;
-  /** Set when the entry is refused before any request (FORMATS.md §10 items 1–2). */
-  refusal: { status: 'invalid' | 'unsupported'; code: string; message: string } | null;
-  diagnostics: Diagnostic[];
-}
-
-export interface ParsedLlmsTxt {
-  /** True when at least one `## Skills` section exists. */
-  hasSkillsSection: boolean;
-  candidates: SkillCandidate[];
-  diagnostics: Diagnostic[];
-}
-
-export interface ParsedIndex {
-  source: 'index' | 'legacy-index';
-  schema: string | null;
-  shape: 'v0.2' | 'v0.1' | 'mixed' | 'empty' | 'other';
-  /** Top-level `signing_alg`, verbatim. */
-  signingAlg: string | null;
-  /** Top-level `signing_key`, verbatim (base64 of 32 raw bytes, unchecked). */
-  signingKey: string | null;
-  candidates: SkillCandidate[];
-  diagnostics: Diagnostic[];
-}
-
-/** An index document that could not be used at all. */
-export interface InvalidDocument {
-  invalid: true;
-  code: string;
-  message: string;
-}
-
-export interface Frontmatter {
-  /** The parsed mapping, or null when absent or unparseable. */
-  data: Record<string, unknown> | null;
-  name: string | null;
-  description: string | null;
-  version: string | null;
-  license: string | null;
-  compatibility: string | null;
-  /** Non-string top-level version (an error for snapshot-v1). */
-  versionIsNonString: boolean;
-  diagnostics: Diagnostic[];
-}
-
-/** Candidates from every source merged by resolved URL (FORMATS.md §2.6). */
-export interface MergedSkill {
-  url: string | null;
-  /** For refused candidates with no usable URL, a stable synthetic key. */
-  key: string;
-  type: 'skill-md' | 'archive';
-  candidates: SkillCandidate[];
-  declared: DeclaredDigest[];
-  /** True when declared digests differ. */
-  disagree: boolean;
-  signature: string | null;
-  refusal: SkillCandidate['refusal'];
-  /** Merge findings: `type-differs`, `duplicate-name`, `signature-differs`. */
-  diagnostics?: Diagnostic[];
-}
-
 // ---------------------------------------------------------------------------
-// Verification (lib/verify)
+// Verification results the report shows (lib/verify)
 // ---------------------------------------------------------------------------
-
-export interface DigestCheck {
-  rawHex: string;
-  lfHex: string;
-  /** Which form matched every declared digest, or null when nothing was declared or none matched. */
-  matchedForm: 'raw' | 'lf-normalized' | null;
-  /** Nothing declared. */
-  undeclared: boolean;
-  /** At least one declared digest matched neither form. */
-  mismatch: boolean;
-}
 
 export type SignatureState =
   | 'valid'
@@ -270,10 +154,6 @@ export interface ArchiveEntry {
   size: number;
   type: 'file' | 'directory';
 }
-
-export type ArchiveResult =
-  | { ok: true; format: 'zip' | 'tar.gz'; entries: ArchiveEntry[]; files: Map<string, Uint8Array>; skillMd: Uint8Array }
-  | { ok: false; status: 'invalid' | 'too-large' | 'unsupported'; code: string; message: string };
 
 export type AttestationVerdict = 'invalid' | 'attested' | 'expired' | 'unattested';
 
@@ -326,26 +206,6 @@ export interface Pin {
   lastSeen: number;
 }
 
-/**
- * What became of one key an origin has shown (PRODUCT.md §5, key history): `pinned` is the pin
- * now, `replaced` was pinned until the user trusted another key, `offered` was shown but never
- * trusted, `revoked` was marked by the user and is never accepted again for the origin.
- */
-export type KeyHistoryState = 'pinned' | 'replaced' | 'offered' | 'revoked';
-
-/** One fingerprint an origin has shown. Revoked entries outlive "forget"; the others do not. */
-export interface KeyHistoryEntry {
-  origin: string;
-  fingerprint: string;
-  /** Base64 of the raw key; null for a revocation of a key this browser never saw (imported). */
-  key: string | null;
-  firstSeen: number;
-  lastSeen: number;
-  state: KeyHistoryState;
-  /** When the user revoked it; null unless state is `revoked`. */
-  revokedAt: number | null;
-}
-
 export interface Approval {
   origin: string;
   url: string;
@@ -359,72 +219,6 @@ export interface Approval {
   statusAtApproval: SkillStatus;
   name: string;
   approvedAt: number;
-}
-
-/** The verified bytes of a skill, kept so that what is shown and handed on is never re-fetched. */
-export interface StoredSkill {
-  origin: string;
-  url: string;
-  digestLf: string;
-  digestRaw: string;
-  /** The SKILL.md bytes (for archives: the root SKILL.md). */
-  bytes: Uint8Array;
-  storedAt: number;
-  /** For an archive: the raw SHA-256 of the verified archive and its listing (the digest its index declares). */
-  archive?: {
-    sha256: string;
-    format: 'zip' | 'tar.gz';
-    entries: ArchiveEntry[];
-    /**
-     * The archive's verified regular files besides the root SKILL.md, by path, kept so that an
-     * export for upload holds them without a re-fetch. Absent on records stored by an older version.
-     */
-    files?: { path: string; bytes: Uint8Array }[];
-  };
-  /**
-   * The ed25519 signature these bytes (by their digestLf) were last verified with, and the
-   * fingerprint of the key that verified it. A probe that meets the same key, signature and
-   * digest again does not verify again (PRODUCT.md §2.7).
-   */
-  signatureVerified?: { fingerprint: string; signature: string };
-}
-
-export interface ProbeCacheEntry {
-  /** Request URL. */
-  url: string;
-  origin: string;
-  kind: DocumentKind;
-  positive: boolean;
-  status: number | null;
-  finalUrl: string | null;
-  contentType: string | null;
-  etag: string | null;
-  lastModified: string | null;
-  /** Raw body of a positive discovery document (never for artifacts: those live in StoredSkill). */
-  bytes: Uint8Array | null;
-  storedAt: number;
-  expiresAt: number;
-  /** Consecutive transient failures (429, 5xx, timeout) since the last good answer. */
-  failures?: number;
-  /** No request before this time (backoff after transient failures). */
-  retryAt?: number;
-  /** Why a negative entry is negative: the `absent` reason, `too-large`, or `transient` (no good answer yet). */
-  reason?: string;
-  /**
-   * An artifact whose downloaded bytes failed their declared digest: what was declared and what
-   * the bytes were. While the entry is fresh the artifact is not downloaded again for the same
-   * declared digests; afterwards it is revalidated with the entry's validators (lib/engine/artifacts.ts).
-   */
-  digestFailure?: DigestFailure;
-}
-
-export interface DigestFailure {
-  /** The declared sha256 values (lower-case hex, sorted, unique), joined by ','. */
-  declared: string;
-  /** SHA-256 of the bytes as served (for an archive: of the archive). */
-  rawHex: string;
-  /** SHA-256 after CRLF → LF (for an archive: equal to rawHex). */
-  lfHex: string;
 }
 
 export interface ReviewerRegistry {

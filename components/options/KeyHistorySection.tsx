@@ -2,14 +2,17 @@
 // first and last seen and what became of it. Any key not yet revoked can be revoked, after a
 // confirmation: it is then never accepted again for that site, even after "forget".
 import { useCallback, useState } from 'preact/hooks';
-import type { KeyHistoryEntry } from '../../lib/types';
 import { t } from '../../lib/i18n';
+import type { Response } from '../../lib/messages';
 import { useAnnounce } from '../shared/Announcer';
 import { Dialog } from '../shared/Dialog';
 import { Fingerprint } from '../shared/Fingerprint';
 import { errorText, formatDate } from '../shared/format';
 import type { OptionsEnv } from './env';
 import { compareText, listPlaceholder, PagedTable, useSortedList, type CountText } from './PagedTable';
+
+/** One entry as the background answers it: the page knows the message contract, not the store. */
+type KeyHistoryEntry = Response<'skillpin:key-history'>[number];
 
 const byOriginThenSeen = (a: KeyHistoryEntry, b: KeyHistoryEntry): number => compareText(a.origin, b.origin) || a.firstSeen - b.firstSeen;
 

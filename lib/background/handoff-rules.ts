@@ -4,7 +4,8 @@
 // skills and every hand-off path read the same answer.
 import type { ActionResult, SkillText } from '../messages';
 import { decodeUtf8 } from '../parse/decode';
-import { isApprovable, type Approval, type OriginReport, type SkillReport, type SkillStatus, type StoredSkill } from '../types';
+import { isApprovable, type Approval, type OriginReport, type SkillReport, type SkillStatus } from '../types';
+import type { StoredSkill } from '../trust/records';
 
 export interface Refusal {
   error: string;

@@ -2,7 +2,8 @@
 // reviewer registry. Fetched only for an origin that published a discovery document and
 // lists at least one skill that can be attested (one with a declared tool_sha256).
 import { diag } from '../report/codes';
-import type { AttestationReport, Diagnostic, MergedSkill, Settings, SourceReport } from '../types';
+import type { AttestationReport, Diagnostic, Settings, SourceReport } from '../types';
+import type { MergedSkill } from '../parse/merge';
 import { evaluateAttestations, parseAttestations } from '../verify/attestations';
 import { fetchDocument, PATHS, type FetchContext } from './discover';
 

@@ -7,7 +7,9 @@ import { backoffMs, positiveTtlMs } from '../net/cache-policy';
 import { fetchBounded } from '../net/fetch-bounded';
 import { LIMITS } from '../net/limits';
 import { diag } from '../report/codes';
-import type { Clock, Diagnostic, DocumentKind, FetchLike, FetchResult, ProbeCacheEntry, Settings, SourceReport } from '../types';
+import type { Clock, Diagnostic, DocumentKind, FetchLike, Settings, SourceReport } from '../types';
+import type { FetchResult } from '../net/fetch-result';
+import type { ProbeCacheEntry } from '../trust/records';
 import type { ProbeStore } from './session';
 import type { StorageNotes } from './storage-guard';
 

@@ -3,7 +3,8 @@
 // the first usable key is pinned silently (compare-and-set), a malformed or revoked key never is.
 import { decodeUtf8 } from '../parse/decode';
 import { diag } from '../report/codes';
-import type { Diagnostic, KeyInfo, KeyReport, ParsedIndex, Pin, SourceReport } from '../types';
+import type { Diagnostic, KeyInfo, KeyReport, Pin, SourceReport } from '../types';
+import type { ParsedIndex } from '../parse/index-json';
 import { parsePublicKey } from '../verify/ed25519';
 import { encodeBase64 } from '../verify/base64';
 import { fingerprint } from '../verify/fingerprint';

@@ -4,7 +4,8 @@
 // transaction (`flush`). Pins are not buffered: pinIfAbsent stays the store's own
 // compare-and-set transaction, and readPin reads the pin as it is stored now.
 // A store without the batch methods is read and written record by record.
-import type { Approval, Pin, ProbeCacheEntry, StoredSkill } from '../types';
+import type { Approval, Pin } from '../types';
+import type { ProbeCacheEntry, StoredSkill } from '../trust/records';
 import type { OriginState, PinResult, TrustStore } from '../trust/store-api';
 
 /** The store calls the engine makes during one probe. */

@@ -1,6 +1,7 @@
 // One status per skill (PRODUCT.md §4) in the order of FORMATS.md §10, and the state of the
 // skill's approval (PRODUCT.md §6, §9.2, §9.3). Pure: every fact is gathered before the call.
-import type { Approval, ApprovalReport, DigestCheck, KeyState, SignatureState, SkillStatus, SnapshotReport } from '../types';
+import type { Approval, ApprovalReport, KeyState, SignatureState, SkillStatus, SnapshotReport } from '../types';
+import type { DigestCheck } from '../verify/digest';
 import { isApprovable } from '../types';
 
 export type Failure<S extends SkillStatus> = { status: S; code: string; message: string };

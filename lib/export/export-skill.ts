@@ -1,6 +1,7 @@
 // One "Export for upload": the pre-flight over the stored verified bytes, then the ZIP and the
 // record of what was exported. Pure: the caller reads the store and keeps the record.
-import type { Approval, StoredSkill } from '../types';
+import type { Approval } from '../types';
+import type { StoredSkill } from '../trust/records';
 import { ROOT_SKILL_MD } from '../verify/archive';
 import { preflight, type ExportFile, type PreflightProblem } from './preflight';
 import type { ExportRecord } from './record';

@@ -2,7 +2,8 @@
 // covering headers and body, a byte cap enforced while streaming, at most 5 redirects that
 // are followed here one hop at a time so that every hop can be checked before it is requested.
 // Returns raw bytes and response facts; never parses, never throws.
-import type { Clock, DocumentKind, FetchLike, FetchResult } from '../types';
+import type { Clock, DocumentKind, FetchLike } from '../types';
+import type { FetchResult } from './fetch-result';
 import { classify } from './fetch-classify';
 import { followByHand, followGuarded } from './fetch-redirects';
 import { preflight } from './fetch-request';

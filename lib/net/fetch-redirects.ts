@@ -2,7 +2,8 @@
 // checked before the hop is requested; in a browser, which hides the Location of a manual
 // redirect, the browser follows while the request guard watches every hop (request-guard.ts)
 // and the whole chain is judged before the bytes are used.
-import type { FetchLike, FetchResult } from '../types';
+import type { FetchLike } from '../types';
+import type { FetchResult } from './fetch-result';
 import { LIMITS } from './limits';
 import { UNRESOLVED, type RequestGuard, type RequestWatch } from './request-guard';
 import { checkArtifactUrl } from './url-safety';

@@ -1,6 +1,7 @@
 // The shared state of one bounded request (fetch-bounded.ts): its preflight checks, request
 // options and the small helpers every stage uses. FORMATS.md §9.1–9.3.
-import type { DocumentKind, FetchResult } from '../types';
+import type { DocumentKind } from '../types';
+import type { FetchResult } from './fetch-result';
 import type { BoundedFetchOptions } from './fetch-bounded';
 import { checkArtifactUrl } from './url-safety';
 

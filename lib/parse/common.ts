@@ -1,7 +1,8 @@
 // Small helpers shared by the discovery parsers. Reading untrusted JSON goes through
 // `own()` so that inherited members (`constructor`, `__proto__`, …) are never seen as data.
 
-import type { CandidateSource, Diagnostic, DiagnosticLevel, SkillCandidate } from '../types';
+import type { CandidateSource, Diagnostic, DiagnosticLevel } from '../types';
+import type { SkillCandidate } from './candidate';
 
 const HEX64 = /^[0-9a-fA-F]{64}$/;
 const NAME_RULE = /^[a-z0-9]+(-[a-z0-9]+)*$/;

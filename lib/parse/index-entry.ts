@@ -1,6 +1,6 @@
 // One entry of a skill index, by shape (FORMATS.md §2.3–2.5).
 
-import type { SkillCandidate } from '../types';
+import type { SkillCandidate } from './candidate';
 import { blankCandidate, diag, followsNameRule, followsScopeRule, hasOwn, inferType, isHex64, isSameOrigin, lastUrlSegment, own, ownString } from './common';
 import { resolveArtifactUrl } from './resolve-url';
 

@@ -1,11 +1,31 @@
 // The well-known skill index (FORMATS.md §2.1–2.5), current or legacy path. The shape is
 // read from each entry's content, never from the path the document was served at.
 
-import type { Diagnostic, InvalidDocument, ParsedIndex, SkillCandidate } from '../types';
+import type { Diagnostic } from '../types';
+import type { SkillCandidate } from './candidate';
 import { decodeUtf8 } from './decode';
 import { diag, hasOwn, isJsonObject, own, ownString } from './common';
 import { findDuplicateKeys } from './json-dupes';
 import { readDraftOrCustomEntry, readUrlEntry, readV01Entry, type EntryContext } from './index-entry';
+
+export interface ParsedIndex {
+  source: 'index' | 'legacy-index';
+  schema: string | null;
+  shape: 'v0.2' | 'v0.1' | 'mixed' | 'empty' | 'other';
+  /** Top-level `signing_alg`, verbatim. */
+  signingAlg: string | null;
+  /** Top-level `signing_key`, verbatim (base64 of 32 raw bytes, unchecked). */
+  signingKey: string | null;
+  candidates: SkillCandidate[];
+  diagnostics: Diagnostic[];
+}
+
+/** An index document that could not be used at all. */
+export interface InvalidDocument {
+  invalid: true;
+  code: string;
+  message: string;
+}
 
 export const KNOWN_SCHEMA = 'https://schemas.agentskills.io/discovery/0.2.0/schema.json';
 

@@ -1,12 +1,20 @@
 // The `## Skills` section of /llms.txt (FORMATS.md §1). One pass over the lines; the
 // content is untrusted text and is only ever read, never rendered.
 
-import type { Diagnostic, ParsedLlmsTxt, SkillCandidate } from '../types';
+import type { Diagnostic } from '../types';
+import type { SkillCandidate } from './candidate';
 import { decodeUtf8, splitLines } from './decode';
 import { blankCandidate, diag, followsScopeRule, hasOwn, inferType, isHex64, isJsonObject, isSameOrigin, own } from './common';
 import { fenceCloses, fenceOpen, isSectionEnd, isSkillsHeading, scanComment, scanDescription, scanItem, type Fence } from './llms-line';
 import { findDuplicateKeys } from './json-dupes';
 import { resolveArtifactUrl } from './resolve-url';
+
+export interface ParsedLlmsTxt {
+  /** True when at least one `## Skills` section exists. */
+  hasSkillsSection: boolean;
+  candidates: SkillCandidate[];
+  diagnostics: Diagnostic[];
+}
 
 const DISPLAY_KEYS = ['version', 'license', 'homepage', 'requires'] as const;
 

@@ -13,8 +13,25 @@
 // - Signature: the first index candidate's signature; a different one later adds
 //   `signature-differs`.
 
-import type { CandidateSource, DeclaredDigest, Diagnostic, MergedSkill, SkillCandidate } from '../types';
+import type { CandidateSource, DeclaredDigest, Diagnostic } from '../types';
+import type { SkillCandidate } from './candidate';
 import { diag } from './common';
+
+/** Candidates from every source merged by resolved URL (FORMATS.md §2.6). */
+export interface MergedSkill {
+  url: string | null;
+  /** For refused candidates with no usable URL, a stable synthetic key. */
+  key: string;
+  type: 'skill-md' | 'archive';
+  candidates: SkillCandidate[];
+  declared: DeclaredDigest[];
+  /** True when declared digests differ. */
+  disagree: boolean;
+  signature: string | null;
+  refusal: SkillCandidate['refusal'];
+  /** Merge findings: `type-differs`, `duplicate-name`, `signature-differs`. */
+  diagnostics?: Diagnostic[];
+}
 
 const SOURCE_RANK: Record<CandidateSource, number> = { 'llms-txt': 0, index: 1, 'legacy-index': 2 };
 

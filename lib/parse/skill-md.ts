@@ -2,10 +2,24 @@
 // never touched. Every failure is a warning; nothing here changes a skill's status.
 
 import { parseDocument } from 'yaml';
-import type { Diagnostic, Frontmatter, SkillCandidate } from '../types';
+import type { Diagnostic } from '../types';
+import type { SkillCandidate } from './candidate';
 import { decodeUtf8 } from './decode';
 import { simpleFrontmatter } from './frontmatter-simple';
 import { diag, followsNameRule, hasOwn, isJsonObject } from './common';
+
+export interface Frontmatter {
+  /** The parsed mapping, or null when absent or unparseable. */
+  data: Record<string, unknown> | null;
+  name: string | null;
+  description: string | null;
+  version: string | null;
+  license: string | null;
+  compatibility: string | null;
+  /** Non-string top-level version (an error for snapshot-v1). */
+  versionIsNonString: boolean;
+  diagnostics: Diagnostic[];
+}
 
 /**
  * Largest frontmatter block (UTF-8 bytes between the delimiters) that is parsed. Real

@@ -5,7 +5,8 @@
 // confirmation the popup asks for it (lib/trust/import-preview.ts shows all of it first).
 import type { ImportResult, ImportSkipReason } from '../messages';
 import { isApprovable } from '../types';
-import type { Approval, KeyHistoryEntry, Pin, Settings } from '../types';
+import type { Approval, Pin, Settings } from '../types';
+import type { KeyHistoryEntry } from './records';
 import { decodeBase64Strict } from '../verify/base64';
 import { fingerprint } from '../verify/fingerprint';
 import { StoreError } from './errors';

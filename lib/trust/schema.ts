@@ -14,7 +14,8 @@
 // v4  keys([origin,fingerprint], by-origin): the key history of each origin (PRODUCT.md §5); every
 //     readable pin gets its entry (state `pinned`, its first/last seen). No other store changes.
 import type { DBSchema, IDBPDatabase, IDBPTransaction } from 'idb';
-import type { Approval, KeyHistoryEntry, OriginReport, Pin, ProbeCacheEntry, Settings, StoredSkill } from '../types';
+import type { Approval, OriginReport, Pin, Settings } from '../types';
+import type { KeyHistoryEntry, ProbeCacheEntry, StoredSkill } from './records';
 
 export const DB_NAME = 'skillpin';
 export const SCHEMA_VERSION = 4;

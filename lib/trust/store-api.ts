@@ -1,6 +1,7 @@
 // The trust store contract. lib/trust/idb-store.ts implements it over IndexedDB;
 // it is the only module that writes trust state, and every write is one transaction.
-import type { Approval, KeyHistoryEntry, OriginReport, Pin, ProbeCacheEntry, Settings, StoredSkill } from '../types';
+import type { Approval, OriginReport, Pin, Settings } from '../types';
+import type { KeyHistoryEntry, ProbeCacheEntry, StoredSkill } from './records';
 
 export type PinResult =
   /** No pin existed; this key is now pinned (first sight). */

@@ -1,7 +1,8 @@
 // Shape checks for every record the trust store reads or writes. A stored record that fails
 // its check is skipped by readers (and reported), never deleted; an input that fails is refused.
 import { ALL_STATUSES } from '../types';
-import type { Approval, ArchiveEntry, DigestFailure, DocumentKind, KeyHistoryEntry, KeyHistoryState, OriginReport, Pin, ProbeCacheEntry, ProbeState, SkillStatus, StoredSkill } from '../types';
+import type { Approval, ArchiveEntry, DocumentKind, OriginReport, Pin, ProbeState, SkillStatus } from '../types';
+import type { DigestFailure, KeyHistoryEntry, KeyHistoryState, ProbeCacheEntry, StoredSkill } from './records';
 import type { CacheRecord, ReportRecord } from './schema';
 
 type Obj = Record<string, unknown>;

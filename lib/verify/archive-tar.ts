@@ -115,141 +115,228 @@ function truncated(detail: string): ArchiveFailure {
   return invalid('archive-truncated', `The tar archive is truncated: ${detail}.`);
 }
 
+/** The fields of one header block the walk needs. */
+interface Header {
+  /** Offset of the header block. */
+  at: number;
+  flag: string;
+  nameBytes: Uint8Array;
+  prefixBytes: Uint8Array;
+  size: number;
+}
+
+/** Where the walk stands: what has been read so far and the extension headers not yet applied. */
+interface Walk {
+  tar: Uint8Array;
+  limits: ArchiveLimits;
+  entries: ArchiveEntry[];
+  files: Map<string, Uint8Array>;
+  names: NameRegistry;
+  fileCount: number;
+  used: number;
+  pending: Pending;
+}
+
+/** The end-of-archive marker: nothing may be left pending, and only zeros may follow. */
+function endOfArchive(w: Walk, at: number): ArchiveFailure | null {
+  if (w.pending.pax || w.pending.longName !== null || w.pending.longLink !== null) {
+    return truncated('an extended header is not followed by an entry');
+  }
+  if (!isZero(w.tar, at + BLOCK)) {
+    return invalid('tar-trailing-data', 'Data follows the tar end-of-archive marker.');
+  }
+  return null;
+}
+
+/** The header block at `at` (checksum and size checked). */
+function readHeader(block: Uint8Array, at: number): Header | ArchiveFailure {
+  if (!checksumMatches(block)) return invalid('tar-bad-checksum', `The tar header at offset ${at} has a wrong checksum.`);
+  const flag = String.fromCharCode(block[156] as number);
+  const magic = TEXT.decode(block.subarray(257, 265));
+  const posix = magic.startsWith('ustar\u0000');
+  const nameBytes = field(block, 0, 100);
+  const prefixBytes = posix ? field(block, 345, 155) : new Uint8Array(0);
+  const size = numberField(block, 124, 12);
+  if (size === null) return invalid('tar-bad-header', `The tar header at offset ${at} has a malformed size.`);
+  return { at, flag, nameBytes, prefixBytes, size };
+}
+
+function isFailure(value: object): value is ArchiveFailure {
+  return 'ok' in value && value.ok === false;
+}
+
+function isExtension(flag: string): boolean {
+  return flag === 'x' || flag === 'g' || flag === 'L' || flag === 'K';
+}
+
+/** A PAX header (`x` for the next entry, `g` global) kept for the entry it describes. */
+function applyPax(pending: Pending, flag: string, data: Uint8Array, at: number): ArchiveFailure | null {
+  const pax = parsePax(data);
+  if (!pax) return invalid('tar-bad-pax', `The PAX header at offset ${at} is malformed.`);
+  if (flag === 'g') {
+    if (pax.has('path') || pax.has('linkpath') || pax.has('size')) {
+      return invalid('tar-bad-pax', 'A global PAX header sets a path or a size for every entry.');
+    }
+    return null;
+  }
+  if (pending.pax) return invalid('tar-bad-pax', 'Two PAX headers precede the same entry.');
+  pending.pax = pax;
+  return null;
+}
+
+/** A GNU long name (`L`) or long link name (`K`) kept for the entry it describes. */
+function applyGnuName(pending: Pending, flag: string, data: Uint8Array, at: number): ArchiveFailure | null {
+  const text = decodeName(field(data, 0, data.length));
+  if (text === null) return invalid('archive-name-encoding', `The GNU long name at offset ${at} is not valid UTF-8.`);
+  if (flag === 'L') {
+    if (pending.longName !== null) return invalid('tar-bad-header', 'Two GNU long names precede the same entry.');
+    pending.longName = text;
+  } else {
+    if (pending.longLink !== null) return invalid('tar-bad-header', 'Two GNU long link names precede the same entry.');
+    pending.longLink = text;
+  }
+  return null;
+}
+
+/** An extension header, which describes the entry that follows it; answers the next header's offset. */
+function readExtension(w: Walk, h: Header): number | ArchiveFailure {
+  if (h.size > EXTENSION_CAP) {
+    return tooLarge('archive-too-large', `An extension header of ${h.size} bytes is over the ${EXTENSION_CAP}-byte cap.`);
+  }
+  const dataStart = h.at + BLOCK;
+  const next = dataStart + Math.ceil(h.size / BLOCK) * BLOCK;
+  if (next > w.tar.length) return truncated('an extension header is cut short');
+  const data = w.tar.subarray(dataStart, dataStart + h.size);
+  const failed = h.flag === 'x' || h.flag === 'g' ? applyPax(w.pending, h.flag, data, h.at) : applyGnuName(w.pending, h.flag, data, h.at);
+  return failed ?? next;
+}
+
+interface EntryName {
+  /** The name every reader agrees on. */
+  name: string;
+  /** The name in the header itself (prefix + name), which tools that ignore extensions use. */
+  headerName: string;
+  /** Which field `name` came from, for messages. */
+  what: string;
+}
+
+/** The entry's name: PAX path, then GNU long name, then prefix + name; the first two must agree. */
+function entryName(h: Header, pending: Pending): EntryName | ArchiveFailure {
+  const headerNameBytes = h.prefixBytes.length > 0 ? new Uint8Array([...h.prefixBytes, 0x2f, ...h.nameBytes]) : h.nameBytes;
+  const headerName = decodeName(headerNameBytes);
+  if (headerName === null) return invalid('archive-name-encoding', `The tar entry name at offset ${h.at} is not valid UTF-8.`);
+  const paxPath = pending.pax?.get('path') ?? null;
+  const longName = pending.longName;
+  if (paxPath !== null && longName !== null && paxPath !== longName) {
+    return invalid('tar-conflicting-names', `The PAX path ${showName(paxPath)} and the GNU long name ${showName(longName)} disagree.`);
+  }
+  const name = paxPath ?? longName ?? headerName;
+  const what = paxPath !== null ? 'PAX path' : longName !== null ? 'GNU long name' : 'name';
+  return { name, headerName, what };
+}
+
+/** Only regular files and directories are unpacked: links, devices, FIFOs and sparse files are refused. */
+function entryKind(flag: string, name: string, pending: Pending): 'file' | 'directory' | ArchiveFailure {
+  if (flag === '1' || flag === '2') {
+    return invalid('archive-link', `The entry ${showName(name)} is a ${flag === '1' ? 'hard' : 'symbolic'} link.`);
+  }
+  const regular = flag === '0' || flag === '\u0000' || flag === '7';
+  const directory = flag === '5';
+  if (!regular && !directory) {
+    const kind = flag === '3' ? 'a character device' : flag === '4' ? 'a block device' : flag === '6' ? 'a FIFO' : `of tar type ${JSON.stringify(flag)}`;
+    return invalid('archive-special-entry', `The entry ${showName(name)} is ${kind}, not a regular file or a directory.`);
+  }
+  if (pending.pax) {
+    for (const key of pending.pax.keys()) {
+      if (key.startsWith('GNU.sparse.')) {
+        return invalid('archive-special-entry', `The entry ${showName(name)} is a sparse file.`);
+      }
+    }
+  }
+  return directory ? 'directory' : 'file';
+}
+
+/** The entry's checked path: the header name a tool ignoring extensions would use, then the agreed name. */
+function entryPath(n: EntryName, type: 'file' | 'directory'): string | ArchiveFailure {
+  if (n.name !== n.headerName) {
+    const fallback = checkFallbackName(n.headerName);
+    if (fallback) return fallback;
+  }
+  const checked = checkEntryName(n.name, type === 'directory', n.what);
+  return checked.ok ? checked.path : checked;
+}
+
+/** The entry's data size: the PAX `size` when there is one, within what is left of the byte cap. */
+function entrySize(w: Walk, h: Header, name: string, type: 'file' | 'directory'): number | ArchiveFailure {
+  let size = h.size;
+  const paxSize = w.pending.pax?.get('size');
+  if (paxSize !== undefined) {
+    if (!/^[0-9]+$/.test(paxSize)) return invalid('tar-bad-pax', `The PAX size of ${showName(name)} is malformed.`);
+    size = Number(paxSize);
+  }
+  if (type === 'directory' && size !== 0) return invalid('tar-directory-has-data', `The directory entry ${showName(name)} has contents.`);
+  if (!Number.isSafeInteger(size) || size > w.limits.maxBytes - w.used) {
+    return tooLarge('archive-too-large', `The archive unpacks to more than ${w.limits.maxBytes} bytes.`);
+  }
+  return size;
+}
+
+/** Counts the entry against the name registry and the entry and file caps. */
+function countEntry(w: Walk, path: string, type: 'file' | 'directory'): ArchiveFailure | null {
+  const clash = w.names.add(path, type);
+  if (clash) return clash;
+  if (w.entries.length + 1 > w.limits.maxEntries) {
+    return tooLarge('archive-too-many-entries', `The archive has more than ${w.limits.maxEntries} entries.`);
+  }
+  if (type === 'file' && ++w.fileCount > w.limits.maxFiles) {
+    return tooLarge('archive-too-many-files', `The archive has more than ${w.limits.maxFiles} files.`);
+  }
+  return null;
+}
+
+/** A regular file or directory entry, recorded with its data; answers the next header's offset. */
+function readEntry(w: Walk, h: Header): number | ArchiveFailure {
+  const n = entryName(h, w.pending);
+  if (isFailure(n)) return n;
+  const type = entryKind(h.flag, n.name, w.pending);
+  if (typeof type !== 'string') return type;
+  const path = entryPath(n, type);
+  if (typeof path !== 'string') return path;
+  const size = entrySize(w, h, n.name, type);
+  if (typeof size !== 'number') return size;
+  const counted = countEntry(w, path, type);
+  if (counted) return counted;
+
+  const dataStart = h.at + BLOCK;
+  const next = dataStart + Math.ceil(size / BLOCK) * BLOCK;
+  if (next > w.tar.length) return truncated(`the data of ${showName(n.name)} is cut short`);
+  w.used += size;
+  w.entries.push({ path, size, type });
+  if (type === 'file') w.files.set(path, w.tar.slice(dataStart, dataStart + size));
+  w.pending = emptyPending();
+  return next;
+}
+
 /** Walk the tar stream; never throws for malformed input. */
 export function readTar(tar: Uint8Array, limits: ArchiveLimits): Unpacked | ArchiveFailure {
-  const entries: ArchiveEntry[] = [];
-  const files = new Map<string, Uint8Array>();
-  const names = new NameRegistry();
-  let fileCount = 0;
-  let used = 0;
-  let pending = emptyPending();
+  const w: Walk = { tar, limits, entries: [], files: new Map(), names: new NameRegistry(), fileCount: 0, used: 0, pending: emptyPending() };
   let at = 0;
   for (;;) {
     if (at === tar.length) return truncated('the end-of-archive marker is missing');
     if (at + BLOCK > tar.length) return truncated('a header block is cut short');
     const block = tar.subarray(at, at + BLOCK);
     if (isZero(block)) {
-      if (pending.pax || pending.longName !== null || pending.longLink !== null) {
-        return truncated('an extended header is not followed by an entry');
-      }
-      if (!isZero(tar, at + BLOCK)) {
-        return invalid('tar-trailing-data', 'Data follows the tar end-of-archive marker.');
-      }
+      const failed = endOfArchive(w, at);
+      if (failed) return failed;
       break;
     }
-    if (!checksumMatches(block)) return invalid('tar-bad-checksum', `The tar header at offset ${at} has a wrong checksum.`);
-    const flag = String.fromCharCode(block[156] as number);
-    const magic = TEXT.decode(block.subarray(257, 265));
-    const posix = magic.startsWith('ustar\u0000');
-    const nameBytes = field(block, 0, 100);
-    const prefixBytes = posix ? field(block, 345, 155) : new Uint8Array(0);
-    const headerSize = numberField(block, 124, 12);
-    if (headerSize === null) return invalid('tar-bad-header', `The tar header at offset ${at} has a malformed size.`);
-
-    // Extension headers describe the entry that follows them.
-    if (flag === 'x' || flag === 'g' || flag === 'L' || flag === 'K') {
-      if (headerSize > EXTENSION_CAP) {
-        return tooLarge('archive-too-large', `An extension header of ${headerSize} bytes is over the ${EXTENSION_CAP}-byte cap.`);
-      }
-      const dataStart = at + BLOCK;
-      const dataEnd = dataStart + headerSize;
-      const next = dataStart + Math.ceil(headerSize / BLOCK) * BLOCK;
-      if (next > tar.length) return truncated('an extension header is cut short');
-      const data = tar.subarray(dataStart, dataEnd);
-      if (flag === 'x' || flag === 'g') {
-        const pax = parsePax(data);
-        if (!pax) return invalid('tar-bad-pax', `The PAX header at offset ${at} is malformed.`);
-        if (flag === 'g') {
-          if (pax.has('path') || pax.has('linkpath') || pax.has('size')) {
-            return invalid('tar-bad-pax', 'A global PAX header sets a path or a size for every entry.');
-          }
-        } else {
-          if (pending.pax) return invalid('tar-bad-pax', 'Two PAX headers precede the same entry.');
-          pending.pax = pax;
-        }
-      } else {
-        const text = decodeName(field(data, 0, data.length));
-        if (text === null) return invalid('archive-name-encoding', `The GNU long name at offset ${at} is not valid UTF-8.`);
-        if (flag === 'L') {
-          if (pending.longName !== null) return invalid('tar-bad-header', 'Two GNU long names precede the same entry.');
-          pending.longName = text;
-        } else {
-          if (pending.longLink !== null) return invalid('tar-bad-header', 'Two GNU long link names precede the same entry.');
-          pending.longLink = text;
-        }
-      }
-      at = next;
-      continue;
-    }
-
-    // The name every reader agrees on: PAX path, then GNU long name, then prefix + name.
-    const headerNameBytes = prefixBytes.length > 0 ? new Uint8Array([...prefixBytes, 0x2f, ...nameBytes]) : nameBytes;
-    const headerName = decodeName(headerNameBytes);
-    if (headerName === null) return invalid('archive-name-encoding', `The tar entry name at offset ${at} is not valid UTF-8.`);
-    const paxPath = pending.pax?.get('path') ?? null;
-    const longName = pending.longName;
-    if (paxPath !== null && longName !== null && paxPath !== longName) {
-      return invalid('tar-conflicting-names', `The PAX path ${showName(paxPath)} and the GNU long name ${showName(longName)} disagree.`);
-    }
-    const name = paxPath ?? longName ?? headerName;
-    const what = paxPath !== null ? 'PAX path' : longName !== null ? 'GNU long name' : 'name';
-
-    if (flag === '1' || flag === '2') {
-      return invalid('archive-link', `The entry ${showName(name)} is a ${flag === '1' ? 'hard' : 'symbolic'} link.`);
-    }
-    const regular = flag === '0' || flag === '\u0000' || flag === '7';
-    const directory = flag === '5';
-    if (!regular && !directory) {
-      const kind = flag === '3' ? 'a character device' : flag === '4' ? 'a block device' : flag === '6' ? 'a FIFO' : `of tar type ${JSON.stringify(flag)}`;
-      return invalid('archive-special-entry', `The entry ${showName(name)} is ${kind}, not a regular file or a directory.`);
-    }
-    if (pending.pax) {
-      for (const key of pending.pax.keys()) {
-        if (key.startsWith('GNU.sparse.')) {
-          return invalid('archive-special-entry', `The entry ${showName(name)} is a sparse file.`);
-        }
-      }
-    }
-
-    if (name !== headerName) {
-      const fallback = checkFallbackName(headerName);
-      if (fallback) return fallback;
-    }
-    const checked = checkEntryName(name, directory, what);
-    if (!checked.ok) return checked;
-
-    let size = headerSize;
-    const paxSize = pending.pax?.get('size');
-    if (paxSize !== undefined) {
-      if (!/^[0-9]+$/.test(paxSize)) return invalid('tar-bad-pax', `The PAX size of ${showName(name)} is malformed.`);
-      size = Number(paxSize);
-    }
-    if (directory && size !== 0) return invalid('tar-directory-has-data', `The directory entry ${showName(name)} has contents.`);
-    if (!Number.isSafeInteger(size) || size > limits.maxBytes - used) {
-      return tooLarge('archive-too-large', `The archive unpacks to more than ${limits.maxBytes} bytes.`);
-    }
-
-    const type = directory ? 'directory' : 'file';
-    const clash = names.add(checked.path, type);
-    if (clash) return clash;
-    if (entries.length + 1 > limits.maxEntries) {
-      return tooLarge('archive-too-many-entries', `The archive has more than ${limits.maxEntries} entries.`);
-    }
-    if (regular && ++fileCount > limits.maxFiles) {
-      return tooLarge('archive-too-many-files', `The archive has more than ${limits.maxFiles} files.`);
-    }
-
-    const dataStart = at + BLOCK;
-    const dataEnd = dataStart + size;
-    const next = dataStart + Math.ceil(size / BLOCK) * BLOCK;
-    if (next > tar.length) return truncated(`the data of ${showName(name)} is cut short`);
-    used += size;
-    entries.push({ path: checked.path, size, type });
-    if (regular) files.set(checked.path, tar.slice(dataStart, dataEnd));
-    pending = emptyPending();
+    const h = readHeader(block, at);
+    if (isFailure(h)) return h;
+    const next = isExtension(h.flag) ? readExtension(w, h) : readEntry(w, h);
+    if (typeof next !== 'number') return next;
     at = next;
   }
-  return { ok: true, entries, files };
+  return { ok: true, entries: w.entries, files: w.files };
 }
 
 /** Gunzip (one member, capped) then read the tar inside. */

@@ -1,7 +1,7 @@
 // Archives (`type: "archive"`): format detection and a safe in-memory unpack (PRODUCT.md §3,
 // FORMATS.md §6). The digest of the archive bytes is checked by the caller before this runs.
 // Nothing here writes files or runs anything; the result is bytes in memory and a listing.
-import type { ArchiveEntry, ArchiveResult } from '../types';
+import type { ArchiveEntry } from '../types';
 import { resolveLimits, type ArchiveLimits, type Unpacked } from './archive-limits';
 import { invalid, tooLarge, unsupported, type ArchiveFailure } from './archive-names';
 import { readTarGz } from './archive-tar';
@@ -9,6 +9,10 @@ import { readZip } from './archive-zip';
 
 export { detectArchiveFormat } from './archive-format';
 export { DEFAULT_MAX_BYTES, DEFAULT_MAX_FILES, DEFAULT_MAX_SKILL_MD } from './archive-limits';
+
+export type ArchiveResult =
+  | { ok: true; format: 'zip' | 'tar.gz'; entries: ArchiveEntry[]; files: Map<string, Uint8Array>; skillMd: Uint8Array }
+  | { ok: false; status: 'invalid' | 'too-large' | 'unsupported'; code: string; message: string };
 
 export const ROOT_SKILL_MD = 'SKILL.md';
 

@@ -4,8 +4,19 @@
 // bytes or of the lf-normalized bytes (every 0D 0A replaced by 0A, nothing
 // else). The result records which form matched.
 
-import type { DeclaredDigest, DigestCheck } from '../types';
+import type { DeclaredDigest } from '../types';
 import { sha256, toHex } from './sha256';
+
+export interface DigestCheck {
+  rawHex: string;
+  lfHex: string;
+  /** Which form matched every declared digest, or null when nothing was declared or none matched. */
+  matchedForm: 'raw' | 'lf-normalized' | null;
+  /** Nothing declared. */
+  undeclared: boolean;
+  /** At least one declared digest matched neither form. */
+  mismatch: boolean;
+}
 
 const CR = 0x0d;
 const LF = 0x0a;

@@ -154,7 +154,7 @@ test('requests per origin under node: revisits after the cache lifetime', async 
               target: [`≤ ${expect.max} requests`, expect.conditionalOnly ? 'all conditional' : '', expect.noBodies ? 'no bodies' : '', expect.noVerify ? 'no signature re-verified' : ''].filter(Boolean).join(', '),
               measured: `${reqs.length} requests (${describe(reqs)}), ${bodies} body bytes, ${v} signatures verified`,
               met: okCount && okCond && okBodies && okVerify,
-              ...(!okVerify ? { why: 'lib/engine/artifacts.ts processSkill: bytes reused from the store (digest known, or 304) skip the digest but still go through signatureOf → verifySignatureB64 on every probe' } : {}),
+              ...(!okVerify ? { why: 'lib/engine/artifacts.ts processSkill: bytes reused from the store (digest known, or 304) skip the digest but still go through signatureOf (artifact-signature.ts) → verifySignatureB64 on every probe' } : {}),
             });
           }
         };

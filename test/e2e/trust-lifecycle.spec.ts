@@ -5,7 +5,8 @@
 import { test, expect, send, waitForReport } from './support/extension';
 import { startPublisher, seed } from './support/sites';
 import { exportTrust } from '../../lib/trust/export-import';
-import { DEFAULT_SETTINGS, type Approval, type KeyHistoryEntry, type OriginReport, type Pin, type Settings } from '../../lib/types';
+import { DEFAULT_SETTINGS, type Approval, type OriginReport, type Pin, type Settings } from '../../lib/types';
+import type { KeyHistoryEntry } from '../../lib/trust/records';
 import { encodeBase64 } from '../../lib/verify/base64';
 import { fingerprint } from '../../lib/verify/fingerprint';
 

@@ -3,7 +3,8 @@
 // URL rules (FORMATS.md §9.3), and an unpacked path stays inside the skill root (FORMATS.md §6.4).
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import type { Diagnostic, SkillCandidate } from '../../lib/types';
+import type { Diagnostic } from '../../lib/types';
+import type { SkillCandidate } from '../../lib/parse/candidate';
 import { check } from './types';
 
 function findRoot(): string {

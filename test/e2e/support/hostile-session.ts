@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page, type Worker } from '@playwright/test';
 import type { SkillText } from '../../../lib/messages';
 import type { TrustStore } from '../../../lib/trust/store-api';
-import type { Approval, KeyHistoryEntry, OriginReport, Pin, Settings, StoredSkill } from '../../../lib/types';
+import type { Approval, OriginReport, Pin, Settings } from '../../../lib/types';
+import type { KeyHistoryEntry, StoredSkill } from '../../../lib/trust/records';
 import { CHROMIUM, EXTENSION_DIR, send } from './extension';
 import { extensionArgs } from '../../../scripts/lib/chromium.mjs';
 

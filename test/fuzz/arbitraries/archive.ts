@@ -2,7 +2,7 @@
 // outcome keeps: a known status and code, caps held, every path inside the skill root.
 import fc from 'fast-check';
 import { collisionKey } from '../../../lib/verify/archive-names';
-import type { ArchiveResult } from '../../../lib/types';
+import type { ArchiveResult } from '../../../lib/verify/archive';
 import { hostileText } from './text';
 import { checkCode, insideRoot } from '../invariants';
 import { check, seen } from '../types';

@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import { decodeUtf8 } from '../../../lib/parse/decode';
 import { KNOWN_SCHEMA, parseIndex } from '../../../lib/parse/index-json';
-import type { ParsedIndex } from '../../../lib/types';
+import type { ParsedIndex } from '../../../lib/parse/index-json';
 import { hex64, jsonText, oddKey, oddValue } from '../arbitraries/json';
 import { base, rawUrl } from '../arbitraries/url';
 import { hostileText, textBytes, word } from '../arbitraries/text';

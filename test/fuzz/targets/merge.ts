@@ -4,7 +4,8 @@
 import fc from 'fast-check';
 import { blankCandidate } from '../../../lib/parse/common';
 import { mergeCandidates } from '../../../lib/parse/merge';
-import type { CandidateSource, SkillCandidate } from '../../../lib/types';
+import type { CandidateSource } from '../../../lib/types';
+import type { SkillCandidate } from '../../../lib/parse/candidate';
 import { checkDiagnostics } from '../invariants';
 import { call, check, seen, type FuzzTarget } from '../types';
 

@@ -2,7 +2,8 @@
 // real IndexedDB store under fake-indexeddb), plus the pure decision for the signing fields.
 import { afterEach, describe, expect, it } from 'vitest';
 import { decideKey, type KeyFacts } from '../../../lib/engine/keys';
-import type { Diagnostic, OriginReport, ParsedIndex } from '../../../lib/types';
+import type { Diagnostic, OriginReport } from '../../../lib/types';
+import type { ParsedIndex } from '../../../lib/parse/index-json';
 import { startServer, type TestServer } from '../../support/server';
 import { harness } from './harness';
 import { buildSite, keyPair, type SiteDef } from './sites';

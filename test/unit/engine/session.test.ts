@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { openSession } from '../../../lib/engine/session';
 import type { TrustStore } from '../../../lib/trust/store-api';
-import type { StoredSkill } from '../../../lib/types';
+import type { StoredSkill } from '../../../lib/trust/records';
 import { approvalFor, freshStore, keyPair, makeCacheEntry, makeSkill } from '../trust/helpers';
 
 const ORIGIN = 'https://site.example';

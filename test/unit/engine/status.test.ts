@@ -1,7 +1,8 @@
 // FORMATS.md §10 precedence and the approval state (PRODUCT.md §6, §9.2, §9.3), one row per branch.
 import { describe, expect, it } from 'vitest';
 import { decideStatus, type StatusFacts } from '../../../lib/engine/status';
-import type { Approval, ApprovalReport, DigestCheck, SkillStatus } from '../../../lib/types';
+import type { Approval, ApprovalReport, SkillStatus } from '../../../lib/types';
+import type { DigestCheck } from '../../../lib/verify/digest';
 
 const A = 'a'.repeat(64);
 const B = 'b'.repeat(64);

@@ -11,7 +11,8 @@ import { unpackArchive } from '../../../lib/verify/archive';
 import { readZip } from '../../../lib/verify/archive-zip';
 import { resolveLimits } from '../../../lib/verify/archive-limits';
 import { sha256, toHex } from '../../../lib/verify/sha256';
-import type { Approval, StoredSkill } from '../../../lib/types';
+import type { Approval } from '../../../lib/types';
+import type { StoredSkill } from '../../../lib/trust/records';
 
 const fixture = (p: string) => new Uint8Array(readFileSync(join(__dirname, '../../fixtures', p)));
 const when = new Date(Date.UTC(2026, 10, 29, 12, 0, 0));

@@ -2,7 +2,7 @@
 // tests so that the fix stays. Each names the target and what went wrong.
 import { describe, expect, it } from 'vitest';
 import { parseIndex } from '../../../lib/parse/index-json';
-import type { ParsedIndex } from '../../../lib/types';
+import type { ParsedIndex } from '../../../lib/parse/index-json';
 
 describe('fuzz regressions', () => {
   it('index-json: a v0.1 entry whose name is a lone surrogate is refused, not thrown (URIError from encodeURIComponent)', () => {

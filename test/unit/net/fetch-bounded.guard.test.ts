@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { fetchBounded } from '../../../lib/net/fetch-bounded';
 import { createRequestWatcher, UNRESOLVED } from '../../../lib/net/request-guard';
 import { needsPermit } from '../../../lib/net/dnr-rules';
-import type { Clock, DocumentKind, FetchResult } from '../../../lib/types';
+import type { Clock, DocumentKind } from '../../../lib/types';
+import type { FetchResult } from '../../../lib/net/fetch-result';
 import { EXT_BASE, simBrowser, type Route } from './browser-sim';
 
 const clock: Clock = { now: () => 1_000 };

@@ -2,7 +2,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fetchBounded, type BoundedFetchOptions } from '../../../lib/net/fetch-bounded';
-import type { Clock, DocumentKind, FetchLike, FetchResult } from '../../../lib/types';
+import type { Clock, DocumentKind, FetchLike } from '../../../lib/types';
+import type { FetchResult } from '../../../lib/net/fetch-result';
 import { startServer, type Route, type TestServer } from '../../support/server';
 
 const realFetch: FetchLike = (url, init) => fetch(url, init);

@@ -2,7 +2,8 @@
 // browser's opaque-redirect fallback, and failure modes a real server cannot produce.
 import { describe, expect, it } from 'vitest';
 import { fetchBounded, isArtifactKind, type BoundedFetchOptions } from '../../../lib/net/fetch-bounded';
-import type { Clock, DocumentKind, FetchLike, FetchResult } from '../../../lib/types';
+import type { Clock, DocumentKind, FetchLike } from '../../../lib/types';
+import type { FetchResult } from '../../../lib/net/fetch-result';
 
 interface Call {
   url: string;

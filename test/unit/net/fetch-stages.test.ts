@@ -5,7 +5,8 @@ import { preflight, type RequestCtx } from '../../../lib/net/fetch-request';
 import { judgeChain } from '../../../lib/net/fetch-redirects';
 import { classify } from '../../../lib/net/fetch-classify';
 import type { BoundedFetchOptions } from '../../../lib/net/fetch-bounded';
-import type { DocumentKind, FetchResult } from '../../../lib/types';
+import type { DocumentKind } from '../../../lib/types';
+import type { FetchResult } from '../../../lib/net/fetch-result';
 
 const clock = { now: () => 0 };
 const opts = (kind: DocumentKind, origin = 'https://pub.example', extra: Partial<BoundedFetchOptions> = {}): BoundedFetchOptions => ({ kind, origin, clock, ...extra });

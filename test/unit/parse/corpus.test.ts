@@ -8,7 +8,8 @@ import { parseIndex } from '../../../lib/parse/index-json';
 import { parseLlmsTxt } from '../../../lib/parse/llms-txt';
 import { mergeCandidates } from '../../../lib/parse/merge';
 import { parseFrontmatter } from '../../../lib/parse/skill-md';
-import type { InvalidDocument, ParsedIndex, ParsedLlmsTxt } from '../../../lib/types';
+import type { InvalidDocument, ParsedIndex } from '../../../lib/parse/index-json';
+import type { ParsedLlmsTxt } from '../../../lib/parse/llms-txt';
 import { CORPUS, LTS, SITES } from '../../support/corpus-sites';
 import { codes } from './helpers';
 

@@ -1,7 +1,8 @@
 // The well-known index parser, section by section of FORMATS.md §2.
 import { describe, expect, it } from 'vitest';
 import { KNOWN_SCHEMA, parseIndex } from '../../../lib/parse/index-json';
-import type { InvalidDocument, ParsedIndex, SkillCandidate } from '../../../lib/types';
+import type { InvalidDocument, ParsedIndex } from '../../../lib/parse/index-json';
+import type { SkillCandidate } from '../../../lib/parse/candidate';
 import { codes, enc, HEX_A, HEX_B, INDEX_URL, LEGACY_URL, ORIGIN } from './helpers';
 
 function parseText(text: string, finalUrl = INDEX_URL, source: 'index' | 'legacy-index' = 'index'): ParsedIndex | InvalidDocument {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseLlmsTxt } from '../../../lib/parse/llms-txt';
-import type { ParsedLlmsTxt } from '../../../lib/types';
+import type { ParsedLlmsTxt } from '../../../lib/parse/llms-txt';
 import { codes, enc, HEX_A, LLMS_URL, ORIGIN } from './helpers';
 
 function parse(text: string, finalUrl = LLMS_URL, origin = ORIGIN): ParsedLlmsTxt {

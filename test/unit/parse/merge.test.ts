@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { mergeCandidates } from '../../../lib/parse/merge';
 import { blankCandidate } from '../../../lib/parse/common';
-import type { DeclaredDigest, SkillCandidate } from '../../../lib/types';
+import type { DeclaredDigest } from '../../../lib/types';
+import type { SkillCandidate } from '../../../lib/parse/candidate';
 import { codes, HEX_A, HEX_B } from './helpers';
 
 const URL_A = 'https://example.test/skills/a/SKILL.md';

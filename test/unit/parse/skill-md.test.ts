@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { compareMetadata, FRONTMATTER_MAX_BYTES, parseFrontmatter } from '../../../lib/parse/skill-md';
 import { blankCandidate } from '../../../lib/parse/common';
-import type { SkillCandidate } from '../../../lib/types';
+import type { SkillCandidate } from '../../../lib/parse/candidate';
 import { codes, enc } from './helpers';
 
 const fm = (text: string) => parseFrontmatter(enc(text));

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { StoreError } from '../../../lib/trust/errors';
-import type { StoredSkill } from '../../../lib/types';
+import type { StoredSkill } from '../../../lib/trust/records';
 import { approvalFor, freshStore, keyPair, makeSkill, plant, rawAll } from './helpers';
 
 const ORIGIN = 'https://docs.example.com';

@@ -1,7 +1,7 @@
 // One probe's reads and writes in few transactions: getOriginState, putSkills, putCacheEntries,
 // and the signature verification note kept with stored bytes.
 import { describe, expect, it } from 'vitest';
-import type { ProbeCacheEntry, StoredSkill } from '../../../lib/types';
+import type { ProbeCacheEntry, StoredSkill } from '../../../lib/trust/records';
 import { approvalFor, freshStore, keyPair, makeCacheEntry, makeSkill, plant, rawAll } from './helpers';
 
 const ORIGIN = 'https://docs.example.com';

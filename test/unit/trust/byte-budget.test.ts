@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { StoreError } from '../../../lib/trust/errors';
 import { DEFAULT_MAX_SKILL_BYTES, DEFAULT_MAX_SKILL_BYTES_PER_ORIGIN } from '../../../lib/trust/idb-store';
 import type { TrustStore } from '../../../lib/trust/store-api';
-import type { StoredSkill } from '../../../lib/types';
+import type { StoredSkill } from '../../../lib/trust/records';
 import { approvalFor, freshStore, makeSkill } from './helpers';
 
 const A = 'https://a.example';

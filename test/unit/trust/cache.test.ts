@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ProbeCacheEntry } from '../../../lib/types';
+import type { ProbeCacheEntry } from '../../../lib/trust/records';
 import { freshStore, makeCacheEntry, plant, rawAll } from './helpers';
 
 const url = (host: string, path = '/llms.txt'): string => `https://${host}${path}`;

@@ -5,7 +5,8 @@ import { openTrustStore } from '../../../lib/trust/idb-store';
 import type { StoreOptions } from '../../../lib/trust/idb-store';
 import type { StoreError } from '../../../lib/trust/errors';
 import type { TrustStore } from '../../../lib/trust/store-api';
-import type { Approval, OriginReport, ProbeCacheEntry, StoredSkill } from '../../../lib/types';
+import type { Approval, OriginReport } from '../../../lib/types';
+import type { ProbeCacheEntry, StoredSkill } from '../../../lib/trust/records';
 import { encodeBase64 } from '../../../lib/verify/base64';
 import { fingerprint } from '../../../lib/verify/fingerprint';
 

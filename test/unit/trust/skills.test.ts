@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { StoredSkill } from '../../../lib/types';
+import type { StoredSkill } from '../../../lib/trust/records';
 import { approvalFor, freshStore, makeSkill, plant, rawAll } from './helpers';
 
 const ORIGIN = 'https://docs.example.com';

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import './dom-shim';
 import { DEFAULT_SETTINGS, type Settings } from '../../../lib/types';
 import type { ImportPreview, ImportResult, StateChangeKind } from '../../../lib/messages';
-import type { KeyHistoryEntry } from '../../../lib/types';
+import type { KeyHistoryEntry } from '../../../lib/trust/records';
 import { Options } from '../../../components/options/Options';
 import type { OptionsEnv } from '../../../components/options/env';
 import { changedFields, fromForm, parseChatSiteEntry, parseSiteEntry, settingsChanges, toForm } from '../../../components/options/settings-form';

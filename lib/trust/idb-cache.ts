@@ -1,0 +1,45 @@
+// The probe cache of the trust store: each write bounds the number of entries (evict.ts) in the
+// same transaction, never evicting what it just wrote.
+import type { ProbeCacheEntry } from './records';
+import { StoreError } from './errors';
+import { evictCache, evictCacheKeeping } from './evict';
+import type { StoreCore } from './idb-core';
+import { cacheEvictKey } from './schema';
+import { toCacheEntry, toCacheRecord } from './validate';
+
+export async function getCache(core: StoreCore, url: string): Promise<ProbeCacheEntry | null> {
+  const raw: unknown = await core.read(['cache'], (tx) => tx.objectStore('cache').get(url));
+  return core.checked('cache', url, raw, toCacheEntry);
+}
+
+export async function putCache(core: StoreCore, entry: ProbeCacheEntry): Promise<void> {
+  const e = toCacheEntry(entry);
+  if (!e) throw new StoreError('invalid-input', 'entry does not have the shape of a ProbeCacheEntry; nothing was written');
+  await core.write(['cache'], async (tx) => {
+    const cache = tx.objectStore('cache');
+    await cache.put(toCacheRecord(e, cacheEvictKey(e)));
+    await evictCache(cache, core.limits.cache, e.url);
+  });
+}
+
+export async function putCacheEntries(core: StoreCore, entries: ProbeCacheEntry[]): Promise<void> {
+  const checked: ProbeCacheEntry[] = [];
+  for (const entry of entries) {
+    const e = toCacheEntry(entry);
+    if (!e) throw new StoreError('invalid-input', 'an entry does not have the shape of a ProbeCacheEntry; nothing was written');
+    checked.push(e);
+  }
+  if (checked.length === 0) return;
+  await core.write(['cache'], async (tx) => {
+    const cache = tx.objectStore('cache');
+    await Promise.all(checked.map((e) => cache.put(toCacheRecord(e, cacheEvictKey(e)))));
+    await evictCacheKeeping(cache, core.limits.cache, new Set(checked.map((e) => e.url)));
+  });
+}
+
+export async function deleteCacheForOrigin(core: StoreCore, origin: string): Promise<void> {
+  await core.write(['cache'], async (tx) => {
+    const cache = tx.objectStore('cache');
+    for (const url of await cache.index('by-origin').getAllKeys(origin)) await cache.delete(url);
+  });
+}

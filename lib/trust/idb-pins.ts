@@ -1,0 +1,147 @@
+// The pins of the trust store (PRODUCT.md §5): trust on first use as a compare-and-set, the
+// user's decision to trust another key (which carries over the approvals of unchanged bytes),
+// and "forget". Each keeps the key history (idb-keys.ts) in the same transaction.
+import type { Pin } from '../types';
+import { StoreError } from './errors';
+import { approvalKeyOf, requireText, requireTime, type StoreCore } from './idb-core';
+import { boundOffered, historyEntry } from './idb-keys';
+import type { CarryOver, PinResult } from './store-api';
+import { toApproval, toKeyHistoryEntry, toPin } from './validate';
+
+function isCarryOver(v: unknown): v is CarryOver {
+  const c = v as { url?: unknown; digestLf?: unknown } | null;
+  return typeof c === 'object' && c !== null && typeof c.url === 'string' && typeof c.digestLf === 'string';
+}
+
+export async function getPin(core: StoreCore, origin: string): Promise<Pin | null> {
+  const raw: unknown = await core.read(['pins'], (tx) => tx.objectStore('pins').get(origin));
+  return core.checked('pins', origin, raw, toPin);
+}
+
+export async function pinIfAbsent(core: StoreCore, origin: string, key: string, fingerprint: string, now: number): Promise<PinResult> {
+  requireText(origin, 'origin');
+  requireText(key, 'key');
+  requireText(fingerprint, 'fingerprint');
+  requireTime(now, 'now');
+  return core.write(['pins', 'keys'], async (tx) => {
+    const pins = tx.objectStore('pins');
+    const keys = tx.objectStore('keys');
+    const seen = await historyEntry(core, keys, origin, fingerprint);
+    const raw: unknown = await pins.get(origin);
+    if (seen?.state === 'revoked') {
+      // Never pinned, never refreshed: the key the user revoked is not accepted (PRODUCT.md §5).
+      return { result: 'revoked', pin: raw === undefined ? null : toPin(raw) };
+    }
+    if (raw === undefined) {
+      const pin: Pin = { origin, key, fingerprint, firstSeen: now, lastSeen: now };
+      await pins.put(pin);
+      await keys.put({ origin, fingerprint, key, firstSeen: seen?.firstSeen ?? now, lastSeen: now, state: 'pinned', revokedAt: null });
+      return { result: 'pinned', pin };
+    }
+    const pin = toPin(raw);
+    // An unreadable pin is neither absent nor comparable: refuse, and keep it.
+    if (!pin) throw core.corrupt('pins', origin);
+    if (pin.fingerprint !== fingerprint || pin.key !== key) {
+      if (!seen) {
+        await keys.put({ origin, fingerprint, key, firstSeen: now, lastSeen: now, state: 'offered', revokedAt: null });
+        await boundOffered(keys, origin, fingerprint);
+      } else if (now > seen.lastSeen) await keys.put({ ...seen, key: seen.key ?? key, lastSeen: now });
+      return { result: 'mismatch', pin };
+    }
+    if (!seen) await keys.put({ origin, fingerprint, key, firstSeen: pin.firstSeen, lastSeen: Math.max(pin.lastSeen, now), state: 'pinned', revokedAt: null });
+    else if (now > seen.lastSeen) await keys.put({ ...seen, lastSeen: now });
+    if (now <= pin.lastSeen) return { result: 'match', pin };
+    const refreshed: Pin = { ...pin, lastSeen: now };
+    await pins.put(refreshed);
+    return { result: 'match', pin: refreshed };
+  });
+}
+
+export async function replacePin(
+  core: StoreCore,
+  origin: string,
+  expectedFingerprint: string | null,
+  key: string,
+  fingerprint: string,
+  now: number,
+  carry: readonly CarryOver[] = [],
+): Promise<boolean> {
+  requireText(origin, 'origin');
+  requireText(key, 'key');
+  requireText(fingerprint, 'fingerprint');
+  requireTime(now, 'now');
+  if (expectedFingerprint !== null) requireText(expectedFingerprint, 'expectedFingerprint');
+  if (!Array.isArray(carry) || !carry.every((c) => isCarryOver(c))) {
+    throw new StoreError('invalid-input', 'carry must be a list of { url, digestLf }; nothing was written');
+  }
+  return core.write(['pins', 'approvals', 'keys'], async (tx) => {
+    const pins = tx.objectStore('pins');
+    const keys = tx.objectStore('keys');
+    const seen = await historyEntry(core, keys, origin, fingerprint);
+    if (seen?.state === 'revoked') {
+      throw new StoreError('key-revoked', `${fingerprint} was revoked for ${origin}; it is never trusted again. Nothing was written.`, {
+        store: 'keys',
+        key: `${origin} ${fingerprint}`,
+      });
+    }
+    const raw: unknown = await pins.get(origin);
+    let current: Pin | null = null;
+    if (raw !== undefined) {
+      current = toPin(raw);
+      if (!current) {
+        core.corrupt('pins', origin);
+        return false;
+      }
+    }
+    if ((current?.fingerprint ?? null) !== expectedFingerprint) return false;
+    // Trusting the key that is already pinned changes nothing and suspends nothing.
+    if (current && current.fingerprint === fingerprint && current.key === key) return true;
+    await pins.put({ origin, key, fingerprint, firstSeen: now, lastSeen: now });
+    await keys.put({ origin, fingerprint, key, firstSeen: seen?.firstSeen ?? now, lastSeen: now, state: 'pinned', revokedAt: null });
+    if (current) {
+      const old = toKeyHistoryEntry(await keys.get([origin, current.fingerprint]));
+      // A revoked old key stays revoked; otherwise it is now a replaced key.
+      if (!old || old.state !== 'revoked') {
+        await keys.put({
+          origin,
+          fingerprint: current.fingerprint,
+          key: current.key,
+          firstSeen: old ? Math.min(old.firstSeen, current.firstSeen) : current.firstSeen,
+          lastSeen: old ? Math.max(old.lastSeen, current.lastSeen) : current.lastSeen,
+          state: 'replaced',
+          revokedAt: null,
+        });
+      }
+    }
+    // Approvals whose bytes are unchanged carry over to the new key; the rest need a decision.
+    const unchanged = new Map(carry.map((c) => [c.url, c.digestLf.toLowerCase()]));
+    const approvals = tx.objectStore('approvals');
+    for (const rawApproval of await approvals.index('by-origin').getAll(origin)) {
+      const a = toApproval(rawApproval);
+      const boundToOld = a !== null && (a.keyFingerprint === null || a.keyFingerprint === current?.fingerprint);
+      if (a && boundToOld && unchanged.get(a.url) === a.digestLf.toLowerCase()) {
+        await approvals.put({ ...a, keyFingerprint: a.keyFingerprint === null ? null : fingerprint });
+      } else {
+        await approvals.delete(approvalKeyOf(rawApproval) as [string, string]);
+      }
+    }
+    return true;
+  });
+}
+
+export async function forgetPin(core: StoreCore, origin: string): Promise<void> {
+  await core.write(['pins', 'keys'], async (tx) => {
+    await tx.objectStore('pins').delete(origin);
+    const keys = tx.objectStore('keys');
+    for (const raw of await keys.index('by-origin').getAll(origin)) {
+      const entry = toKeyHistoryEntry(raw);
+      // Revocations outlive forget (PRODUCT.md §5); an unreadable entry might be one: keep it.
+      if (entry && entry.state !== 'revoked') await keys.delete([origin, entry.fingerprint]);
+    }
+  });
+}
+
+export async function listPins(core: StoreCore): Promise<Pin[]> {
+  const raws: unknown[] = await core.read(['pins'], (tx) => tx.objectStore('pins').getAll());
+  return core.checkedAll('pins', raws, toPin, (r) => (r as { origin?: unknown } | null)?.origin);
+}

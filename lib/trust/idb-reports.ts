@@ -1,0 +1,26 @@
+// The last report per origin (docs/report.md), bounded in number (evict.ts), so the popup can draw
+// it after the service worker restarts.
+import type { OriginReport } from '../types';
+import { StoreError } from './errors';
+import { evictReports } from './evict';
+import type { StoreCore } from './idb-core';
+import { reportOrder, toOriginReport, toReportRecord } from './validate';
+
+export async function getReport(core: StoreCore, origin: string): Promise<OriginReport | null> {
+  const raw: unknown = await core.read(['reports'], (tx) => tx.objectStore('reports').get(origin));
+  return core.checked('reports', origin, raw, toReportRecord)?.report ?? null;
+}
+
+export async function putReport(core: StoreCore, report: OriginReport): Promise<void> {
+  const r = toOriginReport(report);
+  if (!r) throw new StoreError('invalid-input', 'report does not have the shape of an OriginReport; nothing was written');
+  await core.write(['reports', 'pins', 'approvals'], async (tx) => {
+    await tx.objectStore('reports').put({ origin: r.origin, order: reportOrder(r), report: r });
+    await evictReports(tx, core.limits.reports, r.origin);
+  });
+}
+
+export async function listReports(core: StoreCore): Promise<OriginReport[]> {
+  const raws: unknown[] = await core.read(['reports'], (tx) => tx.objectStore('reports').getAll());
+  return core.checkedAll('reports', raws, toReportRecord, (r) => (r as { origin?: unknown } | null)?.origin).map((rec) => rec.report);
+}
