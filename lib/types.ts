@@ -1,6 +1,8 @@
 // The shared contracts of lib/: the injected I/O, the statuses, the diagnostic, and the report
-// contract of docs/report.md (OriginReport and every type it reaches). The popup, the options
-// page, the diagnostics export and the tests read OriginReport and nothing else.
+// contract of docs/report.md (OriginReport and every type it reaches), and Settings, which the
+// messages, the store and the export file share (its one set of checks: lib/trust/settings.ts).
+// The popup, the options page, the diagnostics export and the tests read OriginReport and nothing
+// else.
 //
 // Everything else lives beside the module that produces it: the parsers' results in lib/parse/
 // (candidate.ts, llms-txt.ts, index-json.ts, skill-md.ts, merge.ts), the fetch result in
