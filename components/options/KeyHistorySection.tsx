@@ -1,14 +1,13 @@
 // The key history of every site (PRODUCT.md §5): each fingerprint a site has shown, when it was
 // first and last seen and what became of it. Any key not yet revoked can be revoked, after a
 // confirmation: it is then never accepted again for that site, even after "forget".
-import { useCallback, useState } from 'preact/hooks';
+import { useCallback } from 'preact/hooks';
 import { t } from '../../lib/i18n';
 import type { Response } from '../../lib/messages';
-import { useAnnounce } from '../shared/Announcer';
-import { Dialog } from '../shared/Dialog';
 import { Fingerprint } from '../shared/Fingerprint';
-import { errorText, formatDate } from '../shared/format';
+import { formatDate } from '../shared/format';
 import type { OptionsEnv } from './env';
+import { KeyTableHead, KeyTableRow, useConfirmedAction } from './KeyTable';
 import { compareText, listPlaceholder, PagedTable, useSortedList, type CountText } from './PagedTable';
 
 /** One entry as the background answers it: the page knows the message contract, not the store. */
@@ -43,22 +42,23 @@ const COUNT: CountText = {
 };
 
 export function KeyHistorySection({ env, version, onChanged }: { env: OptionsEnv; version: number; onChanged: () => void }) {
-  const announce = useAnnounce();
-  const [revoking, setRevoking] = useState<KeyHistoryEntry | null>(null);
   const fetchHistory = useCallback(() => env.client.keyHistory(), [env]);
   const state = useSortedList(fetchHistory, byOriginThenSeen, version);
-
-  async function revoke(entry: KeyHistoryEntry) {
-    setRevoking(null);
-    try {
-      const res = await env.client.keyRevoke(entry.origin, entry.fingerprint);
-      if (res.ok) announce(t('key_revoked_ok', entry.origin), 'success');
-      else announce(t('action_failed', res.message ?? res.error ?? t('error_unknown')), 'error');
-    } catch (err) {
-      announce(t('action_failed', errorText(err)), 'error');
-    }
-    onChanged();
-  }
+  const revoke = useConfirmedAction<KeyHistoryEntry>({
+    send: (entry) => env.client.keyRevoke(entry.origin, entry.fingerprint),
+    doneText: (entry) => t('key_revoked_ok', entry.origin),
+    dialog: (entry) => ({
+      title: t('revoke_key_title', entry.origin),
+      confirmLabel: t('revoke_key_confirm'),
+      body: (
+        <>
+          <p>{t('revoke_key_body')}</p>
+          <Fingerprint value={entry.fingerprint} />
+        </>
+      ),
+    }),
+    onChanged,
+  });
 
   const placeholder = listPlaceholder(state, t('history_empty'));
   if (placeholder !== null || state.phase !== 'ready') return placeholder;
@@ -71,50 +71,25 @@ export function KeyHistorySection({ env, version, onChanged }: { env: OptionsEnv
         count={COUNT}
         items={state.items}
         matches={historyMatches}
-        head={
-          <tr>
-            <th scope="col">{t('col_origin')}</th>
-            <th scope="col">{t('col_fingerprint')}</th>
-            <th scope="col">{t('col_state')}</th>
-            <th scope="col">{t('first_seen')}</th>
-            <th scope="col">{t('last_seen')}</th>
-            <th scope="col">
-              <span class="visually-hidden">{t('col_actions')}</span>
-            </th>
-          </tr>
-        }
+        head={<KeyTableHead withState />}
         row={(e) => (
-          <tr key={`${e.origin} ${e.fingerprint}`} data-origin={e.origin} data-fingerprint-row={e.fingerprint} data-state={e.state}>
-            <td>{e.origin}</td>
-            <td>
-              <Fingerprint value={e.fingerprint} />
-            </td>
-            <td data-testid="key-state">{keyStateText(e)}</td>
-            <td>{formatDate(e.firstSeen)}</td>
-            <td>{formatDate(e.lastSeen)}</td>
-            <td>
-              {e.state !== 'revoked' && (
-                <button type="button" class="btn-quiet" onClick={() => setRevoking(e)} aria-label={t('revoke_key_for', e.origin)} data-action="revoke-key">
-                  {t('revoke_key')}
-                </button>
-              )}
-            </td>
-          </tr>
+          <KeyTableRow
+            key={`${e.origin} ${e.fingerprint}`}
+            origin={e.origin}
+            originCell={e.origin}
+            fingerprint={e.fingerprint}
+            stateText={keyStateText(e)}
+            firstSeen={e.firstSeen}
+            lastSeen={e.lastSeen}
+            data={{ 'data-fingerprint-row': e.fingerprint, 'data-state': e.state }}
+            // A revoked key stays revoked: nothing to do on its row.
+            action={
+              e.state === 'revoked' ? null : { name: 'revoke-key', label: t('revoke_key'), ariaLabel: t('revoke_key_for', e.origin), onClick: () => revoke.ask(e) }
+            }
+          />
         )}
       />
-      {revoking && (
-        <Dialog
-          title={t('revoke_key_title', revoking.origin)}
-          confirmLabel={t('revoke_key_confirm')}
-          cancelLabel={t('cancel')}
-          danger
-          onCancel={() => setRevoking(null)}
-          onConfirm={() => void revoke(revoking)}
-        >
-          <p>{t('revoke_key_body')}</p>
-          <Fingerprint value={revoking.fingerprint} />
-        </Dialog>
-      )}
+      {revoke.dialog}
     </>
   );
 }

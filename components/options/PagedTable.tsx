@@ -40,11 +40,14 @@ export function useSortedList<T>(fetchList: () => Promise<readonly T[]>, compare
   return state;
 }
 
-/** The loading / error / empty paragraph for a list, or null once there are items to show. */
-export function listPlaceholder<T>(state: ListState<T>, emptyText: string): ComponentChild | null {
+/**
+ * The loading / error / empty paragraph for a list, or null once there are items to show.
+ * `empty` overrides "no items" for lists paged elsewhere, where a page can be empty and the list not.
+ */
+export function listPlaceholder<T>(state: ListState<T>, emptyText: string, empty?: boolean): ComponentChild | null {
   if (state.phase === 'loading') return <p class="loading" aria-busy="true">{t('loading')}</p>;
   if (state.phase === 'error') return <p class="error" role="alert">{t('list_error', state.message)}</p>;
-  if (state.items.length === 0) return <p class="empty">{emptyText}</p>;
+  if (empty ?? state.items.length === 0) return <p class="empty">{emptyText}</p>;
   return null;
 }
 

@@ -1,12 +1,10 @@
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import type { Pin } from '../../lib/types';
 import { t } from '../../lib/i18n';
-import { useAnnounce } from '../shared/Announcer';
-import { Dialog } from '../shared/Dialog';
-import { Fingerprint } from '../shared/Fingerprint';
-import { errorText, formatDate } from '../shared/format';
+import { errorText } from '../shared/format';
 import type { OptionsEnv } from './env';
-import { PAGE_SIZE, PagedTableView, type CountText } from './PagedTable';
+import { KeyTableHead, KeyTableRow, useConfirmedAction } from './KeyTable';
+import { listPlaceholder, PAGE_SIZE, PagedTableView, type CountText } from './PagedTable';
 import { pinMatches } from '../../lib/lists/pins-page';
 
 export { pinMatches };
@@ -51,26 +49,18 @@ const COUNT: CountText = {
 };
 
 export function PinsSection({ env, version, onChanged }: { env: OptionsEnv; version: number; onChanged: () => void }) {
-  const announce = useAnnounce();
-  const [forgetting, setForgetting] = useState<Pin | null>(null);
   const [filter, setFilter] = useState('');
   const { state, more } = usePinPages(env, version, filter);
+  const forget = useConfirmedAction<Pin>({
+    send: (pin) => env.client.pinForget(pin.origin),
+    doneText: (pin) => t('pin_forgotten', pin.origin),
+    dialog: (pin) => ({ title: t('forget_title', pin.origin), confirmLabel: t('forget'), body: <p>{t('forget_body')}</p> }),
+    onChanged,
+  });
 
-  async function forget(pin: Pin) {
-    setForgetting(null);
-    try {
-      const res = await env.client.pinForget(pin.origin);
-      if (res.ok) announce(t('pin_forgotten', pin.origin), 'success');
-      else announce(t('action_failed', res.message ?? res.error ?? t('error_unknown')), 'error');
-    } catch (err) {
-      announce(t('action_failed', errorText(err)), 'error');
-    }
-    onChanged();
-  }
-
-  if (state.phase === 'loading') return <p class="loading" aria-busy="true">{t('loading')}</p>;
-  if (state.phase === 'error') return <p class="error" role="alert">{t('list_error', state.message)}</p>;
-  if (state.total === 0) return <p class="empty">{t('pins_empty')}</p>;
+  // The background pages and filters: the list is empty when it holds no pin at all, not when the filter matches none.
+  const placeholder = listPlaceholder(state, t('pins_empty'), state.phase === 'ready' && state.total === 0);
+  if (placeholder !== null || state.phase !== 'ready') return placeholder;
   return (
     <>
       <PagedTableView
@@ -84,49 +74,24 @@ export function PinsSection({ env, version, onChanged }: { env: OptionsEnv; vers
         filter={filter}
         onFilter={setFilter}
         onMore={more}
-        head={
-          <tr>
-            <th scope="col">{t('col_origin')}</th>
-            <th scope="col">{t('col_fingerprint')}</th>
-            <th scope="col">{t('first_seen')}</th>
-            <th scope="col">{t('last_seen')}</th>
-            <th scope="col">
-              <span class="visually-hidden">{t('col_actions')}</span>
-            </th>
-          </tr>
-        }
+        head={<KeyTableHead />}
         row={(p) => (
-          <tr key={p.origin} data-origin={p.origin}>
-            <td>
+          <KeyTableRow
+            key={p.origin}
+            origin={p.origin}
+            originCell={
               <a href={`${env.popupUrl}?origin=${encodeURIComponent(p.origin)}`} target="_blank" rel="noopener noreferrer">
                 {p.origin}
               </a>
-            </td>
-            <td>
-              <Fingerprint value={p.fingerprint} />
-            </td>
-            <td>{formatDate(p.firstSeen)}</td>
-            <td>{formatDate(p.lastSeen)}</td>
-            <td>
-              <button type="button" class="btn-quiet" onClick={() => setForgetting(p)} aria-label={t('forget_pin_for', p.origin)} data-action="forget">
-                {t('forget')}
-              </button>
-            </td>
-          </tr>
+            }
+            fingerprint={p.fingerprint}
+            firstSeen={p.firstSeen}
+            lastSeen={p.lastSeen}
+            action={{ name: 'forget', label: t('forget'), ariaLabel: t('forget_pin_for', p.origin), onClick: () => forget.ask(p) }}
+          />
         )}
       />
-      {forgetting && (
-        <Dialog
-          title={t('forget_title', forgetting.origin)}
-          confirmLabel={t('forget')}
-          cancelLabel={t('cancel')}
-          danger
-          onCancel={() => setForgetting(null)}
-          onConfirm={() => void forget(forgetting)}
-        >
-          <p>{t('forget_body')}</p>
-        </Dialog>
-      )}
+      {forget.dialog}
     </>
   );
 }

@@ -1,0 +1,83 @@
+// What an import did: the counts, every pin conflict with both fingerprints (a different stored
+// key is never replaced by an import), settings the policy manages, revoked keys, the approvals
+// it skipped and why, and the file's errors.
+import type { ImportResult, ImportSkipReason } from '../../lib/messages';
+import { t, type MessageKey } from '../../lib/i18n';
+import { Fingerprint } from '../shared/Fingerprint';
+
+const SKIP_REASON: Record<ImportSkipReason, MessageKey> = {
+  'needs-confirmation': 'import_skip_needs_confirmation',
+  'pin-conflict': 'import_skip_pin_conflict',
+  'pin-mismatch': 'import_skip_pin_mismatch',
+  'different-approval': 'import_skip_different_approval',
+};
+
+function PinConflicts({ conflicts }: { conflicts: ImportResult['pinConflicts'] }) {
+  return (
+    <>
+      <p>
+        <strong>{t('import_conflicts', conflicts.length)}</strong> {t('import_conflicts_note')}
+      </p>
+      <table class="table" data-testid="import-conflicts">
+        <thead>
+          <tr>
+            <th scope="col">{t('col_origin')}</th>
+            <th scope="col">{t('import_stored')}</th>
+            <th scope="col">{t('import_imported')}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {conflicts.map((c) => (
+            <tr key={c.origin} data-origin={c.origin}>
+              <td>{c.origin}</td>
+              <td>
+                <Fingerprint value={c.stored} />
+              </td>
+              <td>
+                <Fingerprint value={c.imported} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </>
+  );
+}
+
+function SkippedApprovals({ skipped }: { skipped: NonNullable<ImportResult['approvalsSkipped']> }) {
+  return (
+    <>
+      <p>{t('import_skipped', skipped.length)}</p>
+      <ul data-testid="import-skipped">
+        {skipped.map((a) => (
+          <li key={`${a.origin} ${a.url}`} data-reason={a.reason}>
+            {a.url} — {t(SKIP_REASON[a.reason])}
+          </li>
+        ))}
+      </ul>
+    </>
+  );
+}
+
+export function ImportResultPanel({ result }: { result: ImportResult }) {
+  return (
+    <div class={`result ${result.ok && result.pinConflicts.length === 0 ? 'result-ok' : 'result-warn'}`} data-testid="import-result">
+      <p>{t('import_summary', result.pinsAdded, result.pinsUnchanged, result.approvalsAdded)}</p>
+      {result.pinConflicts.length > 0 && <PinConflicts conflicts={result.pinConflicts} />}
+      {(result.settingsManaged?.length ?? 0) > 0 && (
+        <p data-testid="import-settings-managed">{t('policy_import_managed', (result.settingsManaged ?? []).join(', '))}</p>
+      )}
+      {(result.pinsRevoked?.length ?? 0) > 0 && <p data-testid="import-revoked-pins">{t('import_revoked_pins', result.pinsRevoked?.length ?? 0)}</p>}
+      {(result.approvalsSkipped?.length ?? 0) > 0 && <SkippedApprovals skipped={result.approvalsSkipped ?? []} />}
+      {result.errors.length > 0 && (
+        <ul class="diagnostics">
+          {result.errors.map((e, i) => (
+            <li key={i} class="diag-error">
+              {e}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,124 @@
+// What the two publisher-key tables of the options page share (PRODUCT.md §5): the pins and the
+// key history both list a site, a fingerprint, when it was first and last seen and one action
+// that needs a confirmation (Forget a pin, Revoke a key). The paging is the caller's (PagedTable
+// or PagedTableView); these are the columns, the rows and the confirmed action.
+import type { ComponentChild, ComponentChildren, JSX } from 'preact';
+import { useState } from 'preact/hooks';
+import { t } from '../../lib/i18n';
+import type { ActionResult } from '../../lib/messages';
+import { useAnnounce } from '../shared/Announcer';
+import { Dialog } from '../shared/Dialog';
+import { Fingerprint } from '../shared/Fingerprint';
+import { errorText, formatDate } from '../shared/format';
+
+/** The header row; `withState` adds the key history's state column after the fingerprint. */
+export function KeyTableHead({ withState = false }: { withState?: boolean }) {
+  return (
+    <tr>
+      <th scope="col">{t('col_origin')}</th>
+      <th scope="col">{t('col_fingerprint')}</th>
+      {withState && <th scope="col">{t('col_state')}</th>}
+      <th scope="col">{t('first_seen')}</th>
+      <th scope="col">{t('last_seen')}</th>
+      <th scope="col">
+        <span class="visually-hidden">{t('col_actions')}</span>
+      </th>
+    </tr>
+  );
+}
+
+export interface RowAction {
+  /** The button's name for its data-action attribute (what the tests click). */
+  name: string;
+  label: string;
+  /** The accessible name, which says which row it acts on. */
+  ariaLabel: string;
+  onClick: () => void;
+}
+
+interface RowProps {
+  origin: string;
+  /** The origin cell's content: the origin as text, or a link to its popup view. */
+  originCell: ComponentChild;
+  fingerprint: string;
+  /** The key history's state cell; absent: no state column. */
+  stateText?: string;
+  firstSeen: number;
+  lastSeen: number;
+  /** Extra data- attributes of the row, after data-origin. */
+  data?: Record<`data-${string}`, string>;
+  /** Null: nothing to do on this row (an empty cell stays, for the column). */
+  action: RowAction | null;
+}
+
+export function KeyTableRow({ origin, originCell, fingerprint, stateText, firstSeen, lastSeen, data, action }: RowProps) {
+  return (
+    <tr data-origin={origin} {...data}>
+      <td>{originCell}</td>
+      <td>
+        <Fingerprint value={fingerprint} />
+      </td>
+      {stateText !== undefined && <td data-testid="key-state">{stateText}</td>}
+      <td>{formatDate(firstSeen)}</td>
+      <td>{formatDate(lastSeen)}</td>
+      <td>
+        {action && (
+          <button type="button" class="btn-quiet" onClick={action.onClick} aria-label={action.ariaLabel} data-action={action.name}>
+            {action.label}
+          </button>
+        )}
+      </td>
+    </tr>
+  );
+}
+
+interface ConfirmedActionOptions<T> {
+  /** The request, sent once the user confirmed. */
+  send: (item: T) => Promise<ActionResult>;
+  /** What is announced when the background accepted it. */
+  doneText: (item: T) => string;
+  /** The dialog: its title, its confirm button and what it explains. */
+  dialog: (item: T) => { title: string; confirmLabel: string; body: ComponentChildren };
+  /** Called after every attempt, accepted or not, so the lists reload. */
+  onChanged: () => void;
+}
+
+export interface ConfirmedAction<T> {
+  /** Opens the confirmation for `item`. */
+  ask: (item: T) => void;
+  /** The open confirmation, or null. */
+  dialog: JSX.Element | null;
+}
+
+/**
+ * An action that asks first: `ask` opens a danger dialog, confirming sends the request, the
+ * outcome or the failure is announced, and the lists reload either way.
+ */
+export function useConfirmedAction<T>({ send, doneText, dialog, onChanged }: ConfirmedActionOptions<T>): ConfirmedAction<T> {
+  const announce = useAnnounce();
+  const [pending, setPending] = useState<T | null>(null);
+
+  async function run(item: T) {
+    setPending(null);
+    try {
+      const res = await send(item);
+      if (res.ok) announce(doneText(item), 'success');
+      else announce(t('action_failed', res.message ?? res.error ?? t('error_unknown')), 'error');
+    } catch (err) {
+      announce(t('action_failed', errorText(err)), 'error');
+    }
+    onChanged();
+  }
+
+  let shown: JSX.Element | null = null;
+  if (pending !== null) {
+    const item = pending;
+    const { title, confirmLabel, body } = dialog(item);
+    shown = (
+      <Dialog title={title} confirmLabel={confirmLabel} cancelLabel={t('cancel')} danger onCancel={() => setPending(null)} onConfirm={() => void run(item)}>
+        {body}
+      </Dialog>
+    );
+  }
+  return { ask: (item) => setPending(() => item), dialog: shown };
+}

@@ -1,0 +1,93 @@
+// The settings form's fields: a checkbox or a text box each, with its help, the policy's note
+// when the field is managed (then locked), and its error after a refused Save.
+import { t, type MessageKey } from '../../lib/i18n';
+import { ManagedNote } from './PolicyPanel';
+import type { SettingsForm } from './settings-form';
+
+type CheckName = 'paused' | 'probeInPrivate' | 'allowListOnly' | 'legacyIndex';
+type TextName = 'allowList' | 'denyList' | 'chatSites' | 'reviewers' | 'snapshotKeys';
+
+export const CHECKS: { field: CheckName; label: MessageKey; help: MessageKey }[] = [
+  { field: 'paused', label: 'set_paused', help: 'set_paused_help' },
+  { field: 'probeInPrivate', label: 'set_private', help: 'set_private_help' },
+  { field: 'allowListOnly', label: 'set_allow_only', help: 'set_allow_only_help' },
+  { field: 'legacyIndex', label: 'set_legacy', help: 'set_legacy_help' },
+];
+
+export const TEXTS: { field: TextName; label: MessageKey; help: MessageKey; rows: number }[] = [
+  { field: 'allowList', label: 'set_allow_list', help: 'set_list_help', rows: 3 },
+  { field: 'denyList', label: 'set_deny_list', help: 'set_list_help', rows: 3 },
+  { field: 'chatSites', label: 'set_chat_sites', help: 'set_chat_sites_help', rows: 3 },
+  { field: 'reviewers', label: 'set_reviewers', help: 'set_reviewers_help', rows: 4 },
+  { field: 'snapshotKeys', label: 'set_snapshot_keys', help: 'set_snapshot_keys_help', rows: 4 },
+];
+
+/** The ids a field's aria-describedby names: its help, the managed note when there is one, then `extra`. */
+const describedBy = (field: string, managed: boolean, extra = ''): string => `set-${field}-help${managed ? ` set-${field}-managed` : ''}${extra}`;
+
+interface CheckProps {
+  spec: (typeof CHECKS)[number];
+  form: SettingsForm;
+  managed: boolean;
+  set: (field: CheckName, value: boolean) => void;
+}
+
+export function CheckField({ spec, form, managed, set }: CheckProps) {
+  const { field } = spec;
+  return (
+    <div class="field check">
+      <input
+        type="checkbox"
+        id={`set-${field}`}
+        name={field}
+        checked={form[field]}
+        disabled={managed}
+        aria-describedby={describedBy(field, managed)}
+        onChange={(e) => set(field, e.currentTarget.checked)}
+      />
+      <label for={`set-${field}`}>{t(spec.label)}</label>
+      <p class="hint" id={`set-${field}-help`}>
+        {t(spec.help)}
+      </p>
+      {managed && <ManagedNote field={field} />}
+    </div>
+  );
+}
+
+interface TextProps {
+  spec: (typeof TEXTS)[number];
+  form: SettingsForm;
+  managed: boolean;
+  error: string | undefined;
+  set: (field: TextName, value: string) => void;
+}
+
+export function TextField({ spec, form, managed, error, set }: TextProps) {
+  const { field } = spec;
+  return (
+    <div class="field">
+      <label for={`set-${field}`}>{t(spec.label)}</label>
+      <p class="hint" id={`set-${field}-help`}>
+        {t(spec.help)}
+      </p>
+      <textarea
+        id={`set-${field}`}
+        name={field}
+        rows={spec.rows}
+        spellcheck={false}
+        value={form[field]}
+        readOnly={managed}
+        aria-readonly={managed ? 'true' : undefined}
+        aria-invalid={error ? 'true' : undefined}
+        aria-describedby={describedBy(field, managed, error ? ` set-${field}-err` : '')}
+        onInput={(e) => set(field, e.currentTarget.value)}
+      />
+      {managed && <ManagedNote field={field} />}
+      {error && (
+        <p class="field-error" id={`set-${field}-err`}>
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}

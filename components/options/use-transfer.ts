@@ -1,0 +1,128 @@
+// The state of the export / import section: an export to a download, the import text (typed or
+// read from a file), its preview (nothing written yet), the confirmations the user ticks in it, and
+// the result of the import. One busy flag covers export, preview and import: one request at a time.
+import { useState } from 'preact/hooks';
+import type { ImportPreview, ImportResult } from '../../lib/messages';
+import { t } from '../../lib/i18n';
+import { useAnnounce } from '../shared/Announcer';
+import { errorText } from '../shared/format';
+import type { OptionsEnv } from './env';
+import type { Confirmed } from './ImportPreviewPanel';
+
+const NONE_CONFIRMED: Confirmed = { unverified: new Set(), crossOrigin: new Set() };
+
+export interface Transfer {
+  text: string;
+  busy: boolean;
+  /** What is wrong with the text (not JSON, unreadable file, refused by the background), or null. */
+  inputError: string | null;
+  preview: ImportPreview | null;
+  confirmed: Confirmed;
+  result: ImportResult | null;
+  doExport(): Promise<void>;
+  /** The text box changed: an open preview no longer describes it. */
+  edit(text: string): void;
+  readFile(file: File): Promise<void>;
+  /** Checks the text and shows what it would do; writes nothing. */
+  doPreview(): Promise<void>;
+  confirm(kind: keyof Confirmed, id: string, checked: boolean): void;
+  /** Imports the text that was previewed, with the confirmations given. */
+  doImport(): Promise<void>;
+  cancelPreview(): void;
+}
+
+export function useTransfer(env: OptionsEnv, onChanged: () => void): Transfer {
+  const announce = useAnnounce();
+  const [text, setText] = useState('');
+  const [result, setResult] = useState<ImportResult | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [inputError, setInputError] = useState<string | null>(null);
+  const [preview, setPreview] = useState<ImportPreview | null>(null);
+  const [confirmed, setConfirmed] = useState<Confirmed>(NONE_CONFIRMED);
+  /** The text the preview was made from: what is imported, whatever the box holds by then. */
+  const [previewed, setPreviewed] = useState('');
+
+  async function doExport() {
+    setBusy(true);
+    try {
+      const { json } = await env.client.exportData();
+      env.download('skillpin-trust.json', json);
+      announce(t('exported_ok'), 'success');
+    } catch (err) {
+      announce(t('export_failed', errorText(err)), 'error');
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function readFile(file: File) {
+    try {
+      setText(await file.text());
+      setPreview(null);
+      setInputError(null);
+    } catch (err) {
+      setInputError(t('import_read_failed', errorText(err)));
+    }
+  }
+
+  async function doPreview() {
+    setResult(null);
+    setPreview(null);
+    try {
+      JSON.parse(text);
+    } catch (err) {
+      setInputError(t('err_json', errorText(err)));
+      return;
+    }
+    setInputError(null);
+    setBusy(true);
+    try {
+      const res = await env.client.importPreview(text);
+      if (!res.ok) {
+        setInputError(`${t('import_preview_invalid')} ${res.errors.join('; ')}`);
+        return;
+      }
+      setConfirmed(NONE_CONFIRMED);
+      setPreviewed(text);
+      setPreview(res);
+    } catch (err) {
+      announce(t('import_failed_msg', errorText(err)), 'error');
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  function confirm(kind: keyof Confirmed, id: string, checked: boolean) {
+    setConfirmed((c) => {
+      const next = new Set(c[kind]);
+      if (checked) next.add(id);
+      else next.delete(id);
+      return { ...c, [kind]: next };
+    });
+  }
+
+  async function doImport() {
+    setBusy(true);
+    try {
+      const res = await env.client.importData(previewed, {
+        confirmUnverified: [...confirmed.unverified],
+        confirmCrossOrigin: [...confirmed.crossOrigin],
+      });
+      setPreview(null);
+      setResult(res);
+      announce(res.ok ? t('imported_ok') : t('import_failed'), res.ok ? 'success' : 'error');
+      onChanged();
+    } catch (err) {
+      announce(t('import_failed_msg', errorText(err)), 'error');
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const edit = (next: string) => {
+    setText(next);
+    setPreview(null);
+  };
+  const cancelPreview = () => setPreview(null);
+  return { text, busy, inputError, preview, confirmed, result, doExport, edit, readFile, doPreview, confirm, doImport, cancelPreview };
+}

@@ -1,0 +1,109 @@
+// The body of a finished origin report: why the origin was skipped, why its probe failed,
+// that it lists no skills, or the summary and the cards. Also the notice that the browser
+// storage failed during the probe.
+import type { OriginReport, SkillReport } from '../../lib/types';
+import { t, type MessageKey } from '../../lib/i18n';
+import type { SkillActions } from './actions';
+import { SkillCard } from './SkillCard';
+import type { ChatTab } from './target';
+
+type Diagnostic = OriginReport['diagnostics'][number];
+
+const SKIP_REASONS: Record<string, MessageKey> = {
+  paused: 'skipped_paused',
+  'deny-listed': 'skipped_deny_listed',
+  'not-allow-listed': 'skipped_not_allow_listed',
+  'private-window': 'skipped_private',
+  'not-http': 'skipped_not_http',
+};
+
+/** The lines of a list of diagnostics; `leveled` gives each its level's class. */
+function DiagnosticItems({ items, leveled }: { items: Diagnostic[]; leveled: boolean }) {
+  return (
+    <>
+      {items.map((d, i) => (
+        <li key={i} class={leveled ? `diag-${d.level}` : undefined}>
+          <code>{d.code}</code> {d.message}
+        </li>
+      ))}
+    </>
+  );
+}
+
+function Skipped({ report }: { report: OriginReport }) {
+  const key = report.skippedBecause ? SKIP_REASONS[report.skippedBecause] : undefined;
+  return (
+    <div class="state" data-testid="skipped">
+      <p>{key ? t(key) : t('skipped_other', report.skippedBecause ?? t('unknown'))}</p>
+    </div>
+  );
+}
+
+function ProbeError({ report }: { report: OriginReport }) {
+  return (
+    <div class="state error" data-testid="probe-error">
+      <p>{t('probe_error')}</p>
+      <ul class="diagnostics">
+        <DiagnosticItems items={report.diagnostics} leveled={false} />
+      </ul>
+    </div>
+  );
+}
+
+function Empty({ report }: { report: OriginReport }) {
+  const problems = report.diagnostics.filter((d) => d.level !== 'info');
+  return (
+    <div class="state empty" data-testid="empty">
+      <p>{report.publishes ? t('empty_publishes') : t('empty_none')}</p>
+      {problems.length > 0 && (
+        <ul class="diagnostics">
+          <DiagnosticItems items={problems} leveled />
+        </ul>
+      )}
+    </div>
+  );
+}
+
+interface ListProps {
+  report: OriginReport;
+  origin: string;
+  actions: SkillActions;
+  chatTab: ChatTab | null;
+  /** How many cards are drawn so far (progressive.ts). */
+  drawn: number;
+  onDetails: (skill: SkillReport) => void;
+}
+
+function SkillList({ report, origin, actions, chatTab, drawn, onDetails }: ListProps) {
+  return (
+    <>
+      <p class="summary" data-testid="summary">
+        {t('summary', report.summary.total, report.summary.usable, report.summary.approved)}
+      </p>
+      <ul class="cards" aria-label={t('skills_of', origin)} aria-busy={drawn < report.skills.length ? 'true' : undefined}>
+        {(drawn < report.skills.length ? report.skills.slice(0, drawn) : report.skills).map((s) => (
+          <SkillCard key={s.id} skill={s} origin={origin} actions={actions} chatTab={chatTab} onDetails={() => onDetails(s)} />
+        ))}
+      </ul>
+    </>
+  );
+}
+
+export function ReportBody(props: ListProps) {
+  const { report } = props;
+  if (report.state === 'skipped') return <Skipped report={report} />;
+  if (report.state === 'error') return <ProbeError report={report} />;
+  if (report.skills.length === 0) return <Empty report={report} />;
+  return <SkillList {...props} />;
+}
+
+/** The browser storage failed during the probe: the list is shown, but may not be remembered. */
+export function StorageNotice({ report }: { report: OriginReport }) {
+  const problems = report.state === 'error' ? [] : report.diagnostics.filter((d) => d.code === 'storage-error');
+  if (problems.length === 0) return null;
+  return (
+    <ul class="diagnostics" role="alert" data-testid="storage-problem">
+      <DiagnosticItems items={problems} leveled />
+    </ul>
+  );
+}

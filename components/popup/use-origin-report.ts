@@ -1,0 +1,116 @@
+// The popup's origin report as a state machine: where it starts (an early report, a load, a probe),
+// the probes the user asks for (Try again, Re-check), the reload after an action changed the stored
+// state (approve, revoke, trust a key) and the errors on the way. OriginView only renders it.
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import type { OriginReport } from '../../lib/types';
+import { t } from '../../lib/i18n';
+import { useAnnounce } from '../shared/Announcer';
+import { errorText } from '../shared/format';
+import type { PopupEnv } from './env';
+
+export type OriginReportState =
+  | { phase: 'loading'; probing: boolean }
+  | { phase: 'error'; message: string }
+  | { phase: 'ready'; report: OriginReport };
+
+export interface OriginReportOptions {
+  env: PopupEnv;
+  origin: string;
+  /** The tab the popup is about (null when opened for an origin): sent with a probe request. */
+  tabId: number | null;
+  /** Each increment after the first render probes again and announces the re-check. */
+  recheck: number;
+  /** Told when a probe starts and when the latest one ends (the header disables Re-check meanwhile). */
+  onBusy?: (busy: boolean) => void;
+}
+
+export interface OriginReportModel {
+  state: OriginReportState;
+  /** Asks the background to probe the origin again (Try again, Re-check). */
+  probe(): Promise<void>;
+  /** Reads the stored report again after a change; probes when there is none yet or it is unfinished. */
+  reload(): Promise<void>;
+  /** Trusts the publisher key `next` in place of `expected` (PRODUCT.md, key change), then reloads. */
+  trust(expected: string | null, next: string): Promise<void>;
+}
+
+/** A stored report the view cannot show as it is: none yet, or one whose probe has not finished. */
+function unfinished(report: OriginReport | null | undefined): boolean {
+  return !report || report.state === 'probing' || report.state === 'idle';
+}
+
+export function useOriginReport({ env, origin, tabId, recheck, onBusy }: OriginReportOptions): OriginReportModel {
+  const announce = useAnnounce();
+  // A report the popup already fetched is the first state (no second round trip, no effect to wait
+  // for); an early answer of null (no report yet) or of a report still probing goes straight to the probe.
+  const firstStep = useRef<'none' | 'probe' | 'load'>('load');
+  const [state, setState] = useState<OriginReportState>(() => {
+    const early = env.readyReport?.(origin);
+    if (early && !unfinished(early)) {
+      firstStep.current = 'none';
+      return { phase: 'ready', report: early };
+    }
+    if (early !== undefined) firstStep.current = 'probe';
+    return { phase: 'loading', probing: false };
+  });
+  // Only the latest request may change the state: an older answer arriving late is dropped.
+  const seq = useRef(0);
+
+  const probe = useCallback(async () => {
+    const n = ++seq.current;
+    setState({ phase: 'loading', probing: true });
+    onBusy?.(true);
+    try {
+      const report = await env.client.probe(origin, tabId);
+      if (n === seq.current) setState({ phase: 'ready', report });
+    } catch (err) {
+      if (n === seq.current) setState({ phase: 'error', message: errorText(err) });
+    } finally {
+      if (n === seq.current) onBusy?.(false);
+    }
+  }, [env, origin, tabId, onBusy]);
+
+  const reload = useCallback(async () => {
+    const n = ++seq.current;
+    try {
+      const report = await env.client.report(origin);
+      if (n !== seq.current) return;
+      if (!report || unfinished(report)) {
+        await probe();
+        return;
+      }
+      setState({ phase: 'ready', report });
+    } catch (err) {
+      if (n === seq.current) setState({ phase: 'error', message: errorText(err) });
+    }
+  }, [env, origin, probe]);
+
+  useEffect(() => {
+    const step = firstStep.current;
+    firstStep.current = 'load';
+    if (step === 'none') return;
+    void (step === 'probe' ? probe() : reload());
+  }, [reload]);
+
+  const first = useRef(true);
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    void probe().then(() => announce(t('rechecked'), 'info'));
+  }, [recheck]);
+
+  async function trust(expected: string | null, next: string) {
+    try {
+      const res = await env.client.trustKey(origin, expected, next);
+      if (res.ok) announce(t('trusted_ok'), 'success');
+      else announce(t('trust_failed', res.message ?? res.error ?? t('error_unknown')), 'error');
+      await reload();
+    } catch (err) {
+      announce(t('action_failed', errorText(err)), 'error');
+    }
+  }
+
+  return { state, probe, reload, trust };
+}

@@ -1,0 +1,29 @@
+// The verified text of a skill for the details view, and the approved text when it differs
+// (for the diff): asked for again when the skill's bytes change.
+import { useEffect, useState } from 'preact/hooks';
+import type { SkillText } from '../../lib/messages';
+import { errorText } from '../shared/format';
+import type { PopupEnv } from './env';
+
+export type TextState = { phase: 'loading' } | { phase: 'error'; message: string } | { phase: 'ready'; current: SkillText | null; approved: SkillText | null };
+
+/** `url` null: the skill has no usable URL, so there is no text to ask for. `digestLf` reloads it. */
+export function useSkillText(env: PopupEnv, origin: string, url: string | null, digestLf: string | undefined): TextState {
+  const [text, setText] = useState<TextState>({ phase: 'loading' });
+  useEffect(() => {
+    let live = true;
+    if (!url) {
+      setText({ phase: 'ready', current: null, approved: null });
+      return;
+    }
+    setText({ phase: 'loading' });
+    env.client
+      .skillText(origin, url)
+      .then((res) => live && setText({ phase: 'ready', current: res.current, approved: res.approved }))
+      .catch((err: unknown) => live && setText({ phase: 'error', message: errorText(err) }));
+    return () => {
+      live = false;
+    };
+  }, [env, origin, url, digestLf]);
+  return text;
+}
