@@ -1,7 +1,7 @@
 // Private-tab knowledge for the navigation path: no tabs.get per navigation once a tab is
 // known, and a private tab is never reported as a normal one.
 import { describe, expect, it } from 'vitest';
-import { createIncognitoTabs, type IncognitoTabsApi, type TabIncognito } from '../../../entrypoints/background/incognito-tabs';
+import { createIncognitoTabs, type IncognitoTabsApi, type TabIncognito } from '../../../../entrypoints/background/incognito-tabs';
 
 function fakeTabs(initial: TabIncognito[]) {
   const tabs = new Map<number, TabIncognito>();

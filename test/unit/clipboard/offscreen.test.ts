@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   copyViaOffscreen,
   ensureOffscreenDocument,
@@ -9,71 +9,11 @@ import {
   parseOffscreenCopy,
   type OffscreenApiLike,
 } from '../../../lib/clipboard/offscreen';
-import { copyWithTextarea, writeClipboard } from '../../../lib/clipboard/write';
+import { resetClipboardPage, setClipboard, stubCopy } from './page-stubs';
 
 const ID = 'ext-id';
 
-/** A stand-in for execCommand('copy'): records what the selected textarea held. */
-function stubCopy(result: boolean | 'throw' = true): { copied: string[] } {
-  const state = { copied: [] as string[] };
-  const exec = (command: string): boolean => {
-    if (command !== 'copy') return false;
-    if (result === 'throw') throw new Error('denied');
-    const active = document.activeElement;
-    if (active instanceof HTMLTextAreaElement) state.copied.push(active.value.slice(active.selectionStart ?? 0, active.selectionEnd ?? 0));
-    return result;
-  };
-  Object.defineProperty(document, 'execCommand', { value: exec, configurable: true, writable: true });
-  return state;
-}
-
-function setClipboard(writeText: ((t: string) => Promise<void>) | undefined): void {
-  Object.defineProperty(navigator, 'clipboard', { value: writeText === undefined ? undefined : { writeText }, configurable: true });
-}
-
-beforeEach(() => {
-  document.body.innerHTML = '<textarea id="composer"></textarea>';
-});
-
-afterEach(() => {
-  delete (document as unknown as Record<string, unknown>).execCommand;
-  setClipboard(async () => undefined);
-});
-
-describe('writeClipboard', () => {
-  it('uses navigator.clipboard when it works', async () => {
-    const writeText = vi.fn(async () => undefined);
-    setClipboard(writeText);
-    const copy = stubCopy();
-    expect(await writeClipboard('abc', document)).toBe(true);
-    expect(writeText).toHaveBeenCalledWith('abc');
-    expect(copy.copied).toEqual([]);
-  });
-
-  it('falls back to a hidden textarea + execCommand(copy) and restores focus', async () => {
-    setClipboard(async () => {
-      throw new DOMException('Document is not focused.', 'NotAllowedError');
-    });
-    const copy = stubCopy();
-    const composer = document.getElementById('composer') as HTMLTextAreaElement;
-    composer.focus();
-    expect(await writeClipboard('line 1\r\nline 2', document)).toBe(true);
-    expect(copy.copied).toEqual(['line 1\r\nline 2']);
-    expect(document.activeElement).toBe(composer);
-    expect(document.querySelectorAll('textarea')).toHaveLength(1);
-  });
-
-  it('false when both fail; never throws', async () => {
-    setClipboard(undefined);
-    stubCopy(false);
-    expect(await writeClipboard('x', document)).toBe(false);
-    stubCopy('throw');
-    expect(await writeClipboard('x', document)).toBe(false);
-    expect(document.querySelectorAll('textarea')).toHaveLength(1);
-    delete (document as unknown as Record<string, unknown>).execCommand;
-    expect(copyWithTextarea(document, 'x')).toBe(false);
-  });
-});
+resetClipboardPage();
 
 describe('copyViaOffscreen', () => {
   function api(options: { exists?: boolean; answer?: unknown; createError?: Error; noGetContexts?: boolean } = {}): OffscreenApiLike & {

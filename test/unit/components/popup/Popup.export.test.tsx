@@ -3,13 +3,13 @@
 // background built; a refusal shows one sentence per broken rule and saves nothing; a recorded
 // export is marked out of date once the skill changed.
 import { afterEach, describe, expect, it } from 'vitest';
-import './dom-shim';
-import type { ExportStatus, SkillExportResult } from '../../../lib/messages';
-import { Popup } from '../../../components/popup/Popup';
-import type { PopupEnv } from '../../../components/popup/env';
-import type { PopupTarget } from '../../../components/popup/target';
-import { HEX_A, HEX_B, ORIGIN, approved, makeReport, makeSkill } from '../../fixtures/ui/reports';
-import { click, fakeBackground, mount, type Handlers } from './harness';
+import '../../../support/dom-shim';
+import type { ExportStatus, SkillExportResult } from '../../../../lib/messages';
+import { Popup } from '../../../../components/popup/Popup';
+import type { PopupEnv } from '../../../../components/popup/env';
+import type { PopupTarget } from '../../../../components/popup/target';
+import { HEX_A, HEX_B, ORIGIN, approved, makeReport, makeSkill } from '../../../fixtures/ui/reports';
+import { click, fakeBackground, mount, type Handlers } from '../harness';
 
 const TARGET: PopupTarget = { kind: 'origin', origin: ORIGIN, tabId: 7, isChat: false };
 const URL_A = `${ORIGIN}/skills/search/SKILL.md`;

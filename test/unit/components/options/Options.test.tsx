@@ -1,20 +1,20 @@
 // @vitest-environment happy-dom
 import { afterEach, describe, expect, it } from 'vitest';
-import './dom-shim';
-import { DEFAULT_SETTINGS, type Settings } from '../../../lib/types';
-import type { ImportPreview, ImportResult, StateChangeKind } from '../../../lib/messages';
-import type { KeyHistoryEntry } from '../../../lib/types';
-import { Options } from '../../../components/options/Options';
-import type { OptionsEnv } from '../../../components/options/env';
-import { changedFields, fromForm, parseChatSiteEntry, parseSiteEntry, settingsChanges, toForm } from '../../../components/options/settings-form';
-import { reportFilename } from '../../../components/options/DiagnosticsSection';
-import { PAGE_SIZE } from '../../../components/options/PagedTable';
-import { pinMatches } from '../../../components/options/PinsSection';
-import { approvalMatches } from '../../../components/options/ApprovalsSection';
-import { withEarlyAnswers } from '../../../components/options/early';
-import { mergeSettings } from '../../../lib/trust/settings';
-import { FP_NEW, FP_OLD, ORIGIN, approved, makePin, makeReport, makeSkill } from '../../fixtures/ui/reports';
-import { byText, click, fakeBackground, flush, mount, typeInto, type Handlers, pinHandlers } from './harness';
+import '../../../support/dom-shim';
+import { DEFAULT_SETTINGS, type Settings } from '../../../../lib/types';
+import type { ImportPreview, ImportResult, StateChangeKind } from '../../../../lib/messages';
+import type { KeyHistoryEntry } from '../../../../lib/types';
+import { Options } from '../../../../components/options/Options';
+import type { OptionsEnv } from '../../../../components/options/env';
+import { changedFields, fromForm, parseChatSiteEntry, parseSiteEntry, settingsChanges, toForm } from '../../../../components/options/settings-form';
+import { reportFilename } from '../../../../components/options/DiagnosticsSection';
+import { PAGE_SIZE } from '../../../../components/options/PagedTable';
+import { pinMatches } from '../../../../components/options/PinsSection';
+import { approvalMatches } from '../../../../components/options/ApprovalsSection';
+import { withEarlyAnswers } from '../../../../components/options/early';
+import { mergeSettings } from '../../../../lib/trust/settings';
+import { FP_NEW, FP_OLD, ORIGIN, approved, makePin, makeReport, makeSkill } from '../../../fixtures/ui/reports';
+import { byText, click, fakeBackground, flush, mount, typeInto, type Handlers, pinHandlers } from '../harness';
 import { act } from 'preact/test-utils';
 
 const BASE: Handlers = {

@@ -1,14 +1,14 @@
 // @vitest-environment happy-dom
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import './dom-shim';
-import { ALL_STATUSES, isApprovable, type OriginReport, type SkillStatus } from '../../../lib/types';
-import type { ApprovedSkillSummary } from '../../../lib/messages';
-import { Popup } from '../../../components/popup/Popup';
-import type { PopupEnv } from '../../../components/popup/env';
-import type { ChatTab, PopupTarget } from '../../../components/popup/target';
-import { FP_NEW, FP_OLD, HEX_A, HEX_B, ORIGIN, approved, makePin, makeReport, makeSkill } from '../../fixtures/ui/reports';
-import { byText, click, fakeBackground, flush, key, mount, type Handlers } from './harness';
-import { loadSkillDetails } from '../../../components/popup/details-loader';
+import '../../../support/dom-shim';
+import { ALL_STATUSES, isApprovable, type OriginReport, type SkillStatus } from '../../../../lib/types';
+import type { ApprovedSkillSummary } from '../../../../lib/messages';
+import { Popup } from '../../../../components/popup/Popup';
+import type { PopupEnv } from '../../../../components/popup/env';
+import type { ChatTab, PopupTarget } from '../../../../components/popup/target';
+import { FP_NEW, FP_OLD, HEX_A, HEX_B, ORIGIN, approved, makePin, makeReport, makeSkill } from '../../../fixtures/ui/reports';
+import { byText, click, fakeBackground, flush, key, mount, type Handlers } from '../harness';
+import { loadSkillDetails } from '../../../../components/popup/details-loader';
 
 const TARGET: PopupTarget = { kind: 'origin', origin: ORIGIN, tabId: 7, isChat: false };
 

@@ -3,18 +3,18 @@
 // let them be edited, the popup's Approve explains the signed-only policy, and a key the
 // administrator pinned offers no "Trust new key".
 import { afterEach, describe, expect, it } from 'vitest';
-import './dom-shim';
-import { DEFAULT_SETTINGS } from '../../../lib/types';
-import type { PolicySummary, StateChangeKind } from '../../../lib/messages';
+import '../../../support/dom-shim';
+import { DEFAULT_SETTINGS } from '../../../../lib/types';
+import type { PolicySummary, StateChangeKind } from '../../../../lib/messages';
 import { act } from 'preact/test-utils';
-import { Options } from '../../../components/options/Options';
-import type { OptionsEnv } from '../../../components/options/env';
-import { Popup } from '../../../components/popup/Popup';
-import type { PopupEnv } from '../../../components/popup/env';
-import type { PopupTarget } from '../../../components/popup/target';
-import { FP_NEW, FP_OLD, ORIGIN, makePin, makeReport, makeSkill } from '../../fixtures/ui/reports';
-import { click, fakeBackground, flush, mount, type Handlers, pinHandlers } from './harness';
-import type { OriginReport } from '../../../lib/types';
+import { Options } from '../../../../components/options/Options';
+import type { OptionsEnv } from '../../../../components/options/env';
+import { Popup } from '../../../../components/popup/Popup';
+import type { PopupEnv } from '../../../../components/popup/env';
+import type { PopupTarget } from '../../../../components/popup/target';
+import { FP_NEW, FP_OLD, ORIGIN, makePin, makeReport, makeSkill } from '../../../fixtures/ui/reports';
+import { click, fakeBackground, flush, mount, type Handlers, pinHandlers } from '../harness';
+import type { OriginReport } from '../../../../lib/types';
 
 afterEach(() => {
   document.body.innerHTML = '';

@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { describe, expect, it } from 'vitest';
-import './dom-shim';
+import '../../support/dom-shim';
 import { PURIFY_CONFIG, frontmatterAsCode, renderSkillMarkdown, sanitizeSkillHtml } from '../../../lib/render/markdown';
 
 function dom(html: string): HTMLElement {
