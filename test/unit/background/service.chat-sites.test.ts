@@ -4,22 +4,20 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { IDBFactory } from 'fake-indexeddb';
-import { createBackgroundService, type BackgroundPlatform, type BackgroundService } from '../../../lib/background/service';
+import type { BackgroundPlatform, BackgroundService } from '../../../lib/background/service';
 import { insertItemId, menuModel, type MenuModel } from '../../../lib/background/menus';
 import { CHAT_MATCH_PATTERNS } from '../../../lib/chat/adapters';
 import { chatSitePatterns } from '../../../lib/chat/sites';
 import { parseRequest, type ApprovedSkillSummary, type ContextResult } from '../../../lib/messages';
-import { openTrustStore } from '../../../lib/trust/idb-store';
 import { DEFAULT_SETTINGS, type OriginReport, type Settings } from '../../../lib/types';
 import { startServer, type TestServer } from '../../support/server';
 import { writePublisherSite, DEMO_SKILLS } from '../../../scripts/lib/publisher-site.mjs';
 import { FakeHandOff } from './fake-platform';
+import { OPTIONS_PAGE, startService } from './service-harness';
 
-const EXT = 'chrome-extension://abcdefghijklmnop/';
-const POPUP = { id: 'ext-id', url: `${EXT}options.html`, origin: 'chrome-extension://abcdefghijklmnop' };
 const CONTENT_SCRIPT = { id: 'ext-id', url: 'http://localhost:3000/', tab: { id: 7, url: 'http://localhost:3000/' } };
 
+/** Keeps every menu model the background set, not only the last. */
 class Platform extends FakeHandOff implements BackgroundPlatform {
   menus: MenuModel[] = [];
   async setBadge() {}
@@ -39,21 +37,9 @@ class Platform extends FakeHandOff implements BackgroundPlatform {
 let platform: Platform;
 let service: BackgroundService;
 
-async function makeService(): Promise<BackgroundService> {
-  const s = createBackgroundService({
-    openStore: () => openTrustStore({ name: 'chat-sites-test', indexedDB: new IDBFactory() }),
-    fetch: (url, init) => fetch(url, init),
-    clock: { now: () => Date.parse('2026-11-29T12:00:00Z') },
-    platform,
-    runtimeId: 'ext-id',
-    extensionBase: EXT,
-    version: '0.1.0',
-  });
-  await s.ready;
-  return s;
-}
+const makeService = (): Promise<BackgroundService> => startService({ platform, name: 'chat-sites-test' });
 
-const ask = <T>(msg: Record<string, unknown>, sender: object = POPUP) => service.handleMessage(msg, sender) as Promise<T>;
+const ask = <T>(msg: Record<string, unknown>, sender: object = OPTIONS_PAGE) => service.handleMessage(msg, sender) as Promise<T>;
 
 function legacySettings(): Record<string, unknown> {
   const { chatSites: _omitted, ...rest } = DEFAULT_SETTINGS;

@@ -4,51 +4,24 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { IDBFactory } from 'fake-indexeddb';
-import { createBackgroundService, type BackgroundPlatform, type BackgroundService } from '../../../lib/background/service';
+import type { BackgroundService } from '../../../lib/background/service';
 import { createLoadGate, type LoadGate } from '../../../lib/scheduler/load-gate';
-import { openTrustStore } from '../../../lib/trust/idb-store';
 import { startServer, type TestServer } from '../../support/server';
 import { writePublisherSite, DEMO_SKILLS } from '../../../scripts/lib/publisher-site.mjs';
 import type { OriginReport } from '../../../lib/types';
-import { FakeHandOff } from './fake-platform';
-
-class Platform extends FakeHandOff implements BackgroundPlatform {
-  async setBadge() {}
-  async notify() {}
-  async listTabs() {
-    return [];
-  }
-  async updateMenus() {}
-  async getLocal() {
-    return undefined;
-  }
-  async setLocal() {}
-}
+import { startService } from './service-harness';
 
 let dir: string;
 let server: TestServer;
 let gate: LoadGate;
 let service: BackgroundService;
-let factory: IDBFactory;
 
 beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), 'skillpin-load-'));
   writePublisherSite(dir, { skills: DEMO_SKILLS, seed: new Uint8Array(32).fill(5) });
   server = await startServer({ root: dir });
-  factory = new IDBFactory();
   gate = createLoadGate({ capMs: 60_000, setTimer: (fn, ms) => setTimeout(fn, ms), clearTimer: (h) => clearTimeout(h as ReturnType<typeof setTimeout>) });
-  service = createBackgroundService({
-    openStore: () => openTrustStore({ name: 'load-test', indexedDB: factory }),
-    fetch: (url, init) => fetch(url, init),
-    clock: { now: () => Date.now() },
-    platform: new Platform(),
-    runtimeId: 'ext-id',
-    extensionBase: 'chrome-extension://abcdefghijklmnop/',
-    version: '0.1.0',
-    loadGate: gate,
-  });
-  await service.ready;
+  service = await startService({ name: 'load-test', now: () => Date.now(), loadGate: gate });
 });
 
 afterEach(async () => {

@@ -3,43 +3,23 @@
 // win over the user's everywhere settings are read, cannot be changed by a Save or an import,
 // signed-only approval is enforced, and an administrator's key cannot be replaced.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { IDBFactory } from 'fake-indexeddb';
-import { createBackgroundService, type BackgroundPlatform, type BackgroundService } from '../../../lib/background/service';
-import type { MenuModel } from '../../../lib/background/menus';
+import type { BackgroundService } from '../../../lib/background/service';
 import { exportTrust } from '../../../lib/trust/export-import';
-import { openTrustStore } from '../../../lib/trust/idb-store';
 import { parseStateChange, STATE_CHANGE_KEY, type ActionResult, type ContextResult, type ImportPreview, type ImportResult, type PolicySummary } from '../../../lib/messages';
 import { DEFAULT_SETTINGS, type OriginReport, type Settings } from '../../../lib/types';
 import { fingerprint } from '../../../lib/verify/fingerprint';
 import { startServer, type TestServer } from '../../support/server';
 import { buildSite, keyPair } from '../engine/sites';
-import { FakeHandOff } from '../background/fake-platform';
+import { FakePlatform } from './fake-platform';
+import { OPTIONS_PAGE as PAGE, startService } from './service-harness';
 
-const EXT = 'chrome-extension://abcdefghijklmnop/';
-const PAGE = { id: 'ext-id', url: `${EXT}options.html`, origin: 'chrome-extension://abcdefghijklmnop' };
 const K = keyPair(81);
 const OTHER = keyPair(82);
 
-class PolicyPlatform extends FakeHandOff implements BackgroundPlatform {
-  local = new Map<string, unknown>();
-  menus: MenuModel | null = null;
+class PolicyPlatform extends FakePlatform {
   /** What managed storage holds; a function to make it fail. */
   managed: unknown = undefined;
   managedReads = 0;
-  async setBadge() {}
-  async notify() {}
-  async listTabs() {
-    return [];
-  }
-  async updateMenus(model: MenuModel) {
-    this.menus = model;
-  }
-  async getLocal(key: string) {
-    return this.local.get(key);
-  }
-  async setLocal(key: string, value: unknown) {
-    this.local.set(key, value);
-  }
   async getManaged() {
     this.managedReads++;
     if (this.managed instanceof Error) throw this.managed;
@@ -56,17 +36,7 @@ beforeEach(async () => {
   // alpha is signed (verified-signed), beta is listed without a signature (verified).
   server = await startServer({ files: buildSite({ skills: [{ name: 'alpha' }, { name: 'beta', signature: 'none' }], key: K }) });
   platform = new PolicyPlatform();
-  const factory = new IDBFactory();
-  service = createBackgroundService({
-    openStore: () => openTrustStore({ name: 'policy-test', indexedDB: factory }),
-    fetch: (url, init) => fetch(url, init),
-    clock: { now: () => now },
-    platform,
-    runtimeId: 'ext-id',
-    extensionBase: EXT,
-    version: '0.1.0',
-  });
-  await service.ready;
+  service = await startService({ platform, name: 'policy-test', now: () => now });
 });
 
 afterEach(async () => {

@@ -7,33 +7,23 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { IDBFactory } from 'fake-indexeddb';
-import { createBackgroundService, type BackgroundPlatform, type BackgroundService } from '../../../lib/background/service';
-import type { MenuModel } from '../../../lib/background/menus';
+import type { BackgroundService } from '../../../lib/background/service';
 import { isPrivateRequest } from '../../../lib/background/private-request';
 import { openTrustStore } from '../../../lib/trust/idb-store';
 import type { TrustStore } from '../../../lib/trust/store-api';
 import { startServer, type TestServer } from '../../support/server';
 import { writePublisherSite, DEMO_SKILLS } from '../../../scripts/lib/publisher-site.mjs';
 import type { OriginReport, Pin, Settings } from '../../../lib/types';
-import { FakeHandOff } from './fake-platform';
+import { FakePlatform } from './fake-platform';
+import { EXT, POPUP, startService } from './service-harness';
 
-const EXT = 'chrome-extension://abcdefghijklmnop/';
-const POPUP = { id: 'ext-id', url: `${EXT}popup.html`, origin: 'chrome-extension://abcdefghijklmnop' };
-
-class TabsPlatform extends FakeHandOff implements BackgroundPlatform {
-  tabs: { id: number; url: string | null; incognito: boolean }[] = [];
+/** Tabs the test lists, and a tab listing that can fail. */
+class TabsPlatform extends FakePlatform {
   listFails = false;
-  async setBadge() {}
-  async notify() {}
-  async listTabs() {
+  override async listTabs() {
     if (this.listFails) throw new Error('tabs unavailable');
     return this.tabs;
   }
-  async updateMenus(_model: MenuModel) {}
-  async getLocal() {
-    return undefined;
-  }
-  async setLocal() {}
 }
 
 let dir: string;
@@ -48,16 +38,7 @@ beforeEach(async () => {
   server = await startServer({ root: dir });
   platform = new TabsPlatform();
   factory = new IDBFactory();
-  service = createBackgroundService({
-    openStore: () => openTrustStore({ name: 'private-test', indexedDB: factory }),
-    fetch: (url, init) => fetch(url, init),
-    clock: { now: () => Date.parse('2026-11-29T12:00:00Z') },
-    platform,
-    runtimeId: 'ext-id',
-    extensionBase: EXT,
-    version: '0.1.0',
-  });
-  await service.ready;
+  service = await startService({ platform, name: 'private-test', indexedDB: factory });
 });
 
 afterEach(async () => {

@@ -2,26 +2,11 @@
 // settings-set writes them, and read again by a new service (a restarted worker).
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { IDBFactory } from 'fake-indexeddb';
-import { createBackgroundService, type BackgroundPlatform, type BackgroundService } from '../../../lib/background/service';
-import { openTrustStore } from '../../../lib/trust/idb-store';
+import type { BackgroundService } from '../../../lib/background/service';
 import type { TrustStore } from '../../../lib/trust/store-api';
 import { DEFAULT_SETTINGS, type Settings } from '../../../lib/types';
 import { startServer, type TestServer } from '../../support/server';
-
-const EXT = 'chrome-extension://abcdefghijklmnop/';
-const POPUP = { id: 'ext-id', url: `${EXT}popup.html`, origin: 'chrome-extension://abcdefghijklmnop' };
-
-const platform: BackgroundPlatform = {
-  setBadge: async () => undefined,
-  notify: async () => undefined,
-  listTabs: async () => [],
-  frameUrl: async () => null,
-  sendToFrame: async () => undefined,
-  copyText: async () => false,
-  updateMenus: async () => undefined,
-  getLocal: async () => undefined,
-  setLocal: async () => undefined,
-};
+import { POPUP, startService } from './service-harness';
 
 let server: TestServer;
 let factory: IDBFactory;
@@ -45,19 +30,8 @@ function counting(store: TrustStore): TrustStore {
   });
 }
 
-async function makeService(): Promise<BackgroundService> {
-  const s = createBackgroundService({
-    openStore: async () => counting(await openTrustStore({ name: 'settings-cache', indexedDB: factory })),
-    fetch: (url, init) => fetch(url, init),
-    clock: { now: () => Date.parse('2026-11-29T12:00:00Z') },
-    platform,
-    runtimeId: 'ext-id',
-    extensionBase: EXT,
-    version: '0.1.0',
-  });
-  await s.ready;
-  return s;
-}
+/** Each call is a worker starting over the same database. */
+const makeService = (): Promise<BackgroundService> => startService({ name: 'settings-cache', indexedDB: factory, wrapStore: counting });
 
 beforeEach(async () => {
   server = await startServer({});

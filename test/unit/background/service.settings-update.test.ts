@@ -3,14 +3,12 @@
 // announced to open pages through STATE_CHANGE_KEY (messages.ts).
 import { beforeEach, describe, expect, it } from 'vitest';
 import { IDBFactory } from 'fake-indexeddb';
-import { createBackgroundService, type BackgroundPlatform, type BackgroundService } from '../../../lib/background/service';
-import { openTrustStore } from '../../../lib/trust/idb-store';
+import type { BackgroundPlatform, BackgroundService } from '../../../lib/background/service';
 import { parseRequest, parseStateChange, STATE_CHANGE_KEY, type StateChange } from '../../../lib/messages';
 import { isSettingsChanges, mergeSettings } from '../../../lib/trust/settings';
 import { DEFAULT_SETTINGS, type Settings } from '../../../lib/types';
+import { OPTIONS_PAGE as OPTIONS, startService } from './service-harness';
 
-const EXT = 'chrome-extension://abcdefghijklmnop/';
-const OPTIONS = { id: 'ext-id', url: `${EXT}options.html`, origin: 'chrome-extension://abcdefghijklmnop' };
 const CONTENT_SCRIPT = { id: 'ext-id', url: 'https://chat.example/', origin: 'https://chat.example', tab: { id: 3 } };
 
 let local: Map<string, unknown>;
@@ -37,19 +35,8 @@ const platform: BackgroundPlatform = {
 };
 
 let factory: IDBFactory;
-async function makeService(): Promise<BackgroundService> {
-  const s = createBackgroundService({
-    openStore: () => openTrustStore({ name: 'settings-update', indexedDB: factory }),
-    fetch: () => Promise.reject(new Error('no network in this test')),
-    clock: { now: () => Date.parse('2026-11-29T12:00:00Z') },
-    platform,
-    runtimeId: 'ext-id',
-    extensionBase: EXT,
-    version: '0.1.0',
-  });
-  await s.ready;
-  return s;
-}
+const makeService = (): Promise<BackgroundService> =>
+  startService({ platform, name: 'settings-update', indexedDB: factory, fetch: () => Promise.reject(new Error('no network in this test')) });
 
 beforeEach(() => {
   factory = new IDBFactory();
