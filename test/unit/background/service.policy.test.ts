@@ -9,7 +9,7 @@ import { parseStateChange, STATE_CHANGE_KEY, type ActionResult, type ContextResu
 import { DEFAULT_SETTINGS, type OriginReport, type Settings } from '../../../lib/types';
 import { fingerprint } from '../../../lib/verify/fingerprint';
 import { startServer, type TestServer } from '../../support/server';
-import { buildSite, keyPair } from '../engine/sites';
+import { buildSite, keyPair } from '../../support/signed-sites';
 import { FakePlatform } from './fake-platform';
 import { OPTIONS_PAGE as PAGE, startService } from './service-harness';
 

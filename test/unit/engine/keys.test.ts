@@ -4,8 +4,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { decideKey, type KeyFacts } from '../../../lib/engine/keys';
 import type { Diagnostic, OriginReport, ParsedIndex } from '../../../lib/types';
 import { startServer, type TestServer } from '../../support/server';
-import { harness } from './harness';
-import { buildSite, keyPair, type SiteDef } from './sites';
+import { harness } from '../../support/engine-harness';
+import { buildSite, keyPair, type SiteDef } from '../../support/signed-sites';
 
 const K1 = keyPair(1);
 const K2 = keyPair(2);

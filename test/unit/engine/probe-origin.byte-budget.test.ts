@@ -3,11 +3,11 @@
 import { createHash } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { probeOrigin } from '../../../lib/engine/probe-origin';
-import { openTrustStore } from '../../../lib/trust/idb-store';
 import type { TrustStore } from '../../../lib/trust/store-api';
 import { DEFAULT_SETTINGS, type Approval } from '../../../lib/types';
 import { startServer, type TestServer } from '../../support/server';
-import { FakeClock } from './harness';
+import { openTestStore } from '../../support/trust-store';
+import { FakeClock } from '../../support/engine-harness';
 
 const hex = (b: string): string => createHash('sha256').update(b).digest('hex');
 const APPROVED = `---\nname: approved\ndescription: approved skill\n---\n${'a'.repeat(700)}\n`;
@@ -29,7 +29,7 @@ beforeEach(async () => {
       '/skills/fresh/SKILL.md': FRESH,
     },
   });
-  store = await openTrustStore({ name: `budget-probe-${Math.random()}`, maxSkillBytesPerOrigin: 1000 });
+  ({ store } = await openTestStore({ maxSkillBytesPerOrigin: 1000 }));
 });
 
 afterEach(async () => {

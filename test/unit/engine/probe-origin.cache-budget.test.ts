@@ -3,8 +3,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { startServer, type TestServer } from '../../support/server';
-import { harness } from './harness';
-import { buildSite, keyPair } from './sites';
+import { harness } from '../../support/engine-harness';
+import { buildSite, keyPair } from '../../support/signed-sites';
 
 const HOUR = 3600_000;
 const servers: TestServer[] = [];

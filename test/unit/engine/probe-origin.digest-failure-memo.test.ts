@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { sendBytes, startServer, type TestServer } from '../../support/server';
-import { harness, skill, type Harness } from './harness';
+import { harness, skill, type Harness } from '../../support/engine-harness';
 import type { FetchLike } from '../../../lib/types';
 
 const MINUTE = 60_000;

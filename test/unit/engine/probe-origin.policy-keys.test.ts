@@ -6,8 +6,8 @@ import { probeOrigin } from '../../../lib/engine/probe-origin';
 import { parseManaged, type ManagedKey } from '../../../lib/trust/managed';
 import { fingerprint } from '../../../lib/verify/fingerprint';
 import { startServer, type TestServer } from '../../support/server';
-import { approveSkill, harness, type Harness } from '../engine/harness';
-import { buildSite, keyPair } from '../engine/sites';
+import { approveSkill, harness, type Harness } from '../../support/engine-harness';
+import { buildSite, keyPair } from '../../support/signed-sites';
 
 const ADMIN = keyPair(71);
 const OTHER = keyPair(72);

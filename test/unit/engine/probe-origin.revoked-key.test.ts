@@ -8,8 +8,8 @@ import type { TrustStore } from '../../../lib/trust/store-api';
 import { DEFAULT_SETTINGS } from '../../../lib/types';
 import { fingerprint } from '../../../lib/verify/fingerprint';
 import { startServer, type TestServer } from '../../support/server';
-import { approveSkill, FakeClock, freshStore, harness } from './harness';
-import { buildSite, keyPair, skillText } from './sites';
+import { approveSkill, FakeClock, freshStore, harness } from '../../support/engine-harness';
+import { buildSite, keyPair, skillText } from '../../support/signed-sites';
 
 const K1 = keyPair(41);
 const K2 = keyPair(42);

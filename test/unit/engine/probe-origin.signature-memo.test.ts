@@ -3,8 +3,8 @@
 // and digest does no ed25519 verification; any difference verifies again, and fails when it must.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startServer, type TestServer } from '../../support/server';
-import { harness, skill, statuses } from './harness';
-import { buildSite, keyPair, skillText } from './sites';
+import { harness, skill, statuses } from '../../support/engine-harness';
+import { buildSite, keyPair, skillText } from '../../support/signed-sites';
 
 const verifyCalls = vi.hoisted(() => ({ n: 0 }));
 vi.mock('../../../lib/verify/ed25519', async (importOriginal) => {

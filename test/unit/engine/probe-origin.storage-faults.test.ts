@@ -7,8 +7,8 @@ import { StoreError } from '../../../lib/trust/errors';
 import type { TrustStore } from '../../../lib/trust/store-api';
 import { DEFAULT_SETTINGS } from '../../../lib/types';
 import { startServer, type TestServer } from '../../support/server';
-import { FakeClock, freshStore } from './harness';
-import { buildSite, keyPair } from './sites';
+import { FakeClock, freshStore } from '../../support/engine-harness';
+import { buildSite, keyPair } from '../../support/signed-sites';
 
 const K1 = keyPair(31);
 const servers: TestServer[] = [];

@@ -3,11 +3,11 @@
 // batch each, so the count does not grow with the number of skills.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { probeOrigin } from '../../../lib/engine/probe-origin';
-import { openTrustStore } from '../../../lib/trust/idb-store';
 import { DEFAULT_SETTINGS, type OriginReport } from '../../../lib/types';
 import { startServer, type TestServer } from '../../support/server';
-import { FakeClock } from './harness';
-import { buildSite, keyPair } from './sites';
+import { openTestStore } from '../../support/trust-store';
+import { FakeClock } from '../../support/engine-harness';
+import { buildSite, keyPair } from '../../support/signed-sites';
 
 const MIN = 60_000;
 const K = keyPair(51);
@@ -43,8 +43,7 @@ afterEach(async () => {
 async function setup(skills: number): Promise<{ probe(force?: boolean): Promise<{ report: OriginReport; tx: Counts }>; clock: FakeClock }> {
   const s = await startServer({ files: buildSite({ skills: Array.from({ length: skills }, (_, i) => ({ name: `skill-${i}` })), key: K }) });
   servers.push(s);
-  const name = `tx-count-${process.pid}-${Math.random().toString(36).slice(2)}`;
-  const store = await openTrustStore({ name });
+  const { store, name } = await openTestStore();
   const counts: Counts = { readonly: 0, readwrite: 0 };
   counted.set(name, counts);
   const clock = new FakeClock();

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { effectiveSettings, managedConflicts, managedFields, parseManaged, POLICY_FIELDS, withoutManaged } from '../../../lib/trust/managed';
 import { DEFAULT_SETTINGS, type Settings } from '../../../lib/types';
 import { fingerprint } from '../../../lib/verify/fingerprint';
-import { keyPair } from '../engine/sites';
+import { keyPair } from '../../support/signed-sites';
 
 const K = keyPair(61);
 

@@ -1,9 +1,10 @@
-// Shared pieces of the engine tests: a fake clock, a fresh IndexedDB trust store per test
-// (fake-indexeddb), and a one-call probe with default settings.
-import { openTrustStore } from '../../../lib/trust/idb-store';
-import type { TrustStore } from '../../../lib/trust/store-api';
-import { DEFAULT_SETTINGS, type FetchLike, type OriginReport, type Settings, type SkillReport } from '../../../lib/types';
-import { probeOrigin, type ProbeOptions } from '../../../lib/engine/probe-origin';
+// Shared pieces of the tests that run the engine (test/unit/engine, conformance, interop): a fake
+// clock, a fresh IndexedDB trust store per test (fake-indexeddb, test/support/trust-store.ts), and
+// a one-call probe with default settings.
+import type { TrustStore } from '../../lib/trust/store-api';
+import { DEFAULT_SETTINGS, type FetchLike, type OriginReport, type Settings, type SkillReport } from '../../lib/types';
+import { probeOrigin, type ProbeOptions } from '../../lib/engine/probe-origin';
+import { openTestStore } from './trust-store';
 
 export class FakeClock {
   constructor(public t = Date.UTC(2026, 6, 10, 12, 0, 0)) {}
@@ -15,11 +16,8 @@ export class FakeClock {
   }
 }
 
-let dbCounter = 0;
-
 export async function freshStore(): Promise<TrustStore> {
-  dbCounter += 1;
-  return openTrustStore({ name: `engine-test-${process.pid}-${dbCounter}-${Math.random().toString(36).slice(2)}` });
+  return (await openTestStore()).store;
 }
 
 export interface Harness {
