@@ -3,11 +3,13 @@
 // own validator.
 import { render, type ComponentChild } from 'preact';
 import { act } from 'preact/test-utils';
-import { parseRequest, type RequestMap, type RequestType } from '../../../lib/messages';
-import { createClient } from '../../../components/shared/client';
+import { parseRequest, type RequestMap, type RequestType, type StateChangeKind } from '../../../lib/messages';
+import { createClient, type Client } from '../../../components/shared/client';
+import type { OptionsEnv } from '../../../components/options/env';
+import type { PopupEnv } from '../../../components/popup/env';
 import { setMessageSource } from '../../../lib/i18n';
 import { pinsPage } from '../../../lib/lists/pins-page';
-import type { Pin } from '../../../lib/types';
+import { DEFAULT_SETTINGS, type Pin } from '../../../lib/types';
 
 setMessageSource(null);
 
@@ -98,5 +100,44 @@ export function pinHandlers(pins: () => Pin[]): Handlers {
   return {
     'skillpin:pins-list': () => pins(),
     'skillpin:pins-page': (req) => pinsPage(pins(), req),
+  };
+}
+
+/** What the options page asks for when it opens, answered with the defaults and empty lists. */
+export function optionsPageHandlers(): Handlers {
+  return {
+    'skillpin:settings-get': () => DEFAULT_SETTINGS,
+    ...pinHandlers(() => []),
+    'skillpin:key-history': () => [],
+    'skillpin:approvals-list': () => [],
+    'skillpin:reports-list': () => [],
+  };
+}
+
+/** The popup's outside world with nothing to watch: the copy works, no chat tab; a test overrides what it records. */
+export function popupEnv(client: Client, overrides: Partial<PopupEnv> = {}): PopupEnv {
+  return { client, clipboard: async () => true, findChatTab: async () => null, optionsUrl: '/options.html', ...overrides };
+}
+
+/** The options page's outside world with nothing to watch; a test overrides what it records. */
+export function optionsEnv(client: Client, overrides: Partial<OptionsEnv> = {}): OptionsEnv {
+  return { client, clipboard: async () => true, download: () => undefined, popupUrl: '/popup.html', ...overrides };
+}
+
+/**
+ * The page's change signal (the storage.onChanged wiring in entrypoints/options) as a test drives
+ * it: pass `watchChanges` in the env, then `changed(kind)` tells every listener and lets the page settle.
+ */
+export function changeSignal(): { watchChanges: NonNullable<OptionsEnv['watchChanges']>; changed: (kind: StateChangeKind) => Promise<void> } {
+  const listeners = new Set<(kind: StateChangeKind) => void>();
+  return {
+    watchChanges: (l) => {
+      listeners.add(l);
+      return () => listeners.delete(l);
+    },
+    changed: async (kind) => {
+      for (const l of listeners) await act(() => l(kind));
+      await flush();
+    },
   };
 }

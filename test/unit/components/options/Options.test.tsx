@@ -2,10 +2,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import '../../../support/dom-shim';
 import { DEFAULT_SETTINGS, type Settings } from '../../../../lib/types';
-import type { ImportPreview, ImportResult, StateChangeKind } from '../../../../lib/messages';
+import type { ImportPreview, ImportResult } from '../../../../lib/messages';
 import type { KeyHistoryEntry } from '../../../../lib/types';
 import { Options } from '../../../../components/options/Options';
-import type { OptionsEnv } from '../../../../components/options/env';
 import { changedFields, fromForm, parseChatSiteEntry, parseSiteEntry, settingsChanges, toForm } from '../../../../components/options/settings-form';
 import { reportFilename } from '../../../../components/options/DiagnosticsSection';
 import { PAGE_SIZE } from '../../../../components/options/PagedTable';
@@ -14,40 +13,25 @@ import { approvalMatches } from '../../../../components/options/ApprovalsSection
 import { withEarlyAnswers } from '../../../../components/options/early';
 import { mergeSettings } from '../../../../lib/trust/settings';
 import { FP_NEW, FP_OLD, ORIGIN, approved, makePin, makeReport, makeSkill } from '../../../fixtures/ui/reports';
-import { byText, click, fakeBackground, flush, mount, typeInto, type Handlers, pinHandlers } from '../harness';
+import { byText, changeSignal, click, fakeBackground, flush, mount, optionsEnv, optionsPageHandlers, typeInto, type Handlers, pinHandlers } from '../harness';
 import { act } from 'preact/test-utils';
 
-const BASE: Handlers = {
-  'skillpin:settings-get': () => DEFAULT_SETTINGS,
-  ...pinHandlers(() => []),
-  'skillpin:key-history': () => [],
-  'skillpin:approvals-list': () => [],
-  'skillpin:reports-list': () => [],
-};
+const BASE: Handlers = optionsPageHandlers();
 
 function setup(handlers: Handlers) {
   const bg = fakeBackground({ ...BASE, ...handlers });
   const downloads: { filename: string; text: string }[] = [];
   const copied: string[] = [];
-  const listeners = new Set<(kind: StateChangeKind) => void>();
   /** What the page hears after a change anywhere (the storage.onChanged wiring in entrypoints/options). */
-  const changed = async (kind: StateChangeKind) => {
-    for (const l of listeners) await act(() => l(kind));
-    await flush();
-  };
-  const env: OptionsEnv = {
-    client: bg.client,
+  const { watchChanges, changed } = changeSignal();
+  const env = optionsEnv(bg.client, {
     clipboard: async (t) => {
       copied.push(t);
       return true;
     },
     download: (filename, text) => downloads.push({ filename, text }),
-    popupUrl: '/popup.html',
-    watchChanges: (l) => {
-      listeners.add(l);
-      return () => listeners.delete(l);
-    },
-  };
+    watchChanges,
+  });
   return { bg, downloads, copied, changed, render: () => mount(<Options env={env} />) };
 }
 
@@ -667,7 +651,7 @@ describe('answers asked for early (options page start-up)', () => {
     const early = withEarlyAnswers(bg.client, ['pinsFirstPage']);
     await flush();
     await expect(early.pinsFirstPage()).rejects.toThrow('store closed');
-    const env: OptionsEnv = { client: withEarlyAnswers(bg.client, ['pinsFirstPage']), clipboard: async () => true, download: () => undefined, popupUrl: '/popup.html' };
+    const env = optionsEnv(withEarlyAnswers(bg.client, ['pinsFirstPage']));
     const root = await mount(<Options env={env} />);
     expect(root.textContent).toContain('store closed');
   });

@@ -6,10 +6,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import '../../../support/dom-shim';
 import type { ExportStatus, SkillExportResult } from '../../../../lib/messages';
 import { Popup } from '../../../../components/popup/Popup';
-import type { PopupEnv } from '../../../../components/popup/env';
 import type { PopupTarget } from '../../../../components/popup/target';
 import { HEX_A, HEX_B, ORIGIN, approved, makeReport, makeSkill } from '../../../fixtures/ui/reports';
-import { click, fakeBackground, mount, type Handlers } from '../harness';
+import { click, fakeBackground, mount, popupEnv, type Handlers } from '../harness';
 
 const TARGET: PopupTarget = { kind: 'origin', origin: ORIGIN, tabId: 7, isChat: false };
 const URL_A = `${ORIGIN}/skills/search/SKILL.md`;
@@ -21,13 +20,7 @@ function record(overrides: Partial<ExportStatus> = {}): ExportStatus {
 function setup(handlers: Handlers) {
   const bg = fakeBackground(handlers);
   const saved: { filename: string; bytes: Uint8Array; type: string }[] = [];
-  const env: PopupEnv = {
-    client: bg.client,
-    clipboard: async () => true,
-    findChatTab: async () => null,
-    optionsUrl: '/options.html',
-    saveFile: (filename, bytes, type) => saved.push({ filename, bytes, type }),
-  };
+  const env = popupEnv(bg.client, { saveFile: (filename, bytes, type) => saved.push({ filename, bytes, type }) });
   return { bg, saved, render: () => mount(<Popup env={env} target={TARGET} />) };
 }
 

@@ -4,10 +4,9 @@ import '../../../support/dom-shim';
 import { ALL_STATUSES, isApprovable, type OriginReport, type SkillStatus } from '../../../../lib/types';
 import type { ApprovedSkillSummary } from '../../../../lib/messages';
 import { Popup } from '../../../../components/popup/Popup';
-import type { PopupEnv } from '../../../../components/popup/env';
 import type { ChatTab, PopupTarget } from '../../../../components/popup/target';
 import { FP_NEW, FP_OLD, HEX_A, HEX_B, ORIGIN, approved, makePin, makeReport, makeSkill } from '../../../fixtures/ui/reports';
-import { byText, click, fakeBackground, flush, key, mount, type Handlers } from '../harness';
+import { byText, click, fakeBackground, flush, key, mount, popupEnv, type Handlers } from '../harness';
 import { loadSkillDetails } from '../../../../components/popup/details-loader';
 
 const TARGET: PopupTarget = { kind: 'origin', origin: ORIGIN, tabId: 7, isChat: false };
@@ -15,15 +14,13 @@ const TARGET: PopupTarget = { kind: 'origin', origin: ORIGIN, tabId: 7, isChat: 
 function setup(handlers: Handlers, opts: { chatTab?: ChatTab | null; target?: PopupTarget | null } = {}) {
   const bg = fakeBackground(handlers);
   const copied: string[] = [];
-  const env: PopupEnv = {
-    client: bg.client,
+  const env = popupEnv(bg.client, {
     clipboard: async (text) => {
       copied.push(text);
       return true;
     },
     findChatTab: async () => opts.chatTab ?? null,
-    optionsUrl: '/options.html',
-  };
+  });
   const target = opts.target === undefined ? TARGET : opts.target;
   return { bg, env, copied, render: () => mount(<Popup env={env} target={target} />) };
 }

@@ -5,15 +5,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import '../../../support/dom-shim';
 import { DEFAULT_SETTINGS } from '../../../../lib/types';
-import type { PolicySummary, StateChangeKind } from '../../../../lib/messages';
-import { act } from 'preact/test-utils';
+import type { PolicySummary } from '../../../../lib/messages';
 import { Options } from '../../../../components/options/Options';
-import type { OptionsEnv } from '../../../../components/options/env';
 import { Popup } from '../../../../components/popup/Popup';
-import type { PopupEnv } from '../../../../components/popup/env';
 import type { PopupTarget } from '../../../../components/popup/target';
 import { FP_NEW, FP_OLD, ORIGIN, makePin, makeReport, makeSkill } from '../../../fixtures/ui/reports';
-import { click, fakeBackground, flush, mount, type Handlers, pinHandlers } from '../harness';
+import { changeSignal, click, fakeBackground, mount, optionsEnv, optionsPageHandlers, popupEnv, type Handlers } from '../harness';
 import type { OriginReport } from '../../../../lib/types';
 
 afterEach(() => {
@@ -30,14 +27,11 @@ const POLICY: PolicySummary = {
 
 function options(handlers: Handlers) {
   const bg = fakeBackground({
+    ...optionsPageHandlers(),
     'skillpin:settings-get': () => ({ ...DEFAULT_SETTINGS, paused: true, denyList: ['https://bank.example'] }),
-    ...pinHandlers(() => []),
-    'skillpin:key-history': () => [],
-    'skillpin:approvals-list': () => [],
-    'skillpin:reports-list': () => [],
     ...handlers,
   });
-  const env: OptionsEnv = { client: bg.client, clipboard: async () => true, download: () => undefined, popupUrl: '/popup.html' };
+  const env = optionsEnv(bg.client);
   return { bg, render: () => mount(<Options env={env} />) };
 }
 
@@ -63,30 +57,13 @@ describe('options page under a policy', () => {
 
   it('follows a policy change announced as a settings change (the STATE_CHANGE_KEY signal)', async () => {
     let policy: PolicySummary = { active: false, managedFields: [], requireSigned: false, pinnedKeys: [], invalid: [] };
-    const bg = fakeBackground({
-      'skillpin:settings-get': () => DEFAULT_SETTINGS,
-      'skillpin:policy-get': () => policy,
-      ...pinHandlers(() => []),
-      'skillpin:key-history': () => [],
-      'skillpin:approvals-list': () => [],
-      'skillpin:reports-list': () => [],
-    });
-    const listeners = new Set<(kind: StateChangeKind) => void>();
-    const env: OptionsEnv = {
-      client: bg.client,
-      clipboard: async () => true,
-      download: () => undefined,
-      popupUrl: '/popup.html',
-      watchChanges: (l) => {
-        listeners.add(l);
-        return () => listeners.delete(l);
-      },
-    };
+    const bg = fakeBackground({ ...optionsPageHandlers(), 'skillpin:policy-get': () => policy });
+    const signal = changeSignal();
+    const env = optionsEnv(bg.client, { watchChanges: signal.watchChanges });
     const root = await mount(<Options env={env} />);
     expect(root.querySelector<HTMLInputElement>('#set-paused')?.disabled).toBe(false);
     policy = { ...policy, active: true, managedFields: ['paused'] };
-    for (const l of listeners) await act(() => l('settings'));
-    await flush();
+    await signal.changed('settings');
     expect(root.querySelector<HTMLInputElement>('#set-paused')?.disabled).toBe(true);
     expect(root.querySelector('[data-testid="managed-paused"]')).not.toBeNull();
   });
@@ -105,7 +82,7 @@ const TARGET: PopupTarget = { kind: 'origin', origin: ORIGIN, tabId: 7, isChat: 
 
 function popup(report: OriginReport, policy: PolicySummary) {
   const bg = fakeBackground({ 'skillpin:report': () => report, 'skillpin:probe': () => report, 'skillpin:policy-get': () => policy, 'skillpin:approve': () => ({ ok: true }) });
-  const env: PopupEnv = { client: bg.client, clipboard: async () => true, findChatTab: async () => null, optionsUrl: '/options.html' };
+  const env = popupEnv(bg.client);
   return { bg, render: () => mount(<Popup env={env} target={TARGET} />) };
 }
 
