@@ -1,17 +1,15 @@
 // Settings.chatSites in the background: the settings-set message (validator and handler)
 // and the context menu's "Insert skill context" patterns for the user's chat sites.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { BackgroundPlatform, BackgroundService } from '../../../lib/background/service';
 import { insertItemId, menuModel, type MenuModel } from '../../../lib/background/menus';
 import { CHAT_MATCH_PATTERNS } from '../../../lib/chat/adapters';
 import { chatSitePatterns } from '../../../lib/chat/sites';
 import { parseRequest, type ApprovedSkillSummary, type ContextResult } from '../../../lib/messages';
 import { DEFAULT_SETTINGS, type OriginReport, type Settings } from '../../../lib/types';
-import { startServer, type TestServer } from '../../support/server';
-import { writePublisherSite, DEMO_SKILLS } from '../../../scripts/lib/publisher-site.mjs';
+import type { TestServer } from '../../support/server';
+import { servePublisherSite, type ServedSite } from '../../support/served-site';
+import { DEMO_SKILLS } from '../../../scripts/lib/publisher-site.mjs';
 import { FakeHandOff } from './fake-platform';
 import { OPTIONS_PAGE, startService } from './service-harness';
 
@@ -129,18 +127,16 @@ describe('menuModel insert patterns', () => {
 });
 
 describe('the background menus follow the stored chat sites', () => {
-  let dir: string;
+  let published: ServedSite;
   let server: TestServer;
 
   beforeEach(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'skillpin-chat-sites-'));
-    writePublisherSite(dir, { skills: DEMO_SKILLS, seed: new Uint8Array(32).fill(9) });
-    server = await startServer({ root: dir });
+    published = await servePublisherSite('skillpin-chat-sites-', { skills: DEMO_SKILLS, seed: new Uint8Array(32).fill(9) });
+    ({ server } = published);
   });
 
   afterEach(async () => {
-    await server.close();
-    rmSync(dir, { recursive: true, force: true });
+    await published.close();
   });
 
   it('refreshMenus reads chatSites from the store; saving settings refreshes the menus', async () => {

@@ -1,32 +1,28 @@
 // A navigation's probe waits for the page (lib/scheduler/load-gate.ts wired into the service):
 // nothing is requested from the origin, and nothing stored, until the tab's load event.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { BackgroundService } from '../../../lib/background/service';
 import { createLoadGate, type LoadGate } from '../../../lib/scheduler/load-gate';
-import { startServer, type TestServer } from '../../support/server';
-import { writePublisherSite, DEMO_SKILLS } from '../../../scripts/lib/publisher-site.mjs';
+import type { TestServer } from '../../support/server';
+import { servePublisherSite, type ServedSite } from '../../support/served-site';
+import { DEMO_SKILLS } from '../../../scripts/lib/publisher-site.mjs';
 import type { OriginReport } from '../../../lib/types';
 import { startService } from './service-harness';
 
-let dir: string;
+let published: ServedSite;
 let server: TestServer;
 let gate: LoadGate;
 let service: BackgroundService;
 
 beforeEach(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'skillpin-load-'));
-  writePublisherSite(dir, { skills: DEMO_SKILLS, seed: new Uint8Array(32).fill(5) });
-  server = await startServer({ root: dir });
+  published = await servePublisherSite('skillpin-load-', { skills: DEMO_SKILLS, seed: new Uint8Array(32).fill(5) });
+  ({ server } = published);
   gate = createLoadGate({ capMs: 60_000, setTimer: (fn, ms) => setTimeout(fn, ms), clearTimer: (h) => clearTimeout(h as ReturnType<typeof setTimeout>) });
   service = await startService({ name: 'load-test', now: () => Date.now(), loadGate: gate });
 });
 
 afterEach(async () => {
-  await server.close();
-  rmSync(dir, { recursive: true, force: true });
+  await published.close();
 });
 
 describe('a navigation probes after its page has loaded', () => {

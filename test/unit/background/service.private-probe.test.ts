@@ -3,16 +3,14 @@
 // message path (handleMessage → parseRequest → the probe handler), and a refused probe makes no
 // request and stores nothing: no report, no cache entry, no bytes, no first pin.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { IDBFactory } from 'fake-indexeddb';
 import type { BackgroundService } from '../../../lib/background/service';
 import { isPrivateRequest } from '../../../lib/background/private-request';
 import { openTrustStore } from '../../../lib/trust/idb-store';
 import type { TrustStore } from '../../../lib/trust/store-api';
-import { startServer, type TestServer } from '../../support/server';
-import { writePublisherSite, DEMO_SKILLS } from '../../../scripts/lib/publisher-site.mjs';
+import type { TestServer } from '../../support/server';
+import { servePublisherSite, type ServedSite } from '../../support/served-site';
+import { DEMO_SKILLS } from '../../../scripts/lib/publisher-site.mjs';
 import type { OriginReport, Pin, Settings } from '../../../lib/types';
 import { FakePlatform } from './fake-platform';
 import { EXT, POPUP, startService } from './service-harness';
@@ -26,24 +24,22 @@ class TabsPlatform extends FakePlatform {
   }
 }
 
-let dir: string;
+let published: ServedSite;
 let server: TestServer;
 let platform: TabsPlatform;
 let service: BackgroundService;
 let factory: IDBFactory;
 
 beforeEach(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'skillpin-private-'));
-  writePublisherSite(dir, { skills: DEMO_SKILLS, seed: new Uint8Array(32).fill(3) });
-  server = await startServer({ root: dir });
+  published = await servePublisherSite('skillpin-private-', { skills: DEMO_SKILLS, seed: new Uint8Array(32).fill(3) });
+  ({ server } = published);
   platform = new TabsPlatform();
   factory = new IDBFactory();
   service = await startService({ platform, name: 'private-test', indexedDB: factory });
 });
 
 afterEach(async () => {
-  await server.close();
-  rmSync(dir, { recursive: true, force: true });
+  await published.close();
 });
 
 const ask = <T>(msg: Record<string, unknown>, sender: object = POPUP) => service.handleMessage(msg, sender) as Promise<T>;

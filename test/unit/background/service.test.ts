@@ -1,11 +1,10 @@
 // The background service under node: real engine, real IndexedDB store (fake-indexeddb),
 // a loopback publisher, and a recording platform in place of the extension APIs.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BackgroundService } from '../../../lib/background/service';
 import { startServer, type TestServer } from '../../support/server';
+import { servePublisherSite, type ServedSite } from '../../support/served-site';
 import { writePublisherSite, DEMO_SKILLS } from '../../../scripts/lib/publisher-site.mjs';
 import type { OriginReport, Settings } from '../../../lib/types';
 import type { ActionResult, ContextResult } from '../../../lib/messages';
@@ -13,6 +12,8 @@ import { FakePlatform } from './fake-platform';
 import { CONTENT_SCRIPT, POPUP, startService } from './service-harness';
 
 let dir: string;
+
+let published: ServedSite;
 let server: TestServer;
 let platform: FakePlatform;
 let service: BackgroundService;
@@ -22,17 +23,15 @@ const seed = (b: number) => new Uint8Array(32).fill(b);
 const makeService = (): Promise<BackgroundService> => startService({ platform, name: 'bg-test', now: () => now });
 
 beforeEach(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'skillpin-bg-'));
-  writePublisherSite(dir, { skills: DEMO_SKILLS, seed: seed(1) });
-  server = await startServer({ root: dir });
+  published = await servePublisherSite('skillpin-bg-', { skills: DEMO_SKILLS, seed: seed(1) });
+  ({ dir, server } = published);
   platform = new FakePlatform();
   platform.tabs = [{ id: 1, url: server.origin + '/', incognito: false }];
   service = await makeService();
 });
 
 afterEach(async () => {
-  await server.close();
-  rmSync(dir, { recursive: true, force: true });
+  await published.close();
 });
 
 const ask = <T>(msg: Record<string, unknown>, sender: object = POPUP) => service.handleMessage(msg, sender) as Promise<T>;

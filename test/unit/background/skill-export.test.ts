@@ -3,14 +3,14 @@
 // the export is recorded, and a later change of the content marks it out of date in the list and
 // in the change notification.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
 import { unzipSync } from 'fflate';
 import type { BackgroundService } from '../../../lib/background/service';
 import { EXPORTS_KEY } from '../../../lib/background/skill-export';
-import { startServer, type TestServer } from '../../support/server';
+import type { TestServer } from '../../support/server';
+import { servePublisherSite, type ServedSite } from '../../support/served-site';
 import { writePublisherSite } from '../../../scripts/lib/publisher-site.mjs';
 import type { OriginReport } from '../../../lib/types';
 import type { ActionResult, ExportStatus, SkillExportResult } from '../../../lib/messages';
@@ -28,6 +28,8 @@ class Platform extends FakePlatform {
 }
 
 let dir: string;
+
+let published: ServedSite;
 let server: TestServer;
 let platform: Platform;
 let service: BackgroundService;
@@ -41,16 +43,14 @@ const SKILLS = [
 ];
 
 beforeEach(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'skillpin-export-'));
-  writePublisherSite(dir, { skills: SKILLS, seed });
-  server = await startServer({ root: dir });
+  published = await servePublisherSite('skillpin-export-', { skills: SKILLS, seed });
+  ({ dir, server } = published);
   platform = new Platform();
   service = await startService({ platform, name: 'export-test', now: () => now });
 });
 
 afterEach(async () => {
-  await server.close();
-  rmSync(dir, { recursive: true, force: true });
+  await published.close();
 });
 
 async function approve(name: string): Promise<OriginReport> {
