@@ -8,7 +8,8 @@ import preact from '@preact/preset-vite';
 // .output/e2e/): the popup and options pages are web-accessible there, because WebDriver
 // BiDi may only reach moz-extension:// pages from a web page, and the pages may read the
 // clipboard (clipboardRead) so a test can see what a copy wrote. Production builds never
-// carry either (the first would let any site frame the popup); test/unit/build checks it.
+// carry either (the first would let any site frame the popup); test/e2e/manifests.spec.ts and the
+// store package check (scripts/lib/package-check.mjs) check it.
 const e2eBuild = process.env.SKILLPIN_E2E_BUILD === '1';
 
 export default defineConfig({

@@ -52,7 +52,7 @@ function removeIfEmpty(dirs: string[]): void {
 }
 
 const test = base;
-test.skip(!policyDirWritable(), `${POLICY_DIR} cannot be written here (needs root); policies are covered by test/unit/policy`);
+test.skip(!policyDirWritable(), `${POLICY_DIR} cannot be written here (needs root); policies are covered by test/unit/trust/managed.test.ts, test/unit/engine/probe-origin.policy-keys.test.ts and test/unit/background/service.policy.test.ts`);
 
 test('a Chromium policy for this extension locks settings, pins a publisher key and allows only signed skills', async () => {
   // The site signs with one key; the administrator pinned another for it.

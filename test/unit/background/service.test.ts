@@ -1,84 +1,37 @@
 // The background service under node: real engine, real IndexedDB store (fake-indexeddb),
 // a loopback publisher, and a recording platform in place of the extension APIs.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { IDBFactory } from 'fake-indexeddb';
-import { createBackgroundService, type BackgroundPlatform, type BackgroundService } from '../../../lib/background/service';
-import type { Badge } from '../../../lib/background/badge';
-import type { MenuModel } from '../../../lib/background/menus';
-import { openTrustStore } from '../../../lib/trust/idb-store';
+import type { BackgroundService } from '../../../lib/background/service';
 import { startServer, type TestServer } from '../../support/server';
+import { servePublisherSite, type ServedSite } from '../../support/served-site';
 import { writePublisherSite, DEMO_SKILLS } from '../../../scripts/lib/publisher-site.mjs';
 import type { OriginReport, Settings } from '../../../lib/types';
 import type { ActionResult, ContextResult } from '../../../lib/messages';
-import { FakeHandOff } from './fake-platform';
-
-const EXT = 'chrome-extension://abcdefghijklmnop/';
-const POPUP = { id: 'ext-id', url: `${EXT}popup.html`, origin: 'chrome-extension://abcdefghijklmnop' };
-const CONTENT_SCRIPT = { id: 'ext-id', url: 'https://chat.example/c/1', tab: { id: 7, url: 'https://chat.example/c/1' } };
-
-class RecordingPlatform extends FakeHandOff implements BackgroundPlatform {
-  badges = new Map<number, Badge>();
-  notifications: { id: string; title: string; message: string }[] = [];
-  menus: MenuModel | null = null;
-  local = new Map<string, unknown>();
-  tabs: { id: number; url: string | null; incognito: boolean }[] = [];
-  async setBadge(tabId: number, badge: Badge) {
-    this.badges.set(tabId, badge);
-  }
-  async notify(id: string, title: string, message: string) {
-    this.notifications.push({ id, title, message });
-  }
-  async listTabs() {
-    return this.tabs;
-  }
-  async updateMenus(model: MenuModel) {
-    this.menus = model;
-  }
-  async getLocal(key: string) {
-    return this.local.get(key);
-  }
-  async setLocal(key: string, value: unknown) {
-    this.local.set(key, value);
-  }
-}
+import { FakePlatform } from './fake-platform';
+import { CONTENT_SCRIPT, POPUP, startService } from './service-harness';
 
 let dir: string;
+
+let published: ServedSite;
 let server: TestServer;
-let platform: RecordingPlatform;
+let platform: FakePlatform;
 let service: BackgroundService;
 let now = Date.parse('2026-11-29T12:00:00Z');
 const seed = (b: number) => new Uint8Array(32).fill(b);
 
-async function makeService(): Promise<BackgroundService> {
-  const factory = new IDBFactory();
-  const s = createBackgroundService({
-    openStore: () => openTrustStore({ name: 'bg-test', indexedDB: factory }),
-    fetch: (url, init) => fetch(url, init),
-    clock: { now: () => now },
-    platform,
-    runtimeId: 'ext-id',
-    extensionBase: EXT,
-    version: '0.1.0',
-  });
-  await s.ready;
-  return s;
-}
+const makeService = (): Promise<BackgroundService> => startService({ platform, name: 'bg-test', now: () => now });
 
 beforeEach(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'skillpin-bg-'));
-  writePublisherSite(dir, { skills: DEMO_SKILLS, seed: seed(1) });
-  server = await startServer({ root: dir });
-  platform = new RecordingPlatform();
+  published = await servePublisherSite('skillpin-bg-', { skills: DEMO_SKILLS, seed: seed(1) });
+  ({ dir, server } = published);
+  platform = new FakePlatform();
   platform.tabs = [{ id: 1, url: server.origin + '/', incognito: false }];
   service = await makeService();
 });
 
 afterEach(async () => {
-  await server.close();
-  rmSync(dir, { recursive: true, force: true });
+  await published.close();
 });
 
 const ask = <T>(msg: Record<string, unknown>, sender: object = POPUP) => service.handleMessage(msg, sender) as Promise<T>;

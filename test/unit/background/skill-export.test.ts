@@ -3,47 +3,33 @@
 // the export is recorded, and a later change of the content marks it out of date in the list and
 // in the change notification.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
-import { IDBFactory } from 'fake-indexeddb';
 import { unzipSync } from 'fflate';
-import { createBackgroundService, type BackgroundPlatform, type BackgroundService } from '../../../lib/background/service';
+import type { BackgroundService } from '../../../lib/background/service';
 import { EXPORTS_KEY } from '../../../lib/background/skill-export';
-import { openTrustStore } from '../../../lib/trust/idb-store';
-import { startServer, type TestServer } from '../../support/server';
+import type { TestServer } from '../../support/server';
+import { servePublisherSite, type ServedSite } from '../../support/served-site';
 import { writePublisherSite } from '../../../scripts/lib/publisher-site.mjs';
 import type { OriginReport } from '../../../lib/types';
 import type { ActionResult, ExportStatus, SkillExportResult } from '../../../lib/messages';
-import { FakeHandOff } from './fake-platform';
+import { FakePlatform } from './fake-platform';
+import { CONTENT_SCRIPT, POPUP, startService } from './service-harness';
 
-const EXT = 'chrome-extension://abcdefghijklmnop/';
-const POPUP = { id: 'ext-id', url: `${EXT}popup.html`, origin: 'chrome-extension://abcdefghijklmnop' };
-const CONTENT_SCRIPT = { id: 'ext-id', url: 'https://chat.example/c/1', tab: { id: 7, url: 'https://chat.example/c/1' } };
 const FIXTURES = join(__dirname, '../../fixtures');
 const fixtureText = (name: string) => readFileSync(join(FIXTURES, 'export', name), 'utf8');
 
-class Platform extends FakeHandOff implements BackgroundPlatform {
-  notifications: { id: string; title: string; message: string }[] = [];
-  local = new Map<string, unknown>();
-  async setBadge() {}
-  async notify(id: string, title: string, message: string) {
-    this.notifications.push({ id, title, message });
-  }
-  async listTabs() {
-    return [];
-  }
-  async updateMenus() {}
-  async getLocal(key: string) {
-    return this.local.get(key);
-  }
-  async setLocal(key: string, value: unknown) {
+/** Local storage keeps a copy, as the browser's does: a record the background changes later is not changed in storage. */
+class Platform extends FakePlatform {
+  override async setLocal(key: string, value: unknown) {
     this.local.set(key, structuredClone(value));
   }
 }
 
 let dir: string;
+
+let published: ServedSite;
 let server: TestServer;
 let platform: Platform;
 let service: BackgroundService;
@@ -57,26 +43,14 @@ const SKILLS = [
 ];
 
 beforeEach(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'skillpin-export-'));
-  writePublisherSite(dir, { skills: SKILLS, seed });
-  server = await startServer({ root: dir });
+  published = await servePublisherSite('skillpin-export-', { skills: SKILLS, seed });
+  ({ dir, server } = published);
   platform = new Platform();
-  const factory = new IDBFactory();
-  service = createBackgroundService({
-    openStore: () => openTrustStore({ name: 'export-test', indexedDB: factory }),
-    fetch: (url, init) => fetch(url, init),
-    clock: { now: () => now },
-    platform,
-    runtimeId: 'ext-id',
-    extensionBase: EXT,
-    version: '0.1.0',
-  });
-  await service.ready;
+  service = await startService({ platform, name: 'export-test', now: () => now });
 });
 
 afterEach(async () => {
-  await server.close();
-  rmSync(dir, { recursive: true, force: true });
+  await published.close();
 });
 
 async function approve(name: string): Promise<OriginReport> {

@@ -6,7 +6,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { startServer, type ServerOptions, type TestServer } from '../../support/server';
 import { LTS, mappedFetch } from '../../support/corpus-sites';
-import { approveSkill, harness, type Harness } from '../engine/harness';
+import { approveSkill, harness, type Harness } from '../../support/engine-harness';
 import type { OriginReport, SkillReport, SkillStatus } from '../../../lib/types';
 
 const FP_1E1 = 'SHA256:e4FatXC4OoswF/nA5G1OZQmhtDBuNVoNZ/zepczyMm0';

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../support/server';
 import { SITES, localPathFor, mappedFetch, productionHost, realSites, siteOrigin, siteRows, type ManifestRow } from '../../support/corpus-sites';
-import { harness } from '../engine/harness';
+import { harness } from '../../support/engine-harness';
 import type { OriginReport, SkillReport, SkillStatus } from '../../../lib/types';
 import { ALL_STATUSES } from '../../../lib/types';
 import { PATHS } from '../../../lib/engine/discover';

@@ -5,8 +5,8 @@ import { decideKey, type KeyFacts } from '../../../lib/engine/keys';
 import type { Diagnostic, OriginReport } from '../../../lib/types';
 import type { ParsedIndex } from '../../../lib/parse/index-json';
 import { startServer, type TestServer } from '../../support/server';
-import { harness } from './harness';
-import { buildSite, keyPair, type SiteDef } from './sites';
+import { harness } from '../../support/engine-harness';
+import { buildSite, keyPair, type SiteDef } from '../../support/signed-sites';
 
 const K1 = keyPair(1);
 const K2 = keyPair(2);

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../support/server';
 import { createPublisherSite, keygen, publish, type PublisherSite } from '../../support/publisher';
-import { approveSkill, harness } from '../engine/harness';
+import { approveSkill, harness } from '../../support/engine-harness';
 
 const INDEX = '.well-known/agent-skills/index.json';
 const servers: TestServer[] = [];

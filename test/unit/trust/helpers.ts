@@ -1,14 +1,15 @@
 // Builders shared by the trust store tests.
 import { sha256 } from '@noble/hashes/sha2.js';
-import { IDBFactory } from 'fake-indexeddb';
-import { openTrustStore } from '../../../lib/trust/idb-store';
-import type { StoreOptions } from '../../../lib/trust/idb-store';
-import type { StoreError } from '../../../lib/trust/errors';
-import type { TrustStore } from '../../../lib/trust/store-api';
+import type { IDBFactory } from 'fake-indexeddb';
 import type { Approval, OriginReport } from '../../../lib/types';
 import type { ProbeCacheEntry, StoredSkill } from '../../../lib/trust/records';
 import { encodeBase64 } from '../../../lib/verify/base64';
 import { fingerprint } from '../../../lib/verify/fingerprint';
+import { openTestStore } from '../../support/trust-store';
+
+export type { TestStore } from '../../support/trust-store';
+/** A store of its own in a fresh fake-indexeddb (test/support/trust-store.ts). */
+export const freshStore = openTestStore;
 
 export function hex(bytes: Uint8Array): string {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
@@ -22,23 +23,6 @@ export function digestOf(text: string): string {
 export function keyPair(seed: number): { key: string; fingerprint: string; bytes: Uint8Array } {
   const bytes = new Uint8Array(32).map((_, i) => (seed * 31 + i * 7) & 0xff);
   return { key: encodeBase64(bytes), fingerprint: fingerprint(bytes), bytes };
-}
-
-export interface TestStore {
-  store: TrustStore;
-  factory: IDBFactory;
-  name: string;
-  errors: StoreError[];
-}
-
-let counter = 0;
-
-export async function freshStore(opts: StoreOptions = {}): Promise<TestStore> {
-  const factory = new IDBFactory();
-  const name = `skillpin-test-${++counter}`;
-  const errors: StoreError[] = [];
-  const store = await openTrustStore({ name, indexedDB: factory, onError: (e) => errors.push(e), ...opts });
-  return { store, factory, name, errors };
 }
 
 export function makeSkill(origin: string, url: string, text: string, storedAt: number): StoredSkill {

@@ -1,0 +1,25 @@
+// A trust store of its own for one test: the real IndexedDB store (lib/trust/idb-store.ts) in a
+// fresh fake-indexeddb, under a name no other test uses, with the record errors it reported.
+// The factory and name let a test open a second connection or read the raw records.
+import { IDBFactory } from 'fake-indexeddb';
+import type { StoreError } from '../../lib/trust/errors';
+import { openTrustStore, type StoreOptions } from '../../lib/trust/idb-store';
+import type { TrustStore } from '../../lib/trust/store-api';
+
+export interface TestStore {
+  store: TrustStore;
+  factory: IDBFactory;
+  name: string;
+  errors: StoreError[];
+}
+
+let counter = 0;
+
+/** Options override the defaults (a test of limits passes its caps; one that watches errors may pass onError). */
+export async function openTestStore(opts: StoreOptions = {}): Promise<TestStore> {
+  const factory = new IDBFactory();
+  const name = `skillpin-test-${++counter}`;
+  const errors: StoreError[] = [];
+  const store = await openTrustStore({ name, indexedDB: factory, onError: (e) => errors.push(e), ...opts });
+  return { store, factory, name, errors };
+}

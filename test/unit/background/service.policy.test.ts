@@ -1,0 +1,209 @@
+// The background under an organisation's policy, injected at the platform boundary
+// (BackgroundPlatform.getManaged, what storage.managed.get answers in a browser): managed values
+// win over the user's everywhere settings are read, cannot be changed by a Save or an import,
+// signed-only approval is enforced, and an administrator's key cannot be replaced.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { BackgroundService } from '../../../lib/background/service';
+import { exportTrust } from '../../../lib/trust/export-import';
+import { parseStateChange, STATE_CHANGE_KEY, type ActionResult, type ContextResult, type ImportPreview, type ImportResult, type PolicySummary } from '../../../lib/messages';
+import { DEFAULT_SETTINGS, type OriginReport, type Settings } from '../../../lib/types';
+import { fingerprint } from '../../../lib/verify/fingerprint';
+import { startServer, type TestServer } from '../../support/server';
+import { buildSite, keyPair } from '../../support/signed-sites';
+import { FakePlatform } from './fake-platform';
+import { OPTIONS_PAGE as PAGE, startService } from './service-harness';
+
+const K = keyPair(81);
+const OTHER = keyPair(82);
+
+class PolicyPlatform extends FakePlatform {
+  /** What managed storage holds; a function to make it fail. */
+  managed: unknown = undefined;
+  managedReads = 0;
+  async getManaged() {
+    this.managedReads++;
+    if (this.managed instanceof Error) throw this.managed;
+    return structuredClone(this.managed);
+  }
+}
+
+let server: TestServer;
+let platform: PolicyPlatform;
+let service: BackgroundService;
+const now = Date.parse('2026-11-29T12:00:00Z');
+
+beforeEach(async () => {
+  // alpha is signed (verified-signed), beta is listed without a signature (verified).
+  server = await startServer({ files: buildSite({ skills: [{ name: 'alpha' }, { name: 'beta', signature: 'none' }], key: K }) });
+  platform = new PolicyPlatform();
+  service = await startService({ platform, name: 'policy-test', now: () => now });
+});
+
+afterEach(async () => {
+  await server.close();
+});
+
+const ask = <T>(msg: Record<string, unknown>) => service.handleMessage(msg, PAGE) as Promise<T>;
+const userSettings = async (): Promise<Settings> => (JSON.parse((await ask<{ json: string }>({ type: 'skillpin:export' })).json) as { settings: Settings }).settings;
+
+async function setPolicy(policy: unknown): Promise<void> {
+  platform.managed = policy;
+  await service.onManagedChanged();
+}
+
+function skillNamed(r: OriginReport, name: string) {
+  const s = r.skills.find((k) => k.name === name);
+  if (!s?.url || !s.actual) throw new Error(`no ${name}`);
+  return { url: s.url, digestLf: s.actual.lf, status: s.status };
+}
+
+async function approve(origin: string, s: { url: string; digestLf: string }): Promise<ActionResult> {
+  return ask({ type: 'skillpin:approve', origin, url: s.url, digestLf: s.digestLf, confirmUnverified: false, confirmCrossOrigin: false });
+}
+
+describe('managed settings', () => {
+  it('settings-get answers the effective settings; policy-get says what is managed', async () => {
+    await ask({ type: 'skillpin:settings-update', changes: { denyList: ['https://mine.example'], legacyIndex: false } });
+    await setPolicy({ denyList: ['https://bank.example'], probing: false, requireSignedSkills: true, pinnedKeys: { [server.origin]: K.b64 }, bogus: 1 });
+    expect(await ask({ type: 'skillpin:settings-get' })).toEqual({ ...DEFAULT_SETTINGS, legacyIndex: false, denyList: ['https://bank.example'], paused: true });
+    expect(await ask<PolicySummary>({ type: 'skillpin:policy-get' })).toEqual({
+      active: true,
+      managedFields: ['paused', 'denyList'],
+      requireSigned: true,
+      pinnedKeys: [{ origin: server.origin, fingerprint: fingerprint(K.publicKey) }],
+      invalid: ['bogus: not a Skillpin policy (ignored)'],
+    });
+    // The export carries the user's own values, not the organisation's.
+    expect((await userSettings()).denyList).toEqual(['https://mine.example']);
+  });
+
+  it('without a policy nothing is managed', async () => {
+    expect(await ask<PolicySummary>({ type: 'skillpin:policy-get' })).toEqual({ active: false, managedFields: [], requireSigned: false, pinnedKeys: [], invalid: [] });
+  });
+
+  it('settings-update: a change to a managed field is refused and nothing is written', async () => {
+    await setPolicy({ denyList: ['https://bank.example'] });
+    const before = await userSettings();
+    const res = await ask<ActionResult>({ type: 'skillpin:settings-update', changes: { denyList: [], legacyIndex: false } });
+    expect(res).toEqual({ ok: false, error: 'managed-setting', message: 'Your organisation manages denyList; it cannot be changed here.' });
+    expect(await userSettings()).toEqual(before);
+    // Unmanaged fields save; sending the managed value unchanged is no conflict and stores nothing for it.
+    const ok = await ask<{ ok: boolean; settings: Settings }>({ type: 'skillpin:settings-update', changes: { legacyIndex: false, denyList: ['https://bank.example'] } });
+    expect(ok.ok).toBe(true);
+    expect(ok.settings).toMatchObject({ legacyIndex: false, denyList: ['https://bank.example'] });
+    expect(await userSettings()).toEqual({ ...before, legacyIndex: false });
+  });
+
+  it('settings-set: refused when it changes a managed field; with the policy values it saves the rest', async () => {
+    await ask({ type: 'skillpin:settings-update', changes: { allowList: ['https://mine.example'] } });
+    await setPolicy({ allowList: ['https://corp.example'], allowListOnly: true });
+    const eff = await ask<Settings>({ type: 'skillpin:settings-get' });
+    const refused = await ask<ActionResult>({ type: 'skillpin:settings-set', settings: { ...eff, allowListOnly: false, allowList: [] } });
+    expect(refused).toMatchObject({ ok: false, error: 'managed-setting', message: 'Your organisation manages allowList, allowListOnly; they cannot be changed here.' });
+    expect(await ask({ type: 'skillpin:settings-set', settings: { ...eff, legacyIndex: false } })).toEqual({ ok: true });
+    expect(await userSettings()).toMatchObject({ allowList: ['https://mine.example'], allowListOnly: false, legacyIndex: false });
+    // When the policy goes away the user's own values apply again.
+    await setPolicy(undefined);
+    expect(await ask({ type: 'skillpin:settings-get' })).toMatchObject({ allowList: ['https://mine.example'], allowListOnly: false });
+  });
+
+  it('import: managed fields are left out with a notice, the others are imported; the preview marks them', async () => {
+    await setPolicy({ chatSites: ['https://chat.corp.example'] });
+    const file = exportTrust([], [], 1, { settings: { ...DEFAULT_SETTINGS, chatSites: ['http://127.0.0.1:9'], legacyIndex: false } });
+    const preview = await ask<ImportPreview>({ type: 'skillpin:import-preview', json: file });
+    expect(preview.settings).toEqual([
+      { field: 'legacyIndex', current: 'true', imported: 'false' },
+      { field: 'chatSites', current: '[]', imported: '["http://127.0.0.1:9"]', managed: true },
+    ]);
+    const res = await ask<ImportResult>({ type: 'skillpin:import', json: file });
+    expect(res).toMatchObject({ ok: true, settingsApplied: true, settingsManaged: ['chatSites'] });
+    expect(await userSettings()).toMatchObject({ chatSites: [], legacyIndex: false });
+    expect(await ask({ type: 'skillpin:settings-get' })).toMatchObject({ chatSites: ['https://chat.corp.example'], legacyIndex: false });
+  });
+
+  it('probing off: navigation is not probed and a re-check is skipped as paused', async () => {
+    await setPolicy({ probing: false });
+    expect(await service.onNavigation(1, server.origin + '/', false)).toBeNull();
+    expect(await ask<OriginReport>({ type: 'skillpin:probe', origin: server.origin })).toMatchObject({ state: 'skipped', skippedBecause: 'paused' });
+    expect(server.log).toEqual([]);
+  });
+
+  it('a managed deny list applies to navigations, the user’s own list does not', async () => {
+    await ask({ type: 'skillpin:settings-update', changes: { denyList: [server.origin] } });
+    await setPolicy({ denyList: ['https://bank.example'] });
+    const r = await service.onNavigation(1, server.origin + '/', false);
+    expect(r?.state).toBe('done');
+    await setPolicy({ denyList: [server.origin] });
+    expect(await ask<OriginReport>({ type: 'skillpin:probe', origin: server.origin })).toMatchObject({ state: 'skipped', skippedBecause: 'deny-listed' });
+  });
+
+  it('managed chat sites feed the insert menu', async () => {
+    await setPolicy({ chatSites: ['https://chat.corp.example'] });
+    await service.refreshMenus(null);
+    expect(platform.menus?.insertPatterns).toContain('https://chat.corp.example/*');
+  });
+});
+
+describe('only verified-signed skills', () => {
+  it('approve of a verified (unsigned) skill is refused with a clear error; a verified-signed one is approved', async () => {
+    await setPolicy({ requireSignedSkills: true });
+    const r = await service.probe(server.origin);
+    const beta = skillNamed(r, 'beta');
+    expect(beta.status).toBe('verified');
+    expect(await approve(server.origin, beta)).toEqual({
+      ok: false,
+      error: 'policy-requires-signed',
+      message: 'Your organisation allows only verified-signed skills to be approved and used; this one is verified.',
+    });
+    expect(await approve(server.origin, skillNamed(r, 'alpha'))).toEqual({ ok: true });
+  });
+
+  it('an approval made before the policy is not handed on while it applies', async () => {
+    const r = await service.probe(server.origin);
+    const beta = skillNamed(r, 'beta');
+    expect(await approve(server.origin, beta)).toEqual({ ok: true });
+    expect((await ask<ContextResult>({ type: 'skillpin:skill-context', origin: server.origin, url: beta.url })).ok).toBe(true);
+    await setPolicy({ requireSignedSkills: true });
+    expect(await ask({ type: 'skillpin:skill-context', origin: server.origin, url: beta.url })).toMatchObject({ ok: false, error: 'policy-requires-signed' });
+    const listed = await ask<{ url: string; usable: boolean }[]>({ type: 'skillpin:approved-list' });
+    expect(listed.find((a) => a.url === beta.url)?.usable).toBe(false);
+  });
+});
+
+describe('a key the administrator pinned', () => {
+  it('skills verify under it and approve; trust-key cannot replace it', async () => {
+    await setPolicy({ pinnedKeys: { [server.origin]: K.b64 } });
+    const r = await service.probe(server.origin);
+    expect(r.key).toMatchObject({ state: 'match', pinnedBy: 'policy' });
+    expect(await approve(server.origin, skillNamed(r, 'alpha'))).toEqual({ ok: true });
+    const res = await ask<ActionResult>({ type: 'skillpin:trust-key', origin: server.origin, expectedFingerprint: null, newFingerprint: fingerprint(K.publicKey) });
+    expect(res).toMatchObject({ ok: false, error: 'key-managed' });
+  });
+
+  it('another administrator key makes the site key-changed, naming the administrator’s key', async () => {
+    await setPolicy({ pinnedKeys: { [server.origin]: OTHER.b64 } });
+    const r = await service.probe(server.origin, true);
+    expect(r.key).toMatchObject({ state: 'changed', pinnedBy: 'policy', pinned: { fingerprint: fingerprint(OTHER.publicKey) }, offered: { fingerprint: fingerprint(K.publicKey) } });
+    expect(r.skills.every((s) => s.status === 'key-changed')).toBe(true);
+  });
+});
+
+describe('reading the policy', () => {
+  it('a change of managed storage is read again and announced to open pages as a settings change', async () => {
+    expect((await ask<Settings>({ type: 'skillpin:settings-get' })).paused).toBe(false);
+    platform.managed = { probing: false };
+    // Kept until storage says it changed.
+    expect((await ask<Settings>({ type: 'skillpin:settings-get' })).paused).toBe(false);
+    await service.onManagedChanged();
+    expect(parseStateChange(platform.local.get(STATE_CHANGE_KEY))?.kind).toBe('settings');
+    expect((await ask<Settings>({ type: 'skillpin:settings-get' })).paused).toBe(true);
+  });
+
+  it('a policy that cannot be read is reported and read again on the next request', async () => {
+    platform.managed = new Error('storage broke');
+    await service.onManagedChanged();
+    expect((await ask<PolicySummary>({ type: 'skillpin:policy-get' })).invalid).toEqual(['policy unreadable: storage broke']);
+    platform.managed = { denyList: ['https://bank.example'] };
+    expect((await ask<Settings>({ type: 'skillpin:settings-get' })).denyList).toEqual(['https://bank.example']);
+  });
+});

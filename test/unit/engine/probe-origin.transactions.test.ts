@@ -1,0 +1,92 @@
+// How many IndexedDB transactions one probe opens (a count, not a timing): the origin's
+// records are read once and the probe's cache entries and verified bytes are written in one
+// batch each, so the count does not grow with the number of skills.
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { probeOrigin } from '../../../lib/engine/probe-origin';
+import { DEFAULT_SETTINGS, type OriginReport } from '../../../lib/types';
+import { startServer, type TestServer } from '../../support/server';
+import { openTestStore } from '../../support/trust-store';
+import { FakeClock } from '../../support/engine-harness';
+import { buildSite, keyPair } from '../../support/signed-sites';
+
+const MIN = 60_000;
+const K = keyPair(51);
+const servers: TestServer[] = [];
+
+interface Counts {
+  readonly: number;
+  readwrite: number;
+}
+
+/** Transactions opened per database name, counted at IDBDatabase.transaction. */
+const counted = new Map<string, Counts>();
+type TransactionFn = (this: IDBDatabase, ...args: unknown[]) => IDBTransaction;
+const proto = IDBDatabase.prototype as unknown as { transaction: TransactionFn };
+const realTransaction = proto.transaction;
+
+beforeEach(() => {
+  vi.spyOn(proto, 'transaction').mockImplementation(function (this: IDBDatabase, ...args: unknown[]) {
+    const counts = counted.get(this.name);
+    if (counts) {
+      if (args[1] === 'readwrite') counts.readwrite += 1;
+      else counts.readonly += 1;
+    }
+    return realTransaction.apply(this, args);
+  });
+});
+afterEach(async () => {
+  vi.restoreAllMocks();
+  counted.clear();
+  while (servers.length) await servers.pop()?.close();
+});
+
+async function setup(skills: number): Promise<{ probe(force?: boolean): Promise<{ report: OriginReport; tx: Counts }>; clock: FakeClock }> {
+  const s = await startServer({ files: buildSite({ skills: Array.from({ length: skills }, (_, i) => ({ name: `skill-${i}` })), key: K }) });
+  servers.push(s);
+  const { store, name } = await openTestStore();
+  const counts: Counts = { readonly: 0, readwrite: 0 };
+  counted.set(name, counts);
+  const clock = new FakeClock();
+  return {
+    clock,
+    async probe(force = false) {
+      counts.readonly = 0;
+      counts.readwrite = 0;
+      const report = await probeOrigin(s.origin, { fetch: (u, i) => fetch(u, i), store, clock, settings: DEFAULT_SETTINGS }, { force });
+      return { report, tx: { ...counts } };
+    },
+  };
+}
+
+describe('IndexedDB transactions per probe', () => {
+  it('a 50-skill signed site: first visit ≤ 6, revisits ≤ 4', async () => {
+    const site = await setup(50);
+    const first = await site.probe();
+    expect(first.report.skills.filter((k) => k.status === 'verified-signed')).toHaveLength(50);
+    // Reads: the origin's state (1). Writes: pin (1), verified bytes (1), cache entries (1), report (1).
+    expect(first.tx, JSON.stringify(first.tx)).toEqual({ readonly: 1, readwrite: 4 });
+
+    site.clock.advance(1 * MIN);
+    const fresh = await site.probe();
+    expect(fresh.report.skills.filter((k) => k.status === 'verified-signed')).toHaveLength(50);
+    // The state read; the pin's lastSeen and the report. No skill is written or verified again.
+    expect(fresh.tx.readonly + fresh.tx.readwrite, JSON.stringify(fresh.tx)).toBeLessThanOrEqual(4);
+
+    site.clock.advance(6 * MIN);
+    const revalidated = await site.probe();
+    expect(revalidated.report.sources.find((x) => x.kind === 'index')?.outcome).toBe('not-modified');
+    expect(revalidated.report.skills.filter((k) => k.status === 'verified-signed')).toHaveLength(50);
+    expect(revalidated.tx.readonly + revalidated.tx.readwrite, JSON.stringify(revalidated.tx)).toBeLessThanOrEqual(4);
+
+    const forced = await site.probe(true);
+    expect(forced.tx.readonly + forced.tx.readwrite, JSON.stringify(forced.tx)).toBeLessThanOrEqual(6);
+  });
+
+  it('the count for 5 skills equals the count for 50', async () => {
+    const small = await setup(5);
+    const large = await setup(50);
+    const a = await small.probe();
+    const b = await large.probe();
+    expect(a.tx).toEqual(b.tx);
+  });
+});
