@@ -359,9 +359,6 @@ export type TypesOf<C extends Concern> = { [T in RequestType]: (typeof MESSAGES)
 
 export const REQUEST_TYPES = Object.keys(MESSAGES) as RequestType[];
 
-/** The request types anyone inside the extension may send. */
-export const PUBLIC_TYPES: readonly RequestType[] = REQUEST_TYPES.filter((t) => MESSAGES[t].access === 'public');
-
 /** Returns the typed request, or null when the message is not a well-formed Skillpin request. */
 export function parseRequest(message: unknown): Request | null {
   if (!isRecord(message) || typeof message.type !== 'string') return null;

@@ -2,7 +2,8 @@
 // origin, and at most one notification per change the user should know of.
 import type { OriginReport } from '../types';
 import { badgeFor } from './badge';
-import { originOf, type BackgroundPlatform } from './deps';
+import { httpOrigin } from '../chat/sites';
+import type { BackgroundPlatform } from './deps';
 import { notificationFor } from './notify';
 import { outdatedExports, readExportRecords } from './skill-export';
 
@@ -11,7 +12,7 @@ const NOTIFIED_KEY = 'skillpin:notified';
 export async function updateBadges(platform: BackgroundPlatform, report: OriginReport): Promise<void> {
   const tabs = await platform.listTabs();
   const badge = badgeFor(report);
-  await Promise.all(tabs.filter((t) => t.url && originOf(t.url) === report.origin).map((t) => platform.setBadge(t.id, badge).catch(() => undefined)));
+  await Promise.all(tabs.filter((t) => t.url && httpOrigin(t.url) === report.origin).map((t) => platform.setBadge(t.id, badge).catch(() => undefined)));
 }
 
 export async function maybeNotify(platform: BackgroundPlatform, report: OriginReport): Promise<void> {

@@ -9,7 +9,8 @@ import type { ManagedPolicy } from '../trust/managed';
 import type { TrustStore } from '../trust/store-api';
 import type { Clock, OriginReport } from '../types';
 import { maybeNotify, updateBadges } from './after-report';
-import { originOf, type BackgroundDeps, type BackgroundPlatform } from './deps';
+import { httpOrigin } from '../chat/sites';
+import type { BackgroundDeps, BackgroundPlatform } from './deps';
 import { policyCache } from './policy-cache';
 import { isPrivateRequest } from './private-request';
 import type { SenderLike } from './sender';
@@ -87,7 +88,7 @@ export function createContext(deps: BackgroundDeps): ServiceContext {
       lastActiveUrl = activeUrl;
       const approved = await approvedList(ctx);
       const { chatSites } = await settings.effective();
-      await platform.updateMenus(menuModel(approved, activeUrl ? originOf(activeUrl) : null, chatSites));
+      await platform.updateMenus(menuModel(approved, activeUrl ? httpOrigin(activeUrl) : null, chatSites));
     },
     async refreshMenusSafe() {
       try {

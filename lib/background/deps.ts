@@ -64,13 +64,3 @@ export interface BackgroundService {
   /** Test and diagnostics hook. */
   probe(origin: string, force?: boolean): Promise<OriginReport>;
 }
-
-/** An http(s) URL's origin, or null. */
-export function originOf(url: string): string | null {
-  try {
-    const u = new URL(url);
-    return u.protocol === 'http:' || u.protocol === 'https:' ? u.origin : null;
-  } catch {
-    return null;
-  }
-}

@@ -5,7 +5,8 @@ import { shouldProbe } from '../scheduler/should-probe';
 import type { OriginReport } from '../types';
 import { badgeFor, notCheckedTitle } from './badge';
 import type { ServiceContext } from './context';
-import { originOf, type BackgroundService } from './deps';
+import { httpOrigin } from '../chat/sites';
+import type { BackgroundService } from './deps';
 
 export const REVALIDATE_ALARM = 'skillpin:revalidate';
 /** Revisits within this window reuse the last report (see isQuiet). */
@@ -45,7 +46,7 @@ export function createEvents(ctx: ServiceContext): Events {
       return scheduler.probe(decision.origin, { force: false });
     },
     async onTabActivated(tabId, url) {
-      const origin = url ? originOf(url) : null;
+      const origin = url ? httpOrigin(url) : null;
       const report = origin ? await ctx.currentReport(origin) : null;
       await platform.setBadge(tabId, badgeFor(report)).catch(() => undefined);
       await ctx.refreshMenus(url).catch(() => undefined);
@@ -71,7 +72,7 @@ export function createEvents(ctx: ServiceContext): Events {
     onNotificationClick(notificationId) {
       if (!notificationId.startsWith('skillpin-origin|')) return null;
       const origin = notificationId.slice('skillpin-origin|'.length);
-      return originOf(origin) === origin ? origin : null;
+      return httpOrigin(origin) === origin ? origin : null;
     },
   };
 }

@@ -1,7 +1,8 @@
 // A context-menu click: "Copy skill context" copies every usable approved skill of the page's
 // origin; an "Insert skill context" item inserts one skill into the chat frame it was opened in.
 import type { ServiceContext } from './context';
-import { originOf, type MenuTab } from './deps';
+import { httpOrigin } from '../chat/sites';
+import type { MenuTab } from './deps';
 import { insertIntoChat } from './hand-off';
 import { parseInsertItemId } from './menus';
 import type { SenderLike } from './sender';
@@ -12,7 +13,7 @@ export async function onMenuClick(ctx: ServiceContext, menuItemId: string, tab: 
   // The menu was used in this tab: a probe it needs follows that tab's private flag.
   const sender: SenderLike = tab ? { tab } : {};
   if (menuItemId === 'skillpin-copy') {
-    const origin = tab?.url ? originOf(tab.url) : null;
+    const origin = tab?.url ? httpOrigin(tab.url) : null;
     if (!origin) return false;
     const approved = (await approvedList(ctx)).filter((a) => a.origin === origin && a.usable);
     const blocks: string[] = [];

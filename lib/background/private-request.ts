@@ -2,6 +2,7 @@
 // FORMATS.md §9.1: never probe in private windows unless the user enabled it). The answer comes
 // from the browser's own tab list, never from the request: the request only names which tab it
 // is about, and that tab counts only while it shows the origin asked for.
+import { httpOrigin } from '../chat/sites';
 import type { SenderLike } from './sender';
 
 export interface TabFlag {
@@ -10,15 +11,6 @@ export interface TabFlag {
   incognito: boolean;
 }
 
-function originOf(url: string | null): string | null {
-  if (url === null) return null;
-  try {
-    const u = new URL(url);
-    return u.protocol === 'http:' || u.protocol === 'https:' ? u.origin : null;
-  } catch {
-    return null;
-  }
-}
 
 /**
  * True when the request must be treated as coming from a private window:
@@ -32,7 +24,7 @@ export function isPrivateRequest(tabs: readonly TabFlag[], origin: string, tabId
   const senderTabId = sender.tab?.id;
   if (sender.tab?.incognito === true) return true;
   if (typeof senderTabId === 'number' && tabs.some((t) => t.id === senderTabId && t.incognito)) return true;
-  const named = tabs.filter((t) => (t.id === tabId || t.id === senderTabId) && originOf(t.url) === origin);
+  const named = tabs.filter((t) => (t.id === tabId || t.id === senderTabId) && httpOrigin(t.url) === origin);
   if (named.length > 0) return named.some((t) => t.incognito);
-  return tabs.some((t) => t.incognito && originOf(t.url) === origin);
+  return tabs.some((t) => t.incognito && httpOrigin(t.url) === origin);
 }

@@ -1,9 +1,7 @@
 // Plays one hostile case through the engine under node: serves its site on 127.0.0.1, probes it
 // (each stage in turn, approving where the stage says), records the observed outcome and checks
 // the invariants every case must keep.
-import { IDBFactory } from 'fake-indexeddb';
 import { probeOrigin } from '../../../lib/engine/probe-origin';
-import { openTrustStore } from '../../../lib/trust/idb-store';
 import type { TrustStore } from '../../../lib/trust/store-api';
 import { DEFAULT_SETTINGS, isApprovable, type FetchLike, type OriginReport, type SkillStatus } from '../../../lib/types';
 import { expectedProjection, expectedText, observe, projectionText, sameProjection, skillKey } from '../outcome';
@@ -11,18 +9,10 @@ import { ORIGIN_HEADER, startHostileServer } from '../server';
 import { bytesOf, keyPair, lfDigest, rawDigest, seed, skillText } from '../site-kit';
 import { OTHER_ORIGIN, PUBLIC_ORIGIN, type HostileCase, type HostileSite, type ScenarioEnv, type ServedSite } from '../types';
 import { fingerprint } from '../../../lib/verify/fingerprint';
+import { FakeClock } from '../../support/engine-harness';
+import { openTestStore } from '../../support/trust-store';
 
 export const DAY_MS = 24 * 60 * 60 * 1000;
-
-export class FakeClock {
-  constructor(public t = Date.UTC(2026, 6, 10, 12, 0, 0)) {}
-  now(): number {
-    return this.t;
-  }
-  advance(ms: number): void {
-    this.t += ms;
-  }
-}
 
 export interface CaseResult {
   id: string;
@@ -49,11 +39,8 @@ const BYSTANDER_BYTES = bytesOf(skillText('helper'));
 const BYSTANDER_KEY = keyPair(seed(200));
 const BYSTANDER_FP = fingerprint(BYSTANDER_KEY.publicKey);
 
-let storeCounter = 0;
-
 export async function newStore(): Promise<TrustStore> {
-  storeCounter += 1;
-  const store = await openTrustStore({ name: `hostile-${storeCounter}`, indexedDB: new IDBFactory() });
+  const { store } = await openTestStore();
   const now = Date.UTC(2026, 0, 1);
   await store.pinIfAbsent(BYSTANDER, BYSTANDER_KEY.publicKeyB64, BYSTANDER_FP, now);
   const digestLf = lfDigest(BYSTANDER_BYTES);

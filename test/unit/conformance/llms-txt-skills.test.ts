@@ -2,9 +2,10 @@
 // folders served by the loopback server and the engine running over real HTTP.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { startServer, type ServerOptions, type TestServer } from '../../support/server';
+import type { ServerOptions, TestServer } from '../../support/server';
+import { serversClosedAfterEach } from '../../support/test-servers';
 import { LTS, mappedFetch } from '../../support/corpus-sites';
 import { approveSkill, harness, type Harness } from '../../support/engine-harness';
 import type { OriginReport, SkillReport, SkillStatus } from '../../../lib/types';
@@ -16,18 +17,10 @@ const GEN_A = join(LTS, '_variants/docs-genA');
 const DOCS = join(LTS, 'docs');
 const ORIGIN_C = join(LTS, '_external/mauricioperera.github.io');
 
-const servers: TestServer[] = [];
+const serve = serversClosedAfterEach();
 const tally: Record<string, number> = {};
 let skillCount = 0;
 
-async function serve(opts: ServerOptions): Promise<TestServer> {
-  const s = await startServer(opts);
-  servers.push(s);
-  return s;
-}
-afterEach(async () => {
-  while (servers.length) await servers.pop()?.close();
-});
 afterAll(() => {
   console.log(`conformance llms-txt-skills: ${skillCount} skill verdicts checked; by status ${JSON.stringify(tally)}`);
 });

@@ -1,23 +1,20 @@
 // FORMATS.md §5 key-state table, row by row, through the whole engine (loopback server,
 // real IndexedDB store under fake-indexeddb), plus the pure decision for the signing fields.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { decideKey, type KeyFacts } from '../../../lib/engine/keys';
 import type { Diagnostic, OriginReport } from '../../../lib/types';
 import type { ParsedIndex } from '../../../lib/parse/index-json';
-import { startServer, type TestServer } from '../../support/server';
+import type { TestServer } from '../../support/server';
+import { serversClosedAfterEach } from '../../support/test-servers';
 import { harness } from '../../support/engine-harness';
 import { buildSite, keyPair, type SiteDef } from '../../support/signed-sites';
 
 const K1 = keyPair(1);
 const K2 = keyPair(2);
-const servers: TestServer[] = [];
-afterEach(async () => {
-  while (servers.length) await servers.pop()?.close();
-});
+const startTestServer = serversClosedAfterEach();
 
 async function site(def: SiteDef): Promise<TestServer> {
-  const s = await startServer({ files: buildSite(def) });
-  servers.push(s);
+  const s = await startTestServer({ files: buildSite(def) });
   return s;
 }
 
@@ -120,8 +117,7 @@ describe('key table: origin not pinned', () => {
     const idx2 = JSON.parse(other['/.well-known/agent-skills/index.json'] as string) as { skills: Array<{ signature: string }> };
     (idx.skills[0] as { signature: string }).signature = (idx2.skills[0] as { signature: string }).signature;
     files['/.well-known/agent-skills/index.json'] = JSON.stringify(idx);
-    const s = await startServer({ files });
-    servers.push(s);
+    const s = await startTestServer({ files });
     const h = await harness();
     const r = await h.probe(s.origin);
     expect(r.skills.map((k) => k.status)).toEqual(['bad-signature', 'verified-signed']);

@@ -3,26 +3,18 @@
 // snapshot-v1 and attestation gating.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { probeOrigin } from '../../../lib/engine/probe-origin';
 import type { TrustStore } from '../../../lib/trust/store-api';
 import { DEFAULT_SETTINGS } from '../../../lib/types';
 import { CORPUS, mappedFetch } from '../../support/corpus-sites';
-import { startServer, type TestServer } from '../../support/server';
+import { serversClosedAfterEach } from '../../support/test-servers';
 import { approveSkill, FakeClock, freshStore, harness } from '../../support/engine-harness';
 import { buildSite, keyPair, skillText } from '../../support/signed-sites';
 
 const K1 = keyPair(11);
 const K2 = keyPair(12);
-const servers: TestServer[] = [];
-afterEach(async () => {
-  while (servers.length) await servers.pop()?.close();
-});
-async function serve(opts: Parameters<typeof startServer>[0]): Promise<TestServer> {
-  const s = await startServer(opts);
-  servers.push(s);
-  return s;
-}
+const serve = serversClosedAfterEach();
 
 describe('approvals', () => {
   it('digest changed under the same key: content-changed and the approval suspended; a re-approval restores it', async () => {

@@ -1,21 +1,13 @@
 // The request budget and the probe cache (PRODUCT.md §2.2–2.4, FORMATS.md §9.2, §9.6),
 // counted from the loopback server's request log under a fake clock.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { startServer, type TestServer } from '../../support/server';
+import { serversClosedAfterEach } from '../../support/test-servers';
 import { harness } from '../../support/engine-harness';
 import { buildSite, keyPair } from '../../support/signed-sites';
 
 const HOUR = 3600_000;
-const servers: TestServer[] = [];
-afterEach(async () => {
-  while (servers.length) await servers.pop()?.close();
-});
-async function serve(opts: Parameters<typeof startServer>[0]): Promise<TestServer> {
-  const s = await startServer(opts);
-  servers.push(s);
-  return s;
-}
+const serve = serversClosedAfterEach();
 
 const K = keyPair(7);
 const SITE = buildSite({ skills: [{ name: 'alpha' }, { name: 'beta' }], key: K });

@@ -1,11 +1,12 @@
 // A publisher key the administrator pinned (docs/policies.md) stands in for trust on first use:
 // the first probe pins nothing, the administrator's key verifies, any other key is key-changed
 // naming the administrator's key, and a key pinned in the store before does not override it.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { probeOrigin } from '../../../lib/engine/probe-origin';
 import { parseManaged, type ManagedKey } from '../../../lib/trust/managed';
 import { fingerprint } from '../../../lib/verify/fingerprint';
-import { startServer, type TestServer } from '../../support/server';
+import type { TestServer } from '../../support/server';
+import { serversClosedAfterEach } from '../../support/test-servers';
 import { approveSkill, harness, type Harness } from '../../support/engine-harness';
 import { buildSite, keyPair } from '../../support/signed-sites';
 
@@ -13,16 +14,9 @@ const ADMIN = keyPair(71);
 const OTHER = keyPair(72);
 const FP_ADMIN = fingerprint(ADMIN.publicKey);
 const FP_OTHER = fingerprint(OTHER.publicKey);
-const servers: TestServer[] = [];
-afterEach(async () => {
-  while (servers.length) await servers.pop()?.close();
-});
+const startTestServer = serversClosedAfterEach();
 
-async function serve(files: Record<string, string | Uint8Array>): Promise<TestServer> {
-  const s = await startServer({ files });
-  servers.push(s);
-  return s;
-}
+const serve = (files: Record<string, string | Uint8Array>): Promise<TestServer> => startTestServer({ files });
 
 function managed(origin: string, b64 = ADMIN.b64): ManagedKey[] {
   return parseManaged({ pinnedKeys: { [origin]: b64 } }).pinnedKeys;

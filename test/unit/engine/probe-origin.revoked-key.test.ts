@@ -1,13 +1,14 @@
 // A key the user revoked for an origin (PRODUCT.md §5): the probe never pins it and never verifies
 // against it, pinned or not, before or after "forget"; trusting a new key carries over approvals
 // whose bytes are unchanged.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { probeOrigin } from '../../../lib/engine/probe-origin';
 import { StoreError } from '../../../lib/trust/errors';
 import type { TrustStore } from '../../../lib/trust/store-api';
 import { DEFAULT_SETTINGS } from '../../../lib/types';
 import { fingerprint } from '../../../lib/verify/fingerprint';
-import { startServer, type TestServer } from '../../support/server';
+import type { TestServer } from '../../support/server';
+import { serversClosedAfterEach } from '../../support/test-servers';
 import { approveSkill, FakeClock, freshStore, harness } from '../../support/engine-harness';
 import { buildSite, keyPair, skillText } from '../../support/signed-sites';
 
@@ -15,16 +16,9 @@ const K1 = keyPair(41);
 const K2 = keyPair(42);
 const FP1 = fingerprint(K1.publicKey);
 const FP2 = fingerprint(K2.publicKey);
-const servers: TestServer[] = [];
-afterEach(async () => {
-  while (servers.length) await servers.pop()?.close();
-});
+const startTestServer = serversClosedAfterEach();
 
-async function serve(files: Record<string, string | Uint8Array>): Promise<TestServer> {
-  const s = await startServer({ files });
-  servers.push(s);
-  return s;
-}
+const serve = (files: Record<string, string | Uint8Array>): Promise<TestServer> => startTestServer({ files });
 
 describe('a revoked key', () => {
   it('is not pinned on first sight: every skill is key-changed (key-revoked) and nothing is pinned', async () => {

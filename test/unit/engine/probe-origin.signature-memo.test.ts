@@ -1,8 +1,9 @@
 // PRODUCT.md §2.7: a digest already verified is not verified again. The bytes remember the
 // (key fingerprint, signature) they verified with; a revisit that meets the same key, signature
 // and digest does no ed25519 verification; any difference verifies again, and fails when it must.
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { startServer, type TestServer } from '../../support/server';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type { TestServer } from '../../support/server';
+import { serversClosedAfterEach } from '../../support/test-servers';
 import { harness, skill, statuses } from '../../support/engine-harness';
 import { buildSite, keyPair, skillText } from '../../support/signed-sites';
 
@@ -24,19 +25,12 @@ const K2 = keyPair(42);
 const NAMES = ['alpha', 'beta', 'gamma', 'delta', 'epsilon'];
 const SITE = buildSite({ skills: NAMES.map((name) => ({ name })), key: K1 });
 
-const servers: TestServer[] = [];
-afterEach(async () => {
-  while (servers.length) await servers.pop()?.close();
-});
+const startTestServer = serversClosedAfterEach();
 beforeEach(() => {
   verifyCalls.n = 0;
 });
 
-async function serve(files: Record<string, string | Uint8Array>): Promise<TestServer> {
-  const s = await startServer({ files });
-  servers.push(s);
-  return s;
-}
+const serve = (files: Record<string, string | Uint8Array>): Promise<TestServer> => startTestServer({ files });
 
 /** Verifications done by `run`. */
 async function counted<T>(run: () => Promise<T>): Promise<{ value: T; verified: number }> {
@@ -181,7 +175,7 @@ describe('verified signatures are remembered with the bytes', () => {
   it('bytes fetched again whole (no validators) reuse the note of the stored record with the same digest', async () => {
     const files = buildSite({ skills: [{ name: 'alpha', digest: 'none', inline: false }], key: K1 });
     const path = '/skills/alpha/SKILL.md';
-    const s = await startServer({
+    const s = await startTestServer({
       files,
       routes: [
         (_req, res, url) => {
@@ -192,7 +186,6 @@ describe('verified signatures are remembered with the bytes', () => {
         },
       ],
     });
-    servers.push(s);
     const h = await harness();
     const first = await counted(() => h.probe(s.origin));
     expect(first.verified).toBe(1);

@@ -1,20 +1,18 @@
 // Storage faults during a probe: cache and byte writes that fail become a `storage-error`
 // diagnostic and discovery goes on; a pin that cannot be written or read is never treated
 // as absent, and a pinned origin still compares against its pin.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { probeOrigin } from '../../../lib/engine/probe-origin';
 import { StoreError } from '../../../lib/trust/errors';
 import type { TrustStore } from '../../../lib/trust/store-api';
 import { DEFAULT_SETTINGS } from '../../../lib/types';
-import { startServer, type TestServer } from '../../support/server';
+import type { TestServer } from '../../support/server';
+import { serversClosedAfterEach } from '../../support/test-servers';
 import { FakeClock, freshStore } from '../../support/engine-harness';
 import { buildSite, keyPair } from '../../support/signed-sites';
 
 const K1 = keyPair(31);
-const servers: TestServer[] = [];
-afterEach(async () => {
-  while (servers.length) await servers.pop()?.close();
-});
+const startTestServer = serversClosedAfterEach();
 
 const quota = (): StoreError => new StoreError('quota-exceeded', 'storage quota exceeded: QuotaExceededError');
 
@@ -33,8 +31,7 @@ function failing(store: TrustStore, methods: (keyof TrustStore)[], error: () => 
 }
 
 async function site(): Promise<TestServer> {
-  const s = await startServer({ files: buildSite({ skills: [{ name: 'alpha' }, { name: 'beta' }], key: K1 }) });
-  servers.push(s);
+  const s = await startTestServer({ files: buildSite({ skills: [{ name: 'alpha' }, { name: 'beta' }], key: K1 }) });
   return s;
 }
 

@@ -4,14 +4,14 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { probeOrigin } from '../../../lib/engine/probe-origin';
 import { DEFAULT_SETTINGS, type OriginReport } from '../../../lib/types';
-import { startServer, type TestServer } from '../../support/server';
+import { serversClosedAfterEach } from '../../support/test-servers';
 import { openTestStore } from '../../support/trust-store';
 import { FakeClock } from '../../support/engine-harness';
 import { buildSite, keyPair } from '../../support/signed-sites';
 
 const MIN = 60_000;
 const K = keyPair(51);
-const servers: TestServer[] = [];
+const startTestServer = serversClosedAfterEach();
 
 interface Counts {
   readonly: number;
@@ -37,12 +37,10 @@ beforeEach(() => {
 afterEach(async () => {
   vi.restoreAllMocks();
   counted.clear();
-  while (servers.length) await servers.pop()?.close();
 });
 
 async function setup(skills: number): Promise<{ probe(force?: boolean): Promise<{ report: OriginReport; tx: Counts }>; clock: FakeClock }> {
-  const s = await startServer({ files: buildSite({ skills: Array.from({ length: skills }, (_, i) => ({ name: `skill-${i}` })), key: K }) });
-  servers.push(s);
+  const s = await startTestServer({ files: buildSite({ skills: Array.from({ length: skills }, (_, i) => ({ name: `skill-${i}` })), key: K }) });
   const { store, name } = await openTestStore();
   const counts: Counts = { readonly: 0, readwrite: 0 };
   counted.set(name, counts);

@@ -3,23 +3,22 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from '../../support/server';
+import type { TestServer } from '../../support/server';
+import { serversClosedAfterEach } from '../../support/test-servers';
 import { createPublisherSite, keygen, publish, type PublisherSite } from '../../support/publisher';
 import { approveSkill, harness } from '../../support/engine-harness';
 
 const INDEX = '.well-known/agent-skills/index.json';
-const servers: TestServer[] = [];
+const startTestServer = serversClosedAfterEach();
 const sites: PublisherSite[] = [];
 afterEach(async () => {
-  while (servers.length) await servers.pop()?.close();
   while (sites.length) sites.pop()?.remove();
 });
 
 async function servePublished(skills: string[], opts: { sign?: boolean } = {}): Promise<{ site: PublisherSite; server: TestServer }> {
   const site = createPublisherSite(skills, opts);
   sites.push(site);
-  const server = await startServer({ root: site.dir });
-  servers.push(server);
+  const server = await startTestServer({ root: site.dir });
   return { site, server };
 }
 
