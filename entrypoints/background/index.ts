@@ -91,6 +91,14 @@ export default defineBackground(() => {
     if (area === 'managed') void service.onManagedChanged().catch(() => undefined);
   });
 
+  // The user changed Skillpin's site access (the popup's Allow, the browser's extension menu or page).
+  browser.permissions.onAdded.addListener((p) => {
+    void service.onAccessChanged(p.origins ?? []).catch(() => undefined);
+  });
+  browser.permissions.onRemoved.addListener(() => {
+    void service.onAccessChanged([]).catch(() => undefined);
+  });
+
   browser.alarms.onAlarm.addListener((alarm) => {
     void service.onAlarm(alarm.name);
   });

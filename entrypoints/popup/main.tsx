@@ -51,6 +51,7 @@ const env: PopupEnv = {
   clipboard: writeClipboard,
   findChatTab: async () =>
     findChatTab(tabs, await isChatHost, target?.kind === 'origin' ? target.tabId : null, target?.kind === 'origin' ? target.origin : null),
+  requestAccess: (patterns) => browser.permissions.request({ origins: patterns }),
   optionsUrl: '/options.html',
   readyReport: (o) => {
     const early = readyReport;

@@ -9,12 +9,15 @@ import type { Badge } from './badge';
 import type { HandOffPlatform } from './hand-off';
 import type { MenuModel } from './menus';
 import type { SenderLike } from './sender';
+import type { AccessSource } from './site-access';
 
 export interface BackgroundPlatform extends HandOffPlatform {
   setBadge(tabId: number, badge: Badge): Promise<void>;
   notify(id: string, title: string, message: string): Promise<void>;
   /** Open tabs with their URL (http(s) only matter). */
   listTabs(): Promise<{ id: number; url: string | null; incognito: boolean }[]>;
+  /** The active tab of each window; absent under node tests that do not need it. */
+  activeTabs?(): Promise<{ id: number; url: string | null; incognito: boolean }[]>;
   updateMenus(model: MenuModel): Promise<void>;
   /** Persisted key/value for small background state (notified changes). */
   getLocal(key: string): Promise<unknown>;
@@ -24,6 +27,11 @@ export interface BackgroundPlatform extends HandOffPlatform {
    * none is set. Absent: no policy can apply (node tests that do not inject one).
    */
   getManaged?(): Promise<unknown>;
+  /** Session storage (kept while the browser runs, across worker restarts); absent under node. */
+  getSession?(key: string): Promise<unknown>;
+  setSession?(key: string, value: unknown): Promise<void>;
+  /** The browser's answer about the extension's site access (lib/background/site-access.ts); absent: every site. */
+  permissions?: AccessSource;
 }
 
 export interface BackgroundDeps {
@@ -61,6 +69,8 @@ export interface BackgroundService {
   refreshMenus(activeUrl: string | null): Promise<void>;
   /** Managed storage changed (storage.onChanged, area `managed`): the policy is read again. */
   onManagedChanged(): Promise<void>;
+  /** The extension's permissions changed (permissions.onAdded / onRemoved); `granted` lists added host patterns. */
+  onAccessChanged(granted: readonly string[]): Promise<void>;
   /** Test and diagnostics hook. */
   probe(origin: string, force?: boolean): Promise<OriginReport>;
 }

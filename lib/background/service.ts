@@ -23,6 +23,7 @@ export function createBackgroundService(deps: BackgroundDeps): BackgroundService
     ...createEvents(ctx),
     onMenuClick: (menuItemId, tab, frameId) => onMenuClick(ctx, menuItemId, tab, frameId),
     refreshMenus: (activeUrl) => ctx.refreshMenus(activeUrl),
-    probe: (origin, force = false) => ctx.scheduler.probe(origin, { force }),
+    // Through the gate like every probe: the background's own re-check of an origin.
+    probe: (origin) => ctx.probes.probe('recheck', origin, { kind: 'background' }),
   };
 }

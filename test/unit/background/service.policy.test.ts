@@ -199,10 +199,10 @@ describe('reading the policy', () => {
     expect((await ask<Settings>({ type: 'skillpin:settings-get' })).paused).toBe(true);
   });
 
-  it('a policy that cannot be read is reported and read again on the next request', async () => {
+  it('a policy that cannot be read is not taken as none: pages are told it is pending, and it is read again on the next request', async () => {
     platform.managed = new Error('storage broke');
     await service.onManagedChanged();
-    expect((await ask<PolicySummary>({ type: 'skillpin:policy-get' })).invalid).toEqual(['policy unreadable: storage broke']);
+    expect(await ask<PolicySummary>({ type: 'skillpin:policy-get' })).toMatchObject({ pending: true, invalid: ['managed storage failed: storage broke'] });
     platform.managed = { denyList: ['https://bank.example'] };
     expect((await ask<Settings>({ type: 'skillpin:settings-get' })).denyList).toEqual(['https://bank.example']);
   });
