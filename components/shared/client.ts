@@ -41,6 +41,7 @@ export function createClient(send: Send) {
     settingsSet: (settings: Body<'skillpin:settings-set'>['settings']) => request('skillpin:settings-set', { settings }),
     settingsUpdate: (changes: Body<'skillpin:settings-update'>['changes']) => request('skillpin:settings-update', { changes }),
     policyGet: () => request('skillpin:policy-get', none),
+    siteAccess: (origin?: string) => request('skillpin:site-access', origin === undefined ? {} : { origin }),
     pinsList: () => request('skillpin:pins-list', none),
     pinsPage: (offset: number, limit: number, filter: string) => request('skillpin:pins-page', { offset, limit, filter }),
     /** The first page with no filter: what the options page asks for as it starts (components/options/early.ts). */

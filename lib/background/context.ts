@@ -59,6 +59,7 @@ export function createContext(deps: BackgroundDeps): ServiceContext {
   const store = storeOnce(deps.openStore);
   const policy = policyCache(platform, {
     now: () => clock.now(),
+    ...(deps.policyWaitMs === undefined ? {} : { waitMs: deps.policyWaitMs }),
     // A policy known at last, after callers were told it was not: pages and menus follow it.
     onArrived: () => {
       void ctx.announce('settings');

@@ -47,6 +47,8 @@ export interface BackgroundDeps {
   /** `chrome-extension://<id>/` or `moz-extension://<uuid>/`. */
   extensionBase: string;
   version: string;
+  /** How long a caller waits for managed storage (policy-cache.ts POLICY_WAIT_MS unless given; tests shorten it). */
+  policyWaitMs?: number;
 }
 
 /** A tab as a context-menu click names it. */
@@ -71,6 +73,8 @@ export interface BackgroundService {
   onManagedChanged(): Promise<void>;
   /** The extension's permissions changed (permissions.onAdded / onRemoved); `granted` lists added host patterns. */
   onAccessChanged(granted: readonly string[]): Promise<void>;
-  /** Test and diagnostics hook. */
-  probe(origin: string, force?: boolean): Promise<OriginReport>;
+  /** The background's own re-check of an origin, through the probe gate (diagnostics, the demo). */
+  probe(origin: string): Promise<OriginReport>;
+  /** Resolves once no probe is waiting for the gate or running. */
+  idle(): Promise<void>;
 }

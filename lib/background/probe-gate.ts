@@ -99,6 +99,8 @@ export interface ProbeGate {
   /** The probe in flight for the origin, joined; null when none runs (joining starts nothing). */
   join(origin: string): Promise<OriginReport> | null;
   inFlight(origin: string): boolean;
+  /** Resolves once no probe is waiting for the gate or running (the probes an import starts and does not await). */
+  idle(): Promise<void>;
 }
 
 export function createProbeGate(deps: ProbeGateDeps): ProbeGate {
@@ -143,6 +145,9 @@ export function createProbeGate(deps: ProbeGateDeps): ProbeGate {
       return checking.get(origin) ?? null;
     },
     inFlight: (origin) => scheduler.inFlight(origin) || checking.has(origin),
+    async idle() {
+      while (checking.size > 0) await Promise.allSettled([...checking.values()]);
+    },
   };
 }
 

@@ -25,5 +25,6 @@ export function createBackgroundService(deps: BackgroundDeps): BackgroundService
     refreshMenus: (activeUrl) => ctx.refreshMenus(activeUrl),
     // Through the gate like every probe: the background's own re-check of an origin.
     probe: (origin) => ctx.probes.probe('recheck', origin, { kind: 'background' }),
+    idle: () => ctx.probes.idle(),
   };
 }
