@@ -32,6 +32,8 @@ export interface ServiceContext {
   forgetPolicy(): void;
   /** Why the policy is not known, when it is not (for the pages). */
   policyProblem(): string | null;
+  /** Resolves once the policy is known, or after `maxMs`. */
+  policySettled(maxMs: number): Promise<void>;
   settings: SettingsCache;
   /** The one way to a probe (probe-gate.ts). */
   probes: ProbeGate;
@@ -64,6 +66,8 @@ export function createContext(deps: BackgroundDeps): ServiceContext {
     onArrived: () => {
       void ctx.announce('settings');
       void ctx.refreshMenusSafe();
+      // The probes refused meanwhile (a page loaded while the policy was not known) run now.
+      probes.retryPending();
     },
   });
   const settings = settingsCache(store, policy.get);
@@ -100,6 +104,7 @@ export function createContext(deps: BackgroundDeps): ServiceContext {
     policy: policy.get,
     forgetPolicy: policy.forget,
     policyProblem: policy.problem,
+    policySettled: policy.settled,
     settings,
     probes,
     access,

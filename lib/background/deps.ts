@@ -49,6 +49,8 @@ export interface BackgroundDeps {
   version: string;
   /** How long a caller waits for managed storage (policy-cache.ts POLICY_WAIT_MS unless given; tests shorten it). */
   policyWaitMs?: number;
+  /** How long readiness waits for a known policy (READY_POLICY_WAIT_MS unless given; tests shorten it). */
+  readyPolicyWaitMs?: number;
 }
 
 /** A tab as a context-menu click names it. */

@@ -14,6 +14,8 @@ import { noPolicy, parseManaged, type ManagedPolicy } from '../trust/managed';
 export const POLICY_WAIT_MS = 2000;
 /** A read unanswered this long is asked again. */
 export const POLICY_RETRY_MS = 5000;
+/** How long the worker's readiness (and the `skillpin:ready` answer) waits for a known policy. */
+export const READY_POLICY_WAIT_MS = 10_000;
 /** The session-storage key of the last policy read (what managed storage answered, as read). */
 export const POLICY_SESSION_KEY = 'skillpin:policy';
 
@@ -24,6 +26,8 @@ export interface PolicyCache {
   forget(): void;
   /** Why the last read gave no policy (its error, or that it did not answer in time); null after a good read. */
   problem(): string | null;
+  /** Resolves once a policy is known, or after `maxMs` (the worker's readiness waits for it). */
+  settled(maxMs: number): Promise<void>;
 }
 
 export interface PolicySource {
@@ -145,6 +149,21 @@ export function policyCache(source: PolicySource, opts: PolicyCacheOptions): Pol
   return {
     get,
     problem: () => lastProblem,
+    async settled(maxMs) {
+      let over = false;
+      const timer = setTimeout(() => {
+        over = true;
+      }, maxMs);
+      try {
+        // Each get waits at most waitMs, then the read is asked again on the next (retryMs).
+        while (!known && !over) {
+          if (await get()) return;
+          if (!over) await new Promise((r) => setTimeout(r, Math.min(250, maxMs)));
+        }
+      } finally {
+        clearTimeout(timer);
+      }
+    },
     forget: () => {
       known = null;
       reading = null;

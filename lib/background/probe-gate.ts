@@ -101,16 +101,23 @@ export interface ProbeGate {
   inFlight(origin: string): boolean;
   /** Resolves once no probe is waiting for the gate or running (the probes an import starts and does not await). */
   idle(): Promise<void>;
+  /** The organisation's policy is known at last: the probes it refused meanwhile are asked again (through the gate). */
+  retryPending(): void;
 }
+
+/** At most this many probes refused while the policy was not known are asked again when it is. */
+const PENDING_RETRIES = 32;
 
 export function createProbeGate(deps: ProbeGateDeps): ProbeGate {
   const scheduler: Scheduler = createScheduler({ clock: deps.clock, run: deps.run });
   /** Probes whose gate check is still running, by origin: a report asked meanwhile joins them. */
   const checking = new Map<string, Promise<OriginReport>>();
+  /** Probes refused because the policy was not known, by origin (the last cause and subject). */
+  const pending = new Map<string, { cause: ProbeCause; target: string; subject: ProbeSubject }>();
 
-  async function check(_cause: ProbeCause, target: string, subject: ProbeSubject): Promise<GateDecision> {
+  async function check(cause: ProbeCause, target: string, subject: ProbeSubject): Promise<GateDecision> {
     const [policy, settings] = await Promise.all([deps.policy(), deps.settings()]);
-    return gateDecision(target, {
+    const decision = await gateDecision(target, {
       policy,
       settings,
       incognito: async () => {
@@ -121,15 +128,23 @@ export function createProbeGate(deps: ProbeGateDeps): ProbeGate {
       },
       mayRead: deps.mayRead,
     });
+    if (!decision.probe && decision.reason === 'policy-pending') {
+      const origin = originOf(target);
+      pending.delete(origin);
+      pending.set(origin, { cause, target, subject });
+      if (pending.size > PENDING_RETRIES) pending.delete(pending.keys().next().value as string);
+    }
+    return decision;
   }
 
-  return {
+  const gate: ProbeGate = {
     check,
     probe(cause, target, subject) {
       const origin = originOf(target);
-      const decided = check(cause, target, subject).then((decision) =>
-        decision.probe ? scheduler.probe(decision.origin, { force: PROBE_CAUSES[cause].force }) : skippedReport(origin, decision.reason, deps.clock.now()),
-      );
+      const decided = check(cause, target, subject).then((decision) => {
+        if (decision.probe) return scheduler.probe(decision.origin, { force: PROBE_CAUSES[cause].force });
+        return skippedReport(origin, decision.reason, deps.clock.now());
+      });
       if (!checking.has(origin)) {
         checking.set(origin, decided);
         // Kept until the probe it led to has ended (joining it then joins that probe).
@@ -145,10 +160,16 @@ export function createProbeGate(deps: ProbeGateDeps): ProbeGate {
       return checking.get(origin) ?? null;
     },
     inFlight: (origin) => scheduler.inFlight(origin) || checking.has(origin),
+    retryPending() {
+      const again = [...pending.values()];
+      pending.clear();
+      for (const p of again) void gate.probe(p.cause, p.target, p.subject).catch(() => undefined);
+    },
     async idle() {
       while (checking.size > 0) await Promise.allSettled([...checking.values()]);
     },
   };
+  return gate;
 }
 
 function originOf(target: string): string {

@@ -2,6 +2,7 @@
 import type { OriginSummary } from '../../messages';
 import { skippedReport } from '../../report/skipped-report';
 import type { ServiceContext } from '../context';
+import { READY_POLICY_WAIT_MS } from '../policy-cache';
 import type { Slice } from './types';
 
 export function reportHandlers(ctx: ServiceContext): Slice<'reports'> {
@@ -9,6 +10,8 @@ export function reportHandlers(ctx: ServiceContext): Slice<'reports'> {
   return {
     'skillpin:ready': async () => {
       await ctx.store();
+      // Pages and tests that wait for readiness then meet a known policy whenever the browser gives one.
+      await ctx.policySettled(ctx.deps.readyPolicyWaitMs ?? READY_POLICY_WAIT_MS);
       return { ready: true, version: ctx.deps.version };
     },
     'skillpin:report': async (req) => {

@@ -103,3 +103,19 @@ describe('policyCache', () => {
     expect(await cache.get()).toMatchObject({ requireSigned: false, pinnedKeys: [], settings: {} });
   });
 });
+
+describe('policyCache.settled', () => {
+  it('resolves as soon as a policy is known, or at the latest after the time given', async () => {
+    const m = new Managed();
+    const cache = policyCache(m, { now: () => Date.now(), waitMs: WAIT });
+    const started = Date.now();
+    const settled = cache.settled(5000);
+    await new Promise((r) => setTimeout(r, 40));
+    m.reads[0]?.resolve({ probing: false });
+    await settled;
+    expect(Date.now() - started).toBeLessThan(4000);
+    const hung = policyCache(new Managed(), { now: () => Date.now(), waitMs: WAIT });
+    await hung.settled(60);
+    expect(await hung.get()).toBeNull();
+  });
+});

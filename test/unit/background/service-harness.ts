@@ -51,7 +51,7 @@ export async function startService(options: ServiceOptions): Promise<BackgroundS
     extensionBase: EXT,
     version: '0.1.0',
     ...(options.loadGate ? { loadGate: options.loadGate } : {}),
-    ...(options.policyWaitMs === undefined ? {} : { policyWaitMs: options.policyWaitMs }),
+    ...(options.policyWaitMs === undefined ? {} : { policyWaitMs: options.policyWaitMs, readyPolicyWaitMs: options.policyWaitMs * 3 }),
   });
   await service.ready;
   return service;

@@ -10,7 +10,7 @@ import { DEFAULT_SETTINGS, type OriginReport, type Settings } from '../../../lib
 import { fingerprint } from '../../../lib/verify/fingerprint';
 import { startServer, type TestServer } from '../../support/server';
 import { buildSite, keyPair } from '../../support/signed-sites';
-import { POLICY_SESSION_KEY } from '../../../lib/background/policy-cache';
+import { POLICY_RETRY_MS, POLICY_SESSION_KEY } from '../../../lib/background/policy-cache';
 import { FakePlatform, HANG, RulesPlatform } from './fake-platform';
 import { OPTIONS_PAGE as PAGE, startService } from './service-harness';
 
@@ -245,5 +245,23 @@ describe('a policy that does not answer (it fails closed)', () => {
     expect(r.key).toMatchObject({ state: 'changed', pinnedBy: 'policy' });
     expect(await svc.handleMessage({ type: 'skillpin:pins-list' }, PAGE)).toEqual([]);
     expect((await svc.handleMessage({ type: 'skillpin:settings-get' }, PAGE)) as Settings).toMatchObject({ denyList: ['https://bank.example'] });
+  });
+});
+
+describe('a page loaded while the policy was not known', () => {
+  it('is probed once the policy answers', async () => {
+    const p = new RulesPlatform();
+    p.managed = HANG;
+    let clock = now;
+    const svc = await startService({ platform: p, name: `policy-late-${Math.random()}`, now: () => clock, policyWaitMs: 20 });
+    expect(await svc.onNavigation(3, `${server.origin}/docs`, false)).toBeNull();
+    const before = server.log.length;
+    // Managed storage answers at last: the read is asked again after POLICY_RETRY_MS, and this one answers.
+    p.managed = {};
+    clock += POLICY_RETRY_MS;
+    expect(await svc.handleMessage({ type: 'skillpin:policy-get' }, PAGE)).toMatchObject({ active: false });
+    await svc.idle();
+    expect(server.log.length).toBeGreaterThan(before);
+    expect(await svc.handleMessage({ type: 'skillpin:report', origin: server.origin }, PAGE)).toMatchObject({ state: 'done' });
   });
 });
