@@ -13,7 +13,11 @@ import { isSettingsChanges, isSettingsMessage } from './trust/settings';
 /** Requests anyone inside the extension may send (popup, options, tests). */
 export interface PublicRequests {
   'skillpin:ready': { request: Record<string, never>; response: { ready: true; version: string } };
-  'skillpin:report': { request: { origin: string }; response: OriginReport | null };
+  /**
+   * `clickedTab`: the toolbar popup opened over this tab (Chrome's "On click" grants the tab's origin
+   * then: lib/background/site-access.ts); the background checks the tab shows `origin`.
+   */
+  'skillpin:report': { request: { origin: string; clickedTab?: number }; response: OriginReport | null };
   /**
    * Probe now (a re-check). `tabId` is the tab the popup is about; the background reads that
    * tab's private flag itself (PRODUCT.md §2.1) and never takes the sender's word for it.
@@ -327,7 +331,7 @@ const none = {} as const;
 
 export const MESSAGES = {
   'skillpin:ready': { access: 'public', changes: null, concern: 'reports', handsOff: null, fields: none },
-  'skillpin:report': { access: 'public', changes: null, concern: 'reports', handsOff: null, fields: { origin } },
+  'skillpin:report': { access: 'public', changes: null, concern: 'reports', handsOff: null, fields: { origin, clickedTab: optionalInt } },
   'skillpin:probe': { access: 'public', changes: null, concern: 'reports', handsOff: null, fields: { origin, tabId: optionalInt } },
   'skillpin:reports-list': { access: 'privileged', changes: null, concern: 'reports', handsOff: null, fields: none },
   'skillpin:approve': {

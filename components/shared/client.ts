@@ -27,6 +27,8 @@ export function createClient(send: Send) {
   return {
     ready: () => request('skillpin:ready', none),
     report: (origin: string) => request('skillpin:report', { origin }, true),
+    /** The report, from the toolbar popup opened over `tabId` (the on-click grant is noted first). */
+    reportFromToolbar: (origin: string, tabId: number) => request('skillpin:report', { origin, clickedTab: tabId }, true),
     /** `tabId`: the tab the popup is about, so the background can apply the private-window rule. */
     probe: (origin: string, tabId?: number | null) => request('skillpin:probe', tabId === undefined || tabId === null ? { origin } : { origin, tabId }),
     approve: (req: Body<'skillpin:approve'>) => request('skillpin:approve', req),

@@ -62,6 +62,7 @@ export default defineBackground(() => {
   browser.tabs.onRemoved.addListener((tabId) => {
     incognitoTabs.onRemoved(tabId);
     loadGate.closed(tabId);
+    service.onTabClosed(tabId);
   });
   browser.tabs.onReplaced.addListener((addedTabId, removedTabId) => incognitoTabs.onReplaced(addedTabId, removedTabId));
 

@@ -81,6 +81,8 @@ export const browserPlatform: BackgroundPlatform = {
   async setSession(key, value) {
     await browser.storage.session.set({ [key]: value });
   },
+  // Chrome's toolbar click grants the tab's origin to the worker (TOOLCHAIN.md §7); Firefox's is not relied on.
+  clickGrantsAccess: import.meta.env.BROWSER === 'chrome',
   permissions: {
     contains: (patterns) => browser.permissions.contains({ origins: patterns }),
     grantedOrigins: async () => (await browser.permissions.getAll()).origins ?? [],

@@ -32,6 +32,8 @@ export interface BackgroundPlatform extends HandOffPlatform {
   setSession?(key: string, value: unknown): Promise<void>;
   /** The browser's answer about the extension's site access (lib/background/site-access.ts); absent: every site. */
   permissions?: AccessSource;
+  /** A toolbar click grants the tab's origin while the tab stays on it (Chrome's "On click"). */
+  clickGrantsAccess?: boolean;
 }
 
 export interface BackgroundDeps {
@@ -66,6 +68,8 @@ export interface BackgroundService {
   handleMessage(message: unknown, sender: SenderLike): Promise<unknown>;
   onNavigation(tabId: number, url: string, incognito: boolean): Promise<OriginReport | null>;
   onTabActivated(tabId: number, url: string | null): Promise<void>;
+  /** The tab closed. */
+  onTabClosed(tabId: number): void;
   onAlarm(name: string): Promise<void>;
   /** A context-menu click; `frameId` is the frame the menu was opened in (0: the top frame). */
   onMenuClick(menuItemId: string, tab: MenuTab | null, frameId?: number): Promise<boolean>;

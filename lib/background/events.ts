@@ -11,7 +11,7 @@ export const REVALIDATE_ALARM = 'skillpin:revalidate';
 /** Revisits within this window reuse the last report (see isQuiet). */
 export const QUIET_REVISIT_MS = 60_000;
 
-type Events = Pick<BackgroundService, 'onNavigation' | 'onTabActivated' | 'onAlarm' | 'onManagedChanged' | 'onAccessChanged' | 'onNotificationClick'>;
+type Events = Pick<BackgroundService, 'onNavigation' | 'onTabActivated' | 'onTabClosed' | 'onAlarm' | 'onManagedChanged' | 'onAccessChanged' | 'onNotificationClick'>;
 
 export function createEvents(ctx: ServiceContext): Events {
   const { platform, probes, clock } = ctx;
@@ -31,6 +31,8 @@ export function createEvents(ctx: ServiceContext): Events {
 
   return {
     async onNavigation(tabId, url, incognito) {
+      // A toolbar click's grant ends when its tab leaves the origin.
+      ctx.access.navigated(tabId, url);
       const subject = { kind: 'tab', incognito } as const;
       const decision = await probes.check('navigation', url, subject);
       if (!decision.probe) {
@@ -49,6 +51,9 @@ export function createEvents(ctx: ServiceContext): Events {
       const report = origin ? await ctx.currentReport(origin) : null;
       await platform.setBadge(tabId, badgeFor(report)).catch(() => undefined);
       await ctx.refreshMenus(url).catch(() => undefined);
+    },
+    onTabClosed(tabId) {
+      ctx.access.tabClosed(tabId);
     },
     async onAlarm(name) {
       if (name !== REVALIDATE_ALARM) return;

@@ -25,12 +25,24 @@ export interface SiteAccess {
   summary(): Promise<AccessSummary>;
   /** The browser's permissions changed: ask again. */
   changed(): void;
+  /**
+   * Chrome's "On click": the user clicked the toolbar icon over a tab showing `origin`. Chrome then lets
+   * the worker fetch from that origin while the tab stays on it, yet permissions.contains stays false
+   * and no permissions event fires (TOOLCHAIN.md §7): the grant is noted here, and ends when the tab
+   * leaves the origin or closes.
+   */
+  clicked(tabId: number, origin: string): void;
+  /** A tab committed a navigation: a click grant ends when it leaves the granted origin. */
+  navigated(tabId: number, url: string): void;
+  tabClosed(tabId: number): void;
 }
 
 /** Without a source (node tests, a browser without the API) every site may be read. */
 export function siteAccess(source: AccessSource | undefined): SiteAccess {
   let all: Promise<boolean> | null = null;
   const perOrigin = new Map<string, Promise<boolean>>();
+  /** Tab id → the origin a toolbar click granted in it. */
+  const clicks = new Map<number, string>();
 
   const ask = (patterns: string[]): Promise<boolean> => {
     if (!source) return Promise.resolve(true);
@@ -42,6 +54,7 @@ export function siteAccess(source: AccessSource | undefined): SiteAccess {
     async mayRead(origin) {
       all ??= ask(ALL_SITES_PATTERNS);
       if (await all) return true;
+      for (const granted of clicks.values()) if (granted === origin) return true;
       const pattern = originPattern(origin);
       if (pattern === null) return false;
       let known = perOrigin.get(pattern);
@@ -60,6 +73,23 @@ export function siteAccess(source: AccessSource | undefined): SiteAccess {
     changed() {
       all = null;
       perOrigin.clear();
+    },
+    clicked(tabId, origin) {
+      clicks.set(tabId, origin);
+    },
+    navigated(tabId, url) {
+      const granted = clicks.get(tabId);
+      if (granted === undefined) return;
+      let now: string | null = null;
+      try {
+        now = new URL(url).origin;
+      } catch {
+        now = null;
+      }
+      if (now !== granted) clicks.delete(tabId);
+    },
+    tabClosed(tabId) {
+      clicks.delete(tabId);
     },
   };
 }

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { test, expect, type Page, type Worker } from '@playwright/test';
 import { EXTENSION_DIR, launch, send, tabIdOf, waitForReport } from './support/extension';
 import { startPublisher, seed, type PublisherSite } from './support/sites';
+import { clickToolbarIcon } from './support/toolbar';
 import { unpackedExtensionId, withholdSiteAccess } from '../../scripts/lib/chromium.mjs';
 import type { OriginReport } from '../../lib/types';
 import type { SiteAccessSummary } from '../../lib/messages';
@@ -95,6 +96,35 @@ test('"On specific sites": the allowed site is probed as usual, another one is n
     await expect.poll(() => titleOf(sw, otherTab), { timeout: 15_000 }).toMatch(/no site access/);
     expect(await send<OriginReport>(ext, { type: 'skillpin:probe', origin: other, tabId: otherTab })).toMatchObject({ state: 'skipped', skippedBecause: 'no-site-access' });
     expect(probesOf(site).length).toBe(before);
+  } finally {
+    await context.close();
+  }
+});
+
+test('"On click": the toolbar click lets Skillpin read that tab\'s site, the popup lists its skills, and the grant ends when the tab leaves the site', async () => {
+  const id = unpackedExtensionId(EXTENSION_DIR);
+  withholdSiteAccess(profileDir, id, []);
+  const { context, sw } = await launch(profileDir);
+  try {
+    // Opened first: a tab opened after the click would close the popup before it probes.
+    const ext = await extensionPage(context, id, 'options.html');
+    const page = await context.newPage();
+    await page.goto(site.origin + '/');
+    const tabId = await tabIdOf(sw, page);
+    await expect.poll(() => titleOf(sw, tabId), { timeout: 15_000 }).toMatch(/no site access/);
+    expect(probesOf(site)).toEqual([]);
+    await page.bringToFront();
+    await clickToolbarIcon(context, id, page);
+    // The popup opened over the tab notes the click; its probe reads the site under the click's grant.
+    await expect.poll(async () => (await send<OriginReport | null>(ext, { type: 'skillpin:report', origin: site.origin }))?.state, { timeout: 20_000 }).toBe('done');
+    const report = await send<OriginReport>(ext, { type: 'skillpin:report', origin: site.origin });
+    expect(report.skills.length).toBe(5);
+    expect(report.skills.every((s) => s.status === 'verified-signed')).toBe(true);
+    expect(probesOf(site).length).toBeGreaterThan(0);
+    // Still no permission the browser reports: the grant lasts while the tab stays on the site.
+    expect(await sw.evaluate(() => chrome.permissions.contains({ origins: ['http://127.0.0.1/*'] }))).toBe(false);
+    await page.goto(`http://localhost:${site.server.port}/`);
+    await expect.poll(async () => (await send<OriginReport>(ext, { type: 'skillpin:probe', origin: site.origin })).skippedBecause).toBe('no-site-access');
   } finally {
     await context.close();
   }

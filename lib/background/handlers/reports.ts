@@ -1,9 +1,17 @@
 // Reports: whether the background is up, an origin's report, a re-check, the list of origins.
 import type { OriginSummary } from '../../messages';
 import { skippedReport } from '../../report/skipped-report';
+import { httpOrigin } from '../../chat/sites';
 import type { ServiceContext } from '../context';
 import { READY_POLICY_WAIT_MS } from '../policy-cache';
 import type { Slice } from './types';
+
+/** Chrome's on-click grant, noted when the toolbar popup opens over a tab that shows the origin. */
+async function noteClick(ctx: ServiceContext, tabId: number, origin: string): Promise<void> {
+  if (!ctx.platform.clickGrantsAccess) return;
+  const tabs = await ctx.platform.listTabs().catch(() => []);
+  if (tabs.some((t) => t.id === tabId && t.url !== null && httpOrigin(t.url) === origin)) ctx.access.clicked(tabId, origin);
+}
 
 export function reportHandlers(ctx: ServiceContext): Slice<'reports'> {
   const { probes } = ctx;
@@ -15,6 +23,7 @@ export function reportHandlers(ctx: ServiceContext): Slice<'reports'> {
       return { ready: true, version: ctx.deps.version };
     },
     'skillpin:report': async (req) => {
+      if (req.clickedTab !== undefined) await noteClick(ctx, req.clickedTab, req.origin);
       // A site the user does not let Skillpin read is said so, not shown as it was read before
       // (that report stays stored for when access comes back).
       if (!(await ctx.access.mayRead(req.origin))) return skippedReport(req.origin, 'no-site-access', ctx.clock.now());

@@ -47,6 +47,21 @@ describe('siteAccess', () => {
     expect(await access.mayRead('http://127.0.0.1:8080')).toBe(false);
   });
 
+  it('a toolbar click grants its tab\'s origin until the tab leaves it or closes (Chrome\'s "On click")', async () => {
+    const access = siteAccess(new Source());
+    expect(await access.mayRead('http://127.0.0.1:8080')).toBe(false);
+    access.clicked(4, 'http://127.0.0.1:8080');
+    expect(await access.mayRead('http://127.0.0.1:8080')).toBe(true);
+    expect(await access.mayRead('http://127.0.0.1:9090')).toBe(false);
+    access.navigated(4, 'http://127.0.0.1:8080/next');
+    expect(await access.mayRead('http://127.0.0.1:8080')).toBe(true);
+    access.navigated(4, 'https://elsewhere.example/');
+    expect(await access.mayRead('http://127.0.0.1:8080')).toBe(false);
+    access.clicked(5, 'http://127.0.0.1:8080');
+    access.tabClosed(5);
+    expect(await access.mayRead('http://127.0.0.1:8080')).toBe(false);
+  });
+
   it('a browser that cannot answer reads nothing; without a source (node) everything', async () => {
     const broken = siteAccess({ contains: () => Promise.reject(new Error('no')), grantedOrigins: () => Promise.reject(new Error('no')) });
     expect(await broken.mayRead('https://docs.example')).toBe(false);
