@@ -34,7 +34,8 @@ export interface FirefoxSession {
   close(): Promise<void>;
 }
 
-export async function launchFirefox(profileDir: string): Promise<FirefoxSession> {
+/** `prefs`: more Firefox preferences for this run (e.g. to let a permission request through without its prompt). */
+export async function launchFirefox(profileDir: string, prefs: Record<string, unknown> = {}): Promise<FirefoxSession> {
   if (!existsSync(FIREFOX)) {
     throw new Error(`Firefox is not at ${FIREFOX}: install Firefox ESR (apt-get install firefox-esr) or set FIREFOX_PATH`);
   }
@@ -52,6 +53,7 @@ export async function launchFirefox(profileDir: string): Promise<FirefoxSession>
       'network.dns.forceResolve': '127.0.0.1',
       'network.dns.disableIPv6': true,
       'dom.events.asyncClipboard.clipboardItem': true,
+      ...prefs,
     },
   });
   await browser.installExtension(FIREFOX_EXTENSION_DIR);
