@@ -5,37 +5,21 @@
 // test/e2e/fixtures/site-access-probe/), and Skillpin's own build for what its worker may fetch.
 // The sites are public-looking names mapped onto the 127.0.0.1 test server.
 import { test, expect, chromium, type BrowserContext, type Page, type Worker } from '@playwright/test';
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { extensionArgs, unpackedExtensionId } from '../../scripts/lib/chromium.mjs';
 import { CHROMIUM, EXTENSION_DIR, launch } from './support/extension';
+import { probeExtension } from './support/site-access-probe';
 import { startServer, type TestServer } from '../support/server';
 
 const RESOLVER = '--host-resolver-rules=MAP *.grant.test 127.0.0.1';
-const PROBE_FIXTURE = resolve('test/e2e/fixtures/site-access-probe');
 
 /** Site access "On click" for `extensionId`, written into a profile before its first launch. */
 function withholdSiteAccess(profileDir: string, extensionId: string): void {
   mkdirSync(join(profileDir, 'Default'), { recursive: true });
   const prefs = { extensions: { settings: { [extensionId]: { withholding_permissions: true } } } };
   writeFileSync(join(profileDir, 'Default', 'Preferences'), JSON.stringify(prefs));
-}
-
-/** The minimal extension, copied to `dir` with the given API permissions. */
-function probeExtension(dir: string, permissions: string[]): string {
-  cpSync(PROBE_FIXTURE, dir, { recursive: true });
-  const manifest = {
-    manifest_version: 3,
-    name: 'site access probe',
-    version: '1',
-    permissions,
-    host_permissions: ['http://*/*', 'https://*/*'],
-    background: { service_worker: 'sw.js' },
-    action: { default_title: 'probe', default_popup: 'popup.html' },
-  };
-  writeFileSync(join(dir, 'manifest.json'), JSON.stringify(manifest));
-  return dir;
 }
 
 async function workerOf(context: BrowserContext): Promise<Worker> {
@@ -101,7 +85,7 @@ function tempDir(prefix: string): string {
 test('withheld site access: a tab address is hidden without `tabs` until the toolbar click, shown with `tabs`; navigation events name it either way', async () => {
   const origin = `http://site.grant.test:${server.port}`;
   for (const permissions of [['webNavigation'], ['webNavigation', 'tabs']]) {
-    const extDir = probeExtension(tempDir('skillpin-probe-ext-'), permissions);
+    const extDir = probeExtension(tempDir('skillpin-probe-ext-'), permissions, 'chrome');
     const id = unpackedExtensionId(extDir);
     const profile = tempDir('skillpin-probe-profile-');
     withholdSiteAccess(profile, id);
