@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { join } from 'node:path';
+import { createHold } from './hold';
 import { entryFor, indexDoc, skillText } from '../../hostile/site-kit';
 
 const FIXTURES = 'test/e2e/fixtures/guest';
@@ -81,7 +82,7 @@ function echoSocket(req: IncomingMessage, socket: Duplex): void {
 }
 
 export async function startGuestSite(opts: { publishes: boolean }): Promise<GuestSite> {
-  const held: Array<() => void> = [];
+  const hold = createHold(HOLD_MS);
   let probeRequests = 0;
   const sockets = new Set<Duplex>();
 
@@ -125,16 +126,7 @@ export async function startGuestSite(opts: { publishes: boolean }): Promise<Gues
     }
     if (opts.publishes && path === SKILL_PATH) {
       probeRequests += 1;
-      await new Promise<void>((ok) => {
-        const answer = (): void => {
-          clearTimeout(timer);
-          const at = held.indexOf(answer);
-          if (at >= 0) held.splice(at, 1);
-          ok();
-        };
-        const timer = setTimeout(answer, HOLD_MS);
-        held.push(answer);
-      });
+      await hold.wait();
       res.writeHead(200, { 'Content-Type': 'text/markdown; charset=utf-8', 'Cache-Control': 'no-store' });
       res.end(SKILL);
       return;
@@ -162,12 +154,10 @@ export async function startGuestSite(opts: { publishes: boolean }): Promise<Gues
     port,
     origin: (host) => `http://${host}:${port}`,
     probeRequests: () => probeRequests,
-    held: () => held.length,
-    release: () => {
-      for (const answer of [...held]) answer();
-    },
+    held: () => hold.count(),
+    release: () => hold.release(),
     close: async () => {
-      for (const answer of [...held]) answer();
+      hold.release();
       for (const s of sockets) s.destroy();
       server.closeAllConnections();
       await new Promise<void>((ok) => server.close(() => ok()));
