@@ -30,8 +30,6 @@ export interface GuestSite {
   port: number;
   /** http://<host>:<port> */
   origin(host: string): string;
-  /** Requests the extension's probe made (the discovery documents and the skill). */
-  probeRequests(): number;
   /** Skill requests held open right now. */
   held(): number;
   /** Answers every held skill request. */
@@ -83,7 +81,6 @@ function echoSocket(req: IncomingMessage, socket: Duplex): void {
 
 export async function startGuestSite(opts: { publishes: boolean }): Promise<GuestSite> {
   const hold = createHold(HOLD_MS);
-  let probeRequests = 0;
   const sockets = new Set<Duplex>();
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
@@ -118,14 +115,12 @@ export async function startGuestSite(opts: { publishes: boolean }): Promise<Gues
       res.end(`<!doctype html><title>posted</title><body>posted ${new URLSearchParams(body).toString()}</body>`);
       return;
     }
-    if (path === '/llms.txt' || path.startsWith('/.well-known/')) probeRequests += 1;
     if (opts.publishes && path === '/.well-known/agent-skills/index.json') {
       res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' });
       res.end(JSON.stringify(indexDoc([entryFor('guest', SKILL_PATH, SKILL)])));
       return;
     }
     if (opts.publishes && path === SKILL_PATH) {
-      probeRequests += 1;
       await hold.wait();
       res.writeHead(200, { 'Content-Type': 'text/markdown; charset=utf-8', 'Cache-Control': 'no-store' });
       res.end(SKILL);
@@ -153,7 +148,6 @@ export async function startGuestSite(opts: { publishes: boolean }): Promise<Gues
   return {
     port,
     origin: (host) => `http://${host}:${port}`,
-    probeRequests: () => probeRequests,
     held: () => hold.count(),
     release: () => hold.release(),
     close: async () => {
