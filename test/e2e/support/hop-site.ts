@@ -46,12 +46,12 @@ function hostOf(req: IncomingMessage): string {
   return (req.headers.host ?? '').replace(/:\d+$/, '');
 }
 
-function send(res: ServerResponse, status: number, body: string, type = 'text/markdown; charset=utf-8', headers: Record<string, string> = {}): void {
+export function send(res: ServerResponse, status: number, body: string, type = 'text/markdown; charset=utf-8', headers: Record<string, string> = {}): void {
   res.writeHead(status, { 'Content-Type': type, 'Cache-Control': 'no-store', ...headers });
   res.end(body);
 }
 
-function redirect(res: ServerResponse, location: string): void {
+export function redirect(res: ServerResponse, location: string): void {
   res.writeHead(302, { Location: location, 'Cache-Control': 'no-store' });
   res.end();
 }

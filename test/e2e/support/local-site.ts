@@ -4,6 +4,7 @@
 // skill whose bytes are held back until the test releases them (so that a test can look at the
 // session rules while that request runs). Every request is logged with its host and path.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { redirect, send } from './hop-site';
 import { createHold } from './hold';
 import { entryFor, indexDoc, llmsTxt, skillText } from '../../hostile/site-kit';
 
@@ -26,16 +27,6 @@ const BODY = {
   fromDocs: skillText('from-docs'),
 };
 const HOLD_MS = 8000;
-
-function send(res: ServerResponse, status: number, body: string, type = 'text/markdown; charset=utf-8'): void {
-  res.writeHead(status, { 'Content-Type': type, 'Cache-Control': 'no-store' });
-  res.end(body);
-}
-
-function redirect(res: ServerResponse, location: string): void {
-  res.writeHead(302, { Location: location, 'Cache-Control': 'no-store' });
-  res.end();
-}
 
 export async function startLocalSite(): Promise<LocalSite> {
   const hits: Array<{ host: string; path: string }> = [];
