@@ -1,15 +1,13 @@
-// Following redirects (FORMATS.md §9.2–9.3), three ways. Under node each hop's Location is read
-// and checked before the hop is requested. A browser hides the Location of a manual redirect:
-// Chrome reports it to the request guard (request-guard.ts), so there each hop is still checked
-// and permitted before it is requested, and the address every response came from is judged
-// before its bytes are used; in Firefox the browser follows while the guard watches and cancels
-// every hop, and the whole chain is judged before the bytes are used.
+// Following redirects (FORMATS.md §9.2–9.3). Under node each hop's Location is read and checked
+// before the hop is requested. A browser hides the Location of a manual redirect: in Firefox the
+// browser follows while the request guard (request-guard.ts) watches and cancels every hop, and
+// the whole chain is judged before the bytes are used; Chrome reports the Location, and
+// fetch-reported.ts follows there hop by hop.
 import type { FetchLike } from '../types';
 import type { FetchResult } from './fetch-result';
 import { LIMITS } from './limits';
 import { UNRESOLVED, type RequestGuard, type RequestWatch } from './request-guard';
 import { checkArtifactUrl } from './url-safety';
-import { needsAddressCheck, vetAddresses } from './dns-check';
 import { blocked, discardBody, keyOf, parseUrl, transient, type RequestCtx } from './fetch-request';
 
 const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
@@ -46,7 +44,8 @@ export function judgeChain(c: RequestCtx, urls: readonly string[]): FetchResult 
   return null;
 }
 
-async function watchFor(c: RequestCtx, url: URL, requestGuard: RequestGuard): Promise<RequestWatch | null> {
+/** Watches the extension's request for `url` on behalf of `c`; null when the browser could not be made ready. */
+export async function watchFor(c: RequestCtx, url: URL, requestGuard: RequestGuard): Promise<RequestWatch | null> {
   try {
     return await requestGuard.watch(url.href, {
       origin: c.origin,
@@ -61,13 +60,8 @@ async function watchFor(c: RequestCtx, url: URL, requestGuard: RequestGuard): Pr
   }
 }
 
-/** In a browser: as the guard follows (Chrome: hop by hop here; Firefox: the browser, watched). */
-export function followGuarded(c: RequestCtx, fetch: FetchLike, requestGuard: RequestGuard): Promise<Followed> {
-  return requestGuard.manualRedirects ? followReported(c, fetch, requestGuard) : followWatched(c, fetch, requestGuard);
-}
-
 /** Firefox: one request the browser follows, every hop watched and cancelled when refused. */
-async function followWatched(c: RequestCtx, fetch: FetchLike, requestGuard: RequestGuard): Promise<Followed> {
+export async function followGuarded(c: RequestCtx, fetch: FetchLike, requestGuard: RequestGuard): Promise<Followed> {
   const watch = await watchFor(c, c.requested, requestGuard);
   if (!watch) return { result: transient(c, 'network') };
   try {
@@ -107,68 +101,6 @@ async function followWatched(c: RequestCtx, fetch: FetchLike, requestGuard: Requ
     return { response: res, current: final, redirects: chain.urls.length - 1 };
   } finally {
     watch.close();
-  }
-}
-
-type Step = { response: Response; next: URL | null; status: number | null } | { result: FetchResult };
-
-/** The verdict on where `url`'s response came from, once the browser has said (Chrome's `ip`); null when it may be used. */
-async function addressVerdict(c: RequestCtx, url: URL, watch: RequestWatch): Promise<FetchResult | null> {
-  if (!needsAddressCheck(c.origin, url)) return null;
-  const key = url.href;
-  const chain = await watch.settled(undefined, (ch) => ch.addresses[key] !== undefined);
-  const address = chain?.addresses[key];
-  const why = vetAddresses(c.origin, url, address === undefined ? null : [address]);
-  if (why === UNRESOLVED) return transient(c, 'network');
-  return why ? blocked(c, why) : null;
-}
-
-/** Chrome: one request for `url` with a manual redirect, watched; its response, or where it redirects to. */
-async function reportedStep(c: RequestCtx, fetch: FetchLike, requestGuard: RequestGuard, url: URL): Promise<Step> {
-  const watch = await watchFor(c, url, requestGuard);
-  if (!watch) return { result: transient(c, 'network') };
-  try {
-    let res: Response;
-    try {
-      res = await c.race(fetch(url.href, c.init));
-    } catch {
-      const chain = await watch.settled();
-      if (chain?.refused && chain.refused.reason !== UNRESOLVED) return { result: blocked(c, chain.refused.reason) };
-      return { result: transient(c, 'network') };
-    }
-    const verdict = await addressVerdict(c, url, watch);
-    if (verdict) {
-      discardBody(res);
-      return { result: verdict };
-    }
-    if (res.type !== 'opaqueredirect') return { response: res, next: null, status: res.status };
-    // The Location the opaque redirect hides, as the browser reported it.
-    const chain = await watch.settled(undefined, (ch) => ch.redirectTo !== null);
-    const next = chain?.redirectTo ? parseUrl(chain.redirectTo, url) : null;
-    if (!next) return { result: { kind: 'absent', url: c.url, finalUrl: url.href, status: null, reason: 'redirect-blocked', contentType: null, ms: c.ms() } };
-    return { response: res, next, status: null };
-  } finally {
-    watch.close();
-  }
-}
-
-/** Chrome: every hop requested here, in turn, after its check (as under node, with the Location the browser reports). */
-async function followReported(c: RequestCtx, fetch: FetchLike, requestGuard: RequestGuard): Promise<Followed> {
-  let current: URL = c.requested;
-  const visited = new Set<string>([current.href]);
-  let redirects = 0;
-  for (;;) {
-    const step = await reportedStep(c, fetch, requestGuard, current);
-    if ('result' in step) return step;
-    if (!step.next) return { response: step.response, current, redirects };
-    redirects += 1;
-    const verdict = checkHop(c, step.next, step.status, null);
-    if (verdict) return { result: verdict };
-    if (redirects > LIMITS.maxRedirects || visited.has(step.next.href)) {
-      return { result: { kind: 'absent', url: c.url, finalUrl: step.next.href, status: step.status, reason: 'too-many-redirects', contentType: null, ms: c.ms() } };
-    }
-    visited.add(step.next.href);
-    current = step.next;
   }
 }
 
