@@ -23,7 +23,7 @@ test('Firefox: host permissions revoked at run time: nothing requested, the popu
   const site = await startPublisher({ seed: seed(33) });
   const profileDir = newProfileDir();
   // Without the prompt a permission request from a click is granted (the user's answer, for the test).
-  const ff = await launchFirefox(profileDir, { 'extensions.webextOptionalPermissionPrompts': false });
+  const ff = await launchFirefox(profileDir, { prefs: { 'extensions.webextOptionalPermissionPrompts': false } });
   try {
     const ext = await openExtensionPage(ff, 'options.html');
     expect(await perms(ext, 'remove', ['http://*/*', 'https://*/*'])).toBe(true);

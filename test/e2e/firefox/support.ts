@@ -34,8 +34,14 @@ export interface FirefoxSession {
   close(): Promise<void>;
 }
 
-/** `prefs`: more Firefox preferences for this run (e.g. to let a permission request through without its prompt). */
-export async function launchFirefox(profileDir: string, prefs: Record<string, unknown> = {}): Promise<FirefoxSession> {
+export interface FirefoxLaunchOptions {
+  /** false: the same browser without Skillpin (for comparisons). Default true. */
+  extension?: boolean;
+  /** More preferences, on top of the ones every test profile gets. */
+  prefs?: Record<string, unknown>;
+}
+
+export async function launchFirefox(profileDir: string, options: FirefoxLaunchOptions = {}): Promise<FirefoxSession> {
   if (!existsSync(FIREFOX)) {
     throw new Error(`Firefox is not at ${FIREFOX}: install Firefox ESR (apt-get install firefox-esr) or set FIREFOX_PATH`);
   }
@@ -53,10 +59,10 @@ export async function launchFirefox(profileDir: string, prefs: Record<string, un
       'network.dns.forceResolve': '127.0.0.1',
       'network.dns.disableIPv6': true,
       'dom.events.asyncClipboard.clipboardItem': true,
-      ...prefs,
+      ...options.prefs,
     },
   });
-  await browser.installExtension(FIREFOX_EXTENSION_DIR);
+  if (options.extension !== false) await browser.installExtension(FIREFOX_EXTENSION_DIR);
   const launcher = await startServer({ files: { '/index.html': '<!doctype html><title>launcher</title><p>launcher</p>' } });
   return {
     browser,
