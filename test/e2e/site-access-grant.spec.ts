@@ -4,7 +4,7 @@
 // button. Two extensions: a minimal one with Skillpin's host permissions (with and without `tabs`,
 // test/e2e/fixtures/site-access-probe/), and Skillpin's own build for what its worker may fetch.
 // The sites are public-looking names mapped onto the 127.0.0.1 test server.
-import { test, expect, chromium, type BrowserContext, type Page, type Worker } from '@playwright/test';
+import { test, expect, chromium, type BrowserContext, type Worker } from '@playwright/test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
