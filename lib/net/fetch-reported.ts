@@ -14,11 +14,13 @@ import { checkHop, watchFor, type Followed } from './fetch-redirects';
 type Step = { response: Response; next: URL | null; status: number | null } | { result: FetchResult };
 
 /** The verdict on where `url`'s response came from, once the browser has said (Chrome's `ip`); null when it may be used. */
-async function addressVerdict(c: RequestCtx, url: URL, watch: RequestWatch): Promise<FetchResult | null> {
+async function addressVerdict(c: RequestCtx, url: URL, watch: RequestWatch, requestGuard: RequestGuard): Promise<FetchResult | null> {
   if (!needsAddressCheck(c.origin, url)) return null;
   const key = url.href;
   const chain = await watch.settled(undefined, (ch) => ch.addresses[key] !== undefined);
   const address = chain?.addresses[key];
+  // The address the visited origin itself answered from says nothing about this name (a proxy).
+  if (address !== undefined && requestGuard.originAddresses?.(c.origin).includes(address)) return null;
   const why = vetAddresses(c.origin, url, address === undefined ? null : [address]);
   if (why === UNRESOLVED) return transient(c, 'network');
   return why ? blocked(c, why) : null;
@@ -37,7 +39,7 @@ async function reportedStep(c: RequestCtx, fetch: FetchLike, requestGuard: Reque
       if (chain?.refused && chain.refused.reason !== UNRESOLVED) return { result: blocked(c, chain.refused.reason) };
       return { result: transient(c, 'network') };
     }
-    const verdict = await addressVerdict(c, url, watch);
+    const verdict = await addressVerdict(c, url, watch, requestGuard);
     if (verdict) {
       discardBody(res);
       return { result: verdict };

@@ -20,6 +20,12 @@ export interface RequestGuard {
   readonly manualRedirects: boolean;
   /** Watches the extension's next request for `url`; resolves once the browser is ready for it. */
   watch(url: string, rules: WatchRules): Promise<RequestWatch>;
+  /**
+   * The addresses the origin's own host answered this worker's requests from (Chrome's `ip`). An
+   * artifact host answering from one of them tells nothing about where its name resolves: behind a
+   * proxy every response reports the proxy's address (FORMATS.md §9.2).
+   */
+  originAddresses?(origin: string): readonly string[];
 }
 
 export interface WatchRules {
@@ -113,6 +119,14 @@ export interface RequestWatcher {
   open(): number;
 }
 
+function sameHost(url: string, origin: string): boolean {
+  try {
+    return new URL(url).hostname === new URL(origin).hostname;
+  } catch {
+    return false;
+  }
+}
+
 function keyOf(url: string): string {
   try {
     const u = new URL(url);
@@ -147,6 +161,17 @@ export function createRequestWatcher(opts: WatcherOptions): RequestWatcher {
     return opts.blocking ? { cancel: true } : undefined;
   };
 
+  /** Origin → the addresses its own host answered from (a few per origin, a bounded number of origins). */
+  const served = new Map<string, Set<string>>();
+  const remember = (origin: string, ip: string): void => {
+    const known = served.get(origin) ?? new Set<string>();
+    served.delete(origin);
+    known.add(ip);
+    if (known.size > 8) known.delete(known.values().next().value as string);
+    served.set(origin, known);
+    if (served.size > 256) served.delete(served.keys().next().value as string);
+  };
+
   /** The watch a request belongs to: by its id, or the next watch waiting for its URL. */
   const claim = (d: RequestDetails): Entry | undefined => {
     if (!isOwn(d)) return undefined;
@@ -168,7 +193,10 @@ export function createRequestWatcher(opts: WatcherOptions): RequestWatcher {
       e.urls.push(d.url);
       e.early.add(key);
     }
-    if (d.ip) e.addresses[key] = d.ip;
+    if (d.ip) {
+      e.addresses[key] = d.ip;
+      if (sameHost(d.url, e.rules.origin)) remember(e.rules.origin, d.ip);
+    }
   };
 
   const onBeforeRequest = (d: RequestDetails): { cancel: boolean } | Promise<{ cancel: boolean }> | undefined => {
@@ -218,6 +246,7 @@ export function createRequestWatcher(opts: WatcherOptions): RequestWatcher {
 
   const guard: RequestGuard = {
     manualRedirects: opts.manualRedirects ?? false,
+    originAddresses: (origin) => [...(served.get(origin) ?? [])],
     async watch(url, rules) {
       const release = opts.prepare ? await opts.prepare(new URL(url)) : () => undefined;
       const e: Entry = { rules, key: keyOf(url), urls: [], refused: null, ended: false, redirectTo: null, addresses: {}, early: new Set(), requestId: null, wake: [] };

@@ -193,3 +193,29 @@ describe('fetchBounded with a vetting guard (Firefox name lookups)', () => {
     expect(verdict(r)).toBe('transient/network');
   });
 });
+
+describe('Chrome behind a proxy: the address the visited origin answered from', () => {
+  const CDN = 'https://cdn.example/s.md';
+  /** One worker's watcher for several fetches, as the background keeps it. */
+  async function session(addressOf: (host: string) => string | undefined) {
+    const rules = simRules();
+    const permits = createPermits((c) => rules.update(c), { extensionId: EXT_ID });
+    await permits.install([]);
+    const watcher = createRequestWatcher({ extensionBase: EXT_BASE, blocking: false, manualRedirects: true, waitMs: 200, prepare: (u) => permits.acquire(u) });
+    const routes = { [`${PUB}/llms.txt`]: { body: '# Site\n' }, [CDN]: body() };
+    const sim = simBrowser(routes, watcher, { chrome: { rules, addressOf } });
+    return (url: string, kind: DocumentKind) => fetchBounded(sim.fetch, url, { kind, origin: PUB, clock, guard: watcher.guard });
+  }
+
+  it('an artifact host answering from the same private address as the origin itself (a proxy) is not refused', async () => {
+    const fetchOne = await session(() => '10.0.0.5');
+    expect((await fetchOne(`${PUB}/llms.txt`, 'llms-txt')).kind).toBe('ok');
+    expect(verdict(await fetchOne(CDN, 'skill-md'))).toBe('ok/');
+  });
+
+  it('another private address than the origin answered from is still refused', async () => {
+    const fetchOne = await session((host) => (host === 'pub.example' ? '10.0.0.5' : '127.0.0.1'));
+    expect((await fetchOne(`${PUB}/llms.txt`, 'llms-txt')).kind).toBe('ok');
+    expect(verdict(await fetchOne(CDN, 'skill-md'))).toBe('blocked/url-private-target');
+  });
+});
