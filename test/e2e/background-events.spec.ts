@@ -6,7 +6,7 @@
 import type { Page, Worker } from '@playwright/test';
 import { test, expect, send, tabIdOf, waitForReport } from './support/extension';
 import { clickMenuItem, fireStartup } from './support/listeners';
-import { startPublisher, seed } from './support/sites';
+import { startPublisher, seed, visitAndApproveFirst } from './support/sites';
 import { startServer } from '../support/server';
 import { DEMO_SKILLS } from '../../scripts/lib/publisher-site.mjs';
 import { REVALIDATE_ALARM } from '../../lib/background/events';
@@ -71,13 +71,7 @@ test('the revalidation alarm: made at install and at start-up, and when it fires
 
   const site = await startPublisher({ seed: seed(62) });
   try {
-    const page = await context.newPage();
-    await page.goto(site.origin + '/');
-    const report = await waitForReport<OriginReport>(extPage, site.origin);
-    const skill = report.skills[0];
-    if (!skill?.url || !skill.actual) throw new Error('no skill');
-    const approved = await send<ActionResult>(extPage, { type: 'skillpin:approve', origin: site.origin, url: skill.url, digestLf: skill.actual.lf, confirmUnverified: false, confirmCrossOrigin: false });
-    expect(approved.ok).toBe(true);
+    await visitAndApproveFirst(context, extPage, site);
     const settledAt = (await waitForReport<OriginReport>(extPage, site.origin)).finishedAt ?? 0;
 
     // The alarm, due now (the same name and period): Chromium fires it into alarms.onAlarm, and
@@ -100,12 +94,7 @@ test('a right click in a chat frame inside the page inserts into that frame, by 
     },
   });
   try {
-    const visit = await context.newPage();
-    await visit.goto(site.origin + '/');
-    const report = await waitForReport<OriginReport>(extPage, site.origin);
-    const skill = report.skills[0];
-    if (!skill?.url || !skill.actual) throw new Error('no skill');
-    expect((await send<ActionResult>(extPage, { type: 'skillpin:approve', origin: site.origin, url: skill.url, digestLf: skill.actual.lf, confirmUnverified: false, confirmCrossOrigin: false })).ok).toBe(true);
+    const { skill } = await visitAndApproveFirst(context, extPage, site);
     const ctx = await send<ContextResult>(extPage, { type: 'skillpin:skill-context', origin: site.origin, url: skill.url });
     if (!ctx.ok) throw new Error(ctx.message);
     // The page is a chat site once the user lists it (Options → Other chat sites).

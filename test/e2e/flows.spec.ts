@@ -3,7 +3,7 @@
 // context menu; key rotation; content change; restart; pause and deny list.
 import { test, expect, send, badgeText, tabIdOf, waitForReport, launch } from './support/extension';
 import { clickMenuItem, clickNotification } from './support/listeners';
-import { startPublisher, startChat, seed } from './support/sites';
+import { startPublisher, startChat, seed, visitAndApproveFirst } from './support/sites';
 import { DEMO_SKILLS } from '../../scripts/lib/publisher-site.mjs';
 import type { OriginReport, Settings } from '../../lib/types';
 import type { ActionResult, ContextResult, InsertResult } from '../../lib/messages';
@@ -59,13 +59,7 @@ test('visit → badge → popup lists verified-signed skills → approve → ins
 test('the context-menu copy handler puts the exact skill context on the clipboard', async ({ context, sw, extPage }) => {
   const site = await startPublisher({ seed: seed(2) });
   try {
-    const page = await context.newPage();
-    await page.goto(site.origin + '/');
-    const report = await waitForReport<OriginReport>(extPage, site.origin);
-    const skill = report.skills[0];
-    if (!skill?.url || !skill.actual) throw new Error('no skill');
-    const approved = await send<ActionResult>(extPage, { type: 'skillpin:approve', origin: site.origin, url: skill.url, digestLf: skill.actual.lf, confirmUnverified: false, confirmCrossOrigin: false });
-    expect(approved.ok).toBe(true);
+    const { page, skill } = await visitAndApproveFirst(context, extPage, site);
     const ctx = await send<ContextResult>(extPage, { type: 'skillpin:skill-context', origin: site.origin, url: skill.url });
     if (!ctx.ok) throw new Error(ctx.message);
 
