@@ -36,7 +36,12 @@ function isEvent(v: unknown): v is { addListener: (fn: Listener, ...rest: unknow
   return typeof v === 'object' && v !== null && typeof (v as { addListener?: unknown }).addListener === 'function';
 }
 
-/** Starts recording: wraps addListener of every event of every namespace of `api`. Call before any listener is added. */
+/**
+ * Records the listeners the background registers at its top level: wraps addListener of every
+ * event of every namespace of `api` until the current synchronous run ends (a microtask puts the
+ * browser's own addListener back), so listeners added later (a test's own in the worker, a
+ * per-request one) are neither recorded nor kept alive. Call before any listener is added.
+ */
 export function startE2eRecord(api: object): E2eRecord {
   const record: E2eRecord = {
     listeners: {},
@@ -47,6 +52,7 @@ export function startE2eRecord(api: object): E2eRecord {
       if (record.navTrace.length > TRACE_MAX) record.navTrace.shift();
     },
   };
+  const restore: Array<() => void> = [];
   const namespaces = api as Record<string, unknown>;
   for (const ns of Object.keys(namespaces)) {
     let space: unknown;
@@ -61,17 +67,25 @@ export function startE2eRecord(api: object): E2eRecord {
       const event = (space as Record<string, unknown>)[name];
       if (!isEvent(event)) continue;
       const add = event.addListener;
+      const own = Object.hasOwn(event, 'addListener');
       const key = `${ns}.${name}`;
       try {
         event.addListener = function (fn: Listener, ...rest: unknown[]) {
           record.listeners[key] = [...(record.listeners[key] ?? []), fn];
           return add.call(this, fn, ...rest);
         };
+        restore.push(() => {
+          if (own) event.addListener = add;
+          else delete (event as { addListener?: unknown }).addListener;
+        });
       } catch {
         // A browser whose event objects cannot be changed: that event is not recorded.
       }
     }
   }
+  queueMicrotask(() => {
+    for (const undo of restore) undo();
+  });
   (globalThis as Record<string, unknown>)[E2E_GLOBAL] = record;
   return record;
 }

@@ -1,6 +1,7 @@
-// The end-to-end build's listener record: every function registered on an event of the API is
-// kept under "namespace.event" and still reaches the event itself; anything that is not an event
-// is left alone; the load gate trace keeps the last 200 events. The global it sets is removed
+// The end-to-end build's listener record: every function registered on an event of the API in the
+// background's start-up run is kept under "namespace.event" and still reaches the event itself;
+// later ones are not kept; anything that is not an event is left alone; the load gate trace keeps
+// the last 200 events. The global it sets is removed
 // after each test.
 import { afterEach, describe, expect, it } from 'vitest';
 import { E2E_GLOBAL, startE2eRecord } from '../../../../entrypoints/background/e2e-record';
@@ -28,6 +29,26 @@ describe('e2e listener record', () => {
     expect(api.runtime.onStartup.hasListeners()).toBe(true);
     expect(api.runtime.onMessage.hasListeners()).toBe(false);
     expect((globalThis as Record<string, unknown>)[E2E_GLOBAL]).toBe(record);
+  });
+
+  it('records only what is registered in the same synchronous run: later listeners are the browser\'s alone', async () => {
+    const onCompleted = fakeEvent();
+    const proto = { addListener: onCompleted.addListener };
+    const event = Object.assign(Object.create(proto) as typeof proto, { added: onCompleted.added });
+    const api = { webNavigation: { onCompleted: event }, alarms: { onAlarm: fakeEvent() } };
+    const record = startE2eRecord(api);
+    const top = () => 'top';
+    api.webNavigation.onCompleted.addListener(top);
+    await Promise.resolve();
+    const later = () => 'later';
+    api.webNavigation.onCompleted.addListener(later);
+    api.alarms.onAlarm.addListener(later);
+    expect(record.listeners).toEqual({ 'webNavigation.onCompleted': [top] });
+    expect(onCompleted.added).toEqual([top, later]);
+    expect(api.alarms.onAlarm.added).toEqual([later]);
+    // The wrapper is gone: the event's own addListener (here its prototype's) is back.
+    expect(Object.hasOwn(event, 'addListener')).toBe(false);
+    expect(Object.hasOwn(api.alarms.onAlarm, 'addListener')).toBe(true);
   });
 
   it('leaves alone what is not an event, and a namespace whose getter throws', () => {
