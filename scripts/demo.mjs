@@ -68,7 +68,11 @@ for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM'])) process.on(si
 
 let sw = context.serviceWorkers().find((w) => w.url().startsWith('chrome-extension://'));
 if (!sw) sw = await context.waitForEvent('serviceworker', { timeout: 30_000 });
-await sw.evaluate(() => globalThis.skillpinReady);
+// The worker may be reported before its script ran: wait until its listeners are registered.
+for (let i = 0; !(await sw.evaluate(() => chrome.runtime.onMessage.hasListeners()).catch(() => false)); i++) {
+  if (i > 600) throw new Error("the extension's background registered no listeners within 30 s");
+  await new Promise((r) => setTimeout(r, 50));
+}
 const extensionId = new URL(sw.url()).host;
 const worker = sw;
 /** @type {{ isOnToolbar?: boolean }} */
@@ -76,17 +80,16 @@ const userSettings = await worker.evaluate(() => chrome.action.getUserSettings()
 const pinned = extensionId === expectedId && userSettings.isOnToolbar === true;
 if (extensionId !== expectedId) console.warn(`extension id ${extensionId} is not the expected ${expectedId}: the toolbar pin did not apply`);
 
-// The mock chat is no site Skillpin knows: make it one of the user's "Other chat sites",
-// through the background's own handler (as the options page's Save does), so no settings
-// tab is opened for it.
-const saved = await worker.evaluate(
-  (origin) =>
-    globalThis.skillpin?.handleMessage(
-      { type: 'skillpin:settings-update', changes: { chatSites: [origin] } },
-      { id: chrome.runtime.id, url: chrome.runtime.getURL('/options.html') },
-    ),
+// The mock chat is no site Skillpin knows: make it one of the user's "Other chat sites", with
+// the message the options page's Save sends, from the options page (closed again before the
+// first screen).
+const optionsPage = await context.newPage();
+await optionsPage.goto(`chrome-extension://${extensionId}/options.html`);
+const saved = await optionsPage.evaluate(
+  (origin) => chrome.runtime.sendMessage({ type: 'skillpin:settings-update', changes: { chatSites: [origin] } }),
   chat.origin,
 );
+await optionsPage.close();
 if (!(/** @type {{ ok?: boolean } | undefined} */ (saved)?.ok)) throw new Error(`could not add the mock chat to the chat sites: ${JSON.stringify(saved)}`);
 console.log(`chat sites:     ${chat.origin} (Settings → Other chat sites)`);
 
