@@ -1,4 +1,4 @@
-// Copies in the agents' skill folders (docs/desktop.md §3): `<agent root>/<name>/` holds the
+// Copies in the agents' skill folders (docs/desktop.md): `<agent root>/<name>/` holds the
 // skill's files exactly as approved plus `.skillpin.json`, the provenance. The host touches a
 // folder only when it wrote it: the provenance names a mirror record, and that record lists
 // the copy. Files the user changed or added in a copy are the user's: the host leaves them.

@@ -1,4 +1,4 @@
-// Writes that a crash cannot leave half done (docs/desktop.md §2): a file is written to a
+// Writes that a crash cannot leave half done (docs/desktop.md): a file is written to a
 // temporary name in the same folder, flushed to disk and renamed over the old one; a folder of
 // files is built beside its final place and swapped in by rename. Temporary names start with
 // `.skillpin-`, which no skill path may use (lib/desktop/paths.ts).

@@ -1,4 +1,4 @@
-// What the MCP server serves (docs/desktop.md §4): every skill of the mirror whose record is
+// What the MCP server serves (docs/desktop.md): every skill of the mirror whose record is
 // consistent and whose files all match their approved digests right now, each under
 // `skill://<host label>/<name>/…`. A skill that fails any check is left out, with the reason kept
 // so that a direct request for it gets a clear error.

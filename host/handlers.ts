@@ -1,4 +1,4 @@
-// The host's answer to each message (docs/desktop.md §1.3): hello, sync, put, status. Writes
+// The host's answer to each message (docs/desktop.md): hello, sync, put, status. Writes
 // happen under the mirror's lock; a message that fails a check changes nothing.
 import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';

@@ -1,4 +1,4 @@
-// `skillpin install-host` and `uninstall-host` (docs/desktop.md §5): the program copied into the
+// `skillpin install-host` and `uninstall-host` (docs/desktop.md): the program copied into the
 // data folder, a launcher the browsers start, the native-messaging manifests (allowed only for
 // Skillpin's extension ids) in every place Chrome, Chromium and Firefox read them, and on
 // Windows the registry keys that point at them. install.json records every file written, so

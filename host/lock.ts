@@ -1,4 +1,4 @@
-// One writer at a time (docs/desktop.md §2): each browser starts its own host process, so the
+// One writer at a time (docs/desktop.md): each browser starts its own host process, so the
 // writes of a sync or a put hold `<mirror>/.lock`, a file naming the process that holds it. A
 // lock whose process is gone is taken over.
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';

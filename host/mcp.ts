@@ -1,4 +1,4 @@
-// `skillpin mcp` (docs/desktop.md §4): an MCP server on stdio implementing the Skills extension
+// `skillpin mcp` (docs/desktop.md): an MCP server on stdio implementing the Skills extension
 // (io.modelcontextprotocol/skills, final) over the mirror. It only reads the mirror, makes no
 // network request, and serves no byte it has not just checked against the approved digest.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';

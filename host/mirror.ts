@@ -1,4 +1,4 @@
-// The mirror on disk (docs/desktop.md §2): for each browser that hands skills over, a folder of
+// The mirror on disk (docs/desktop.md): for each browser that hands skills over, a folder of
 // skills, each a folder named by its key holding `record.json` (the approved facts, every file's
 // digest and size, the agent copies written) and `files/` (the files exactly as approved).
 // Only the host writes here; the MCP server only reads, and checks every file against the record

@@ -1,4 +1,4 @@
-// `skillpin native-host` (docs/desktop.md §1): started by the browser with the caller as an
+// `skillpin native-host` (docs/desktop.md): started by the browser with the caller as an
 // argument, it reads framed messages on stdin and answers each on stdout. The caller must be one
 // of the extension ids install-host wrote down; any other gets an error for every message and
 // the mirror is not touched. Nothing but frames is ever written to stdout.

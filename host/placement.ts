@@ -1,4 +1,4 @@
-// Which agent folders a mirrored skill is copied to, and under which name (docs/desktop.md §3):
+// Which agent folders a mirrored skill is copied to, and under which name (docs/desktop.md):
 // the copies the user asked for are written, the others the host wrote are removed. Each step
 // answers with an AgentOutcome for the extension to show.
 import { grantsOf, needsConfirmation } from '../lib/desktop/grants';

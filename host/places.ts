@@ -1,4 +1,4 @@
-// Where the host keeps things on this machine (docs/desktop.md §2): the per-user data folder,
+// Where the host keeps things on this machine (docs/desktop.md): the per-user data folder,
 // the user's home (for the agent folders and the browsers' manifest folders), each overridable
 // for tests and for a user who wants them elsewhere.
 import { homedir } from 'node:os';

@@ -1,7 +1,7 @@
 // Whether a skill reaches beyond text once it sits in an agent's folder: frontmatter that asks
 // for tools, servers or hooks (`allowed-tools` and its kin), or files an agent could run. Such a
 // skill goes into an agent folder only with the user's confirmation for that agent and that
-// content (docs/desktop.md §3); the extension asks with this answer and the host checks it again.
+// content (docs/desktop.md); the extension asks with this answer and the host checks it again.
 import { parseFrontmatter } from '../parse/skill-md';
 import { reachKeys } from '../verify/advisory';
 import { isScriptPath } from './paths';

@@ -1,4 +1,4 @@
-// The extension's connection to the host program (docs/desktop.md §1.4), with the browser's
+// The extension's connection to the host program (docs/desktop.md), with the browser's
 // connectNative and the timers injected. One run at a time brings the host's mirror to the
 // latest plan: hello, sync, then a put for each skill the host lacks. A run that loses the host
 // halfway is tried again after a growing pause; a host that is not installed (or not allowed)

@@ -1,4 +1,4 @@
-// What the extension sends the host (docs/desktop.md §1.3): from the skills that may be used now
+// What the extension sends the host (docs/desktop.md): from the skills that may be used now
 // (each approved, current, allowed by policy) and the agent folders the user picked, one sync
 // naming every skill by its revision, and for each skill the host lacks one put with its files.
 import { encodeBase64 } from '../verify/base64';

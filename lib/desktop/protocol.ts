@@ -1,4 +1,4 @@
-// The desktop mirror protocol (docs/desktop.md §1): the messages the extension and the host
+// The desktop mirror protocol (docs/desktop.md): the messages the extension and the host
 // program exchange over native messaging, and the one check of each. Both sides import this
 // module, so a field is read the same way at both ends; nothing here touches I/O.
 import { isJsonObject } from '../parse/common';

@@ -1,4 +1,4 @@
-// The extension's check of what the host program answers (docs/desktop.md §1): the host is a
+// The extension's check of what the host program answers (docs/desktop.md): the host is a
 // local program the user installed, but its answers still reach the options page, so each one is
 // read field by field and anything else is refused.
 import { isJsonObject } from '../parse/common';
