@@ -94,6 +94,7 @@ export class DesktopLink {
 
   /** Stops: no more runs, the connection closed, the state `off`. The mirror on disk is left as it is. */
   stop(): void {
+    if (this.state.kind === 'off' && this.plan === null) return;
     this.plan = null;
     this.clearRetry();
     this.close(new HostGone('The connection was closed.'));

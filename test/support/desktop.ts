@@ -4,7 +4,8 @@
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { AgentId } from '../../lib/desktop/limits';
 import { type AgentChoices, type MirrorableSkill, planMirror } from '../../lib/desktop/outbox';
 import { lfNormalize } from '../../lib/verify/digest';
@@ -12,7 +13,7 @@ import { CORPUS } from './corpus-sites';
 
 export const EXT_SKILLS = join(CORPUS, 'ext-skills');
 export const SAMPLE_SKILLS = join(EXT_SKILLS, 'experimental-ext-skills@a47f8b09/examples/sample-skills');
-export const REPO_ROOT = resolve(__dirname, '../..');
+export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const SKILLPIN_BIN = join(REPO_ROOT, 'bin', 'skillpin');
 
 const hex = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');

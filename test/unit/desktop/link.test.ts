@@ -136,6 +136,12 @@ describe('DesktopLink', () => {
     link.mirror(plan);
     await settle();
     expect(link.state).toMatchObject({ kind: 'forbidden' });
+    let offs = 0;
+    const again = new DesktopLink({ connectNative: browser.connectNative, disconnectReason: () => null, timers, onState: (s) => s.kind === 'off' && (offs++, again.stop()) });
+    again.mirror(plan);
+    again.stop();
+    // stop() from inside the state callback does not call it again.
+    expect(offs).toBe(1);
     link.stop();
     expect(link.state).toEqual({ kind: 'off' });
     expect(classifyDisconnect('No such native application dev.skillpin.mirror')).toBe('host-absent');
