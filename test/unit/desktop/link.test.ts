@@ -131,7 +131,7 @@ describe('DesktopLink', () => {
 
   it('a host that refuses the caller is forbidden; stop() ends everything', async () => {
     const timers = new FakeTimers();
-    const browser = fakeBrowser((m) => ({ type: 'error', id: null, code: 'caller-not-allowed', message: 'not for you' }) ?? m);
+    const browser = fakeBrowser(() => ({ type: 'error', id: null, code: 'caller-not-allowed', message: 'not for you' }));
     const link = new DesktopLink({ connectNative: browser.connectNative, disconnectReason: () => null, timers });
     link.mirror(plan);
     await settle();
