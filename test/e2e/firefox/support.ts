@@ -34,7 +34,8 @@ export interface FirefoxSession {
   close(): Promise<void>;
 }
 
-export async function launchFirefox(profileDir: string): Promise<FirefoxSession> {
+/** `env`: the browser's environment (e.g. a test HOME, where Firefox reads user native-messaging manifests); `prefs`: more preferences. */
+export async function launchFirefox(profileDir: string, options: { env?: Record<string, string>; prefs?: Record<string, unknown> } = {}): Promise<FirefoxSession> {
   if (!existsSync(FIREFOX)) {
     throw new Error(`Firefox is not at ${FIREFOX}: install Firefox ESR (apt-get install firefox-esr) or set FIREFOX_PATH`);
   }
@@ -44,6 +45,7 @@ export async function launchFirefox(profileDir: string): Promise<FirefoxSession>
     headless: true,
     userDataDir: profileDir,
     acceptInsecureCerts: true,
+    ...(options.env ? { env: { ...(process.env as Record<string, string>), ...options.env } } : {}),
     extraPrefsFirefox: {
       'extensions.webextensions.uuids': JSON.stringify({ [GECKO_ID]: EXTENSION_UUID }),
       // Kept across the reinstall that follows a restart (a temporary add-on leaves at shutdown).
@@ -52,6 +54,7 @@ export async function launchFirefox(profileDir: string): Promise<FirefoxSession>
       'network.dns.forceResolve': '127.0.0.1',
       'network.dns.disableIPv6': true,
       'dom.events.asyncClipboard.clipboardItem': true,
+      ...options.prefs,
     },
   });
   await browser.installExtension(FIREFOX_EXTENSION_DIR);
