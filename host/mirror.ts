@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { type AgentId, isAgentId } from '../lib/desktop/limits';
-import type { Verification } from '../lib/desktop/protocol';
+import type { SkillFacts } from '../lib/desktop/protocol';
 import { clearLeftovers, OLD_PREFIX, writeFileAtomic, writeTreeAtomic } from './atomic';
 
 export const RECORD_FILE = 'record.json';
@@ -21,21 +21,11 @@ export interface RecordFile {
   size: number;
 }
 
-export interface MirrorRecord {
+export interface MirrorRecord extends SkillFacts {
   format: 1;
   key: string;
   /** The extension that handed it over (`chrome-extension://<id>/` or a Firefox add-on id). */
   caller: string;
-  origin: string;
-  url: string;
-  name: string;
-  type: 'skill-md' | 'archive';
-  digestLf: string;
-  digestRaw: string;
-  archiveSha256: string | null;
-  keyFingerprint: string | null;
-  verification: Verification;
-  approvedAt: number;
   revision: string;
   files: RecordFile[];
   storedAt: number;

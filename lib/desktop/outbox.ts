@@ -6,21 +6,13 @@ import { sha256, toHex } from '../verify/sha256';
 import { grantsOf, needsConfirmation } from './grants';
 import { type AgentId, MAX_BYTES_PER_SKILL, MAX_FILES_PER_SKILL } from './limits';
 import { checkSkillPaths } from './paths';
-import { type AgentRequest, parseHostRequest, type SkillRef, type SyncEntry, type Verification, type WireSkill } from './protocol';
+import { type AgentRequest, parseHostRequest, type SkillFacts, type SkillRef, type SyncEntry, type WireSkill } from './protocol';
 import { skillKey, skillRevision } from './revision';
 
 /** A skill that may be used now, as the hand-off gate gives it: its approved files and facts. */
-export interface MirrorableSkill extends SkillRef {
-  name: string;
-  type: 'skill-md' | 'archive';
+export interface MirrorableSkill extends SkillFacts {
   /** SKILL.md at the root, and for an archive every other regular file, exactly as approved. */
   files: { path: string; bytes: Uint8Array }[];
-  digestLf: string;
-  digestRaw: string;
-  archiveSha256: string | null;
-  keyFingerprint: string | null;
-  verification: Verification;
-  approvedAt: number;
   /** What the extension already knows: the frontmatter grants tools, or the skill carries scripts. */
   grantsTools: boolean;
   hasScripts: boolean;

@@ -45,8 +45,8 @@ export interface WireFile {
   data: string;
 }
 
-/** A skill as the extension hands it over: its approved files and the facts they were approved on. */
-export interface WireSkill extends SkillRef {
+/** The facts a skill was approved on: what the mirror records beside its files. */
+export interface SkillFacts extends SkillRef {
   name: string;
   type: 'skill-md' | 'archive';
   /** SHA-256 (hex) of SKILL.md after CR LF → LF, and of its raw bytes. */
@@ -58,7 +58,11 @@ export interface WireSkill extends SkillRef {
   verification: Verification;
   /** When the user approved it (ms since the epoch). */
   approvedAt: number;
-  /** skillRevision() of the fields above and the files' paths, digests and sizes. */
+}
+
+/** A skill as the extension hands it over: its approved files and the facts they were approved on. */
+export interface WireSkill extends SkillFacts {
+  /** skillRevision() of the facts and the files' paths, digests and sizes. */
   revision: string;
   files: WireFile[];
 }

@@ -2,9 +2,9 @@
 // approved, so the extension's sync can say in 64 characters which content the host must hold,
 // and the host can tell its copy is current without the files travelling again.
 import { sha256Sync, toHex } from '../verify/sha256';
-import type { SkillRef, WireSkill } from './protocol';
+import type { SkillFacts, SkillRef } from './protocol';
 
-export type RevisionFacts = Omit<WireSkill, 'revision' | 'files'> & { files: { path: string; sha256: string; size: number }[] };
+export type RevisionFacts = SkillFacts & { files: { path: string; sha256: string; size: number }[] };
 
 const encoder = new TextEncoder();
 

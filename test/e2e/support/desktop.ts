@@ -3,32 +3,21 @@
 // extension's own connection manager bundled into an extension page to talk to it through the
 // browser's runtime.connectNative.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
 import type { MirrorableSkill } from '../../../lib/desktop/outbox';
-import { SKILLPIN_BIN } from '../../support/desktop';
+import { SKILLPIN_BIN, type TempPlaces } from '../../support/desktop';
 
-export interface DesktopPlaces {
-  root: string;
-  home: string;
-  dataDir: string;
-  cleanup(): void;
-}
-
-export function desktopPlaces(): DesktopPlaces {
-  const root = mkdtempSync(join(tmpdir(), 'skillpin-e2e-desktop-'));
-  return { root, home: join(root, 'home'), dataDir: join(root, 'data'), cleanup: () => rmSync(root, { recursive: true, force: true }) };
-}
+export { tempPlaces as desktopPlaces, type TempPlaces as DesktopPlaces } from '../../support/desktop';
 
 /** Runs `bin/skillpin install-host` for the test folders, as a user would. */
-export function installHost(p: DesktopPlaces, extra: string[]): string {
+export function installHost(p: TempPlaces, extra: string[]): string {
   return execFileSync(process.execPath, [SKILLPIN_BIN, 'install-host', '--home', p.home, '--data-dir', p.dataDir, ...extra], { encoding: 'utf8' });
 }
 
-export function uninstallHost(p: DesktopPlaces): string {
+export function uninstallHost(p: TempPlaces): string {
   return execFileSync(process.execPath, [SKILLPIN_BIN, 'uninstall-host', '--home', p.home, '--data-dir', p.dataDir], { encoding: 'utf8' });
 }
 
