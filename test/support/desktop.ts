@@ -15,6 +15,8 @@ export const EXT_SKILLS = join(CORPUS, 'ext-skills');
 export const SAMPLE_SKILLS = join(EXT_SKILLS, 'experimental-ext-skills@a47f8b09/examples/sample-skills');
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const SKILLPIN_BIN = join(REPO_ROOT, 'bin', 'skillpin');
+/** Preload that makes any network call of the program under test fail and show on stderr. */
+export const NO_NETWORK = join(REPO_ROOT, 'test', 'support', 'no-network.cjs');
 
 const hex = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
 

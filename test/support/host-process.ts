@@ -1,7 +1,7 @@
 // Runs `bin/skillpin native-host` as a browser would: the caller as arguments, framed messages
 // on stdin, framed answers read from stdout.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { SKILLPIN_BIN } from './desktop';
+import { NO_NETWORK, SKILLPIN_BIN } from './desktop';
 
 export interface HostProcess {
   child: ChildProcess;
@@ -10,6 +10,8 @@ export interface HostProcess {
   /** The next answer (waits for it). */
   next(): Promise<Record<string, unknown>>;
   close(): Promise<number | null>;
+  /** What the process wrote to stderr so far (a network attempt shows there). */
+  stderr(): string;
 }
 
 export function frameOf(body: Buffer): Buffer {
@@ -19,7 +21,11 @@ export function frameOf(body: Buffer): Buffer {
 }
 
 export function startHost(args: string[], env: Record<string, string>): HostProcess {
-  const child = spawn(process.execPath, [SKILLPIN_BIN, 'native-host', ...args], { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--require', NO_NETWORK, SKILLPIN_BIN, 'native-host', ...args], { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
   let buffer = Buffer.alloc(0);
   const answers: Record<string, unknown>[] = [];
   const waiting: ((a: Record<string, unknown>) => void)[] = [];
@@ -47,5 +53,6 @@ export function startHost(args: string[], env: Record<string, string>): HostProc
       child.stdin?.end();
       return exited;
     },
+    stderr: () => stderr,
   };
 }

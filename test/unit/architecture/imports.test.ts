@@ -62,6 +62,20 @@ describe('module boundaries', () => {
     expect(imports('host/handlers.ts')).toContain('../lib/desktop/revision');
   });
 
+  it('the desktop program makes no network request: no network module, no fetch, only the stdio parts of the MCP SDK', () => {
+    const network = /^(node:)?(http|https|http2|net|tls|dgram|dns)(\/|$)/;
+    const bad: string[] = [];
+    for (const f of [...files('host'), ...files('lib/desktop')]) {
+      for (const s of imports(f)) {
+        if (network.test(s)) bad.push(`${f}: ${s}`);
+        if (s.startsWith('@modelcontextprotocol/') && !['@modelcontextprotocol/sdk/server/index.js', '@modelcontextprotocol/sdk/server/stdio.js', '@modelcontextprotocol/sdk/types.js'].includes(s)) bad.push(`${f}: ${s}`);
+      }
+      if (/\bfetch\s*\(|XMLHttpRequest|WebSocket/.test(readFileSync(join(ROOT, f), 'utf8'))) bad.push(`${f}: a network call`);
+    }
+    expect(bad).toEqual([]);
+    expect(imports('host/mcp.ts')).toContain('@modelcontextprotocol/sdk/server/stdio.js');
+  });
+
   it('lib/ runs under node and in a service worker: no node: built-ins', () => {
     const bad = files('lib').flatMap((f) => imports(f).filter((s) => s.startsWith('node:')).map((s) => `${f}: ${s}`));
     expect(bad).toEqual([]);

@@ -14,7 +14,7 @@ import { skillKey } from '../../../lib/desktop/revision';
 import { partitionOf } from '../../../host/mirror';
 import { answer } from '../../../host/native-host';
 import { places as makePlaces, mirrorDir } from '../../../host/places';
-import { CHROME_CALLER, messagesFor, SAMPLE_SKILLS, SKILLPIN_BIN, skillFromFolder, skillMd, type TempPlaces, tempPlaces, textSkill } from '../../support/desktop';
+import { CHROME_CALLER, messagesFor, NO_NETWORK, SAMPLE_SKILLS, SKILLPIN_BIN, skillFromFolder, skillMd, type TempPlaces, tempPlaces, textSkill } from '../../support/desktop';
 
 let t: TempPlaces;
 const review = skillFromFolder(join(SAMPLE_SKILLS, 'code-review'), { origin: 'https://docs.example', url: 'https://docs.example/skills/code-review.zip' });
@@ -32,13 +32,24 @@ beforeAll(async () => {
 afterAll(() => t.cleanup());
 
 const clients: Client[] = [];
+let stderr = '';
 afterEach(async () => {
   for (const c of clients.splice(0)) await c.close();
+  // The server was started with every network call made to fail loudly (test/support/no-network.cjs).
+  expect(stderr).not.toContain('SKILLPIN-NETWORK-ATTEMPT');
 });
 
 async function connect(): Promise<Client> {
   const client = new Client({ name: 'skillpin-test', version: '1.0.0' });
-  const transport = new StdioClientTransport({ command: process.execPath, args: [SKILLPIN_BIN, 'mcp'], env: { PATH: process.env.PATH ?? '', SKILLPIN_DATA_DIR: t.dataDir, SKILLPIN_HOME: t.home }, stderr: 'pipe' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: ['--require', NO_NETWORK, SKILLPIN_BIN, 'mcp'],
+    env: { PATH: process.env.PATH ?? '', SKILLPIN_DATA_DIR: t.dataDir, SKILLPIN_HOME: t.home },
+    stderr: 'pipe',
+  });
+  transport.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
   await client.connect(transport);
   clients.push(client);
   return client;

@@ -30,6 +30,7 @@ describe('skillpin native-host, spawned', () => {
     expect(await host.next()).toMatchObject({ type: 'stored', agents: [{ state: 'written', folder: 'code-review' }] });
     expect(readFileSync(join(t.home, '.agents/skills/code-review/references/REFERENCE.md'))).toEqual(readFileSync(join(SAMPLE_SKILLS, 'code-review/references/REFERENCE.md')));
     expect(await host.close()).toBe(0);
+    expect(host.stderr()).not.toContain('SKILLPIN-NETWORK-ATTEMPT');
   });
 
   it('answers an oversized message with an error, skips it, and reads the next message', async () => {
