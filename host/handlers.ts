@@ -109,7 +109,7 @@ function status(ctx: HostContext, id: number): HostReply {
   let truncated = false;
   for (const r of ctx.mirror.records(ctx.caller)) {
     const held: HeldSkill = { origin: r.origin, url: r.url, name: r.name, revision: r.revision, verification: r.verification, approvedAt: r.approvedAt, agents: r.agents };
-    size += JSON.stringify(held).length + 1;
+    size += Buffer.byteLength(JSON.stringify(held)) + 1;
     if (size > MAX_MESSAGE_TO_BROWSER - 4096) {
       truncated = true;
       break;

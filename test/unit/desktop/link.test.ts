@@ -101,6 +101,18 @@ describe('DesktopLink', () => {
     expect(browser.connects()).toBe(1);
   });
 
+  it('counts what the host holds: a skill the plan refused or the host did not store is not held', async () => {
+    const timers = new FakeTimers();
+    const browser = fakeBrowser((m) => (m.type === 'put' ? { type: 'error', id: m.id, code: 'digest-mismatch', message: 'no' } : host(m)));
+    const link = new DesktopLink({ connectNative: browser.connectNative, disconnectReason: () => null, timers });
+    const bad = textSkill('bad', skillMd('bad', 'x'));
+    bad.files.push({ path: '../escape', bytes: new Uint8Array(1) });
+    link.mirror(() => planMirror([bad, textSkill('alpha', skillMd('alpha', 'A')), textSkill('beta', skillMd('beta', 'B'))], choices([])));
+    await settle();
+    // alpha and beta were planned; the host refused both puts; bad was refused before sending.
+    expect(link.state).toMatchObject({ kind: 'in-sync', summary: { held: 0, refused: [{ ref: { url: bad.url } }, { message: 'no' }, { message: 'no' }] } });
+  });
+
   it('an absent host is a state, not retried by itself', async () => {
     const timers = new FakeTimers();
     const browser = fakeBrowser('absent');
