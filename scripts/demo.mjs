@@ -109,6 +109,9 @@ async function badgeOf(tabId) {
   return '';
 }
 const badge = publisherTab ? await badgeOf(publisherTab.id) : '';
+/** The badge's colour on a tab, as Chromium holds it ([r, g, b, a]; the store images draw it). */
+const badgeColorOf = (/** @type {number} */ tabId) => worker.evaluate((id) => chrome.action.getBadgeBackgroundColor({ tabId: id }), tabId);
+const badgeColor = publisherTab ? await badgeColorOf(publisherTab.id) : null;
 console.log(`badge:          ${badge || '(none)'} on the demo publisher tab; Skillpin ${pinned ? 'is pinned to the toolbar' : 'is NOT pinned (see the extensions menu)'}`);
 
 if (stay) {
@@ -233,6 +236,7 @@ await popup.goto(popupUrl);
 await popup.getByRole('button', { name: /trust new key/i }).first().waitFor({ timeout: 10_000 });
 await snap(popup, '09-popup-key-changed.png');
 const keyBadge = publisherTab ? await worker.evaluate((id) => chrome.action.getBadgeText({ tabId: id }), publisherTab.id) : '';
+const keyBadgeColor = publisherTab ? await badgeColorOf(publisherTab.id) : null;
 
 // The chat-site setting the demo made, on the options page.
 const settingsPage = await context.newPage();
@@ -249,10 +253,10 @@ const journey = {
   pinnedToToolbar: pinned,
   publisher: `${site.origin}/`,
   chat: `${chat.origin}/index.html`,
-  firstScreen: { tabs: firstTabs.map(({ url, active }) => ({ url, active })), badge },
+  firstScreen: { tabs: firstTabs.map(({ url, active }) => ({ url, active })), badge, badgeColor },
   approved: changedName,
   contentChange: changedStatus,
-  keyChange: { keyState: rotated.key.state, badge: keyBadge },
+  keyChange: { keyState: rotated.key.state, badge: keyBadge, badgeColor: keyBadgeColor },
   screenshots: saved_,
 };
 writeFileSync(join(shots, 'journey.json'), JSON.stringify(journey, null, 2) + '\n');

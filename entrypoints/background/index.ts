@@ -62,6 +62,7 @@ export default defineBackground(() => {
   browser.tabs.onRemoved.addListener((tabId) => {
     incognitoTabs.onRemoved(tabId);
     loadGate.closed(tabId);
+    service.onTabClosed(tabId);
   });
   browser.tabs.onReplaced.addListener((addedTabId, removedTabId) => incognitoTabs.onReplaced(addedTabId, removedTabId));
 
@@ -89,6 +90,14 @@ export default defineBackground(() => {
   // An administrator changed the policy (docs/policies.md): read it again and tell open pages.
   browser.storage.onChanged.addListener((_changes, area) => {
     if (area === 'managed') void service.onManagedChanged().catch(() => undefined);
+  });
+
+  // The user changed Skillpin's site access (the popup's Allow, the browser's extension menu or page).
+  browser.permissions.onAdded.addListener((p) => {
+    void service.onAccessChanged(p.origins ?? []).catch(() => undefined);
+  });
+  browser.permissions.onRemoved.addListener(() => {
+    void service.onAccessChanged([]).catch(() => undefined);
   });
 
   browser.alarms.onAlarm.addListener((alarm) => {

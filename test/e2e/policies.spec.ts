@@ -124,3 +124,46 @@ test('a Chromium policy for this extension locks settings, pins a publisher key 
   }
   expect(existsSync(file)).toBe(false);
 });
+
+test('requireSignedSkills set after an unsigned skill was approved: every hand-off path refuses it, Export for upload included', async () => {
+  const site = await startPublisher({ seed: seed(13), sign: false });
+  const extensionId = unpackedExtensionId(EXTENSION_DIR);
+  const file = join(POLICY_DIR, `skillpin-e2e-signed-${extensionId}-${process.pid}.json`);
+  const createdDirs = makePolicyDir();
+  const profileDir = mkdtempSync(join(tmpdir(), 'skillpin-e2e-policy-signed-'));
+  let close: (() => Promise<void>) | null = null;
+  try {
+    // Without a policy the unsigned (verified) skill is approved, and it exports.
+    const first = await launch(profileDir);
+    close = () => first.context.close();
+    const page = await first.context.newPage();
+    await page.goto(`chrome-extension://${extensionId}/options.html`);
+    const report = await send<OriginReport>(page, { type: 'skillpin:probe', origin: site.origin });
+    const skill = report.skills[0];
+    if (!skill?.url || !skill.actual) throw new Error(`no skill: ${JSON.stringify(report).slice(0, 600)}`);
+    expect(skill.status).toBe('verified');
+    expect(await send<ActionResult>(page, { type: 'skillpin:approve', origin: site.origin, url: skill.url, digestLf: skill.actual.lf, confirmUnverified: false, confirmCrossOrigin: false })).toEqual({ ok: true });
+    expect(await send<{ ok: boolean }>(page, { type: 'skillpin:skill-export', origin: site.origin, url: skill.url })).toMatchObject({ ok: true });
+    await first.context.close();
+    close = null;
+
+    // The organisation then allows only verified-signed skills.
+    writeFileSync(file, JSON.stringify({ '3rdparty': { extensions: { [extensionId]: { requireSignedSkills: true } } } }));
+    const second = await launch(profileDir);
+    close = () => second.context.close();
+    await expect.poll(() => second.sw.evaluate(() => chrome.storage.managed.get()), { timeout: 20_000 }).toMatchObject({ requireSignedSkills: true });
+    const again = await second.context.newPage();
+    await again.goto(`chrome-extension://${extensionId}/options.html`);
+    expect(await send<ActionResult>(again, { type: 'skillpin:skill-context', origin: site.origin, url: skill.url })).toMatchObject({ ok: false, error: 'policy-requires-signed' });
+    expect(await send<ActionResult>(again, { type: 'skillpin:skill-export', origin: site.origin, url: skill.url })).toMatchObject({ ok: false, error: 'policy-requires-signed' });
+    const listed = await send<{ url: string; usable: boolean }[]>(again, { type: 'skillpin:approved-list' });
+    expect(listed.find((a) => a.url === skill.url)?.usable).toBe(false);
+  } finally {
+    await close?.();
+    rmSync(file, { force: true });
+    removeIfEmpty(createdDirs);
+    rmSync(profileDir, { recursive: true, force: true });
+    await site.close();
+  }
+  expect(existsSync(file)).toBe(false);
+});

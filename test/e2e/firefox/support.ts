@@ -34,8 +34,16 @@ export interface FirefoxSession {
   close(): Promise<void>;
 }
 
-/** `env`: the browser's environment (e.g. a test HOME, where Firefox reads user native-messaging manifests); `prefs`: more preferences. */
-export async function launchFirefox(profileDir: string, options: { env?: Record<string, string>; prefs?: Record<string, unknown> } = {}): Promise<FirefoxSession> {
+export interface FirefoxLaunchOptions {
+  /** false: the same browser without Skillpin (for comparisons). Default true. */
+  extension?: boolean;
+  /** More preferences, on top of the ones every test profile gets. */
+  prefs?: Record<string, unknown>;
+  /** More environment for the browser (e.g. a test HOME, where Firefox reads user native-messaging manifests). */
+  env?: Record<string, string>;
+}
+
+export async function launchFirefox(profileDir: string, options: FirefoxLaunchOptions = {}): Promise<FirefoxSession> {
   if (!existsSync(FIREFOX)) {
     throw new Error(`Firefox is not at ${FIREFOX}: install Firefox ESR (apt-get install firefox-esr) or set FIREFOX_PATH`);
   }
@@ -57,7 +65,7 @@ export async function launchFirefox(profileDir: string, options: { env?: Record<
       ...options.prefs,
     },
   });
-  await browser.installExtension(FIREFOX_EXTENSION_DIR);
+  if (options.extension !== false) await browser.installExtension(FIREFOX_EXTENSION_DIR);
   const launcher = await startServer({ files: { '/index.html': '<!doctype html><title>launcher</title><p>launcher</p>' } });
   return {
     browser,
