@@ -43,6 +43,9 @@ export default defineConfig({
       ...(browser === 'chrome' ? ['offscreen', 'declarativeNetRequestWithHostAccess'] : ['webRequestBlocking', 'dns']),
       ...(e2eBuild && browser === 'firefox' ? ['clipboardRead'] : []),
     ],
+    // Asked for only when the user turns on "Use skills in desktop agents" (docs/desktop.md): the
+    // native host keeps the approved skills for the agents on this computer.
+    optional_permissions: ['nativeMessaging'],
     host_permissions: ['http://*/*', 'https://*/*'],
     action: { default_title: '__MSG_extName__' },
     // The policies an organisation may set (docs/policies.md). Firefox has no schema: it hands

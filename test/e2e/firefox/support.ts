@@ -39,6 +39,8 @@ export interface FirefoxLaunchOptions {
   extension?: boolean;
   /** More preferences, on top of the ones every test profile gets. */
   prefs?: Record<string, unknown>;
+  /** More environment for the browser (e.g. a test HOME, where Firefox reads user native-messaging manifests). */
+  env?: Record<string, string>;
 }
 
 export async function launchFirefox(profileDir: string, options: FirefoxLaunchOptions = {}): Promise<FirefoxSession> {
@@ -51,6 +53,7 @@ export async function launchFirefox(profileDir: string, options: FirefoxLaunchOp
     headless: true,
     userDataDir: profileDir,
     acceptInsecureCerts: true,
+    ...(options.env ? { env: { ...(process.env as Record<string, string>), ...options.env } } : {}),
     extraPrefsFirefox: {
       'extensions.webextensions.uuids': JSON.stringify({ [GECKO_ID]: EXTENSION_UUID }),
       // Kept across the reinstall that follows a restart (a temporary add-on leaves at shutdown).

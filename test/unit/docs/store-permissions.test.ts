@@ -52,12 +52,12 @@ describe('the permission table checker', () => {
       permissions: [
         ...doc.permissions.filter((r) => r !== offscreen),
         { ...offscreen, browsers: ['chrome', 'firefox'] },
-        { name: 'nativeMessaging', kind: 'optional permission', browsers: ['chrome'], usedIn: [], chromeWarning: 'x', line: 999 },
+        { name: 'bookmarks', kind: 'optional permission', browsers: ['chrome'], usedIn: [], chromeWarning: 'x', line: 999 },
       ],
     };
     expect(tableProblems(changed, manifests)).toEqual([
       `the permission offscreen (line ${offscreen.line}) names chrome and firefox, but the chrome manifest has it`,
-      'the optional permission nativeMessaging (line 999) is in neither manifest',
+      'the optional permission bookmarks (line 999) is in neither manifest',
     ]);
   });
 
