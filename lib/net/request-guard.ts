@@ -119,6 +119,22 @@ export interface RequestWatcher {
   open(): number;
 }
 
+/** Origin → the addresses its own host answered from: a few per origin, for a bounded number of origins. */
+function servedAddresses(): { remember(origin: string, ip: string): void; of(origin: string): string[] } {
+  const served = new Map<string, Set<string>>();
+  return {
+    remember(origin, ip) {
+      const known = served.get(origin) ?? new Set<string>();
+      served.delete(origin);
+      known.add(ip);
+      if (known.size > 8) known.delete(known.values().next().value as string);
+      served.set(origin, known);
+      if (served.size > 256) served.delete(served.keys().next().value as string);
+    },
+    of: (origin) => [...(served.get(origin) ?? [])],
+  };
+}
+
 function sameHost(url: string, origin: string): boolean {
   try {
     return new URL(url).hostname === new URL(origin).hostname;
@@ -161,16 +177,7 @@ export function createRequestWatcher(opts: WatcherOptions): RequestWatcher {
     return opts.blocking ? { cancel: true } : undefined;
   };
 
-  /** Origin → the addresses its own host answered from (a few per origin, a bounded number of origins). */
-  const served = new Map<string, Set<string>>();
-  const remember = (origin: string, ip: string): void => {
-    const known = served.get(origin) ?? new Set<string>();
-    served.delete(origin);
-    known.add(ip);
-    if (known.size > 8) known.delete(known.values().next().value as string);
-    served.set(origin, known);
-    if (served.size > 256) served.delete(served.keys().next().value as string);
-  };
+  const served = servedAddresses();
 
   /** The watch a request belongs to: by its id, or the next watch waiting for its URL. */
   const claim = (d: RequestDetails): Entry | undefined => {
@@ -195,7 +202,7 @@ export function createRequestWatcher(opts: WatcherOptions): RequestWatcher {
     }
     if (d.ip) {
       e.addresses[key] = d.ip;
-      if (sameHost(d.url, e.rules.origin)) remember(e.rules.origin, d.ip);
+      if (sameHost(d.url, e.rules.origin)) served.remember(e.rules.origin, d.ip);
     }
   };
 
@@ -246,7 +253,7 @@ export function createRequestWatcher(opts: WatcherOptions): RequestWatcher {
 
   const guard: RequestGuard = {
     manualRedirects: opts.manualRedirects ?? false,
-    originAddresses: (origin) => [...(served.get(origin) ?? [])],
+    originAddresses: (origin) => served.of(origin),
     async watch(url, rules) {
       const release = opts.prepare ? await opts.prepare(new URL(url)) : () => undefined;
       const e: Entry = { rules, key: keyOf(url), urls: [], refused: null, ended: false, redirectTo: null, addresses: {}, early: new Set(), requestId: null, wake: [] };
