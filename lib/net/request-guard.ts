@@ -119,6 +119,21 @@ export interface RequestWatcher {
   open(): number;
 }
 
+/** Whether a request is the extension's own: outside any tab, made by one of its pages or its worker. */
+function ownRequests(extensionBase: string): (d: RequestDetails) => boolean {
+  // Compared as text: URL parsers differ on the origin of extension schemes.
+  const own = extensionBase.replace(/\/+$/, '');
+  return (d) => {
+    if (d.tabId !== -1) return false;
+    const from = d.initiator ?? d.originUrl ?? d.documentUrl ?? '';
+    return from === own || from.startsWith(`${own}/`);
+  };
+}
+
+function wakeAll(e: { wake: Array<() => void> }): void {
+  for (const w of e.wake.splice(0)) w();
+}
+
 /** Origin → the addresses its own host answered from: a few per origin, for a bounded number of origins. */
 function servedAddresses(): { remember(origin: string, ip: string): void; of(origin: string): string[] } {
   const served = new Map<string, Set<string>>();
@@ -154,21 +169,10 @@ function keyOf(url: string): string {
 }
 
 export function createRequestWatcher(opts: WatcherOptions): RequestWatcher {
-  // Compared as text: URL parsers differ on the origin of extension schemes.
-  const own = opts.extensionBase.replace(/\/+$/, '');
+  const isOwn = ownRequests(opts.extensionBase);
   const pending = new Map<string, Entry[]>();
   const byRequest = new Map<string, Entry>();
   let live = 0;
-
-  const isOwn = (d: RequestDetails): boolean => {
-    if (d.tabId !== -1) return false;
-    const from = d.initiator ?? d.originUrl ?? d.documentUrl ?? '';
-    return from === own || from.startsWith(`${own}/`);
-  };
-
-  const wakeAll = (e: Entry): void => {
-    for (const w of e.wake.splice(0)) w();
-  };
 
   const refuse = (e: Entry, url: string, reason: string): { cancel: boolean } | undefined => {
     if (!e.refused) e.refused = { url, reason };
