@@ -85,6 +85,9 @@ if (extensionId !== expectedId) console.warn(`extension id ${extensionId} is not
 // first screen).
 const optionsPage = await context.newPage();
 await optionsPage.goto(`chrome-extension://${extensionId}/options.html`);
+// Ready once its store is open and the organisation's settings are read (Chromium answers managed
+// storage slowly at start; until then Skillpin changes no setting and probes nothing).
+await optionsPage.evaluate(() => chrome.runtime.sendMessage({ type: 'skillpin:ready' }));
 const saved = await optionsPage.evaluate(
   (origin) => chrome.runtime.sendMessage({ type: 'skillpin:settings-update', changes: { chatSites: [origin] } }),
   chat.origin,

@@ -29,12 +29,14 @@ export function createEvents(ctx: ServiceContext): Events {
     return age >= 0 && age < QUIET_REVISIT_MS;
   }
 
-  return {
+  const events: Events = {
     async onNavigation(tabId, url, incognito) {
       // A toolbar click's grant ends when its tab leaves the origin.
       ctx.access.navigated(tabId, url);
       const subject = { kind: 'tab', incognito } as const;
-      const decision = await probes.check('navigation', url, subject);
+      // Refused only because the policy was not known yet: handled again, badge and all, once it is.
+      const again = () => events.onNavigation(tabId, url, incognito);
+      const decision = await probes.check('navigation', url, subject, again);
       if (!decision.probe) {
         await platform.setBadge(tabId, { text: '', color: '#5b6470', title: notCheckedTitle(decision.reason) }).catch(() => undefined);
         return null;
@@ -87,4 +89,5 @@ export function createEvents(ctx: ServiceContext): Events {
       return httpOrigin(origin) === origin ? origin : null;
     },
   };
+  return events;
 }

@@ -92,8 +92,12 @@ export interface ProbeGateDeps {
 }
 
 export interface ProbeGate {
-  /** The gate's decision alone (a navigation shows it on the badge before the page has loaded). */
-  check(cause: ProbeCause, target: string, subject: ProbeSubject): Promise<GateDecision>;
+  /**
+   * The gate's decision alone (a navigation shows it on the badge before the page has loaded).
+   * `retry`: what to run again when the refusal was only that the policy was not known yet (the
+   * navigation's own handling, badge included); by default the probe.
+   */
+  check(cause: ProbeCause, target: string, subject: ProbeSubject, retry?: () => Promise<unknown>): Promise<GateDecision>;
   /** Probes when the gate lets it, else answers a `skipped` report that is not stored. */
   probe(cause: ProbeCause, target: string, subject: ProbeSubject): Promise<OriginReport>;
   /** The probe in flight for the origin, joined; null when none runs (joining starts nothing). */
@@ -113,9 +117,11 @@ export function createProbeGate(deps: ProbeGateDeps): ProbeGate {
   /** Probes whose gate check is still running, by origin: a report asked meanwhile joins them. */
   const checking = new Map<string, Promise<OriginReport>>();
   /** Probes refused because the policy was not known, by origin (the last cause and subject). */
-  const pending = new Map<string, { cause: ProbeCause; target: string; subject: ProbeSubject }>();
+  const pending = new Map<string, () => Promise<unknown>>();
+  /** Retries running now (idle waits for them too). */
+  const retrying = new Set<Promise<unknown>>();
 
-  async function check(cause: ProbeCause, target: string, subject: ProbeSubject): Promise<GateDecision> {
+  async function check(cause: ProbeCause, target: string, subject: ProbeSubject, retry?: () => Promise<unknown>): Promise<GateDecision> {
     const [policy, settings] = await Promise.all([deps.policy(), deps.settings()]);
     const decision = await gateDecision(target, {
       policy,
@@ -131,7 +137,7 @@ export function createProbeGate(deps: ProbeGateDeps): ProbeGate {
     if (!decision.probe && decision.reason === 'policy-pending') {
       const origin = originOf(target);
       pending.delete(origin);
-      pending.set(origin, { cause, target, subject });
+      pending.set(origin, retry ?? (() => gate.probe(cause, target, subject)));
       if (pending.size > PENDING_RETRIES) pending.delete(pending.keys().next().value as string);
     }
     return decision;
@@ -163,10 +169,14 @@ export function createProbeGate(deps: ProbeGateDeps): ProbeGate {
     retryPending() {
       const again = [...pending.values()];
       pending.clear();
-      for (const p of again) void gate.probe(p.cause, p.target, p.subject).catch(() => undefined);
+      for (const run of again) {
+        const running = run().catch(() => undefined);
+        retrying.add(running);
+        void running.then(() => retrying.delete(running));
+      }
     },
     async idle() {
-      while (checking.size > 0) await Promise.allSettled([...checking.values()]);
+      while (checking.size > 0 || retrying.size > 0) await Promise.allSettled([...checking.values(), ...retrying]);
     },
   };
   return gate;

@@ -31,6 +31,20 @@ export async function workerReady(sw: Worker, timeoutMs = 30_000): Promise<void>
   }
 }
 
+/**
+ * Resolves once the background has read the organisation's policy, which it keeps in session
+ * storage (lib/background/policy-cache.ts). Chromium answers managed storage slowly at start (1–2.5 s
+ * seen here), and until the policy is known every probe is refused (PRODUCT.md §10): a test that
+ * probes at once would meet that refusal instead of what it tests.
+ */
+export async function policyRead(sw: Worker, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await sw.evaluate(async () => (await chrome.storage.session.get('skillpin:policy'))['skillpin:policy'] !== undefined).catch(() => false))) {
+    if (Date.now() > deadline) throw new Error(`the extension's background read no policy within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 /** Opens an extension page and waits for the background's own readiness answer (`skillpin:ready`: listeners up, store open). */
 export async function openReadyPage(context: BrowserContext, extensionId: string, path = 'options.html'): Promise<Page> {
   const page = await context.newPage();
@@ -59,6 +73,7 @@ export async function launch(profileDir: string, extraArgs: string[] = [], optio
   let sw = context.serviceWorkers().find((w) => w.url().startsWith('chrome-extension://'));
   if (!sw) sw = await context.waitForEvent('serviceworker', { timeout: 30_000 });
   await workerReady(sw);
+  await policyRead(sw);
   const extensionId = new URL(sw.url()).host;
   return { context, sw, extensionId };
 }

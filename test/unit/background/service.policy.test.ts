@@ -252,6 +252,7 @@ describe('a page loaded while the policy was not known', () => {
   it('is probed once the policy answers', async () => {
     const p = new RulesPlatform();
     p.managed = HANG;
+    p.tabs = [{ id: 3, url: `${server.origin}/docs`, incognito: false }];
     let clock = now;
     const svc = await startService({ platform: p, name: `policy-late-${Math.random()}`, now: () => clock, policyWaitMs: 20 });
     expect(await svc.onNavigation(3, `${server.origin}/docs`, false)).toBeNull();
@@ -263,5 +264,20 @@ describe('a page loaded while the policy was not known', () => {
     await svc.idle();
     expect(server.log.length).toBeGreaterThan(before);
     expect(await svc.handleMessage({ type: 'skillpin:report', origin: server.origin }, PAGE)).toMatchObject({ state: 'done' });
+    expect(p.badges.get(3)?.text).not.toBe('');
+  });
+
+  it("refused for another rule once it is known: the badge says that rule, not that it waits", async () => {
+    const p = new RulesPlatform();
+    p.managed = HANG;
+    let clock = now;
+    const svc = await startService({ platform: p, name: `policy-late-deny-${Math.random()}`, now: () => clock, policyWaitMs: 20 });
+    expect(await svc.onNavigation(3, `${server.origin}/docs`, false)).toBeNull();
+    expect(p.badges.get(3)?.title).toMatch(/organisation/);
+    p.managed = { denyList: ['127.0.0.1'] };
+    clock += POLICY_RETRY_MS;
+    await svc.handleMessage({ type: 'skillpin:policy-get' }, PAGE);
+    await svc.idle();
+    expect(p.badges.get(3)?.title).toMatch(/deny list/);
   });
 });
