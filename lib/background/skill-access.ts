@@ -2,6 +2,7 @@
 // origin first when it was never probed, under the same rules as a re-check), the verified
 // bytes, the skill-context block, and the list of approved skills.
 import { buildSkillContext } from '../context/skill-context';
+import { approvedBytes } from '../engine/approved-bytes';
 import type { ApprovedSkillSummary, ContextResult } from '../messages';
 import { skippedReport } from '../report/skipped-report';
 import { shouldProbe } from '../scheduler/should-probe';
@@ -30,10 +31,10 @@ export async function reportFor(ctx: ServiceContext, origin: string, sender: Sen
   return (await ctx.currentReport(origin)) ?? (await freshReport(ctx, origin, sender));
 }
 
-/** The stored bytes a skill has now (those its digest check passed), or null. */
+/** The stored bytes a skill has now (those its digest check passed; for an archive, its current files), or null. */
 export async function currentBytes(s: TrustStore, origin: string, skill: SkillReport): Promise<StoredSkill | null> {
   if (!skill.url || !skill.actual) return null;
-  return s.getSkill(origin, skill.url, skill.actual.lf);
+  return s.getSkill(origin, skill.url, skill.actual.lf, skill.archive?.filesDigest ?? '');
 }
 
 /** The context block of an approved skill whose current bytes are the approved bytes. */
@@ -43,7 +44,8 @@ export async function contextFor(ctx: ServiceContext, origin: string, url: strin
   const allowed = handOff(findSkill(report, url), await ctx.policy());
   if (!allowed.ok) return allowed;
   const { skill, approval } = allowed;
-  const stored = await s.getSkill(origin, url, approval.digestLf);
+  // Only the bytes the approval binds leave the extension (an archive's files included).
+  const stored = await approvedBytes(s, approval);
   if (!stored) return { ok: false, error: 'bytes-missing', message: 'The verified bytes are not stored; re-check the site.' };
   const context = buildSkillContext({
     origin,

@@ -3,6 +3,7 @@
 // every export is recorded in storage.local so that a later change marks the copy out of date.
 import type { ExportStatus } from '../export/record';
 import { isExportOutOfDate, parseExportRecords, withExport, type ExportRecord } from '../export/record';
+import { approvedBytes } from '../engine/approved-bytes';
 import { exportSkill } from '../export/export-skill';
 import type { SkillExportResult } from '../messages';
 import type { TrustStore } from '../trust/store-api';
@@ -37,7 +38,8 @@ export async function exportForUpload(deps: ExportDeps, origin: string, url: str
   if (!allowed.ok) {
     return allowed.error === 'not-approved' ? no('not-approved', 'Approve this skill before exporting it.') : no(allowed.error, allowed.message);
   }
-  const stored = await deps.store.getSkill(origin, url, allowed.approval.digestLf);
+  // The approved bytes only: for an archive, the files the approval binds, never a newer archive's.
+  const stored = await approvedBytes(deps.store, allowed.approval);
   if (!stored) return no('bytes-missing', 'The verified bytes are not stored; re-check the site.');
   const now = deps.now();
   const built = exportSkill(stored, allowed.approval, now);

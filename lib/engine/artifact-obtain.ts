@@ -45,9 +45,17 @@ function failureOf(r: Exclude<FetchResult, { kind: 'ok' } | { kind: 'not-modifie
   }
 }
 
+/**
+ * Can the stored copy stand for the artifact? An archive record stored by an older version has no
+ * file-set digest (its files were never digested, FORMATS.md §6.6): it is downloaded again instead.
+ */
+function reusable(stored: StoredSkill, type: MergedSkill['type']): boolean {
+  return type !== 'archive' || stored.archive?.filesDigest !== undefined;
+}
+
 /** Does a stored copy satisfy every declared digest (raw or lf form; archives by their raw digest)? */
 function storedMatches(stored: StoredSkill, type: MergedSkill['type'], hexes: string[]): boolean {
-  if (hexes.length === 0) return false;
+  if (hexes.length === 0 || !reusable(stored, type)) return false;
   return hexes.every((h) =>
     type === 'archive' ? stored.archive?.sha256 === h : stored.digestRaw === h || stored.digestLf === h,
   );
@@ -92,7 +100,8 @@ export async function obtain(ctx: ObtainContext, merged: MergedSkill, url: strin
     if (stored) return { kind: 'stored', stored, why: 'digest-known', finalUrl: (await ctx.store.getCache(url))?.finalUrl ?? null };
   }
   const latest = await ctx.store.getLatestSkill(ctx.origin, url);
-  const usable = latest && !(needFiles && merged.type === 'archive') && (hexes.length === 0 || storedMatches(latest, merged.type, hexes)) ? latest : null;
+  const usable =
+    latest && reusable(latest, merged.type) && !(needFiles && merged.type === 'archive') && (hexes.length === 0 || storedMatches(latest, merged.type, hexes)) ? latest : null;
   const entry = await ctx.store.getCache(url);
   const lastFinal = entry?.finalUrl ?? null;
   const now = ctx.clock.now();

@@ -92,8 +92,11 @@ export interface TrustStore {
 
   // --- verified bytes ---
   putSkill(skill: StoredSkill): Promise<void>;
-  /** The stored bytes for (origin, url) with this LF digest, or null. */
-  getSkill(origin: string, url: string, digestLf: string): Promise<StoredSkill | null>;
+  /**
+   * The stored bytes for (origin, url) with this LF digest and, for an archive, this file-set
+   * digest (`filesDigest`; '' or absent: a SKILL.md skill, or an archive record of an older version), or null.
+   */
+  getSkill(origin: string, url: string, digestLf: string, filesDigest?: string): Promise<StoredSkill | null>;
   /** The most recently stored bytes for (origin, url), whatever the digest. */
   getLatestSkill(origin: string, url: string): Promise<StoredSkill | null>;
   /**

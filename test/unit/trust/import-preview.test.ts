@@ -123,7 +123,7 @@ describe('revocations and settings in the export', () => {
     const settings = { ...DEFAULT_SETTINGS, paused: true, chatSites: ['https://chat.example'] };
     const json = exportTrust(await store.listPins(), await store.listApprovals(), 30, { keys: await store.listKeyHistory(), settings });
     const doc = JSON.parse(json) as Doc;
-    expect(doc.version).toBe(2);
+    expect(doc.version).toBe(3);
     expect(doc.revocations).toEqual([{ origin: DOCS, fingerprint: a.fingerprint, revokedAt: 20 }]);
 
     const { store: target } = await freshStore();
