@@ -205,7 +205,11 @@ export async function processSkill(ctx: ArtifactContext, merged: MergedSkill, ov
     currentFingerprint: sig.state === 'valid' ? (ctx.key.verifyKey?.fingerprint ?? null) : null,
   });
   if (decision.approval.state === 'suspended') {
-    diagnostics.push(diag('approval-suspended', `The approval is suspended: ${decision.approval.suspendedBecause ?? decision.status}.`, { url }));
+    const why =
+      decision.approval.code === 'approval-files-unbound'
+        ? "it was made by an earlier version and binds the SKILL.md only, not the archive's other files; approve again to bind them"
+        : (decision.approval.suspendedBecause ?? decision.status);
+    diagnostics.push(diag('approval-suspended', `The approval is suspended: ${why}.`, { url }));
   }
   await keepVerified(ctx, merged, url, got, ex, bytesOk, sig);
 

@@ -36,6 +36,8 @@ export const ENGINE_CODES = {
   'signing-key-malformed': { level: 'error', meaning: 'The origin key is not base64 of 32 bytes; signed entries cannot verify and nothing is pinned.' },
   'snapshot-failed': { level: 'error', meaning: 'A user-configured snapshot-v1 signature does not verify over the skill files.' },
   'content-changed': { level: 'warning', meaning: 'An approved skill changed its digest under the same key; re-approval after the diff is needed.' },
+  'archive-files-changed': { level: 'warning', meaning: "An approved archive's files changed (added, removed or changed) under the same SKILL.md and key; re-approval after the diff is needed." },
+  'approval-files-unbound': { level: 'warning', meaning: "The approval of this archive was made by an earlier version and binds its SKILL.md only: it is suspended until the user approves the archive's files." },
   'skill-error': { level: 'error', meaning: 'Processing this skill failed unexpectedly; nothing stored before was changed.' },
 
   // --- origin and source diagnostics ---
