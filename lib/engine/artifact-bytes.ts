@@ -37,6 +37,7 @@ export function rememberedMismatch(got: Got<'known-mismatch'>, url: string, diag
 export function storedCopy(got: Got<'stored'>, merged: MergedSkill, url: string, diagnostics: Diagnostic[]): Examined {
   const s = got.stored;
   if (got.why === 'stale') diagnostics.push(diag('artifact-stale', 'The artifact could not be fetched now; the last verified bytes are used.', { url }));
+  if (got.why === 'budget') diagnostics.push(diag('probe-budget', "This probe's download budget was used up by the site's other artifacts; the last verified bytes are used.", { url }));
   const hexes = merged.declared.map((d) => d.hex.toLowerCase());
   const matchedForm = hexes.length === 0 ? null : merged.type === 'archive' || hexes.every((h) => h === s.digestRaw) ? 'raw' : 'lf-normalized';
   const digest: DigestCheck = { rawHex: s.digestRaw, lfHex: s.digestLf, matchedForm, undeclared: hexes.length === 0, mismatch: false };
