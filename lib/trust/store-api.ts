@@ -20,6 +20,8 @@ export type PinResult =
 export interface CarryOver {
   url: string;
   digestLf: string;
+  /** For an archive: the file set it has now ('' for a SKILL.md); an approval of other files is not carried. */
+  filesDigest?: string;
 }
 
 /** What revokeKey did: marked the key revoked, or found it revoked already. */
