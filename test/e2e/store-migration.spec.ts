@@ -34,12 +34,21 @@ function check(r: MigrationResult): void {
   expect(r.afterWrite).toEqual({ 'https://a.example': 100, '*': 100 });
 }
 
+/** The page steps both engines run: open the store page, migrate, report. */
+interface AnyPage {
+  goto(url: string): Promise<unknown>;
+  evaluate<T>(fn: () => Promise<T>): Promise<T>;
+}
+
+async function migrationIn(page: AnyPage): Promise<MigrationResult> {
+  await page.goto(server.origin + '/index.html');
+  return (await page.evaluate(() => (globalThis as unknown as { skillpinStoreMigration: (n: string) => Promise<unknown> }).skillpinStoreMigration('skillpin'))) as MigrationResult;
+}
+
 test('Chromium migrates a schema-4 trust database', async () => {
   const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true });
   try {
-    const page = await browser.newPage();
-    await page.goto(server.origin + '/index.html');
-    check((await page.evaluate(() => (globalThis as unknown as { skillpinStoreMigration: (n: string) => Promise<unknown> }).skillpinStoreMigration('skillpin'))) as MigrationResult);
+    check(await migrationIn(await browser.newPage()));
   } finally {
     await browser.close();
   }
@@ -50,9 +59,7 @@ test('Firefox migrates a schema-4 trust database', async () => {
   expect(existsSync(FIREFOX), `Firefox is not at ${FIREFOX}: install Firefox ESR or set FIREFOX_PATH`).toBe(true);
   const browser = await puppeteer.launch({ browser: 'firefox', executablePath: FIREFOX, headless: true });
   try {
-    const page = await browser.newPage();
-    await page.goto(server.origin + '/index.html');
-    check((await page.evaluate(() => (globalThis as unknown as { skillpinStoreMigration: (n: string) => Promise<unknown> }).skillpinStoreMigration('skillpin'))) as MigrationResult);
+    check(await migrationIn(await browser.newPage()));
   } finally {
     await browser.close();
   }
