@@ -10,6 +10,9 @@ export default defineConfig({
   timeout: 90_000,
   expect: { timeout: 15_000 },
   retries: process.env.CI ? 1 : 0,
+  // A committed `test.only` would run one test and drop the rest (Biome's noFocusedTests flags it
+  // too; npm test passes --forbid-only).
+  forbidOnly: !!process.env.CI,
   reporter: [['list']],
   outputDir: 'test-results/e2e',
 });

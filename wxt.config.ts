@@ -4,18 +4,21 @@ import preact from '@preact/preset-vite';
 // Chrome and Firefox both build as Manifest V3. Host access is broad because the
 // extension probes every origin the user visits (PRODUCT.md §2); requests never
 // carry cookies and go only to the visited origin and the artifacts it lists.
-// SKILLPIN_E2E_BUILD=1 makes the build the Firefox end-to-end tests load (into
-// .output/e2e/): the popup and options pages are web-accessible there, because WebDriver
+// SKILLPIN_E2E_BUILD=1 makes the builds the end-to-end tests load (into .output/e2e/). In both,
+// the background records the listener functions it registers (entrypoints/background/e2e-record.ts),
+// so a test can call the very function a context-menu or notification click would, which no test
+// can click. For Firefox, the popup and options pages are also web-accessible, because WebDriver
 // BiDi may only reach moz-extension:// pages from a web page, and the pages may read the
-// clipboard (clipboardRead) so a test can see what a copy wrote. Production builds never
-// carry either (the first would let any site frame the popup); test/e2e/manifests.spec.ts and the
+// clipboard (clipboardRead) so a test can see what a copy wrote. Production builds carry none of
+// it (a web-accessible popup would let any site frame it); test/e2e/manifests.spec.ts and the
 // store package check (scripts/lib/package-check.mjs) check it.
 const e2eBuild = process.env.SKILLPIN_E2E_BUILD === '1';
 
 export default defineConfig({
   manifestVersion: 3,
   ...(e2eBuild ? { outDir: '.output/e2e' } : {}),
-  vite: () => ({ plugins: [preact()] }),
+  // import.meta.env.SKILLPIN_E2E is a constant: production bundles drop what it guards.
+  vite: () => ({ plugins: [preact()], define: { 'import.meta.env.SKILLPIN_E2E': JSON.stringify(e2eBuild) } }),
   // `npm run zip`: the store zips and, for Firefox, the sources zip AMO asks for. The sources
   // are what a reviewer needs to rebuild with `npm ci && npm run zip`; the tests (with their
   // corpus) stay out. scripts/check-packages.mjs checks all three.
@@ -38,14 +41,17 @@ export default defineConfig({
       // requested and looks up where a name resolves.
       'webRequest',
       ...(browser === 'chrome' ? ['offscreen', 'declarativeNetRequestWithHostAccess'] : ['webRequestBlocking', 'dns']),
-      ...(e2eBuild ? ['clipboardRead'] : []),
+      ...(e2eBuild && browser === 'firefox' ? ['clipboardRead'] : []),
     ],
+    // Asked for only when the user turns on "Use skills in desktop agents" (docs/desktop.md): the
+    // native host keeps the approved skills for the agents on this computer.
+    optional_permissions: ['nativeMessaging'],
     host_permissions: ['http://*/*', 'https://*/*'],
     action: { default_title: '__MSG_extName__' },
     // The policies an organisation may set (docs/policies.md). Firefox has no schema: it hands
     // the enterprise policy's "3rdparty" data to storage.managed as written.
     ...(browser === 'chrome' ? { storage: { managed_schema: 'managed_schema.json' } } : {}),
-    ...(e2eBuild ? { web_accessible_resources: [{ resources: ['popup.html', 'options.html'], matches: ['http://127.0.0.1/*'] }] } : {}),
+    ...(e2eBuild && browser === 'firefox' ? { web_accessible_resources: [{ resources: ['popup.html', 'options.html'], matches: ['http://127.0.0.1/*'] }] } : {}),
     ...(browser === 'firefox'
       ? {
           // Firefox's default extension-page policy adds upgrade-insecure-requests

@@ -14,7 +14,11 @@ import { isSettingsChanges, isSettingsMessage } from './trust/settings';
 /** Requests anyone inside the extension may send (popup, options, tests). */
 export interface PublicRequests {
   'skillpin:ready': { request: Record<string, never>; response: { ready: true; version: string } };
-  'skillpin:report': { request: { origin: string }; response: OriginReport | null };
+  /**
+   * `clickedTab`: the toolbar popup opened over this tab (Chrome's "On click" grants the tab's origin
+   * then: lib/background/site-access.ts); the background checks the tab shows `origin`.
+   */
+  'skillpin:report': { request: { origin: string; clickedTab?: number }; response: OriginReport | null };
   /**
    * Probe now (a re-check). `tabId` is the tab the popup is about; the background reads that
    * tab's private flag itself (PRODUCT.md §2.1) and never takes the sender's word for it.
@@ -61,6 +65,8 @@ export interface PrivilegedRequests {
   'skillpin:settings-update': { request: { changes: Partial<Settings> }; response: SettingsUpdateResult };
   /** What the organisation's policy sets (docs/policies.md): locked settings, signed-only approval, pinned keys. */
   'skillpin:policy-get': { request: Record<string, never>; response: PolicySummary };
+  /** Which sites the user lets Skillpin read (Chrome's site access, Firefox's per-site permissions), and `origin` when named. */
+  'skillpin:site-access': { request: { origin?: string }; response: SiteAccessSummary };
   'skillpin:pins-list': { request: Record<string, never>; response: Pin[] };
   /** One page of the pins, sorted by origin and filtered in the background (lib/lists/pins-page.ts). */
   'skillpin:pins-page': { request: PinsPageRequest; response: PinsPage };
@@ -102,8 +108,13 @@ export interface ActionResult {
 
 /** The organisation's policy as pages show it (lib/trust/managed.ts reads it). */
 export interface PolicySummary {
-  /** True when any policy is set. */
+  /** True when any policy is set (or may be: while pending). */
   active: boolean;
+  /**
+   * The organisation's settings have not been read yet (managed storage has not answered): until
+   * they are, Skillpin probes, approves and hands off nothing, and pages say it is waiting.
+   */
+  pending?: boolean;
   /** Settings fields the policy sets: shown as managed and not editable. */
   managedFields: (keyof Settings)[];
   /** Only verified-signed skills can be approved (and handed on). */
@@ -112,6 +123,15 @@ export interface PolicySummary {
   pinnedKeys: { origin: string; fingerprint: string }[];
   /** Policy values that were present but unusable, and so not applied. */
   invalid: string[];
+}
+
+export interface SiteAccessSummary {
+  /** Skillpin may read every http and https site. */
+  all: boolean;
+  /** Otherwise, the host patterns the user granted (`https://docs.example/*`). */
+  sites: string[];
+  /** The origin asked about, and whether Skillpin may read it now. */
+  origin: { origin: string; readable: boolean } | null;
 }
 
 export interface SettingsUpdateResult extends ActionResult {
@@ -202,10 +222,12 @@ export interface ImportResult {
   settingsApplied?: boolean;
   /** Settings in the file that the organisation's policy manages: not imported (the policy's value stays). */
   settingsManaged?: string[];
+  /** The origins a pin or an approval was added for (they are probed next). */
+  changedOrigins?: string[];
   errors: string[];
 }
 
-export type ImportSkipReason = 'pin-conflict' | 'pin-mismatch' | 'different-approval' | 'needs-confirmation';
+export type ImportSkipReason = 'pin-conflict' | 'pin-mismatch' | 'different-approval' | 'needs-confirmation' | 'policy-requires-signed';
 
 /** One approval of an import file, as the preview shows it. */
 export interface ImportApprovalPreview {
@@ -217,7 +239,7 @@ export interface ImportApprovalPreview {
   statusAtApproval: SkillStatus;
   keyFingerprint: string | null;
   /** What importing does with it now. */
-  outcome: 'add' | 'unchanged' | 'different' | 'pin-conflict' | 'pin-mismatch';
+  outcome: 'add' | 'unchanged' | 'different' | 'pin-conflict' | 'pin-mismatch' | 'policy-requires-signed';
   /** The confirmations the popup would ask before this approval (components/popup/approve.ts). */
   needs: { unverified: boolean; crossOrigin: boolean };
 }
@@ -275,10 +297,17 @@ const origin: Check = (v) => {
     return false;
   }
 };
+const optionalOrigin: Check = (v) => v === undefined || origin(v);
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const importJson: Check = (v) => typeof v === 'string' && v.length <= 16 * 1024 * 1024;
 /** Absent (a sender that predates confirmations: nothing needing one is imported) or a list of ids. */
 const optionalIds: Check = (v) => v === undefined || (Array.isArray(v) && v.length <= 100_000 && v.every(str));
+
+/**
+ * Where a request hands a skill's content out of the extension (lib/background/hand-off-gate.ts):
+ * the clipboard (the popup's Copy), a chat frame (Insert), a downloaded file (Export for upload).
+ */
+export type HandOffKind = 'clipboard' | 'chat' | 'download';
 
 /** The background's slices of handlers (lib/background/handlers/): each request type belongs to exactly one. */
 export type Concern = 'reports' | 'approvals' | 'keys' | 'settings' | 'transfer';
@@ -294,6 +323,11 @@ export interface MessageDefinition<T extends RequestType = RequestType> {
   changes: StateChangeKind | null;
   /** The slice of handlers that answers it. */
   concern: Concern;
+  /**
+   * Where its answer hands a skill's content (null: nowhere, it stays inside Skillpin's pages). A
+   * request that hands content on takes its bytes only from the hand-off gate, under every rule.
+   */
+  handsOff: HandOffKind | null;
   /** One check per field of the request; a field with no check here is ignored. */
   fields: Readonly<Record<string, Check>>;
 }
@@ -301,62 +335,68 @@ export interface MessageDefinition<T extends RequestType = RequestType> {
 const none = {} as const;
 
 export const MESSAGES = {
-  'skillpin:ready': { access: 'public', changes: null, concern: 'reports', fields: none },
-  'skillpin:report': { access: 'public', changes: null, concern: 'reports', fields: { origin } },
-  'skillpin:probe': { access: 'public', changes: null, concern: 'reports', fields: { origin, tabId: optionalInt } },
-  'skillpin:reports-list': { access: 'privileged', changes: null, concern: 'reports', fields: none },
+  'skillpin:ready': { access: 'public', changes: null, concern: 'reports', handsOff: null, fields: none },
+  'skillpin:report': { access: 'public', changes: null, concern: 'reports', handsOff: null, fields: { origin, clickedTab: optionalInt } },
+  'skillpin:probe': { access: 'public', changes: null, concern: 'reports', handsOff: null, fields: { origin, tabId: optionalInt } },
+  'skillpin:reports-list': { access: 'privileged', changes: null, concern: 'reports', handsOff: null, fields: none },
   'skillpin:approve': {
     access: 'privileged',
     changes: 'trust',
     concern: 'approvals',
+    handsOff: null,
     fields: { origin, url: str, digestLf: hex64, filesDigest: (v) => v === undefined || hex64(v), confirmUnverified: bool, confirmCrossOrigin: bool },
   },
-  'skillpin:revoke': { access: 'privileged', changes: 'trust', concern: 'approvals', fields: { origin, url: str } },
-  'skillpin:skill-text': { access: 'privileged', changes: null, concern: 'approvals', fields: { origin, url: str } },
-  'skillpin:skill-context': { access: 'privileged', changes: null, concern: 'approvals', fields: { origin, url: str } },
-  'skillpin:approved-list': { access: 'privileged', changes: null, concern: 'approvals', fields: none },
-  'skillpin:approvals-list': { access: 'privileged', changes: null, concern: 'approvals', fields: none },
-  'skillpin:insert': { access: 'privileged', changes: null, concern: 'approvals', fields: { tabId: int, chatOrigin: origin, origin, url: str } },
+  'skillpin:revoke': { access: 'privileged', changes: 'trust', concern: 'approvals', handsOff: null, fields: { origin, url: str } },
+  'skillpin:skill-text': { access: 'privileged', changes: null, concern: 'approvals', handsOff: null, fields: { origin, url: str } },
+  'skillpin:skill-context': { access: 'privileged', changes: null, concern: 'approvals', handsOff: 'clipboard', fields: { origin, url: str } },
+  'skillpin:approved-list': { access: 'privileged', changes: null, concern: 'approvals', handsOff: null, fields: none },
+  'skillpin:approvals-list': { access: 'privileged', changes: null, concern: 'approvals', handsOff: null, fields: none },
+  'skillpin:insert': { access: 'privileged', changes: null, concern: 'approvals', handsOff: 'chat', fields: { tabId: int, chatOrigin: origin, origin, url: str } },
   'skillpin:trust-key': {
     access: 'privileged',
     changes: 'trust',
     concern: 'keys',
+    handsOff: null,
     fields: { origin, expectedFingerprint: strOrNull, newFingerprint: str },
   },
-  'skillpin:pins-list': { access: 'privileged', changes: null, concern: 'keys', fields: none },
+  'skillpin:pins-list': { access: 'privileged', changes: null, concern: 'keys', handsOff: null, fields: none },
   'skillpin:pins-page': {
     access: 'privileged',
     changes: null,
     concern: 'keys',
+    handsOff: null,
     fields: {
       offset: (v) => Number.isSafeInteger(v) && (v as number) >= 0,
       limit: (v) => Number.isSafeInteger(v) && (v as number) >= 1 && (v as number) <= PINS_PAGE_MAX,
       filter: (v) => typeof v === 'string' && v.length <= PINS_FILTER_MAX,
     },
   },
-  'skillpin:pin-forget': { access: 'privileged', changes: 'trust', concern: 'keys', fields: { origin } },
-  'skillpin:key-history': { access: 'privileged', changes: null, concern: 'keys', fields: none },
+  'skillpin:pin-forget': { access: 'privileged', changes: 'trust', concern: 'keys', handsOff: null, fields: { origin } },
+  'skillpin:key-history': { access: 'privileged', changes: null, concern: 'keys', handsOff: null, fields: none },
   'skillpin:key-revoke': {
     access: 'privileged',
     changes: 'trust',
     concern: 'keys',
+    handsOff: null,
     fields: { origin, fingerprint: (v) => typeof v === 'string' && /^SHA256:[A-Za-z0-9+/]{43}$/.test(v) },
   },
-  'skillpin:settings-get': { access: 'privileged', changes: null, concern: 'settings', fields: none },
+  'skillpin:settings-get': { access: 'privileged', changes: null, concern: 'settings', handsOff: null, fields: none },
   // The shape of Settings is checked by lib/trust/settings.ts, the same check the store's reads use.
-  'skillpin:settings-set': { access: 'privileged', changes: 'settings', concern: 'settings', fields: { settings: isSettingsMessage } },
-  'skillpin:settings-update': { access: 'privileged', changes: 'settings', concern: 'settings', fields: { changes: isSettingsChanges } },
-  'skillpin:policy-get': { access: 'privileged', changes: null, concern: 'settings', fields: none },
-  'skillpin:export': { access: 'privileged', changes: null, concern: 'transfer', fields: none },
-  'skillpin:import-preview': { access: 'privileged', changes: null, concern: 'transfer', fields: { json: importJson } },
+  'skillpin:settings-set': { access: 'privileged', changes: 'settings', concern: 'settings', handsOff: null, fields: { settings: isSettingsMessage } },
+  'skillpin:settings-update': { access: 'privileged', changes: 'settings', concern: 'settings', handsOff: null, fields: { changes: isSettingsChanges } },
+  'skillpin:policy-get': { access: 'privileged', changes: null, concern: 'settings', handsOff: null, fields: none },
+  'skillpin:site-access': { access: 'privileged', changes: null, concern: 'settings', handsOff: null, fields: { origin: optionalOrigin } },
+  'skillpin:export': { access: 'privileged', changes: null, concern: 'transfer', handsOff: null, fields: none },
+  'skillpin:import-preview': { access: 'privileged', changes: null, concern: 'transfer', handsOff: null, fields: { json: importJson } },
   'skillpin:import': {
     access: 'privileged',
     changes: 'trust',
     concern: 'transfer',
+    handsOff: null,
     fields: { json: importJson, confirmUnverified: optionalIds, confirmCrossOrigin: optionalIds },
   },
-  'skillpin:skill-export': { access: 'privileged', changes: null, concern: 'transfer', fields: { origin, url: str } },
-  'skillpin:exports-list': { access: 'privileged', changes: null, concern: 'transfer', fields: none },
+  'skillpin:skill-export': { access: 'privileged', changes: null, concern: 'transfer', handsOff: 'download', fields: { origin, url: str } },
+  'skillpin:exports-list': { access: 'privileged', changes: null, concern: 'transfer', handsOff: null, fields: none },
 } as const satisfies { [T in RequestType]: MessageDefinition<T> };
 
 /** The request types one slice of handlers answers. */

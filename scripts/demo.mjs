@@ -68,7 +68,11 @@ for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM'])) process.on(si
 
 let sw = context.serviceWorkers().find((w) => w.url().startsWith('chrome-extension://'));
 if (!sw) sw = await context.waitForEvent('serviceworker', { timeout: 30_000 });
-await sw.evaluate(() => globalThis.skillpinReady);
+// The worker may be reported before its script ran: wait until its listeners are registered.
+for (let i = 0; !(await sw.evaluate(() => chrome.runtime.onMessage.hasListeners()).catch(() => false)); i++) {
+  if (i > 600) throw new Error("the extension's background registered no listeners within 30 s");
+  await new Promise((r) => setTimeout(r, 50));
+}
 const extensionId = new URL(sw.url()).host;
 const worker = sw;
 /** @type {{ isOnToolbar?: boolean }} */
@@ -76,17 +80,16 @@ const userSettings = await worker.evaluate(() => chrome.action.getUserSettings()
 const pinned = extensionId === expectedId && userSettings.isOnToolbar === true;
 if (extensionId !== expectedId) console.warn(`extension id ${extensionId} is not the expected ${expectedId}: the toolbar pin did not apply`);
 
-// The mock chat is no site Skillpin knows: make it one of the user's "Other chat sites",
-// through the background's own handler (as the options page's Save does), so no settings
-// tab is opened for it.
-const saved = await worker.evaluate(
-  (origin) =>
-    globalThis.skillpin?.handleMessage(
-      { type: 'skillpin:settings-update', changes: { chatSites: [origin] } },
-      { id: chrome.runtime.id, url: chrome.runtime.getURL('/options.html') },
-    ),
+// The mock chat is no site Skillpin knows: make it one of the user's "Other chat sites", with
+// the message the options page's Save sends, from the options page (closed again before the
+// first screen).
+const optionsPage = await context.newPage();
+await optionsPage.goto(`chrome-extension://${extensionId}/options.html`);
+const saved = await optionsPage.evaluate(
+  (origin) => chrome.runtime.sendMessage({ type: 'skillpin:settings-update', changes: { chatSites: [origin] } }),
   chat.origin,
 );
+await optionsPage.close();
 if (!(/** @type {{ ok?: boolean } | undefined} */ (saved)?.ok)) throw new Error(`could not add the mock chat to the chat sites: ${JSON.stringify(saved)}`);
 console.log(`chat sites:     ${chat.origin} (Settings → Other chat sites)`);
 
@@ -109,6 +112,9 @@ async function badgeOf(tabId) {
   return '';
 }
 const badge = publisherTab ? await badgeOf(publisherTab.id) : '';
+/** The badge's colour on a tab, as Chromium holds it ([r, g, b, a]; the store images draw it). */
+const badgeColorOf = (/** @type {number} */ tabId) => worker.evaluate((id) => chrome.action.getBadgeBackgroundColor({ tabId: id }), tabId);
+const badgeColor = publisherTab ? await badgeColorOf(publisherTab.id) : null;
 console.log(`badge:          ${badge || '(none)'} on the demo publisher tab; Skillpin ${pinned ? 'is pinned to the toolbar' : 'is NOT pinned (see the extensions menu)'}`);
 
 if (stay) {
@@ -233,6 +239,7 @@ await popup.goto(popupUrl);
 await popup.getByRole('button', { name: /trust new key/i }).first().waitFor({ timeout: 10_000 });
 await snap(popup, '09-popup-key-changed.png');
 const keyBadge = publisherTab ? await worker.evaluate((id) => chrome.action.getBadgeText({ tabId: id }), publisherTab.id) : '';
+const keyBadgeColor = publisherTab ? await badgeColorOf(publisherTab.id) : null;
 
 // The chat-site setting the demo made, on the options page.
 const settingsPage = await context.newPage();
@@ -249,10 +256,10 @@ const journey = {
   pinnedToToolbar: pinned,
   publisher: `${site.origin}/`,
   chat: `${chat.origin}/index.html`,
-  firstScreen: { tabs: firstTabs.map(({ url, active }) => ({ url, active })), badge },
+  firstScreen: { tabs: firstTabs.map(({ url, active }) => ({ url, active })), badge, badgeColor },
   approved: changedName,
   contentChange: changedStatus,
-  keyChange: { keyState: rotated.key.state, badge: keyBadge },
+  keyChange: { keyState: rotated.key.state, badge: keyBadge, badgeColor: keyBadgeColor },
   screenshots: saved_,
 };
 writeFileSync(join(shots, 'journey.json'), JSON.stringify(journey, null, 2) + '\n');

@@ -10,6 +10,7 @@ const SKIP_REASON: Record<ImportSkipReason, MessageKey> = {
   'pin-conflict': 'import_skip_pin_conflict',
   'pin-mismatch': 'import_skip_pin_mismatch',
   'different-approval': 'import_skip_different_approval',
+  'policy-requires-signed': 'import_skip_policy_requires_signed',
 };
 
 function PinConflicts({ conflicts }: { conflicts: ImportResult['pinConflicts'] }) {

@@ -9,7 +9,7 @@ export function PolicyPanel({ policy }: { policy: PolicySummary }) {
   return (
     <div class="result policy" role="note" data-testid="policy-panel">
       <h3>{t('policy_title')}</h3>
-      <p>{t('policy_intro')}</p>
+      <p>{policy.pending ? t('policy_pending') : t('policy_intro')}</p>
       {policy.requireSigned && <p data-testid="policy-require-signed">{t('policy_require_signed')}</p>}
       {policy.pinnedKeys.length > 0 && (
         <>

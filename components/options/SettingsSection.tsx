@@ -5,6 +5,7 @@ import { t } from '../../lib/i18n';
 import type { OptionsEnv } from './env';
 import { isManaged, PolicyPanel } from './PolicyPanel';
 import { CHECKS, CheckField, TEXTS, TextField } from './SettingsFields';
+import { SiteAccessPanel } from './SiteAccessPanel';
 import { useSettings } from './use-settings';
 
 function ChangedElsewhere({ onReload }: { onReload: () => void }) {
@@ -37,6 +38,7 @@ export function SettingsSection({ env, version = 0 }: { env: OptionsEnv; version
       }}
       noValidate
     >
+      <SiteAccessPanel env={env} version={version} />
       {policy?.active && <PolicyPanel policy={policy} />}
       {state.newer && <ChangedElsewhere onReload={settings.loadNewer} />}
       {CHECKS.map((c) => (

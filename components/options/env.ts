@@ -10,6 +10,8 @@ export interface OptionsEnv {
   download: (filename: string, text: string) => void;
   /** Saves bytes the user downloads (an export for upload); absent: an anchor with a blob URL. */
   saveFile?: SaveFile;
+  /** Asks the browser to let Skillpin read these host patterns (permissions.request, from the click). */
+  requestAccess?: (patterns: string[]) => Promise<boolean>;
   /** URL of the popup page (per-origin views: `${popupUrl}?origin=…`). */
   popupUrl: string;
   /**

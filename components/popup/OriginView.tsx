@@ -7,7 +7,9 @@ import { useAnnounce } from '../shared/Announcer';
 import { useSkillActions, type SkillActions } from './actions';
 import type { PopupEnv } from './env';
 import { KeyBanner, needsKeyBanner } from './KeyBanner';
-import { ReportBody, StorageNotice } from './ReportBody';
+import { ReportBody, StorageNotice, type SiteAccessActions } from './ReportBody';
+import { ALL_SITES_PATTERNS, originPattern } from '../../lib/match-patterns';
+import { errorText } from '../shared/format';
 import { useProgressiveCount } from './progressive';
 import { preloadSkillDetails } from './details-loader';
 import type { ChatTab } from './target';
@@ -113,6 +115,23 @@ export function OriginView({ env, origin, tabId = null, chatTab, recheck, onBusy
       }}
     />
   );
+  const access: SiteAccessActions = {
+    onProbe: () => void probe(),
+    onAllow: env.requestAccess
+      ? (scope) => {
+          const request = env.requestAccess;
+          if (!request) return;
+          // Asked from the click itself (the browsers allow a permission request only from a user gesture).
+          void request(scope === 'all' ? ALL_SITES_PATTERNS : [originPattern(origin) ?? origin]).then(
+            (granted) => {
+              if (granted) void probe();
+              else announce(t('access_denied'), 'error');
+            },
+            (err: unknown) => announce(t('action_failed', errorText(err)), 'error'),
+          );
+        }
+      : undefined,
+  };
   const openDetails = (s: SkillReport) => {
     lastFocus.current = s.id;
     setSelected(s.id);
@@ -121,7 +140,7 @@ export function OriginView({ env, origin, tabId = null, chatTab, recheck, onBusy
     <>
       {banner}
       <StorageNotice report={report} />
-      <ReportBody report={report} origin={origin} actions={actions} chatTab={chatTab} drawn={drawn} onDetails={openDetails} />
+      <ReportBody report={report} access={access} origin={origin} actions={actions} chatTab={chatTab} drawn={drawn} onDetails={openDetails} />
       {actions.dialog}
     </>
   );

@@ -1,6 +1,7 @@
 // The body of a finished origin report: why the origin was skipped, why its probe failed,
 // that it lists no skills, or the summary and the cards. Also the notice that the browser
 // storage failed during the probe.
+import { useEffect } from 'preact/hooks';
 import type { OriginReport, SkillReport } from '../../lib/types';
 import { t, type MessageKey } from '../../lib/i18n';
 import type { SkillActions } from './actions';
@@ -10,6 +11,8 @@ import type { ChatTab } from './target';
 type Diagnostic = OriginReport['diagnostics'][number];
 
 const SKIP_REASONS: Record<string, MessageKey> = {
+  'no-site-access': 'skipped_no_site_access',
+  'policy-pending': 'skipped_policy_pending',
   paused: 'skipped_paused',
   'deny-listed': 'skipped_deny_listed',
   'not-allow-listed': 'skipped_not_allow_listed',
@@ -30,13 +33,46 @@ function DiagnosticItems({ items, leveled }: { items: Diagnostic[]; leveled: boo
   );
 }
 
-function Skipped({ report }: { report: OriginReport }) {
-  const key = report.skippedBecause ? SKIP_REASONS[report.skippedBecause] : undefined;
+/** How long the popup waits before it asks again while the organisation's settings are not known. */
+const POLICY_RETRY_MS = 2000;
+
+function Skipped({ report, access }: { report: OriginReport; access: SiteAccessActions }) {
+  const reason = report.skippedBecause;
+  const key = reason ? SKIP_REASONS[reason] : undefined;
+  const { onProbe } = access;
+  // The organisation's settings come in a moment: ask again until they have (each answer is a new report).
+  useEffect(() => {
+    if (reason !== 'policy-pending') return;
+    const timer = setTimeout(onProbe, POLICY_RETRY_MS);
+    return () => clearTimeout(timer);
+  }, [report, reason, onProbe]);
   return (
-    <div class="state" data-testid="skipped">
-      <p>{key ? t(key) : t('skipped_other', report.skippedBecause ?? t('unknown'))}</p>
+    <div class="state" data-testid="skipped" data-reason={reason ?? undefined}>
+      <p>{key ? t(key) : t('skipped_other', reason ?? t('unknown'))}</p>
+      {reason === 'no-site-access' && access.onAllow && <AllowButtons onAllow={access.onAllow} />}
     </div>
   );
+}
+
+function AllowButtons({ onAllow }: { onAllow: (scope: 'site' | 'all') => void }) {
+  return (
+    <p class="actions">
+      <button type="button" class="primary" data-action="allow-site" onClick={() => onAllow('site')}>
+        {t('access_allow_site')}
+      </button>
+      <button type="button" data-action="allow-all" onClick={() => onAllow('all')}>
+        {t('access_allow_all')}
+      </button>
+    </p>
+  );
+}
+
+/** What the skipped view can do about a site Skillpin may not read (or a policy not known yet). */
+export interface SiteAccessActions {
+  /** Asks the browser for access from the click (absent: the popup cannot ask, e.g. in a test page). */
+  onAllow?: (scope: 'site' | 'all') => void;
+  /** Probes the origin again. */
+  onProbe: () => void;
 }
 
 function ProbeError({ report }: { report: OriginReport }) {
@@ -66,6 +102,7 @@ function Empty({ report }: { report: OriginReport }) {
 
 interface ListProps {
   report: OriginReport;
+  access: SiteAccessActions;
   origin: string;
   actions: SkillActions;
   chatTab: ChatTab | null;
@@ -91,7 +128,7 @@ function SkillList({ report, origin, actions, chatTab, drawn, onDetails }: ListP
 
 export function ReportBody(props: ListProps) {
   const { report } = props;
-  if (report.state === 'skipped') return <Skipped report={report} />;
+  if (report.state === 'skipped') return <Skipped report={report} access={props.access} />;
   if (report.state === 'error') return <ProbeError report={report} />;
   if (report.skills.length === 0) return <Empty report={report} />;
   return <SkillList {...props} />;

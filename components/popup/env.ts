@@ -12,6 +12,11 @@ export interface PopupEnv {
   findChatTab: () => Promise<ChatTab | null>;
   /** Saves a file the user downloads (an export for upload); absent: an anchor with a blob URL. */
   saveFile?: SaveFile;
+  /**
+   * Asks the browser to let Skillpin read these host patterns (permissions.request, from the
+   * click); resolves to whether it was granted. Absent where the page cannot ask.
+   */
+  requestAccess?: (patterns: string[]) => Promise<boolean>;
   /** URL of the options page, for links. */
   optionsUrl: string;
   /**

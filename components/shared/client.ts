@@ -27,6 +27,8 @@ export function createClient(send: Send) {
   return {
     ready: () => request('skillpin:ready', none),
     report: (origin: string) => request('skillpin:report', { origin }, true),
+    /** The report, from the toolbar popup opened over `tabId` (the on-click grant is noted first). */
+    reportFromToolbar: (origin: string, tabId: number) => request('skillpin:report', { origin, clickedTab: tabId }, true),
     /** `tabId`: the tab the popup is about, so the background can apply the private-window rule. */
     probe: (origin: string, tabId?: number | null) => request('skillpin:probe', tabId === undefined || tabId === null ? { origin } : { origin, tabId }),
     approve: (req: Body<'skillpin:approve'>) => request('skillpin:approve', req),
@@ -41,6 +43,7 @@ export function createClient(send: Send) {
     settingsSet: (settings: Body<'skillpin:settings-set'>['settings']) => request('skillpin:settings-set', { settings }),
     settingsUpdate: (changes: Body<'skillpin:settings-update'>['changes']) => request('skillpin:settings-update', { changes }),
     policyGet: () => request('skillpin:policy-get', none),
+    siteAccess: (origin?: string) => request('skillpin:site-access', origin === undefined ? {} : { origin }),
     pinsList: () => request('skillpin:pins-list', none),
     pinsPage: (offset: number, limit: number, filter: string) => request('skillpin:pins-page', { offset, limit, filter }),
     /** The first page with no filter: what the options page asks for as it starts (components/options/early.ts). */

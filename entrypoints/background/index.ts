@@ -1,39 +1,31 @@
 // Wiring only: every listener is registered synchronously at the top of main(),
-// so an event that wakes the worker is never missed; the behaviour is in lib/.
+// so an event that wakes the worker is never missed; the behaviour is in lib/. Nothing here is
+// for tests: they wait for the `skillpin:ready` message (or see the listeners registered) and
+// reach the background through its messages and the browser's own events.
 import { browser } from 'wxt/browser';
 import { createBackgroundService, REVALIDATE_ALARM } from '@/lib/background/service';
 import { openTrustStore } from '@/lib/trust/idb-store';
 import { createIncognitoTabs } from './incognito-tabs';
 import { browserPlatform } from './platform';
 import { installRequestGuard } from './request-guard';
-import { createLoadGate, type GateEvent } from '@/lib/scheduler/load-gate';
-
-declare global {
-  // Readiness signal and test hooks (TOOLCHAIN.md "Race"): tests await `self.skillpinReady`.
-  var skillpinReady: Promise<true> | undefined;
-  var skillpin: ReturnType<typeof createBackgroundService> | undefined;
-  /** The last navigation gate events (commit, load, cap …), for tests to read the order. */
-  var skillpinNavTrace: GateEvent[] | undefined;
-  var skillpinLoadGate: ReturnType<typeof createLoadGate> | undefined;
-}
+import { createLoadGate } from '@/lib/scheduler/load-gate';
+import { startE2eRecord } from './e2e-record';
 
 /** A page that never finishes loading holds its probe this long at most. */
 const LOAD_CAP_MS = 5000;
 
 export default defineBackground(() => {
+  // The end-to-end build only: the listeners registered below, for tests to call (e2e-record.ts).
+  // Production builds have no such code: the constant is false there and the branch is dropped.
+  const e2e = import.meta.env.SKILLPIN_E2E ? startE2eRecord(browser) : null;
   const extensionBase = browser.runtime.getURL('/');
-  const trace: GateEvent[] = [];
-  globalThis.skillpinNavTrace = trace;
   const loadGate = createLoadGate({
     capMs: LOAD_CAP_MS,
     setTimer: (fn, ms) => setTimeout(fn, ms),
     clearTimer: (h) => clearTimeout(h as ReturnType<typeof setTimeout>),
-    onEvent: (e) => {
-      trace.push(e);
-      if (trace.length > 200) trace.shift();
-    },
+    ...(e2e ? { onEvent: e2e.onGateEvent } : {}),
   });
-  globalThis.skillpinLoadGate = loadGate;
+  if (e2e) e2e.loadGate = loadGate;
   const service = createBackgroundService({
     loadGate,
     openStore: () => openTrustStore(),
@@ -45,8 +37,6 @@ export default defineBackground(() => {
     extensionBase,
     version: browser.runtime.getManifest().version,
   });
-  globalThis.skillpin = service;
-  globalThis.skillpinReady = service.ready.then(() => true as const);
 
   browser.runtime.onMessage.addListener((message: unknown, sender) => {
     return service.handleMessage(message, sender);
@@ -62,6 +52,7 @@ export default defineBackground(() => {
   browser.tabs.onRemoved.addListener((tabId) => {
     incognitoTabs.onRemoved(tabId);
     loadGate.closed(tabId);
+    service.onTabClosed(tabId);
   });
   browser.tabs.onReplaced.addListener((addedTabId, removedTabId) => incognitoTabs.onReplaced(addedTabId, removedTabId));
 
@@ -89,6 +80,14 @@ export default defineBackground(() => {
   // An administrator changed the policy (docs/policies.md): read it again and tell open pages.
   browser.storage.onChanged.addListener((_changes, area) => {
     if (area === 'managed') void service.onManagedChanged().catch(() => undefined);
+  });
+
+  // The user changed Skillpin's site access (the popup's Allow, the browser's extension menu or page).
+  browser.permissions.onAdded.addListener((p) => {
+    void service.onAccessChanged(p.origins ?? []).catch(() => undefined);
+  });
+  browser.permissions.onRemoved.addListener(() => {
+    void service.onAccessChanged([]).catch(() => undefined);
   });
 
   browser.alarms.onAlarm.addListener((alarm) => {

@@ -8,6 +8,10 @@ import { writeClipboard } from '@/lib/clipboard/write';
 
 let menuQueue: Promise<void> = Promise.resolve();
 
+function tabFlags(tabs: { id?: number; url?: string; incognito: boolean }[]): { id: number; url: string | null; incognito: boolean }[] {
+  return tabs.filter((t) => typeof t.id === 'number').map((t) => ({ id: t.id as number, url: t.url ?? null, incognito: t.incognito }));
+}
+
 async function applyMenus(model: MenuModel): Promise<void> {
   await browser.contextMenus.removeAll();
   browser.contextMenus.create({ id: COPY_MENU_ID, title: model.copyTitle, contexts: ['page', 'selection', 'link'], visible: model.copyVisible });
@@ -33,8 +37,10 @@ export const browserPlatform: BackgroundPlatform = {
     await browser.notifications.create(id, { type: 'basic', iconUrl: browser.runtime.getURL('/icon/128.png'), title, message, priority: 2 });
   },
   async listTabs() {
-    const tabs = await browser.tabs.query({});
-    return tabs.filter((t) => typeof t.id === 'number').map((t) => ({ id: t.id as number, url: t.url ?? null, incognito: t.incognito }));
+    return tabFlags(await browser.tabs.query({}));
+  },
+  async activeTabs() {
+    return tabFlags(await browser.tabs.query({ active: true }));
   },
   async frameUrl({ tabId, frameId }) {
     if (frameId === 0) return (await browser.tabs.get(tabId)).url ?? null;
@@ -67,6 +73,19 @@ export const browserPlatform: BackgroundPlatform = {
   },
   async setLocal(key, value) {
     await browser.storage.local.set({ [key]: value });
+  },
+  async getSession(key) {
+    const got = await browser.storage.session.get(key);
+    return got[key];
+  },
+  async setSession(key, value) {
+    await browser.storage.session.set({ [key]: value });
+  },
+  // Chrome's toolbar click grants the tab's origin to the worker (TOOLCHAIN.md §7); Firefox's is not relied on.
+  clickGrantsAccess: import.meta.env.BROWSER === 'chrome',
+  permissions: {
+    contains: (patterns) => browser.permissions.contains({ origins: patterns }),
+    grantedOrigins: async () => (await browser.permissions.getAll()).origins ?? [],
   },
   async getManaged() {
     // Chrome: the values of the managed_schema (wxt.config.ts), {} without a policy. Firefox:

@@ -1,6 +1,8 @@
 // Wiring of the redirect-hop guard (lib/net/request-guard.ts) to webRequest, with Chrome's
-// session rules (lib/net/dnr-rules.ts) and Firefox's name lookups (lib/net/dns-check.ts).
-// Only the extension's own requests are watched (tabId -1, initiated by the extension).
+// session rules (lib/net/dnr-rules.ts; they match only the extension's own requests) and
+// Firefox's name lookups (lib/net/dns-check.ts). Only the extension's own requests are watched
+// (tabId -1, initiated by the extension). In Chrome the fetch follows redirects hop by hop from
+// the Location onBeforeRedirect reports, and each response's address (`ip`) is judged.
 //
 // The webRequest listeners are added while the extension's own requests run (and a while after),
 // not at the top level: requests outside tabs include every web page's service worker, and a
@@ -12,8 +14,6 @@ import { vetResolvedHost } from '@/lib/net/dns-check';
 import { createRequestWatcher, type RequestDetails, type RequestGuard } from '@/lib/net/request-guard';
 
 const FILTER = { urls: ['http://*/*', 'https://*/*'], tabId: -1 };
-/** A permit outlives its request briefly, so a probe's next request to the same origin reuses it. */
-const PERMIT_LINGER_MS = 3000;
 /** The listeners stay this long after the last watched request. */
 const LISTEN_LINGER_MS = 15_000;
 
@@ -29,7 +29,7 @@ export function installRequestGuard(extensionBase: string): RequestGuard {
   let acquire: (url: URL) => Promise<() => void> = async () => () => undefined;
   if (!firefox) {
     const dnr = browser.declarativeNetRequest;
-    const permits = createPermits((change) => dnr.updateSessionRules(change as Parameters<typeof dnr.updateSessionRules>[0]), { lingerMs: PERMIT_LINGER_MS });
+    const permits = createPermits((change) => dnr.updateSessionRules(change as Parameters<typeof dnr.updateSessionRules>[0]), { extensionId: browser.runtime.id });
     const installed = dnr
       .getSessionRules()
       .then((rules) => permits.install(rules.map((r) => r.id)))
@@ -48,8 +48,9 @@ export function installRequestGuard(extensionBase: string): RequestGuard {
     return undefined;
   };
   const ended = (d: unknown): void => watcher.onEnded(d as RequestDetails);
+  const redirected = (d: unknown): void => watcher.onBeforeRedirect(d as RequestDetails);
   type Listener = Parameters<typeof browser.webRequest.onBeforeRequest.addListener>[0];
-  const wr = browser.webRequest as unknown as Record<'onResponseStarted' | 'onCompleted' | 'onErrorOccurred', {
+  const wr = browser.webRequest as unknown as Record<'onBeforeRedirect' | 'onResponseStarted' | 'onCompleted' | 'onErrorOccurred', {
     addListener(cb: (d: unknown) => void, filter: typeof FILTER): void;
     removeListener(cb: (d: unknown) => void): void;
   }>;
@@ -66,6 +67,7 @@ export function installRequestGuard(extensionBase: string): RequestGuard {
         browser.webRequest.onBeforeRequest.addListener(onBeforeChrome as unknown as Listener, FILTER);
       }
       for (const e of ENDS) wr[e].addListener(ended, FILTER);
+      wr.onBeforeRedirect.addListener(redirected, FILTER);
       // A round trip through the extension API: the browser has the listeners before the request.
       await browser.runtime.getPlatformInfo();
     })();
@@ -76,11 +78,13 @@ export function installRequestGuard(extensionBase: string): RequestGuard {
     listening = null;
     browser.webRequest.onBeforeRequest.removeListener((firefox ? onBefore : onBeforeChrome) as unknown as Listener);
     for (const e of ENDS) wr[e].removeListener(ended);
+    wr.onBeforeRedirect.removeListener(redirected);
   }
 
   const watcher = createRequestWatcher({
     extensionBase,
     blocking: firefox,
+    manualRedirects: !firefox,
     prepare: async (url) => {
       await listen();
       const release = await acquire(url);

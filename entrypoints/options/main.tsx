@@ -16,6 +16,7 @@ const env: OptionsEnv = {
   client: withEarlyAnswers(createClient((msg) => browser.runtime.sendMessage(msg)), ['pinsFirstPage', 'settingsGet', 'approvalsList', 'reportsList']),
   clipboard: writeClipboard,
   download: (filename, text) => saveFile(filename, new TextEncoder().encode(text), 'application/json'),
+  requestAccess: (patterns) => browser.permissions.request({ origins: patterns }),
   popupUrl: '/popup.html',
   watchChanges: (listener: (kind: StateChangeKind) => void) => {
     // The background writes STATE_CHANGE_KEY after every change of settings or trust state.

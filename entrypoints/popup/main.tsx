@@ -34,9 +34,14 @@ const isChatHost: Promise<IsChatHost> = client.settingsGet().then(
 // Which origin the popup is about does not depend on the settings: it is worked out at the same
 // time, and its report is asked for as soon as the origin is known, while the settings still load.
 const origin: Promise<PopupTarget> = resolveTarget(location.search, tabs, () => false);
-const earlyReport: Promise<{ origin: string; report: OriginReport | null } | null> = origin.then(
-  (t) => (t.kind === 'origin' ? client.report(t.origin).then((report) => ({ origin: t.origin, report })) : null),
-);
+// Opened from the toolbar (no ?origin or ?tab), the popup tells the background which tab it opened
+// over: Chrome's "On click" site access grants that tab's origin on the click.
+const fromToolbar = !new URLSearchParams(location.search).has('origin') && !new URLSearchParams(location.search).has('tab');
+const earlyReport: Promise<{ origin: string; report: OriginReport | null } | null> = origin.then((t) => {
+  if (t.kind !== 'origin') return null;
+  const asked = fromToolbar && t.tabId !== null ? client.reportFromToolbar(t.origin, t.tabId) : client.report(t.origin);
+  return asked.then((report) => ({ origin: t.origin, report }));
+});
 // The early report is handed to the view once; every later report comes from the background.
 let readyReport: { origin: string; report: OriginReport | null } | null = null;
 
@@ -51,6 +56,7 @@ const env: PopupEnv = {
   clipboard: writeClipboard,
   findChatTab: async () =>
     findChatTab(tabs, await isChatHost, target?.kind === 'origin' ? target.tabId : null, target?.kind === 'origin' ? target.origin : null),
+  requestAccess: (patterns) => browser.permissions.request({ origins: patterns }),
   optionsUrl: '/options.html',
   readyReport: (o) => {
     const early = readyReport;

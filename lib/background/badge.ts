@@ -2,7 +2,7 @@
 // the locale files (lib/i18n); the extension's i18n API has no plural rules, so counts of one
 // have their own messages.
 import { t, type MessageKey } from '../i18n';
-import type { SkipReason } from '../scheduler/should-probe';
+import type { GateReason } from './probe-gate';
 import { WARNING_STATUSES, type OriginReport } from '../types';
 
 export interface Badge {
@@ -15,8 +15,10 @@ export const NO_BADGE: Badge = { text: '', color: '#5b6470', title: 'Skillpin' }
 
 const WARNING_KEY_STATES = new Set(['changed', 'conflict', 'stopped-signing']);
 
-const REASON: Record<SkipReason, MessageKey> = {
+const REASON: Record<GateReason, MessageKey> = {
   'not-http': 'reason_not_http',
+  'policy-pending': 'reason_policy_pending',
+  'no-site-access': 'reason_no_site_access',
   paused: 'reason_paused',
   'private-window': 'reason_private_window',
   'deny-listed': 'reason_deny_listed',
@@ -25,7 +27,7 @@ const REASON: Record<SkipReason, MessageKey> = {
 
 /** The title of a tab that was not checked; an unknown reason is shown as its code. */
 export function notCheckedTitle(reason: string | null): string {
-  const key = reason === null ? 'reason_skipped' : REASON[reason as SkipReason];
+  const key = reason === null ? 'reason_skipped' : REASON[reason as GateReason];
   return t('badge_not_checked', key ? t(key) : (reason ?? ''));
 }
 

@@ -2,9 +2,9 @@
 // browser events (events.ts): the store, the settings and the policy with their caches, the
 // probe scheduler, the menus, and when trust state or settings last changed here.
 import { probeOrigin } from '../engine/probe-origin';
+import { skippedReport } from '../report/skipped-report';
 import type { StateChangeKind } from '../messages';
 import { menuModel } from './menus';
-import { createScheduler, type Scheduler } from '../scheduler/scheduler';
 import type { ManagedPolicy } from '../trust/managed';
 import type { TrustStore } from '../trust/store-api';
 import type { Clock, OriginReport } from '../types';
@@ -13,9 +13,11 @@ import { httpOrigin } from '../chat/sites';
 import type { BackgroundDeps, BackgroundPlatform } from './deps';
 import { policyCache } from './policy-cache';
 import { isPrivateRequest } from './private-request';
+import { createProbeGate, type ProbeGate } from './probe-gate';
+import { siteAccess, type SiteAccess } from './site-access';
 import type { SenderLike } from './sender';
 import { settingsCache, type SettingsCache } from './settings-cache';
-import { approvedList } from './skill-access';
+import { approvedList } from './approved-list';
 import { stateAnnouncer } from './state-change';
 import { storeOnce } from './store-once';
 
@@ -24,11 +26,19 @@ export interface ServiceContext {
   platform: BackgroundPlatform;
   clock: Clock;
   store(): Promise<TrustStore>;
-  policy(): Promise<ManagedPolicy>;
+  /** The organisation's policy; null while it is not known (then nothing is probed, approved or handed off). */
+  policy(): Promise<ManagedPolicy | null>;
   /** Managed storage changed: read the policy again. */
   forgetPolicy(): void;
+  /** Why the policy is not known, when it is not (for the pages). */
+  policyProblem(): string | null;
+  /** Resolves once the policy is known, or after `maxMs`. */
+  policySettled(maxMs: number): Promise<void>;
   settings: SettingsCache;
-  scheduler: Scheduler;
+  /** The one way to a probe (probe-gate.ts). */
+  probes: ProbeGate;
+  /** Whether the user lets Skillpin read a site. */
+  access: SiteAccess;
   /** The stored report of an origin; one left in 'probing' by a stopped worker counts as none. */
   currentReport(origin: string): Promise<OriginReport | null>;
   refreshMenus(activeUrl: string | null): Promise<void>;
@@ -49,16 +59,35 @@ export interface ServiceContext {
 export function createContext(deps: BackgroundDeps): ServiceContext {
   const { platform, clock } = deps;
   const store = storeOnce(deps.openStore);
-  const policy = policyCache(platform);
+  const policy = policyCache(platform, {
+    now: () => clock.now(),
+    ...(deps.policyWaitMs === undefined ? {} : { waitMs: deps.policyWaitMs }),
+    // A policy known at last, after callers were told it was not: pages and menus follow it.
+    onArrived: () => {
+      void ctx.announce('settings');
+      void ctx.refreshMenusSafe();
+      // The probes refused meanwhile (a page loaded while the policy was not known) run now.
+      probes.retryPending();
+    },
+  });
   const settings = settingsCache(store, policy.get);
+  const access = siteAccess(platform.permissions);
   let lastActiveUrl: string | null = null;
 
-  const scheduler = createScheduler({
+  const probes = createProbeGate({
     clock,
+    policy: policy.get,
+    settings: () => settings.effective(),
+    privateRequest: (origin, tabId, sender) => ctx.privateRequest(origin, tabId, sender),
+    mayRead: (origin) => access.mayRead(origin),
     run: async (origin, opts) => {
+      // The gate let this probe through with a known policy; one forgotten since (managed storage
+      // changed) and not known again is not guessed: the administrator's pinned keys decide pins.
+      const known = await policy.get();
+      if (!known) return skippedReport(origin, 'policy-pending', clock.now());
+      const managedKeys = known.pinnedKeys;
       const s = await store();
       const current = await settings.effective();
-      const managedKeys = (await policy.get()).pinnedKeys;
       const report = await probeOrigin(origin, { fetch: deps.fetch, guard: deps.guard, store: s, clock, settings: current, managedKeys }, { force: opts.force });
       await updateBadges(platform, report);
       await maybeNotify(platform, report);
@@ -74,14 +103,17 @@ export function createContext(deps: BackgroundDeps): ServiceContext {
     store,
     policy: policy.get,
     forgetPolicy: policy.forget,
+    policyProblem: policy.problem,
+    policySettled: policy.settled,
     settings,
-    scheduler,
+    probes,
+    access,
     stateChangedAt: clock.now(),
     announce: stateAnnouncer((k, v) => platform.setLocal(k, v), clock),
     async currentReport(origin) {
       const report = await (await store()).getReport(origin);
       // A report left in 'probing' by a stopped worker is stale: nothing is in flight here.
-      if (report && report.state === 'probing' && !scheduler.inFlight(origin)) return null;
+      if (report && report.state === 'probing' && !probes.inFlight(origin)) return null;
       return report;
     },
     async refreshMenus(activeUrl) {

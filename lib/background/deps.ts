@@ -9,12 +9,15 @@ import type { Badge } from './badge';
 import type { HandOffPlatform } from './hand-off';
 import type { MenuModel } from './menus';
 import type { SenderLike } from './sender';
+import type { AccessSource } from './site-access';
 
 export interface BackgroundPlatform extends HandOffPlatform {
   setBadge(tabId: number, badge: Badge): Promise<void>;
   notify(id: string, title: string, message: string): Promise<void>;
   /** Open tabs with their URL (http(s) only matter). */
   listTabs(): Promise<{ id: number; url: string | null; incognito: boolean }[]>;
+  /** The active tab of each window; absent under node tests that do not need it. */
+  activeTabs?(): Promise<{ id: number; url: string | null; incognito: boolean }[]>;
   updateMenus(model: MenuModel): Promise<void>;
   /** Persisted key/value for small background state (notified changes). */
   getLocal(key: string): Promise<unknown>;
@@ -24,6 +27,13 @@ export interface BackgroundPlatform extends HandOffPlatform {
    * none is set. Absent: no policy can apply (node tests that do not inject one).
    */
   getManaged?(): Promise<unknown>;
+  /** Session storage (kept while the browser runs, across worker restarts); absent under node. */
+  getSession?(key: string): Promise<unknown>;
+  setSession?(key: string, value: unknown): Promise<void>;
+  /** The browser's answer about the extension's site access (lib/background/site-access.ts); absent: every site. */
+  permissions?: AccessSource;
+  /** A toolbar click grants the tab's origin while the tab stays on it (Chrome's "On click"). */
+  clickGrantsAccess?: boolean;
 }
 
 export interface BackgroundDeps {
@@ -39,6 +49,10 @@ export interface BackgroundDeps {
   /** `chrome-extension://<id>/` or `moz-extension://<uuid>/`. */
   extensionBase: string;
   version: string;
+  /** How long a caller waits for managed storage (policy-cache.ts POLICY_WAIT_MS unless given; tests shorten it). */
+  policyWaitMs?: number;
+  /** How long readiness waits for a known policy (READY_POLICY_WAIT_MS unless given; tests shorten it). */
+  readyPolicyWaitMs?: number;
 }
 
 /** A tab as a context-menu click names it. */
@@ -54,6 +68,8 @@ export interface BackgroundService {
   handleMessage(message: unknown, sender: SenderLike): Promise<unknown>;
   onNavigation(tabId: number, url: string, incognito: boolean): Promise<OriginReport | null>;
   onTabActivated(tabId: number, url: string | null): Promise<void>;
+  /** The tab closed. */
+  onTabClosed(tabId: number): void;
   onAlarm(name: string): Promise<void>;
   /** A context-menu click; `frameId` is the frame the menu was opened in (0: the top frame). */
   onMenuClick(menuItemId: string, tab: MenuTab | null, frameId?: number): Promise<boolean>;
@@ -61,6 +77,10 @@ export interface BackgroundService {
   refreshMenus(activeUrl: string | null): Promise<void>;
   /** Managed storage changed (storage.onChanged, area `managed`): the policy is read again. */
   onManagedChanged(): Promise<void>;
-  /** Test and diagnostics hook. */
-  probe(origin: string, force?: boolean): Promise<OriginReport>;
+  /** The extension's permissions changed (permissions.onAdded / onRemoved); `granted` lists added host patterns. */
+  onAccessChanged(granted: readonly string[]): Promise<void>;
+  /** The background's own re-check of an origin, through the probe gate (diagnostics, the demo). */
+  probe(origin: string): Promise<OriginReport>;
+  /** Resolves once no probe is waiting for the gate or running. */
+  idle(): Promise<void>;
 }

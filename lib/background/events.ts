@@ -1,7 +1,6 @@
 // The browser's events as the background answers them: navigations (probe after the page has
 // loaded, unless a report is still current), tab switches, the revalidation alarm, managed
 // storage changes and notification clicks. Context-menu clicks are in menu-click.ts.
-import { shouldProbe } from '../scheduler/should-probe';
 import type { OriginReport } from '../types';
 import { badgeFor, notCheckedTitle } from './badge';
 import type { ServiceContext } from './context';
@@ -12,10 +11,10 @@ export const REVALIDATE_ALARM = 'skillpin:revalidate';
 /** Revisits within this window reuse the last report (see isQuiet). */
 export const QUIET_REVISIT_MS = 60_000;
 
-type Events = Pick<BackgroundService, 'onNavigation' | 'onTabActivated' | 'onAlarm' | 'onManagedChanged' | 'onNotificationClick'>;
+type Events = Pick<BackgroundService, 'onNavigation' | 'onTabActivated' | 'onTabClosed' | 'onAlarm' | 'onManagedChanged' | 'onAccessChanged' | 'onNotificationClick'>;
 
 export function createEvents(ctx: ServiceContext): Events {
-  const { platform, scheduler, clock } = ctx;
+  const { platform, probes, clock } = ctx;
 
   /**
    * A report finished less than a minute ago, after the last change of trust state or
@@ -32,8 +31,10 @@ export function createEvents(ctx: ServiceContext): Events {
 
   return {
     async onNavigation(tabId, url, incognito) {
-      const settings = await ctx.settings.effective();
-      const decision = shouldProbe(url, settings, { incognito });
+      // A toolbar click's grant ends when its tab leaves the origin.
+      ctx.access.navigated(tabId, url);
+      const subject = { kind: 'tab', incognito } as const;
+      const decision = await probes.check('navigation', url, subject);
       if (!decision.probe) {
         await platform.setBadge(tabId, { text: '', color: '#5b6470', title: notCheckedTitle(decision.reason) }).catch(() => undefined);
         return null;
@@ -43,7 +44,7 @@ export function createEvents(ctx: ServiceContext): Events {
       if (known && isQuiet(known)) return known;
       // Off the page's path: nothing is fetched, hashed or written before the page has loaded.
       if (ctx.deps.loadGate && !(await ctx.deps.loadGate.afterLoad(tabId, url))) return known;
-      return scheduler.probe(decision.origin, { force: false });
+      return probes.probe('navigation', url, subject);
     },
     async onTabActivated(tabId, url) {
       const origin = url ? httpOrigin(url) : null;
@@ -51,14 +52,15 @@ export function createEvents(ctx: ServiceContext): Events {
       await platform.setBadge(tabId, badgeFor(report)).catch(() => undefined);
       await ctx.refreshMenus(url).catch(() => undefined);
     },
+    onTabClosed(tabId) {
+      ctx.access.tabClosed(tabId);
+    },
     async onAlarm(name) {
       if (name !== REVALIDATE_ALARM) return;
       const s = await ctx.store();
-      const settings = await ctx.settings.effective();
-      if (settings.paused) return;
       const origins = [...new Set((await s.listApprovals()).map((a) => a.origin))];
       for (const origin of origins) {
-        await scheduler.probe(origin, { force: false }).catch(() => undefined);
+        await probes.probe('revalidate', origin, { kind: 'background' }).catch(() => undefined);
       }
     },
     async onManagedChanged() {
@@ -68,6 +70,16 @@ export function createEvents(ctx: ServiceContext): Events {
       await ctx.refreshMenusSafe();
       // Open pages follow it like any other settings change (the options page marks managed fields).
       await ctx.announce('settings');
+    },
+    async onAccessChanged(granted) {
+      ctx.access.changed();
+      await ctx.announce('settings');
+      if (granted.length === 0 || !platform.activeTabs) return;
+      // Access just granted (the popup's "Allow", or the browser's own menu): the site in front is probed now.
+      const tabs = await platform.activeTabs().catch(() => []);
+      for (const tab of tabs) {
+        if (tab.url) await probes.probe('access-granted', tab.url, { kind: 'tab', incognito: tab.incognito }).catch(() => undefined);
+      }
     },
     onNotificationClick(notificationId) {
       if (!notificationId.startsWith('skillpin-origin|')) return null;

@@ -1,8 +1,8 @@
-// Handing a built skill context to a chat page (PRODUCT.md §6): the target frame is
-// checked at the moment of insertion (its URL now must be a chat site, and the one the
-// popup offered when it names one), the content script of that frame inserts, and a
-// failure falls back to the clipboard — written in an extension context, never through
-// the page, whose copy event could rewrite it — with a message shown in the page too.
+// Handing a built skill context to a chat page (PRODUCT.md §6): the hand-off gate has checked
+// the target frame a moment before (hand-off-gate.ts: its URL now is a chat site, the one the
+// popup offered when it names one); the content script of that frame checks the origin once more
+// and inserts, and a failure falls back to the clipboard — written in an extension context, never
+// through the page, whose copy event could rewrite it — with a message shown in the page too.
 import type { ContentInsertMessage, ContentNoticeMessage, InsertResult } from '../messages';
 import { chatSiteOrigin, httpOrigin } from '../chat/sites';
 import { NAVIGATED_AWAY } from '../chat/content-handler';
@@ -40,21 +40,26 @@ export function notAChatMessage(url: string | null, expected: string | null): st
 }
 
 /**
- * Inserts `text` into the frame when, right now, it shows a chat site (`expectedOrigin`
- * when given). Never throws.
+ * Whether the frame shows a chat site right now (`expectedOrigin` when given): its origin, or the
+ * sentence saying why it gets nothing. The hand-off gate asks it just before a delivery.
  */
-export async function insertIntoChat(
-  platform: HandOffPlatform,
+export async function chatTarget(
+  platform: Pick<HandOffPlatform, 'frameUrl'>,
   chatSites: readonly string[],
   target: FrameTarget,
-  text: string,
   expectedOrigin: string | null,
-): Promise<InsertResult> {
+): Promise<{ ok: true; origin: string } | { ok: false; message: string }> {
   const url = await platform.frameUrl(target).catch(() => null);
   const origin = chatSiteOrigin(url, chatSites);
-  if (origin === null || (expectedOrigin !== null && origin !== expectedOrigin)) {
-    return { ok: false, method: 'none', message: notAChatMessage(url, expectedOrigin) };
-  }
+  if (origin === null || (expectedOrigin !== null && origin !== expectedOrigin)) return { ok: false, message: notAChatMessage(url, expectedOrigin) };
+  return { ok: true, origin };
+}
+
+/**
+ * Delivers `text` to the chat content script of the frame, which inserts it when the frame still
+ * shows `origin` (the chat site the gate checked). Never throws.
+ */
+export async function deliverToChat(platform: HandOffPlatform, target: FrameTarget, text: string, origin: string): Promise<InsertResult> {
   let result: InsertResult;
   try {
     const answer = await platform.sendToFrame(target, { type: 'skillpin:content-insert', text, origin });

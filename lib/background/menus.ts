@@ -5,12 +5,20 @@
 // restarted.
 import { t } from '../i18n';
 import { NAME_MAX, display } from '../text/display';
-import type { ApprovedSkillSummary } from '../messages';
+import type { ApprovedSkillSummary, HandOffKind } from '../messages';
 import { CHAT_MATCH_PATTERNS } from '../chat/adapters';
 import { chatSitePatterns } from '../chat/sites';
 
+
 export const COPY_MENU_ID = 'skillpin-copy';
 export const INSERT_MENU_ID = 'skillpin-insert';
+
+/**
+ * Where each kind of menu item hands a skill's content (hand-off-gate.ts): the copy item to the
+ * clipboard, each insert item (a child of INSERT_MENU_ID) into the chat frame it was opened in.
+ */
+export const MENU_HAND_OFFS = { copy: 'clipboard', insert: 'chat' } as const satisfies Record<string, HandOffKind>;
+export type MenuKind = keyof typeof MENU_HAND_OFFS;
 
 export interface MenuModel {
   copyVisible: boolean;

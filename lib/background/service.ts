@@ -11,6 +11,7 @@ import { createDispatch } from './dispatch';
 import { createEvents } from './events';
 import { createHandlers } from './handlers';
 import { onMenuClick } from './menu-click';
+import { READY_POLICY_WAIT_MS } from './policy-cache';
 
 export type { BackgroundDeps, BackgroundPlatform, BackgroundService } from './deps';
 export { QUIET_REVISIT_MS, REVALIDATE_ALARM } from './events';
@@ -18,11 +19,15 @@ export { QUIET_REVISIT_MS, REVALIDATE_ALARM } from './events';
 export function createBackgroundService(deps: BackgroundDeps): BackgroundService {
   const ctx = createContext(deps);
   return {
-    ready: ctx.store().then(() => undefined),
+    // Ready once the store is open and the organisation's policy is known (or has not answered for
+    // READY_POLICY_WAIT_MS: then the gates refuse until it does).
+    ready: ctx.store().then(() => ctx.policySettled(deps.readyPolicyWaitMs ?? READY_POLICY_WAIT_MS)),
     handleMessage: createDispatch(ctx, createHandlers(ctx)),
     ...createEvents(ctx),
     onMenuClick: (menuItemId, tab, frameId) => onMenuClick(ctx, menuItemId, tab, frameId),
     refreshMenus: (activeUrl) => ctx.refreshMenus(activeUrl),
-    probe: (origin, force = false) => ctx.scheduler.probe(origin, { force }),
+    // Through the gate like every probe: the background's own re-check of an origin.
+    probe: (origin) => ctx.probes.probe('recheck', origin, { kind: 'background' }),
+    idle: () => ctx.probes.idle(),
   };
 }

@@ -1,10 +1,12 @@
-// Chrome cannot cancel a redirect hop from webRequest (blocking listeners are for policy-installed
+// Chrome cannot cancel a request from webRequest (blocking listeners are for policy-installed
 // extensions only: https://developer.chrome.com/docs/extensions/develop/migrate/blocking-web-requests),
-// so requests the extension itself makes
-// (tabId -1) to non-public hosts are blocked by declarativeNetRequest session rules before they
-// leave the browser (FORMATS.md §9.3). A probe that is allowed to reach such a host (a private
-// origin probing itself, or its artifacts) first takes a permit: a higher-priority allow rule for
-// exactly that origin, held while its request runs and a moment after.
+// so the extension's own requests to non-public hosts are blocked by declarativeNetRequest
+// session rules before they leave the browser (FORMATS.md §9.3). The rules match only requests
+// the extension itself makes (initiated by its own origin, outside tabs): a page's service worker
+// or shared worker also belongs to no tab, and must reach localhost or an intranet host as it
+// does without Skillpin (TOOLCHAIN.md §3). A request that may reach such a host (a private origin
+// probing itself, or its artifacts, each redirect hop after its own check) first takes a permit:
+// a higher-priority allow rule for exactly that URL, held while that request runs.
 import { ADDRESS_NAMES, LOCAL_SUFFIXES, LOOPBACK_NAMES, classifyHost } from './url-safety';
 
 /** The part of chrome.declarativeNetRequest.Rule these rules use. */
@@ -12,7 +14,13 @@ export interface SessionRule {
   id: number;
   priority: number;
   action: { type: 'block' | 'allow' };
-  condition: { regexFilter?: string; urlFilter?: string; tabIds?: number[]; isUrlFilterCaseSensitive?: boolean };
+  condition: {
+    regexFilter?: string;
+    urlFilter?: string;
+    tabIds?: number[];
+    initiatorDomains?: string[];
+    isUrlFilterCaseSensitive?: boolean;
+  };
 }
 
 export interface RuleChange {
@@ -61,12 +69,13 @@ export function blockPatterns(): string[] {
   return [...IPV4.map(wrap), wrap(IPV6), ...NAMES.map(wrap), wrap(SINGLE_LABEL)];
 }
 
-export function blockRules(): SessionRule[] {
+/** The block rules for the extension whose id (its origin's host) is `extensionId`. */
+export function blockRules(extensionId: string): SessionRule[] {
   return blockPatterns().map((regexFilter, i) => ({
     id: i + 1,
     priority: 1,
     action: { type: 'block' },
-    condition: { regexFilter, tabIds: [-1], isUrlFilterCaseSensitive: false },
+    condition: { regexFilter, tabIds: [-1], initiatorDomains: [extensionId], isUrlFilterCaseSensitive: false },
   }));
 }
 
@@ -75,22 +84,44 @@ export function needsPermit(url: URL): boolean {
   return url.hostname.startsWith('[') || classifyHost(url.hostname) !== 'public';
 }
 
-export function permitRule(id: number, origin: string): SessionRule {
-  return { id, priority: 2, action: { type: 'allow' }, condition: { urlFilter: `|${origin}/`, tabIds: [-1] } };
+/** The URL a request is made for, as the browser matches it (no fragment). */
+export function requestKey(url: URL): string {
+  const u = new URL(url.href);
+  u.hash = '';
+  return u.href;
+}
+
+/**
+ * An allow rule for exactly `href` and nothing else. A urlFilter anchored at both ends matches the
+ * whole URL; its special characters (`*`, `^`, `|`) can appear in a URL, so such a URL gets an
+ * anchored regular expression instead.
+ */
+export function permitRule(id: number, href: string, extensionId: string): SessionRule {
+  const own = { tabIds: [-1], initiatorDomains: [extensionId] };
+  const condition = /[*^|]/.test(href)
+    ? { regexFilter: `^${escapeRegExp(href)}$`, isUrlFilterCaseSensitive: true, ...own }
+    : { urlFilter: `|${href}|`, isUrlFilterCaseSensitive: true, ...own };
+  return { id, priority: 2, action: { type: 'allow' }, condition };
 }
 
 export interface Permits {
-  /** Lets the extension's requests reach `url`'s origin until the returned release (and `lingerMs` after). */
+  /** Lets the extension request exactly `url` until the returned release is called. */
   acquire(url: URL): Promise<() => void>;
   /** Replaces every session rule with the block rules (at start: a previous worker's permits are dropped). */
   install(existingIds: number[]): Promise<void>;
+  /** The URLs a permit is held for now (for tests: nothing may stay open). */
+  held(): string[];
 }
 
-export function createPermits(update: (change: RuleChange) => Promise<void>, opts: { lingerMs: number }): Permits {
+/**
+ * Permits over `update` (chrome.declarativeNetRequest.updateSessionRules). Concurrent requests for
+ * the same URL share one rule; it is removed as soon as the last of them releases it. Changes are
+ * applied one at a time, in order, so a removal never overtakes the addition it undoes.
+ */
+export function createPermits(update: (change: RuleChange) => Promise<void>, opts: { extensionId: string }): Permits {
   interface Held {
     id: number;
     count: number;
-    timer: ReturnType<typeof setTimeout> | null;
     ready: Promise<void>;
   }
   const held = new Map<string, Held>();
@@ -103,36 +134,37 @@ export function createPermits(update: (change: RuleChange) => Promise<void>, opt
     return p;
   };
 
-  const drop = (origin: string, h: Held): void => {
-    held.delete(origin);
-    // A rule that could not be removed keeps its id out of reuse.
+  const forget = (href: string, h: Held): void => {
+    if (held.get(href) === h) held.delete(href);
+  };
+  const drop = (href: string, h: Held): void => {
+    forget(href, h);
+    // A rule that could not be removed keeps its id out of reuse (install() clears it at the next start).
     void run({ removeRuleIds: [h.id] }).then(() => freeIds.push(h.id), () => undefined);
   };
 
   return {
     async install(existingIds) {
-      await run({ removeRuleIds: existingIds, addRules: blockRules() });
+      await run({ removeRuleIds: existingIds, addRules: blockRules(opts.extensionId) });
     },
     async acquire(url) {
       if (!needsPermit(url)) return () => undefined;
-      const origin = url.origin;
-      let h = held.get(origin);
+      const href = requestKey(url);
+      let h = held.get(href);
       if (!h) {
         const id = freeIds.shift() ?? nextId++;
-        h = { id, count: 0, timer: null, ready: run({ removeRuleIds: [id], addRules: [permitRule(id, origin)] }) };
-        held.set(origin, h);
+        h = { id, count: 0, ready: run({ removeRuleIds: [id], addRules: [permitRule(id, href, opts.extensionId)] }) };
+        held.set(href, h);
       }
       const mine = h;
       mine.count += 1;
-      if (mine.timer) {
-        clearTimeout(mine.timer);
-        mine.timer = null;
-      }
       try {
         await mine.ready;
       } catch {
+        // The next request for this URL tries again with a rule of its own.
+        forget(href, mine);
         mine.count -= 1;
-        if (mine.count === 0 && held.get(origin) === mine) drop(origin, mine);
+        if (mine.count === 0) drop(href, mine);
         throw new Error('the permit rule could not be added');
       }
       let released = false;
@@ -140,11 +172,9 @@ export function createPermits(update: (change: RuleChange) => Promise<void>, opt
         if (released) return;
         released = true;
         mine.count -= 1;
-        if (mine.count > 0) return;
-        mine.timer = setTimeout(() => {
-          if (mine.count === 0 && held.get(origin) === mine) drop(origin, mine);
-        }, opts.lingerMs);
+        if (mine.count === 0) drop(href, mine);
       };
     },
+    held: () => [...held.keys()],
   };
 }

@@ -6,6 +6,7 @@ import type { Clock, DocumentKind, FetchLike } from '../types';
 import type { FetchResult } from './fetch-result';
 import { classify } from './fetch-classify';
 import { followByHand, followGuarded } from './fetch-redirects';
+import { followReported } from './fetch-reported';
 import { preflight } from './fetch-request';
 import { LIMITS } from './limits';
 import type { RequestGuard } from './request-guard';
@@ -26,8 +27,9 @@ export interface BoundedFetchOptions {
   /** Cancels the request (for example when the probe is abandoned). */
   signal?: AbortSignal;
   /**
-   * In a browser: lets the browser follow redirects while every hop is checked through
-   * webRequest (request-guard.ts). Without it (node) each hop is followed here by hand.
+   * In a browser: every hop is checked through webRequest (request-guard.ts), Firefox's while
+   * the browser follows, Chrome's as the fetch follows each reported hop itself
+   * (fetch-reported.ts). Without it (node) each hop is followed here by hand.
    */
   guard?: RequestGuard;
   /**
@@ -101,7 +103,8 @@ async function attempt(
 ): Promise<FetchResult> {
   const c = preflight(url, opts, controller, ms, timedOut);
   if (!('requested' in c)) return c;
-  const followed = opts.guard ? await followGuarded(c, fetch, opts.guard) : await followByHand(c, fetch);
+  const guard = opts.guard;
+  const followed = !guard ? await followByHand(c, fetch) : guard.manualRedirects ? await followReported(c, fetch, guard) : await followGuarded(c, fetch, guard);
   if ('result' in followed) return followed.result;
   return classify(c, followed.response, followed.current, followed.redirects);
 }

@@ -1,7 +1,8 @@
-// Following redirects (FORMATS.md §9.2–9.3), two ways: under node each hop's Location is read and
-// checked before the hop is requested; in a browser, which hides the Location of a manual
-// redirect, the browser follows while the request guard watches every hop (request-guard.ts)
-// and the whole chain is judged before the bytes are used.
+// Following redirects (FORMATS.md §9.2–9.3). Under node each hop's Location is read and checked
+// before the hop is requested. A browser hides the Location of a manual redirect: in Firefox the
+// browser follows while the request guard (request-guard.ts) watches and cancels every hop, and
+// the whole chain is judged before the bytes are used; Chrome reports the Location, and
+// fetch-reported.ts follows there hop by hop.
 import type { FetchLike } from '../types';
 import type { FetchResult } from './fetch-result';
 import { LIMITS } from './limits';
@@ -43,11 +44,10 @@ export function judgeChain(c: RequestCtx, urls: readonly string[]): FetchResult 
   return null;
 }
 
-/** In a browser: one request the browser follows, every hop watched (request-guard.ts). */
-export async function followGuarded(c: RequestCtx, fetch: FetchLike, requestGuard: RequestGuard): Promise<Followed> {
-  let watch: RequestWatch;
+/** Watches the extension's request for `url` on behalf of `c`; null when the browser could not be made ready. */
+export async function watchFor(c: RequestCtx, url: URL, requestGuard: RequestGuard): Promise<RequestWatch | null> {
   try {
-    watch = await requestGuard.watch(c.requested.href, {
+    return await requestGuard.watch(url.href, {
       origin: c.origin,
       check: (chain) => {
         const verdict = judgeChain(c, chain);
@@ -56,8 +56,14 @@ export async function followGuarded(c: RequestCtx, fetch: FetchLike, requestGuar
       onRefused: () => c.controller.abort(),
     });
   } catch {
-    return { result: transient(c, 'network') };
+    return null;
   }
+}
+
+/** Firefox: one request the browser follows, every hop watched and cancelled when refused. */
+export async function followGuarded(c: RequestCtx, fetch: FetchLike, requestGuard: RequestGuard): Promise<Followed> {
+  const watch = await watchFor(c, c.requested, requestGuard);
+  if (!watch) return { result: transient(c, 'network') };
   try {
     let res: Response;
     try {

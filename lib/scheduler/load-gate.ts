@@ -56,6 +56,8 @@ export function createLoadGate(deps: LoadGateDeps): LoadGate {
   /** The last pages each tab left, with whether they had loaded: a probe's checks may finish
    * after its tab has moved on, and a page that loaded before it was left is still probed. */
   const left = new Map<number, Array<{ url: string; loaded: boolean }>>();
+  /** Tabs closed lately: a probe whose checks finish after its tab closed waits for nothing. Tab ids are not reused. */
+  const gone = new Set<number>();
   const emit = (kind: GateEvent['kind'], tabId: number, url: string): void => deps.onEvent?.({ kind, tabId, url });
 
   const open = (tabId: number, kind: 'load' | 'cap'): void => {
@@ -79,6 +81,7 @@ export function createLoadGate(deps: LoadGateDeps): LoadGate {
   };
 
   const committed = (tabId: number, url: string): void => {
+    gone.delete(tabId);
     leave(tabId, 'superseded');
     const page: Page = { url, loaded: false, timer: null, waiters: [] };
     pages.set(tabId, page);
@@ -89,6 +92,7 @@ export function createLoadGate(deps: LoadGateDeps): LoadGate {
   return {
     committed,
     afterLoad(tabId, url) {
+      if (gone.has(tabId)) return Promise.resolve(false);
       let p = pages.get(tabId);
       if (p && p.url !== url) {
         // The tab has moved on since this page committed.
@@ -109,6 +113,8 @@ export function createLoadGate(deps: LoadGateDeps): LoadGate {
     },
     closed(tabId) {
       leave(tabId, 'closed');
+      gone.add(tabId);
+      if (gone.size > 256) gone.delete(gone.values().next().value as number);
     },
     waiting: () => [...pages.values()].filter((p) => !p.loaded).length,
     setCap(ms) {

@@ -5,7 +5,7 @@
 // confirmation the popup asks for it (lib/trust/import-preview.ts shows all of it first).
 import type { ImportResult, ImportSkipReason } from '../messages';
 import { isApprovable } from '../types';
-import type { Approval, ArchiveBinding, Pin, Settings } from '../types';
+import type { Approval, ArchiveBinding, OriginReport, Pin, Settings, SkillStatus } from '../types';
 import type { KeyHistoryEntry } from './records';
 import { decodeBase64Strict } from '../verify/base64';
 import { fileSetDigest } from '../verify/file-set';
@@ -294,19 +294,45 @@ export function parseExport(json: string, errors: string[]): ParsedExport | null
   return errors.length > 0 ? null : { pins, approvals, revocations, settings };
 }
 
-/** The popup's confirmations for an approval (components/popup/approve.ts): unverified bytes, another host. */
-export function approvalNeeds(a: Approval): { unverified: boolean; crossOrigin: boolean } {
+/**
+ * The popup's confirmations for an approval (components/popup/approve.ts): unverified bytes,
+ * another host. Judged from what this browser has seen of the skill (`report`, the origin's last
+ * report), never from what the file claims (PRODUCT.md §5): a skill this browser has not verified
+ * with exactly the approved bytes counts as unverified, and its host is the one that served it.
+ */
+export function approvalNeeds(a: Approval, report: OriginReport | null): { unverified: boolean; crossOrigin: boolean } {
+  const seen = report?.skills.find((s) => s.url === a.url) ?? null;
+  const verified = seen !== null && seen.actual?.lf === a.digestLf && VERIFIED_STATUSES.has(seen.status);
   let host: string | null = null;
   try {
     host = new URL(a.url).origin;
   } catch {
     host = null;
   }
-  return { unverified: a.statusAtApproval === 'unverified', crossOrigin: host !== a.origin };
+  return { unverified: !verified, crossOrigin: seen?.crossOrigin === true || host !== a.origin };
+}
+
+/** The statuses under which a report has shown the bytes to match what their publisher declared. */
+const VERIFIED_STATUSES: ReadonlySet<SkillStatus> = new Set(['verified', 'verified-signed']);
+
+/**
+ * Whether the organisation's policy lets this approval be imported (docs/policies.md): under
+ * requireSignedSkills only one this browser has seen verified-signed with exactly these bytes.
+ */
+export function policyAllowsImport(a: Approval, report: OriginReport | null, requireSigned: boolean): boolean {
+  if (!requireSigned) return true;
+  const seen = report?.skills.find((s) => s.url === a.url) ?? null;
+  return seen !== null && seen.status === 'verified-signed' && seen.actual?.lf === a.digestLf;
 }
 
 export function approvalId(a: { origin: string; url: string }): string {
   return `${a.origin} ${a.url}`;
+}
+
+/** What the organisation's policy adds to an import. */
+export interface ImportPolicy {
+  requireSigned?: boolean;
+  pinnedKeys?: readonly { origin: string; fingerprint: string }[];
 }
 
 /** The confirmations given for an import: ids (`origin + ' ' + url`) of the approvals confirmed. */
@@ -334,6 +360,8 @@ export async function importTrust(
   confirmations: ImportConfirmations = {},
   /** Settings fields the organisation's policy manages: left out of the import and listed in settingsManaged. */
   managed: readonly string[] = [],
+  /** The rest of the organisation's policy: signed-only approvals, the keys it pins. */
+  policy: ImportPolicy = {},
 ): Promise<ImportResult> {
   const result: ImportResult = {
     ok: false,
@@ -373,7 +401,15 @@ export async function importTrust(
   }
 
   const conflicted = new Set<string>();
+  const changed = new Set<string>();
   for (const pin of parsed.pins) {
+    const managedKey = policy.pinnedKeys?.find((k) => k.origin === pin.origin);
+    if (managedKey && managedKey.fingerprint !== pin.fingerprint) {
+      // The administrator's key for the origin decides; the file's other key is never pinned.
+      conflicted.add(pin.origin);
+      result.pinConflicts.push({ origin: pin.origin, stored: managedKey.fingerprint, imported: pin.fingerprint });
+      continue;
+    }
     try {
       const stored = await store.getPin(pin.origin);
       if (stored) {
@@ -385,7 +421,10 @@ export async function importTrust(
         continue;
       }
       const outcome = await store.pinIfAbsent(pin.origin, pin.key, pin.fingerprint, now);
-      if (outcome.result === 'pinned') result.pinsAdded++;
+      if (outcome.result === 'pinned') {
+        result.pinsAdded++;
+        changed.add(pin.origin);
+      }
       else if (outcome.result === 'match') result.pinsUnchanged++;
       else if (outcome.result === 'revoked') {
         conflicted.add(pin.origin);
@@ -407,7 +446,12 @@ export async function importTrust(
       skip(approval, 'pin-conflict');
       continue;
     }
-    const needs = approvalNeeds(approval);
+    const report = await store.getReport(approval.origin).catch(() => null);
+    if (!policyAllowsImport(approval, report, policy.requireSigned === true)) {
+      skip(approval, 'policy-requires-signed');
+      continue;
+    }
+    const needs = approvalNeeds(approval, report);
     const id = approvalId(approval);
     if ((needs.unverified && !unverifiedOk.has(id)) || (needs.crossOrigin && !crossOk.has(id))) {
       skip(approval, 'needs-confirmation');
@@ -419,7 +463,10 @@ export async function importTrust(
     }
     try {
       const outcome = await store.importApproval(approval);
-      if (outcome === 'added') result.approvalsAdded++;
+      if (outcome === 'added') {
+        result.approvalsAdded++;
+        changed.add(approval.origin);
+      }
       else if (outcome === 'unchanged') result.approvalsUnchanged = (result.approvalsUnchanged ?? 0) + 1;
       else skip(approval, outcome === 'different' ? 'different-approval' : 'pin-mismatch');
     } catch (e) {
@@ -442,6 +489,7 @@ export async function importTrust(
       errors.push(`settings not imported: ${describe(e)}`);
     }
   }
+  result.changedOrigins = [...changed].sort();
   result.ok = errors.length === 0;
   return result;
 }

@@ -3,7 +3,8 @@
 // result and asks before calling importTrust (PRODUCT.md §5: import never surprises).
 import type { ImportApprovalPreview, ImportPreview } from '../messages';
 import type { Pin, Settings } from '../types';
-import { approvalId, approvalNeeds, parseExport } from './export-import';
+import { display, NAME_MAX } from '../text/display';
+import { approvalId, approvalNeeds, parseExport, policyAllowsImport, type ImportPolicy } from './export-import';
 import type { TrustStore } from './store-api';
 
 function settingText(v: unknown): string {
@@ -23,8 +24,11 @@ function settingChanges(current: Settings, imported: Partial<Settings>, managed:
   return out;
 }
 
-/** `managed`: the settings fields the organisation's policy manages (marked, never imported). */
-export async function previewImport(store: TrustStore, json: string, managed: readonly string[] = []): Promise<ImportPreview> {
+/**
+ * `managed`: the settings fields the organisation's policy manages (marked, never imported);
+ * `policy`: its other rules (signed-only approvals, pinned keys), as importTrust applies them.
+ */
+export async function previewImport(store: TrustStore, json: string, managed: readonly string[] = [], policy: ImportPolicy = {}): Promise<ImportPreview> {
   const errors: string[] = [];
   const empty: ImportPreview = { ok: false, errors, pins: [], approvals: [], revocations: [], settings: null };
   if (typeof json !== 'string') {
@@ -50,6 +54,14 @@ export async function previewImport(store: TrustStore, json: string, managed: re
   const pinAfter = new Map<string, Pin | null>();
   const conflicted = new Set<string>();
   for (const pin of parsed.pins) {
+    const managedKey = policy.pinnedKeys?.find((k) => k.origin === pin.origin);
+    if (managedKey && managedKey.fingerprint !== pin.fingerprint) {
+      // The administrator's key decides (importTrust never pins another one).
+      pins.push({ origin: pin.origin, fingerprint: pin.fingerprint, outcome: 'conflict', stored: managedKey.fingerprint });
+      conflicted.add(pin.origin);
+      pinAfter.set(pin.origin, await store.getPin(pin.origin));
+      continue;
+    }
     const stored = await store.getPin(pin.origin);
     if (stored) {
       const same = stored.fingerprint === pin.fingerprint && stored.key === pin.key;
@@ -69,7 +81,9 @@ export async function previewImport(store: TrustStore, json: string, managed: re
   const approvals: ImportApprovalPreview[] = [];
   for (const a of parsed.approvals) {
     let outcome: ImportApprovalPreview['outcome'];
+    const report = await store.getReport(a.origin).catch(() => null);
     if (conflicted.has(a.origin)) outcome = 'pin-conflict';
+    else if (!policyAllowsImport(a, report, policy.requireSigned === true)) outcome = 'policy-requires-signed';
     else {
       const pin = pinAfter.has(a.origin) ? (pinAfter.get(a.origin) ?? null) : await store.getPin(a.origin);
       if (a.keyFingerprint !== null && pin?.fingerprint !== a.keyFingerprint) outcome = 'pin-mismatch';
@@ -83,11 +97,12 @@ export async function previewImport(store: TrustStore, json: string, managed: re
       id: approvalId(a),
       origin: a.origin,
       url: a.url,
-      name: a.name,
+      // A publisher string, shown as every other one is (PRODUCT.md §6).
+      name: display(a.name, NAME_MAX),
       statusAtApproval: a.statusAtApproval,
       keyFingerprint: a.keyFingerprint,
       outcome,
-      needs: approvalNeeds(a),
+      needs: approvalNeeds(a, report),
     });
   }
 

@@ -132,7 +132,8 @@ function foreignLinks(text: string, origin: string): { count: number; origins: s
 /** Frontmatter keys by which a skill reaches beyond text: tools it may run, servers it connects. */
 const REACH_KEYS = ['allowed-tools', 'allowed_tools', 'allowedtools', 'tools', 'mcp', 'mcpservers', 'mcp-servers', 'mcp_servers', 'servers', 'hooks'];
 
-function reachKeys(data: Record<string, unknown> | null | undefined): string[] {
+/** The frontmatter keys (of REACH_KEYS, any case) that carry a value. */
+export function reachKeys(data: Record<string, unknown> | null | undefined): string[] {
   if (data === null || data === undefined) return [];
   return Object.keys(data).filter((k) => REACH_KEYS.includes(k.toLowerCase()) && data[k] !== null && data[k] !== undefined && data[k] !== '');
 }

@@ -4,3 +4,4 @@ export const BROWSER_ARGS: string[];
 export function extensionArgs(extensionDir: string): string[];
 export function unpackedExtensionId(dir: string): string;
 export function pinExtensions(profileDir: string, ids: string[]): void;
+export function withholdSiteAccess(profileDir: string, id: string, granted?: string[]): void;

@@ -57,3 +57,29 @@ export function pinExtensions(profileDir, ids) {
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, JSON.stringify(prefs));
 }
+
+/**
+ * Limits an extension's site access in a profile that has not been launched yet (or is closed), as
+ * the extensions page leaves it: `granted` empty is "On click" (no site), a list of host patterns is
+ * "On specific sites". Chromium reads `extensions.settings.<id>` from <profile>/Default/Preferences;
+ * other preferences already there are kept.
+ * @param {string} profileDir
+ * @param {string} id
+ * @param {string[]} granted
+ */
+export function withholdSiteAccess(profileDir, id, granted = []) {
+  const file = join(profileDir, 'Default', 'Preferences');
+  /** @type {Record<string, any>} */
+  let prefs = {};
+  if (existsSync(file)) prefs = JSON.parse(readFileSync(file, 'utf8'));
+  const extensions = typeof prefs.extensions === 'object' && prefs.extensions !== null ? prefs.extensions : {};
+  const settings = typeof extensions.settings === 'object' && extensions.settings !== null ? extensions.settings : {};
+  settings[id] = {
+    ...(settings[id] ?? {}),
+    withholding_permissions: true,
+    runtime_granted_permissions: { explicit_host: granted, scriptable_host: [] },
+  };
+  prefs.extensions = { ...extensions, settings };
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, JSON.stringify(prefs));
+}

@@ -1,7 +1,7 @@
 // @ts-check
 // Checks the store packages `npm run zip` writes (issue 11, item 3): each extension zip holds
 // every file its manifest, its pages and its scripts reference, and nothing that only the tests
-// need; the sources zip (what AMO asks for) holds what a reviewer needs to rebuild the add-on
+// need (test files, test-build permissions, test hooks in its scripts); the sources zip (what AMO asks for) holds what a reviewer needs to rebuild the add-on
 // with `npm ci && npm run zip`, and no tests, builds or installed packages.
 // Also sorts `web-ext lint` findings into ours and those inside bundled libraries.
 import { unzipSync, strFromU8 } from 'fflate';
@@ -21,6 +21,28 @@ const TEST_ONLY = [
 
 /** Permissions only the end-to-end build carries (wxt.config.ts, SKILLPIN_E2E_BUILD). */
 const E2E_ONLY_PERMISSIONS = ['clipboardRead'];
+
+/**
+ * Test hooks: the end-to-end build's listener record (entrypoints/background/e2e-record.ts,
+ * E2E_GLOBAL) and the globals the background once exposed to tests. A store package names none.
+ */
+export const TEST_HOOK_NAMES = ['skillpinTest', 'skillpinReady', 'skillpinNavTrace', 'skillpinLoadGate'];
+const TEST_HOOK_RE = new RegExp(`\\b(?:${TEST_HOOK_NAMES.join('|')})\\b|\\b(?:globalThis|self|window)\\.skillpin\\w*`, 'g');
+
+/**
+ * The test hooks each script of a package names, as "path: name" (none in a store package).
+ * @param {ZipFiles} files
+ * @returns {string[]}
+ */
+export function testHooksIn(files) {
+  /** @type {string[]} */
+  const found = [];
+  for (const [path, data] of Object.entries(files)) {
+    if (!/\.m?js$/.test(path)) continue;
+    for (const name of new Set(strFromU8(data).match(TEST_HOOK_RE) ?? [])) found.push(`${path}: ${name}`);
+  }
+  return found;
+}
 
 /**
  * @param {Uint8Array} bytes
@@ -153,6 +175,7 @@ export function checkExtensionZip(files, browser) {
     const hit = TEST_ONLY.find((t) => t.re.test(path));
     if (hit) problems.push(`${path} is ${hit.why}`);
   }
+  for (const hook of testHooksIn(files)) problems.push(`${hook} is a test hook (only the end-to-end build may carry one)`);
   const permissions = strings(m.permissions);
   for (const p of E2E_ONLY_PERMISSIONS) if (permissions.includes(p)) problems.push(`permission ${p} is only for the end-to-end build`);
   if (Array.isArray(m.web_accessible_resources) && m.web_accessible_resources.length > 0) {

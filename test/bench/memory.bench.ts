@@ -25,14 +25,21 @@ test('service-worker heap after 1,000 navigations', async () => {
     const origins: string[] = [];
     for (let i = 0; i < 200; i++) origins.push(i % 10 === 0 ? pub.freshOrigin(`m${i}`) : plain.freshOrigin(`m${i}`));
     const dbg = await attachToWorker(b.context);
-    // A real tab for the badge; navigations are delivered to the worker's navigation handler
-    // (skillpin.onNavigation, what the webNavigation.onCommitted listener calls after its
-    // tabs.get), four at a time, each awaited until its probe settles.
-    const tab = await b.context.newPage();
-    await tab.goto(`${plain.freshOrigin('tab')}/`);
-    const sw = b.sw;
-    if (!sw) throw new Error('no worker');
-    const tabId = await sw.evaluate(async (u) => (await chrome.tabs.query({})).find((t) => t.url?.startsWith(u))?.id ?? -1, new URL(tab.url()).origin);
+    // Four real tabs navigate (webNavigation.onCommitted → the background's navigation listener,
+    // its load gate and badge), each waiting after a navigation until the origin has a finished
+    // report, asked from an extension page as the popup does.
+    const ext = await b.context.newPage();
+    await ext.goto(`chrome-extension://${b.extensionId}/options.html`);
+    const tabs = await Promise.all(Array.from({ length: 4 }, () => b.context.newPage()));
+    const settled = async (origin: string): Promise<void> => {
+      const deadline = Date.now() + 30_000;
+      for (;;) {
+        const r = (await ext.evaluate((o) => chrome.runtime.sendMessage({ type: 'skillpin:report', origin: o }), origin)) as { state?: string } | null;
+        if (r && r.state !== 'probing') return;
+        if (Date.now() > deadline) throw new Error(`no finished report for ${origin}`);
+        await new Promise((res) => setTimeout(res, 20));
+      }
+    };
     const sample = async (label: string, navs: number): Promise<void> => {
       // Let stragglers finish, then collect garbage before reading the heap.
       await new Promise((r) => setTimeout(r, 500));
@@ -49,13 +56,16 @@ test('service-worker heap after 1,000 navigations', async () => {
     const sorted = [...checkpoints].sort((a, b) => a - b);
     for (const cp of sorted) {
       const urls = Array.from({ length: cp - done }, (_, k) => `${origins[(done + k) % origins.length]}/?n=${done + k}`);
-      await sw.evaluate(async ({ urls, tabId }) => {
-        const g = globalThis as unknown as { skillpin: { onNavigation(tabId: number, url: string, incognito: boolean): Promise<unknown> } };
-        let next = 0;
-        await Promise.all(Array.from({ length: 4 }, async () => {
-          while (next < urls.length) await g.skillpin.onNavigation(tabId, urls[next++] as string, false).catch(() => undefined);
-        }));
-      }, { urls, tabId });
+      let next = 0;
+      await Promise.all(
+        tabs.map(async (tab) => {
+          while (next < urls.length) {
+            const url = urls[next++] as string;
+            await tab.goto(url, { waitUntil: 'load' });
+            await settled(new URL(url).origin);
+          }
+        }),
+      );
       done = cp;
       await sample(`after ${cp} navigations`, cp);
     }
@@ -81,7 +91,7 @@ test('service-worker heap after 1,000 navigations', async () => {
     rows,
     targets,
     notes: [
-      '1,000 navigations over 200 origins on 127.0.0.1 (180 publish nothing, 20 publish 5 signed skills; each origin 5 times), delivered to the worker\'s navigation handler (skillpin.onNavigation, which the webNavigation.onCommitted listener calls), four at a time, each until its probe settled. Before each reading the worker is left 0.5 s, then garbage is collected twice; the figure is Runtime.getHeapUsage of the worker target.',
+      '1,000 navigations over 200 origins on 127.0.0.1 (180 publish nothing, 20 publish 5 signed skills; each origin 5 times), made by four real tabs (the background hears them through webNavigation), each waiting after a navigation until the origin has a finished report. Before each reading the worker is left 0.5 s, then garbage is collected twice; the figure is Runtime.getHeapUsage of the worker target.',
     ],
     raw,
     seconds: (Date.now() - started) / 1000,

@@ -13,6 +13,8 @@ import { startPublisher, seed } from './support/sites';
 import type { OriginReport } from '../../lib/types';
 import type { ActionResult, ContextResult, InsertResult } from '../../lib/messages';
 import { COMPOSER_PAGES } from './composers/catalogue';
+import { clickMenuItem } from './support/listeners';
+import { insertItemId } from '../../lib/background/menus';
 
 interface Approved {
   origin: string;
@@ -161,16 +163,16 @@ test('the popup inserts into the open ChatGPT composer with its own button', asy
   }
 });
 
-test('right click "Insert skill context" in the Claude composer inserts there (the menu handler, frame 0)', async ({ context, sw, extPage, composers }) => {
+test('right click "Insert skill context" in the Claude composer inserts there (the menu listener, frame 0)', async ({ context, sw, extPage, composers }) => {
   const skill = await approveHandoffSkill(context, extPage, 46);
   try {
     const chat = await context.newPage();
     await openComposer(chat, composers, 'claude');
     const tabId = await tabIdOf(sw, chat);
-    const itemId = await sw.evaluate(({ o, u }) => `skillpin-insert|${encodeURIComponent(o)}|${encodeURIComponent(u)}`, { o: skill.origin, u: skill.url });
+    const itemId = insertItemId(skill.origin, skill.url);
     await expect.poll(() => sw.evaluate((id) => chrome.contextMenus.update(id, {}).then(() => true, () => false), itemId)).toBe(true);
-    const ok = await sw.evaluate(({ id, tab }) => globalThis.skillpin!.onMenuClick(id, { id: tab }, 0), { id: itemId, tab: tabId });
-    expect(ok).toBe(true);
+    await clickMenuItem(sw, { menuItemId: itemId, tabId, frameId: 0, editable: true });
+    await expect.poll(async () => (await composerState(chat)).model).not.toBe('');
     const state = await composerState(chat);
     expect(state.model, lineDiff(state.model, skill.context)).toBe(skill.context);
     expect(state.sends).toBe(0);

@@ -14,9 +14,9 @@ interface Journey {
   expectedExtensionId: string;
   pinnedToToolbar: boolean;
   publisher: string;
-  firstScreen: { tabs: { url: string; active: boolean }[]; badge: string };
+  firstScreen: { tabs: { url: string; active: boolean }[]; badge: string; badgeColor: number[] };
   contentChange: string;
-  keyChange: { keyState: string; badge: string };
+  keyChange: { keyState: string; badge: string; badgeColor: number[] };
   screenshots: string[];
 }
 
@@ -56,10 +56,12 @@ test('the headless demo: the first screen is the publisher tab alone, pinned wit
     const journey = JSON.parse(readFileSync(join(shots, 'journey.json'), 'utf8')) as Journey;
     expect(journey.firstScreen.tabs).toEqual([{ url: journey.publisher, active: true }]);
     expect(journey.firstScreen.badge).toBe('5');
+    // The badge colours (lib/background/badge.ts) as Chromium reports them: the store images draw them.
+    expect(journey.firstScreen.badgeColor).toEqual([0x2e, 0x7d, 0x32, 255]);
     expect(journey.extensionId).toBe(journey.expectedExtensionId);
     expect(journey.pinnedToToolbar).toBe(true);
     expect(journey.contentChange).toBe('content-changed');
-    expect(journey.keyChange).toEqual({ keyState: 'changed', badge: '!' });
+    expect(journey.keyChange).toEqual({ keyState: 'changed', badge: '!', badgeColor: [0xc6, 0x28, 0x28, 255] });
     expect(journey.screenshots).toEqual(SCREENSHOTS);
     for (const name of SCREENSHOTS) {
       const file = join(shots, name);

@@ -211,7 +211,7 @@ test.describe('the service worker stopped mid-way', () => {
   });
 });
 
-test('two tabs racing to pin different keys for one origin: one pin wins, the other probe is key-changed', async ({ context, sw, extPage }) => {
+test('two tabs racing to pin different keys for one origin: one pin wins, the other probe is key-changed', async ({ context, extPage }) => {
   // Two publishers with the same skills and different keys, behind one origin: the first index
   // request gets key A, the second key B. No signing-key.pub, so the index alone offers the key.
   const dirB = mkdtempSync(join(tmpdir(), 'skillpin-fault-b-'));
@@ -223,8 +223,9 @@ test('two tabs racing to pin different keys for one origin: one pin wins, the ot
     const [p1, p2] = [await context.newPage(), await context.newPage()];
     await Promise.all([p1.goto(site.origin + '/'), p2.goto(site.origin + '/')]);
     await gate.arrived;
-    // Both tabs share the probe in flight; a forced re-check asked now runs right after it.
-    const shared = sw.evaluate((o) => globalThis.skillpin?.probe(o).then((r) => ({ state: r.key.state, key: r.key.offered?.key ?? null })), site.origin);
+    // Both tabs share the probe in flight (a report asked now joins it); a forced re-check asked
+    // now runs right after it.
+    const shared = send<OriginReport>(extPage, { type: 'skillpin:report', origin: site.origin }).then((r) => ({ state: r.key.state, key: r.key.offered?.key ?? null }));
     const forced = send<OriginReport>(extPage, { type: 'skillpin:probe', origin: site.origin });
     await p1.waitForTimeout(100);
     gate.release();

@@ -2,7 +2,8 @@
 // discover → badge → popup → approve → insert into a chat composer; copy from the
 // context menu; key rotation; content change; restart; pause and deny list.
 import { test, expect, send, badgeText, tabIdOf, waitForReport, launch } from './support/extension';
-import { startPublisher, startChat, seed } from './support/sites';
+import { clickMenuItem, clickNotification } from './support/listeners';
+import { startPublisher, startChat, seed, visitAndApproveFirst } from './support/sites';
 import { DEMO_SKILLS } from '../../scripts/lib/publisher-site.mjs';
 import type { OriginReport, Settings } from '../../lib/types';
 import type { ActionResult, ContextResult, InsertResult } from '../../lib/messages';
@@ -58,31 +59,18 @@ test('visit → badge → popup lists verified-signed skills → approve → ins
 test('the context-menu copy handler puts the exact skill context on the clipboard', async ({ context, sw, extPage }) => {
   const site = await startPublisher({ seed: seed(2) });
   try {
-    const page = await context.newPage();
-    await page.goto(site.origin + '/');
-    const report = await waitForReport<OriginReport>(extPage, site.origin);
-    const skill = report.skills[0];
-    if (!skill?.url || !skill.actual) throw new Error('no skill');
-    const approved = await send<ActionResult>(extPage, { type: 'skillpin:approve', origin: site.origin, url: skill.url, digestLf: skill.actual.lf, confirmUnverified: false, confirmCrossOrigin: false });
-    expect(approved.ok).toBe(true);
+    const { page, skill } = await visitAndApproveFirst(context, extPage, site);
     const ctx = await send<ContextResult>(extPage, { type: 'skillpin:skill-context', origin: site.origin, url: skill.url });
     if (!ctx.ok) throw new Error(ctx.message);
 
-    // The menu item exists (update rejects unknown ids) and its handler copies.
+    // Switching to the tab (tabs.onActivated) shows the copy item for its origin (update rejects
+    // unknown ids); a right click on the page, delivered to the background's menu listener, copies.
     const tabId = await tabIdOf(sw, page);
+    await sw.evaluate((id) => chrome.tabs.update(id, { active: true }), tabId);
+    await expect.poll(() => sw.evaluate(() => chrome.contextMenus.update('skillpin-copy', {}).then(() => true, () => false))).toBe(true);
     await page.bringToFront();
-    await sw.evaluate(async (id) => {
-      const t = await chrome.tabs.get(id);
-      await globalThis.skillpin?.onTabActivated(id, t.url ?? null);
-    }, tabId);
-    await sw.evaluate(() => chrome.contextMenus.update('skillpin-copy', {}));
-    const ok = await sw.evaluate(async (id) => {
-      const t = await chrome.tabs.get(id);
-      return globalThis.skillpin?.onMenuClick('skillpin-copy', { id, url: t.url });
-    }, tabId);
-    expect(ok).toBe(true);
-    const clip = await page.evaluate(() => navigator.clipboard.readText());
-    expect(clip).toBe(ctx.context);
+    await clickMenuItem(sw, { menuItemId: 'skillpin-copy', tabId });
+    await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(ctx.context);
   } finally {
     await site.close();
   }
@@ -107,16 +95,23 @@ test('a new key on a pinned origin: warning badge, notification, blocked until t
 
     const tabId = await tabIdOf(sw, page);
     await expect.poll(() => badgeText(sw, tabId)).toBe('!');
+    const noteId = `skillpin-origin|${site.origin}`;
     const notes = await sw.evaluate(() => chrome.notifications.getAll());
-    expect(Object.keys(notes)).toContain(`skillpin-origin|${site.origin}`);
+    expect(Object.keys(notes)).toContain(noteId);
 
     // Blocked: no context can be produced.
     const blocked = await send<ContextResult>(extPage, { type: 'skillpin:skill-context', origin: site.origin, url: skill.url });
     expect(blocked.ok).toBe(false);
 
+    // A click on the notification (the background's notifications.onClicked listener) opens the
+    // popup for that origin in a tab and takes the notification away.
+    const opened = context.waitForEvent('page');
+    await clickNotification(sw, noteId);
+    const popup = await opened;
+    await popup.waitForURL(`chrome-extension://${extensionId}/popup.html?origin=${encodeURIComponent(site.origin)}`);
+    await expect.poll(async () => Object.keys(await sw.evaluate(() => chrome.notifications.getAll()))).not.toContain(noteId);
+
     // The popup shows both fingerprints side by side.
-    const popup = await context.newPage();
-    await popup.goto(`chrome-extension://${extensionId}/popup.html?origin=${encodeURIComponent(site.origin)}`);
     if (!oldFp) throw new Error('no pin before the rotation');
     await expect(popup.locator(`[data-fingerprint="${oldFp}"]`).first()).toBeVisible();
     const newFp = after.key.offered?.fingerprint;

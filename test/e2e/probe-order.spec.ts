@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test, expect, waitForReport } from './support/extension';
+import { navTrace, setLoadCap } from './support/listeners';
 import { startServer, type TestServer } from '../support/server';
 import { writePublisherSite, DEMO_SKILLS } from '../../scripts/lib/publisher-site.mjs';
 
@@ -49,7 +50,7 @@ test('the probe starts after the page has loaded: no discovery request before th
   const site = await slowSite(false);
   try {
     // A loaded machine may take longer than the 5 s cap to load even this page: the order is the point.
-    await sw.evaluate(() => globalThis.skillpinLoadGate?.setCap(60_000));
+    await setLoadCap(sw, 60_000);
     const page = await context.newPage();
     await page.goto(site.server.origin + '/', { waitUntil: 'load' });
     const report = await waitForReport(extPage, site.server.origin);
@@ -61,7 +62,7 @@ test('the probe starts after the page has loaded: no discovery request before th
       const at = order.indexOf(path);
       expect(at, `${path} in ${order.join(', ')}`).toBeGreaterThan(done);
     }
-    const trace = await sw.evaluate(() => globalThis.skillpinNavTrace ?? []);
+    const trace = await navTrace(sw);
     const mine = trace.filter((e) => e.url.startsWith(site.server.origin)).map((e) => e.kind);
     expect(mine).toEqual(['commit', 'load']);
   } finally {
@@ -73,14 +74,14 @@ test('the probe starts after the page has loaded: no discovery request before th
 test('a page that never finishes loading is probed after the cap', async ({ context, sw, extPage }) => {
   const site = await slowSite(true);
   try {
-    await sw.evaluate(() => globalThis.skillpinLoadGate?.setCap(2_000));
+    await setLoadCap(sw, 2_000);
     const page = await context.newPage();
     await page.goto(site.server.origin + '/', { waitUntil: 'commit' });
     const report = await waitForReport(extPage, site.server.origin, 60_000);
     expect(report.state).toBe('done');
     const order = site.marks.map((m) => m.what);
     expect(order.indexOf('slow-start')).toBeLessThan(order.indexOf('/llms.txt'));
-    const trace = await sw.evaluate(() => globalThis.skillpinNavTrace ?? []);
+    const trace = await navTrace(sw);
     expect(trace.filter((e) => e.url.startsWith(site.server.origin)).map((e) => e.kind)).toEqual(['commit', 'cap']);
     await page.close();
   } finally {

@@ -6,8 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test, expect } from '@playwright/test';
 import { launch, send } from './support/extension';
-import { HOP_HOSTS, startHopSite, type HopSite } from './support/hop-site';
-import { blockRules } from '../../lib/net/dnr-rules';
+import { AWAY_HOST, ELSEWHERE_HOST, HOP_HOSTS, PUB_HOST, startHopSite, type HopSite } from './support/hop-site';
+import { blockRules, FIRST_PERMIT_ID } from '../../lib/net/dnr-rules';
+import { startLocalSite } from './support/local-site';
 import type { OriginReport } from '../../lib/types';
 
 const ARGS = [`--host-resolver-rules=${HOP_HOSTS.map((h) => `MAP ${h} 127.0.0.1`).join(', ')}`, '--ignore-certificate-errors'];
@@ -27,9 +28,9 @@ function statusOf(report: OriginReport, name: string): string {
 
 test('Chromium: every block rule is installed as a session rule (none skipped over its compiled size)', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'skillpin-hops-'));
-  const { context, sw } = await launch(dir, ARGS);
+  const { context, sw, extensionId } = await launch(dir, ARGS);
   try {
-    const expected = blockRules();
+    const expected = blockRules(extensionId);
     for (const rule of expected) {
       const verdict = await sw.evaluate((regex) => chrome.declarativeNetRequest.isRegexSupported({ regex }), rule.condition.regexFilter ?? '');
       expect(verdict, rule.condition.regexFilter).toEqual({ isSupported: true });
@@ -53,18 +54,25 @@ test('Chromium: a public origin cannot redirect the extension to a private addre
     // 302 → http://127.0.0.1/…: refused, and the private address never saw the request.
     expect(statusOf(report, 'to-private')).toBe('invalid/url-blocked');
     expect(site.hit('127.0.0.1', '/secret/')).toBe(false);
-    // /llms.txt → another host → back to the origin: the document is not taken.
+    // /llms.txt → another host → back to the origin: the document is not taken, and the hop off
+    // the origin is never requested (each hop is checked before it is requested, from the
+    // Location webRequest reports).
     const llms = report.sources.find((s) => s.kind === 'llms-txt');
     expect(`${llms?.outcome}/${llms?.reason}`).toBe('absent/cross-origin-redirect');
     expect(report.skills.some((s) => s.name === 'from-llms')).toBe(false);
-    // Chrome only reports the hops (no blocking webRequest): the request is aborted at the refused
-    // hop, but the browser may have followed the public hops already; the bytes are never used.
-    // (Firefox cancels before the hop goes out: its test checks the server never saw it.)
-    // An artifact may pass through other public hosts; the final URL is what it reports.
-    expect(statusOf(report, 'bounce')).toBe('verified/verified');
-    expect(report.skills.find((s) => s.name === 'bounce')?.finalUrl).toBe(`${site.origin}/skills/bounce-final/SKILL.md`);
-    // Chromium has no name lookup for extensions: a public name is taken by its name.
-    expect(statusOf(report, 'dns')).toBe('verified/verified');
+    expect(site.hit(AWAY_HOST, '/back-to-llms')).toBe(false);
+    expect(site.hit(PUB_HOST, '/llms-real.txt')).toBe(false);
+    // Hops within the origin's own host are followed; the final URL is what the skill reports.
+    expect(statusOf(report, 'hop')).toBe('verified/verified');
+    expect(report.skills.find((s) => s.name === 'hop')?.finalUrl).toBe(`${site.origin}/skills/hop-final/SKILL.md`);
+    // Where a name resolved (webRequest's ip): away.skillpin.test and elsewhere.skillpin.test are
+    // public names that answer with 127.0.0.1 here, so an artifact they serve, or a hop through
+    // them, is refused as in Firefox. Chrome has no name lookup for extensions: unlike Firefox,
+    // it has already sent that request when it learns the address; only the bytes are dropped.
+    expect(statusOf(report, 'bounce')).toBe('invalid/url-blocked');
+    expect(site.hit(PUB_HOST, '/skills/bounce-final/')).toBe(false);
+    expect(statusOf(report, 'dns')).toBe('invalid/url-blocked');
+    expect(site.hit(ELSEWHERE_HOST, '/skills/dns/')).toBe(true);
   } finally {
     await context.close();
     rmSync(dir, { recursive: true, force: true });
@@ -84,5 +92,44 @@ test('Chromium: an https artifact chain with a plain-http hop in the middle is r
   } finally {
     await context.close();
     rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('Chromium: a private origin probing itself follows its own redirects, each hop with a permit for exactly its URL, held only while that request runs', async () => {
+  const local = await startLocalSite();
+  const dir = mkdtempSync(join(tmpdir(), 'skillpin-hops-'));
+  const { context, sw, extensionId } = await launch(dir, ARGS);
+  const permits = async (): Promise<unknown[]> =>
+    (await sw.evaluate(() => chrome.declarativeNetRequest.getSessionRules())).filter((r) => r.id >= FIRST_PERMIT_ID).map((r) => r.condition);
+  try {
+    const page = await context.newPage();
+    await page.goto(`chrome-extension://${extensionId}/options.html`);
+    const probe = send<OriginReport>(page, { type: 'skillpin:probe', origin: local.origin });
+    // While the held skill's request runs, its URL is the only one let through.
+    await expect.poll(() => local.held()).toBe(1);
+    await expect.poll(permits).toEqual([{ urlFilter: `|${local.heldUrl}|`, isUrlFilterCaseSensitive: true, tabIds: [-1], initiatorDomains: [extensionId] }]);
+    // Another URL of the same private origin stays blocked for the extension meanwhile.
+    const other = await sw.evaluate((u) => fetch(u).then((r) => `${r.status}`, (e: Error) => e.name), `${local.origin}/other/SKILL.md`);
+    expect(other).toBe('TypeError');
+    expect(local.hits.some((h) => h.path === '/other/SKILL.md')).toBe(false);
+    local.release();
+    const report = await probe;
+
+    // Its own redirects are followed: within the origin, and to another local host.
+    const llms = report.sources.find((s) => s.kind === 'llms-txt');
+    expect(llms?.outcome).toBe('ok');
+    // llms.txt lists it without a digest: fetched and shown, not verified.
+    expect(statusOf(report, 'from-docs')).toBe('unverified/unverified-no-digest');
+    expect(statusOf(report, 'same-hop')).toBe('verified/verified');
+    expect(report.skills.find((s) => s.name === 'same-hop')?.finalUrl).toBe(`${local.origin}/skills/same-final/SKILL.md`);
+    expect(statusOf(report, 'to-localhost')).toBe('verified/verified');
+    expect(report.skills.find((s) => s.name === 'to-localhost')?.finalUrl).toBe(`http://localhost:${local.port}/skills/on-localhost/SKILL.md`);
+    expect(statusOf(report, 'held')).toBe('verified/verified');
+    // No permit outlives its request.
+    await expect.poll(permits).toEqual([]);
+  } finally {
+    await context.close();
+    rmSync(dir, { recursive: true, force: true });
+    await local.close();
   }
 });

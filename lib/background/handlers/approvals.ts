@@ -2,19 +2,23 @@
 // approved, and hand a context to a chat tab.
 import { approvalOf, canBind, changesSinceApproval } from '../../engine/approved-bytes';
 import { managedKeyFor } from '../../trust/managed';
+import { approvedList } from '../approved-list';
 import type { ServiceContext } from '../context';
-import { insertIntoChat } from '../hand-off';
+import { POLICY_PENDING_MESSAGE } from '../hand-off-gate';
+import { contextFor, insertSkill } from '../hand-offs';
 import { approvalDecision, findSkill, refused, toSkillText } from '../handoff-rules';
-import { approvedList, contextFor, currentBytes, reportFor } from '../skill-access';
+import { currentBytes, reportFor } from '../skill-access';
 import { fail, type Slice } from './types';
 
 export function approvalHandlers(ctx: ServiceContext): Slice<'approvals'> {
-  const { scheduler, clock } = ctx;
+  const { probes, clock } = ctx;
   return {
     'skillpin:approve': async (req, sender) => {
+      // Nothing is approved under a policy that is not known (it may require signatures).
+      const policy = await ctx.policy();
+      if (!policy) return fail('policy-pending', POLICY_PENDING_MESSAGE);
       const s = await ctx.store();
       const report = await reportFor(ctx, req.origin, sender);
-      const policy = await ctx.policy();
       const decision = approvalDecision(findSkill(report, req.url), req, policy);
       if (!decision.ok) return refused(decision);
       const { skill, status } = decision;
@@ -28,12 +32,12 @@ export function approvalHandlers(ctx: ServiceContext): Slice<'approvals'> {
         approvedAt: clock.now(),
       });
       await s.approve(approval, stored, managedKeyFor(policy, req.origin)?.fingerprint ?? null);
-      await scheduler.probe(req.origin, { force: false });
+      await probes.probe('after-approval', req.origin, { kind: 'request', sender });
       return { ok: true };
     },
-    'skillpin:revoke': async (req) => {
+    'skillpin:revoke': async (req, sender) => {
       await (await ctx.store()).revoke(req.origin, req.url);
-      await scheduler.probe(req.origin, { force: false });
+      await probes.probe('after-approval', req.origin, { kind: 'request', sender });
       return { ok: true };
     },
     'skillpin:skill-text': async (req) => {
@@ -45,14 +49,10 @@ export function approvalHandlers(ctx: ServiceContext): Slice<'approvals'> {
       const approvedRecord = approval ? await s.getSkill(req.origin, req.url, approval.digestLf, approval.archive?.filesDigest ?? '') : null;
       return { current: toSkillText(currentRecord), approved: toSkillText(approvedRecord), files: changesSinceApproval(approval, approvedRecord, currentRecord) };
     },
-    'skillpin:skill-context': async (req, sender) => contextFor(ctx, req.origin, req.url, sender),
+    'skillpin:skill-context': async (req, sender) => contextFor(ctx, req.origin, req.url, sender, { kind: 'clipboard' }),
     'skillpin:approved-list': async () => approvedList(ctx),
     'skillpin:approvals-list': async () => (await ctx.store()).listApprovals(),
-    'skillpin:insert': async (req, sender) => {
-      const context = await contextFor(ctx, req.origin, req.url, sender);
-      if (!context.ok) return { ok: false, method: 'none', message: context.message };
-      const { chatSites } = await ctx.settings.effective();
-      return insertIntoChat(ctx.platform, chatSites, { tabId: req.tabId, frameId: 0 }, context.context, req.chatOrigin);
-    },
+    'skillpin:insert': async (req, sender) =>
+      insertSkill(ctx, { origin: req.origin, url: req.url, frame: { tabId: req.tabId, frameId: 0 }, expectedOrigin: req.chatOrigin }, sender),
   };
 }

@@ -5,18 +5,22 @@ import { StoreError } from '../../trust/errors';
 import { managedKeyFor } from '../../trust/managed';
 import type { CarryOver } from '../../trust/store-api';
 import type { ServiceContext } from '../context';
+import { POLICY_PENDING_MESSAGE } from '../hand-off-gate';
 import { reportFor } from '../skill-access';
 import { fail, type Slice } from './types';
 
 const REVOKED = 'You revoked this key for the site; it is never trusted again.';
 
 export function keyHandlers(ctx: ServiceContext): Slice<'keys'> {
-  const { scheduler, clock } = ctx;
+  const { probes, clock } = ctx;
   return {
     'skillpin:trust-key': async (req, sender) => {
+      // Under a policy not known yet, the administrator may have pinned this origin's key.
+      const policy = await ctx.policy();
+      if (!policy) return fail('policy-pending', POLICY_PENDING_MESSAGE);
       const s = await ctx.store();
       const report = await reportFor(ctx, req.origin, sender);
-      if (managedKeyFor(await ctx.policy(), req.origin)) {
+      if (managedKeyFor(policy, req.origin)) {
         return fail('key-managed', 'Your administrator pinned the key for this site; it cannot be changed here.');
       }
       const offered = report.key.offered;
@@ -40,7 +44,7 @@ export function keyHandlers(ctx: ServiceContext): Slice<'keys'> {
         throw e;
       }
       if (!replaced) return fail('pin-changed', 'The pinned key changed in the meantime; review it again.');
-      await scheduler.probe(req.origin, { force: true });
+      await probes.probe('after-trust-key', req.origin, { kind: 'request', sender });
       return { ok: true };
     },
     'skillpin:pins-list': async () => (await ctx.store()).listPins(),
@@ -50,11 +54,11 @@ export function keyHandlers(ctx: ServiceContext): Slice<'keys'> {
       return { ok: true };
     },
     'skillpin:key-history': async () => (await ctx.store()).listKeyHistory(),
-    'skillpin:key-revoke': async (req) => {
+    'skillpin:key-revoke': async (req, sender) => {
       const s = await ctx.store();
       await s.revokeKey(req.origin, req.fingerprint, clock.now());
       // The origin's report must show the revocation at once (its skills signed by that key are blocked).
-      if (await s.getReport(req.origin)) await scheduler.probe(req.origin, { force: false }).catch(() => undefined);
+      if (await s.getReport(req.origin)) await probes.probe('after-key-revoke', req.origin, { kind: 'request', sender }).catch(() => undefined);
       return { ok: true };
     },
   };

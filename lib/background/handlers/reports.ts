@@ -1,31 +1,41 @@
 // Reports: whether the background is up, an origin's report, a re-check, the list of origins.
 import type { OriginSummary } from '../../messages';
 import { skippedReport } from '../../report/skipped-report';
-import { shouldProbe } from '../../scheduler/should-probe';
+import { httpOrigin } from '../../chat/sites';
 import type { ServiceContext } from '../context';
+import { READY_POLICY_WAIT_MS } from '../policy-cache';
 import type { Slice } from './types';
 
+/** Chrome's on-click grant, noted when the toolbar popup opens over a tab that shows the origin. */
+async function noteClick(ctx: ServiceContext, tabId: number, origin: string): Promise<void> {
+  if (!ctx.platform.clickGrantsAccess) return;
+  const tabs = await ctx.platform.listTabs().catch(() => []);
+  if (tabs.some((t) => t.id === tabId && t.url !== null && httpOrigin(t.url) === origin)) ctx.access.clicked(tabId, origin);
+}
+
 export function reportHandlers(ctx: ServiceContext): Slice<'reports'> {
-  const { scheduler } = ctx;
+  const { probes } = ctx;
   return {
     'skillpin:ready': async () => {
       await ctx.store();
+      // Pages and tests that wait for readiness then meet a known policy whenever the browser gives one.
+      await ctx.policySettled(ctx.deps.readyPolicyWaitMs ?? READY_POLICY_WAIT_MS);
       return { ready: true, version: ctx.deps.version };
     },
     'skillpin:report': async (req) => {
+      if (req.clickedTab !== undefined) await noteClick(ctx, req.clickedTab, req.origin);
+      // A site the user does not let Skillpin read is said so, not shown as it was read before
+      // (that report stays stored for when access comes back).
+      if (!(await ctx.access.mayRead(req.origin))) return skippedReport(req.origin, 'no-site-access', ctx.clock.now());
       // While a probe of the origin is running, answer its result rather than the older
       // report (or null): joining the probe in flight starts no new one.
-      if (scheduler.inFlight(req.origin)) return scheduler.probe(req.origin, { force: false });
-      return ctx.currentReport(req.origin);
+      return probes.join(req.origin) ?? ctx.currentReport(req.origin);
     },
     'skillpin:probe': async (req, sender) => {
-      // An explicit re-check still honours pause, the private-window rule and the allow/deny
-      // lists: nothing is requested from an origin the user excluded (the popup shows why).
-      const settings = await ctx.settings.effective();
-      const incognito = settings.probeInPrivate ? false : await ctx.privateRequest(req.origin, req.tabId, sender);
-      const decision = shouldProbe(req.origin + '/', settings, { incognito });
-      if (!decision.probe) return skippedReport(req.origin, decision.reason, ctx.clock.now());
-      return scheduler.probe(req.origin, { force: true });
+      // An explicit re-check passes the probe gate like every probe: nothing is requested from an
+      // origin the rules exclude (the popup shows why). The tab named is the one the popup is about.
+      const subject = req.tabId === undefined ? { kind: 'request' as const, sender } : { kind: 'request' as const, tabId: req.tabId, sender };
+      return probes.probe('recheck', req.origin, subject);
     },
     'skillpin:reports-list': async () => {
       const reports = await (await ctx.store()).listReports();

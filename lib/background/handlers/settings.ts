@@ -5,6 +5,7 @@ import { managedConflicts, managedFields, withoutManaged } from '../../trust/man
 import { mergeSettings } from '../../trust/settings';
 import type { Settings } from '../../types';
 import type { ServiceContext } from '../context';
+import { POLICY_PENDING_MESSAGE } from '../hand-off-gate';
 import { fail, type Slice } from './types';
 
 function managedRefusal(fields: readonly string[]): ActionResult {
@@ -20,6 +21,9 @@ export function settingsHandlers(ctx: ServiceContext): Slice<'settings'> {
   return {
     'skillpin:settings-get': async () => ctx.settings.effective(),
     'skillpin:settings-set': async (req) => {
+      const policy = await ctx.policy();
+      // Which fields are the organisation's is not known yet: nothing is written.
+      if (!policy) return fail('policy-pending', POLICY_PENDING_MESSAGE);
       // A sender that predates chatSites omits it (the validator allows that): keep the stored list.
       const sent: Partial<Settings> = req.settings;
       const user = await ctx.settings.user();
@@ -27,7 +31,6 @@ export function settingsHandlers(ctx: ServiceContext): Slice<'settings'> {
       const settings: Settings = { ...req.settings, chatSites };
       // A managed field may be sent only with the policy's value (what settings-get answered);
       // any other value is refused and nothing is written. The user's own value stays stored.
-      const policy = await ctx.policy();
       const conflicts = managedConflicts(settings, policy);
       if (conflicts.length > 0) return managedRefusal(conflicts);
       await write(mergeSettings(user, withoutManaged(settings, policy)));
@@ -36,6 +39,7 @@ export function settingsHandlers(ctx: ServiceContext): Slice<'settings'> {
     'skillpin:settings-update': async (req) => {
       // A change to a field the organisation manages is refused as a whole: nothing is written.
       const policy = await ctx.policy();
+      if (!policy) return fail('policy-pending', POLICY_PENDING_MESSAGE);
       const conflicts = managedConflicts(req.changes, policy);
       if (conflicts.length > 0) return managedRefusal(conflicts);
       // Only the fields the user changed, over what is stored now (not over what the page
@@ -45,6 +49,10 @@ export function settingsHandlers(ctx: ServiceContext): Slice<'settings'> {
     },
     'skillpin:policy-get': async () => {
       const policy = await ctx.policy();
+      if (!policy) {
+        const problem = ctx.policyProblem();
+        return { active: true, pending: true, managedFields: [], requireSigned: false, pinnedKeys: [], invalid: problem ? [problem] : [] };
+      }
       const fields = managedFields(policy);
       const summary: PolicySummary = {
         active: fields.length > 0 || policy.requireSigned || policy.pinnedKeys.length > 0,
@@ -54,6 +62,10 @@ export function settingsHandlers(ctx: ServiceContext): Slice<'settings'> {
         invalid: [...policy.invalid],
       };
       return summary;
+    },
+    'skillpin:site-access': async (req) => {
+      const summary = await ctx.access.summary();
+      return { ...summary, origin: req.origin === undefined ? null : { origin: req.origin, readable: await ctx.access.mayRead(req.origin) } };
     },
   };
 }

@@ -4,8 +4,8 @@ import { exportTrust, importTrust } from '../../trust/export-import';
 import { previewImport } from '../../trust/import-preview';
 import { managedFields } from '../../trust/managed';
 import type { ServiceContext } from '../context';
+import { POLICY_PENDING_MESSAGE } from '../hand-off-gate';
 import { exportForUpload, exportStatuses } from '../skill-export';
-import { reportFor } from '../skill-access';
 import type { Slice } from './types';
 
 export function transferHandlers(ctx: ServiceContext): Slice<'transfer'> {
@@ -18,30 +18,30 @@ export function transferHandlers(ctx: ServiceContext): Slice<'transfer'> {
       const json = exportTrust(await s.listPins(), await s.listApprovals(), clock.now(), { keys: await s.listKeyHistory(), settings: await ctx.settings.user() });
       return { json };
     },
-    'skillpin:import-preview': async (req) => previewImport(await ctx.store(), req.json, managedFields(await ctx.policy())),
+    'skillpin:import-preview': async (req) => {
+      const policy = await ctx.policy();
+      if (!policy) return { ok: false, errors: [POLICY_PENDING_MESSAGE], pins: [], approvals: [], revocations: [], settings: null };
+      return previewImport(await ctx.store(), req.json, managedFields(policy), policy);
+    },
     'skillpin:import': async (req) => {
+      // An import writes pins, approvals and settings: none of it under a policy not known yet.
+      const policy = await ctx.policy();
+      if (!policy) return { ok: false, pinsAdded: 0, pinsUnchanged: 0, pinConflicts: [], approvalsAdded: 0, errors: [POLICY_PENDING_MESSAGE] };
       ctx.settings.forget();
       try {
         const confirmations = { confirmUnverified: req.confirmUnverified ?? [], confirmCrossOrigin: req.confirmCrossOrigin ?? [] };
-        return await importTrust(await ctx.store(), req.json, clock.now(), confirmations, managedFields(await ctx.policy()));
+        const result = await importTrust(await ctx.store(), req.json, clock.now(), confirmations, managedFields(policy), policy);
+        // The origins the file added pins or approvals for are probed (not awaited: the answer does
+        // not wait for the network), so their reports show what was imported.
+        for (const origin of result.changedOrigins ?? []) void ctx.probes.probe('after-import', origin, { kind: 'background' }).catch(() => undefined);
+        return result;
       } finally {
         // The file may have written settings: read them again, as stored.
         ctx.settings.forget();
         await ctx.refreshMenusSafe();
       }
     },
-    'skillpin:skill-export': async (req, sender) =>
-      exportForUpload(
-        {
-          store: await ctx.store(),
-          report: (o) => reportFor(ctx, o, sender),
-          getLocal,
-          setLocal: (k, v) => platform.setLocal(k, v),
-          now: () => clock.now(),
-        },
-        req.origin,
-        req.url,
-      ),
+    'skillpin:skill-export': async (req, sender) => exportForUpload(ctx, req.origin, req.url, sender),
     'skillpin:exports-list': async () => exportStatuses(getLocal, (o) => ctx.currentReport(o)),
   };
 }

@@ -4,7 +4,7 @@ import { chromium, type BrowserContext, type Worker } from '@playwright/test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { CHROMIUM } from '../../e2e/support/extension';
+import { CHROMIUM, workerReady } from '../../e2e/support/extension';
 import { BROWSER_ARGS } from '../../../scripts/lib/chromium.mjs';
 
 /** The extension the bench run built (scripts/bench.mjs: wxt build -c test/bench/wxt.bench.config.ts). */
@@ -14,7 +14,7 @@ const COMMON_ARGS = BROWSER_ARGS;
 
 export interface BenchBrowser {
   context: BrowserContext;
-  /** The extension's service worker (after its readiness signal); null without the extension. */
+  /** The extension's service worker (once its listeners are registered); null without the extension. */
   sw: Worker | null;
   extensionId: string | null;
   close(): Promise<void>;
@@ -31,7 +31,7 @@ export async function launchBench(withExtension: boolean): Promise<BenchBrowser>
   if (withExtension) {
     sw = context.serviceWorkers().find((w) => w.url().startsWith('chrome-extension://')) ?? null;
     if (!sw) sw = await context.waitForEvent('serviceworker', { timeout: 30_000 });
-    await sw.evaluate(() => globalThis.skillpinReady);
+    await workerReady(sw);
     extensionId = new URL(sw.url()).host;
   }
   return {

@@ -34,7 +34,16 @@ export interface FirefoxSession {
   close(): Promise<void>;
 }
 
-export async function launchFirefox(profileDir: string): Promise<FirefoxSession> {
+export interface FirefoxLaunchOptions {
+  /** false: the same browser without Skillpin (for comparisons). Default true. */
+  extension?: boolean;
+  /** More preferences, on top of the ones every test profile gets. */
+  prefs?: Record<string, unknown>;
+  /** More environment for the browser (e.g. a test HOME, where Firefox reads user native-messaging manifests). */
+  env?: Record<string, string>;
+}
+
+export async function launchFirefox(profileDir: string, options: FirefoxLaunchOptions = {}): Promise<FirefoxSession> {
   if (!existsSync(FIREFOX)) {
     throw new Error(`Firefox is not at ${FIREFOX}: install Firefox ESR (apt-get install firefox-esr) or set FIREFOX_PATH`);
   }
@@ -44,6 +53,7 @@ export async function launchFirefox(profileDir: string): Promise<FirefoxSession>
     headless: true,
     userDataDir: profileDir,
     acceptInsecureCerts: true,
+    ...(options.env ? { env: { ...(process.env as Record<string, string>), ...options.env } } : {}),
     extraPrefsFirefox: {
       'extensions.webextensions.uuids': JSON.stringify({ [GECKO_ID]: EXTENSION_UUID }),
       // Kept across the reinstall that follows a restart (a temporary add-on leaves at shutdown).
@@ -52,9 +62,10 @@ export async function launchFirefox(profileDir: string): Promise<FirefoxSession>
       'network.dns.forceResolve': '127.0.0.1',
       'network.dns.disableIPv6': true,
       'dom.events.asyncClipboard.clipboardItem': true,
+      ...options.prefs,
     },
   });
-  await browser.installExtension(FIREFOX_EXTENSION_DIR);
+  if (options.extension !== false) await browser.installExtension(FIREFOX_EXTENSION_DIR);
   const launcher = await startServer({ files: { '/index.html': '<!doctype html><title>launcher</title><p>launcher</p>' } });
   return {
     browser,

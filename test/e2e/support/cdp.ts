@@ -3,6 +3,7 @@
 // Everything goes through a CDP session on an extension page (persistent contexts have no
 // browser-level session in Playwright).
 import type { BrowserContext, CDPSession, Page, Worker } from '@playwright/test';
+import { workerReady } from './extension';
 
 export interface WorkerControl {
   /** Stops every service worker of the profile and resolves once the extension's is `stopped`. */
@@ -48,7 +49,7 @@ export async function workerControl(context: BrowserContext, page: Page): Promis
   };
 }
 
-/** The extension's service worker as it runs now, once its readiness signal resolved. */
+/** The extension's service worker as it runs now, once its listeners are registered. */
 export async function currentWorker(context: BrowserContext, timeoutMs = 15_000): Promise<Worker> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -56,8 +57,8 @@ export async function currentWorker(context: BrowserContext, timeoutMs = 15_000)
     const sw = workers[workers.length - 1];
     if (sw) {
       const ok = await Promise.race([
-        sw.evaluate(() => globalThis.skillpinReady).then(() => true, () => false),
-        new Promise<boolean>((r) => setTimeout(() => r(false), 2_000)),
+        workerReady(sw, 2_000).then(() => true, () => false),
+        new Promise<boolean>((r) => setTimeout(() => r(false), 2_500)),
       ]);
       if (ok) return sw;
     }

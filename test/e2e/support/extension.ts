@@ -1,5 +1,5 @@
 // Playwright fixtures: a persistent Chromium profile with the built extension loaded,
-// the extension id, its service worker after the readiness signal, and helpers to
+// the extension id, its service worker once its listeners are registered, and helpers to
 // talk to the background the way the popup does.
 import { test as base, chromium, expect, type BrowserContext, type Page, type Worker } from '@playwright/test';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -7,8 +7,37 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromiumPath, extensionArgs } from '../../../scripts/lib/chromium.mjs';
 
-export const EXTENSION_DIR = resolve('.output/chrome-mv3');
+/**
+ * The end-to-end build (SKILLPIN_E2E_BUILD=1 npx wxt build; global-setup.ts builds it): the
+ * production build, manifest and all, whose background also records its listener functions for
+ * the events no test can cause (support/listeners.ts). test/e2e/manifests.spec.ts checks the two
+ * differ in that alone.
+ */
+export const EXTENSION_DIR = resolve('.output/e2e/chrome-mv3');
+/** The production build (npx wxt build), which the store package is made from. */
+export const PRODUCTION_DIR = resolve('.output/chrome-mv3');
 export const CHROMIUM = chromiumPath();
+
+/**
+ * Resolves once the background has registered its listeners (TOOLCHAIN.md §2.1 "Race"): the
+ * worker is reported before its script has run, and an event sent before then is lost. Every
+ * listener is registered in one synchronous run, so the last one being there means all are.
+ */
+export async function workerReady(sw: Worker, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await sw.evaluate(() => chrome.runtime.onMessage.hasListeners() && chrome.runtime.onStartup.hasListeners()).catch(() => false))) {
+    if (Date.now() > deadline) throw new Error(`the extension's background registered no listeners within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** Opens an extension page and waits for the background's own readiness answer (`skillpin:ready`: listeners up, store open). */
+export async function openReadyPage(context: BrowserContext, extensionId: string, path = 'options.html'): Promise<Page> {
+  const page = await context.newPage();
+  await page.goto(`chrome-extension://${extensionId}/${path}`);
+  await expect.poll(() => send<{ ready?: boolean }>(page, { type: 'skillpin:ready' }).then((r) => r?.ready === true, () => false), { timeout: 30_000 }).toBe(true);
+  return page;
+}
 
 /** How a browser is started besides its flags: its environment and page locale (a UI language run). */
 export interface LaunchOptions {
@@ -29,7 +58,7 @@ export async function launch(profileDir: string, extraArgs: string[] = [], optio
   });
   let sw = context.serviceWorkers().find((w) => w.url().startsWith('chrome-extension://'));
   if (!sw) sw = await context.waitForEvent('serviceworker', { timeout: 30_000 });
-  await sw.evaluate(() => globalThis.skillpinReady);
+  await workerReady(sw);
   const extensionId = new URL(sw.url()).host;
   return { context, sw, extensionId };
 }
@@ -58,15 +87,14 @@ export const test = base.extend<ExtensionFixtures>({
   sw: async ({ context }, use) => {
     let sw = context.serviceWorkers().find((w) => w.url().startsWith('chrome-extension://'));
     if (!sw) sw = await context.waitForEvent('serviceworker');
-    await sw.evaluate(() => globalThis.skillpinReady);
+    await workerReady(sw);
     await use(sw);
   },
   extensionId: async ({ sw }, use) => {
     await use(new URL(sw.url()).host);
   },
   extPage: async ({ context, extensionId }, use) => {
-    const page = await context.newPage();
-    await page.goto(`chrome-extension://${extensionId}/options.html`);
+    const page = await openReadyPage(context, extensionId);
     await use(page);
     await page.close();
   },

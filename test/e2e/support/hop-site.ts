@@ -1,8 +1,9 @@
 // A publisher that looks public (pub.skillpin.test, mapped onto 127.0.0.1 by the browser's
 // resolver flags) whose redirects try every hop a browser would otherwise follow unchecked:
 // an artifact redirected to 127.0.0.1, an llms.txt that leaves the origin and comes back, an
-// artifact bounced through another public host, an artifact on a name that resolves to
-// loopback, and (on an https origin) an artifact chain with a plain-http hop in the middle.
+// artifact bounced through another public host, an artifact bounced within the origin's own
+// host, an artifact on a name that resolves to loopback, and (on an https origin) an artifact
+// chain with a plain-http hop in the middle.
 // Every request is logged with the host name the browser used, so a test can prove that a
 // refused hop was never requested.
 import { createServer as createHttps, type Server as HttpsServer } from 'node:https';
@@ -35,6 +36,7 @@ const BODY = {
   control: skillText('control'),
   toPrivate: skillText('to-private'),
   bounce: skillText('bounce'),
+  hop: skillText('hop'),
   dns: skillText('dns'),
   fromLlms: skillText('from-llms'),
   down: skillText('down'),
@@ -44,12 +46,12 @@ function hostOf(req: IncomingMessage): string {
   return (req.headers.host ?? '').replace(/:\d+$/, '');
 }
 
-function send(res: ServerResponse, status: number, body: string, type = 'text/markdown; charset=utf-8', headers: Record<string, string> = {}): void {
+export function send(res: ServerResponse, status: number, body: string, type = 'text/markdown; charset=utf-8', headers: Record<string, string> = {}): void {
   res.writeHead(status, { 'Content-Type': type, 'Cache-Control': 'no-store', ...headers });
   res.end(body);
 }
 
-function redirect(res: ServerResponse, location: string): void {
+export function redirect(res: ServerResponse, location: string): void {
   res.writeHead(302, { Location: location, 'Cache-Control': 'no-store' });
   res.end();
 }
@@ -73,6 +75,7 @@ export async function startHopSite(): Promise<HopSite> {
               entryFor('control', '/skills/control/SKILL.md', BODY.control),
               entryFor('to-private', '/skills/to-private/SKILL.md', BODY.toPrivate),
               entryFor('bounce', '/skills/bounce/SKILL.md', BODY.bounce),
+              entryFor('hop', '/skills/hop/SKILL.md', BODY.hop),
               entryFor('dns', at(ELSEWHERE_HOST, '/skills/dns/SKILL.md'), BODY.dns),
             ]);
             return (send(res, 200, JSON.stringify(doc), 'application/json'), true);
@@ -81,6 +84,9 @@ export async function startHopSite(): Promise<HopSite> {
           if (path === '/skills/to-private/SKILL.md') return (redirect(res, `http://127.0.0.1:${port}/secret/SKILL.md`), true);
           if (path === '/skills/bounce/SKILL.md') return (redirect(res, at(AWAY_HOST, '/bounce')), true);
           if (path === '/skills/bounce-final/SKILL.md') return (send(res, 200, BODY.bounce), true);
+          if (path === '/skills/hop/SKILL.md') return (redirect(res, '/skills/hop-mid'), true);
+          if (path === '/skills/hop-mid') return (redirect(res, at(PUB_HOST, '/skills/hop-final/SKILL.md')), true);
+          if (path === '/skills/hop-final/SKILL.md') return (send(res, 200, BODY.hop), true);
           if (path === '/llms.txt') return (redirect(res, at(AWAY_HOST, '/back-to-llms')), true);
           if (path === '/llms-real.txt') {
             return (send(res, 200, llmsTxt([{ title: 'from-llms', url: '/skills/from-llms/SKILL.md' }]), 'text/plain; charset=utf-8'), true);

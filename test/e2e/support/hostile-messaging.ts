@@ -39,6 +39,7 @@ export function forgedRequests(report: OriginReport, tabId: number, settings: Se
     'skillpin:settings-set': { type: 'skillpin:settings-set', settings: { ...settings, paused: true, allowList: [origin], denyList: ['https://victim.example'] } },
     'skillpin:settings-update': { type: 'skillpin:settings-update', changes: { paused: true, denyList: ['https://victim.example'] } },
     'skillpin:policy-get': { type: 'skillpin:policy-get' },
+    'skillpin:site-access': { type: 'skillpin:site-access', origin },
     'skillpin:pins-list': { type: 'skillpin:pins-list' },
     'skillpin:pins-page': { type: 'skillpin:pins-page', offset: 0, limit: 100, filter: '' },
     'skillpin:pin-forget': { type: 'skillpin:pin-forget', origin },

@@ -7,6 +7,7 @@ import { insertItemId } from '../../../lib/background/menus';
 import { CONTEXT_TITLE } from '../../../lib/context/skill-context';
 import type { HostileCase, ServedSite } from '../../hostile/types';
 import { waitForReport, send } from './extension';
+import { clickMenuItem } from './listeners';
 import { sweepFromContentScript, sweepFromPage } from './hostile-messaging';
 import { approveByKey, checkBadge, serveFresh, trapProblem, type PlayedCase } from './hostile-play';
 import { trustSnapshot, type HostileSession } from './hostile-session';
@@ -74,14 +75,16 @@ async function insertExplicitly(s: HostileSession, p: PlayedCase, origin: string
     const result = await send<InsertResult>(s.extPage, { type: 'skillpin:insert', tabId: p.tabId, chatOrigin: p.origin, origin, url });
     if (!result.ok) problems.push(`insertion failed: ${result.method} ${result.message}`);
   } else {
-    const ok = await s.sw.evaluate(
-      async ({ tabId, item }) => {
-        const tab = await chrome.tabs.get(tabId);
-        return globalThis.skillpin?.onMenuClick(item, { id: tabId, url: tab.url });
-      },
-      { tabId: p.tabId, item: insertItemId(origin, url) },
-    );
-    if (ok !== true) problems.push('the menu insertion did not succeed');
+    // The right click in the focused composer (the top frame): the item shows only on chat sites.
+    const item = insertItemId(origin, url);
+    const menuDeadline = Date.now() + 5000;
+    let shown = false;
+    while (!shown && Date.now() < menuDeadline) {
+      shown = await s.sw.evaluate((id) => chrome.contextMenus.update(id, {}).then(() => true, () => false), item);
+      if (!shown) await p.page.waitForTimeout(100);
+    }
+    if (shown) await clickMenuItem(s.sw, { menuItemId: item, tabId: p.tabId, frameId: 0, editable: true });
+    else problems.push('the menu has no "Insert skill context" item for the approved skill');
   }
   let value = '';
   const deadline = Date.now() + 3000;

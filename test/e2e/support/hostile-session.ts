@@ -9,7 +9,7 @@ import type { SkillText } from '../../../lib/messages';
 import type { TrustStore } from '../../../lib/trust/store-api';
 import type { Approval, OriginReport, Pin, Settings } from '../../../lib/types';
 import type { KeyHistoryEntry, StoredSkill } from '../../../lib/trust/records';
-import { CHROMIUM, EXTENSION_DIR, send } from './extension';
+import { CHROMIUM, EXTENSION_DIR, openReadyPage, send, workerReady } from './extension';
 import { extensionArgs } from '../../../scripts/lib/chromium.mjs';
 
 export interface HostileSession {
@@ -23,13 +23,13 @@ export interface HostileSession {
   close(): Promise<void>;
 }
 
-/** The extension's service worker once it signals readiness (polled: the worker may start before anyone listens). */
+/** The extension's service worker once its listeners are registered (polled: the worker may start before anyone listens). */
 async function readyWorker(context: BrowserContext, timeoutMs: number): Promise<Worker> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const sw = context.serviceWorkers().find((w) => w.url().startsWith('chrome-extension://'));
     if (sw) {
-      await sw.evaluate(() => globalThis.skillpinReady);
+      await workerReady(sw, Math.max(1000, deadline - Date.now()));
       return sw;
     }
     if (Date.now() > deadline) throw new Error(`the extension's service worker did not start within ${timeoutMs} ms`);
@@ -54,8 +54,7 @@ export async function openSession(): Promise<HostileSession> {
     const sw = await readyWorker(context, 60_000);
     const extensionId = new URL(sw.url()).host;
     const base = `chrome-extension://${extensionId}`;
-    const extPage = await context.newPage();
-    await extPage.goto(`${base}/options.html`);
+    const extPage = await openReadyPage(context, extensionId);
     return { context, sw, extensionId, extPage, base, close };
   } catch (e) {
     await close();

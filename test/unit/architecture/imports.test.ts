@@ -45,6 +45,37 @@ describe('module boundaries', () => {
     expect(bad).toEqual([]);
   });
 
+  it('nothing in the extension imports the desktop program (host/); the host imports lib/, never the reverse', () => {
+    const extension = [...files('lib'), ...files('components'), ...files('entrypoints')];
+    const bad = extension.flatMap((f) => imports(f).map((s) => [f, target(f, s)] as const)).filter(([, t]) => t === 'host' || t.startsWith('host/'));
+    expect(bad).toEqual([]);
+  });
+
+  it("host/ takes from lib/ only pure modules (the desktop protocol, parsing, verification), never the extension's I/O", () => {
+    const allowed = ['lib/desktop', 'lib/parse', 'lib/verify'];
+    const bad = files('host')
+      .flatMap((f) => imports(f).map((s) => [f, target(f, s)] as const))
+      .filter(([, t]) => t.startsWith('lib/') || t.startsWith('entrypoints') || t.startsWith('components') || t.startsWith('wxt') || t === 'idb')
+      .filter(([, t]) => !allowed.some((p) => t === p || t.startsWith(p + '/')));
+    expect(bad).toEqual([]);
+    expect(files('host').length).toBeGreaterThan(5);
+    expect(imports('host/handlers.ts')).toContain('../lib/desktop/revision');
+  });
+
+  it('the desktop program makes no network request: no network module, no fetch, only the stdio parts of the MCP SDK', () => {
+    const network = /^(node:)?(http|https|http2|net|tls|dgram|dns)(\/|$)/;
+    const bad: string[] = [];
+    for (const f of [...files('host'), ...files('lib/desktop')]) {
+      for (const s of imports(f)) {
+        if (network.test(s)) bad.push(`${f}: ${s}`);
+        if (s.startsWith('@modelcontextprotocol/') && !['@modelcontextprotocol/sdk/server/index.js', '@modelcontextprotocol/sdk/server/stdio.js', '@modelcontextprotocol/sdk/types.js'].includes(s)) bad.push(`${f}: ${s}`);
+      }
+      if (/\bfetch\s*\(|XMLHttpRequest|WebSocket/.test(readFileSync(join(ROOT, f), 'utf8'))) bad.push(`${f}: a network call`);
+    }
+    expect(bad).toEqual([]);
+    expect(imports('host/mcp.ts')).toContain('@modelcontextprotocol/sdk/server/stdio.js');
+  });
+
   it('lib/ runs under node and in a service worker: no node: built-ins', () => {
     const bad = files('lib').flatMap((f) => imports(f).filter((s) => s.startsWith('node:')).map((s) => `${f}: ${s}`));
     expect(bad).toEqual([]);

@@ -1,6 +1,6 @@
 // The unit test tree mirrors the source tree (test/README.md): a test of lib/<dir>/<file>.ts sits
 // in test/unit/<dir>/, a test of components/<dir>/… in test/unit/components/<dir>/, a test of
-// entrypoints/<dir>/… in test/unit/entrypoints/<dir>/. Only the named suites, which cross the
+// entrypoints/<dir>/… in test/unit/entrypoints/<dir>/, a test of host/… (the desktop program) in test/unit/host/. Only the named suites, which cross the
 // whole engine and mirror no single module, have folders of their own. The rule is checked first
 // on paths whose answer is known, so a check that flags nothing cannot pass the repository check.
 import { describe, expect, it } from 'vitest';
@@ -20,7 +20,7 @@ function counterpart(testDir: string): string | null {
   const parts = testDir === '' ? [] : testDir.split('/');
   const first = parts[0];
   if (first !== undefined && SUITES.includes(first)) return null;
-  if (first === 'components' || first === 'entrypoints') return parts.join('/');
+  if (first === 'components' || first === 'entrypoints' || first === 'host') return parts.join('/');
   return ['lib', ...parts].join('/');
 }
 
@@ -56,6 +56,7 @@ describe('the rule, on known paths', () => {
     expect(counterpart('verify')).toBe('lib/verify');
     expect(counterpart('components/popup')).toBe('components/popup');
     expect(counterpart('entrypoints/background')).toBe('entrypoints/background');
+    expect(counterpart('host')).toBe('host');
     expect(counterpart('')).toBe('lib');
     expect(counterpart('hostile')).toBeNull();
     expect(counterpart('fuzz/deeper')).toBeNull();
@@ -84,7 +85,7 @@ describe('the rule, on known paths', () => {
 });
 
 describe('the unit test tree', () => {
-  it('every unit test outside the suite folders sits in a folder that mirrors lib/, components/ or entrypoints/', () => {
+  it('every unit test outside the suite folders sits in a folder that mirrors lib/, components/, entrypoints/ or host/', () => {
     const files = walk(UNIT);
     expect(files.filter((f) => isTest(f)).length).toBeGreaterThan(50);
     expect(misplaced(files, isRepoDir)).toEqual([]);
@@ -95,6 +96,7 @@ describe('the unit test tree', () => {
     for (const suite of SUITES) {
       expect(isRepoDir(`${UNIT}/${suite}`), suite).toBe(true);
       expect(isRepoDir(`lib/${suite}`), `lib/${suite}`).toBe(false);
+      expect(isRepoDir(`host/${suite}`), `host/${suite}`).toBe(false);
       expect(readme, suite).toContain(`\`${UNIT}/${suite}/\``);
     }
   });

@@ -66,3 +66,37 @@ export class FakePlatform extends FakeHandOff implements BackgroundPlatform {
     this.local.set(key, value);
   }
 }
+
+/**
+ * A FakePlatform whose organisation policy, session storage, site access and active tabs a test
+ * sets: what the gates' rules read (probe-gate.ts, hand-off-gate.ts).
+ */
+export class RulesPlatform extends FakePlatform {
+  /** What managed storage answers; an Error makes the read fail, HANG makes it never answer. */
+  managed: unknown = undefined;
+  session = new Map<string, unknown>();
+  /** The host patterns granted; null: every site (the manifest's host permissions). */
+  granted: string[] | null = null;
+  active: { id: number; url: string | null; incognito: boolean }[] = [];
+  async getManaged() {
+    if (this.managed === HANG) return new Promise<never>(() => undefined);
+    if (this.managed instanceof Error) throw this.managed;
+    return structuredClone(this.managed);
+  }
+  async getSession(key: string) {
+    return this.session.get(key);
+  }
+  async setSession(key: string, value: unknown) {
+    this.session.set(key, structuredClone(value));
+  }
+  permissions = {
+    contains: async (patterns: string[]) => this.granted === null || patterns.every((p) => this.granted?.includes(p)),
+    grantedOrigins: async () => this.granted ?? ['http://*/*', 'https://*/*'],
+  };
+  async activeTabs() {
+    return this.active;
+  }
+}
+
+/** RulesPlatform.managed: managed storage that never answers. */
+export const HANG = Symbol('hang');

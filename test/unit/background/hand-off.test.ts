@@ -1,11 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { CLIPBOARD_HINT, insertIntoChat, NO_CLIPBOARD_HINT } from '../../../lib/background/hand-off';
+import { chatTarget, CLIPBOARD_HINT, deliverToChat, NO_CLIPBOARD_HINT, type FrameTarget } from '../../../lib/background/hand-off';
 import { NAVIGATED_AWAY } from '../../../lib/chat/content-handler';
 import { FakeHandOff } from './fake-platform';
 
 const TEXT = '=== Skill context (Skillpin) ===\nline';
 
-describe('insertIntoChat: the target is checked at the moment of insertion', () => {
+/** The target check the hand-off gate makes, then the delivery (hand-off-gate.ts composes the two the same way). */
+async function insertIntoChat(p: FakeHandOff, chatSites: string[], target: FrameTarget, text: string, expected: string | null) {
+  const chat = await chatTarget(p, chatSites, target, expected);
+  if (!chat.ok) return { ok: false, method: 'none' as const, message: chat.message };
+  return deliverToChat(p, target, text, chat.origin);
+}
+
+describe('chatTarget then deliverToChat: the target is checked at the moment of insertion', () => {
   it('inserts into a built-in chat site over https, naming the origin it checked', async () => {
     const p = new FakeHandOff();
     p.show(3, 'https://chatgpt.com/c/abc');
@@ -46,7 +53,7 @@ describe('insertIntoChat: the target is checked at the moment of insertion', () 
   });
 });
 
-describe('insertIntoChat: after a failed insertion', () => {
+describe('deliverToChat: after a failed insertion', () => {
   it('copies from the extension and tells the page and the caller', async () => {
     const p = new FakeHandOff();
     p.show(3, 'https://gemini.google.com/app');

@@ -34,6 +34,8 @@ export interface ServiceOptions {
   /** Real fetch (to the loopback server) unless given. */
   fetch?: FetchLike;
   loadGate?: LoadGate;
+  /** How long a caller waits for managed storage (the product's 2 s unless given). */
+  policyWaitMs?: number;
 }
 
 /** Creates the background service and waits until it is ready to answer. */
@@ -49,6 +51,7 @@ export async function startService(options: ServiceOptions): Promise<BackgroundS
     extensionBase: EXT,
     version: '0.1.0',
     ...(options.loadGate ? { loadGate: options.loadGate } : {}),
+    ...(options.policyWaitMs === undefined ? {} : { policyWaitMs: options.policyWaitMs, readyPolicyWaitMs: options.policyWaitMs * 3 }),
   });
   await service.ready;
   return service;

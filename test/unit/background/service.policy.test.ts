@@ -10,7 +10,8 @@ import { DEFAULT_SETTINGS, type OriginReport, type Settings } from '../../../lib
 import { fingerprint } from '../../../lib/verify/fingerprint';
 import { startServer, type TestServer } from '../../support/server';
 import { buildSite, keyPair } from '../../support/signed-sites';
-import { FakePlatform } from './fake-platform';
+import { POLICY_RETRY_MS, POLICY_SESSION_KEY } from '../../../lib/background/policy-cache';
+import { FakePlatform, HANG, RulesPlatform } from './fake-platform';
 import { OPTIONS_PAGE as PAGE, startService } from './service-harness';
 
 const K = keyPair(81);
@@ -182,7 +183,7 @@ describe('a key the administrator pinned', () => {
 
   it('another administrator key makes the site key-changed, naming the administrator’s key', async () => {
     await setPolicy({ pinnedKeys: { [server.origin]: OTHER.b64 } });
-    const r = await service.probe(server.origin, true);
+    const r = await service.probe(server.origin);
     expect(r.key).toMatchObject({ state: 'changed', pinnedBy: 'policy', pinned: { fingerprint: fingerprint(OTHER.publicKey) }, offered: { fingerprint: fingerprint(K.publicKey) } });
     expect(r.skills.every((s) => s.status === 'key-changed')).toBe(true);
   });
@@ -199,11 +200,68 @@ describe('reading the policy', () => {
     expect((await ask<Settings>({ type: 'skillpin:settings-get' })).paused).toBe(true);
   });
 
-  it('a policy that cannot be read is reported and read again on the next request', async () => {
+  it('a policy that cannot be read is not taken as none: pages are told it is pending, and it is read again on the next request', async () => {
     platform.managed = new Error('storage broke');
     await service.onManagedChanged();
-    expect((await ask<PolicySummary>({ type: 'skillpin:policy-get' })).invalid).toEqual(['policy unreadable: storage broke']);
+    expect(await ask<PolicySummary>({ type: 'skillpin:policy-get' })).toMatchObject({ pending: true, invalid: ['managed storage failed: storage broke'] });
     platform.managed = { denyList: ['https://bank.example'] };
     expect((await ask<Settings>({ type: 'skillpin:settings-get' })).denyList).toEqual(['https://bank.example']);
+  });
+});
+
+describe('a policy that does not answer (it fails closed)', () => {
+  /** A worker started while managed storage does not answer: nothing was read this session. */
+  async function hungWorker(session?: unknown): Promise<{ svc: BackgroundService; p: RulesPlatform }> {
+    const p = new RulesPlatform();
+    p.managed = HANG;
+    if (session !== undefined) p.session.set(POLICY_SESSION_KEY, session);
+    const svc = await startService({ platform: p, name: `policy-hang-${Math.random()}`, now: () => now, policyWaitMs: 20 });
+    return { svc, p };
+  }
+
+  it('nothing is probed and no key is pinned: the site the administrator pinned cannot pin the key it serves', async () => {
+    const { svc } = await hungWorker();
+    const before = server.log.length;
+    expect(await svc.onNavigation(3, `${server.origin}/docs`, false)).toBeNull();
+    expect(await svc.handleMessage({ type: 'skillpin:probe', origin: server.origin }, PAGE)).toMatchObject({ state: 'skipped', skippedBecause: 'policy-pending' });
+    expect(server.log.length).toBe(before);
+    expect(await svc.handleMessage({ type: 'skillpin:pins-list' }, PAGE)).toEqual([]);
+  });
+
+  it('nothing is approved, imported or saved while it is not known', async () => {
+    const { svc } = await hungWorker();
+    const approve = await svc.handleMessage({ type: 'skillpin:approve', origin: server.origin, url: `${server.origin}/skills/beta/SKILL.md`, digestLf: 'a'.repeat(64), confirmUnverified: true, confirmCrossOrigin: true }, PAGE);
+    expect(approve).toMatchObject({ ok: false, error: 'policy-pending' });
+    const json = exportTrust([{ origin: server.origin, key: K.b64, fingerprint: fingerprint(K.publicKey), firstSeen: 1, lastSeen: 1 }], [], 1);
+    expect(await svc.handleMessage({ type: 'skillpin:import', json }, PAGE)).toMatchObject({ ok: false, pinsAdded: 0 });
+    expect(await svc.handleMessage({ type: 'skillpin:settings-update', changes: { paused: true } }, PAGE)).toMatchObject({ ok: false, error: 'policy-pending' });
+    expect(await svc.handleMessage({ type: 'skillpin:pins-list' }, PAGE)).toEqual([]);
+  });
+
+  it('the policy kept from earlier in this browser session applies meanwhile', async () => {
+    const { svc } = await hungWorker({ raw: { pinnedKeys: { [server.origin]: OTHER.b64 }, denyList: ['https://bank.example'] } });
+    const r = (await svc.handleMessage({ type: 'skillpin:probe', origin: server.origin }, PAGE)) as OriginReport;
+    // The administrator's key decides: the served key K is not pinned.
+    expect(r.key).toMatchObject({ state: 'changed', pinnedBy: 'policy' });
+    expect(await svc.handleMessage({ type: 'skillpin:pins-list' }, PAGE)).toEqual([]);
+    expect((await svc.handleMessage({ type: 'skillpin:settings-get' }, PAGE)) as Settings).toMatchObject({ denyList: ['https://bank.example'] });
+  });
+});
+
+describe('a page loaded while the policy was not known', () => {
+  it('is probed once the policy answers', async () => {
+    const p = new RulesPlatform();
+    p.managed = HANG;
+    let clock = now;
+    const svc = await startService({ platform: p, name: `policy-late-${Math.random()}`, now: () => clock, policyWaitMs: 20 });
+    expect(await svc.onNavigation(3, `${server.origin}/docs`, false)).toBeNull();
+    const before = server.log.length;
+    // Managed storage answers at last: the read is asked again after POLICY_RETRY_MS, and this one answers.
+    p.managed = {};
+    clock += POLICY_RETRY_MS;
+    expect(await svc.handleMessage({ type: 'skillpin:policy-get' }, PAGE)).toMatchObject({ active: false });
+    await svc.idle();
+    expect(server.log.length).toBeGreaterThan(before);
+    expect(await svc.handleMessage({ type: 'skillpin:report', origin: server.origin }, PAGE)).toMatchObject({ state: 'done' });
   });
 });

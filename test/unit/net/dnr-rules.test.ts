@@ -1,8 +1,10 @@
 // Chrome's session rules (lib/net/dnr-rules.ts) block exactly what the host classification calls
-// non-public, in the canonical URL form Chrome matches, and permits open one origin at a time.
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { blockPatterns, blockRules, createPermits, FIRST_PERMIT_ID, needsPermit, type RuleChange } from '../../../lib/net/dnr-rules';
+// non-public, in the canonical URL form Chrome matches, only for the extension's own requests, and
+// permits open exactly one URL while its request runs.
+import { describe, expect, it } from 'vitest';
+import { blockPatterns, blockRules, createPermits, FIRST_PERMIT_ID, needsPermit, permitRule, type RuleChange } from '../../../lib/net/dnr-rules';
 import { classifyHost } from '../../../lib/net/url-safety';
+import { EXT_ID, simRules } from './browser-sim';
 
 const NON_PUBLIC = [
   '127.0.0.1', '127.1.2.3', '0.0.0.0', '10.0.0.5', '172.16.0.1', '172.31.255.1', '192.168.1.1', '100.64.0.1', '100.127.1.1',
@@ -40,62 +42,148 @@ describe('block rules', () => {
     expect(needsPermit(url)).toBe(true);
   });
 
-  it('the rules apply only to requests outside tabs (the extension\'s own), ids below the permits', () => {
-    for (const r of blockRules()) {
+  it('the rules match only the extension\'s own requests outside tabs, ids below the permits', () => {
+    for (const r of blockRules(EXT_ID)) {
       expect(r.condition.tabIds).toEqual([-1]);
+      expect(r.condition.initiatorDomains).toEqual([EXT_ID]);
       expect(r.action.type).toBe('block');
       expect(r.id).toBeLessThan(FIRST_PERMIT_ID);
     }
   });
+
+  it('a page\'s service worker or shared worker (another initiator, also outside tabs) is not blocked', async () => {
+    const rules = simRules();
+    await createPermits((c) => rules.update(c), { extensionId: EXT_ID }).install([]);
+    for (const [url, page] of [['http://localhost:3000/sw.js', 'localhost'], ['http://127.0.0.1:8080/api', '127.0.0.1'], ['http://wiki.corp.internal/x', 'wiki.corp.internal'], ['http://intranet/x', 'intranet']]) {
+      expect(rules.blocks(url as string), url).toBe(true);
+      expect(rules.blocks(url as string, page), url).toBe(false);
+    }
+  });
+});
+
+describe('permit rules', () => {
+  it('allow exactly one URL, case-sensitively, for the extension\'s own requests, above the block rules', () => {
+    const rule = permitRule(FIRST_PERMIT_ID, 'http://127.0.0.1:8080/skills/a/SKILL.md?v=1', EXT_ID);
+    expect(rule).toEqual({
+      id: FIRST_PERMIT_ID,
+      priority: 2,
+      action: { type: 'allow' },
+      condition: { urlFilter: '|http://127.0.0.1:8080/skills/a/SKILL.md?v=1|', isUrlFilterCaseSensitive: true, tabIds: [-1], initiatorDomains: [EXT_ID] },
+    });
+  });
+
+  it('a URL with a urlFilter special character gets an exact regular expression instead', () => {
+    const href = 'http://127.0.0.1:8080/a*b^c|d';
+    const rule = permitRule(FIRST_PERMIT_ID, href, EXT_ID);
+    expect(rule.condition.urlFilter).toBeUndefined();
+    const re = new RegExp(rule.condition.regexFilter ?? '');
+    expect(re.test(href)).toBe(true);
+    expect(re.test('http://127.0.0.1:8080/aXXb^c|d')).toBe(false);
+    expect(re.test(`${href}/more`)).toBe(false);
+  });
 });
 
 describe('permits', () => {
-  beforeEach(() => vi.useFakeTimers());
-  afterEach(() => vi.useRealTimers());
-
-  function setup(fail = false): { changes: RuleChange[]; permits: ReturnType<typeof createPermits> } {
+  function setup(opts: { failAdd?: () => boolean; failRemove?: () => boolean } = {}) {
     const changes: RuleChange[] = [];
+    const rules = simRules(opts);
     const permits = createPermits(async (c) => {
-      if (fail) throw new Error('no');
       changes.push(c);
-    }, { lingerMs: 1000 });
-    return { changes, permits };
+      await rules.update(c);
+    }, { extensionId: EXT_ID });
+    return { changes, rules, permits, ready: permits.install([]) };
   }
+  const settle = (): Promise<void> => new Promise((done) => setTimeout(done, 0));
+  const URL_A = 'http://127.0.0.1:8080/llms.txt';
+  const URL_B = 'http://127.0.0.1:8080/.well-known/agent-skills/index.json';
 
-  it('one allow rule per origin, shared, kept a moment after the last release, then removed', async () => {
-    const { changes, permits } = setup();
-    const a = await permits.acquire(new URL('http://127.0.0.1:8080/llms.txt'));
-    const b = await permits.acquire(new URL('http://127.0.0.1:8080/index.json'));
-    expect(changes).toHaveLength(1);
-    expect(changes[0]?.addRules?.[0]).toMatchObject({ id: FIRST_PERMIT_ID, priority: 2, action: { type: 'allow' }, condition: { urlFilter: '|http://127.0.0.1:8080/', tabIds: [-1] } });
+  it('lets through exactly the URL asked for, only until its release', async () => {
+    const { rules, permits, ready } = setup();
+    await ready;
+    expect(rules.blocks(URL_A)).toBe(true);
+    const release = await permits.acquire(new URL(`${URL_A}#frag`));
+    expect(rules.blocks(URL_A)).toBe(false);
+    // Not the rest of the origin, not a longer URL, not another letter case.
+    expect(rules.blocks(URL_B)).toBe(true);
+    expect(rules.blocks(`${URL_A}?x`)).toBe(true);
+    expect(rules.blocks('http://127.0.0.1:8080/LLMS.txt')).toBe(true);
+    release();
+    await settle();
+    expect(rules.blocks(URL_A)).toBe(true);
+    expect(permits.held()).toEqual([]);
+    expect(rules.rules().every((r) => r.id < FIRST_PERMIT_ID)).toBe(true);
+  });
+
+  it('concurrent requests for one URL share one rule, which goes with the last release; a release counts once', async () => {
+    const { changes, rules, permits, ready } = setup();
+    await ready;
+    const [a, b] = await Promise.all([permits.acquire(new URL(URL_A)), permits.acquire(new URL(URL_A))]);
+    expect(changes.filter((c) => c.addRules?.some((r) => r.id >= FIRST_PERMIT_ID))).toHaveLength(1);
     a();
+    a();
+    await settle();
+    expect(rules.blocks(URL_A)).toBe(false);
     b();
-    await vi.advanceTimersByTimeAsync(500);
-    const c = await permits.acquire(new URL('http://127.0.0.1:8080/x'));
-    expect(changes).toHaveLength(1);
+    await settle();
+    expect(rules.blocks(URL_A)).toBe(true);
+    // Acquired again right after: a new rule, added after the old one's removal.
+    const c = await permits.acquire(new URL(URL_A));
+    expect(rules.blocks(URL_A)).toBe(false);
     c();
-    await vi.advanceTimersByTimeAsync(1500);
-    expect(changes[1]).toEqual({ removeRuleIds: [FIRST_PERMIT_ID] });
+    await settle();
+    expect(rules.blocks(URL_A)).toBe(true);
   });
 
-  it('no rule for a public URL; other origins get their own ids', async () => {
-    const { changes, permits } = setup();
+  it('other URLs get their own rules; no rule for a public URL', async () => {
+    const { changes, permits, ready } = setup();
+    await ready;
     (await permits.acquire(new URL('https://example.com/x')))();
-    expect(changes).toHaveLength(0);
-    await permits.acquire(new URL('http://127.0.0.1:1/x'));
-    await permits.acquire(new URL('http://10.0.0.1/x'));
-    expect(changes.map((c) => c.addRules?.[0]?.id)).toEqual([FIRST_PERMIT_ID, FIRST_PERMIT_ID + 1]);
+    expect(changes).toHaveLength(1);
+    await permits.acquire(new URL(URL_A));
+    await permits.acquire(new URL(URL_B));
+    expect(changes.slice(1).map((c) => c.addRules?.[0]?.id)).toEqual([FIRST_PERMIT_ID, FIRST_PERMIT_ID + 1]);
   });
 
-  it('a permit that cannot be added is an error (the request is not made)', async () => {
-    const { permits } = setup(true);
-    await expect(permits.acquire(new URL('http://127.0.0.1:1/x'))).rejects.toThrow();
+  it('a permit that cannot be added is an error (the request is not made), and the next request tries again', async () => {
+    let fail = true;
+    const { rules, permits, ready } = setup({ failAdd: () => fail });
+    fail = false;
+    await ready;
+    fail = true;
+    await expect(Promise.all([permits.acquire(new URL(URL_A)), permits.acquire(new URL(URL_A))])).rejects.toThrow();
+    await settle();
+    expect(permits.held()).toEqual([]);
+    fail = false;
+    const release = await permits.acquire(new URL(URL_A));
+    expect(rules.blocks(URL_A)).toBe(false);
+    release();
+  });
+
+  it('a permit that cannot be removed keeps its id out of reuse; install at the next start clears it', async () => {
+    let fail = false;
+    const { rules, permits, ready } = setup({ failRemove: () => fail });
+    await ready;
+    const a = await permits.acquire(new URL(URL_A));
+    fail = true;
+    a();
+    await settle();
+    fail = false;
+    const b = await permits.acquire(new URL(URL_B));
+    const ids = rules.rules().filter((r) => r.id >= FIRST_PERMIT_ID).map((r) => r.id);
+    expect(ids).toEqual([FIRST_PERMIT_ID, FIRST_PERMIT_ID + 1]);
+    b();
+    await settle();
+    await permits.install(rules.rules().map((r) => r.id));
+    expect(rules.rules()).toEqual(blockRules(EXT_ID));
   });
 
   it('install replaces a previous worker\'s rules with the block rules', async () => {
-    const { changes, permits } = setup();
-    await permits.install([1, 2, 1000, 1003]);
-    expect(changes[0]?.removeRuleIds).toEqual([1, 2, 1000, 1003]);
-    expect(changes[0]?.addRules).toEqual(blockRules());
+    const { changes, rules, permits, ready } = setup();
+    await ready;
+    await permits.acquire(new URL(URL_A));
+    const existing = rules.rules().map((r) => r.id);
+    await permits.install(existing);
+    expect(changes.at(-1)?.removeRuleIds).toEqual(existing);
+    expect(rules.rules()).toEqual(blockRules(EXT_ID));
   });
 });

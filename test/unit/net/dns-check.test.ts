@@ -1,7 +1,8 @@
-// Firefox's name lookups (lib/net/dns-check.ts): a public origin may not make us request a host
-// whose name answers with a non-public address; mixed answers fail closed.
+// Where a name resolved (lib/net/dns-check.ts): a public origin may not make us request a host
+// whose name answers with a non-public address; mixed answers fail closed. Firefox asks its
+// resolver first (vetResolvedHost); Chrome judges the address a response came from (vetAddresses).
 import { describe, expect, it } from 'vitest';
-import { vetResolvedHost } from '../../../lib/net/dns-check';
+import { needsAddressCheck, vetAddresses, vetResolvedHost } from '../../../lib/net/dns-check';
 import { UNRESOLVED } from '../../../lib/net/request-guard';
 
 const answers: Record<string, string[]> = {
@@ -37,5 +38,37 @@ describe('vetResolvedHost', () => {
   });
   it('a non-public name from a public origin is refused without a lookup', async () => {
     expect(await vet('https://pub.example', 'https://nas.local/s.md')).toBe('url-private-target');
+  });
+});
+
+describe('vetAddresses (Chrome: the address webRequest reports)', () => {
+  const va = (origin: string, url: string, addresses: string[] | null): string | null => vetAddresses(origin, new URL(url), addresses);
+  it('the same verdicts as the lookup, for every answer of the table above', async () => {
+    for (const [host, a] of Object.entries(answers)) {
+      const url = `https://${host}/s.md`;
+      expect(va('https://pub.example', url, a), host).toBe(await vet('https://pub.example', url));
+    }
+  });
+  it('IPv6 as Chrome spells it (no brackets), mapped and unique-local addresses', () => {
+    expect(va('https://pub.example', 'https://cdn.example.com/s', ['::1'])).toBe('url-private-target');
+    expect(va('https://pub.example', 'https://cdn.example.com/s', ['::ffff:10.0.0.1'])).toBe('url-private-target');
+    expect(va('https://pub.example', 'https://cdn.example.com/s', ['fd12::1'])).toBe('url-private-target');
+    expect(va('https://pub.example', 'https://cdn.example.com/s', ['2606:4700::1111'])).toBeNull();
+  });
+  it('no address known is unresolved when one is needed, and irrelevant when not', () => {
+    expect(va('https://pub.example', 'https://cdn.example.com/s', null)).toBe(UNRESOLVED);
+    expect(va('https://pub.example', 'https://pub.example/s', null)).toBeNull();
+    expect(va('http://127.0.0.1:8080', 'https://cdn.example.com/s', null)).toBeNull();
+    expect(va('https://pub.example', 'https://8.8.8.8/s', null)).toBeNull();
+    expect(va('https://pub.example', 'https://db.internal/s', null)).toBe('url-private-target');
+  });
+  it('an address is needed only for another public name seen from a public origin', () => {
+    const need = (origin: string, url: string): boolean => needsAddressCheck(origin, new URL(url));
+    expect(need('https://pub.example', 'https://cdn.example.com/s')).toBe(true);
+    expect(need('https://pub.example', 'https://pub.example/s')).toBe(false);
+    expect(need('https://pub.example', 'https://8.8.8.8/s')).toBe(false);
+    expect(need('https://pub.example', 'https://[2606:4700::1111]/s')).toBe(false);
+    expect(need('https://pub.example', 'https://nas.local/s')).toBe(false);
+    expect(need('http://intranet:8080', 'https://cdn.example.com/s')).toBe(false);
   });
 });

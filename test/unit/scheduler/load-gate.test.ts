@@ -86,3 +86,19 @@ describe('load gate', () => {
     expect(t.count()).toBe(0);
   });
 });
+
+describe('a tab closed before its probe asked to wait', () => {
+  it('gets no probe (not one after the cap), and a new navigation in it is waited for again', async () => {
+    const gate = createLoadGate({ capMs: 10, setTimer: (fn, ms) => setTimeout(fn, ms), clearTimer: (h) => clearTimeout(h as ReturnType<typeof setTimeout>) });
+    gate.committed(3, 'https://a.example/');
+    gate.closed(3);
+    expect(await gate.afterLoad(3, 'https://a.example/')).toBe(false);
+    // Closed before it even committed here (the probe's checks ran first).
+    gate.closed(4);
+    expect(await gate.afterLoad(4, 'https://b.example/')).toBe(false);
+    gate.committed(4, 'https://b.example/next');
+    const waiting = gate.afterLoad(4, 'https://b.example/next');
+    gate.loaded(4, 'https://b.example/next');
+    expect(await waiting).toBe(true);
+  });
+});

@@ -3,7 +3,8 @@
 // named. The real packages are checked by `npm run check:packages` after `npm run zip`.
 import { strToU8, zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
-import { checkExtensionZip, checkSourcesZip, classifyLint, readZip } from '../../../scripts/lib/package-check.mjs';
+import { readFileSync } from 'node:fs';
+import { checkExtensionZip, checkSourcesZip, classifyLint, readZip, TEST_HOOK_NAMES, testHooksIn } from '../../../scripts/lib/package-check.mjs';
 
 type Tree = Record<string, string>;
 
@@ -85,6 +86,32 @@ describe('extension packages', () => {
       'permission clipboardRead is only for the end-to-end build',
       'web_accessible_resources is only for the end-to-end build (it would let any site frame the pages)',
     ]);
+  });
+
+  it('refuses a script that carries a test hook: the e2e listener record or a global the tests once read', () => {
+    // As the bundler writes them (minified): the background of main before test hooks left the product.
+    const old = 'var e=Pg();globalThis.skillpinNavTrace=e;let r=Ry({capMs:5e3});globalThis.skillpinLoadGate=r;globalThis.skillpin=i,globalThis.skillpinReady=i.ready.then(()=>!0);';
+    expect(check({ ...chromeTree(), 'background.js': old })).toEqual([
+      'background.js: globalThis.skillpinNavTrace is a test hook (only the end-to-end build may carry one)',
+      'background.js: globalThis.skillpinLoadGate is a test hook (only the end-to-end build may carry one)',
+      'background.js: globalThis.skillpin is a test hook (only the end-to-end build may carry one)',
+      'background.js: globalThis.skillpinReady is a test hook (only the end-to-end build may carry one)',
+    ]);
+    const record = 'var Cy=`skillpinTest`;function Ey(e){globalThis[Cy]=e}';
+    expect(check({ ...chromeTree(), 'chunks/base-1.js': record })).toEqual(['chunks/base-1.js: skillpinTest is a test hook (only the end-to-end build may carry one)']);
+    expect(check({ ...chromeTree(), 'background.js': 'self.skillpinDebug={};' })).toEqual(['background.js: self.skillpinDebug is a test hook (only the end-to-end build may carry one)']);
+  });
+
+  it('the content script guard and the extension name are no test hooks', () => {
+    const files = readZip(zip({ ...chromeTree(), 'content-scripts/chat.js': 'const k="__skillpinChatContent";window[k]||(window[k]=1);chrome.runtime.sendMessage({type:"skillpin:ready"})' }));
+    expect(testHooksIn(files)).toEqual([]);
+  });
+
+  it('the name the e2e build records its listeners under is one the check refuses', () => {
+    const source = readFileSync('entrypoints/background/e2e-record.ts', 'utf8');
+    const name = /export const E2E_GLOBAL = '([^']+)'/.exec(source)?.[1];
+    expect(name).toBeDefined();
+    expect(TEST_HOOK_NAMES).toContain(name);
   });
 
   it('a Firefox package needs its gecko id and has no offscreen permission; a Chrome package has no gecko settings', () => {

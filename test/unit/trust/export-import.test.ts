@@ -15,7 +15,12 @@ type Doc = { format: string; version: number; exportedAt: number; pins: Record<s
 const fixtureDoc = (): Doc => JSON.parse(FIXTURE) as Doc;
 /** The fixture's second approval is of an unverified skill hosted on another host: the popup asks twice. */
 const UNSIGNED_ID = 'https://unsigned.example.org https://cdn.example.net/skills/unsigned/SKILL.md';
-const CONFIRMED = { confirmUnverified: [UNSIGNED_ID], confirmCrossOrigin: [UNSIGNED_ID] };
+/**
+ * The fixture's first approval claims verified-signed, but a fresh store has seen neither skill: the
+ * claim is not taken (PRODUCT.md §5), so both need the unverified confirmation.
+ */
+const SEARCH_ID = 'https://docs.example.com https://docs.example.com/skills/search/SKILL.md';
+const CONFIRMED = { confirmUnverified: [SEARCH_ID, UNSIGNED_ID], confirmCrossOrigin: [UNSIGNED_ID] };
 
 /** An archive approval's binding as version 3 writes it (the digest computed from the files). */
 function archiveBinding(path = 'scripts/run.sh'): ArchiveBinding {
@@ -60,12 +65,14 @@ describe('exportTrust', () => {
     const json = exportTrust(await store.listPins(), await store.listApprovals(), 20);
 
     const { store: target } = await freshStore();
-    const result = await importTrust(target, json, 30);
+    // The other browser has not seen the skill: its approval is imported as the user confirms it.
+    const confirmed = { confirmUnverified: ['https://a.example https://a.example/s/SKILL.md'] };
+    const result = await importTrust(target, json, 30, confirmed);
     expect(result).toMatchObject({ ok: true, pinsAdded: 1, pinsUnchanged: 0, pinConflicts: [], approvalsAdded: 1, errors: [] });
     expect(await target.getPin('https://a.example')).toMatchObject({ key: a.key, fingerprint: a.fingerprint, firstSeen: 30 });
     expect(await target.listApprovals()).toEqual(await store.listApprovals());
     // Importing the same file again changes nothing.
-    const again = await importTrust(target, json, 40);
+    const again = await importTrust(target, json, 40, confirmed);
     expect(again).toMatchObject({ ok: true, pinsAdded: 0, pinsUnchanged: 1, approvalsAdded: 0, approvalsUnchanged: 1 });
     expect((await target.getPin('https://a.example'))?.lastSeen).toBe(30);
   });
@@ -85,6 +92,7 @@ describe('importTrust', () => {
       approvalsSkipped: [],
       pinsRevoked: [],
       revocationsAdded: 0,
+      changedOrigins: ['http://127.0.0.1:8080', 'https://docs.example.com', 'https://unsigned.example.org'],
       settingsApplied: false,
       errors: [],
     });

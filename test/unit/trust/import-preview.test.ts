@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { exportTrust, importTrust } from '../../../lib/trust/export-import';
 import { previewImport } from '../../../lib/trust/import-preview';
 import type { TrustStore } from '../../../lib/trust/store-api';
-import { DEFAULT_SETTINGS } from '../../../lib/types';
+import { DEFAULT_SETTINGS, type SkillReport, type SkillStatus } from '../../../lib/types';
+import { makeReport, makeSkill } from '../../fixtures/ui/reports';
 import { freshStore, keyPair } from './helpers';
 
 const FIXTURE = readFileSync(new URL('../../fixtures/trust/export-v1.json', import.meta.url), 'utf8');
@@ -15,6 +16,8 @@ const SEARCH = `${DOCS}/skills/search/SKILL.md`;
 const UNSIGNED = 'https://unsigned.example.org';
 const UNSIGNED_URL = 'https://cdn.example.net/skills/unsigned/SKILL.md';
 const UNSIGNED_ID = `${UNSIGNED} ${UNSIGNED_URL}`;
+/** The fixture claims this one verified-signed; a store that has not seen it asks the unverified confirmation. */
+const SEARCH_ID = `${DOCS} ${SEARCH}`;
 const NOW = 1_800_000_000_000;
 
 type Doc = Record<string, unknown> & { pins: Record<string, unknown>[]; approvals: Record<string, unknown>[] };
@@ -37,7 +40,7 @@ describe('previewImport', () => {
     ]);
     expect(preview.pins[0]?.fingerprint).toBe(fixtureDoc().pins[0]?.fingerprint);
     expect(preview.approvals.map((a) => [a.id, a.outcome, a.needs])).toEqual([
-      [`${DOCS} ${SEARCH}`, 'add', { unverified: false, crossOrigin: false }],
+      [SEARCH_ID, 'add', { unverified: true, crossOrigin: false }],
       [UNSIGNED_ID, 'add', { unverified: true, crossOrigin: true }],
     ]);
     expect(preview.revocations).toEqual([]);
@@ -90,7 +93,7 @@ describe('previewImport', () => {
 describe('importTrust confirmations', () => {
   it('without confirmations an approval of an unverified, cross-host skill is not imported', async () => {
     const { store } = await freshStore();
-    const result = await importTrust(store, FIXTURE, NOW);
+    const result = await importTrust(store, FIXTURE, NOW, { confirmUnverified: [SEARCH_ID] });
     expect(result.ok).toBe(true);
     expect(result.approvalsAdded).toBe(1);
     expect(result.approvalsSkipped).toEqual([{ origin: UNSIGNED, url: UNSIGNED_URL, reason: 'needs-confirmation' }]);
@@ -99,14 +102,14 @@ describe('importTrust confirmations', () => {
   });
 
   it('each confirmation is needed: unverified alone or cross-host alone is not enough', async () => {
-    for (const confirmations of [{ confirmUnverified: [UNSIGNED_ID] }, { confirmCrossOrigin: [UNSIGNED_ID] }]) {
+    for (const confirmations of [{ confirmUnverified: [SEARCH_ID, UNSIGNED_ID] }, { confirmUnverified: [SEARCH_ID], confirmCrossOrigin: [UNSIGNED_ID] }]) {
       const { store } = await freshStore();
       const result = await importTrust(store, FIXTURE, NOW, confirmations);
       expect(result.approvalsSkipped).toEqual([{ origin: UNSIGNED, url: UNSIGNED_URL, reason: 'needs-confirmation' }]);
       expect(await store.getApproval(UNSIGNED, UNSIGNED_URL)).toBeNull();
     }
     const { store } = await freshStore();
-    const both = await importTrust(store, FIXTURE, NOW, { confirmUnverified: [UNSIGNED_ID], confirmCrossOrigin: [UNSIGNED_ID] });
+    const both = await importTrust(store, FIXTURE, NOW, { confirmUnverified: [SEARCH_ID, UNSIGNED_ID], confirmCrossOrigin: [UNSIGNED_ID] });
     expect(both.approvalsAdded).toBe(2);
     expect(await store.getApproval(UNSIGNED, UNSIGNED_URL)).not.toBeNull();
   });
@@ -150,3 +153,92 @@ describe('revocations and settings in the export', () => {
     expect(await store.getSettings()).toMatchObject({ paused: true, denyList: ['https://mine.example'] });
   });
 });
+
+describe('an import judges from what this browser has seen, not from what the file claims', () => {
+  const SEARCH_LF = 'a8f52ec08f5f20c47745fadce5427c6352e47fe12b66eadb55504f8dbeb91a2e';
+  /** The origin's report as a probe here would have stored it: the search skill with these bytes and status. */
+  async function seen(store: TrustStore, status: SkillStatus, lf = SEARCH_LF, overrides: Partial<SkillReport> = {}) {
+    const skill = makeSkill({ url: SEARCH, status, actual: { raw: lf, lf, matchedForm: 'raw' }, ...overrides });
+    await store.putReport(makeReport([skill], { origin: DOCS }));
+  }
+
+  it('a crafted file that claims "verified" for a skill this browser never verified needs the unverified confirmation', async () => {
+    const { store } = await freshStore();
+    const doc = fixtureDoc();
+    (doc.approvals[0] as Record<string, unknown>).statusAtApproval = 'verified';
+    (doc.approvals[0] as Record<string, unknown>).keyFingerprint = null;
+    const json = JSON.stringify(doc);
+    const preview = await previewImport(store, json);
+    expect(preview.approvals[0]).toMatchObject({ id: SEARCH_ID, needs: { unverified: true, crossOrigin: false } });
+    const result = await importTrust(store, json, NOW, { confirmCrossOrigin: [UNSIGNED_ID] });
+    expect(result.approvalsSkipped).toContainEqual({ origin: DOCS, url: SEARCH, reason: 'needs-confirmation' });
+    expect(await store.getApproval(DOCS, SEARCH)).toBeNull();
+  });
+
+  it.each<[string, SkillStatus, string, boolean]>([
+    ['verified-signed with the same bytes', 'verified-signed', SEARCH_LF, false],
+    ['verified with the same bytes', 'verified', SEARCH_LF, false],
+    ['verified with other bytes', 'verified', 'f'.repeat(64), true],
+    ['unverified with the same bytes', 'unverified', SEARCH_LF, true],
+    ['digest-mismatch', 'digest-mismatch', SEARCH_LF, true],
+  ])('a report showing the skill %s: unverified confirmation needed = %s', async (_label, status, lf, needed) => {
+    const { store } = await freshStore();
+    await seen(store, status, lf);
+    const preview = await previewImport(store, FIXTURE);
+    expect(preview.approvals.find((a) => a.id === SEARCH_ID)?.needs.unverified).toBe(needed);
+    const result = await importTrust(store, FIXTURE, NOW, CROSS_ONLY);
+    expect((await store.getApproval(DOCS, SEARCH)) !== null).toBe(!needed);
+    if (needed) expect(result.approvalsSkipped).toContainEqual({ origin: DOCS, url: SEARCH, reason: 'needs-confirmation' });
+  });
+
+  it('a skill this browser saw served by another host needs the cross-host confirmation, whatever its URL says', async () => {
+    const { store } = await freshStore();
+    await seen(store, 'verified-signed', SEARCH_LF, { crossOrigin: true, artifactHost: 'cdn.example.net' });
+    expect((await previewImport(store, FIXTURE)).approvals.find((a) => a.id === SEARCH_ID)?.needs).toEqual({ unverified: false, crossOrigin: true });
+    await importTrust(store, FIXTURE, NOW, CROSS_ONLY);
+    expect(await store.getApproval(DOCS, SEARCH)).toBeNull();
+  });
+
+  it('under requireSignedSkills only an approval this browser saw verified-signed is imported', async () => {
+    const { store } = await freshStore();
+    await seen(store, 'verified-signed');
+    const policy = { requireSigned: true };
+    const preview = await previewImport(store, FIXTURE, [], policy);
+    expect(preview.approvals.map((a) => [a.id, a.outcome])).toEqual([
+      [SEARCH_ID, 'add'],
+      [UNSIGNED_ID, 'policy-requires-signed'],
+    ]);
+    const all = { confirmUnverified: [SEARCH_ID, UNSIGNED_ID], confirmCrossOrigin: [UNSIGNED_ID] };
+    const result = await importTrust(store, FIXTURE, NOW, all, [], policy);
+    expect(result.approvalsSkipped).toEqual([{ origin: UNSIGNED, url: UNSIGNED_URL, reason: 'policy-requires-signed' }]);
+    expect(await store.getApproval(DOCS, SEARCH)).not.toBeNull();
+  });
+
+  it('a pin other than the one the administrator pinned is never imported, nor the approvals of that origin', async () => {
+    const { store } = await freshStore();
+    const admin = keyPair(99);
+    const policy = { pinnedKeys: [{ origin: DOCS, fingerprint: admin.fingerprint }] };
+    const preview = await previewImport(store, FIXTURE, [], policy);
+    expect(preview.pins.find((p) => p.origin === DOCS)).toMatchObject({ outcome: 'conflict', stored: admin.fingerprint });
+    expect(preview.approvals.find((a) => a.id === SEARCH_ID)?.outcome).toBe('pin-conflict');
+    const result = await importTrust(store, FIXTURE, NOW, { confirmUnverified: [SEARCH_ID, UNSIGNED_ID], confirmCrossOrigin: [UNSIGNED_ID] }, [], policy);
+    expect(result.pinConflicts).toContainEqual({ origin: DOCS, stored: admin.fingerprint, imported: fixtureDoc().pins[0]?.fingerprint });
+    expect(await store.getPin(DOCS)).toBeNull();
+    expect(await store.getApproval(DOCS, SEARCH)).toBeNull();
+  });
+
+  it('a publisher name in the file is shown as every publisher string is: capped, controls visible', async () => {
+    const { store } = await freshStore();
+    const doc = fixtureDoc();
+    (doc.approvals[0] as Record<string, unknown>).name = `evil\u202Egnp.exe${'x'.repeat(200)}`;
+    const preview = await previewImport(store, JSON.stringify(doc));
+    const name = preview.approvals[0]?.name ?? '';
+    expect(name).toContain('[U+202E]');
+    expect(name).not.toContain('\u202E');
+    // 80 code points of the name (the one control counted once, shown as its 8-character form), then the ellipsis.
+    expect([...name].length).toBe(80 + 7 + 1);
+    expect(name.endsWith('…')).toBe(true);
+  });
+});
+
+const CROSS_ONLY = { confirmCrossOrigin: [UNSIGNED_ID] };

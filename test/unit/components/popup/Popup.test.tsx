@@ -171,6 +171,53 @@ describe('skill list', () => {
     expect(root.querySelector('[data-testid="skipped"]')?.textContent).toContain('Probing is paused');
   });
 
+  it('a site Skillpin may not read: says so, offers to allow it, and re-checks after the browser grants it', async () => {
+    const blocked = makeReport([], { state: 'skipped', skippedBecause: 'no-site-access', publishes: false });
+    let granted = false;
+    const asked: string[][] = [];
+    const { bg, env } = setup({ 'skillpin:report': () => blocked, 'skillpin:probe': () => (granted ? makeReport([makeSkill()]) : blocked) });
+    env.requestAccess = async (patterns) => {
+      asked.push(patterns);
+      granted = patterns.length === 1;
+      return granted;
+    };
+    const root = await mount(<Popup env={env} target={TARGET} />);
+    const skipped = root.querySelector('[data-testid="skipped"]');
+    expect(skipped?.textContent).toContain("Skillpin can't read this site");
+    expect(skipped?.textContent).not.toContain('publishes no skills');
+    await click(root.querySelector('[data-action="allow-site"]'));
+    expect(asked).toEqual([['https://docs.example.com/*']]);
+    expect(bg.ofType('skillpin:probe')).toHaveLength(1);
+    expect(root.querySelectorAll('[data-skill-id]')).toHaveLength(1);
+  });
+
+  it('"Allow on all sites" asks for every site; a refusal changes nothing and says so', async () => {
+    const blocked = makeReport([], { state: 'skipped', skippedBecause: 'no-site-access' });
+    const asked: string[][] = [];
+    const { bg, env } = setup(withReport(blocked));
+    env.requestAccess = async (patterns) => {
+      asked.push(patterns);
+      return false;
+    };
+    const root = await mount(<Popup env={env} target={TARGET} />);
+    await click(root.querySelector('[data-action="allow-all"]'));
+    expect(asked).toEqual([['http://*/*', 'https://*/*']]);
+    expect(bg.ofType('skillpin:probe')).toHaveLength(0);
+    expect(document.body.textContent).toContain('did not grant access');
+  });
+
+  it("waiting for the organisation's settings: says so and asks again until they have arrived", async () => {
+    const pending = makeReport([], { state: 'skipped', skippedBecause: 'policy-pending' });
+    let answers = 0;
+    const { bg, render } = setup({ 'skillpin:report': () => null, 'skillpin:probe': () => (++answers < 2 ? pending : makeReport([makeSkill()])) });
+    const root = await render();
+    expect(root.querySelector('[data-testid="skipped"]')?.textContent).toContain("organisation's settings");
+    await new Promise((r) => setTimeout(r, 2100));
+    await flush();
+    expect(bg.ofType('skillpin:probe').length).toBeGreaterThanOrEqual(2);
+    expect(root.querySelectorAll('[data-skill-id]')).toHaveLength(1);
+  });
+
   it('shows an error that says what happened when the background fails', async () => {
     const { render } = setup({
       'skillpin:report': () => {

@@ -1,0 +1,138 @@
+// Copies in the agents' skill folders (docs/desktop.md): `<agent root>/<name>/` holds the
+// skill's files exactly as approved plus `.skillpin.json`, the provenance. The host touches a
+// folder only when it wrote it: the provenance names a mirror record, and that record lists
+// the copy. Files the user changed or added in a copy are the user's: the host leaves them.
+import { lstatSync, readdirSync, readFileSync, rmdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { AGENT_FOLDERS, type AgentId, PROVENANCE_FILE } from '../lib/desktop/limits';
+import { clearLeftovers, writeTreeAtomic } from './atomic';
+import { type MirrorRecord, partitionOf, sha256Hex } from './mirror';
+import type { Places } from './places';
+
+export interface Provenance {
+  skillpin: 1;
+  note: string;
+  partition: string;
+  key: string;
+  agent: AgentId;
+  origin: string;
+  url: string;
+  name: string;
+  revision: string;
+  digests: { skillMdLf: string; skillMdRaw: string; archive: string | null; files: { path: string; sha256: string; size: number }[] };
+  keyFingerprint: string | null;
+  verification: string;
+  approvedAt: string;
+  writtenAt: string;
+}
+
+export function agentRoot(places: Places, agent: AgentId): string {
+  return join(places.home, ...AGENT_FOLDERS[agent].split('/'));
+}
+
+export function provenanceOf(record: MirrorRecord, agent: AgentId, now: number): Provenance {
+  return {
+    skillpin: 1,
+    note: 'Written by Skillpin from its verified mirror; removed by Skillpin when the skill is withdrawn. Not a skill file.',
+    partition: partitionOf(record.caller),
+    key: record.key,
+    agent,
+    origin: record.origin,
+    url: record.url,
+    name: record.name,
+    revision: record.revision,
+    digests: { skillMdLf: record.digestLf, skillMdRaw: record.digestRaw, archive: record.archiveSha256, files: record.files },
+    keyFingerprint: record.keyFingerprint,
+    verification: record.verification,
+    approvedAt: new Date(record.approvedAt).toISOString(),
+    writtenAt: new Date(now).toISOString(),
+  };
+}
+
+export type FolderState = { kind: 'absent' } | { kind: 'foreign' } | { kind: 'skillpin'; provenance: Provenance };
+
+/** What is at `<root>/<name>`: nothing, a folder Skillpin's provenance marks, or anything else. */
+export function inspect(root: string, name: string): FolderState {
+  const dir = join(root, name);
+  try {
+    const st = lstatSync(dir);
+    if (!st.isDirectory()) return { kind: 'foreign' };
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ENOENT' ? { kind: 'absent' } : { kind: 'foreign' };
+  }
+  try {
+    const p = JSON.parse(readFileSync(join(dir, PROVENANCE_FILE), 'utf8')) as Provenance;
+    if (p.skillpin === 1 && typeof p.key === 'string' && typeof p.partition === 'string' && typeof p.revision === 'string') return { kind: 'skillpin', provenance: p };
+  } catch {
+    // No readable provenance: not ours.
+  }
+  return { kind: 'foreign' };
+}
+
+/** Paths (relative, `/`) of every entry under `dir` that is not a plain file or folder, or not listed. */
+function changes(dir: string, listed: Map<string, { sha256: string; size: number }>): { unchanged: string[]; changed: string[] } {
+  const unchanged: string[] = [];
+  const changed: string[] = [];
+  const walk = (rel: string): void => {
+    for (const name of readdirSync(join(dir, rel))) {
+      const path = rel === '' ? name : `${rel}/${name}`;
+      if (path === PROVENANCE_FILE) continue;
+      const full = join(dir, ...path.split('/'));
+      const st = lstatSync(full);
+      if (st.isDirectory()) walk(path);
+      else {
+        const want = listed.get(path);
+        const same = st.isFile() && want !== undefined && st.size === want.size && sha256Hex(readFileSync(full)) === want.sha256;
+        (same ? unchanged : changed).push(path);
+      }
+    }
+  };
+  walk('');
+  return { unchanged, changed };
+}
+
+function removeEmptyDirs(dir: string, rel = ''): void {
+  for (const name of readdirSync(join(dir, rel))) {
+    const path = rel === '' ? name : `${rel}/${name}`;
+    if (lstatSync(join(dir, ...path.split('/'))).isDirectory()) removeEmptyDirs(dir, path);
+  }
+  try {
+    rmdirSync(join(dir, ...rel.split('/').filter(Boolean)));
+  } catch {
+    // Not empty: it holds the user's files.
+  }
+}
+
+/**
+ * Removes the copy the host wrote at `<root>/<name>`: the whole folder when nothing in it
+ * changed; otherwise only the unchanged files and the provenance, and the changed or added
+ * files (returned) stay where they are.
+ */
+export function removeCopy(root: string, name: string, provenance: Provenance): { kept: string[] } {
+  const dir = join(root, name);
+  const listed = new Map(provenance.digests.files.map((f) => [f.path, f]));
+  const { unchanged, changed } = changes(dir, listed);
+  if (changed.length === 0) {
+    rmSync(dir, { recursive: true, force: true });
+    return { kept: [] };
+  }
+  for (const path of unchanged) rmSync(join(dir, ...path.split('/')), { force: true });
+  rmSync(join(dir, PROVENANCE_FILE), { force: true });
+  removeEmptyDirs(dir);
+  return { kept: changed };
+}
+
+/** True when the copy at `<root>/<name>` holds exactly what its provenance lists. */
+export function copyUnchanged(root: string, name: string, provenance: Provenance): boolean {
+  const listed = new Map(provenance.digests.files.map((f) => [f.path, f]));
+  const { unchanged, changed } = changes(join(root, name), listed);
+  return changed.length === 0 && unchanged.length === listed.size;
+}
+
+/** Writes (or replaces) the copy: the files and the provenance, swapped in whole. */
+export function writeCopy(root: string, name: string, record: MirrorRecord, agent: AgentId, files: Map<string, Uint8Array>, now: number): void {
+  clearLeftovers(root);
+  const tree = [...files].map(([path, bytes]) => ({ path, bytes }));
+  tree.push({ path: PROVENANCE_FILE, bytes: Buffer.from(`${JSON.stringify(provenanceOf(record, agent, now), null, 2)}\n`) });
+  writeTreeAtomic(root, name, tree, { dir: 0o755, file: 0o644 });
+}

@@ -1,0 +1,41 @@
+// The paths by which a skill's content leaves the extension as a skill-context block: the popup's
+// Copy (the popup writes the clipboard) and Insert, the context menu's Copy and Insert. Each takes
+// its bytes from the hand-off gate (hand-off-gate.ts release) and from nowhere else.
+import { buildSkillContext } from '../context/skill-context';
+import type { ContextResult, InsertResult } from '../messages';
+import type { ServiceContext } from './context';
+import { deliverToChat, type FrameTarget } from './hand-off';
+import { release, type HandOffTarget, type Released } from './hand-off-gate';
+import type { SenderLike } from './sender';
+
+/** The skill-context block of released bytes (PRODUCT.md §6). */
+function contextOf(origin: string, url: string, r: Released): string {
+  return buildSkillContext({
+    origin,
+    name: r.skill.name,
+    url,
+    digestLf: r.stored.digestLf,
+    digestRaw: r.stored.digestRaw,
+    signatureState: r.signatureState,
+    keyFingerprint: r.approval.keyFingerprint,
+    bytes: r.stored.bytes,
+  });
+}
+
+/** The context block of an approved skill for `target`, or why not. */
+export async function contextFor(ctx: ServiceContext, origin: string, url: string, sender: SenderLike | null, target: HandOffTarget = { kind: 'clipboard' }): Promise<ContextResult> {
+  const r = await release(ctx, { origin, url, sender, target });
+  if (!r.ok) return { ok: false, error: r.error, message: r.message };
+  return { ok: true, context: contextOf(origin, url, r), name: r.skill.name };
+}
+
+/** Inserts an approved skill into a chat frame; `expectedOrigin` is the chat site the popup offered (null: the frame's own). */
+export async function insertSkill(
+  ctx: ServiceContext,
+  req: { origin: string; url: string; frame: FrameTarget; expectedOrigin: string | null },
+  sender: SenderLike | null,
+): Promise<InsertResult> {
+  const r = await release(ctx, { origin: req.origin, url: req.url, sender, target: { kind: 'chat', frame: req.frame, expectedOrigin: req.expectedOrigin } });
+  if (!r.ok) return { ok: false, method: 'none', message: r.message };
+  return deliverToChat(ctx.platform, req.frame, contextOf(req.origin, req.url, r), r.chatOrigin as string);
+}

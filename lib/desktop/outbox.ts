@@ -1,0 +1,110 @@
+// What the extension sends the host (docs/desktop.md): from the skills that may be used now
+// (each approved, current, allowed by policy) and the agent folders the user picked, one sync
+// naming every skill by its revision, and for each skill the host lacks one put with its files.
+import { encodeBase64 } from '../verify/base64';
+import { sha256, toHex } from '../verify/sha256';
+import { grantsOf, needsConfirmation } from './grants';
+import { type AgentId, MAX_BYTES_PER_SKILL, MAX_FILES_PER_SKILL } from './limits';
+import { checkSkillPaths } from './paths';
+import { type AgentRequest, parseHostRequest, type SkillFacts, type SkillRef, type SyncEntry, type WireSkill } from './protocol';
+import { skillKey, skillRevision } from './revision';
+
+/** A skill that may be used now, as the hand-off gate gives it: its approved files and facts. */
+export interface MirrorableSkill extends SkillFacts {
+  /** SKILL.md at the root, and for an archive every other regular file, exactly as approved. */
+  files: { path: string; bytes: Uint8Array }[];
+  /** What the extension already knows: the frontmatter grants tools, or the skill carries scripts. */
+  grantsTools: boolean;
+  hasScripts: boolean;
+}
+
+/** The user's choices: the agent folders picked, and which content they confirmed for which agent. */
+export interface AgentChoices {
+  agents: AgentId[];
+  /** True when the user confirmed this revision of this skill for this agent. */
+  confirmed(skill: SkillRef, agent: AgentId, revision: string): boolean;
+}
+
+export interface PlannedSkill {
+  ref: SkillRef;
+  key: string;
+  revision: string;
+  /** The skill grants tools or carries scripts, so each agent folder needs the user's confirmation. */
+  needsConfirmation: boolean;
+  agents: AgentRequest[];
+  /** The put message for this skill (without its id); built on demand, as it carries every file. */
+  put(): { type: 'put'; skill: WireSkill; agents: AgentRequest[] };
+}
+
+export interface MirrorPlan {
+  sync: { type: 'sync'; skills: SyncEntry[] };
+  skills: Map<string, PlannedSkill>;
+  /** Skills that cannot be mirrored as they are, with the reason. */
+  refused: { ref: SkillRef; message: string }[];
+}
+
+function localProblem(skill: MirrorableSkill): string | null {
+  if (skill.files.length === 0 || skill.files.length > MAX_FILES_PER_SKILL) return `it has ${skill.files.length} files (1–${MAX_FILES_PER_SKILL} can be mirrored)`;
+  const total = skill.files.reduce((n, f) => n + f.bytes.length, 0);
+  if (total > MAX_BYTES_PER_SKILL) return `its files hold ${total} bytes (at most ${MAX_BYTES_PER_SKILL} can be mirrored)`;
+  const paths = checkSkillPaths(skill.files.map((f) => f.path));
+  return paths.ok ? null : paths.message;
+}
+
+async function planOne(skill: MirrorableSkill, choices: AgentChoices): Promise<PlannedSkill> {
+  const ref = { origin: skill.origin, url: skill.url };
+  const files = await Promise.all(skill.files.map(async (f) => ({ path: f.path, bytes: f.bytes, sha256: toHex(await sha256(f.bytes)), size: f.bytes.length })));
+  const facts = {
+    origin: skill.origin,
+    url: skill.url,
+    name: skill.name,
+    type: skill.type,
+    digestLf: skill.digestLf,
+    digestRaw: skill.digestRaw,
+    archiveSha256: skill.archiveSha256,
+    keyFingerprint: skill.keyFingerprint,
+    verification: skill.verification,
+    approvedAt: skill.approvedAt,
+  };
+  const revision = skillRevision({ ...facts, files });
+  const skillMd = files.find((f) => f.path === 'SKILL.md')?.bytes ?? new Uint8Array(0);
+  const needs = skill.grantsTools || skill.hasScripts || needsConfirmation(grantsOf(skillMd, files.map((f) => f.path)));
+  const agents = choices.agents.map((agent) => ({ agent, confirmedRevision: needs && choices.confirmed(ref, agent, revision) ? revision : null }));
+  return {
+    ref,
+    key: skillKey(ref),
+    revision,
+    needsConfirmation: needs,
+    agents,
+    put: () => ({
+      type: 'put',
+      skill: { ...facts, revision, files: files.map((f) => ({ path: f.path, sha256: f.sha256, size: f.size, data: encodeBase64(f.bytes) })) },
+      agents,
+    }),
+  };
+}
+
+/** Plans the messages for the skills that may be used now. A skill named twice is planned once. */
+export async function planMirror(skills: readonly MirrorableSkill[], choices: AgentChoices): Promise<MirrorPlan> {
+  const planned = new Map<string, PlannedSkill>();
+  const refused: MirrorPlan['refused'] = [];
+  for (const skill of skills) {
+    const ref = { origin: skill.origin, url: skill.url };
+    const problem = localProblem(skill);
+    if (problem !== null) {
+      refused.push({ ref, message: `This skill cannot be mirrored: ${problem}.` });
+      continue;
+    }
+    const one = await planOne(skill, choices);
+    if (!planned.has(one.key)) planned.set(one.key, one);
+  }
+  const entries = [...planned.values()].map((p) => ({ ...p.ref, revision: p.revision, agents: p.agents }));
+  return { sync: { type: 'sync', skills: entries }, skills: planned, refused };
+}
+
+/** The put for a skill with its id, checked by the same function the host uses. */
+export function putMessage(skill: PlannedSkill, id: number): { ok: true; message: Record<string, unknown> } | { ok: false; message: string } {
+  const message = { ...skill.put(), id };
+  const parsed = parseHostRequest(message);
+  return parsed.ok ? { ok: true, message } : { ok: false, message: parsed.message };
+}

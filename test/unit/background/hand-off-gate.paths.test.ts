@@ -1,0 +1,281 @@
+// Every path by which a skill's content leaves the extension passes the one hand-off gate
+// (PRODUCT.md §10). The paths come from their definitions: the request types whose definition in
+// lib/messages.ts names a `handsOff` target, and the menu kinds of lib/background/menus.ts
+// (MENU_HAND_OFFS). Each has a driver below that goes through the real service (a message, a menu
+// click), and the Record type makes a new path without a driver fail to compile. Each driver is
+// shown to deliver with no rule in force (so the test cannot pass by delivering nothing), then to
+// deliver nothing under every rule of the gate.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { IDBFactory } from 'fake-indexeddb';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { insertItemId, MENU_HAND_OFFS, type MenuKind } from '../../../lib/background/menus';
+import type { BackgroundService } from '../../../lib/background/service';
+import { MESSAGES, type ContextResult, type HandOffKind, type RequestType, type SkillExportResult } from '../../../lib/messages';
+import { openTrustStore } from '../../../lib/trust/idb-store';
+import type { OriginReport, Settings } from '../../../lib/types';
+import { startServer, type TestServer } from '../../support/server';
+import { buildSite, keyPair, skillText } from '../../support/signed-sites';
+import { HANG, RulesPlatform } from './fake-platform';
+import { OPTIONS_PAGE, POPUP, startService } from './service-harness';
+
+const K = keyPair(71);
+const OTHER = keyPair(72);
+const PAGE_TAB = 4;
+const CHAT_TAB = 9;
+const CHAT = 'https://chatgpt.com';
+
+/** The request types whose definition says they hand a skill's content out. */
+type HandOffMessage = { [T in RequestType]: (typeof MESSAGES)[T]['handsOff'] extends null ? never : T }[RequestType];
+type HandOffPath = HandOffMessage | `menu:${MenuKind}`;
+
+interface Env {
+  server: TestServer;
+  origin: string;
+  platform: RulesPlatform;
+  service: BackgroundService;
+  factory: IDBFactory;
+  name: string;
+  ask<T>(msg: Record<string, unknown>, sender?: object): Promise<T>;
+  /** The page tab and the chat tab are private (the private-window rule sets it). */
+  incognito: boolean;
+  skill: { alpha: string; beta: string };
+}
+
+interface Outcome {
+  /** Whether the skill's content left: a context answered, a text copied or inserted, a ZIP made. */
+  delivered: boolean;
+  /** The refusal code, where the path answers one. */
+  error?: string;
+}
+
+interface Driver {
+  target: HandOffKind;
+  deliver(env: Env, url: string): Promise<Outcome>;
+}
+
+/** Whether any text the platform received carries this skill's context block. */
+const carries = (texts: readonly string[], url: string): boolean => texts.some((t) => t.includes(`URL: ${url}`));
+
+const DRIVERS: Record<HandOffPath, Driver> = {
+  'skillpin:skill-context': {
+    target: MESSAGES['skillpin:skill-context'].handsOff,
+    deliver: async (env, url) => {
+      const r = await env.ask<ContextResult>({ type: 'skillpin:skill-context', origin: env.origin, url });
+      return r.ok ? { delivered: carries([r.context], url) } : { delivered: false, error: r.error };
+    },
+  },
+  'skillpin:insert': {
+    target: MESSAGES['skillpin:insert'].handsOff,
+    deliver: async (env, url) => {
+      await env.ask({ type: 'skillpin:insert', tabId: CHAT_TAB, chatOrigin: CHAT, origin: env.origin, url });
+      return { delivered: carries([...env.platform.inserts.map((i) => i.text), ...env.platform.copies], url) };
+    },
+  },
+  'skillpin:skill-export': {
+    target: MESSAGES['skillpin:skill-export'].handsOff,
+    deliver: async (env, url) => {
+      const r = await env.ask<SkillExportResult>({ type: 'skillpin:skill-export', origin: env.origin, url });
+      return r.ok ? { delivered: r.zipBase64.length > 0 } : { delivered: false, error: r.error };
+    },
+  },
+  'menu:copy': {
+    target: MENU_HAND_OFFS.copy,
+    deliver: async (env, url) => {
+      await env.service.onMenuClick('skillpin-copy', { id: PAGE_TAB, url: `${env.origin}/docs`, incognito: env.incognito });
+      return { delivered: carries(env.platform.copies, url) };
+    },
+  },
+  'menu:insert': {
+    target: MENU_HAND_OFFS.insert,
+    deliver: async (env, url) => {
+      await env.service.onMenuClick(insertItemId(env.origin, url), { id: CHAT_TAB, url: `${CHAT}/c/1`, incognito: env.incognito }, 0);
+      return { delivered: carries([...env.platform.inserts.map((i) => i.text), ...env.platform.copies], url) };
+    },
+  },
+};
+
+interface Rule {
+  /** The refusal code a path that answers one gives. */
+  code: string;
+  /** The skill the rule is about: alpha is signed, beta is not. */
+  skill: 'alpha' | 'beta';
+  /** The targets it applies to (the target rule is about chat frames only). */
+  targets: readonly HandOffKind[];
+  apply(env: Env): Promise<void>;
+}
+
+const ALL: readonly HandOffKind[] = ['clipboard', 'chat', 'download'];
+
+async function settings(env: Env, changes: Partial<Settings>): Promise<void> {
+  expect(await env.ask({ type: 'skillpin:settings-update', changes }, OPTIONS_PAGE)).toMatchObject({ ok: true });
+}
+
+async function policy(env: Env, managed: unknown): Promise<void> {
+  env.platform.managed = managed;
+  await env.service.onManagedChanged();
+}
+
+async function reprobe(env: Env): Promise<OriginReport> {
+  const r = await env.ask<OriginReport>({ type: 'skillpin:probe', origin: env.origin });
+  expect(r.state).toBe('done');
+  return r;
+}
+
+const RULES: Record<string, Rule> = {
+  'the approval withdrawn': {
+    code: 'not-approved',
+    skill: 'alpha',
+    targets: ALL,
+    apply: async (env) => {
+      await env.ask({ type: 'skillpin:revoke', origin: env.origin, url: env.skill.alpha });
+    },
+  },
+  // A changed skill's approval is suspended: the gate answers that it is not approved (now).
+  'the content changed since approval': {
+    code: 'not-approved',
+    skill: 'alpha',
+    targets: ALL,
+    apply: async (env) => {
+      env.server.options.files = buildSite({ skills: [{ name: 'alpha', text: skillText('alpha', 'Now do something else.') }, { name: 'beta', signature: 'none' }], key: K });
+      expect((await reprobe(env)).skills.find((s) => s.url === env.skill.alpha)?.status).toBe('content-changed');
+    },
+  },
+  'the publisher key changed': {
+    code: 'not-approved',
+    skill: 'alpha',
+    targets: ALL,
+    apply: async (env) => {
+      env.server.options.files = buildSite({ skills: [{ name: 'alpha' }, { name: 'beta', signature: 'none' }], key: OTHER });
+      expect((await reprobe(env)).skills.find((s) => s.url === env.skill.alpha)?.status).toBe('key-changed');
+    },
+  },
+  'requireSignedSkills, for an unsigned skill': { code: 'policy-requires-signed', skill: 'beta', targets: ALL, apply: (env) => policy(env, { requireSignedSkills: true }) },
+  'the organisation deny list': { code: 'site-excluded', skill: 'alpha', targets: ALL, apply: (env) => policy(env, { denyList: ['127.0.0.1'] }) },
+  'the user deny list': { code: 'site-excluded', skill: 'alpha', targets: ALL, apply: (env) => settings(env, { denyList: [env.origin] }) },
+  'allow-listed sites only, by the organisation': {
+    code: 'site-excluded',
+    skill: 'alpha',
+    targets: ALL,
+    apply: (env) => policy(env, { allowListOnly: true, allowList: ['https://elsewhere.example'] }),
+  },
+  'a private window': {
+    code: 'private-window',
+    skill: 'alpha',
+    targets: ALL,
+    apply: async (env) => {
+      env.incognito = true;
+      env.platform.tabs = [
+        { id: PAGE_TAB, url: `${env.origin}/docs`, incognito: true },
+        { id: CHAT_TAB, url: `${CHAT}/c/1`, incognito: true },
+      ];
+    },
+  },
+  "the organisation's policy not known yet": {
+    code: 'policy-pending',
+    skill: 'alpha',
+    targets: ALL,
+    apply: async (env) => {
+      env.platform.session.clear();
+      await policy(env, HANG);
+    },
+  },
+  'stored bytes that no longer hash to the approved digest': {
+    code: 'bytes-changed',
+    skill: 'alpha',
+    targets: ALL,
+    apply: async (env) => {
+      const store = await openTrustStore({ name: env.name, indexedDB: env.factory });
+      const approval = await store.getApproval(env.origin, env.skill.alpha);
+      const stored = approval ? await store.getSkill(env.origin, env.skill.alpha, approval.digestLf) : null;
+      if (!stored) throw new Error('nothing stored');
+      await store.putSkill({ ...stored, bytes: new TextEncoder().encode(skillText('alpha', 'Swapped on disk.')) });
+      store.close();
+    },
+  },
+  'a chat frame that shows another site than the one offered': {
+    code: 'not-a-chat',
+    skill: 'alpha',
+    targets: ['chat'],
+    apply: async (env) => {
+      env.platform.show(CHAT_TAB, 'https://evil.example/');
+    },
+  },
+};
+
+let env: Env;
+
+beforeEach(async () => {
+  const server = await startServer({ files: buildSite({ skills: [{ name: 'alpha' }, { name: 'beta', signature: 'none' }], key: K }) });
+  const platform = new RulesPlatform();
+  platform.show(CHAT_TAB, `${CHAT}/c/1`);
+  const factory = new IDBFactory();
+  const name = 'hand-off-paths';
+  const service = await startService({ platform, name, indexedDB: factory, policyWaitMs: 30 });
+  const ask = <T,>(msg: Record<string, unknown>, sender: object = POPUP) => service.handleMessage(msg, sender) as Promise<T>;
+  const skill = { alpha: `${server.origin}/skills/alpha/SKILL.md`, beta: `${server.origin}/skills/beta/SKILL.md` };
+  env = { server, origin: server.origin, platform, service, factory, name, ask, incognito: false, skill };
+  const report = await ask<OriginReport>({ type: 'skillpin:probe', origin: server.origin });
+  for (const url of [skill.alpha, skill.beta]) {
+    const s = report.skills.find((k) => k.url === url);
+    if (!s?.actual) throw new Error(`${url} did not verify`);
+    expect(await ask({ type: 'skillpin:approve', origin: server.origin, url, digestLf: s.actual.lf, confirmUnverified: false, confirmCrossOrigin: false })).toMatchObject({ ok: true });
+  }
+  await service.idle();
+});
+
+afterEach(async () => {
+  await env.server.close();
+});
+
+describe('the hand-off gate: every path that hands content out', () => {
+  it('every request type that hands content out, and every menu kind, has a driver', () => {
+    const fromMessages = (Object.keys(MESSAGES) as RequestType[]).filter((t) => MESSAGES[t].handsOff !== null);
+    const fromMenus = Object.keys(MENU_HAND_OFFS).map((k) => `menu:${k}`);
+    expect(Object.keys(DRIVERS).sort()).toEqual([...fromMessages, ...fromMenus].sort());
+    for (const [path, driver] of Object.entries(DRIVERS)) {
+      const declared = path.startsWith('menu:') ? MENU_HAND_OFFS[path.slice(5) as MenuKind] : MESSAGES[path as HandOffMessage].handsOff;
+      expect(driver.target, path).toBe(declared);
+    }
+  });
+
+  it('only the modules that take released bytes build a skill context or an export', () => {
+    const users = (name: string) => sourceFiles(['lib', 'entrypoints', 'components']).filter((f) => new RegExp(`\\b${name}\\s*\\(`).test(readFileSync(f, 'utf8')) && !f.endsWith(`${name === 'buildSkillContext' ? 'skill-context' : 'export-skill'}.ts`));
+    expect(users('buildSkillContext')).toEqual(['lib/background/hand-offs.ts']);
+    expect(users('exportSkill')).toEqual(['lib/background/skill-export.ts']);
+    for (const file of ['lib/background/hand-offs.ts', 'lib/background/skill-export.ts']) expect(readFileSync(file, 'utf8')).toMatch(/\brelease\(ctx,/);
+  });
+
+  for (const [path, driver] of Object.entries(DRIVERS)) {
+    describe(path, () => {
+      it('delivers an approved, current skill when no rule stands in the way', async () => {
+        expect((await driver.deliver(env, env.skill.alpha)).delivered).toBe(true);
+        expect((await driver.deliver(env, env.skill.beta)).delivered).toBe(true);
+      });
+      for (const [name, rule] of Object.entries(RULES)) {
+        if (!rule.targets.includes(driver.target)) continue;
+        it(`delivers nothing under ${name}`, async () => {
+          await rule.apply(env);
+          env.platform.inserts = [];
+          env.platform.copies = [];
+          const out = await driver.deliver(env, env.skill[rule.skill]);
+          expect(out.delivered).toBe(false);
+          if (out.error !== undefined) expect(out.error).toBe(rule.code);
+        });
+      }
+    });
+  }
+});
+
+function sourceFiles(roots: string[]): string[] {
+  const out: string[] = [];
+  const walk = (dir: string): void => {
+    for (const name of readdirSync(dir)) {
+      const path = join(dir, name);
+      if (statSync(path).isDirectory()) walk(path);
+      else if (/\.(ts|tsx)$/.test(name)) out.push(path);
+    }
+  };
+  for (const r of roots) walk(r);
+  return out.sort();
+}
