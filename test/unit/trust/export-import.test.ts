@@ -209,6 +209,8 @@ describe('importTrust', () => {
 
 describe('archive approvals (version 3)', () => {
   const ZIP = 'https://a.example/skills/runner.zip';
+  // No report of the site in this store: the import takes the skill for unverified and asks for that confirmation.
+  const OK = { confirmUnverified: [`https://a.example ${ZIP}`] };
   const archiveApproval = (): Approval => ({
     origin: 'https://a.example', url: ZIP, digestLf: 'a'.repeat(64), digestRaw: 'a'.repeat(64), keyFingerprint: null,
     statusAtApproval: 'verified', name: 'runner', approvedAt: 5, archive: archiveBinding(),
@@ -219,12 +221,12 @@ describe('archive approvals (version 3)', () => {
     const doc = JSON.parse(json) as Doc;
     expect(doc.approvals[0]?.archive).toEqual(archiveBinding());
     const { store } = await freshStore();
-    expect(await importTrust(store, json, 20)).toMatchObject({ ok: true, approvalsAdded: 1 });
+    expect(await importTrust(store, json, 20, OK)).toMatchObject({ ok: true, approvalsAdded: 1 });
     expect(await store.getApproval('https://a.example', ZIP)).toEqual(archiveApproval());
     // The same file again: unchanged. Another file set for the same skill: a different approval, kept as it is.
-    expect(await importTrust(store, json, 30)).toMatchObject({ ok: true, approvalsAdded: 0, approvalsUnchanged: 1 });
+    expect(await importTrust(store, json, 30, OK)).toMatchObject({ ok: true, approvalsAdded: 0, approvalsUnchanged: 1 });
     const other = { ...archiveApproval(), archive: archiveBinding('scripts/other.sh') };
-    expect((await importTrust(store, exportTrust([], [other], 40), 50)).approvalsSkipped).toEqual([{ origin: 'https://a.example', url: ZIP, reason: 'different-approval' }]);
+    expect((await importTrust(store, exportTrust([], [other], 40), 50, OK)).approvalsSkipped).toEqual([{ origin: 'https://a.example', url: ZIP, reason: 'different-approval' }]);
     expect(await store.getApproval('https://a.example', ZIP)).toEqual(archiveApproval());
   });
 
@@ -232,7 +234,7 @@ describe('archive approvals (version 3)', () => {
     const { archive: _, ...old } = archiveApproval();
     const doc = { format: 'skillpin-trust', version: 2, exportedAt: 1, pins: [], approvals: [old], revocations: [] };
     const { store } = await freshStore();
-    expect(await importTrust(store, JSON.stringify(doc), 20)).toMatchObject({ ok: true, approvalsAdded: 1 });
+    expect(await importTrust(store, JSON.stringify(doc), 20, OK)).toMatchObject({ ok: true, approvalsAdded: 1 });
     expect((await store.getApproval('https://a.example', ZIP))?.archive).toBeUndefined();
   });
 });
