@@ -6,8 +6,9 @@ import { PINS_FILTER_MAX, PINS_PAGE_MAX, type PinsPage, type PinsPageRequest } f
 import type { Approval, OriginReport, Pin, Settings, SkillStatus } from './types';
 import type { KeyHistoryEntry } from './trust/records';
 import type { ExportStatus } from './export/record';
+import type { ArchiveFileChange } from './verify/file-changes';
 
-export type { ExportStatus };
+export type { ArchiveFileChange, ExportStatus };
 import { isSettingsChanges, isSettingsMessage } from './trust/settings';
 
 /** Requests anyone inside the extension may send (popup, options, tests). */
@@ -28,7 +29,8 @@ export interface PublicRequests {
 /** Requests only the extension's own pages may send. */
 export interface PrivilegedRequests {
   'skillpin:approve': {
-    request: { origin: string; url: string; digestLf: string; confirmUnverified: boolean; confirmCrossOrigin: boolean };
+    /** `filesDigest`: for an archive, the digest of the file set the user was shown (SkillReport.archive.filesDigest). */
+    request: { origin: string; url: string; digestLf: string; filesDigest?: string; confirmUnverified: boolean; confirmCrossOrigin: boolean };
     response: ActionResult;
   };
   'skillpin:revoke': { request: { origin: string; url: string }; response: ActionResult };
@@ -36,10 +38,13 @@ export interface PrivilegedRequests {
     request: { origin: string; expectedFingerprint: string | null; newFingerprint: string };
     response: ActionResult;
   };
-  /** The verified bytes of a skill as text, plus the approved bytes when they differ (for the diff). */
+  /**
+   * The verified bytes of a skill as text, plus the approved bytes when they differ (for the diff),
+   * and for an archive the files added, removed and changed since the approval.
+   */
   'skillpin:skill-text': {
     request: { origin: string; url: string };
-    response: { current: SkillText | null; approved: SkillText | null };
+    response: { current: SkillText | null; approved: SkillText | null; files?: ArchiveFileChange[] | null };
   };
   /** The skill-context block of an approved, current skill (PRODUCT.md §6). */
   'skillpin:skill-context': { request: { origin: string; url: string }; response: ContextResult };
@@ -339,7 +344,7 @@ export const MESSAGES = {
     changes: 'trust',
     concern: 'approvals',
     handsOff: null,
-    fields: { origin, url: str, digestLf: hex64, confirmUnverified: bool, confirmCrossOrigin: bool },
+    fields: { origin, url: str, digestLf: hex64, filesDigest: (v) => v === undefined || hex64(v), confirmUnverified: bool, confirmCrossOrigin: bool },
   },
   'skillpin:revoke': { access: 'privileged', changes: 'trust', concern: 'approvals', handsOff: null, fields: { origin, url: str } },
   'skillpin:skill-text': { access: 'privileged', changes: null, concern: 'approvals', handsOff: null, fields: { origin, url: str } },

@@ -155,6 +155,29 @@ export interface ArchiveEntry {
   path: string;
   size: number;
   type: 'file' | 'directory';
+  /** A regular file's SHA-256 (raw bytes, lowercase hex); absent for directories and in listings stored by an older version. */
+  sha256?: string;
+}
+
+/** One regular file of an archive besides its root SKILL.md, by its raw SHA-256 (FORMATS.md §6.6). */
+export interface ArchiveFileDigest {
+  path: string;
+  size: number;
+  /** Lowercase hex. */
+  sha256: string;
+}
+
+/**
+ * What an approval of an archive skill binds besides the root SKILL.md (PRODUCT.md §9.2,
+ * FORMATS.md §6.6): the set of its other files, by path and digest.
+ */
+export interface ArchiveBinding {
+  /** SHA-256 of the file set (lib/verify/file-set.ts): equal for every archive that holds the same files. */
+  filesDigest: string;
+  /** The raw SHA-256 of the archive as approved, recorded beside (a re-packed archive with the same files differs here only). */
+  sha256: string;
+  /** Every regular file besides the root SKILL.md, sorted by path (code-point order). */
+  files: ArchiveFileDigest[];
 }
 
 export type AttestationVerdict = 'invalid' | 'attested' | 'expired' | 'unattested';
@@ -221,6 +244,12 @@ export interface Approval {
   statusAtApproval: SkillStatus;
   name: string;
   approvedAt: number;
+  /**
+   * For an archive skill: the files the approval binds besides the root SKILL.md. Absent for a
+   * SKILL.md skill, and on an archive approval stored by an older version, which bound the root
+   * SKILL.md only: such an approval is suspended until the user approves again (PRODUCT.md §9.2).
+   */
+  archive?: ArchiveBinding;
 }
 
 export interface ReviewerRegistry {
@@ -316,6 +345,11 @@ export interface ApprovalReport {
   approval: Approval | null;
   /** Why a suspended approval is suspended (a status code). */
   suspendedBecause: SkillStatus | null;
+  /**
+   * When suspended: the stable code of the reason (`content-changed`, `archive-files-changed`,
+   * `approval-files-unbound`, `key-changed`, …; docs/report.md).
+   */
+  code?: string;
 }
 
 export interface SkillReport {
@@ -356,11 +390,23 @@ export interface SkillReport {
   advisory: AdvisoryFlag[];
   attestation: AttestationReport | null;
   snapshot: SnapshotReport | null;
-  /** For archives: the format, the listing (empty until unpacked) and the raw SHA-256 of the archive (what its index declares). */
-  archive: { format: 'zip' | 'tar.gz'; entries: ArchiveEntry[]; sha256?: string } | null;
+  /**
+   * For archives: the format, the listing (empty until unpacked; each file with its SHA-256), the
+   * raw SHA-256 of the archive (what its index declares) and the digest of its file set (what an
+   * approval binds besides the root SKILL.md; absent until unpacked).
+   */
+  archive: SkillArchive | null;
   /** The artifact was served from stored verified bytes (no body re-downloaded). */
   fromStore: boolean;
   diagnostics: Diagnostic[];
+}
+
+/** An archive skill's listing as the report shows it (SkillReport.archive). */
+export interface SkillArchive {
+  format: 'zip' | 'tar.gz';
+  entries: ArchiveEntry[];
+  sha256?: string;
+  filesDigest?: string;
 }
 
 export type ProbeState = 'idle' | 'probing' | 'done' | 'skipped' | 'error';

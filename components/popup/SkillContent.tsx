@@ -1,10 +1,11 @@
 // The details view's text sections: the SKILL.md rendered safely or raw, and for a changed
-// skill the diff against the approved text.
+// skill the diff against the approved text (for an archive, its changed files too).
 import { useMemo, useState } from 'preact/hooks';
 import type { SkillReport } from '../../lib/types';
-import type { SkillText } from '../../lib/messages';
+import type { ArchiveFileChange, SkillText } from '../../lib/messages';
 import { t } from '../../lib/i18n';
 import { renderSkillMarkdown } from '../../lib/render/markdown';
+import { FileChanges } from './ArchiveFiles';
 import { SkillDiff } from './SkillDiff';
 import type { TextState } from './use-skill-text';
 
@@ -20,12 +21,23 @@ export function changedTexts(text: TextState): { approved: SkillText; current: S
   return text.approved.digestLf !== text.current.digestLf ? { approved: text.approved, current: text.current } : null;
 }
 
-export function ChangesSection({ approved, current }: { approved: SkillText; current: SkillText }) {
+/** An archive's files added, removed or changed since the approval, when there are any. */
+export function changedFiles(text: TextState): ArchiveFileChange[] | null {
+  return text.phase === 'ready' && text.files && text.files.length > 0 ? text.files : null;
+}
+
+/** What changed since the approval: the SKILL.md's line diff and, for an archive, its files. */
+export function ChangesSection({ texts, files }: { texts: { approved: SkillText; current: SkillText } | null; files: ArchiveFileChange[] | null }) {
   return (
-    <section class="section" aria-labelledby="diff-title">
-      <h3 id="diff-title">{t('changes_title')}</h3>
-      <SkillDiff oldText={approved.text} newText={current.text} />
-    </section>
+    <>
+      {texts && (
+        <section class="section" aria-labelledby="diff-title">
+          <h3 id="diff-title">{t('changes_title')}</h3>
+          <SkillDiff oldText={texts.approved.text} newText={texts.current.text} />
+        </section>
+      )}
+      {files && <FileChanges files={files} />}
+    </>
   );
 }
 

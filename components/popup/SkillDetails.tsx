@@ -9,7 +9,8 @@ import { statusExplanation } from '../shared/status';
 import type { PopupEnv } from './env';
 import type { SkillActions } from './actions';
 import { ApprovalLine, ExportLine, SkillButtons } from './SkillCard';
-import { ChangesSection, changedTexts, ContentSection } from './SkillContent';
+import { ArchiveFileList } from './ArchiveFiles';
+import { ChangesSection, changedFiles, changedTexts, ContentSection } from './SkillContent';
 import { FactsSection, IntegritySection } from './SkillFacts';
 import type { ChatTab } from './target';
 import { useSkillText } from './use-skill-text';
@@ -78,8 +79,8 @@ function DiagnosticsSection({ skill }: { skill: SkillReport }) {
 
 export function SkillDetails({ env, report, skill, actions, chatTab, onBack }: Props) {
   const backRef = useRef<HTMLButtonElement>(null);
-  // The text is asked for again when the skill's bytes change (a re-check found new content).
-  const text = useSkillText(env, report.origin, skill.url, skill.actual?.lf);
+  // The text is asked for again when the skill's bytes change (a re-check found new content, or new files).
+  const text = useSkillText(env, report.origin, skill.url, `${skill.actual?.lf ?? ''} ${skill.archive?.filesDigest ?? ''}`);
 
   useEffect(() => {
     backRef.current?.focus();
@@ -87,7 +88,11 @@ export function SkillDetails({ env, report, skill, actions, chatTab, onBack }: P
 
   const keyFp = report.key.pinned?.fingerprint ?? report.key.offered?.fingerprint ?? null;
   const changes = changedTexts(text);
-  const reviewed = skill.status === 'content-changed' && changes !== null;
+  const files = changedFiles(text);
+  // Approving again here is a review: the diff of what changed is shown, or for an archive approved
+  // by an older version (its files never bound) the list of every file below.
+  const unbound = skill.approval.code === 'approval-files-unbound';
+  const reviewed = (skill.status === 'content-changed' && (changes !== null || files !== null)) || unbound;
 
   return (
     <article class="details" aria-labelledby="details-title">
@@ -104,9 +109,10 @@ export function SkillDetails({ env, report, skill, actions, chatTab, onBack }: P
       <StatusLines skill={skill} />
       <ApprovalLine skill={skill} />
       <ExportLine skill={skill} origin={report.origin} actions={actions} />
-      {changes && <ChangesSection approved={changes.approved} current={changes.current} />}
+      {(changes || files) && <ChangesSection texts={changes} files={files} />}
       <SkillButtons skill={skill} actions={actions} chatTab={chatTab} origin={report.origin} reviewed={reviewed} />
-      {skill.status === 'content-changed' && !changes && text.phase === 'ready' && <p class="hint">{t('diff_unavailable')}</p>}
+      {skill.status === 'content-changed' && !changes && !files && text.phase === 'ready' && <p class="hint">{t('diff_unavailable')}</p>}
+      {skill.type === 'archive' && <ArchiveFileList skill={skill} />}
       {skill.advisory.length > 0 && <AdvisorySection skill={skill} />}
       <ContentSection text={text} skill={skill} />
       <FactsSection skill={skill} />

@@ -45,7 +45,9 @@ export function useSkillActions(env: PopupEnv, origin: string, onChanged: () => 
     const digestLf = skill.actual?.lf;
     if (!url || !digestLf) return;
     await run(async () => {
-      const res = await env.client.approve({ origin, url, digestLf, confirmUnverified, confirmCrossOrigin });
+      // An archive is approved with the files the user was shown (the background refuses other ones).
+      const filesDigest = skill.archive?.filesDigest;
+      const res = await env.client.approve({ origin, url, digestLf, ...(filesDigest ? { filesDigest } : {}), confirmUnverified, confirmCrossOrigin });
       if (res.ok) announce(t('approved_ok', skill.name), 'success');
       else announce(t('approve_failed', res.message ?? res.error ?? t('error_unknown')), 'error');
       await onChanged();

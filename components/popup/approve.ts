@@ -6,8 +6,9 @@ import { statusLabel } from '../shared/status';
 export type ApproveCheck = { ok: true } | { ok: false; reason: string };
 
 /**
- * Whether the Approve action is available. A `content-changed` skill can be
- * approved again only from the review of its changes (`reviewed`).
+ * Whether the Approve action is available. A `content-changed` skill, and an archive whose approval
+ * binds no files (approval-files-unbound), can be approved again only from the details view where
+ * the changes or the files are shown (`reviewed`).
  */
 export function approveCheck(skill: SkillReport, reviewed = false, requireSigned = false): ApproveCheck {
   if (skill.status === 'content-changed') {
@@ -17,6 +18,8 @@ export function approveCheck(skill: SkillReport, reviewed = false, requireSigned
   } else if (!isApprovable(skill.status)) {
     return { ok: false, reason: t('approve_refused', statusLabel(skill.status)) };
   }
+  // An archive approved by an older version: approving again binds its files, so they are shown first.
+  if (skill.approval.code === 'approval-files-unbound' && !reviewed) return { ok: false, reason: t('approve_review_files_first') };
   if (!skill.url || !skill.actual) return { ok: false, reason: t('approve_no_content') };
   // The organisation's "only verified-signed" policy: a re-approval binds verified-signed only
   // when the signature verifies (lib/background/handoff-rules.ts decides the same way).

@@ -13,6 +13,7 @@
 //
 // Nothing else reads bytes for a hand-off: buildSkillContext and exportSkill are called only from
 // the modules that take a Released (test/unit/background/hand-off-gate.paths.test.ts).
+import { approvedBytes } from '../engine/approved-bytes';
 import { listMatches } from '../scheduler/should-probe';
 import type { ManagedPolicy } from '../trust/managed';
 import type { StoredSkill } from '../trust/records';
@@ -105,7 +106,9 @@ export async function release(ctx: ServiceContext, req: HandOffRequest): Promise
   const report = await reportFor(ctx, req.origin, req.sender);
   const verdict = handOffVerdict(findSkill(report, req.url), req.origin, policy, settings);
   if (!verdict.ok) return verdict;
-  const stored = await (await ctx.store()).getSkill(req.origin, req.url, verdict.approval.digestLf);
+  // The stored record of exactly the approved content: for an archive its files too, never a newer
+  // archive's that has the same SKILL.md (lib/engine/approved-bytes.ts).
+  const stored = await approvedBytes(await ctx.store(), verdict.approval);
   if (!stored) return no('bytes-missing', 'The verified bytes are not stored; re-check the site.');
   if (!(await intact(stored, verdict.approval))) return no('bytes-changed', 'The stored bytes no longer match what you approved; re-check the site.');
   const target = await checkTarget(ctx, req.target, settings);

@@ -3,6 +3,7 @@
 // be handed to an agent. The background service applies them; the popup's list of approved
 // skills and every hand-off path read the same answer.
 import type { ActionResult, SkillText } from '../messages';
+import { approvalBindsContent, contentOfSkill } from '../engine/status';
 import { decodeUtf8 } from '../parse/decode';
 import { isApprovable, type Approval, type OriginReport, type SkillReport, type SkillStatus } from '../types';
 import type { StoredSkill } from '../trust/records';
@@ -28,6 +29,8 @@ export const REQUIRE_SIGNED_MESSAGE = 'Your organisation allows only verified-si
 
 export interface ApproveRequest {
   digestLf: string;
+  /** For an archive: the digest of the file set the user saw (FORMATS.md §6.6). */
+  filesDigest?: string;
   confirmUnverified: boolean;
   confirmCrossOrigin: boolean;
 }
@@ -47,6 +50,10 @@ export function approvalDecision(
   const reapproval = skill.status === 'content-changed';
   if (!isApprovable(skill.status) && !reapproval) return no('not-approvable', `A skill that is ${skill.status} cannot be approved.`);
   if (!skill.actual || skill.actual.lf !== req.digestLf) return no('digest-changed', 'The content changed while you were looking; review it again.');
+  // An archive is approved with the files the user was shown, not with whatever it holds by now.
+  if (skill.type === 'archive' && (skill.archive?.filesDigest === undefined || req.filesDigest !== skill.archive.filesDigest)) {
+    return no('digest-changed', "The archive's files changed while you were looking, or they are not known; review them again.");
+  }
   const status: SkillStatus = reapproval
     ? skill.signature.state === 'valid'
       ? 'verified-signed'
@@ -70,7 +77,9 @@ export function handOff(
   const approval = skill.approval.approval;
   if (skill.approval.state !== 'approved' || !approval) return no('not-approved', 'Approve this skill before handing it to an agent.');
   if (!isApprovable(skill.status)) return no('not-usable', `This skill is ${skill.status}; it cannot be used.`);
-  if (!skill.actual || skill.actual.lf !== approval.digestLf) return no('digest-changed', 'The content changed since approval.');
+  // The approval must bind what the skill holds now: its SKILL.md and, for an archive, every file.
+  const content = contentOfSkill(skill);
+  if (!content || !approvalBindsContent(approval, content).binds) return no('digest-changed', 'The content changed since approval.');
   // An approval made before the policy required signatures is not used while it does.
   if (rules.requireSigned && skill.status !== 'verified-signed') return no('policy-requires-signed', `${REQUIRE_SIGNED_MESSAGE}; this one is ${skill.status}.`);
   const signatureState = skill.status === 'verified-signed' ? 'verified-signed' : skill.status === 'verified' ? 'verified' : 'unverified';

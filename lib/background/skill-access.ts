@@ -21,8 +21,8 @@ export async function reportFor(ctx: ServiceContext, origin: string, sender: Sen
   return (await ctx.currentReport(origin)) ?? (await freshReport(ctx, origin, sender));
 }
 
-/** The stored bytes a skill has now (those its digest check passed), or null. */
+/** The stored bytes a skill has now (those its digest check passed; for an archive, its current files), or null. */
 export async function currentBytes(s: TrustStore, origin: string, skill: SkillReport): Promise<StoredSkill | null> {
   if (!skill.url || !skill.actual) return null;
-  return s.getSkill(origin, skill.url, skill.actual.lf);
+  return s.getSkill(origin, skill.url, skill.actual.lf, skill.archive?.filesDigest ?? '');
 }

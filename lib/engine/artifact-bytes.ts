@@ -4,7 +4,7 @@
 // were stored; a remembered digest failure stands for bytes that were not downloaded again.
 import type { MergedSkill } from '../parse/merge';
 import { diag } from '../report/codes';
-import type { ArchiveEntry, Diagnostic } from '../types';
+import type { Diagnostic, SkillArchive } from '../types';
 import { detectArchiveFormat, unpackArchive } from '../verify/archive';
 import { checkDigests, lfNormalize, type DigestCheck } from '../verify/digest';
 import { sha256, toHex } from '../verify/sha256';
@@ -15,7 +15,8 @@ export interface Examined {
   /** The SKILL.md that is shown and handed on (for an archive: its root SKILL.md), null when none. */
   skillMd: Uint8Array | null;
   digest: DigestCheck;
-  archive: { format: 'zip' | 'tar.gz'; entries: ArchiveEntry[]; sha256?: string } | null;
+  /** For an archive: its listing, the archive's raw digest and, once unpacked, its file-set digest. */
+  archive: SkillArchive | null;
   /** Every verified file by path, for a snapshot-v1 check; null when none are known. */
   files: Map<string, Uint8Array> | null;
   archiveFailure: Failure<'invalid' | 'too-large' | 'unsupported'> | null;
@@ -36,10 +37,12 @@ export function rememberedMismatch(got: Got<'known-mismatch'>, url: string, diag
 export function storedCopy(got: Got<'stored'>, merged: MergedSkill, url: string, diagnostics: Diagnostic[]): Examined {
   const s = got.stored;
   if (got.why === 'stale') diagnostics.push(diag('artifact-stale', 'The artifact could not be fetched now; the last verified bytes are used.', { url }));
+  if (got.why === 'budget') diagnostics.push(diag('probe-budget', "This probe's download budget was used up by the site's other artifacts; the last verified bytes are used.", { url }));
   const hexes = merged.declared.map((d) => d.hex.toLowerCase());
   const matchedForm = hexes.length === 0 ? null : merged.type === 'archive' || hexes.every((h) => h === s.digestRaw) ? 'raw' : 'lf-normalized';
   const digest: DigestCheck = { rawHex: s.digestRaw, lfHex: s.digestLf, matchedForm, undeclared: hexes.length === 0, mismatch: false };
-  const archive = s.archive ? { format: s.archive.format, entries: s.archive.entries, sha256: s.archive.sha256 } : null;
+  const archive: SkillArchive | null = s.archive ? { format: s.archive.format, entries: s.archive.entries, sha256: s.archive.sha256 } : null;
+  if (archive && s.archive?.filesDigest !== undefined) archive.filesDigest = s.archive.filesDigest;
   const files = merged.type === 'skill-md' ? new Map([['SKILL.md', s.bytes]]) : null;
   return { skillMd: s.bytes, digest, archive, files, archiveFailure: null, fromStore: true };
 }
@@ -60,7 +63,7 @@ async function downloadedArchive(got: Got<'bytes'>, merged: MergedSkill, url: st
     out.archiveFailure = { status: unpacked.status, code: unpacked.code, message: unpacked.message };
     return out;
   }
-  out.archive = { format: unpacked.format, entries: unpacked.entries, sha256: check.rawHex };
+  out.archive = { format: unpacked.format, entries: unpacked.entries, sha256: check.rawHex, filesDigest: unpacked.filesDigest };
   out.skillMd = unpacked.skillMd;
   out.files = unpacked.files;
   // The digests shown and bound by approvals are those of the root SKILL.md, not of the archive.

@@ -8,10 +8,13 @@ import { positiveTtlMs } from '../net/cache-policy';
 import type { MergedSkill } from '../parse/merge';
 import type { DigestFailure, ProbeCacheEntry, StoredSkill } from '../trust/records';
 import type { FetchContext } from './discover';
+import { budgetMessage, type DownloadBudget } from './download-budget';
 import type { Failure } from './status';
 
 export interface ObtainContext extends FetchContext {
   origin: string;
+  /** The probe's download budget (download-budget.ts); absent: only each artifact's own cap applies. */
+  budget?: DownloadBudget;
 }
 
 export type Obtained =
@@ -19,7 +22,7 @@ export type Obtained =
   | { kind: 'bytes'; bytes: Uint8Array; contentType: string | null; finalUrl: string; entry: ProbeCacheEntry }
   /** The bytes failed these declared digests before and are not downloaded again (see rememberedFailure). */
   | { kind: 'known-mismatch'; failure: DigestFailure; why: 'fresh' | 'not-modified'; retryAfter: number; finalUrl: string | null }
-  | { kind: 'stored'; stored: StoredSkill; why: 'digest-known' | 'not-modified' | 'fresh' | 'stale'; finalUrl: string | null }
+  | { kind: 'stored'; stored: StoredSkill; why: 'digest-known' | 'not-modified' | 'fresh' | 'stale' | 'budget'; finalUrl: string | null }
   | { kind: 'failed'; failure: Failure<'fetch-failed' | 'too-large' | 'invalid'> };
 
 const ABSENT_CODES: Record<string, string> = {
@@ -45,9 +48,17 @@ function failureOf(r: Exclude<FetchResult, { kind: 'ok' } | { kind: 'not-modifie
   }
 }
 
+/**
+ * Can the stored copy stand for the artifact? An archive record stored by an older version has no
+ * file-set digest (its files were never digested, FORMATS.md §6.6): it is downloaded again instead.
+ */
+function reusable(stored: StoredSkill, type: MergedSkill['type']): boolean {
+  return type !== 'archive' || stored.archive?.filesDigest !== undefined;
+}
+
 /** Does a stored copy satisfy every declared digest (raw or lf form; archives by their raw digest)? */
 function storedMatches(stored: StoredSkill, type: MergedSkill['type'], hexes: string[]): boolean {
-  if (hexes.length === 0) return false;
+  if (hexes.length === 0 || !reusable(stored, type)) return false;
   return hexes.every((h) =>
     type === 'archive' ? stored.archive?.sha256 === h : stored.digestRaw === h || stored.digestLf === h,
   );
@@ -92,7 +103,8 @@ export async function obtain(ctx: ObtainContext, merged: MergedSkill, url: strin
     if (stored) return { kind: 'stored', stored, why: 'digest-known', finalUrl: (await ctx.store.getCache(url))?.finalUrl ?? null };
   }
   const latest = await ctx.store.getLatestSkill(ctx.origin, url);
-  const usable = latest && !(needFiles && merged.type === 'archive') && (hexes.length === 0 || storedMatches(latest, merged.type, hexes)) ? latest : null;
+  const usable =
+    latest && reusable(latest, merged.type) && !(needFiles && merged.type === 'archive') && (hexes.length === 0 || storedMatches(latest, merged.type, hexes)) ? latest : null;
   const entry = await ctx.store.getCache(url);
   const lastFinal = entry?.finalUrl ?? null;
   const now = ctx.clock.now();
@@ -103,9 +115,12 @@ export async function obtain(ctx: ObtainContext, merged: MergedSkill, url: strin
   if (failed && entry && !ctx.force && entry.expiresAt > now) {
     return { kind: 'known-mismatch', failure: failed, why: 'fresh', retryAfter: entry.expiresAt, finalUrl: lastFinal };
   }
+  // The probe's download budget is used up: no request; the stored verified bytes stand in, if any.
+  if (ctx.budget?.exhausted()) return overBudget(ctx.budget, usable, lastFinal);
   const validated = usable ?? failed;
   const conditional = validated && entry && (entry.etag !== null || entry.lastModified !== null) ? { etag: entry.etag, lastModified: entry.lastModified } : null;
-  const r = await fetchBounded(ctx.fetch, url, { kind: merged.type, origin: ctx.origin, clock: ctx.clock, conditional, guard: ctx.guard });
+  const r = await fetchBounded(ctx.fetch, url, { kind: merged.type, origin: ctx.origin, clock: ctx.clock, conditional, guard: ctx.guard, meter: ctx.budget });
+  if (r.kind === 'too-large' && r.budget && ctx.budget) return overBudget(ctx.budget, usable, r.finalUrl ?? lastFinal);
   if (r.kind === 'ok') {
     const written: ProbeCacheEntry = {
       url, origin: ctx.origin, kind: merged.type, positive: true, status: r.status, finalUrl: r.finalUrl, contentType: r.contentType,
@@ -128,4 +143,11 @@ export async function obtain(ctx: ObtainContext, merged: MergedSkill, url: strin
   }
   if (r.kind === 'transient' && usable) return { kind: 'stored', stored: usable, why: 'stale', finalUrl: lastFinal };
   return { kind: 'failed', failure: failureOf(r) };
+}
+
+/** An artifact the probe's download budget has no room for: its stored verified bytes, else `probe-budget`. Nothing is written. */
+function overBudget(budget: DownloadBudget, usable: StoredSkill | null, finalUrl: string | null): Obtained {
+  budget.refuse();
+  if (usable) return { kind: 'stored', stored: usable, why: 'budget', finalUrl };
+  return { kind: 'failed', failure: { status: 'fetch-failed', code: 'probe-budget', message: budgetMessage(budget) } };
 }

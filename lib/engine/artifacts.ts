@@ -11,7 +11,7 @@ import type { MergedSkill } from '../parse/merge';
 import { compareMetadata, parseFrontmatterText, type Frontmatter } from '../parse/skill-md';
 import { diag } from '../report/codes';
 import type { StoredSkill } from '../trust/records';
-import type { AdvisoryFlag, Approval, ArchiveEntry, Diagnostic, Settings, SignatureState, SnapshotReport } from '../types';
+import type { AdvisoryFlag, Approval, Diagnostic, Settings, SignatureState, SkillArchive, SnapshotReport } from '../types';
 import { advisoryFlags } from '../verify/advisory';
 import { verifySnapshot } from '../verify/snapshot-v1';
 import { downloaded, rememberedMismatch, storedCopy, type Examined } from './artifact-bytes';
@@ -38,7 +38,7 @@ export interface SkillOutcome {
   /** The bytes passed the digest and archive checks: their frontmatter may be displayed. */
   trusted: boolean;
   signature: { state: SignatureState; message: string | null };
-  archive: { format: 'zip' | 'tar.gz'; entries: ArchiveEntry[]; sha256?: string } | null;
+  archive: SkillArchive | null;
   snapshot: SnapshotReport | null;
   advisory: AdvisoryFlag[];
   fromStore: boolean;
@@ -92,6 +92,7 @@ function statusBase(ctx: ArtifactContext, merged: MergedSkill, approval: Approva
     signatureFailure: null,
     snapshot: null,
     approval,
+    archiveFiles: null,
     currentFingerprint: null,
   };
 }
@@ -122,8 +123,9 @@ async function noteMismatch(ctx: ArtifactContext, merged: MergedSkill, got: Obta
 const NOT_CHECKED: SignatureCheck = { state: 'not-checked', message: null, failure: null };
 
 /** The signature of bytes that passed the digest and archive checks, against what is stored for their LF digest. */
-async function checkSignature(ctx: ArtifactContext, merged: MergedSkill, got: Obtained, url: string, skillMd: Uint8Array, digestLf: string): Promise<SignatureCheck> {
-  const known = got.kind === 'stored' ? got.stored : await ctx.store.getSkill(ctx.origin, url, digestLf);
+async function checkSignature(ctx: ArtifactContext, merged: MergedSkill, got: Obtained, url: string, skillMd: Uint8Array, ex: Examined): Promise<SignatureCheck> {
+  const digestLf = ex.digest.lfHex;
+  const known = got.kind === 'stored' ? got.stored : await ctx.store.getSkill(ctx.origin, url, digestLf, ex.archive?.filesDigest ?? '');
   return signatureOf(ctx, merged)(skillMd, digestLf, known);
 }
 
@@ -158,6 +160,7 @@ async function keepVerified(ctx: ArtifactContext, merged: MergedSkill, url: stri
     const stored: StoredSkill = { origin: ctx.origin, url, digestLf: digest.lfHex, digestRaw: digest.rawHex, bytes: skillMd, storedAt: ctx.clock.now() };
     if (merged.type === 'archive' && archive && archive.sha256 !== undefined) {
       stored.archive = { sha256: archive.sha256, format: archive.format, entries: archive.entries };
+      if (archive.filesDigest !== undefined) stored.archive.filesDigest = archive.filesDigest;
       // The other verified files are kept beside the root SKILL.md for an export (issue 9).
       if (files) stored.archive.files = [...files].filter(([path]) => path !== 'SKILL.md').map(([path, bytes]) => ({ path, bytes }));
     }
@@ -188,7 +191,7 @@ export async function processSkill(ctx: ArtifactContext, merged: MergedSkill, ov
   if (digest.mismatch) await noteMismatch(ctx, merged, got, digest, url, diagnostics);
 
   const bytesOk = !digest.mismatch && ex.archiveFailure === null && skillMd !== null;
-  const sig = skillMd && bytesOk ? await checkSignature(ctx, merged, got, url, skillMd, digest.lfHex) : NOT_CHECKED;
+  const sig = skillMd && bytesOk ? await checkSignature(ctx, merged, got, url, skillMd, ex) : NOT_CHECKED;
   const { text, frontmatter } = readText(skillMd, merged, url, diagnostics);
   const snapshot = snapCfg && bytesOk && ex.files && frontmatter ? await checkSnapshot(ctx, snapCfg, ex.files, frontmatter) : null;
   const decision = decideStatus({
@@ -198,10 +201,15 @@ export async function processSkill(ctx: ArtifactContext, merged: MergedSkill, ov
     signature: sig.state,
     signatureFailure: sig.failure,
     snapshot,
+    archiveFiles: merged.type === 'archive' ? { filesDigest: ex.archive?.filesDigest ?? null } : null,
     currentFingerprint: sig.state === 'valid' ? (ctx.key.verifyKey?.fingerprint ?? null) : null,
   });
   if (decision.approval.state === 'suspended') {
-    diagnostics.push(diag('approval-suspended', `The approval is suspended: ${decision.approval.suspendedBecause ?? decision.status}.`, { url }));
+    const why =
+      decision.approval.code === 'approval-files-unbound'
+        ? "it was made by an earlier version and binds the SKILL.md only, not the archive's other files; approve again to bind them"
+        : (decision.approval.suspendedBecause ?? decision.status);
+    diagnostics.push(diag('approval-suspended', `The approval is suspended: ${why}.`, { url }));
   }
   await keepVerified(ctx, merged, url, got, ex, bytesOk, sig);
 
@@ -254,7 +262,7 @@ export function errorOutcome(ctx: ArtifactContext, merged: MergedSkill, e: unkno
   const message = `Processing failed: ${e instanceof Error ? e.message : String(e)}`;
   const decision = decideStatus({
     refusal: { status: 'invalid', code: 'skill-error', message }, disagree: false, obtainFailure: null, digest: null, archiveFailure: null,
-    keyState: ctx.key.report.state, keyUnavailable: false, signature: 'not-checked', signatureFailure: null, snapshot: null, approval: null, currentFingerprint: null,
+    keyState: ctx.key.report.state, keyUnavailable: false, signature: 'not-checked', signatureFailure: null, snapshot: null, approval: null, archiveFiles: null, currentFingerprint: null,
   });
   return emptyOutcome(merged, decision, [diag('skill-error', message, merged.url ? { url: merged.url } : {})]);
 }

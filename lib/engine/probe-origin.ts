@@ -1,6 +1,7 @@
 // One origin in, one OriginReport out: probe → parse → merge → verify → trust → report
 // (ARCHITECTURE.md). Never throws: an unexpected error becomes state `error` with the last
 // stored report's content kept, and nothing stored before is removed.
+import { LIMITS } from '../net/limits';
 import type { RequestGuard } from '../net/request-guard';
 import { parseIndex } from '../parse/index-json';
 import { parseLlmsTxt } from '../parse/llms-txt';
@@ -16,6 +17,7 @@ import type { ManagedKey } from '../trust/managed';
 import { errorOutcome, processSkills } from './artifacts';
 import { attestSkills } from './attest';
 import { discoverDocuments, type DocOutcome, type FetchContext } from './discover';
+import { budgetSummary, downloadBudget } from './download-budget';
 import { resolveKeys } from './keys';
 import { openSession, type ProbeSession } from './session';
 import { errorText, guardCacheWrites, storageNotes, type StorageNotes } from './storage-guard';
@@ -31,6 +33,8 @@ export interface EngineDeps {
   managedKeys?: readonly ManagedKey[];
   /** The current UTC day for attestation windows; defaults to the clock. */
   today?: () => Date;
+  /** Artifact bytes one probe may download, all artifacts together; default LIMITS.probeDownload. */
+  downloadBudget?: number;
 }
 
 export interface ProbeOptions {
@@ -105,8 +109,10 @@ async function run(origin: string, deps: EngineDeps, opts: ProbeOptions, started
   const merged = mergeCandidates(candidates);
 
   phase('artifacts');
-  const actx = { ...ctx, origin, key: keys, settings: deps.settings };
+  const budget = downloadBudget(deps.downloadBudget ?? LIMITS.probeDownload);
+  const actx = { ...ctx, origin, key: keys, settings: deps.settings, budget };
   const outcomes = await processSkills(actx, merged, (m, e) => errorOutcome(actx, m, e));
+  if (budget.refused() > 0) diagnostics.push(diag('probe-budget-used', budgetSummary(budget)));
 
   phase('attestations');
   const today = deps.today ? deps.today() : new Date(deps.clock.now());

@@ -5,7 +5,7 @@
 // compare-and-set transaction, and readPin reads the pin as it is stored now.
 // A store without the batch methods is read and written record by record.
 import type { Approval, Pin } from '../types';
-import type { ProbeCacheEntry, StoredSkill } from '../trust/records';
+import { filesKeyOf, type ProbeCacheEntry, type StoredSkill } from '../trust/records';
 import type { OriginState, PinResult, TrustStore } from '../trust/store-api';
 
 /** The store calls the engine makes during one probe. */
@@ -21,7 +21,8 @@ export interface ProbeStore {
   /** The fingerprints revoked for the origin, as stored right now. */
   revokedKeys(origin: string): Promise<string[]>;
   getApproval(origin: string, url: string): Promise<Approval | null>;
-  getSkill(origin: string, url: string, digestLf: string): Promise<StoredSkill | null>;
+  /** `filesDigest`: an archive's file-set digest ('' or absent: a SKILL.md skill). */
+  getSkill(origin: string, url: string, digestLf: string, filesDigest?: string): Promise<StoredSkill | null>;
   getLatestSkill(origin: string, url: string): Promise<StoredSkill | null>;
   /** Buffered until flush (a later record for the same url and digest replaces it); later reads see it. */
   putSkill(skill: StoredSkill): Promise<void>;
@@ -32,13 +33,18 @@ export interface ProbeSession extends ProbeStore {
   flush(): Promise<void>;
 }
 
-function skillKey(url: string, digestLf: string): string {
-  return `${url}\n${digestLf}`;
+function skillKey(url: string, digestLf: string, filesKey: string): string {
+  return `${url}\n${digestLf}\n${filesKey}`;
 }
 
-/** Newer storedAt first; equal times: the larger digest (the order of the store's index read backwards). */
+function keyOf(s: StoredSkill): string {
+  return skillKey(s.url, s.digestLf, filesKeyOf(s));
+}
+
+/** Newer storedAt first; equal times: the larger key (the order of the store's index read backwards). */
 function newer(a: StoredSkill, b: StoredSkill): boolean {
-  return a.storedAt > b.storedAt || (a.storedAt === b.storedAt && a.digestLf > b.digestLf);
+  if (a.storedAt !== b.storedAt) return a.storedAt > b.storedAt;
+  return a.digestLf !== b.digestLf ? a.digestLf > b.digestLf : filesKeyOf(a) > filesKeyOf(b);
 }
 
 class Snapshot {
@@ -75,8 +81,8 @@ class Snapshot {
     return this.approvals.get(url) ?? null;
   }
 
-  getSkill(url: string, digestLf: string): StoredSkill | null {
-    return this.skills.get(skillKey(url, digestLf)) ?? null;
+  getSkill(url: string, digestLf: string, filesKey: string): StoredSkill | null {
+    return this.skills.get(skillKey(url, digestLf, filesKey)) ?? null;
   }
 
   getLatestSkill(url: string): StoredSkill | null {
@@ -84,13 +90,13 @@ class Snapshot {
   }
 
   addSkill(s: StoredSkill): void {
-    this.skills.set(skillKey(s.url, s.digestLf), s);
+    this.skills.set(keyOf(s), s);
     const current = this.latest.get(s.url);
     if (!current || newer(s, current)) {
       this.latest.set(s.url, s);
       return;
     }
-    if (current.digestLf !== s.digestLf) return;
+    if (keyOf(current) !== keyOf(s)) return;
     // The latest record was rewritten (an older or equal storedAt): look again over the url's records.
     let best: StoredSkill = s;
     for (const other of this.skills.values()) if (other.url === s.url && newer(other, best)) best = other;
@@ -131,11 +137,11 @@ export async function openSession(store: TrustStore, origin: string): Promise<Pr
       const snap = forOrigin(o);
       return snap ? snap.getApproval(url) : store.getApproval(o, url);
     },
-    async getSkill(o, url, digestLf) {
-      const buffered = skills.get(`${o}\n${skillKey(url, digestLf)}`);
+    async getSkill(o, url, digestLf, filesDigest = '') {
+      const buffered = skills.get(`${o}\n${skillKey(url, digestLf, filesDigest)}`);
       if (buffered) return buffered;
       const snap = forOrigin(o);
-      return snap ? snap.getSkill(url, digestLf) : store.getSkill(o, url, digestLf);
+      return snap ? snap.getSkill(url, digestLf, filesDigest) : store.getSkill(o, url, digestLf, filesDigest);
     },
     async getLatestSkill(o, url) {
       const snap = forOrigin(o);
@@ -143,10 +149,10 @@ export async function openSession(store: TrustStore, origin: string): Promise<Pr
       let best: StoredSkill | null = null;
       for (const s of skills.values()) if (s.origin === o && s.url === url && (!best || newer(s, best))) best = s;
       const stored = await store.getLatestSkill(o, url);
-      return best && (!stored || newer(best, stored) || stored.digestLf === best.digestLf) ? best : stored;
+      return best && (!stored || newer(best, stored) || keyOf(stored) === keyOf(best)) ? best : stored;
     },
     async putSkill(skill) {
-      const key = `${skill.origin}\n${skillKey(skill.url, skill.digestLf)}`;
+      const key = `${skill.origin}\n${keyOf(skill)}`;
       skills.delete(key);
       skills.set(key, skill);
       forOrigin(skill.origin)?.addSkill(skill);

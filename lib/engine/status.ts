@@ -1,6 +1,9 @@
 // One status per skill (PRODUCT.md §4) in the order of FORMATS.md §10, and the state of the
 // skill's approval (PRODUCT.md §6, §9.2, §9.3). Pure: every fact is gathered before the call.
-import type { Approval, ApprovalReport, KeyState, SignatureState, SkillStatus, SnapshotReport } from '../types';
+// approvalBindsContent says whether an approval binds a skill's content as it is now (the root
+// SKILL.md and, for an archive, every other file): the status here and every hand-off ask it.
+import type { StoredSkill } from '../trust/records';
+import type { Approval, ApprovalReport, KeyState, SignatureState, SkillReport, SkillStatus, SnapshotReport } from '../types';
 import type { DigestCheck } from '../verify/digest';
 import { isApprovable } from '../types';
 
@@ -31,6 +34,11 @@ export interface StatusFacts {
   snapshot: SnapshotReport | null;
   /** Items 7 and 9: the user's approval for this (origin, url), if any. */
   approval: Approval | null;
+  /**
+   * Item 9: for an archive, the digest of its file set as obtained (FORMATS.md §6.6; null when it
+   * is not known); null for a SKILL.md skill.
+   */
+  archiveFiles: { filesDigest: string | null } | null;
   /** The fingerprint an approval made now would bind: the pinned key when the signature verified, else null. */
   currentFingerprint: string | null;
 }
@@ -42,13 +50,62 @@ export interface StatusDecision {
   approval: ApprovalReport;
 }
 
-function suspended(approval: Approval | null, because: SkillStatus): ApprovalReport {
-  return approval ? { state: 'suspended', approval, suspendedBecause: because } : { state: 'none', approval: null, suspendedBecause: null };
+function suspended(approval: Approval | null, because: SkillStatus, code: string): ApprovalReport {
+  return approval ? { state: 'suspended', approval, suspendedBecause: because, code } : { state: 'none', approval: null, suspendedBecause: null };
 }
 
 function decide(status: SkillStatus, code: string, message: string, approval: Approval | null): StatusDecision {
-  return { status, code, message, approval: suspended(approval, status) };
+  return { status, code, message, approval: suspended(approval, status, code) };
 }
+
+/** A skill's content as an approval binds it (PRODUCT.md §9.2, FORMATS.md §6.6). */
+export interface BoundContent {
+  /** SHA-256 of the LF-normalized root SKILL.md. */
+  digestLf: string;
+  /** null for a SKILL.md skill; for an archive, the digest of its file set (null when it is not known). */
+  archive: { filesDigest: string | null } | null;
+}
+
+export type BindingCheck =
+  | { binds: true }
+  | {
+      binds: false;
+      /**
+       * `content-changed`: the SKILL.md differs; `archive-files-changed`: another file was added,
+       * removed or changed; `approval-files-unbound`: the approval binds no files (made by an older
+       * version) or the files are not known, so it cannot be said to bind them.
+       */
+      code: 'content-changed' | 'archive-files-changed' | 'approval-files-unbound';
+    };
+
+/**
+ * Whether `approval` binds `content`: the same LF digest of the root SKILL.md and, for an archive,
+ * the same file set. The one answer for the status (decideStatus) and for every hand-off: bytes
+ * leave the extension only when the approval binds them.
+ */
+export function approvalBindsContent(approval: Approval, content: BoundContent): BindingCheck {
+  if (approval.digestLf.toLowerCase() !== content.digestLf.toLowerCase()) return { binds: false, code: 'content-changed' };
+  if (content.archive === null) return approval.archive ? { binds: false, code: 'archive-files-changed' } : { binds: true };
+  if (!approval.archive || content.archive.filesDigest === null) return { binds: false, code: 'approval-files-unbound' };
+  if (approval.archive.filesDigest.toLowerCase() !== content.archive.filesDigest.toLowerCase()) return { binds: false, code: 'archive-files-changed' };
+  return { binds: true };
+}
+
+/** The content a report says a skill has now, or null when no bytes were obtained. */
+export function contentOfSkill(skill: Pick<SkillReport, 'type' | 'actual' | 'archive'>): BoundContent | null {
+  if (!skill.actual) return null;
+  return { digestLf: skill.actual.lf, archive: skill.type === 'archive' ? { filesDigest: skill.archive?.filesDigest ?? null } : null };
+}
+
+/** The content of stored verified bytes: an archive record without a file-set digest was stored by an older version. */
+export function contentOfStored(stored: StoredSkill): BoundContent {
+  return { digestLf: stored.digestLf, archive: stored.archive ? { filesDigest: stored.archive.filesDigest ?? null } : null };
+}
+
+const CHANGED_MESSAGE: Record<'content-changed' | 'archive-files-changed', string> = {
+  'content-changed': 'The skill changed since it was approved; review the difference and approve again.',
+  'archive-files-changed': "The archive's files changed since it was approved (its SKILL.md did not); review the difference and approve again.",
+};
 
 const KEY_STATE_FAILURE: Partial<Record<KeyState, { code: string; message: string }>> = {
   changed: { code: 'key-changed', message: 'The origin offers a different key than the one pinned for it.' },
@@ -105,17 +162,22 @@ export function decideStatus(f: StatusFacts): StatusDecision {
   if (f.snapshot && f.snapshot.state === 'failed') {
     return decide('bad-signature', 'snapshot-failed', `The configured snapshot-v1 signature fails: ${f.snapshot.message}`, a);
   }
-  // 9. Content changed under the same key.
-  if (a && a.digestLf.toLowerCase() !== f.digest.lfHex.toLowerCase()) {
-    return decide('content-changed', 'content-changed', 'The skill changed since it was approved; review the difference and approve again.', a);
+  // 9. Content changed under the same key: the SKILL.md, or for an archive any other file.
+  const binding = a ? approvalBindsContent(a, { digestLf: f.digest.lfHex, archive: f.archiveFiles }) : null;
+  if (a && binding && !binding.binds && binding.code !== 'approval-files-unbound') {
+    return decide('content-changed', binding.code, CHANGED_MESSAGE[binding.code], a);
   }
   // 10. Verified / unverified.
   const base = baseStatus(f);
   let approval: ApprovalReport;
   if (!a) approval = { state: 'none', approval: null, suspendedBecause: null };
-  else if (a.keyFingerprint === null && f.currentFingerprint !== null) {
+  else if (binding && !binding.binds) {
+    // An archive approved by an older version bound its SKILL.md only: nothing changed, but the
+    // approval cannot vouch for the other files until the user approves them (PRODUCT.md §9.2).
+    approval = suspended(a, 'content-changed', 'approval-files-unbound');
+  } else if (a.keyFingerprint === null && f.currentFingerprint !== null) {
     // Approved unsigned, now signed: the binding (digest, key) changed, so it must be renewed.
-    approval = { state: 'suspended', approval: a, suspendedBecause: 'key-changed' };
+    approval = suspended(a, 'key-changed', 'key-changed');
   } else approval = { state: 'approved', approval: a, suspendedBecause: null };
   return { ...base, approval };
 }

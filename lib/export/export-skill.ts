@@ -44,6 +44,7 @@ export function exportSkill(stored: StoredSkill, approval: Approval, now: number
     digestRaw: stored.digestRaw,
     keyFingerprint: approval.keyFingerprint,
     archiveSha256: stored.archive?.sha256 ?? null,
+    filesDigest: stored.archive?.filesDigest ?? null,
     exportedAt: now,
   };
   return { ok: true, filename: zipFilename(check.name), zip, record };

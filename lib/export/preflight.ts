@@ -1,9 +1,12 @@
 // The pre-flight check of "Export for upload" (issue 9): the rules the skill upload forms of the
 // chat agents enforce, checked on the verified bytes before any file is made. A skill that fails
-// gets one plain sentence per broken rule and no file. Nothing here edits the bytes to make them
-// pass: what is exported is exactly what was verified (PRODUCT.md §3, "keep the verified bytes").
+// gets one plain sentence per broken rule and no file, in the user's language. Nothing here edits
+// the bytes to make them pass: what is exported is exactly what was verified (PRODUCT.md §3, "keep
+// the verified bytes"). The names Windows and macOS cannot unpack are portable-names.ts.
+import { t } from '../i18n';
 import { parseFrontmatter } from '../parse/skill-md';
 import { ROOT_SKILL_MD } from '../verify/archive';
+import { portableProblems, reservedDeviceName, type PortableCode, type PortableFinding } from './portable-names';
 
 /** One file of an archive skill besides its root SKILL.md, by its path inside the skill folder. */
 export interface ExportFile {
@@ -19,13 +22,15 @@ export type PreflightCode =
   | 'name-characters'
   | 'name-edge-hyphen'
   | 'name-double-hyphen'
+  | 'name-reserved'
   | 'description-missing'
   | 'description-empty'
   | 'description-length'
   | 'description-xml'
   | 'skill-md-duplicate'
   | 'too-many-files'
-  | 'path-outside-folder';
+  | 'path-outside-folder'
+  | PortableCode;
 
 export interface PreflightProblem {
   code: PreflightCode;
@@ -63,24 +68,24 @@ function quoted(s: string, max = 60): string {
 function nameProblems(name: string): PreflightProblem[] {
   const out: PreflightProblem[] = [];
   const n = length(name);
-  if (n < 1 || n > MAX_NAME_LENGTH) out.push(problem('name-length', `The name must be 1 to ${MAX_NAME_LENGTH} characters long; it is ${n}.`));
-  if (n > 0 && !/^[a-z0-9-]*$/.test(name)) {
-    out.push(problem('name-characters', `The name ${quoted(name)} may use only lower-case letters a–z, digits and hyphens.`));
-  }
-  if (name.startsWith('-') || name.endsWith('-')) out.push(problem('name-edge-hyphen', `The name ${quoted(name)} must not start or end with a hyphen.`));
-  if (name.includes('--')) out.push(problem('name-double-hyphen', `The name ${quoted(name)} must not contain two hyphens in a row.`));
+  if (n < 1 || n > MAX_NAME_LENGTH) out.push(problem('name-length', t('preflight_name_length', MAX_NAME_LENGTH, n)));
+  if (n > 0 && !/^[a-z0-9-]*$/.test(name)) out.push(problem('name-characters', t('preflight_name_characters', quoted(name))));
+  if (name.startsWith('-') || name.endsWith('-')) out.push(problem('name-edge-hyphen', t('preflight_name_edge_hyphen', quoted(name))));
+  if (name.includes('--')) out.push(problem('name-double-hyphen', t('preflight_name_double_hyphen', quoted(name))));
+  // The export's folder and file are named after the skill: `con` passes the rules above.
+  if (reservedDeviceName(name) !== null) out.push(problem('name-reserved', t('preflight_name_reserved', quoted(name))));
   return out;
 }
 
 function descriptionProblems(description: string): PreflightProblem[] {
   const out: PreflightProblem[] = [];
   const n = length(description);
-  if (description.trim() === '') out.push(problem('description-empty', 'The description in the frontmatter is empty.'));
+  if (description.trim() === '') out.push(problem('description-empty', t('preflight_description_empty')));
   if (n > MAX_DESCRIPTION_LENGTH) {
-    out.push(problem('description-length', `The description is ${n.toLocaleString('en-US')} characters long; at most ${MAX_DESCRIPTION_LENGTH.toLocaleString('en-US')} are allowed.`));
+    out.push(problem('description-length', t('preflight_description_length', n.toLocaleString('en-US'), MAX_DESCRIPTION_LENGTH.toLocaleString('en-US'))));
   }
   const tag = XML_TAG.exec(description);
-  if (tag) out.push(problem('description-xml', `The description contains an XML tag (${quoted(tag[0], 40)}); upload forms refuse tags there.`));
+  if (tag) out.push(problem('description-xml', t('preflight_description_xml', quoted(tag[0], 40))));
   return out;
 }
 
@@ -91,19 +96,38 @@ function staysInside(path: string): boolean {
   return path.split('/').every((seg, i, all) => seg !== '..' && seg !== '.' && (seg !== '' || i === all.length - 1));
 }
 
+/** Up to three quoted items, then "…" for the rest. */
+function listed(items: readonly string[]): string {
+  return items.slice(0, 3).join(', ') + (items.length > 3 ? ', …' : '');
+}
+
+const PORTABLE_MESSAGE = {
+  'path-reserved-name': 'preflight_path_reserved_name',
+  'path-reserved-character': 'preflight_path_reserved_character',
+  'path-control-character': 'preflight_path_control_character',
+  'path-trailing-dot-space': 'preflight_path_trailing_dot_space',
+} as const satisfies Record<PortableCode, string>;
+
+/** One sentence per portability rule the paths break, naming the files and what in them breaks it. */
+function portableSentences(paths: readonly string[]): PreflightProblem[] {
+  // The path, and what in it breaks the rule (a name ending in a dot or space is the path's own segment).
+  const shown = (f: PortableFinding): string => {
+    if (f.code === 'path-trailing-dot-space') return quoted(f.path);
+    return `${quoted(f.path)} (${f.code === 'path-control-character' ? f.detail : quoted(f.detail)})`;
+  };
+  return [...portableProblems(paths)].map(([code, findings]) => problem(code, t(PORTABLE_MESSAGE[code], listed(findings.map(shown)))));
+}
+
 function fileProblems(files: readonly ExportFile[]): PreflightProblem[] {
   const out: PreflightProblem[] = [];
   const total = files.length + 1;
-  if (total > MAX_FILES) out.push(problem('too-many-files', `The skill has ${total} files; at most ${MAX_FILES} are allowed.`));
+  if (total > MAX_FILES) out.push(problem('too-many-files', t('preflight_too_many_files', total, MAX_FILES)));
   const others = files.filter((f) => (f.path.split('/').pop() ?? '').toLowerCase() === ROOT_SKILL_MD.toLowerCase());
-  if (others.length > 0) {
-    const list = others.slice(0, 3).map((f) => quoted(f.path)).join(', ');
-    out.push(problem('skill-md-duplicate', `The skill holds another SKILL.md besides the one at the top of its folder (${list}${others.length > 3 ? ', …' : ''}); exactly one is allowed.`));
-  }
+  if (others.length > 0) out.push(problem('skill-md-duplicate', t('preflight_skill_md_duplicate', listed(others.map((f) => quoted(f.path))))));
   const outside = files.filter((f) => !staysInside(f.path));
-  if (outside.length > 0) {
-    out.push(problem('path-outside-folder', `The file path ${quoted(outside[0]?.path ?? '')} would land outside the skill folder.`));
-  }
+  if (outside.length > 0) out.push(problem('path-outside-folder', t('preflight_path_outside', quoted(outside[0]?.path ?? ''))));
+  // Paths that stay inside the folder must also unpack on Windows and macOS.
+  out.push(...portableSentences(files.filter((f) => staysInside(f.path)).map((f) => f.path)));
   return out;
 }
 
@@ -119,19 +143,16 @@ export function preflight(skillMd: Uint8Array, files: readonly ExportFile[] = []
   const bom = skillMd[0] === 0xef && skillMd[1] === 0xbb && skillMd[2] === 0xbf;
   const fm = parseFrontmatter(skillMd);
   if (bom) {
-    problems.push(problem('frontmatter-missing', 'The SKILL.md has no YAML frontmatter at its start: a byte order mark (U+FEFF) comes before the "---" line.'));
+    problems.push(problem('frontmatter-missing', t('preflight_frontmatter_bom')));
   } else if (fm.data === null) {
     const missing = fm.diagnostics.some((d) => d.code === 'frontmatter-missing');
-    problems.push(
-      missing
-        ? problem('frontmatter-missing', 'The SKILL.md has no YAML frontmatter: it must start with a "---" line, then name and description, then "---".')
-        : problem('frontmatter-unreadable', `The SKILL.md frontmatter cannot be read (${(fm.diagnostics[0]?.message ?? 'it is not a YAML mapping').replace(/\.$/, '')}).`),
-    );
+    const why = fm.diagnostics[0]?.message.replace(/\.$/, '') ?? t('preflight_frontmatter_not_mapping');
+    problems.push(missing ? problem('frontmatter-missing', t('preflight_frontmatter_missing')) : problem('frontmatter-unreadable', t('preflight_frontmatter_unreadable', why)));
   }
   if (fm.data !== null) {
-    if (fm.name === null) problems.push(problem('name-missing', 'The frontmatter has no name.'));
+    if (fm.name === null) problems.push(problem('name-missing', t('preflight_name_missing')));
     else problems.push(...nameProblems(fm.name));
-    if (fm.description === null) problems.push(problem('description-missing', 'The frontmatter has no description.'));
+    if (fm.description === null) problems.push(problem('description-missing', t('preflight_description_missing')));
     else problems.push(...descriptionProblems(fm.description));
   }
   problems.push(...fileProblems(files));

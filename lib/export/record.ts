@@ -15,6 +15,8 @@ export interface ExportRecord {
   keyFingerprint: string | null;
   /** For an archive skill: the raw SHA-256 of the verified archive its files came from. */
   archiveSha256: string | null;
+  /** For an archive skill: the digest of the file set exported (FORMATS.md §6.6); null before it was recorded. */
+  filesDigest: string | null;
   exportedAt: number;
 }
 
@@ -37,6 +39,9 @@ export function toExportRecord(v: unknown): ExportRecord | null {
   if (typeof r.digestLf !== 'string' || !HEX64.test(r.digestLf) || typeof r.digestRaw !== 'string' || !HEX64.test(r.digestRaw)) return null;
   if (!(r.keyFingerprint === null || isStr(r.keyFingerprint))) return null;
   if (!(r.archiveSha256 === null || (typeof r.archiveSha256 === 'string' && HEX64.test(r.archiveSha256)))) return null;
+  // Records written before the file set was recorded have none.
+  const filesDigest = r.filesDigest === undefined ? null : r.filesDigest;
+  if (!(filesDigest === null || (typeof filesDigest === 'string' && HEX64.test(filesDigest)))) return null;
   if (typeof r.exportedAt !== 'number' || !Number.isFinite(r.exportedAt)) return null;
   return {
     origin: r.origin,
@@ -46,6 +51,7 @@ export function toExportRecord(v: unknown): ExportRecord | null {
     digestRaw: r.digestRaw,
     keyFingerprint: r.keyFingerprint,
     archiveSha256: r.archiveSha256,
+    filesDigest,
     exportedAt: r.exportedAt,
   };
 }
@@ -72,7 +78,11 @@ export function isExportOutOfDate(record: ExportRecord, skill: SkillReport | nul
   if (!skill) return false;
   if (skill.status === 'content-changed' || skill.status === 'key-changed') return true;
   if (skill.actual && skill.actual.lf !== record.digestLf) return true;
-  if (record.archiveSha256 !== null && skill.archive?.sha256 !== undefined && skill.archive.sha256 !== record.archiveSha256) return true;
+  // An archive: the same files are the same export (a re-packed archive is not a change); a record
+  // made before file sets were recorded compares the archive's own digest.
+  if (record.filesDigest !== null && skill.archive?.filesDigest !== undefined) {
+    if (skill.archive.filesDigest !== record.filesDigest) return true;
+  } else if (record.archiveSha256 !== null && skill.archive?.sha256 !== undefined && skill.archive.sha256 !== record.archiveSha256) return true;
   const approved = skill.approval.approval;
   if (skill.approval.state === 'approved' && approved && approved.keyFingerprint !== record.keyFingerprint) return true;
   return false;

@@ -32,6 +32,21 @@ export interface BoundedFetchOptions {
    * (fetch-reported.ts). Without it (node) each hop is followed here by hand.
    */
   guard?: RequestGuard;
+  /**
+   * A byte budget this body shares with other downloads (the engine's per-probe budget,
+   * lib/engine/download-budget.ts). A body that does not fit is `too-large` with `budget: true`.
+   */
+  meter?: ByteMeter;
+}
+
+/** A byte budget several downloads share; every answer is final for the bytes asked. */
+export interface ByteMeter {
+  /** Reserves `bytes` for a body that declares its length; false when they do not fit. */
+  reserve(bytes: number): boolean;
+  /** Takes `bytes` more (a body of unknown length, as it streams); false when they do not fit. */
+  take(bytes: number): boolean;
+  /** Gives back what a reservation did not use. */
+  release(bytes: number): void;
 }
 
 /**
@@ -45,7 +60,7 @@ export interface BoundedFetchOptions {
  * - 429 → `transient`/`rate-limited`; 5xx → `transient`/`server-error` (both with Retry-After).
  * - timeout (headers or body) → `transient`/`timeout`; network error or caller abort → `transient`/`network`.
  * - over the byte cap (decoded bytes while streaming, or a declared Content-Length without a
- *   content coding) → `too-large`.
+ *   content coding) → `too-large`; over the shared `meter` → `too-large` with `budget: true`.
  * - a discovery document leaving the origin on any hop → `absent`/`cross-origin-redirect`.
  * - an artifact hop failing §9.3 → `blocked` with the checkArtifactUrl code as reason;
  *   an artifact URL failing §9.3 is `blocked` before any request.

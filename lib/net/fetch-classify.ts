@@ -1,5 +1,6 @@
 // What a final response means (FORMATS.md §9.1, §9.4): the body read under its byte cap, an HTML
 // soft 404, a revalidation, or the HTTP status mapped to absent or transient.
+import type { ByteMeter } from './fetch-bounded';
 import type { FetchResult } from './fetch-result';
 import { retryAfterMs } from './cache-policy';
 import { sniffsAsHtml } from './html-sniff';
@@ -23,12 +24,13 @@ export async function classify(c: RequestCtx, response: Response, current: URL, 
 
   if (status >= 200 && status <= 299) {
     const cap = c.opts.cap ?? capFor(c.kind);
-    let body: Uint8Array | null;
+    let body: Uint8Array | null | typeof OVER_BUDGET;
     try {
-      body = await readCapped(response, cap, c.race);
+      body = await readCapped(response, cap, c.race, c.opts.meter);
     } catch {
       return transient(c, 'network');
     }
+    if (body === OVER_BUDGET) return { kind: 'too-large', url: c.url, finalUrl, status, limit: cap, contentType, ms: c.ms(), budget: true };
     if (body === null) {
       return { kind: 'too-large', url: c.url, finalUrl, status, limit: cap, contentType, ms: c.ms() };
     }
@@ -89,23 +91,42 @@ function isEncoded(response: Response): boolean {
   return coding !== null && coding.trim() !== '' && coding.trim().toLowerCase() !== 'identity';
 }
 
+/** What readCapped answers when the shared byte budget has no room for the body. */
+const OVER_BUDGET = Symbol('over-budget');
+
 /**
  * The whole body, or null when it exceeds `cap`. The cap counts the bytes the stream yields,
  * which are decoded bytes (FORMATS.md §9.1): a small gzip body that inflates past the cap is
  * over it. A declared Content-Length over the cap refuses the body before reading only when no
- * content coding applies. Rejects on stream errors and aborts.
+ * content coding applies. With a `meter`, such a declared length is reserved from the shared
+ * budget before reading (so downloads side by side are admitted in full or not at all), and a
+ * body of unknown length takes from it as it streams; no room is OVER_BUDGET. Rejects on
+ * stream errors and aborts.
  */
 async function readCapped(
   response: Response,
   cap: number,
   guard: <T>(p: Promise<T>) => Promise<T>,
-): Promise<Uint8Array | null> {
+  meter?: ByteMeter,
+): Promise<Uint8Array | null | typeof OVER_BUDGET> {
   const declared = response.headers.get('content-length');
-  if (!isEncoded(response) && declared !== null && /^\s*\d+\s*$/.test(declared) && Number(declared) > cap) {
+  const length = !isEncoded(response) && declared !== null && /^\s*\d+\s*$/.test(declared) ? Number(declared) : null;
+  if (length !== null && length > cap) {
     discardBody(response);
     return null;
   }
-  if (!response.body) return new Uint8Array(0);
+  let reserved = 0;
+  if (meter && length !== null) {
+    if (!meter.reserve(length)) {
+      discardBody(response);
+      return OVER_BUDGET;
+    }
+    reserved = length;
+  }
+  if (!response.body) {
+    meter?.release(reserved);
+    return new Uint8Array(0);
+  }
   const reader = response.body.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
@@ -118,11 +139,19 @@ async function readCapped(
         reader.cancel().catch(() => undefined);
         return null;
       }
+      // Bytes past the reservation (or all of them, without one) are taken as they arrive.
+      const beyond = Math.min(value.byteLength, total - reserved);
+      if (meter && beyond > 0 && !meter.take(beyond)) {
+        reader.cancel().catch(() => undefined);
+        return OVER_BUDGET;
+      }
       chunks.push(value);
     }
   } catch (err) {
     reader.cancel().catch(() => undefined);
     throw err;
+  } finally {
+    if (meter && total < reserved) meter.release(reserved - total);
   }
   const out = new Uint8Array(total);
   let at = 0;

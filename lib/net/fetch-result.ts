@@ -37,7 +37,17 @@ export type FetchResult =
       retryAfterMs: number | null;
       ms: number;
     }
-  | { kind: 'too-large'; url: string; finalUrl: string | null; status: number | null; limit: number; contentType: string | null; ms: number }
+  | {
+      kind: 'too-large';
+      url: string;
+      finalUrl: string | null;
+      status: number | null;
+      limit: number;
+      contentType: string | null;
+      ms: number;
+      /** The shared download budget ran out (BoundedFetchOptions.meter), not this body's own cap. */
+      budget?: true;
+    }
   | { kind: 'blocked'; url: string; reason: string; ms: number };
 
 /** Fails to compile when FetchResult's kinds and the report's FetchOutcome drift apart. */

@@ -19,6 +19,12 @@ export const LIMITS = {
   archiveUnpacked: 16 * MiB,
   /** Entries in one archive. */
   archiveFiles: 512,
+  /**
+   * Artifact bytes downloaded by one probe of one origin, all artifacts together (issue 20): 64
+   * SKILL.md of 256 KiB are 16 MiB, and a site's archives are far smaller than their 16 MiB cap, so
+   * a legitimate site stays under it; the 32 MiB stored per origin (PRODUCT.md §3) is the same figure.
+   */
+  probeDownload: 32 * MiB,
   /** One request, headers and body together. */
   timeoutMs: 10_000,
   maxRedirects: 5,

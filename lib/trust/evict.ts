@@ -1,10 +1,17 @@
 // Bounds on what the trust store keeps. Each function runs inside the caller's readwrite
-// transaction, so eviction and the write that triggered it commit or fail together.
+// transaction, so eviction and the write that triggered it commit or fail together; every record
+// of the skills store removed here goes through the transaction's byte totals (byte-totals.ts).
 // Records a reader would refuse (corrupt) are never evicted: they are kept as they are.
 import type { IDBPObjectStore, IDBPTransaction, StoreNames } from 'idb';
+import type { Approval } from '../types';
+import type { ByteTotals } from './byte-totals';
 import { StoreError } from './errors';
-import type { SkillpinDB } from './schema';
+import { filesKeyOf } from './records';
+import { ALL_ORIGINS, type SkillKey, type SkillpinDB } from './schema';
 import { toApproval, toStoredSkill } from './validate';
+
+/** A readwrite transaction over the approvals, the verified bytes and their totals. */
+export type SkillsTx = IDBPTransaction<SkillpinDB, ['approvals', 'skills', 'totals'], 'readwrite'>;
 
 type Names = StoreNames<SkillpinDB>;
 type Store<S extends Names, Tx extends ArrayLike<Names>> = IDBPObjectStore<SkillpinDB, Tx, S, 'readwrite'>;
@@ -20,12 +27,14 @@ export function evictCache<Tx extends ArrayLike<Names>>(store: Store<'cache', Tx
 
 /**
  * Keeps the reports store at `max` reports, evicting the oldest (finishedAt) first, but never
- * the report of an origin that has a pin or an approval, nor `keepOrigin`.
+ * the report of an origin that has a pin or an approval, nor `keepOrigin`. An evicted origin's
+ * stored skill bytes go with its report (none of them is approved: it has no approval).
  */
 export async function evictReports(
-  tx: IDBPTransaction<SkillpinDB, ['reports', 'pins', 'approvals'], 'readwrite'>,
+  tx: IDBPTransaction<SkillpinDB, ['reports', 'pins', 'approvals', 'skills', 'totals'], 'readwrite'>,
   max: number,
   keepOrigin: string,
+  totals: ByteTotals,
 ): Promise<number> {
   const reports = tx.objectStore('reports');
   let excess = (await reports.count()) - max;
@@ -41,6 +50,7 @@ export async function evictReports(
       const approved = !pinned && (await approvals.count(origin)) > 0;
       if (!pinned && !approved) {
         await reports.delete(origin);
+        await dropUnapprovedSkills(tx as unknown as SkillsTx, origin, totals);
         excess--;
         evicted++;
       }
@@ -50,53 +60,85 @@ export async function evictReports(
   return evicted;
 }
 
-function bindingKey(url: string, digestLf: string): string {
-  return `${url}\n${digestLf}`;
+/**
+ * Removes the stored skill bytes of `origin` that no approval binds (when its report goes). With
+ * an unreadable approval the binding is unknown and every record stays; unreadable records stay too.
+ */
+export async function dropUnapprovedSkills(tx: SkillsTx, origin: string, totals: ByteTotals): Promise<number> {
+  const bound = await boundKeys(tx, origin);
+  if (bound === null) return 0;
+  const range = IDBKeyRange.bound([origin, -Infinity], [origin, Infinity]);
+  let cursor = await tx.objectStore('skills').index('by-origin-storedAt').openCursor(range);
+  const doomed: { key: SkillKey; raw: unknown }[] = [];
+  while (cursor) {
+    const skill = toStoredSkill(cursor.value);
+    if (skill && !bound.has(bindingKey(skill.url, skill.digestLf, filesKeyOf(skill)))) doomed.push({ key: cursor.primaryKey, raw: cursor.value });
+    cursor = await cursor.continue();
+  }
+  for (const d of doomed) await totals.delete(d.key, d.raw);
+  return doomed.length;
+}
+
+function bindingKey(url: string, digestLf: string, filesKey: string): string {
+  return `${url}\n${digestLf}\n${filesKey}`;
+}
+
+/** What an approval keeps: the record of the bytes it binds (an archive's file set included). */
+function approvalBinding(a: Approval): string {
+  return bindingKey(a.url, a.digestLf, a.archive?.filesDigest ?? '');
+}
+
+/** The bindings of the origin's approvals, or null when one is unreadable (its binding is unknown). */
+async function boundKeys(tx: SkillsTx, origin: string): Promise<Set<string> | null> {
+  const bound = new Set<string>();
+  for (const raw of (await tx.objectStore('approvals').index('by-origin').getAll(origin)) as unknown[]) {
+    const approval = toApproval(raw);
+    if (!approval) return null;
+    bound.add(approvalBinding(approval));
+  }
+  return bound;
+}
+
+/** The record just written for a URL: its LF digest and files key. */
+export interface WrittenSkill {
+  origin: string;
+  url: string;
+  digestLf: string;
+  filesKey: string;
 }
 
 /**
- * Bounds the stored bytes of one origin after (origin, url, digestLf) was written:
- * for that URL only the latest bytes, the bytes just written and the bytes an approval binds
- * are kept; then, when the origin holds more than `maxPerOrigin` records, the oldest records
- * no approval binds are evicted. Bytes bound by an approval are never evicted.
+ * Bounds the stored bytes of one origin after `written` was stored: for that URL only the latest
+ * bytes, the bytes just written and the bytes an approval binds are kept; then, when the origin
+ * holds more than `maxPerOrigin` records, the oldest records no approval binds are evicted. Bytes
+ * bound by an approval are never evicted.
  */
-export async function pruneSkills(
-  tx: IDBPTransaction<SkillpinDB, ['approvals', 'skills'], 'readwrite'>,
-  origin: string,
-  url: string,
-  keptDigest: string,
-  maxPerOrigin: number,
-): Promise<number> {
+export async function pruneSkills(tx: SkillsTx, written: WrittenSkill, maxPerOrigin: number, totals: ByteTotals): Promise<number> {
+  const { origin, url } = written;
   const skills = tx.objectStore('skills');
-  const approvals = tx.objectStore('approvals');
   let evicted = 0;
 
   // The approvals of this origin decide what is protected. When one of them is unreadable,
   // its binding is unknown: keep every record of the origin rather than guess.
-  const rawApprovals: unknown[] = await approvals.index('by-origin').getAll(origin);
-  const bound = new Set<string>();
-  for (const raw of rawApprovals) {
-    const approval = toApproval(raw);
-    if (!approval) return 0;
-    bound.add(bindingKey(approval.url, approval.digestLf));
-  }
-  bound.add(bindingKey(url, keptDigest));
+  const bound = await boundKeys(tx, origin);
+  if (bound === null) return 0;
+  bound.add(bindingKey(url, written.digestLf, written.filesKey));
 
   // 1. This URL: the latest record plus the protected ones.
   const range = IDBKeyRange.bound([origin, url, -Infinity], [origin, url, Infinity]);
   let cursor = await skills.index('by-origin-url-storedAt').openCursor(range, 'prev');
   let latestSeen = false;
+  const doomed: { key: SkillKey; raw: unknown }[] = [];
   while (cursor) {
     const skill = toStoredSkill(cursor.value);
     if (skill) {
       if (!latestSeen) latestSeen = true;
-      else if (!bound.has(bindingKey(skill.url, skill.digestLf))) {
-        await cursor.delete();
-        evicted++;
-      }
+      else if (!bound.has(bindingKey(skill.url, skill.digestLf, filesKeyOf(skill)))) doomed.push({ key: cursor.primaryKey, raw: cursor.value });
     }
     cursor = await cursor.continue();
   }
+  for (const d of doomed) await totals.delete(d.key, d.raw);
+  evicted += doomed.length;
 
   // 2. The whole origin: oldest unprotected records first.
   const originRange = IDBKeyRange.bound([origin, -Infinity], [origin, Infinity]);
@@ -104,16 +146,17 @@ export async function pruneSkills(
   let excess = (await byOrigin.count(originRange)) - maxPerOrigin;
   if (excess <= 0) return evicted;
   let oldest = await byOrigin.openCursor(originRange);
+  const older: { key: SkillKey; raw: unknown }[] = [];
   while (oldest && excess > 0) {
     const skill = toStoredSkill(oldest.value);
-    if (skill && !bound.has(bindingKey(skill.url, skill.digestLf))) {
-      await oldest.delete();
+    if (skill && !bound.has(bindingKey(skill.url, skill.digestLf, filesKeyOf(skill)))) {
+      older.push({ key: oldest.primaryKey, raw: oldest.value });
       excess--;
-      evicted++;
     }
     oldest = await oldest.continue();
   }
-  return evicted;
+  for (const d of older) await totals.delete(d.key, d.raw);
+  return evicted + older.length;
 }
 
 /**
@@ -145,50 +188,37 @@ export async function evictCacheKeeping<Tx extends ArrayLike<Names>>(store: Stor
  * counting as protected. Unreadable records are never evicted, and an unreadable approval keeps
  * every record of its origin.
  */
-export async function pruneSkillsAfterBatch(
-  tx: IDBPTransaction<SkillpinDB, ['approvals', 'skills'], 'readwrite'>,
-  written: readonly { origin: string; url: string; digestLf: string }[],
-  maxPerOrigin: number,
-): Promise<number> {
+export async function pruneSkillsAfterBatch(tx: SkillsTx, written: readonly WrittenSkill[], maxPerOrigin: number, totals: ByteTotals): Promise<number> {
   const skills = tx.objectStore('skills');
   const byUrl = skills.index('by-origin-url-storedAt');
   const origins = [...new Set(written.map((w) => w.origin))];
   // The last record written for each (origin, url) is the one a single write would keep.
-  const lastWritten = new Map<string, { origin: string; url: string; digestLf: string }>();
+  const lastWritten = new Map<string, WrittenSkill>();
   for (const w of written) lastWritten.set(`${w.origin}\n${w.url}`, w);
 
-  const approvalLists = await Promise.all(origins.map((o) => tx.objectStore('approvals').index('by-origin').getAll(o)));
-  const bound = new Map<string, Set<string> | null>();
-  origins.forEach((o, i) => {
-    const set = new Set<string>();
-    for (const raw of approvalLists[i] ?? []) {
-      const approval = toApproval(raw);
-      if (!approval) {
-        bound.set(o, null);
-        return;
-      }
-      set.add(bindingKey(approval.url, approval.digestLf));
-    }
-    bound.set(o, set);
-  });
+  const boundLists = await Promise.all(origins.map((o) => boundKeys(tx, o)));
+  const bound = new Map<string, Set<string> | null>(origins.map((o, i) => [o, boundLists[i] ?? null]));
 
   // 1. Each written URL: the latest record plus the protected ones (records read in one go per URL).
   const targets = [...lastWritten.values()].filter((w) => bound.get(w.origin) !== null);
   const perUrl = await Promise.all(
     targets.map((w) => byUrl.getAll(IDBKeyRange.bound([w.origin, w.url, -Infinity], [w.origin, w.url, Infinity]))),
   );
-  const deletions: [string, string, string][] = [];
+  const deletions: { key: SkillKey; raw: unknown }[] = [];
   targets.forEach((w, i) => {
     const protectedSet = bound.get(w.origin) as Set<string>;
     // Index order is storedAt ascending, then the primary key: the latest record comes last.
-    const records = (perUrl[i] ?? []).map((raw) => toStoredSkill(raw)).filter((s): s is NonNullable<typeof s> => s !== null);
+    const raws = (perUrl[i] ?? []) as unknown[];
+    const records = raws.map((raw) => ({ raw, s: toStoredSkill(raw) })).filter((r) => r.s !== null);
     records.pop();
-    for (const s of records) {
-      if (s.digestLf === w.digestLf || protectedSet.has(bindingKey(s.url, s.digestLf))) continue;
-      deletions.push([s.origin, s.url, s.digestLf]);
+    for (const { raw, s } of records) {
+      if (!s) continue;
+      const key = bindingKey(s.url, s.digestLf, filesKeyOf(s));
+      if (key === bindingKey(w.url, w.digestLf, w.filesKey) || protectedSet.has(key)) continue;
+      deletions.push({ key: [s.origin, s.url, s.digestLf, filesKeyOf(s)], raw });
     }
   });
-  await Promise.all(deletions.map((key) => skills.delete(key)));
+  for (const d of deletions) await totals.delete(d.key, d.raw);
   let evicted = deletions.length;
 
   // 2. Each origin: oldest unprotected records first.
@@ -197,20 +227,22 @@ export async function pruneSkillsAfterBatch(
     const protectedSet = bound.get(origin);
     if (!protectedSet) continue;
     const kept = new Set(protectedSet);
-    for (const w of written) if (w.origin === origin) kept.add(bindingKey(w.url, w.digestLf));
+    for (const w of written) if (w.origin === origin) kept.add(bindingKey(w.url, w.digestLf, w.filesKey));
     const originRange = IDBKeyRange.bound([origin, -Infinity], [origin, Infinity]);
     let excess = (await byOrigin.count(originRange)) - maxPerOrigin;
     if (excess <= 0) continue;
     let oldest = await byOrigin.openCursor(originRange);
+    const older: { key: SkillKey; raw: unknown }[] = [];
     while (oldest && excess > 0) {
       const skill = toStoredSkill(oldest.value);
-      if (skill && !kept.has(bindingKey(skill.url, skill.digestLf))) {
-        await oldest.delete();
+      if (skill && !kept.has(bindingKey(skill.url, skill.digestLf, filesKeyOf(skill)))) {
+        older.push({ key: oldest.primaryKey, raw: oldest.value });
         excess--;
-        evicted++;
       }
       oldest = await oldest.continue();
     }
+    for (const d of older) await totals.delete(d.key, d.raw);
+    evicted += older.length;
   }
   return evicted;
 }
@@ -229,33 +261,17 @@ function mib(n: number): string {
   return `${(n / (1024 * 1024)).toFixed(1)} MiB`;
 }
 
-/**
- * Keeps the stored skill bytes within `budget` after a write to `origins`: each of those
- * origins within `perOrigin` bytes, the whole store within `total` bytes. Over a budget,
- * records no approval binds are evicted oldest first; approved bytes are never evicted, and
- * neither are the records just written (`written`, `origin\nurl\ndigestLf`) nor any record of an
- * origin with an unreadable approval (its binding is unknown). When that is not enough and
- * `refuse` is set, the write is refused with `over-budget` (the caller's transaction aborts, so
- * nothing written or evicted is kept); without `refuse` (an approval) the bytes stay.
- * Sizes are read from the v3 size indexes' keys, so no bytes are loaded.
- */
-export async function enforceByteBudget(
-  tx: IDBPTransaction<SkillpinDB, ['approvals', 'skills'], 'readwrite'>,
-  origins: readonly string[],
-  written: ReadonlySet<string>,
-  budget: ByteBudget,
-  refuse: boolean,
-): Promise<number> {
-  const skills = tx.objectStore('skills');
+/** Which records an eviction must keep: approved ones, the ones just written, and every record of an origin with an unreadable approval. */
+function protection(tx: SkillsTx, written: ReadonlySet<string>): (pk: SkillKey) => Promise<boolean> {
   // The approvals are read once, and only when something has to be evicted.
   let approvals: { keys: Set<string>; unsafeOrigins: Set<string>; all: boolean } | null = null;
-  const isProtected = async (pk: [string, string, string]): Promise<boolean> => {
+  return async (pk) => {
     if (!approvals) {
       const read = { keys: new Set<string>(), unsafeOrigins: new Set<string>(), all: false };
       for (const raw of (await tx.objectStore('approvals').getAll()) as unknown[]) {
         const approval = toApproval(raw);
         if (approval) {
-          read.keys.add(recordKey([approval.origin, approval.url, approval.digestLf]));
+          read.keys.add(recordKey([approval.origin, approval.url, approval.digestLf, approval.archive?.filesDigest ?? '']));
           continue;
         }
         // An unreadable approval binds unknown bytes: keep its origin's records, or all of them.
@@ -268,35 +284,62 @@ export async function enforceByteBudget(
     const key = recordKey(pk);
     return approvals.all || written.has(key) || approvals.keys.has(key) || approvals.unsafeOrigins.has(pk[0]);
   };
+}
 
+/**
+ * Keeps the stored skill bytes within `budget` after a write to `origins`: each of those
+ * origins within `perOrigin` bytes, the whole store within `total` bytes. The running totals say
+ * whether a budget is exceeded; only then are the records walked (index keys only, no bytes
+ * loaded), oldest first, and records no approval binds evicted. Approved bytes are never evicted,
+ * and neither are the records just written (`written`, `origin\nurl\ndigestLf\nfilesKey`) nor any
+ * record of an origin with an unreadable approval (its binding is unknown). When that is not
+ * enough and `refuse` is set, the write is refused with `over-budget` (the caller's transaction
+ * aborts, so nothing written or evicted is kept); without `refuse` (an approval) the bytes stay.
+ */
+export async function enforceByteBudget(
+  tx: SkillsTx,
+  origins: readonly string[],
+  written: ReadonlySet<string>,
+  budget: ByteBudget,
+  refuse: boolean,
+  totals: ByteTotals,
+): Promise<number> {
+  const skills = tx.objectStore('skills');
+  const isProtected = protection(tx, written);
   let evicted = 0;
-  /** Brings the records the index range holds within `limit`; returns the bytes left. */
-  const bound = async (index: 'by-origin-storedAt-size' | 'by-storedAt-size', range: IDBKeyRange | null, limit: number): Promise<number> => {
-    let total = 0;
-    const records: { pk: [string, string, string]; size: number }[] = [];
-    let cursor = await skills.index(index).openKeyCursor(range);
+  /** Brings the records of `key` (an origin, or ALL_ORIGINS) within `limit`; returns the bytes left. */
+  const bound = async (key: string, limit: number): Promise<number> => {
+    if ((await totals.bytes(key)) <= limit) return totals.bytes(key);
+    const records: { pk: SkillKey; size: number }[] = [];
+    let walked = 0;
+    let cursor =
+      key === ALL_ORIGINS
+        ? await skills.index('by-storedAt-size').openKeyCursor()
+        : await skills.index('by-origin-storedAt-size').openKeyCursor(IDBKeyRange.bound([key, -Infinity, -Infinity], [key, Infinity, Infinity]));
     while (cursor) {
-      const key = cursor.key as unknown[];
-      const size = key[key.length - 1];
+      const k = cursor.key as unknown[];
+      const size = k[k.length - 1];
       if (typeof size === 'number' && Number.isFinite(size) && size >= 0) {
-        total += size;
+        walked += size;
         records.push({ pk: cursor.primaryKey, size });
       }
       cursor = await cursor.continue();
     }
+    // The walk knows the true figure: a total that drifted is set right here.
+    totals.correct(key, walked);
+    let left = walked;
     for (const r of records) {
-      if (total <= limit) break;
+      if (left <= limit) break;
       if (await isProtected(r.pk)) continue;
-      await skills.delete(r.pk);
-      total -= r.size;
+      await totals.delete(r.pk);
+      left -= r.size;
       evicted++;
     }
-    return total;
+    return left;
   };
 
   for (const origin of new Set(origins)) {
-    const range = IDBKeyRange.bound([origin, -Infinity, -Infinity], [origin, Infinity, Infinity]);
-    const left = await bound('by-origin-storedAt-size', range, budget.perOrigin);
+    const left = await bound(origin, budget.perOrigin);
     if (left > budget.perOrigin && refuse) {
       throw new StoreError(
         'over-budget',
@@ -305,7 +348,7 @@ export async function enforceByteBudget(
       );
     }
   }
-  const left = await bound('by-storedAt-size', null, budget.total);
+  const left = await bound(ALL_ORIGINS, budget.total);
   if (left > budget.total && refuse) {
     throw new StoreError(
       'over-budget',

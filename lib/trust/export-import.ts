@@ -5,19 +5,24 @@
 // confirmation the popup asks for it (lib/trust/import-preview.ts shows all of it first).
 import type { ImportResult, ImportSkipReason } from '../messages';
 import { isApprovable } from '../types';
-import type { Approval, OriginReport, Pin, Settings, SkillStatus } from '../types';
+import type { Approval, ArchiveBinding, OriginReport, Pin, Settings, SkillStatus } from '../types';
 import type { KeyHistoryEntry } from './records';
 import { decodeBase64Strict } from '../verify/base64';
+import { fileSetDigest } from '../verify/file-set';
 import { fingerprint } from '../verify/fingerprint';
 import { StoreError } from './errors';
 import type { TrustStore } from './store-api';
 import { pickSettings, readSettings } from './settings';
-import { isDigestHex, isFiniteNumber, isObject, isSkillStatus } from './validate';
+import { isDigestHex, isFiniteNumber, isObject, isSkillStatus, toArchiveBinding } from './validate';
 
 export const EXPORT_FORMAT = 'skillpin-trust';
-/** 2 adds `revocations` and `settings`; version 1 files (pins and approvals only) are still read. */
-export const EXPORT_VERSION = 2;
-const READABLE_VERSIONS: readonly number[] = [1, 2];
+/**
+ * 2 adds `revocations` and `settings`; 3 adds an archive approval's `archive` (the file set it binds,
+ * FORMATS.md §6.6). Files of versions 1 and 2 are still read: their archive approvals bind no files
+ * and stay suspended until the user approves again (PRODUCT.md §9.2).
+ */
+export const EXPORT_VERSION = 3;
+const READABLE_VERSIONS: readonly number[] = [1, 2, 3];
 
 const ED25519_KEY_BYTES = 32;
 /** "SHA256:" + 43 unpadded base64 characters. */
@@ -65,6 +70,7 @@ export function exportTrust(pins: Pin[], approvals: Approval[], now: number, ext
       statusAtApproval: a.statusAtApproval,
       name: a.name,
       approvedAt: a.approvedAt,
+      ...(a.archive ? { archive: { filesDigest: a.archive.filesDigest, sha256: a.archive.sha256, files: a.archive.files.map((f) => ({ path: f.path, size: f.size, sha256: f.sha256 })) } } : {}),
     })),
     revocations,
     ...(extras.settings ? { settings: pickSettings(extras.settings) } : {}),
@@ -135,8 +141,46 @@ function checkApproval(v: unknown, where: string, errors: string[]): Approval | 
   if (!isSkillStatus(statusAtApproval) || !isApprovable(statusAtApproval)) errors.push(`${where}.statusAtApproval: not an approvable status`);
   if (typeof name !== 'string') errors.push(`${where}.name: not a string`);
   if (!isFiniteNumber(approvedAt) || approvedAt < 0) errors.push(`${where}.approvedAt: not a time`);
+  const archive = v.archive === undefined ? undefined : checkArchiveBinding(v.archive, `${where}.archive`, errors);
   if (errors.length > before) return null;
-  return v as unknown as Approval;
+  const approval: Approval = {
+    origin: origin as string,
+    url: url as string,
+    digestLf: digestLf as string,
+    digestRaw: digestRaw as string,
+    keyFingerprint: keyFingerprint as string | null,
+    statusAtApproval: statusAtApproval as Approval['statusAtApproval'],
+    name: name as string,
+    approvedAt: approvedAt as number,
+  };
+  if (archive) approval.archive = archive;
+  return approval;
+}
+
+/** The files an archive approval binds: digests in lowercase hex, relative paths, each once, the set's digest matching them. */
+function checkArchiveBinding(v: unknown, where: string, errors: string[]): ArchiveBinding | null {
+  const lowerHex = (h: unknown): boolean => isDigestHex(h) && h === h.toLowerCase();
+  if (!isObject(v) || !lowerHex(v.filesDigest) || !lowerHex(v.sha256) || !Array.isArray(v.files)) {
+    errors.push(`${where}: not { filesDigest, sha256, files } with 64 lowercase hex digits`);
+    return null;
+  }
+  const binding = toArchiveBinding(v);
+  const badPath = (v.files as unknown[]).findIndex((f) => !isObject(f) || typeof f.path !== 'string' || !isRelativePath(f.path) || !lowerHex(f.sha256));
+  if (!binding || badPath >= 0) {
+    errors.push(`${where}.files${badPath >= 0 ? `[${badPath}]` : ''}: not a list of distinct { path, size, sha256 } with relative paths`);
+    return null;
+  }
+  if (fileSetDigest(binding.files) !== binding.filesDigest) {
+    errors.push(`${where}.filesDigest: does not match its files`);
+    return null;
+  }
+  return binding;
+}
+
+/** A relative `/`-separated path without empty, `.` or `..` segments, backslashes or control characters (FORMATS.md §6.4). */
+function isRelativePath(p: string): boolean {
+  if (p === '' || p.startsWith('/') || /[\\\u0000-\u001f]/.test(p)) return false;
+  return p.split('/').every((seg) => seg !== '' && seg !== '.' && seg !== '..');
 }
 
 /** A revoked key as the export carries it. */

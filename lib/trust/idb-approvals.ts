@@ -1,13 +1,13 @@
 // The approvals of the trust store (PRODUCT.md §6, §9.2): an approval is written with the bytes
-// it binds, in one transaction that checks it names the key pinned right now.
-import type { IDBPTransaction } from 'idb';
+// it binds (an archive's files included), in one transaction that checks it names the key pinned
+// right now.
 import type { Approval, Pin } from '../types';
-import type { StoredSkill } from './records';
+import { withTotals, type TotalsTx } from './byte-totals';
+import { filesKeyOf, type StoredSkill } from './records';
 import { StoreError } from './errors';
-import { enforceByteBudget, pruneSkills } from './evict';
+import { enforceByteBudget, pruneSkills, type SkillsTx } from './evict';
 import { approvalKeyOf, type StoreCore } from './idb-core';
-import { skillRecord, writtenKey } from './idb-skills';
-import type { SkillpinDB } from './schema';
+import { skillRecord, writtenKey, writtenSkill } from './idb-skills';
 import type { ApprovalImport } from './store-api';
 import { toApproval, toPin, toStoredSkill } from './validate';
 
@@ -29,7 +29,10 @@ export async function approve(core: StoreCore, approval: Approval, skill: Stored
   if (s.origin !== a.origin || s.url !== a.url || s.digestLf !== a.digestLf || s.digestRaw !== a.digestRaw) {
     throw new StoreError('invalid-input', 'the approval does not bind these bytes (origin, url or digest differ); nothing was written');
   }
-  await core.write(['pins', 'approvals', 'skills'], async (tx) => {
+  if ((a.archive?.filesDigest ?? '') !== filesKeyOf(s) || (s.archive !== undefined && (a.archive === undefined || a.archive.sha256 !== s.archive.sha256))) {
+    throw new StoreError('invalid-input', "the approval does not bind these bytes (the archive's files differ, or an archive's files are not bound); nothing was written");
+  }
+  await core.write(['pins', 'approvals', 'skills', 'totals'], async (tx) => {
     if (policyKey !== null) {
       // The administrator's key is the origin's pin while the policy names it; no stored pin is read.
       if (a.keyFingerprint !== null && a.keyFingerprint !== policyKey) {
@@ -37,11 +40,13 @@ export async function approve(core: StoreCore, approval: Approval, skill: Stored
       }
     } else await checkPinBinding(tx.objectStore('pins'), a);
     await tx.objectStore('approvals').put(a);
-    await tx.objectStore('skills').put(skillRecord(s));
-    const skillsTx = tx as unknown as IDBPTransaction<SkillpinDB, ['approvals', 'skills'], 'readwrite'>;
-    await pruneSkills(skillsTx, s.origin, s.url, s.digestLf, core.limits.skillsPerOrigin);
-    // Approved bytes make room by evicting unapproved ones; an approval itself is never refused.
-    await enforceByteBudget(skillsTx, [s.origin], new Set([writtenKey(s)]), core.budget(), false);
+    const skillsTx = tx as unknown as SkillsTx;
+    await withTotals(tx as unknown as TotalsTx, async (totals) => {
+      await totals.put(skillRecord(s));
+      await pruneSkills(skillsTx, writtenSkill(s), core.limits.skillsPerOrigin, totals);
+      // Approved bytes make room by evicting unapproved ones; an approval itself is never refused.
+      await enforceByteBudget(skillsTx, [s.origin], new Set([writtenKey(s)]), core.budget(), false, totals);
+    });
   });
 }
 
@@ -70,7 +75,8 @@ export async function importApproval(core: StoreCore, approval: Approval): Promi
     if (raw !== undefined) {
       const existing = toApproval(raw);
       if (!existing) core.corrupt('approvals', [a.origin, a.url]);
-      if (existing && existing.digestLf === a.digestLf && existing.keyFingerprint === a.keyFingerprint) return 'unchanged';
+      const sameFiles = (existing?.archive?.filesDigest ?? null) === (a.archive?.filesDigest ?? null);
+      if (existing && existing.digestLf === a.digestLf && existing.keyFingerprint === a.keyFingerprint && sameFiles) return 'unchanged';
       return 'different';
     }
     await approvals.put(a);

@@ -1,7 +1,7 @@
 // The pins of the trust store (PRODUCT.md §5): trust on first use as a compare-and-set, the
 // user's decision to trust another key (which carries over the approvals of unchanged bytes),
 // and "forget". Each keeps the key history (idb-keys.ts) in the same transaction.
-import type { Pin } from '../types';
+import type { Approval, Pin } from '../types';
 import { StoreError } from './errors';
 import { approvalKeyOf, requireText, requireTime, type StoreCore } from './idb-core';
 import { boundOffered, historyEntry } from './idb-keys';
@@ -9,8 +9,8 @@ import type { CarryOver, PinResult } from './store-api';
 import { toApproval, toKeyHistoryEntry, toPin } from './validate';
 
 function isCarryOver(v: unknown): v is CarryOver {
-  const c = v as { url?: unknown; digestLf?: unknown } | null;
-  return typeof c === 'object' && c !== null && typeof c.url === 'string' && typeof c.digestLf === 'string';
+  const c = v as { url?: unknown; digestLf?: unknown; filesDigest?: unknown } | null;
+  return typeof c === 'object' && c !== null && typeof c.url === 'string' && typeof c.digestLf === 'string' && (c.filesDigest === undefined || typeof c.filesDigest === 'string');
 }
 
 export async function getPin(core: StoreCore, origin: string): Promise<Pin | null> {
@@ -114,12 +114,18 @@ export async function replacePin(
       }
     }
     // Approvals whose bytes are unchanged carry over to the new key; the rest need a decision.
-    const unchanged = new Map(carry.map((c) => [c.url, c.digestLf.toLowerCase()]));
+    const unchanged = new Map(carry.map((c) => [c.url, c]));
+    // The same content: the SKILL.md and, when the caller names it, an archive's file set (PRODUCT.md §9.2).
+    const same = (a: Approval): boolean => {
+      const c = unchanged.get(a.url);
+      if (!c || c.digestLf.toLowerCase() !== a.digestLf.toLowerCase()) return false;
+      return c.filesDigest === undefined || c.filesDigest.toLowerCase() === (a.archive?.filesDigest ?? '');
+    };
     const approvals = tx.objectStore('approvals');
     for (const rawApproval of await approvals.index('by-origin').getAll(origin)) {
       const a = toApproval(rawApproval);
       const boundToOld = a !== null && (a.keyFingerprint === null || a.keyFingerprint === current?.fingerprint);
-      if (a && boundToOld && unchanged.get(a.url) === a.digestLf.toLowerCase()) {
+      if (a && boundToOld && same(a)) {
         await approvals.put({ ...a, keyFingerprint: a.keyFingerprint === null ? null : fingerprint });
       } else {
         await approvals.delete(approvalKeyOf(rawApproval) as [string, string]);

@@ -1,6 +1,7 @@
 // The last report per origin (docs/report.md), bounded in number (evict.ts), so the popup can draw
-// it after the service worker restarts.
+// it after the service worker restarts. A report evicted takes its origin's unapproved skill bytes along.
 import type { OriginReport } from '../types';
+import { withTotals, type TotalsTx } from './byte-totals';
 import { StoreError } from './errors';
 import { evictReports } from './evict';
 import type { StoreCore } from './idb-core';
@@ -14,9 +15,10 @@ export async function getReport(core: StoreCore, origin: string): Promise<Origin
 export async function putReport(core: StoreCore, report: OriginReport): Promise<void> {
   const r = toOriginReport(report);
   if (!r) throw new StoreError('invalid-input', 'report does not have the shape of an OriginReport; nothing was written');
-  await core.write(['reports', 'pins', 'approvals'], async (tx) => {
+  // An evicted report takes its origin's stored skill bytes with it (and their byte totals).
+  await core.write(['reports', 'pins', 'approvals', 'skills', 'totals'], async (tx) => {
     await tx.objectStore('reports').put({ origin: r.origin, order: reportOrder(r), report: r });
-    await evictReports(tx, core.limits.reports, r.origin);
+    await withTotals(tx as unknown as TotalsTx, (totals) => evictReports(tx, core.limits.reports, r.origin, totals));
   });
 }
 

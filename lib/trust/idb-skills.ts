@@ -1,9 +1,12 @@
 // The verified bytes of the trust store: each write bounds the records per URL and the byte
-// budgets (evict.ts) in the same transaction; approved bytes are never evicted.
-import type { SkillRecord } from './schema';
-import type { StoredSkill } from './records';
+// budgets (evict.ts) in the same transaction, and keeps the byte totals (byte-totals.ts) with it;
+// approved bytes are never evicted. Records are keyed (origin, url, digestLf, filesKey): an archive
+// with the same SKILL.md but other files is a record of its own (FORMATS.md §6.6).
+import { withTotals, type TotalsTx } from './byte-totals';
+import type { SkillKey, SkillRecord } from './schema';
+import { filesKeyOf, storedKey, type StoredSkill } from './records';
 import { StoreError } from './errors';
-import { enforceByteBudget, pruneSkills, pruneSkillsAfterBatch } from './evict';
+import { enforceByteBudget, pruneSkills, pruneSkillsAfterBatch, type SkillsTx, type WrittenSkill } from './evict';
 import type { StoreCore } from './idb-core';
 import { compactBytes, toStoredSkill } from './validate';
 
@@ -15,54 +18,72 @@ export function skillRecord(s: StoredSkill): SkillRecord {
   const bytes = compactBytes(s.bytes);
   const files = s.archive?.files?.map((f) => ({ path: f.path, bytes: compactBytes(f.bytes) }));
   const size = bytes.byteLength + (files ?? []).reduce((sum, f) => sum + f.bytes.byteLength, 0);
-  if (!s.archive || !files) return { ...s, bytes, size };
-  return { ...s, bytes, archive: { ...s.archive, files }, size };
+  const filesKey = filesKeyOf(s);
+  if (!s.archive || !files) return { ...s, bytes, size, filesKey };
+  return { ...s, bytes, archive: { ...s.archive, files }, size, filesKey };
 }
 
 /** The key the byte budget keeps a just-written record by. */
 export function writtenKey(s: StoredSkill): string {
-  return `${s.origin}\n${s.url}\n${s.digestLf}`;
+  return storedKey(s);
+}
+
+/** What the pruning keeps of a just-written record. */
+export function writtenSkill(s: StoredSkill): WrittenSkill {
+  return { origin: s.origin, url: s.url, digestLf: s.digestLf, filesKey: filesKeyOf(s) };
 }
 
 /** The key of a raw skill record, for reporting it when it is unreadable. */
 export function skillKeyOf(raw: unknown): unknown {
-  const r = raw as { origin?: unknown; url?: unknown; digestLf?: unknown } | null;
-  return [r?.origin, r?.url, r?.digestLf];
+  const r = raw as { origin?: unknown; url?: unknown; digestLf?: unknown; filesKey?: unknown } | null;
+  return [r?.origin, r?.url, r?.digestLf, r?.filesKey];
 }
 
 export async function putSkill(core: StoreCore, skill: StoredSkill): Promise<void> {
   const s = toStoredSkill(skill);
   if (!s) throw new StoreError('invalid-input', 'skill does not have the shape of a StoredSkill; nothing was written');
-  await core.write(['approvals', 'skills'], async (tx) => {
-    await tx.objectStore('skills').put(skillRecord(s));
-    await pruneSkills(tx, s.origin, s.url, s.digestLf, core.limits.skillsPerOrigin);
-    await enforceByteBudget(tx, [s.origin], new Set([writtenKey(s)]), core.budget(), true);
-  });
+  await core.write(['approvals', 'skills', 'totals'], (tx) =>
+    withTotals(tx as unknown as TotalsTx, async (totals) => {
+      await totals.put(skillRecord(s));
+      await pruneSkills(tx as SkillsTx, writtenSkill(s), core.limits.skillsPerOrigin, totals);
+      await enforceByteBudget(tx as SkillsTx, [s.origin], new Set([writtenKey(s)]), core.budget(), true, totals);
+    }),
+  );
 }
 
 export async function putSkills(core: StoreCore, skills: StoredSkill[]): Promise<void> {
-  const checked: StoredSkill[] = [];
+  const ordered: StoredSkill[] = [];
+  const checked = new Map<string, StoredSkill>();
   for (const skill of skills) {
     const s = toStoredSkill(skill);
     if (!s) throw new StoreError('invalid-input', 'a skill does not have the shape of a StoredSkill; nothing was written');
-    checked.push(s);
+    ordered.push(s);
+    // A later record with the same key wins (and is written once, so its size is counted once).
+    checked.delete(writtenKey(s));
+    checked.set(writtenKey(s), s);
   }
-  if (checked.length === 0) return;
-  await core.write(['approvals', 'skills'], async (tx) => {
-    // Requests of one transaction run in order: issue them together, then bound once.
-    const skills = tx.objectStore('skills');
-    await Promise.all(checked.map((s) => skills.put(skillRecord(s))));
-    await pruneSkillsAfterBatch(tx, checked, core.limits.skillsPerOrigin);
-    // Bytes the per-URL pruning just removed are not kept by being in the batch.
-    const kept = new Set<string>();
-    for (const s of checked) if ((await skills.getKey([s.origin, s.url, s.digestLf])) !== undefined) kept.add(writtenKey(s));
-    await enforceByteBudget(tx, checked.map((s) => s.origin), kept, core.budget(), true);
-  });
+  if (checked.size === 0) return;
+  const batch = [...checked.values()];
+  await core.write(['approvals', 'skills', 'totals'], (tx) =>
+    withTotals(tx as unknown as TotalsTx, async (totals) => {
+      for (const s of batch) await totals.put(skillRecord(s));
+      await pruneSkillsAfterBatch(tx as SkillsTx, ordered.map(writtenSkill), core.limits.skillsPerOrigin, totals);
+      // Bytes the per-URL pruning just removed are not kept by being in the batch.
+      const store = tx.objectStore('skills');
+      const kept = new Set<string>();
+      for (const s of batch) {
+        const key: SkillKey = [s.origin, s.url, s.digestLf, filesKeyOf(s)];
+        if ((await store.getKey(key)) !== undefined) kept.add(writtenKey(s));
+      }
+      await enforceByteBudget(tx as SkillsTx, batch.map((s) => s.origin), kept, core.budget(), true, totals);
+    }),
+  );
 }
 
-export async function getSkill(core: StoreCore, origin: string, url: string, digestLf: string): Promise<StoredSkill | null> {
-  const raw: unknown = await core.read(['skills'], (tx) => tx.objectStore('skills').get([origin, url, digestLf]));
-  return core.checked('skills', [origin, url, digestLf], raw, toStoredSkill);
+export async function getSkill(core: StoreCore, origin: string, url: string, digestLf: string, filesDigest = ''): Promise<StoredSkill | null> {
+  const key: SkillKey = [origin, url, digestLf, filesDigest];
+  const raw: unknown = await core.read(['skills'], (tx) => tx.objectStore('skills').get(key));
+  return core.checked('skills', key, raw, toStoredSkill);
 }
 
 export async function getLatestSkill(core: StoreCore, origin: string, url: string): Promise<StoredSkill | null> {

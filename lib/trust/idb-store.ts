@@ -80,7 +80,7 @@ export function createIdbStore(core: StoreCore): TrustStore {
     listApprovals: () => listApprovals(core),
     putSkill: (skill) => putSkill(core, skill),
     putSkills: (skills) => putSkills(core, skills),
-    getSkill: (origin, url, digestLf) => getSkill(core, origin, url, digestLf),
+    getSkill: (origin, url, digestLf, filesDigest) => getSkill(core, origin, url, digestLf, filesDigest),
     getLatestSkill: (origin, url) => getLatestSkill(core, origin, url),
     getCache: (url) => getCache(core, url),
     putCache: (entry) => putCache(core, entry),

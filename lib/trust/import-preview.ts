@@ -90,7 +90,11 @@ export async function previewImport(store: TrustStore, json: string, managed: re
       else {
         const existing = await store.getApproval(a.origin, a.url);
         if (!existing) outcome = 'add';
-        else outcome = existing.digestLf === a.digestLf && existing.keyFingerprint === a.keyFingerprint ? 'unchanged' : 'different';
+        else {
+          // The same approval binds the same content: the SKILL.md and, for an archive, the same files (as importApproval judges).
+          const sameFiles = (existing.archive?.filesDigest ?? null) === (a.archive?.filesDigest ?? null);
+          outcome = existing.digestLf === a.digestLf && existing.keyFingerprint === a.keyFingerprint && sameFiles ? 'unchanged' : 'different';
+        }
       }
     }
     approvals.push({

@@ -31,11 +31,21 @@ export interface StoredSkill {
   /** The SKILL.md bytes (for archives: the root SKILL.md). */
   bytes: Uint8Array;
   storedAt: number;
-  /** For an archive: the raw SHA-256 of the verified archive and its listing (the digest its index declares). */
+  /**
+   * For an archive: the raw SHA-256 of the verified archive (the digest its index declares), its
+   * listing (each file with its SHA-256) and the digest of its file set (FORMATS.md §6.6).
+   */
   archive?: {
     sha256: string;
     format: 'zip' | 'tar.gz';
     entries: ArchiveEntry[];
+    /**
+     * fileSetDigest of every file but the root SKILL.md: with the LF digest, what identifies these
+     * bytes (the store keys records by both). Absent on records stored by an older version, whose
+     * files were never digested: such a record is never handed on for an approval that binds files,
+     * and it is downloaded again rather than reused.
+     */
+    filesDigest?: string;
     /**
      * The archive's verified regular files besides the root SKILL.md, by path, kept so that an
      * export for upload holds them without a re-fetch. Absent on records stored by an older version.
@@ -48,6 +58,21 @@ export interface StoredSkill {
    * digest again does not verify again (PRODUCT.md §2.7).
    */
   signatureVerified?: { fingerprint: string; signature: string };
+}
+
+/**
+ * What a stored skill is keyed by beside (origin, url, digestLf): the digest of its file set for an
+ * archive, '' for a SKILL.md skill (and for an archive record stored by an older version). Two
+ * archives with the same SKILL.md but other files are two records: a new archive never overwrites
+ * the bytes an approval binds.
+ */
+export function filesKeyOf(s: Pick<StoredSkill, 'archive'>): string {
+  return s.archive?.filesDigest ?? '';
+}
+
+/** The identity of stored bytes as one string: origin, url, LF digest and files key. */
+export function storedKey(s: Pick<StoredSkill, 'origin' | 'url' | 'digestLf' | 'archive'>): string {
+  return `${s.origin}\n${s.url}\n${s.digestLf}\n${filesKeyOf(s)}`;
 }
 
 export interface ProbeCacheEntry {

@@ -13,12 +13,20 @@
 //     (evict.ts) read sizes, oldest first, from index keys alone, without loading any bytes.
 // v4  keys([origin,fingerprint], by-origin): the key history of each origin (PRODUCT.md §5); every
 //     readable pin gets its entry (state `pinned`, its first/last seen). No other store changes.
+// v5  skills are keyed [origin,url,digestLf,filesKey]: `filesKey` is an archive's file-set digest
+//     ('' for a SKILL.md, and for every record an older version stored), so an archive with the same
+//     SKILL.md but other files is a record of its own and never overwrites approved bytes (FORMATS.md
+//     §6.6). The store is copied record by record into one with the new key, which then takes the
+//     name `skills`; its indexes are those of v3 plus by-record-size [origin,url,digestLf,filesKey,
+//     storedAt,size] (one record's counted size, read from an index key). totals (out-of-line keys): the running byte totals of
+//     the stored skills per origin and for all origins (`*`, byte-totals.ts), computed here from the
+//     records the size indexes count, then kept with every write in the same transaction.
 import type { DBSchema, IDBPDatabase, IDBPTransaction } from 'idb';
 import type { Approval, OriginReport, Pin, Settings } from '../types';
 import type { KeyHistoryEntry, ProbeCacheEntry, StoredSkill } from './records';
 
 export const DB_NAME = 'skillpin';
-export const SCHEMA_VERSION = 4;
+export const SCHEMA_VERSION = 5;
 
 /** The key of the single settings record. */
 export const SETTINGS_KEY = 'settings';
@@ -28,10 +36,24 @@ export interface CacheRecord extends ProbeCacheEntry {
   evictKey: [number, number];
 }
 
-/** What the skills store holds: the skill plus its byte count (absent on records an upgrade could not read). */
+/** What the skills store holds: the skill plus its byte count (absent on records an upgrade could not read) and its files key. */
 export interface SkillRecord extends StoredSkill {
   size?: number;
+  /** filesKeyOf(the skill): the fourth part of the key. */
+  filesKey: string;
 }
+
+/** The key of the skills store: [origin, url, digestLf, filesKey]. */
+export type SkillKey = [string, string, string, string];
+export const SKILL_KEY_PATH = ['origin', 'url', 'digestLf', 'filesKey'];
+
+/** One running byte total of the stored skills (byte-totals.ts). */
+export interface ByteTotal {
+  bytes: number;
+}
+
+/** The key of the total over all origins in the totals store (an origin never is `*`). */
+export const ALL_ORIGINS = '*';
 
 /** What the reports store holds: the report plus a numeric order for eviction. */
 export interface ReportRecord {
@@ -45,15 +67,17 @@ export interface SkillpinDB extends DBSchema {
   pins: { key: string; value: Pin };
   approvals: { key: [string, string]; value: Approval; indexes: { 'by-origin': string } };
   skills: {
-    key: [string, string, string];
+    key: SkillKey;
     value: SkillRecord;
     indexes: {
       'by-origin-url-storedAt': [string, string, number];
       'by-origin-storedAt': [string, number];
       'by-storedAt-size': [number, number];
       'by-origin-storedAt-size': [string, number, number];
+      'by-record-size': [string, string, string, string, number, number];
     };
   };
+  totals: { key: string; value: ByteTotal };
   cache: { key: string; value: CacheRecord; indexes: { 'by-origin': string; 'by-evict': [number, number] } };
   reports: { key: string; value: ReportRecord; indexes: { 'by-order': number } };
   settings: { key: string; value: Settings };
@@ -170,8 +194,54 @@ const v4: Step = async (db, tx) => {
   }
 };
 
+/** The size the byte budgets count for a raw record: what the v3 size indexes hold, else null (not counted). */
+export function countedSize(raw: unknown): number | null {
+  if (typeof raw !== 'object' || raw === null) return null;
+  const rec = raw as Record<string, unknown>;
+  if (!isFiniteNumber(rec.storedAt) || !isFiniteNumber(rec.size) || rec.size < 0) return null;
+  return rec.size;
+}
+
+function createSkillIndexes(skills: { createIndex(name: string, keyPath: string | string[]): unknown }): void {
+  skills.createIndex('by-origin-url-storedAt', ['origin', 'url', 'storedAt']);
+  skills.createIndex('by-origin-storedAt', ['origin', 'storedAt']);
+  skills.createIndex('by-storedAt-size', ['storedAt', 'size']);
+  skills.createIndex('by-origin-storedAt-size', ['origin', 'storedAt', 'size']);
+  skills.createIndex('by-record-size', [...SKILL_KEY_PATH, 'storedAt', 'size']);
+}
+
+const v5: Step = async (db, tx) => {
+  const next = db.createObjectStore('skills-v5', { keyPath: SKILL_KEY_PATH });
+  createSkillIndexes(next);
+  const totals = db.createObjectStore('totals');
+  const sums = new Map<string, number>();
+  let all = 0;
+  let cursor = await tx.objectStore('skills').openCursor();
+  while (cursor) {
+    const value: unknown = cursor.value;
+    // A record is an object (its key came from its fields); it keeps every field and gains its files key.
+    if (typeof value === 'object' && value !== null) {
+      const rec = value as Record<string, unknown>;
+      const archive = rec.archive as { filesDigest?: unknown } | undefined;
+      const filesKey = typeof archive === 'object' && archive !== null && typeof archive.filesDigest === 'string' ? archive.filesDigest : '';
+      await next.put({ ...rec, filesKey });
+      const size = countedSize(rec);
+      if (size !== null) {
+        const origin = String(rec.origin);
+        sums.set(origin, (sums.get(origin) ?? 0) + size);
+        all += size;
+      }
+    }
+    cursor = await cursor.continue();
+  }
+  db.deleteObjectStore('skills');
+  next.name = 'skills';
+  for (const [origin, bytes] of sums) await totals.put({ bytes }, origin);
+  await totals.put({ bytes: all }, ALL_ORIGINS);
+};
+
 /** STEPS[i] upgrades a database from version i to version i + 1. */
-const STEPS: readonly Step[] = [v1, v2, v3, v4];
+const STEPS: readonly Step[] = [v1, v2, v3, v4, v5];
 
 if (STEPS.length !== SCHEMA_VERSION) throw new Error('schema: one upgrade step per version');
 

@@ -20,6 +20,8 @@ export type PinResult =
 export interface CarryOver {
   url: string;
   digestLf: string;
+  /** For an archive: the file set it has now ('' for a SKILL.md); an approval of other files is not carried. */
+  filesDigest?: string;
 }
 
 /** What revokeKey did: marked the key revoked, or found it revoked already. */
@@ -92,8 +94,11 @@ export interface TrustStore {
 
   // --- verified bytes ---
   putSkill(skill: StoredSkill): Promise<void>;
-  /** The stored bytes for (origin, url) with this LF digest, or null. */
-  getSkill(origin: string, url: string, digestLf: string): Promise<StoredSkill | null>;
+  /**
+   * The stored bytes for (origin, url) with this LF digest and, for an archive, this file-set
+   * digest (`filesDigest`; '' or absent: a SKILL.md skill, or an archive record of an older version), or null.
+   */
+  getSkill(origin: string, url: string, digestLf: string, filesDigest?: string): Promise<StoredSkill | null>;
   /** The most recently stored bytes for (origin, url), whatever the digest. */
   getLatestSkill(origin: string, url: string): Promise<StoredSkill | null>;
   /**

@@ -1,7 +1,7 @@
 // Shape checks for every record the trust store reads or writes. A stored record that fails
 // its check is skipped by readers (and reported), never deleted; an input that fails is refused.
 import { ALL_STATUSES } from '../types';
-import type { Approval, ArchiveEntry, DocumentKind, OriginReport, Pin, ProbeState, SkillStatus } from '../types';
+import type { Approval, ArchiveBinding, ArchiveEntry, ArchiveFileDigest, DocumentKind, OriginReport, Pin, ProbeState, SkillStatus } from '../types';
 import type { DigestFailure, KeyHistoryEntry, KeyHistoryState, ProbeCacheEntry, StoredSkill } from './records';
 import type { CacheRecord, ReportRecord } from './schema';
 
@@ -82,7 +82,34 @@ export function toApproval(v: unknown): Approval | null {
   if (!isDigestHex(digestLf) || !isDigestHex(digestRaw)) return null;
   if (!(keyFingerprint === null || isNonEmptyString(keyFingerprint))) return null;
   if (!isSkillStatus(statusAtApproval) || typeof name !== 'string' || !isFiniteNumber(approvedAt)) return null;
-  return { origin, url, digestLf, digestRaw, keyFingerprint, statusAtApproval, name, approvedAt };
+  const approval: Approval = { origin, url, digestLf, digestRaw, keyFingerprint, statusAtApproval, name, approvedAt };
+  // An approval whose file binding cannot be read binds unknown files: the whole record is refused.
+  if (v.archive !== undefined) {
+    const archive = toArchiveBinding(v.archive);
+    if (!archive) return null;
+    approval.archive = archive;
+  }
+  return approval;
+}
+
+/** One file of a file set: a relative path, a byte count and 64 hex digits. */
+export function toFileDigest(v: unknown): ArchiveFileDigest | null {
+  if (!isObject(v) || !isNonEmptyString(v.path) || !Number.isSafeInteger(v.size) || (v.size as number) < 0 || !isDigestHex(v.sha256)) return null;
+  return { path: v.path, size: v.size as number, sha256: v.sha256.toLowerCase() };
+}
+
+/** The files an archive approval binds (FORMATS.md §6.6), or null when any part is unreadable. */
+export function toArchiveBinding(v: unknown): ArchiveBinding | null {
+  if (!isObject(v) || !isDigestHex(v.filesDigest) || !isDigestHex(v.sha256) || !Array.isArray(v.files)) return null;
+  const files: ArchiveFileDigest[] = [];
+  const paths = new Set<string>();
+  for (const raw of v.files) {
+    const f = toFileDigest(raw);
+    if (!f || paths.has(f.path)) return null;
+    paths.add(f.path);
+    files.push(f);
+  }
+  return { filesDigest: v.filesDigest.toLowerCase(), sha256: v.sha256.toLowerCase(), files };
 }
 
 export function toStoredSkill(v: unknown): StoredSkill | null {
@@ -98,6 +125,8 @@ export function toStoredSkill(v: unknown): StoredSkill | null {
     if (!archive) return null;
     skill.archive = archive;
   }
+  // A stored record is keyed by its file-set digest too: a key that disagrees with it is not this record's.
+  if (v.filesKey !== undefined && v.filesKey !== (skill.archive?.filesDigest ?? '')) return null;
   // A malformed verification note is dropped, not the bytes: the signature is then verified again.
   const memo = toSignatureVerified(v.signatureVerified);
   if (memo) skill.signatureVerified = memo;
@@ -114,9 +143,15 @@ function toArchiveListing(v: unknown): StoredSkill['archive'] | null {
   const entries: ArchiveEntry[] = [];
   for (const e of v.entries) {
     if (!isObject(e) || typeof e.path !== 'string' || !isFiniteNumber(e.size) || (e.type !== 'file' && e.type !== 'directory')) return null;
-    entries.push({ path: e.path, size: e.size, type: e.type });
+    if (e.sha256 !== undefined && !isDigestHex(e.sha256)) return null;
+    entries.push(e.sha256 === undefined ? { path: e.path, size: e.size, type: e.type } : { path: e.path, size: e.size, type: e.type, sha256: e.sha256 });
   }
   const listing: NonNullable<StoredSkill['archive']> = { sha256: v.sha256, format: v.format, entries };
+  if (v.filesDigest !== undefined) {
+    // The file-set digest is part of the record's key: a record with an unreadable one is refused.
+    if (!isDigestHex(v.filesDigest)) return null;
+    listing.filesDigest = v.filesDigest;
+  }
   if (v.files !== undefined) {
     // Unreadable kept files are dropped, not the record: an export then says they are missing.
     const files = toArchiveFiles(v.files);

@@ -424,7 +424,7 @@ async function expectV1Contents(page: Page): Promise<void> {
   // v4: the migrated pin starts the origin's key history.
   const history = await send<{ origin: string; fingerprint: string; state: string; firstSeen: number; lastSeen: number }[]>(page, { type: 'skillpin:key-history' });
   expect(history).toMatchObject([{ origin: V1_ORIGIN, fingerprint: V1_FINGERPRINT, state: 'pinned', firstSeen: 1000, lastSeen: 5000 }]);
-  expect(await dbVersion(page)).toBe(4);
+  expect(await dbVersion(page)).toBe(5);
 }
 
 test.describe('schema upgrades', () => {

@@ -3,6 +3,7 @@
 // a one-call probe with default settings.
 import type { TrustStore } from '../../lib/trust/store-api';
 import { DEFAULT_SETTINGS, type FetchLike, type OriginReport, type Settings, type SkillReport } from '../../lib/types';
+import { approvalOf } from '../../lib/engine/approved-bytes';
 import { probeOrigin, type ProbeOptions } from '../../lib/engine/probe-origin';
 import { openTestStore } from './trust-store';
 
@@ -57,22 +58,18 @@ export function statuses(report: OriginReport): Record<string, string> {
   return out;
 }
 
-/** Approve a skill as the background does: bind the current lf digest and, when signed, the pinned key. */
+/** Approve a skill as the background does: bind the current lf digest (an archive's files too) and, when signed, the pinned key. */
 export async function approveSkill(h: Harness, report: OriginReport, s: SkillReport): Promise<void> {
   if (!s.url || !s.actual) throw new Error('cannot approve a skill without bytes');
-  const stored = await h.store.getSkill(report.origin, s.url, s.actual.lf);
+  const stored = await h.store.getSkill(report.origin, s.url, s.actual.lf, s.archive?.filesDigest ?? '');
   if (!stored) throw new Error('no stored bytes for ' + s.url);
   await h.store.approve(
-    {
-      origin: report.origin,
-      url: s.url,
-      digestLf: stored.digestLf,
-      digestRaw: stored.digestRaw,
+    approvalOf(stored, {
       keyFingerprint: s.status === 'verified-signed' ? (report.key.pinned?.fingerprint ?? null) : null,
       statusAtApproval: s.status,
       name: s.name,
       approvedAt: h.clock.now(),
-    },
+    }),
     stored,
     report.key.pinnedBy === 'policy' ? (report.key.pinned?.fingerprint ?? null) : null,
   );

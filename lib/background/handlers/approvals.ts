@@ -1,7 +1,7 @@
 // Approvals: approve and revoke a skill, read its bytes and its context, list what is
 // approved, and hand a context to a chat tab.
+import { approvalOf, canBind, changesSinceApproval } from '../../engine/approved-bytes';
 import { managedKeyFor } from '../../trust/managed';
-import type { Approval } from '../../types';
 import { approvedList } from '../approved-list';
 import type { ServiceContext } from '../context';
 import { POLICY_PENDING_MESSAGE } from '../hand-off-gate';
@@ -21,19 +21,16 @@ export function approvalHandlers(ctx: ServiceContext): Slice<'approvals'> {
       const report = await reportFor(ctx, req.origin, sender);
       const decision = approvalDecision(findSkill(report, req.url), req, policy);
       if (!decision.ok) return refused(decision);
-      const { skill, url, status } = decision;
+      const { skill, status } = decision;
       const stored = await currentBytes(s, req.origin, skill);
-      if (!stored) return fail('bytes-missing', 'The verified bytes are not stored; re-check the site.');
-      const approval: Approval = {
-        origin: req.origin,
-        url,
-        digestLf: stored.digestLf,
-        digestRaw: stored.digestRaw,
+      if (!stored || !canBind(stored)) return fail('bytes-missing', 'The verified bytes are not stored; re-check the site.');
+      // The approval binds these bytes: the SKILL.md and, for an archive, every other file (PRODUCT.md §9.2).
+      const approval = approvalOf(stored, {
         keyFingerprint: status === 'verified-signed' ? (report.key.pinned?.fingerprint ?? null) : null,
         statusAtApproval: status,
         name: skill.name,
         approvedAt: clock.now(),
-      };
+      });
       await s.approve(approval, stored, managedKeyFor(policy, req.origin)?.fingerprint ?? null);
       await probes.probe('after-approval', req.origin, { kind: 'request', sender });
       return { ok: true };
@@ -46,10 +43,11 @@ export function approvalHandlers(ctx: ServiceContext): Slice<'approvals'> {
     'skillpin:skill-text': async (req) => {
       const s = await ctx.store();
       const skill = findSkill(await ctx.currentReport(req.origin), req.url);
-      const current = skill ? toSkillText(await currentBytes(s, req.origin, skill)) : toSkillText(await s.getLatestSkill(req.origin, req.url));
+      const currentRecord = skill ? await currentBytes(s, req.origin, skill) : await s.getLatestSkill(req.origin, req.url);
       const approval = await s.getApproval(req.origin, req.url);
-      const approved = approval ? toSkillText(await s.getSkill(req.origin, req.url, approval.digestLf)) : null;
-      return { current, approved };
+      // The record of the approved version (for the diff only: a hand-off asks approvedBytes).
+      const approvedRecord = approval ? await s.getSkill(req.origin, req.url, approval.digestLf, approval.archive?.filesDigest ?? '') : null;
+      return { current: toSkillText(currentRecord), approved: toSkillText(approvedRecord), files: changesSinceApproval(approval, approvedRecord, currentRecord) };
     },
     'skillpin:skill-context': async (req, sender) => contextFor(ctx, req.origin, req.url, sender, { kind: 'clipboard' }),
     'skillpin:approved-list': async () => approvedList(ctx),

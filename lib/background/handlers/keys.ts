@@ -33,7 +33,8 @@ export function keyHandlers(ctx: ServiceContext): Slice<'keys'> {
       // skill has now is the one its bytes passed (every status from key-changed on has passed it).
       const carry: CarryOver[] = [];
       for (const skill of report.skills) {
-        if (skill.url && skill.actual && (skill.status === 'key-changed' || approvable(skill.status))) carry.push({ url: skill.url, digestLf: skill.actual.lf });
+        // An archive carries its approval only with the same files (FORMATS.md §6.6).
+        if (skill.url && skill.actual && (skill.status === 'key-changed' || approvable(skill.status))) carry.push({ url: skill.url, digestLf: skill.actual.lf, filesDigest: skill.archive?.filesDigest ?? '' });
       }
       let replaced: boolean;
       try {

@@ -53,6 +53,8 @@ export async function approveByKey(s: HostileSession, report: OriginReport, key:
     origin: report.origin,
     url: skill.url,
     digestLf: skill.actual.lf,
+    // An archive is approved with the file set shown, as the popup sends it.
+    ...(skill.archive?.filesDigest ? { filesDigest: skill.archive.filesDigest } : {}),
     confirmUnverified: true,
     confirmCrossOrigin: true,
   });

@@ -2,6 +2,7 @@
 // answer, huge indexes, deep nesting, very long lines.
 import { CONTROL, CONTROL_BODY, KiB, MiB, firstProblem, one, requestedPaths, withControl } from './common';
 import { PATH, indexDoc, indexSite, json, llmsTxt, markdown, rawDigest, skillText, text } from '../site-kit';
+import { zipSync } from 'fflate';
 import type { HostileCase, StatusExpectation } from '../types';
 
 const SLOW_MS = 16_000;
@@ -12,7 +13,37 @@ function filler(size: number, line = 'Filler text of a careless publisher.\n'): 
 
 const skillOver = (): string => skillText('big', filler(256 * KiB + 1));
 
+/** Three stored (uncompressed) zips of 12 MiB listed by the index: 36 MiB, over the 32 MiB a probe may download. */
+function bigArchives(): ReturnType<typeof one> {
+  const paths: Record<string, ReturnType<typeof json>> = {};
+  const entries: Record<string, unknown>[] = [];
+  for (const name of ['one', 'two', 'three']) {
+    const md = new TextEncoder().encode(`---\nname: ${name}\ndescription: A big archive.\n---\n`);
+    const zip = zipSync({ 'SKILL.md': [md, { level: 0 }], 'blob.bin': [new Uint8Array(12 * MiB).fill(7), { level: 0 }] });
+    paths[`/skills/${name}.zip`] = { kind: 'bytes', body: zip, contentType: 'application/zip' };
+    entries.push({ name, type: 'archive', description: 'A big archive.', url: `/skills/${name}.zip`, digest: `sha256:${rawDigest(zip)}` });
+  }
+  return one({ paths: { ...paths, [PATH.index]: json(indexDoc(entries)) } });
+}
+
 export const SIZE_TIME_CASES: HostileCase[] = [
+  {
+    id: 'archives-over-probe-download-budget',
+    category: 'size-time',
+    title: 'Three archives of 12 MiB (36 MiB together, each within its 16 MiB cap)',
+    site: bigArchives,
+    expected: {
+      skillStatuses: ['verified/verified', 'verified/verified', 'fetch-failed/probe-budget'],
+      diagnostics: ['probe-budget-used'],
+      custom: {
+        text: 'each archive requested at most once',
+        check: (ctx) => {
+          const paths = requestedPaths(ctx).filter((p) => p.endsWith('.zip'));
+          return new Set(paths).size === paths.length ? null : `requested ${paths.join(', ')}`;
+        },
+      },
+    },
+  },
   {
     id: 'llms-over-cap-declared-length',
     category: 'size-time',

@@ -1,6 +1,8 @@
 // Plays one hostile case through the engine under node: serves its site on 127.0.0.1, probes it
 // (each stage in turn, approving where the stage says), records the observed outcome and checks
 // the invariants every case must keep.
+import { approvalOf } from '../../../lib/engine/approved-bytes';
+import { approvalBindsContent, contentOfSkill } from '../../../lib/engine/status';
 import { probeOrigin } from '../../../lib/engine/probe-origin';
 import type { TrustStore } from '../../../lib/trust/store-api';
 import { DEFAULT_SETTINGS, isApprovable, type FetchLike, type OriginReport, type SkillStatus } from '../../../lib/types';
@@ -96,7 +98,8 @@ export async function reportProblems(report: OriginReport, store: TrustStore, ju
     const key = skillKey(s);
     if (s.approval.state === 'approved') {
       if (!isApprovable(s.status)) problems.push(`${key}: approved while ${s.status}`);
-      if (s.actual && s.approval.approval && s.approval.approval.digestLf !== s.actual.lf) problems.push(`${key}: approved for other bytes than the current ones`);
+      const content = contentOfSkill(s);
+      if (content && s.approval.approval && !approvalBindsContent(s.approval.approval, content).binds) problems.push(`${key}: approved for other bytes than the current ones`);
     }
     const refused: SkillStatus[] = ['digest-mismatch', 'bad-signature', 'sources-disagree', 'invalid', 'too-large', 'unsupported', 'fetch-failed'];
     if (judgedAt !== null && s.url && refused.includes(s.status)) {
@@ -115,21 +118,10 @@ export async function approve(store: TrustStore, report: OriginReport, key: stri
   const s = report.skills.find((x) => skillKey(x) === key);
   if (!s) return `setup: no skill ${key} to approve`;
   if (!isApprovable(s.status) || !s.url || !s.actual) return `setup: ${key} is ${s.status}, not approvable`;
-  const stored = await store.getSkill(report.origin, s.url, s.actual.lf);
+  const stored = await store.getSkill(report.origin, s.url, s.actual.lf, s.archive?.filesDigest ?? '');
   if (!stored) return `setup: no stored bytes for ${key}`;
-  await store.approve(
-    {
-      origin: report.origin,
-      url: s.url,
-      digestLf: stored.digestLf,
-      digestRaw: stored.digestRaw,
-      keyFingerprint: s.status === 'verified-signed' ? (report.key.pinned?.fingerprint ?? null) : null,
-      statusAtApproval: s.status,
-      name: s.name,
-      approvedAt: now,
-    },
-    stored,
-  );
+  const fields = { keyFingerprint: s.status === 'verified-signed' ? (report.key.pinned?.fingerprint ?? null) : null, statusAtApproval: s.status, name: s.name, approvedAt: now };
+  await store.approve(approvalOf(stored, fields), stored);
   return null;
 }
 

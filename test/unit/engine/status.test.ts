@@ -1,6 +1,6 @@
 // FORMATS.md §10 precedence and the approval state (PRODUCT.md §6, §9.2, §9.3), one row per branch.
 import { describe, expect, it } from 'vitest';
-import { decideStatus, type StatusFacts } from '../../../lib/engine/status';
+import { approvalBindsContent, contentOfSkill, contentOfStored, decideStatus, type StatusFacts } from '../../../lib/engine/status';
 import type { Approval, ApprovalReport, SkillStatus } from '../../../lib/types';
 import type { DigestCheck } from '../../../lib/verify/digest';
 
@@ -30,12 +30,17 @@ function facts(p: Partial<StatusFacts> = {}): StatusFacts {
     signatureFailure: null,
     snapshot: null,
     approval: null,
+    archiveFiles: null,
     currentFingerprint: FP,
     ...p,
   };
 }
 
-const rows: Array<{ name: string; f: Partial<StatusFacts>; status: SkillStatus; code: string; approval?: ApprovalReport['state']; because?: SkillStatus | null }> = [
+const F1 = '1'.repeat(64);
+const F2 = '2'.repeat(64);
+const binding = (filesDigest: string) => ({ filesDigest, sha256: 'c'.repeat(64), files: [] });
+
+const rows: Array<{ name: string; f: Partial<StatusFacts>; status: SkillStatus; code: string; approval?: ApprovalReport['state']; because?: SkillStatus | null; approvalCode?: string }> = [
   // 1–2: refusals come first, whatever else is true.
   { name: '1 unsupported beats everything', f: { refusal: { status: 'unsupported', code: 'index-type-unsupported', message: 'x' }, disagree: true, digest: mismatch, keyState: 'changed' }, status: 'unsupported', code: 'index-type-unsupported' },
   { name: '2 invalid (bad declared digest / URL)', f: { refusal: { status: 'invalid', code: 'url-placeholder', message: 'x' }, disagree: true }, status: 'invalid', code: 'url-placeholder' },
@@ -70,6 +75,12 @@ const rows: Array<{ name: string; f: Partial<StatusFacts>; status: SkillStatus; 
   { name: '9 content changed under the same key', f: { digest: { ...ok, rawHex: B, lfHex: B }, approval: approval() }, status: 'content-changed', code: 'content-changed', approval: 'suspended', because: 'content-changed' },
   { name: '9 content changed on an unsigned origin', f: { keyState: 'none', signature: 'not-signing', currentFingerprint: null, digest: { ...ok, rawHex: B, lfHex: B }, approval: approval({ keyFingerprint: null }) }, status: 'content-changed', code: 'content-changed', approval: 'suspended', because: 'content-changed' },
   { name: '9 CRLF-only change keeps the approval (lf digest bound)', f: { digest: { ...ok, rawHex: B, lfHex: A, matchedForm: 'lf-normalized' }, approval: approval({ digestRaw: A }) }, status: 'verified-signed', code: 'verified-signed', approval: 'approved' },
+  { name: '9 archive: a file changed under the same SKILL.md', f: { archiveFiles: { filesDigest: F2 }, approval: approval({ archive: binding(F1) }) }, status: 'content-changed', code: 'archive-files-changed', approval: 'suspended', because: 'content-changed', approvalCode: 'archive-files-changed' },
+  { name: '9 archive: SKILL.md and files changed', f: { digest: { ...ok, rawHex: B, lfHex: B }, archiveFiles: { filesDigest: F2 }, approval: approval({ archive: binding(F1) }) }, status: 'content-changed', code: 'content-changed', approval: 'suspended', because: 'content-changed' },
+  { name: '9 archive: the same files (a re-packed archive) keep the approval', f: { archiveFiles: { filesDigest: F1 }, approval: approval({ archive: binding(F1) }) }, status: 'verified-signed', code: 'verified-signed', approval: 'approved' },
+  { name: '9 an approval that binds files, and the skill is no archive any more', f: { archiveFiles: null, approval: approval({ archive: binding(F1) }) }, status: 'content-changed', code: 'archive-files-changed', approval: 'suspended' },
+  { name: '9 archive approved by an older version (no files bound): verified, approval suspended', f: { archiveFiles: { filesDigest: F1 }, approval: approval() }, status: 'verified-signed', code: 'verified-signed', approval: 'suspended', because: 'content-changed', approvalCode: 'approval-files-unbound' },
+  { name: '9 archive whose files are not known: the approval cannot vouch for them', f: { archiveFiles: { filesDigest: null }, approval: approval({ archive: binding(F1) }) }, status: 'verified-signed', code: 'verified-signed', approval: 'suspended', approvalCode: 'approval-files-unbound' },
   // 10
   { name: '10 verified-signed', f: {}, status: 'verified-signed', code: 'verified-signed', approval: 'none' },
   { name: '10 verified-signed and approved', f: { approval: approval() }, status: 'verified-signed', code: 'verified-signed', approval: 'approved' },
@@ -90,6 +101,7 @@ describe('decideStatus', () => {
       expect(d.message.length).toBeGreaterThan(0);
       if (r.approval !== undefined) expect(d.approval.state).toBe(r.approval);
       if (r.because !== undefined) expect(d.approval.suspendedBecause).toBe(r.because);
+      if (r.approvalCode !== undefined) expect(d.approval.code).toBe(r.approvalCode);
       if (d.approval.state === 'none') expect(d.approval.approval).toBeNull();
     });
   }
@@ -99,5 +111,34 @@ describe('decideStatus', () => {
     for (const s of ['verified-signed', 'verified', 'unverified', 'digest-mismatch', 'sources-disagree', 'bad-signature', 'key-changed', 'content-changed', 'fetch-failed', 'too-large', 'invalid', 'unsupported'] as const) {
       expect(covered.has(s), s).toBe(true);
     }
+  });
+});
+
+describe('approvalBindsContent', () => {
+  const skillMd = { digestLf: A, archive: null };
+  it('a SKILL.md skill: bound by its LF digest', () => {
+    expect(approvalBindsContent(approval(), skillMd)).toEqual({ binds: true });
+    expect(approvalBindsContent(approval(), { digestLf: A.toUpperCase(), archive: null })).toEqual({ binds: true });
+    expect(approvalBindsContent(approval(), { digestLf: B, archive: null })).toEqual({ binds: false, code: 'content-changed' });
+  });
+  it('an archive: the SKILL.md and the file set', () => {
+    const a = approval({ archive: binding(F1) });
+    expect(approvalBindsContent(a, { digestLf: A, archive: { filesDigest: F1 } })).toEqual({ binds: true });
+    expect(approvalBindsContent(a, { digestLf: A, archive: { filesDigest: F2 } })).toEqual({ binds: false, code: 'archive-files-changed' });
+    expect(approvalBindsContent(a, { digestLf: B, archive: { filesDigest: F1 } })).toEqual({ binds: false, code: 'content-changed' });
+    expect(approvalBindsContent(a, { digestLf: A, archive: { filesDigest: null } })).toEqual({ binds: false, code: 'approval-files-unbound' });
+    expect(approvalBindsContent(a, skillMd)).toEqual({ binds: false, code: 'archive-files-changed' });
+  });
+  it('an archive approval of an older version binds no file, so it never binds an archive', () => {
+    expect(approvalBindsContent(approval(), { digestLf: A, archive: { filesDigest: F1 } })).toEqual({ binds: false, code: 'approval-files-unbound' });
+  });
+  it('reads the content from a report and from stored bytes', () => {
+    expect(contentOfSkill({ type: 'archive', actual: { raw: B, lf: A, matchedForm: 'raw' }, archive: { format: 'zip', entries: [], filesDigest: F1 } })).toEqual({ digestLf: A, archive: { filesDigest: F1 } });
+    expect(contentOfSkill({ type: 'archive', actual: { raw: B, lf: A, matchedForm: 'raw' }, archive: null })).toEqual({ digestLf: A, archive: { filesDigest: null } });
+    expect(contentOfSkill({ type: 'skill-md', actual: null, archive: null })).toBeNull();
+    const stored = { origin: 'https://o', url: 'https://o/s', digestLf: A, digestRaw: A, bytes: new Uint8Array(), storedAt: 1 };
+    expect(contentOfStored(stored)).toEqual(skillMd);
+    expect(contentOfStored({ ...stored, archive: { sha256: B, format: 'zip', entries: [] } })).toEqual({ digestLf: A, archive: { filesDigest: null } });
+    expect(contentOfStored({ ...stored, archive: { sha256: B, format: 'zip', entries: [], filesDigest: F1 } })).toEqual({ digestLf: A, archive: { filesDigest: F1 } });
   });
 });

@@ -115,3 +115,75 @@ describe('file rules (archive skills)', () => {
     }
   });
 });
+
+describe('names Windows or macOS cannot unpack (issue 20)', () => {
+  const ok = skill('name: tool\ndescription: ok');
+  const file = (path: string): ExportFile => ({ path, bytes: md('x') });
+  const check = (...paths: string[]) => preflight(ok, paths.map(file));
+
+  it('refuses device names with or without an extension, in any case and in any folder', () => {
+    for (const p of ['CON', 'con.txt', 'scripts/Aux.sh', 'nul.tar.gz', 'PRN', 'COM1', 'com9.log', 'LPT1', 'lpt9', 'COM0', 'LPT¹.md', 'docs/NUL.d/x.md', 'COM1 .txt']) {
+      expect(codes(check(p)), p).toEqual(['path-reserved-name']);
+    }
+    expect(messages(check('scripts/CON.sh'))).toEqual([
+      'Windows cannot unpack a file or folder named after a device (CON, PRN, AUX, NUL, COM0–COM9, LPT0–LPT9, with or without an extension): "scripts/CON.sh" ("CON").',
+    ]);
+  });
+
+  it('accepts names that only look like device names', () => {
+    expect(check('console.md', 'icon.png', 'com10.txt', 'lpt.md', 'nullable/x.md', 'auxiliary.sh', 'a.con', 'COM.md')).toEqual({ ok: true, name: 'tool' });
+  });
+
+  it('refuses : * ? " < > | and names which file and which character', () => {
+    for (const ch of [':', '*', '?', '"', '<', '>', '|']) expect(codes(check(`notes/a${ch}b.md`)), ch).toEqual(['path-reserved-character']);
+    expect(messages(check('notes/a:b.md'))).toEqual(['Windows and macOS cannot unpack a name with one of the characters : * ? " < > |: "notes/a:b.md" (":").']);
+  });
+
+  it('refuses control characters, naming the code point', () => {
+    expect(messages(check('a\u0007b.md'))).toEqual(['Windows cannot unpack a name with a control character in it: "a\\u0007b.md" (U+0007).']);
+    expect(codes(check('x\u007f.md'))).toEqual(['path-control-character']);
+  });
+
+  it('refuses a trailing dot or space in a file or a folder name', () => {
+    for (const p of ['notes.', 'notes ', 'dir./a.md', 'dir /a.md']) expect(codes(check(p)), p).toEqual(['path-trailing-dot-space']);
+    expect(messages(check('dir./a.md'))).toEqual(['Windows cannot unpack a name that ends in a dot or a space (it drops them): "dir./a.md".']);
+    expect(check('.hidden', 'a/.env', 'v1.2/x.md')).toMatchObject({ ok: true });
+  });
+
+  it('gives one sentence per broken rule, listing up to three files', () => {
+    const r = check('CON', 'aux.md', 'nul', 'prn.txt', 'a?.md', 'b.');
+    expect(codes(r)).toEqual(['path-reserved-name', 'path-reserved-character', 'path-trailing-dot-space']);
+    expect(messages(r)[0]).toContain('"CON" ("CON"), "aux.md" ("aux"), "nul" ("nul"), …');
+    expect(codes(check('con:x.'))).toEqual(['path-reserved-character', 'path-trailing-dot-space']);
+  });
+
+  it('leaves a path outside the folder to its own rule', () => {
+    expect(codes(check('C:/x'))).toEqual(['path-outside-folder']);
+  });
+
+  it('refuses a skill named after a device: its folder and file would carry the name', () => {
+    const r = preflight(skill('name: con\ndescription: ok'));
+    expect(codes(r)).toEqual(['name-reserved']);
+    expect(messages(r)).toEqual(['The name "con" is one Windows keeps for a device, and the exported folder is named after it: Windows cannot unpack the export.']);
+    expect(codes(preflight(skill('name: com1\ndescription: ok')))).toEqual(['name-reserved']);
+    expect(preflight(skill('name: console\ndescription: ok'))).toMatchObject({ ok: true });
+  });
+
+  it('says it in German when the browser runs in German', async () => {
+    const { formatEntry, setMessageSource } = await import('../../../lib/i18n');
+    const german = JSON.parse(readFileSync(join(__dirname, '../../../public/_locales/de/messages.json'), 'utf8')) as Record<string, { message: string; placeholders?: Record<string, { content: string }> }>;
+    setMessageSource((name, subs) => {
+      const entry = german[name];
+      return entry ? formatEntry(entry, subs ?? []) : '';
+    });
+    try {
+      expect(messages(check('scripts/CON.sh', 'a|b'))).toEqual([
+        'Windows kann keine Datei und keinen Ordner entpacken, die nach einem Gerät benannt sind (CON, PRN, AUX, NUL, COM0–COM9, LPT0–LPT9, mit oder ohne Endung): "scripts/CON.sh" ("CON").',
+        'Windows und macOS können keinen Namen mit einem der Zeichen : * ? " < > | entpacken: "a|b" ("|").',
+      ]);
+      expect(messages(preflight(md('# no frontmatter\n')))).toEqual(['Die SKILL.md hat keinen YAML-Frontmatter: Sie muss mit einer Zeile „---“ beginnen, dann name und description, dann „---“.']);
+    } finally {
+      setMessageSource(null);
+    }
+  });
+});

@@ -7,7 +7,7 @@ import { FP_NEW, FP_OLD, HEX_A, HEX_B, ORIGIN, approved, makeReport, makeSkill }
 
 const URL_A = `${ORIGIN}/skills/search/SKILL.md`;
 const rec = (o: Partial<ExportRecord> = {}): ExportRecord => ({
-  origin: ORIGIN, url: URL_A, name: 'search-docs', digestLf: HEX_A, digestRaw: HEX_A, keyFingerprint: null, archiveSha256: null, exportedAt: 1, ...o,
+  origin: ORIGIN, url: URL_A, name: 'search-docs', digestLf: HEX_A, digestRaw: HEX_A, keyFingerprint: null, archiveSha256: null, filesDigest: null, exportedAt: 1, ...o,
 });
 
 describe('isExportOutOfDate', () => {
@@ -24,6 +24,13 @@ describe('isExportOutOfDate', () => {
     const signed = approved(makeSkill({ status: 'verified-signed' }));
     signed.approval.approval = { ...signed.approval.approval!, keyFingerprint: FP_NEW };
     expect(isExportOutOfDate(rec({ keyFingerprint: FP_OLD }), signed)).toBe(true);
+  });
+  it('an archive: the same files are the same export, whatever the archive digest; other files are not', () => {
+    const archive = (sha256: string, filesDigest: string) => ({ format: 'zip' as const, entries: [], sha256, filesDigest });
+    expect(isExportOutOfDate(rec({ archiveSha256: HEX_A, filesDigest: HEX_A }), approved(makeSkill({ archive: archive(HEX_B, HEX_A) })))).toBe(false);
+    expect(isExportOutOfDate(rec({ archiveSha256: HEX_A, filesDigest: HEX_A }), approved(makeSkill({ archive: archive(HEX_A, HEX_B) })))).toBe(true);
+    // A record of an older version has no file set: the archive digest decides.
+    expect(parseExportRecords([{ ...rec({ archiveSha256: HEX_A }), filesDigest: undefined }])).toEqual([rec({ archiveSha256: HEX_A, filesDigest: null })]);
   });
   it('does not mark a skill the report no longer lists', () => {
     expect(isExportOutOfDate(rec(), null)).toBe(false);

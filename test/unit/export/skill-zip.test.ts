@@ -59,7 +59,7 @@ describe('exportSkill over stored verified bytes', () => {
     expect(r.filename).toBe('pdf-processing.zip');
     expect(r.record).toEqual({
       origin: 'https://pub.example', url: 'https://pub.example/s/SKILL.md', name: 'pdf-processing', digestLf: digest, digestRaw: digest,
-      keyFingerprint: 'SHA256:key', archiveSha256: null, exportedAt: when.getTime(),
+      keyFingerprint: 'SHA256:key', archiveSha256: null, filesDigest: null, exportedAt: when.getTime(),
     });
     const back = unzipSync(r.zip);
     expect(Object.keys(back)).toEqual(['pdf-processing/SKILL.md']);

@@ -13,6 +13,7 @@ describe('LIMITS', () => {
     expect(LIMITS.archive).toBe(16_777_216);
     expect(LIMITS.archiveUnpacked).toBe(16_777_216);
     expect(LIMITS.archiveFiles).toBe(512);
+    expect(LIMITS.probeDownload).toBe(33_554_432);
   });
 
   it('holds the time and count limits', () => {

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { exportTrust, importTrust } from '../../../lib/trust/export-import';
-import type { Approval, Pin } from '../../../lib/types';
+import type { Approval, ArchiveBinding, Pin } from '../../../lib/types';
+import { fileSetDigest } from '../../../lib/verify/file-set';
 import { fingerprint } from '../../../lib/verify/fingerprint';
 import { decodeBase64Strict } from '../../../lib/verify/base64';
 import { approvalFor, freshStore, keyPair, makeSkill, plant } from './helpers';
@@ -20,6 +21,12 @@ const UNSIGNED_ID = 'https://unsigned.example.org https://cdn.example.net/skills
  */
 const SEARCH_ID = 'https://docs.example.com https://docs.example.com/skills/search/SKILL.md';
 const CONFIRMED = { confirmUnverified: [SEARCH_ID, UNSIGNED_ID], confirmCrossOrigin: [UNSIGNED_ID] };
+
+/** An archive approval's binding as version 3 writes it (the digest computed from the files). */
+function archiveBinding(path = 'scripts/run.sh'): ArchiveBinding {
+  const files = [{ path, size: 14, sha256: 'c'.repeat(64) }];
+  return { filesDigest: fileSetDigest(files), sha256: 'd'.repeat(64), files };
+}
 
 describe('the export fixture', () => {
   it('carries keys whose fingerprints are right', () => {
@@ -42,7 +49,7 @@ describe('exportTrust', () => {
     const json = exportTrust(pins, [approvalFor(skill, null)], 1234);
     const doc = JSON.parse(json) as Doc;
     expect(doc.format).toBe('skillpin-trust');
-    expect(doc.version).toBe(2);
+    expect(doc.version).toBe(3);
     expect(doc.exportedAt).toBe(1234);
     expect(doc.pins.map((p) => p.origin)).toEqual(['https://a.example', 'https://z.example']);
     expect(Object.keys(doc.pins[0] ?? {})).toEqual(['origin', 'key', 'fingerprint', 'firstSeen', 'lastSeen']);
@@ -151,7 +158,12 @@ describe('importTrust', () => {
     ['an approval that is not an object', (d) => d.approvals.push(null as unknown as Record<string, unknown>)],
     ['pins that are not a list', (d) => ((d as unknown as Record<string, unknown>).pins = {})],
     ['another format', (d) => (d.format = 'other')],
-    ['another version', (d) => (d.version = 3)],
+    ['another version', (d) => (d.version = 4)],
+    ['an archive binding that is not an object', (d) => ((d.approvals[0] as Record<string, unknown>).archive = 'files')],
+    ['an archive binding whose digest does not match its files', (d) => ((d.approvals[0] as Record<string, unknown>).archive = { ...archiveBinding(), filesDigest: 'e'.repeat(64) })],
+    ['an archive file outside the folder', (d) => ((d.approvals[0] as Record<string, unknown>).archive = archiveBinding('../run.sh'))],
+    ['an archive file listed twice', (d) => ((d.approvals[0] as Record<string, unknown>).archive = { ...archiveBinding(), files: [...archiveBinding().files, ...archiveBinding().files] })],
+    ['an archive file with an upper-case digest', (d) => ((d.approvals[0] as Record<string, unknown>).archive = { ...archiveBinding(), files: [{ path: 'run.sh', size: 3, sha256: 'C'.repeat(64) }] })],
     ['a missing exportedAt', (d) => delete (d as unknown as Record<string, unknown>).exportedAt],
   ];
 
@@ -192,5 +204,37 @@ describe('importTrust', () => {
     await importTrust(store, JSON.stringify(doc), NOW, CONFIRMED);
     const stored = (await store.getApproval('https://unsigned.example.org', 'https://cdn.example.net/skills/unsigned/SKILL.md')) as Approval;
     expect(Object.keys(stored).sort()).toEqual(['approvedAt', 'digestLf', 'digestRaw', 'keyFingerprint', 'name', 'origin', 'statusAtApproval', 'url']);
+  });
+});
+
+describe('archive approvals (version 3)', () => {
+  const ZIP = 'https://a.example/skills/runner.zip';
+  // No report of the site in this store: the import takes the skill for unverified and asks for that confirmation.
+  const OK = { confirmUnverified: [`https://a.example ${ZIP}`] };
+  const archiveApproval = (): Approval => ({
+    origin: 'https://a.example', url: ZIP, digestLf: 'a'.repeat(64), digestRaw: 'a'.repeat(64), keyFingerprint: null,
+    statusAtApproval: 'verified', name: 'runner', approvedAt: 5, archive: archiveBinding(),
+  });
+
+  it('exports the file set an archive approval binds and imports it back whole', async () => {
+    const json = exportTrust([], [archiveApproval()], 10);
+    const doc = JSON.parse(json) as Doc;
+    expect(doc.approvals[0]?.archive).toEqual(archiveBinding());
+    const { store } = await freshStore();
+    expect(await importTrust(store, json, 20, OK)).toMatchObject({ ok: true, approvalsAdded: 1 });
+    expect(await store.getApproval('https://a.example', ZIP)).toEqual(archiveApproval());
+    // The same file again: unchanged. Another file set for the same skill: a different approval, kept as it is.
+    expect(await importTrust(store, json, 30, OK)).toMatchObject({ ok: true, approvalsAdded: 0, approvalsUnchanged: 1 });
+    const other = { ...archiveApproval(), archive: archiveBinding('scripts/other.sh') };
+    expect((await importTrust(store, exportTrust([], [other], 40), 50, OK)).approvalsSkipped).toEqual([{ origin: 'https://a.example', url: ZIP, reason: 'different-approval' }]);
+    expect(await store.getApproval('https://a.example', ZIP)).toEqual(archiveApproval());
+  });
+
+  it('a file of version 2 (no file set) still imports; its archive approval binds no files', async () => {
+    const { archive: _, ...old } = archiveApproval();
+    const doc = { format: 'skillpin-trust', version: 2, exportedAt: 1, pins: [], approvals: [old], revocations: [] };
+    const { store } = await freshStore();
+    expect(await importTrust(store, JSON.stringify(doc), 20, OK)).toMatchObject({ ok: true, approvalsAdded: 1 });
+    expect((await store.getApproval('https://a.example', ZIP))?.archive).toBeUndefined();
   });
 });

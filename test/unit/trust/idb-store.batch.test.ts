@@ -43,7 +43,7 @@ describe('getOriginState', () => {
     const { store, factory, name, errors } = await freshStore();
     const good = makeSkill(ORIGIN, url('a'), 'a', 10);
     await store.putSkill(good);
-    await plant(factory, name, 'skills', { origin: ORIGIN, url: url('b'), digestLf: 'x', digestRaw: 'y', bytes: 'nope', storedAt: 11 });
+    await plant(factory, name, 'skills', { origin: ORIGIN, url: url('b'), digestLf: 'x', digestRaw: 'y', bytes: 'nope', storedAt: 11, filesKey: '' });
     await plant(factory, name, 'pins', { origin: ORIGIN, key: 7 });
     await plant(factory, name, 'cache', { url: `${ORIGIN}/llms.txt`, origin: ORIGIN, positive: 'yes', evictKey: [1, 0] });
     const state = await store.getOriginState?.(ORIGIN);
@@ -108,7 +108,7 @@ describe('putSkills', () => {
     const { store, factory, name } = await freshStore();
     const old = makeSkill(ORIGIN, url('a'), 'a old', 10);
     await store.putSkill(old);
-    await plant(factory, name, 'skills', { origin: ORIGIN, url: url('a'), digestLf: 'f'.repeat(64), digestRaw: 'f', bytes: 1, storedAt: 99 });
+    await plant(factory, name, 'skills', { origin: ORIGIN, url: url('a'), digestLf: 'f'.repeat(64), digestRaw: 'f', bytes: 1, storedAt: 99, filesKey: '' });
     const next = makeSkill(ORIGIN, url('a'), 'a new', 20);
     await store.putSkills?.([next]);
     const raws = (await rawAll(factory, name, 'skills')) as { digestLf: string }[];
@@ -178,7 +178,7 @@ describe('signature verification note', () => {
     const { store, factory, name } = await freshStore();
     const s = makeSkill(ORIGIN, url('a'), 'a', 10);
     for (const bad of [{ fingerprint: '', signature: 'x' }, { fingerprint: 'f' }, 'valid', null]) {
-      await plant(factory, name, 'skills', { ...s, signatureVerified: bad });
+      await plant(factory, name, 'skills', { ...s, signatureVerified: bad, filesKey: '' });
       const read = await store.getSkill(ORIGIN, s.url, s.digestLf);
       expect(read?.bytes).toEqual(s.bytes);
       expect(read && 'signatureVerified' in read).toBe(false);

@@ -104,6 +104,26 @@ describe('replacePin', () => {
     expect(await store.getSkill(ORIGIN, s1.url, s1.digestLf)).not.toBeNull();
   });
 
+  it('carries an archive approval over only with the same file set', async () => {
+    const { store } = await freshStore();
+    await store.pinIfAbsent(ORIGIN, A.key, A.fingerprint, 100);
+    const archiveOf = (name: string, filesDigest: string) => {
+      const s = makeSkill(ORIGIN, `${ORIGIN}/${name}.zip`, name, 110);
+      return { ...s, archive: { sha256: 'd'.repeat(64), format: 'zip' as const, entries: [{ path: 'SKILL.md', size: 1, type: 'file' as const, sha256: s.digestRaw }], filesDigest } };
+    };
+    const same = archiveOf('same', '1'.repeat(64));
+    const swapped = archiveOf('swapped', '2'.repeat(64));
+    for (const s of [same, swapped]) {
+      await store.approve({ ...approvalFor(s, A.fingerprint), archive: { filesDigest: s.archive.filesDigest, sha256: s.archive.sha256, files: [] } }, s);
+    }
+    const carry = [
+      { url: same.url, digestLf: same.digestLf, filesDigest: '1'.repeat(64) },
+      { url: swapped.url, digestLf: swapped.digestLf, filesDigest: '3'.repeat(64) },
+    ];
+    expect(await store.replacePin(ORIGIN, A.fingerprint, B.key, B.fingerprint, 300, carry)).toBe(true);
+    expect((await store.getApprovals(ORIGIN)).map((a) => [a.url, a.keyFingerprint])).toEqual([[same.url, B.fingerprint]]);
+  });
+
   it('is one transaction: when deleting the approvals fails, the old pin stays too', async () => {
     const { store } = await freshStore();
     await store.pinIfAbsent(ORIGIN, A.key, A.fingerprint, 100);

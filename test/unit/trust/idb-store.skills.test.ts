@@ -21,7 +21,7 @@ describe('verified bytes', () => {
   it('accepts a stored ArrayBuffer (older writer) and returns a Uint8Array', async () => {
     const { store, factory, name } = await freshStore();
     const skill = makeSkill(ORIGIN, URL1, 'abc', 10);
-    await plant(factory, name, 'skills', { ...skill, bytes: skill.bytes.slice().buffer });
+    await plant(factory, name, 'skills', { ...skill, bytes: skill.bytes.slice().buffer, filesKey: '' });
     const stored = await store.getSkill(ORIGIN, URL1, skill.digestLf);
     expect(stored?.bytes).toBeInstanceOf(Uint8Array);
     expect(stored?.bytes).toEqual(skill.bytes);
@@ -53,7 +53,7 @@ describe('verified bytes', () => {
     const good = makeSkill(ORIGIN, URL1, 'good', 10);
     await store.putSkill(good);
     const broken = { ...makeSkill(ORIGIN, URL1, 'broken', 20), bytes: 17 };
-    await plant(factory, name, 'skills', broken);
+    await plant(factory, name, 'skills', { ...broken, filesKey: '' });
     expect((await store.getLatestSkill(ORIGIN, URL1))?.digestLf).toBe(good.digestLf);
     expect(errors.map((e) => e.code)).toEqual(['corrupt-record']);
     expect(await store.getSkill(ORIGIN, URL1, broken.digestLf)).toBeNull();
@@ -115,7 +115,7 @@ describe('bounded bytes', () => {
   it('never evicts a corrupt record (it is kept)', async () => {
     const { store, factory, name } = await freshStore();
     const broken = { ...makeSkill(ORIGIN, URL1, 'broken', 5), bytes: 'text' };
-    await plant(factory, name, 'skills', broken);
+    await plant(factory, name, 'skills', { ...broken, filesKey: '' });
     await store.putSkill(makeSkill(ORIGIN, URL1, 'a', 10));
     await store.putSkill(makeSkill(ORIGIN, URL1, 'b', 20));
     const raws = (await rawAll(factory, name, 'skills')) as { digestLf: string }[];

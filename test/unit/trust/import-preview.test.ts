@@ -126,7 +126,7 @@ describe('revocations and settings in the export', () => {
     const settings = { ...DEFAULT_SETTINGS, paused: true, chatSites: ['https://chat.example'] };
     const json = exportTrust(await store.listPins(), await store.listApprovals(), 30, { keys: await store.listKeyHistory(), settings });
     const doc = JSON.parse(json) as Doc;
-    expect(doc.version).toBe(2);
+    expect(doc.version).toBe(3);
     expect(doc.revocations).toEqual([{ origin: DOCS, fingerprint: a.fingerprint, revokedAt: 20 }]);
 
     const { store: target } = await freshStore();
@@ -242,3 +242,19 @@ describe('an import judges from what this browser has seen, not from what the fi
 });
 
 const CROSS_ONLY = { confirmCrossOrigin: [UNSIGNED_ID] };
+
+describe('archive approvals in the preview', () => {
+  it('an approval of the same SKILL.md but other files is different, not unchanged (as the import judges it)', async () => {
+    const { store } = await freshStore();
+    const url = 'https://a.example/r.zip';
+    const files = (sha: string) => [{ path: 'run.sh', size: 3, sha256: sha.repeat(64) }];
+    const { fileSetDigest } = await import('../../../lib/verify/file-set');
+    const approval = (sha: string) => ({
+      origin: 'https://a.example', url, digestLf: 'a'.repeat(64), digestRaw: 'a'.repeat(64), keyFingerprint: null,
+      statusAtApproval: 'verified' as const, name: 'r', approvedAt: 1, archive: { filesDigest: fileSetDigest(files(sha)), sha256: 'd'.repeat(64), files: files(sha) },
+    });
+    expect(await store.importApproval?.(approval('b'))).toBe('added');
+    expect((await previewImport(store, exportTrust([], [approval('b')], 1))).approvals[0]?.outcome).toBe('unchanged');
+    expect((await previewImport(store, exportTrust([], [approval('c')], 1))).approvals[0]?.outcome).toBe('different');
+  });
+});

@@ -51,9 +51,9 @@ function openWithSchemaSteps(factory: IDBFactory, name: string, version: number)
 }
 
 describe('schema', () => {
-  it('names the database skillpin and is at version 4', () => {
+  it('names the database skillpin and is at version 5', () => {
     expect(DB_NAME).toBe('skillpin');
-    expect(SCHEMA_VERSION).toBe(4);
+    expect(SCHEMA_VERSION).toBe(5);
   });
 
   it("the schema's v1 step builds exactly the frozen v1 fixture", async () => {
@@ -73,11 +73,14 @@ describe('schema', () => {
     store.close();
     const { version, shape } = await shapeOf(factory, 'fresh');
     expect(version).toBe(SCHEMA_VERSION);
-    expect(Object.keys(shape).sort()).toEqual(['approvals', 'cache', 'keys', 'pins', 'reports', 'settings', 'skills']);
+    expect(Object.keys(shape).sort()).toEqual(['approvals', 'cache', 'keys', 'pins', 'reports', 'settings', 'skills', 'totals']);
     expect(shape.cache?.indexes).toEqual({ 'by-origin': 'origin', 'by-evict': 'evictKey' });
     expect(shape.keys).toEqual({ keyPath: ['origin', 'fingerprint'], indexes: { 'by-origin': 'origin' } });
     expect(shape.settings?.keyPath).toBeNull();
     expect(shape.skills?.indexes).toMatchObject({ 'by-storedAt-size': ['storedAt', 'size'], 'by-origin-storedAt-size': ['origin', 'storedAt', 'size'] });
+    expect(shape.skills?.keyPath).toEqual(['origin', 'url', 'digestLf', 'filesKey']);
+    expect(shape.skills?.indexes['by-record-size']).toEqual(['origin', 'url', 'digestLf', 'filesKey', 'storedAt', 'size']);
+    expect(shape.totals).toEqual({ keyPath: null, indexes: {} });
   });
 
   it('v3 gives every readable skill record its byte count', async () => {
@@ -234,9 +237,11 @@ describe('migration v3 → v4 (key history)', () => {
     store.close();
 
     const { version, shape } = await shapeOf(factory, 'v2');
-    expect(version).toBe(4);
+    expect(version).toBe(SCHEMA_VERSION);
     expect(shape.keys?.indexes).toEqual({ 'by-origin': 'origin' });
-    for (const s of ['pins', 'approvals', 'skills', 'cache', 'settings']) expect(await rawAll(factory, 'v2', s)).toEqual(before[s]);
+    for (const s of ['pins', 'approvals', 'cache', 'settings']) expect(await rawAll(factory, 'v2', s)).toEqual(before[s]);
+    // v5 gives every skill record its files key and changes nothing else of it.
+    expect(await rawAll(factory, 'v2', 'skills')).toEqual((before.skills as object[]).map((r) => ({ ...r, filesKey: '' })));
   });
 
   it('a migrated database and a fresh one have the same shape', async () => {
@@ -255,5 +260,93 @@ describe('migration v3 → v4 (key history)', () => {
     await store.revokeKey(V1_ORIGIN, V1_FINGERPRINT, 9_000);
     expect((await store.pinIfAbsent(V1_ORIGIN, pin?.key ?? '', V1_FINGERPRINT, 9_500)).result).toBe('revoked');
     store.close();
+  });
+});
+
+describe('migration v4 → v5 (files key, byte totals)', () => {
+  const ORIGIN_A = 'https://a.example';
+  const ORIGIN_B = 'https://b.example';
+  const archiveRecord = {
+    origin: ORIGIN_A,
+    url: `${ORIGIN_A}/skill.zip`,
+    digestLf: 'c'.repeat(64),
+    digestRaw: 'c'.repeat(64),
+    bytes: new Uint8Array(100),
+    storedAt: 20,
+    size: 130,
+    archive: { sha256: 'd'.repeat(64), format: 'zip', entries: [{ path: 'SKILL.md', size: 100, type: 'file' }, { path: 'run.sh', size: 30, type: 'file' }], files: [{ path: 'run.sh', bytes: new Uint8Array(30) }] },
+  };
+  const records = [
+    { origin: ORIGIN_A, url: `${ORIGIN_A}/a/SKILL.md`, digestLf: 'a'.repeat(64), digestRaw: 'a'.repeat(64), bytes: new Uint8Array(50), storedAt: 10, size: 50 },
+    archiveRecord,
+    { origin: ORIGIN_B, url: `${ORIGIN_B}/b/SKILL.md`, digestLf: 'b'.repeat(64), digestRaw: 'b'.repeat(64), bytes: new Uint8Array(7), storedAt: 30, size: 7 },
+    // Unreadable as v3 found it (no size): kept, and counted by no total, as no size index counts it.
+    { origin: ORIGIN_B, url: `${ORIGIN_B}/c/SKILL.md`, digestLf: 'e'.repeat(64), digestRaw: 'e', bytes: 'broken', storedAt: 40 },
+  ];
+
+  async function buildV4(factory: IDBFactory, name: string): Promise<void> {
+    await openWithSchemaSteps(factory, name, 4);
+    const db = await rawOpen(factory, name);
+    try {
+      await new Promise<void>((resolve, reject) => {
+        const tx = db.transaction(['skills', 'approvals'], 'readwrite');
+        tx.oncomplete = () => resolve();
+        tx.onerror = () => reject(tx.error);
+        for (const r of records) tx.objectStore('skills').put(r);
+        tx.objectStore('approvals').put({ origin: ORIGIN_A, url: archiveRecord.url, digestLf: archiveRecord.digestLf, digestRaw: archiveRecord.digestRaw, keyFingerprint: null, statusAtApproval: 'verified', name: 'z', approvedAt: 21 });
+      });
+    } finally {
+      db.close();
+    }
+  }
+
+  it('re-keys every record with its files key, keeps it whole, and computes the byte totals', async () => {
+    const factory = new IDBFactory();
+    await buildV4(factory, 'v4');
+    const store = await openTrustStore({ name: 'v4', indexedDB: factory });
+    store.close();
+    const { version, shape } = await shapeOf(factory, 'v4');
+    expect(version).toBe(5);
+    expect(shape.skills?.keyPath).toEqual(['origin', 'url', 'digestLf', 'filesKey']);
+    const raws = (await rawAll(factory, 'v4', 'skills')) as Record<string, unknown>[];
+    const byUrl = (u: string) => raws.find((r) => r.url === u);
+    for (const r of records) expect(byUrl(r.url)).toEqual({ ...r, filesKey: '' });
+    const db = await rawOpen(factory, 'v4');
+    try {
+      const totals = await new Promise<Record<string, unknown>>((resolve, reject) => {
+        const out: Record<string, unknown> = {};
+        const tx = db.transaction('totals', 'readonly');
+        const req = tx.objectStore('totals').openCursor();
+        req.onsuccess = () => {
+          const c = req.result;
+          if (!c) return resolve(out);
+          out[String(c.key)] = c.value;
+          c.continue();
+        };
+        req.onerror = () => reject(req.error);
+      });
+      expect(totals).toEqual({ [ORIGIN_A]: { bytes: 180 }, [ORIGIN_B]: { bytes: 7 }, '*': { bytes: 187 } });
+    } finally {
+      db.close();
+    }
+  });
+
+  it('an archive record of v4 is still found under its SKILL.md digest, with no file-set digest', async () => {
+    const factory = new IDBFactory();
+    await buildV4(factory, 'v4');
+    const store = await openTrustStore({ name: 'v4', indexedDB: factory });
+    const got = await store.getSkill(ORIGIN_A, archiveRecord.url, archiveRecord.digestLf);
+    expect(got?.archive?.sha256).toBe('d'.repeat(64));
+    expect(got?.archive?.filesDigest).toBeUndefined();
+    expect((await store.getApproval(ORIGIN_A, archiveRecord.url))?.archive).toBeUndefined();
+    store.close();
+  });
+
+  it('a migrated database and a fresh one have the same shape', async () => {
+    const factory = new IDBFactory();
+    await buildV4(factory, 'v4');
+    (await openTrustStore({ name: 'v4', indexedDB: factory })).close();
+    (await openTrustStore({ name: 'fresh', indexedDB: factory })).close();
+    expect((await shapeOf(factory, 'v4')).shape).toEqual((await shapeOf(factory, 'fresh')).shape);
   });
 });

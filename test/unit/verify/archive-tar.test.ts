@@ -1,7 +1,10 @@
 import { gzipSync } from 'fflate';
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { unpackArchive } from '../../../lib/verify/archive';
 import { buildTar, buildTarGz, gzip, sampleSkill, tarGzBomb, tarGzOfFiles, type TarEntrySpec } from '../../support/archive-builder';
+
+const sha256Hex = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
 
 const enc = new TextEncoder();
 const SKILL = sampleSkill('acme/billing/refunds');
@@ -27,8 +30,8 @@ describe('tar.gz: well-formed archives', () => {
     expect(r.format).toBe('tar.gz');
     expect(r.entries).toEqual([
       { path: 'templates', size: 0, type: 'directory' },
-      { path: 'SKILL.md', size: SKILL_MD.length, type: 'file' },
-      { path: 'templates/refund-email-template.md', size: 807, type: 'file' },
+      { path: 'SKILL.md', size: SKILL_MD.length, type: 'file', sha256: sha256Hex(SKILL_MD) },
+      { path: 'templates/refund-email-template.md', size: 807, type: 'file', sha256: sha256Hex(SKILL[1]!.data) },
     ]);
     expect(r.skillMd).toEqual(SKILL_MD);
     expect(r.files.get('templates/refund-email-template.md')).toEqual(SKILL[1]!.data);

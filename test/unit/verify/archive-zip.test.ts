@@ -1,7 +1,10 @@
 import { deflateSync, unzipSync } from 'fflate';
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { unpackArchive } from '../../../lib/verify/archive';
 import { buildZip, sampleSkill, zipBomb, zipLocalRecord, zipOfFiles, type ZipEntrySpec } from '../../support/archive-builder';
+
+const sha256Hex = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
 
 const enc = new TextEncoder();
 const SKILL = sampleSkill('code-review');
@@ -24,8 +27,8 @@ describe('zip: well-formed archives', () => {
     expect(r.format).toBe('zip');
     expect(r.entries).toEqual([
       { path: 'references', size: 0, type: 'directory' },
-      { path: 'SKILL.md', size: SKILL_MD.length, type: 'file' },
-      { path: 'references/REFERENCE.md', size: 1266, type: 'file' },
+      { path: 'SKILL.md', size: SKILL_MD.length, type: 'file', sha256: sha256Hex(SKILL_MD) },
+      { path: 'references/REFERENCE.md', size: 1266, type: 'file', sha256: sha256Hex(SKILL.find((f) => f.name === 'references/REFERENCE.md')!.data) },
     ]);
     expect([...r.files.keys()]).toEqual(['SKILL.md', 'references/REFERENCE.md']);
     expect(r.skillMd).toEqual(SKILL_MD);

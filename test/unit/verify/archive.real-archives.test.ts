@@ -38,6 +38,7 @@ describe('the hull archive (positive vector)', () => {
       path: 'references/problem-design-and-statement.md',
       size: 12872,
       type: 'file',
+      sha256: createHash('sha256').update(r.files.get('references/problem-design-and-statement.md')!).digest('hex'),
     });
   });
 

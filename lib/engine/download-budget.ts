@@ -1,0 +1,59 @@
+// The download budget of one probe (issue 20): every artifact body of the probe draws from it, so
+// one visit downloads at most LIMITS.probeDownload bytes of artifacts, whatever the site lists (64
+// archives of 16 MiB would be 1 GiB). A body that declares its length reserves it whole before its
+// first byte is read, so bodies downloading side by side are admitted in full or refused at once;
+// one of unknown length takes from the budget as it streams. An artifact the budget has no room
+// for is `fetch-failed` (`probe-budget`) unless verified bytes of it are stored; nothing stored is
+// touched, and a later probe fetches it (the artifacts stored by now are not downloaded again).
+import type { ByteMeter } from '../net/fetch-bounded';
+
+export interface DownloadBudget extends ByteMeter {
+  readonly limit: number;
+  /** Bytes reserved or taken so far. */
+  used(): number;
+  /** Whether nothing more fits (a download is not even started). */
+  exhausted(): boolean;
+  /** Notes an artifact the budget had no room for; how many there were. */
+  refuse(): number;
+  refused(): number;
+}
+
+export function downloadBudget(limit: number): DownloadBudget {
+  let used = 0;
+  let refused = 0;
+  const fits = (bytes: number): boolean => Number.isFinite(bytes) && bytes >= 0 && used + bytes <= limit;
+  return {
+    limit,
+    reserve(bytes) {
+      if (!fits(bytes)) return false;
+      used += bytes;
+      return true;
+    },
+    take(bytes) {
+      if (!fits(bytes)) return false;
+      used += bytes;
+      return true;
+    },
+    release(bytes) {
+      used = Math.max(0, used - Math.max(0, bytes));
+    },
+    used: () => used,
+    exhausted: () => used >= limit,
+    refuse: () => ++refused,
+    refused: () => refused,
+  };
+}
+
+function mib(n: number): string {
+  return `${Math.round((n / (1024 * 1024)) * 10) / 10} MiB`;
+}
+
+/** The message of a skill the budget had no room for. */
+export function budgetMessage(budget: Pick<DownloadBudget, 'limit'>): string {
+  return `The ${mib(budget.limit)} this probe may download for artifacts are used up by the site's other artifacts; this one is fetched on a later probe.`;
+}
+
+/** The origin-level note, when some artifacts were left for a later probe. */
+export function budgetSummary(budget: Pick<DownloadBudget, 'limit' | 'refused'>): string {
+  return `The artifacts of this site reached the ${mib(budget.limit)} download budget of one probe; ${budget.refused()} ${budget.refused() === 1 ? 'was' : 'were'} left for a later probe.`;
+}
