@@ -2,7 +2,8 @@
 // A static loopback server for tests, benchmarks and the demo: serves a folder as an
 // origin root, byte-exact, with the content types of the corpus README, ETag /
 // Last-Modified revalidation, a request log, and optional route overrides for hostile
-// or dynamic cases. It listens on 127.0.0.1 only.
+// or dynamic cases. It listens on 127.0.0.1 only, and on the same port of the other loopback
+// addresses `alsoOn` names (127.0.0.2 …: a host the browser maps there answers from another address).
 import { createServer } from 'node:http';
 import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
@@ -11,7 +12,7 @@ import { join, normalize, sep } from 'node:path';
 /**
  * @typedef {{ method: string, path: string, status: number, bytes: number, headers: Record<string, string | string[] | undefined>, at: number }} LoggedRequest
  * @typedef {(req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse, url: URL) => boolean | Promise<boolean>} Route
- * @typedef {{ root?: string, mounts?: Record<string, string>, routes?: Route[], cacheControl?: string, files?: Record<string, string | Uint8Array> }} ServerOptions
+ * @typedef {{ root?: string, mounts?: Record<string, string>, routes?: Route[], cacheControl?: string, files?: Record<string, string | Uint8Array>, alsoOn?: string[] }} ServerOptions
  * @typedef {{ origin: string, port: number, url(path: string): string, log: LoggedRequest[], options: ServerOptions, close(): Promise<void> }} TestServer
  */
 
@@ -145,6 +146,17 @@ export async function startServer(options = {}) {
   await new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(undefined)));
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
+  /** The same handler on the same port of other loopback addresses. @type {import('node:http').Server[]} */
+  const extra = [];
+  for (const host of options.alsoOn ?? []) {
+    if (!/^127\.\d+\.\d+\.\d+$/.test(host)) throw new Error(`${host} is not a loopback address`);
+    const more = createServer((req, res) => server.emit('request', req, res));
+    await new Promise((resolve, reject) => {
+      more.once('error', reject);
+      more.listen(port, host, () => resolve(undefined));
+    });
+    extra.push(more);
+  }
   const origin = `http://127.0.0.1:${port}`;
   return {
     origin,
@@ -154,6 +166,10 @@ export async function startServer(options = {}) {
     options,
     close: () =>
       new Promise((resolve) => {
+        for (const more of extra) {
+          more.closeAllConnections();
+          more.close();
+        }
         server.closeAllConnections();
         server.close(() => resolve());
       }),

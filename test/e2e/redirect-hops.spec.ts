@@ -6,12 +6,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test, expect } from '@playwright/test';
 import { launch, send } from './support/extension';
-import { AWAY_HOST, ELSEWHERE_HOST, HOP_HOSTS, PUB_HOST, startHopSite, type HopSite } from './support/hop-site';
+import { AWAY_HOST, ELSEWHERE_ADDRESS, ELSEWHERE_HOST, HOP_HOSTS, PUB_HOST, startHopSite, type HopSite } from './support/hop-site';
 import { blockRules, FIRST_PERMIT_ID } from '../../lib/net/dnr-rules';
 import { startLocalSite } from './support/local-site';
 import type { OriginReport } from '../../lib/types';
 
-const ARGS = [`--host-resolver-rules=${HOP_HOSTS.map((h) => `MAP ${h} 127.0.0.1`).join(', ')}`, '--ignore-certificate-errors'];
+// The publisher answers from 127.0.0.1, the other public-looking names from 127.0.0.2: names that
+// resolve into the local network, somewhere the visited origin's own responses never came from.
+const ARGS = [`--host-resolver-rules=${HOP_HOSTS.map((h) => `MAP ${h} ${h === PUB_HOST ? '127.0.0.1' : ELSEWHERE_ADDRESS}`).join(', ')}`, '--ignore-certificate-errors'];
+/** Every name answering from one address, as behind a proxy (Chrome then reports the proxy's address for all). */
+const PROXY_ARGS = [`--host-resolver-rules=${HOP_HOSTS.map((h) => `MAP ${h} 127.0.0.1`).join(', ')}`, '--ignore-certificate-errors'];
 
 let site: HopSite;
 test.beforeAll(async () => {
@@ -131,5 +135,23 @@ test('Chromium: a private origin probing itself follows its own redirects, each 
     await context.close();
     rmSync(dir, { recursive: true, force: true });
     await local.close();
+  }
+});
+
+test('Chromium behind a proxy: another host answering from the address the visited origin answered from is not held against it', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'skillpin-hops-proxy-'));
+  const { context } = await launch(dir, PROXY_ARGS);
+  try {
+    const page = await context.newPage();
+    await page.goto(`chrome-extension://${new URL(context.serviceWorkers()[0]!.url()).host}/options.html`);
+    const report = await send<OriginReport>(page, { type: 'skillpin:probe', origin: site.origin });
+    // The address says nothing about where elsewhere.skillpin.test resolves: its artifact is used.
+    expect(statusOf(report, 'dns')).toBe('verified/verified');
+    // A literal private target is still refused by its name, never requested.
+    expect(statusOf(report, 'to-private')).toBe('invalid/url-blocked');
+    expect(site.hit('127.0.0.1', '/secret/')).toBe(false);
+  } finally {
+    await context.close();
+    rmSync(dir, { recursive: true, force: true });
   }
 });

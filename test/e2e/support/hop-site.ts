@@ -16,6 +16,8 @@ export const PUB_HOST = 'pub.skillpin.test';
 export const AWAY_HOST = 'away.skillpin.test';
 export const ELSEWHERE_HOST = 'elsewhere.skillpin.test';
 export const HOP_HOSTS = [PUB_HOST, AWAY_HOST, ELSEWHERE_HOST];
+/** The loopback address the hosts other than the publisher answer from in Chromium (redirect-hops.spec.ts maps them there). */
+export const ELSEWHERE_ADDRESS = '127.0.0.2';
 
 export interface Hit {
   host: string;
@@ -62,7 +64,10 @@ export async function startHopSite(): Promise<HopSite> {
   let httpsPort = 0;
   const at = (host: string, path: string): string => `http://${host}:${port}${path}`;
 
+  // The other hosts answer from 127.0.0.2 (ELSEWHERE_ADDRESS): an address the visited origin's own
+  // responses never came from, as a public name that resolves into the local network would.
   const http: TestServer = await startServer({
+    alsoOn: [ELSEWHERE_ADDRESS],
     routes: [
       async (req, res, url) => {
         const host = hostOf(req);
