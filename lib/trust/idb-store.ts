@@ -5,8 +5,10 @@
 // This file opens the database and composes the store from its parts, one file per concern:
 // the shared plumbing (idb-core.ts), pins (idb-pins.ts), key history (idb-keys.ts), approvals
 // (idb-approvals.ts), verified bytes (idb-skills.ts), probe cache (idb-cache.ts), reports
-// (idb-reports.ts), one probe's reads (idb-origin-state.ts) and settings (idb-settings.ts).
+// (idb-reports.ts), one probe's reads (idb-origin-state.ts), one probe's writes (idb-commit.ts) and
+// settings (idb-settings.ts).
 import { StoreError } from './errors';
+import { commitProbe } from './idb-commit';
 import { getApproval, getApprovals, approve, importApproval, listApprovals, revoke } from './idb-approvals';
 import { deleteCacheForOrigin, getCache, putCache, putCacheEntries } from './idb-cache';
 import { StoreCore, type StoreLimits } from './idb-core';
@@ -90,6 +92,7 @@ export function createIdbStore(core: StoreCore): TrustStore {
     putReport: (report) => putReport(core, report),
     listReports: () => listReports(core),
     getOriginState: (origin) => getOriginState(core, origin),
+    commitProbe: (commit) => commitProbe(core, commit),
     getSettings: () => getSettings(core),
     putSettings: (settings) => putSettings(core, settings),
     close: () => core.close(),
