@@ -8,6 +8,7 @@
 // it is stored now. A store without the batch methods is read and written record by record.
 import type { Approval, OriginReport, Pin } from '../types';
 import { filesKeyOf, type KeyHistoryEntry, type ProbeCacheEntry, type StoredSkill } from '../trust/records';
+import { pinStep } from '../trust/pin-step';
 import type { OriginState, PinResult, ProbeCommit, TrustStore } from '../trust/store-api';
 
 /** The store calls the engine makes during one probe. */
@@ -148,16 +149,12 @@ class Snapshot {
 }
 
 /**
- * pinIfAbsent as the store would answer it over `snap` (FORMATS.md §5, PRODUCT.md §5), and the
- * step the commit runs again; null: nothing to write (a revoked key is never pinned or refreshed).
+ * pinIfAbsent as the store would answer it over `snap` (pin-step.ts), and the step the commit runs
+ * again; null: nothing to write (a revoked key is never pinned or refreshed).
  */
 function predictPin(snap: Snapshot, keys: Map<string, KeyHistoryEntry>, key: string, fingerprint: string, now: number): { result: PinResult; step: PinStep | null } {
-  const pin = snap.pin;
-  const step = (expect: PinResult['result']): PinStep => ({ key, fingerprint, now, expect });
-  if (keys.get(fingerprint)?.state === 'revoked') return { result: { result: 'revoked', pin }, step: null };
-  if (!pin) return { result: { result: 'pinned', pin: { origin: snap.origin, key, fingerprint, firstSeen: now, lastSeen: now } }, step: step('pinned') };
-  if (pin.fingerprint !== fingerprint || pin.key !== key) return { result: { result: 'mismatch', pin }, step: step('mismatch') };
-  return { result: { result: 'match', pin: now > pin.lastSeen ? { ...pin, lastSeen: now } : pin }, step: step('match') };
+  const { result } = pinStep(snap.origin, key, fingerprint, now, snap.pin, keys.get(fingerprint) ?? null);
+  return { result, step: result.result === 'revoked' ? null : { key, fingerprint, now, expect: result.result } };
 }
 
 /**

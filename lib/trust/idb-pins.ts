@@ -6,6 +6,7 @@ import type { Approval, Pin } from '../types';
 import { StoreError } from './errors';
 import { approvalKeyOf, requireText, requireTime, type StoreCore } from './idb-core';
 import { boundOffered, historyEntry } from './idb-keys';
+import { pinStep } from './pin-step';
 import type { SkillpinDB } from './schema';
 import type { CarryOver, PinResult } from './store-api';
 import { toApproval, toKeyHistoryEntry, toPin } from './validate';
@@ -39,32 +40,14 @@ type KeysStore = IDBPObjectStore<SkillpinDB, ArrayLike<StoreNames<SkillpinDB>>, 
 export async function pinInTx(core: StoreCore, pins: PinsStore, keys: KeysStore, origin: string, key: string, fingerprint: string, now: number): Promise<PinResult> {
   const seen = await historyEntry(core, keys, origin, fingerprint);
   const raw: unknown = await pins.get(origin);
-  if (seen?.state === 'revoked') {
-    // Never pinned, never refreshed: the key the user revoked is not accepted (PRODUCT.md §5).
-    return { result: 'revoked', pin: raw === undefined ? null : toPin(raw) };
-  }
-  if (raw === undefined) {
-    const pin: Pin = { origin, key, fingerprint, firstSeen: now, lastSeen: now };
-    await pins.put(pin);
-    await keys.put({ origin, fingerprint, key, firstSeen: seen?.firstSeen ?? now, lastSeen: now, state: 'pinned', revokedAt: null });
-    return { result: 'pinned', pin };
-  }
-  const pin = toPin(raw);
-  // An unreadable pin is neither absent nor comparable: refuse, and keep it.
-  if (!pin) throw core.corrupt('pins', origin);
-  if (pin.fingerprint !== fingerprint || pin.key !== key) {
-    if (!seen) {
-      await keys.put({ origin, fingerprint, key, firstSeen: now, lastSeen: now, state: 'offered', revokedAt: null });
-      await boundOffered(keys, origin, fingerprint);
-    } else if (now > seen.lastSeen) await keys.put({ ...seen, key: seen.key ?? key, lastSeen: now });
-    return { result: 'mismatch', pin };
-  }
-  if (!seen) await keys.put({ origin, fingerprint, key, firstSeen: pin.firstSeen, lastSeen: Math.max(pin.lastSeen, now), state: 'pinned', revokedAt: null });
-  else if (now > seen.lastSeen) await keys.put({ ...seen, lastSeen: now });
-  if (now <= pin.lastSeen) return { result: 'match', pin };
-  const refreshed: Pin = { ...pin, lastSeen: now };
-  await pins.put(refreshed);
-  return { result: 'match', pin: refreshed };
+  const stored = raw === undefined ? null : toPin(raw);
+  // An unreadable pin is neither absent nor comparable: refuse, and keep it (a revoked key is refused first).
+  if (raw !== undefined && !stored && seen?.state !== 'revoked') throw core.corrupt('pins', origin);
+  const step = pinStep(origin, key, fingerprint, now, stored, seen);
+  if (step.pin) await pins.put(step.pin);
+  for (const entry of step.keys) await keys.put(entry);
+  if (step.offered) await boundOffered(keys, origin, fingerprint);
+  return step.result;
 }
 
 export async function replacePin(
