@@ -48,6 +48,8 @@ export interface Released {
   signatureState: 'verified-signed' | 'verified' | 'unverified';
   /** For a chat target: the chat site its frame shows now. */
   chatOrigin: string | null;
+  /** The request is about a private window: the bytes came from the private windows' store, and nothing of it is recorded on disk. */
+  private: boolean;
 }
 
 export type ReleaseResult = ({ ok: true } & Released) | ({ ok: false } & Refusal);
@@ -98,9 +100,8 @@ export async function release(ctx: ServiceContext, req: HandOffRequest): Promise
   const policy = await ctx.policy();
   if (policy === null) return no('policy-pending', POLICY_PENDING_MESSAGE);
   const settings = await ctx.settings.effective();
-  if (!settings.probeInPrivate && req.sender !== null && (await ctx.privateRequest(req.origin, undefined, req.sender))) {
-    return no('private-window', PRIVATE_MESSAGE);
-  }
+  const priv = await ctx.isPrivate(req.origin, req.sender);
+  if (!settings.probeInPrivate && priv) return no('private-window', PRIVATE_MESSAGE);
   // Before the report: an excluded site is not probed for it either.
   if (excluded(req.origin, settings)) return no('site-excluded', EXCLUDED_MESSAGE);
   const report = await reportFor(ctx, req.origin, req.sender);
@@ -108,10 +109,10 @@ export async function release(ctx: ServiceContext, req: HandOffRequest): Promise
   if (!verdict.ok) return verdict;
   // The stored record of exactly the approved content: for an archive its files too, never a newer
   // archive's that has the same SKILL.md (lib/engine/approved-bytes.ts).
-  const stored = await approvedBytes(await ctx.store(), verdict.approval);
+  const stored = await approvedBytes(await ctx.storeOf(priv), verdict.approval);
   if (!stored) return no('bytes-missing', 'The verified bytes are not stored; re-check the site.');
   if (!(await intact(stored, verdict.approval))) return no('bytes-changed', 'The stored bytes no longer match what you approved; re-check the site.');
   const target = await checkTarget(ctx, req.target, settings);
   if (!target.ok) return target;
-  return { ok: true, skill: verdict.skill, approval: verdict.approval, stored, signatureState: verdict.signatureState, chatOrigin: target.chatOrigin };
+  return { ok: true, skill: verdict.skill, approval: verdict.approval, stored, signatureState: verdict.signatureState, chatOrigin: target.chatOrigin, private: priv };
 }

@@ -18,7 +18,7 @@ export function keyHandlers(ctx: ServiceContext): Slice<'keys'> {
       // Under a policy not known yet, the administrator may have pinned this origin's key.
       const policy = await ctx.policy();
       if (!policy) return fail('policy-pending', POLICY_PENDING_MESSAGE);
-      const s = await ctx.store();
+      const s = await ctx.storeOf(await ctx.isPrivate(req.origin, sender));
       const report = await reportFor(ctx, req.origin, sender);
       if (managedKeyFor(policy, req.origin)) {
         return fail('key-managed', 'Your administrator pinned the key for this site; it cannot be changed here.');
@@ -55,7 +55,7 @@ export function keyHandlers(ctx: ServiceContext): Slice<'keys'> {
     },
     'skillpin:key-history': async () => (await ctx.store()).listKeyHistory(),
     'skillpin:key-revoke': async (req, sender) => {
-      const s = await ctx.store();
+      const s = await ctx.storeOf(await ctx.isPrivate(req.origin, sender));
       await s.revokeKey(req.origin, req.fingerprint, clock.now());
       // The origin's report must show the revocation at once (its skills signed by that key are blocked).
       if (await s.getReport(req.origin)) await probes.probe('after-key-revoke', req.origin, { kind: 'request', sender }).catch(() => undefined);
