@@ -18,6 +18,27 @@ export async function updateBadges(platform: BackgroundPlatform, report: OriginR
 }
 
 /**
+ * The badge from a probe's verdict as soon as it is known, before the report is written
+ * (ProbeOptions.onVerdict), and again when the probe has finished (its verdict may have changed
+ * with the write: a first pin that could not be written, a pin changed meanwhile; a tab may have
+ * come to the origin since). The updates run one after another, so a later verdict is never
+ * overtaken by an earlier one.
+ */
+export function verdictBadges(platform: BackgroundPlatform, priv: boolean): { tell(report: OriginReport): void; settle(report: OriginReport): Promise<void> } {
+  let chain: Promise<void> = Promise.resolve();
+  const show = (report: OriginReport): Promise<void> => {
+    chain = chain.catch(() => undefined).then(() => updateBadges(platform, report, priv));
+    return chain;
+  };
+  return {
+    tell(report) {
+      show(report).catch(() => undefined);
+    },
+    settle: show,
+  };
+}
+
+/**
  * At most one notification per change. `memory`: the notifications told about private windows'
  * reports, kept there and never in storage.local (null: a normal window's, kept in storage.local).
  */

@@ -10,7 +10,7 @@ import type { ManagedPolicy } from '../trust/managed';
 import { createPrivateStore, type PrivateStore } from '../trust/private-store';
 import type { TrustStore } from '../trust/store-api';
 import type { Clock, OriginReport } from '../types';
-import { maybeNotify, updateBadges } from './after-report';
+import { maybeNotify, verdictBadges } from './after-report';
 import { httpOrigin } from '../chat/sites';
 import type { BackgroundDeps, BackgroundPlatform } from './deps';
 import { policyCache } from './policy-cache';
@@ -102,8 +102,10 @@ export function createContext(deps: BackgroundDeps): ServiceContext {
       const managedKeys = known.pinnedKeys;
       const s = opts.private ? privateStore : await store();
       const current = await settings.effective();
-      const report = await probeOrigin(origin, { fetch: deps.fetch, guard: deps.guard, store: s, clock, settings: current, managedKeys }, { force: opts.force });
-      await updateBadges(platform, report, opts.private);
+      // The badge follows the verdict, not the write (corrected when the write changed it).
+      const badges = verdictBadges(platform, opts.private);
+      const report = await probeOrigin(origin, { fetch: deps.fetch, guard: deps.guard, store: s, clock, settings: current, managedKeys }, { force: opts.force, onVerdict: badges.tell });
+      await badges.settle(report);
       await maybeNotify(platform, report, opts.private ? privateNotified : null);
       await ctx.refreshMenusSafe();
       return report;
