@@ -21,6 +21,7 @@ import { budgetSummary, downloadBudget } from './download-budget';
 import { resolveKeys } from './keys';
 import { COMMIT_OPS, openSession, type ProbeSession, type SessionOptions } from './session';
 import { StoreError } from '../trust/errors';
+import type { Sha256 } from '../verify/sha256';
 import { storageNotes, type StorageNotes } from './storage-guard';
 
 export interface EngineDeps {
@@ -36,6 +37,11 @@ export interface EngineDeps {
   today?: () => Date;
   /** Artifact bytes one probe may download, all artifacts together; default LIMITS.probeDownload. */
   downloadBudget?: number;
+  /**
+   * SHA-256 of the downloaded artifacts (declared digests, archive files): node's native hash under
+   * node; by default lib/verify/sha256.ts (WebCrypto in the browser from a few hundred bytes, JS below).
+   */
+  sha256?: Sha256;
 }
 
 export interface ProbeOptions {
@@ -78,7 +84,7 @@ function parseIndexDoc(doc: DocOutcome, origin: string, source: 'index' | 'legac
 
 async function run(origin: string, deps: EngineDeps, opts: ProbeOptions, startedAt: number, session: ProbeSession, storage: StorageNotes): Promise<OriginReport> {
   const phase = (p: (typeof PHASES)[number]): void => opts.onPhase?.(p);
-  const ctx: FetchContext = { fetch: deps.fetch, guard: deps.guard, store: session, clock: deps.clock, force: opts.force === true, storage };
+  const ctx: FetchContext = { fetch: deps.fetch, guard: deps.guard, store: session, clock: deps.clock, force: opts.force === true, storage, ...(deps.sha256 ? { sha256: deps.sha256 } : {}) };
   const diagnostics: Diagnostic[] = [];
   const sources: SourceReport[] = [];
 
