@@ -140,6 +140,28 @@ export async function forgetPin(core: StoreCore, origin: string): Promise<void> 
   });
 }
 
+/**
+ * `limit` pins from `offset` in key order (the origin, code-unit order), and how many are stored:
+ * read through the store's key with a cursor, never every pin. An unreadable pin is skipped and
+ * reported, as by listPins.
+ */
+export async function pinsPage(core: StoreCore, offset: number, limit: number): Promise<{ items: Pin[]; total: number }> {
+  return core.read(['pins'], async (tx) => {
+    const store = tx.objectStore('pins');
+    const total = await store.count();
+    const items: Pin[] = [];
+    if (limit <= 0 || offset >= total) return { items, total };
+    let cursor = await store.openCursor();
+    if (cursor && offset > 0) cursor = await cursor.advance(offset);
+    while (cursor && items.length < limit) {
+      const pin = core.checked('pins', cursor.key, cursor.value, toPin);
+      if (pin) items.push(pin);
+      cursor = await cursor.continue();
+    }
+    return { items, total };
+  });
+}
+
 export async function listPins(core: StoreCore): Promise<Pin[]> {
   const raws: unknown[] = await core.read(['pins'], (tx) => tx.objectStore('pins').getAll());
   return core.checkedAll('pins', raws, toPin, (r) => (r as { origin?: unknown } | null)?.origin);

@@ -14,7 +14,7 @@ import { deleteCacheForOrigin, getCache, putCache, putCacheEntries } from './idb
 import { StoreCore, type StoreLimits } from './idb-core';
 import { getKeyHistory, listKeyHistory, revokeKey } from './idb-keys';
 import { getOriginState } from './idb-origin-state';
-import { forgetPin, getPin, listPins, pinIfAbsent, replacePin } from './idb-pins';
+import { forgetPin, getPin, listPins, pinIfAbsent, pinsPage, replacePin } from './idb-pins';
 import { getReport, listReports, putReport } from './idb-reports';
 import { getSettings, putSettings } from './idb-settings';
 import { getLatestSkill, getSkill, putSkill, putSkills } from './idb-skills';
@@ -71,6 +71,7 @@ export function createIdbStore(core: StoreCore): TrustStore {
     replacePin: (origin, expected, key, fingerprint, now, carry) => replacePin(core, origin, expected, key, fingerprint, now, carry),
     forgetPin: (origin) => forgetPin(core, origin),
     listPins: () => listPins(core),
+    pinsPage: (offset, limit) => pinsPage(core, offset, limit),
     getKeyHistory: (origin) => getKeyHistory(core, origin),
     listKeyHistory: () => listKeyHistory(core),
     revokeKey: (origin, fingerprint, at) => revokeKey(core, origin, fingerprint, at),

@@ -87,6 +87,11 @@ export interface TrustStore {
   /** Deletes the pin and the origin's key history, except revoked keys: they outlive "forget". */
   forgetPin(origin: string): Promise<void>;
   listPins(): Promise<Pin[]>;
+  /**
+   * `limit` pins from `offset` in origin order (code-unit order, lib/lists/pins-page.ts), and the
+   * number stored: one page read through the store's key, not every pin (the options page's list).
+   */
+  pinsPage?(offset: number, limit: number): Promise<{ items: Pin[]; total: number }>;
 
   // --- key history (PRODUCT.md §5) ---
   /** Every key the origin has shown, oldest first. */

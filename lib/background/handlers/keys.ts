@@ -1,6 +1,6 @@
 // Keys: trust a publisher's new key, list and forget pins, the key history, revoke a key.
 import { approvable } from '../../engine/status';
-import { pinsPage } from '../../lists/pins-page';
+import { normalizeFilter, pageLimit, pinsPage } from '../../lists/pins-page';
 import { StoreError } from '../../trust/errors';
 import { managedKeyFor } from '../../trust/managed';
 import type { CarryOver } from '../../trust/store-api';
@@ -48,7 +48,14 @@ export function keyHandlers(ctx: ServiceContext): Slice<'keys'> {
       return { ok: true };
     },
     'skillpin:pins-list': async () => (await ctx.store()).listPins(),
-    'skillpin:pins-page': async (req) => pinsPage(await (await ctx.store()).listPins(), req),
+    'skillpin:pins-page': async (req) => {
+      const s = await ctx.store();
+      // Without a filter, one page is read through the store's key; a filter looks at every pin.
+      if (normalizeFilter(req.filter) !== '' || !s.pinsPage) return pinsPage(await s.listPins(), req);
+      const offset = Math.max(0, req.offset);
+      const page = await s.pinsPage(offset, pageLimit(req));
+      return { items: page.items, offset: Math.min(offset, page.total), matching: page.total, total: page.total };
+    },
     'skillpin:pin-forget': async (req) => {
       await (await ctx.store()).forgetPin(req.origin);
       return { ok: true };
