@@ -5,8 +5,7 @@
 // click), and the Record type makes a new path without a driver fail to compile. Each driver is
 // shown to deliver with no rule in force (so the test cannot pass by delivering nothing), then to
 // deliver nothing under every rule of the gate.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { insertItemId, MENU_HAND_OFFS, type MenuKind } from '../../../lib/background/menus';
@@ -15,6 +14,7 @@ import { MESSAGES, type ContextResult, type HandOffKind, type RequestType, type 
 import { openTrustStore } from '../../../lib/trust/idb-store';
 import type { OriginReport, Settings } from '../../../lib/types';
 import { startServer, type TestServer } from '../../support/server';
+import { sourceFiles } from '../../support/source-tree';
 import { buildSite, keyPair, skillText } from '../../support/signed-sites';
 import { HANG, RulesPlatform } from './fake-platform';
 import { OPTIONS_PAGE, POPUP, startService } from './service-harness';
@@ -266,16 +266,3 @@ describe('the hand-off gate: every path that hands content out', () => {
     });
   }
 });
-
-function sourceFiles(roots: string[]): string[] {
-  const out: string[] = [];
-  const walk = (dir: string): void => {
-    for (const name of readdirSync(dir)) {
-      const path = join(dir, name);
-      if (statSync(path).isDirectory()) walk(path);
-      else if (/\.(ts|tsx)$/.test(name)) out.push(path);
-    }
-  };
-  for (const r of roots) walk(r);
-  return out.sort();
-}
