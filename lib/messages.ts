@@ -28,7 +28,18 @@ export interface PublicRequests {
 /** Requests only the extension's own pages may send. */
 export interface PrivilegedRequests {
   'skillpin:approve': {
-    request: { origin: string; url: string; digestLf: string; confirmUnverified: boolean; confirmCrossOrigin: boolean };
+    request: {
+      origin: string;
+      url: string;
+      digestLf: string;
+      confirmUnverified: boolean;
+      confirmCrossOrigin: boolean;
+      /**
+       * Undo of a withdrawal: the approval comes back exactly as it was (this key, this date), or not
+       * at all (`digest-changed`, `key-changed`) when the skill's content or key changed since.
+       */
+      restore?: ApprovalRestore;
+    };
     response: ActionResult;
   };
   'skillpin:revoke': { request: { origin: string; url: string }; response: ActionResult };
@@ -140,6 +151,14 @@ export interface SettingsUpdateResult extends ActionResult {
  * or trust state, and pages listen with storage.onChanged (which fires only on a new value,
  * hence the sequence number).
  */
+/** What an Undo of a withdrawal brings back besides the digest (skillpin:approve `restore`). */
+export interface ApprovalRestore {
+  /** The key the withdrawn approval was bound to (null: the skill was not signed). */
+  keyFingerprint: string | null;
+  /** When the withdrawn approval was made. */
+  approvedAt: number;
+}
+
 export const STATE_CHANGE_KEY = 'skillpin:state-change';
 export type StateChangeKind = 'settings' | 'trust';
 export interface StateChange {
@@ -294,6 +313,7 @@ const origin: Check = (v) => {
 };
 const optionalOrigin: Check = (v) => v === undefined || origin(v);
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const optionalRestore: Check = (v) => v === undefined || (isRecord(v) && strOrNull(v.keyFingerprint) && typeof v.approvedAt === 'number' && Number.isFinite(v.approvedAt) && v.approvedAt >= 0);
 const importJson: Check = (v) => typeof v === 'string' && v.length <= 16 * 1024 * 1024;
 /** Absent (a sender that predates confirmations: nothing needing one is imported) or a list of ids. */
 const optionalIds: Check = (v) => v === undefined || (Array.isArray(v) && v.length <= 100_000 && v.every(str));
@@ -339,7 +359,7 @@ export const MESSAGES = {
     changes: 'trust',
     concern: 'approvals',
     handsOff: null,
-    fields: { origin, url: str, digestLf: hex64, confirmUnverified: bool, confirmCrossOrigin: bool },
+    fields: { origin, url: str, digestLf: hex64, confirmUnverified: bool, confirmCrossOrigin: bool, restore: optionalRestore },
   },
   'skillpin:revoke': { access: 'privileged', changes: 'trust', concern: 'approvals', handsOff: null, fields: { origin, url: str } },
   'skillpin:skill-text': { access: 'privileged', changes: null, concern: 'approvals', handsOff: null, fields: { origin, url: str } },

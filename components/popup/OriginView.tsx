@@ -24,6 +24,8 @@ interface Props {
   chatTab: ChatTab | null;
   /** Set by the header's Re-check button; each increment probes again. */
   recheck: number;
+  /** Grows with every change of trust state or settings made anywhere: the report is read again. */
+  changes?: number;
   onBusy?: (busy: boolean) => void;
 }
 
@@ -70,14 +72,14 @@ function DetailsView({ env, report, skill, details, actions, chatTab, onBack }: 
   );
 }
 
-export function OriginView({ env, origin, tabId = null, chatTab, recheck, onBusy }: Props) {
+export function OriginView({ env, origin, tabId = null, chatTab, recheck, changes = 0, onBusy }: Props) {
   const announce = useAnnounce();
-  const { state, probe, reload, trust } = useOriginReport({ env, origin, tabId, recheck, onBusy });
+  const { state, probe, reload, trust } = useOriginReport({ env, origin, tabId, recheck, changes, onBusy });
   const [selected, setSelected] = useState<string | null>(null);
   const [bannerHidden, setBannerHidden] = useState(false);
   const lastFocus = useRef<string | null>(null);
 
-  const actions = useSkillActions(env, origin, reload);
+  const actions = useSkillActions(env, origin, reload, changes);
   const ready = state.phase === 'ready';
   const skill = ready && selected ? state.report.skills.find((s) => s.id === selected) : undefined;
   const details = useSkillDetails(skill !== undefined);

@@ -8,6 +8,7 @@ import { POLICY_PENDING_MESSAGE } from '../hand-off-gate';
 import { contextFor, insertSkill } from '../hand-offs';
 import { approvalDecision, findSkill, refused, toSkillText } from '../handoff-rules';
 import { currentBytes, reportFor } from '../skill-access';
+import { t } from '../../i18n';
 import { fail, type Slice } from './types';
 
 export function approvalHandlers(ctx: ServiceContext): Slice<'approvals'> {
@@ -23,16 +24,19 @@ export function approvalHandlers(ctx: ServiceContext): Slice<'approvals'> {
       if (!decision.ok) return refused(decision);
       const { skill, url, status } = decision;
       const stored = await currentBytes(s, req.origin, skill);
-      if (!stored) return fail('bytes-missing', 'The verified bytes are not stored; re-check the site.');
+      if (!stored) return fail('bytes-missing', t('err_bytes_missing'));
+      const keyFingerprint = status === 'verified-signed' ? (report.key.pinned?.fingerprint ?? null) : null;
+      // An Undo brings back the approval that was withdrawn, bound to the same key, or nothing.
+      if (req.restore && req.restore.keyFingerprint !== keyFingerprint) return fail('key-changed', t('err_restore_key_changed'));
       const approval: Approval = {
         origin: req.origin,
         url,
         digestLf: stored.digestLf,
         digestRaw: stored.digestRaw,
-        keyFingerprint: status === 'verified-signed' ? (report.key.pinned?.fingerprint ?? null) : null,
+        keyFingerprint,
         statusAtApproval: status,
         name: skill.name,
-        approvedAt: clock.now(),
+        approvedAt: req.restore ? Math.min(req.restore.approvedAt, clock.now()) : clock.now(),
       };
       await s.approve(approval, stored, managedKeyFor(policy, req.origin)?.fingerprint ?? null);
       await probes.probe('after-approval', req.origin, { kind: 'request', sender });
