@@ -277,6 +277,8 @@ export interface ContentInsertMessage {
   text: string;
   /** The origin the background checked as a chat site: a page of any other origin refuses. */
   origin: string;
+  /** The popup asked and says the outcome itself: the page shows no success message of its own. */
+  quiet?: boolean;
 }
 
 /** After a failed insertion, what the page shows the user (the background copied the text, or could not). */

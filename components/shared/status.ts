@@ -2,23 +2,10 @@
 // meaning never rests on colour alone. The status itself always comes from the report.
 import type { SkillStatus } from '../../lib/types';
 import { t, type MessageKey } from '../../lib/i18n';
+import { statusWords } from '../../lib/i18n/status';
 
 export type Tone = 'good' | 'caution' | 'bad' | 'neutral';
 
-const LABEL: Record<SkillStatus, MessageKey> = {
-  'verified-signed': 'status_verified_signed',
-  verified: 'status_verified',
-  unverified: 'status_unverified',
-  'digest-mismatch': 'status_digest_mismatch',
-  'sources-disagree': 'status_sources_disagree',
-  'bad-signature': 'status_bad_signature',
-  'key-changed': 'status_key_changed',
-  'content-changed': 'status_content_changed',
-  'fetch-failed': 'status_fetch_failed',
-  'too-large': 'status_too_large',
-  invalid: 'status_invalid',
-  unsupported: 'status_unsupported',
-};
 
 const EXPLAIN: Record<SkillStatus, MessageKey> = {
   'verified-signed': 'explain_verified_signed',
@@ -53,7 +40,7 @@ const TONE: Record<SkillStatus, Tone> = {
 const MARK: Record<Tone, string> = { good: '✓', caution: '!', bad: '✕', neutral: '–' };
 
 export function statusLabel(status: SkillStatus): string {
-  return t(LABEL[status]);
+  return statusWords(status);
 }
 
 export function statusExplanation(status: SkillStatus): string {

@@ -4,7 +4,7 @@ import { managedKeyFor } from '../../trust/managed';
 import type { Approval } from '../../types';
 import { approvedList } from '../approved-list';
 import type { ServiceContext } from '../context';
-import { POLICY_PENDING_MESSAGE } from '../hand-off-gate';
+import { policyPendingMessage } from '../hand-off-gate';
 import { contextFor, insertSkill } from '../hand-offs';
 import { approvalDecision, findSkill, refused, toSkillText } from '../handoff-rules';
 import { currentBytes, reportFor } from '../skill-access';
@@ -17,7 +17,7 @@ export function approvalHandlers(ctx: ServiceContext): Slice<'approvals'> {
     'skillpin:approve': async (req, sender) => {
       // Nothing is approved under a policy that is not known (it may require signatures).
       const policy = await ctx.policy();
-      if (!policy) return fail('policy-pending', POLICY_PENDING_MESSAGE);
+      if (!policy) return fail('policy-pending', policyPendingMessage());
       const s = await ctx.store();
       const report = await reportFor(ctx, req.origin, sender);
       const decision = approvalDecision(findSkill(report, req.url), req, policy);
@@ -59,6 +59,6 @@ export function approvalHandlers(ctx: ServiceContext): Slice<'approvals'> {
     'skillpin:approved-list': async () => approvedList(ctx),
     'skillpin:approvals-list': async () => (await ctx.store()).listApprovals(),
     'skillpin:insert': async (req, sender) =>
-      insertSkill(ctx, { origin: req.origin, url: req.url, frame: { tabId: req.tabId, frameId: 0 }, expectedOrigin: req.chatOrigin }, sender),
+      insertSkill(ctx, { origin: req.origin, url: req.url, frame: { tabId: req.tabId, frameId: 0 }, expectedOrigin: req.chatOrigin, quiet: true }, sender),
   };
 }
