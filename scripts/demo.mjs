@@ -118,7 +118,7 @@ const badgeColor = publisherTab ? await badgeColorOf(publisherTab.id) : null;
 console.log(`badge:          ${badge || '(none)'} on the demo publisher tab; Skillpin ${pinned ? 'is pinned to the toolbar' : 'is NOT pinned (see the extensions menu)'}`);
 
 if (stay) {
-  const icon = pinned ? 'the Skillpin icon (◆) right of the address bar' : 'the puzzle-piece Extensions icon right of the address bar, then the pin next to Skillpin, then the Skillpin icon (◆)';
+  const icon = pinned ? 'the Skillpin icon (a green pin with a check mark) right of the address bar' : 'the puzzle-piece Extensions icon right of the address bar, then the pin next to Skillpin, then the Skillpin icon (a green pin with a check mark)';
   console.log('\nChromium is open on the demo publisher, its only tab. What to click:');
   console.log(`  1. Click ${icon}, showing ${badge || 'its badge'}: the popup lists the site's ${DEMO_SKILLS.length} verified skills.`);
   console.log(`  2. In the popup, click "Approve" on a skill (e.g. ${DEMO_SKILLS[0]?.name}).`);

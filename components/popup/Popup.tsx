@@ -68,9 +68,7 @@ function Body({ env, target }: Props) {
     <PolicyContext.Provider value={policy}>
       <header class="top">
         <div class="brand">
-          <span class="logo" aria-hidden="true">
-            ◆
-          </span>
+          <img class="logo" src="/icon/48.png" alt="" width="24" height="24" />
           <div>
             <h1>{t('extName')}</h1>
             {origin && (
@@ -86,7 +84,7 @@ function Body({ env, target }: Props) {
               {t('recheck')}
             </button>
           )}
-          <a class="btn btn-quiet" href={env.optionsUrl} target="_blank" rel="noopener noreferrer" aria-label={t('open_settings')}>
+          <a class="btn btn-quiet" href={env.optionsUrl} target="_blank" rel="noopener noreferrer" aria-label={t('open_settings')} title={t('open_settings')}>
             <span aria-hidden="true">⚙</span>
           </a>
         </div>
@@ -105,12 +103,17 @@ function Body({ env, target }: Props) {
         )}
         {target?.kind === 'origin' && target.isChat && <ChatSection env={env} tabId={chatViewTab} origin={target.origin} version={version} />}
         {target?.kind === 'origin' && (
-          <section aria-labelledby="site-title" class="site">
-            <h2 id="site-title" class={target.isChat ? '' : 'visually-hidden'}>
-              {t('site_skills')}
-            </h2>
-            <OriginView env={env} origin={target.origin} tabId={target.tabId} chatTab={chatTab} recheck={recheck} changes={version} onBusy={setBusy} />
-          </section>
+          // On a chat site that publishes no skills of its own, its section says nothing (hideEmpty).
+          <OriginView
+            env={env}
+            origin={target.origin}
+            tabId={target.tabId}
+            chatTab={chatTab}
+            recheck={recheck}
+            changes={version}
+            onBusy={setBusy}
+            hideEmpty={target.isChat}
+          />
         )}
       </main>
     </PolicyContext.Provider>

@@ -4,6 +4,8 @@
 // pass: what is exported is exactly what was verified (PRODUCT.md §3, "keep the verified bytes").
 import { parseFrontmatter } from '../parse/skill-md';
 import { ROOT_SKILL_MD } from '../verify/archive';
+import { t } from '../i18n';
+import { formatNumber } from '../i18n/format';
 
 /** One file of an archive skill besides its root SKILL.md, by its path inside the skill folder. */
 export interface ExportFile {
@@ -63,24 +65,24 @@ function quoted(s: string, max = 60): string {
 function nameProblems(name: string): PreflightProblem[] {
   const out: PreflightProblem[] = [];
   const n = length(name);
-  if (n < 1 || n > MAX_NAME_LENGTH) out.push(problem('name-length', `The name must be 1 to ${MAX_NAME_LENGTH} characters long; it is ${n}.`));
+  if (n < 1 || n > MAX_NAME_LENGTH) out.push(problem('name-length', t('export_name_length', MAX_NAME_LENGTH, n)));
   if (n > 0 && !/^[a-z0-9-]*$/.test(name)) {
-    out.push(problem('name-characters', `The name ${quoted(name)} may use only lower-case letters a–z, digits and hyphens.`));
+    out.push(problem('name-characters', t('export_name_characters', quoted(name))));
   }
-  if (name.startsWith('-') || name.endsWith('-')) out.push(problem('name-edge-hyphen', `The name ${quoted(name)} must not start or end with a hyphen.`));
-  if (name.includes('--')) out.push(problem('name-double-hyphen', `The name ${quoted(name)} must not contain two hyphens in a row.`));
+  if (name.startsWith('-') || name.endsWith('-')) out.push(problem('name-edge-hyphen', t('export_name_edge_hyphen', quoted(name))));
+  if (name.includes('--')) out.push(problem('name-double-hyphen', t('export_name_double_hyphen', quoted(name))));
   return out;
 }
 
 function descriptionProblems(description: string): PreflightProblem[] {
   const out: PreflightProblem[] = [];
   const n = length(description);
-  if (description.trim() === '') out.push(problem('description-empty', 'The description in the frontmatter is empty.'));
+  if (description.trim() === '') out.push(problem('description-empty', t('export_description_empty')));
   if (n > MAX_DESCRIPTION_LENGTH) {
-    out.push(problem('description-length', `The description is ${n.toLocaleString('en-US')} characters long; at most ${MAX_DESCRIPTION_LENGTH.toLocaleString('en-US')} are allowed.`));
+    out.push(problem('description-length', t('export_description_length', formatNumber(n), formatNumber(MAX_DESCRIPTION_LENGTH))));
   }
   const tag = XML_TAG.exec(description);
-  if (tag) out.push(problem('description-xml', `The description contains an XML tag (${quoted(tag[0], 40)}); upload forms refuse tags there.`));
+  if (tag) out.push(problem('description-xml', t('export_description_xml', quoted(tag[0], 40))));
   return out;
 }
 
@@ -94,15 +96,15 @@ function staysInside(path: string): boolean {
 function fileProblems(files: readonly ExportFile[]): PreflightProblem[] {
   const out: PreflightProblem[] = [];
   const total = files.length + 1;
-  if (total > MAX_FILES) out.push(problem('too-many-files', `The skill has ${total} files; at most ${MAX_FILES} are allowed.`));
+  if (total > MAX_FILES) out.push(problem('too-many-files', t('export_too_many_files', formatNumber(total), formatNumber(MAX_FILES))));
   const others = files.filter((f) => (f.path.split('/').pop() ?? '').toLowerCase() === ROOT_SKILL_MD.toLowerCase());
   if (others.length > 0) {
     const list = others.slice(0, 3).map((f) => quoted(f.path)).join(', ');
-    out.push(problem('skill-md-duplicate', `The skill holds another SKILL.md besides the one at the top of its folder (${list}${others.length > 3 ? ', …' : ''}); exactly one is allowed.`));
+    out.push(problem('skill-md-duplicate', t('export_skill_md_duplicate', `${list}${others.length > 3 ? ', …' : ''}`)));
   }
   const outside = files.filter((f) => !staysInside(f.path));
   if (outside.length > 0) {
-    out.push(problem('path-outside-folder', `The file path ${quoted(outside[0]?.path ?? '')} would land outside the skill folder.`));
+    out.push(problem('path-outside-folder', t('export_path_outside', quoted(outside[0]?.path ?? ''))));
   }
   return out;
 }
@@ -119,19 +121,19 @@ export function preflight(skillMd: Uint8Array, files: readonly ExportFile[] = []
   const bom = skillMd[0] === 0xef && skillMd[1] === 0xbb && skillMd[2] === 0xbf;
   const fm = parseFrontmatter(skillMd);
   if (bom) {
-    problems.push(problem('frontmatter-missing', 'The SKILL.md has no YAML frontmatter at its start: a byte order mark (U+FEFF) comes before the "---" line.'));
+    problems.push(problem('frontmatter-missing', t('export_frontmatter_bom')));
   } else if (fm.data === null) {
     const missing = fm.diagnostics.some((d) => d.code === 'frontmatter-missing');
     problems.push(
       missing
-        ? problem('frontmatter-missing', 'The SKILL.md has no YAML frontmatter: it must start with a "---" line, then name and description, then "---".')
-        : problem('frontmatter-unreadable', `The SKILL.md frontmatter cannot be read (${(fm.diagnostics[0]?.message ?? 'it is not a YAML mapping').replace(/\.$/, '')}).`),
+        ? problem('frontmatter-missing', t('export_frontmatter_missing'))
+        : problem('frontmatter-unreadable', t('export_frontmatter_unreadable', (fm.diagnostics[0]?.message ?? t('export_frontmatter_not_mapping')).replace(/\.$/, ''))),
     );
   }
   if (fm.data !== null) {
-    if (fm.name === null) problems.push(problem('name-missing', 'The frontmatter has no name.'));
+    if (fm.name === null) problems.push(problem('name-missing', t('export_name_missing')));
     else problems.push(...nameProblems(fm.name));
-    if (fm.description === null) problems.push(problem('description-missing', 'The frontmatter has no description.'));
+    if (fm.description === null) problems.push(problem('description-missing', t('export_description_missing')));
     else problems.push(...descriptionProblems(fm.description));
   }
   problems.push(...fileProblems(files));

@@ -82,7 +82,7 @@ test('Ctrl+C stops the demo: the browser closes, the process exits cleanly and i
     const profile = /browser profile: (\S+)/.exec(demo.output())?.[1];
     if (!profile) throw new Error(`no profile in:\n${demo.output()}`);
     expect(existsSync(profile)).toBe(true);
-    expect(demo.output()).toContain('Click the Skillpin icon (◆) right of the address bar, showing 5');
+    expect(demo.output()).toContain('Click the Skillpin icon (a green pin with a check mark) right of the address bar, showing 5');
     demo.child.kill('SIGINT');
     expect(await demo.exited, demo.output()).toBe(0);
     expect(existsSync(profile)).toBe(false);
