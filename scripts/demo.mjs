@@ -85,6 +85,12 @@ if (extensionId !== expectedId) console.warn(`extension id ${extensionId} is not
 // first screen).
 const optionsPage = await context.newPage();
 await optionsPage.goto(`chrome-extension://${extensionId}/options.html`);
+// Ready first: the background answers once its store is open and the organisation's policy is
+// known (a settings change before then is refused, 'policy-pending').
+for (let i = 0; !(await optionsPage.evaluate(() => chrome.runtime.sendMessage({ type: 'skillpin:ready' })).then((r) => r?.ready === true, () => false)); i++) {
+  if (i > 300) throw new Error('the extension did not become ready within 30 s');
+  await optionsPage.waitForTimeout(100);
+}
 const saved = await optionsPage.evaluate(
   (origin) => chrome.runtime.sendMessage({ type: 'skillpin:settings-update', changes: { chatSites: [origin] } }),
   chat.origin,

@@ -6,6 +6,8 @@ import { useAnnounce } from '../shared/Announcer';
 import { ExportButton, ExportNote } from '../shared/ExportControls';
 import { useSkillExport } from '../shared/use-export';
 import { formatDate } from '../shared/format';
+import { StatusChip } from '../shared/StatusChip';
+import { OriginLink } from './OriginLink';
 import { withdrawer } from '../shared/use-withdraw';
 import type { OptionsEnv } from './env';
 import { compareText, listPlaceholder, PagedTable, useSortedList, type CountText } from './PagedTable';
@@ -60,17 +62,14 @@ export function ApprovalsSection({ env, version, onChanged }: { env: OptionsEnv;
           <td>
             <strong>{display(a.name, NAME_MAX)}</strong>
             <div class="hint break">{a.url}</div>
-            <div class="hint hex">sha256 {a.digestLf}</div>
             <ExportNote status={exporter.exportOf(a.origin, a.url)} />
           </td>
           <td>
-            <a href={`${env.popupUrl}?origin=${encodeURIComponent(a.origin)}`} target="_blank" rel="noopener noreferrer">
-              {a.origin}
-            </a>
+            <OriginLink origin={a.origin} popupUrl={env.popupUrl} />
           </td>
           <td>{formatDate(a.approvedAt)}</td>
           <td>
-            <code>{a.statusAtApproval}</code>
+            <StatusChip status={a.statusAtApproval} />
           </td>
           <td>
             <ExportButton exporter={exporter} origin={a.origin} url={a.url} name={a.name} />

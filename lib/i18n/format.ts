@@ -6,10 +6,12 @@ import { t } from './index';
 type UiLanguage = () => string;
 
 let override: UiLanguage | null = null;
+let zone: string | undefined;
 
-/** Replace the browser's language (tests); null: ask the browser again. */
-export function setUiLanguage(fn: UiLanguage | null): void {
+/** Replace the browser's language and time zone (tests); null and undefined: the browser's own. */
+export function setUiLanguage(fn: UiLanguage | null, timeZone?: string): void {
   override = fn;
+  zone = timeZone;
   cache.clear();
 }
 
@@ -65,15 +67,18 @@ export function formatSize(bytes: number): string | null {
   const mb = bytes >= 1_000_000;
   const unit = mb ? 'megabyte' : 'kilobyte';
   const value = mb ? bytes / 1_000_000 : bytes / 1000;
-  return cached(unit, (l) => new Intl.NumberFormat(l, { style: 'unit', unit, unitDisplay: 'short', maximumFractionDigits: 1 })).format(value);
+  return cached(unit, (l) => new Intl.NumberFormat(l, { style: 'unit', unit, unitDisplay: 'short', maximumFractionDigits: 1 }))
+    .format(value)
+    // Number and unit on one line.
+    .replace(/\s/g, '\u00a0');
 }
 
 /** Date and time in the browser's language and time zone ("12 Mar 2025, 14:05"). */
 export function formatDateTime(ms: number): string {
-  return cached('datetime', (l) => new Intl.DateTimeFormat(l, { dateStyle: 'medium', timeStyle: 'short' })).format(ms);
+  return cached('datetime', (l) => new Intl.DateTimeFormat(l, { dateStyle: 'medium', timeStyle: 'short', timeZone: zone })).format(ms);
 }
 
 /** The date alone ("12 Mar 2025"). */
 export function formatDay(ms: number): string {
-  return cached('day', (l) => new Intl.DateTimeFormat(l, { dateStyle: 'medium' })).format(ms);
+  return cached('day', (l) => new Intl.DateTimeFormat(l, { dateStyle: 'medium', timeZone: zone })).format(ms);
 }
