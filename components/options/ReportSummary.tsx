@@ -64,7 +64,7 @@ export function ReportSummary({ report }: { report: OriginReport }) {
                 </td>
                 <td>
                   {t(OUTCOME[s.outcome])}
-                  {s.httpStatus !== null && <span class="hint"> (HTTP {s.httpStatus})</span>}
+                  {s.httpStatus !== null && <span class="hint"> {t('diag_http_status', s.httpStatus)}</span>}
                 </td>
                 <td class="nowrap">{s.bytes === null ? '' : formatBytes(s.bytes)}</td>
               </tr>

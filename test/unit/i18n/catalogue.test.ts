@@ -118,8 +118,8 @@ describe('locales', () => {
 describe('keys and code', () => {
   it('every key some locale has is used by the code', () => {
     const used = new Set(LITERALS.map((l) => l.value));
-    // A counted message (lib/i18n/plural.ts tn('base', n)) uses every plural form of its base.
-    for (const base of PLURAL_BASES) for (const form of ['zero', 'one', 'two', 'few', 'many', 'other']) used.add(`${base}_${form}`);
+    // A counted message (lib/i18n/plural.ts tn('base', n), or a table of PluralBase values) uses every plural form of its base.
+    for (const base of LITERALS.map((l) => l.value)) for (const form of ['zero', 'one', 'two', 'few', 'many', 'other']) used.add(`${base}_${form}`);
     for (const l of LITERALS) for (const m of l.value.matchAll(/__MSG_([A-Za-z0-9_@]+)__/g)) used.add(m[1] as string);
     for (const page of PAGES) for (const m of readFileSync(join(ROOT, page), 'utf8').matchAll(/__MSG_([A-Za-z0-9_@]+)__/g)) used.add(m[1] as string);
     expect(Object.keys(english).filter((k) => !used.has(k))).toEqual([]);
