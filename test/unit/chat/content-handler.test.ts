@@ -82,6 +82,15 @@ describe('handling an insert', () => {
     expect(notify).toHaveBeenCalledWith(document, insertMessage('success'), { tone: 'info', timeoutMs: 6000 });
   });
 
+  it('an insert the popup asked for (quiet) shows no message in the page: the popup says it, once', async () => {
+    const notify = vi.fn();
+    const insert = vi.fn(async (): Promise<InsertResult> => ({ ok: true, method: 'insert-text', message: insertMessage('success') }));
+    const result = await onContentMessage({ type: 'skillpin:content-insert', text: 'skill text', origin: HERE, quiet: true }, BG, { runtimeId: ID, doc: document, insert, notify });
+    expect(result).toMatchObject({ ok: true });
+    expect(notify).not.toHaveBeenCalled();
+    expect(await onContentMessage({ type: 'skillpin:content-insert', text: 'skill text', origin: HERE, quiet: 'yes' }, BG, { runtimeId: ID, doc: document, insert, notify })).toBeNull();
+  });
+
   it('a page of another origin gets nothing (the tab navigated after the background checked it)', async () => {
     const insert = vi.fn();
     const notify = vi.fn();
