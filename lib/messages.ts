@@ -190,8 +190,8 @@ export interface InsertResult {
 /**
  * How the desktop mirror stands: `off` (turned off, nothing is sent), `no-permission` (on, but the
  * browser does not grant nativeMessaging), `restart-needed` (Chrome: the background must start again
- * to reach the program), `waiting` (the organisation's policy is not known yet; the mirror is left
- * as it is), `working`, `in-sync`, `host-absent` (the program is not installed for this browser),
+ * to reach the program), `waiting` (the organisation's policy is not known yet: nothing is handed
+ * over, and the mirror was emptied until it is), `working`, `in-sync`, `host-absent` (the program is not installed for this browser),
  * `forbidden` (it is installed for another extension id), `retrying` (the connection was lost),
  * `unavailable` (this browser cannot run it).
  */

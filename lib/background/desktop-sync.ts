@@ -7,7 +7,8 @@
 //
 // Nothing is sent while the feature is off, with one exception: turning it off while the mirror
 // holds skills sends one sync naming nothing, so no copy outlives the user's choice. While the
-// organisation's policy is not known the mirror is left as it is (nothing new is sent).
+// organisation's policy is not known the gate releases nothing (PRODUCT.md §10, the policy fails
+// closed): the mirror is emptied until the policy is read, then filled again.
 import { DesktopLink, type LinkState } from '../desktop/link';
 import { planMirror } from '../desktop/outbox';
 import type { AgentOutcome } from '../desktop/protocol';
@@ -47,7 +48,7 @@ export interface DesktopSync {
 }
 
 /** What the mirror is doing when the link is not the one to say. */
-type Phase = 'off' | 'no-permission' | 'restart-needed' | 'waiting' | 'unavailable' | 'link';
+type Phase = 'off' | 'no-permission' | 'restart-needed' | 'unavailable' | 'link';
 
 class Syncer implements DesktopSync {
   private readonly native: NativePlatform | undefined;
@@ -60,6 +61,8 @@ class Syncer implements DesktopSync {
   private syncedAt: number | null = null;
   /** The run under way is the one sync naming nothing after the feature was turned off. */
   private clearing = false;
+  /** The last plan was made while the organisation's policy was not known (so it named nothing). */
+  private policyPending = false;
   private queue: Promise<void> = Promise.resolve();
   private waiters: (() => void)[] = [];
 
@@ -95,7 +98,7 @@ class Syncer implements DesktopSync {
     const settings = await this.context().settings.effective();
     const permission = this.native ? await this.native.granted().catch(() => false) : false;
     const ls: LinkState = this.link?.state ?? { kind: 'off' };
-    const state: DesktopState = this.phase === 'link' ? ls.kind : this.phase;
+    const state: DesktopState = this.phase !== 'link' ? this.phase : this.policyPending && ls.kind === 'in-sync' ? 'waiting' : ls.kind;
     const message = this.phase === 'link' && (ls.kind === 'host-absent' || ls.kind === 'forbidden' || ls.kind === 'retrying') ? ls.message : null;
     return {
       enabled: settings.desktopMirror,
@@ -165,8 +168,9 @@ class Syncer implements DesktopSync {
     this.wake();
   }
 
+  /** A sync naming skills was sent and no sync naming none confirmed since (never: nothing to clear). */
   private async held(): Promise<boolean> {
-    return (await this.platform.getLocal(DESKTOP_HELD_KEY).catch(() => true)) !== false;
+    return (await this.platform.getLocal(DESKTOP_HELD_KEY).catch(() => false)) === true;
   }
 
   private async evaluate(cause: DesktopCause): Promise<void> {
@@ -179,14 +183,8 @@ class Syncer implements DesktopSync {
     if (!settings.desktopMirror) return this.clear(cause);
     this.clearing = false;
     if (cause.origin !== undefined && !(await (await ctx.store()).listApprovals()).some((a) => a.origin === cause.origin)) return;
-    // The policy may forbid what the mirror holds, or allow it: until it is known nothing changes.
-    if ((await ctx.policy()) === null) {
-      link.stop();
-      this.lastSignature = null;
-      this.phase = 'waiting';
-      this.wake();
-      return;
-    }
+    // Not a rule of its own: the gate refuses every skill then. Noted for the options page.
+    this.policyPending = (await ctx.policy()) === null;
     const found = await mirrorableSkills(ctx);
     const plan = await planMirror(found.skills, choicesOf(settings));
     const signature = JSON.stringify(plan.sync.skills);
