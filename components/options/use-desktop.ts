@@ -56,6 +56,8 @@ export function useDesktop(env: OptionsEnv, version: number): DesktopModel {
   }, [env, version]);
 
   async function change(changes: Partial<Settings>): Promise<boolean> {
+    // Shown at once (a box the user ticked stays ticked); the settings as stored follow the answer.
+    setSettings((s) => (s === null ? s : { ...s, ...changes }));
     setBusy(true);
     try {
       const res = await env.client.settingsUpdate(changes);
