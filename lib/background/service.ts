@@ -3,8 +3,9 @@
 // event page and node tests. entrypoints/background/ only wires events to it.
 //
 // Where things live: context.ts (the worker's state and caches), dispatch.ts (the message
-// gate), handlers/ (one slice per concern: reports, approvals, keys, settings, transfer),
-// events.ts and menu-click.ts (browser events), skill-access.ts (reports, bytes, contexts).
+// gate), handlers/ (one slice per concern: reports, approvals, keys, settings, transfer, desktop),
+// events.ts and menu-click.ts (browser events), skill-access.ts (reports, bytes, contexts),
+// desktop-sync.ts (the desktop mirror, kept after every change).
 import { createContext } from './context';
 import type { BackgroundDeps, BackgroundService } from './deps';
 import { createDispatch } from './dispatch';
