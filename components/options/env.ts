@@ -1,7 +1,7 @@
-import type { StateChangeKind } from '../../lib/messages';
 import type { Client } from '../shared/client';
 import type { WriteClipboard } from '../shared/clipboard';
 import type { SaveFile } from '../shared/save-file';
+import type { WatchChanges } from '../shared/state-changes';
 
 export interface OptionsEnv {
   client: Client;
@@ -12,11 +12,13 @@ export interface OptionsEnv {
   saveFile?: SaveFile;
   /** Asks the browser to let Skillpin read these host patterns (permissions.request, from the click). */
   requestAccess?: (patterns: string[]) => Promise<boolean>;
+  /** Asks the browser for the optional nativeMessaging permission (permissions.request, from the click). */
+  requestNativeMessaging?: () => Promise<boolean>;
   /** URL of the popup page (per-origin views: `${popupUrl}?origin=…`). */
   popupUrl: string;
   /**
    * Calls `listener` after settings or trust state changed anywhere (this page included);
    * returns the unsubscribe function. Absent where nothing can change behind the page.
    */
-  watchChanges?: (listener: (kind: StateChangeKind) => void) => () => void;
+  watchChanges?: WatchChanges;
 }

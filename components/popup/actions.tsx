@@ -1,19 +1,31 @@
-// The user's actions on a skill: approve (with the extra confirmations), revoke,
+// The user's actions on a skill: approve (with the extra confirmations), withdraw an approval (with Undo),
 // copy the skill context, insert it into a chat tab. Results go to the live region.
 import type { JSX } from 'preact';
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import type { SkillReport } from '../../lib/types';
 import { t } from '../../lib/i18n';
 import { useAnnounce } from '../shared/Announcer';
 import { Dialog } from '../shared/Dialog';
 import { errorText } from '../shared/format';
 import { useSkillExport, type SkillExporter } from '../shared/use-export';
+import { withdrawer } from '../shared/use-withdraw';
+import { NAME_MAX, display } from '../../lib/text/display';
+
+/** The chat named by its host ("chatgpt.com"), as the user sees it in the address bar. */
+function hostOf(origin: string): string {
+  try {
+    return new URL(origin).host;
+  } catch {
+    return origin;
+  }
+}
 import { approvalNeeds } from './approve';
 import type { PopupEnv } from './env';
 
 export interface SkillActions {
   approve(skill: SkillReport): void;
-  revoke(skill: SkillReport): Promise<void>;
+  /** Withdraws the approval of the skill; its message offers Undo. */
+  withdraw(skill: SkillReport): Promise<void>;
   copy(origin: string, url: string, name: string): Promise<void>;
   /** Inserts into the chat tab `tabId`, which the popup showed as `chatOrigin`. */
   insert(tabId: number, chatOrigin: string, origin: string, url: string, name: string): Promise<void>;
@@ -23,11 +35,16 @@ export interface SkillActions {
   dialog: JSX.Element | null;
 }
 
-export function useSkillActions(env: PopupEnv, origin: string, onChanged: () => Promise<void> | void): SkillActions {
+/** `changes` grows with every change of trust state made anywhere: the recorded exports are read again. */
+export function useSkillActions(env: PopupEnv, origin: string, onChanged: () => Promise<void> | void, changes = 0): SkillActions {
   const announce = useAnnounce();
   const [pending, setPending] = useState<SkillReport | null>(null);
   const [busy, setBusy] = useState(false);
   const exporter = useSkillExport(env.client, announce, env.saveFile);
+  const { reload: reloadExports } = exporter;
+  useEffect(() => {
+    if (changes > 0) reloadExports();
+  }, [changes, reloadExports]);
 
   async function run(task: () => Promise<void>) {
     setBusy(true);
@@ -61,15 +78,23 @@ export function useSkillActions(env: PopupEnv, origin: string, onChanged: () => 
     else void sendApprove(skill, false, false);
   }
 
-  async function revoke(skill: SkillReport) {
-    const url = skill.url;
-    if (!url) return;
-    await run(async () => {
-      const res = await env.client.revoke(origin, url);
-      if (res.ok) announce(t('revoked_ok', skill.name), 'success');
-      else announce(t('revoke_failed', res.message ?? res.error ?? t('error_unknown')), 'error');
-      await onChanged();
+  /** Withdraws the skill's approval (approved or suspended); the message offers Undo. */
+  async function withdraw(skill: SkillReport) {
+    const approval = skill.approval.approval;
+    if (!skill.url || !approval) return;
+    const needs = approvalNeeds(skill);
+    const withdrawOne = withdrawer({
+      client: env.client,
+      announce,
+      exported: (o, u) => exporter.exportOf(o, u) !== null,
+      // Undo confirms again what approving it needed, judged on the skill as the user sees it now.
+      confirms: (a) => ({ unverified: needs.unverified || a.statusAtApproval === 'unverified', crossOrigin: skill.crossOrigin }),
+      onChanged: async () => {
+        await onChanged();
+        exporter.reload();
+      },
     });
+    await run(() => withdrawOne(approval));
   }
 
   async function copy(skillOrigin: string, url: string, name: string) {
@@ -88,7 +113,7 @@ export function useSkillActions(env: PopupEnv, origin: string, onChanged: () => 
   async function insert(tabId: number, chatOrigin: string, skillOrigin: string, url: string, name: string) {
     await run(async () => {
       const res = await env.client.insert(tabId, chatOrigin, skillOrigin, url);
-      if (res.ok && res.method !== 'clipboard' && res.method !== 'none') announce(t('inserted_ok', name), 'success');
+      if (res.ok && res.method !== 'clipboard' && res.method !== 'none') announce(t('inserted_ok', display(name, NAME_MAX), hostOf(chatOrigin)), 'success');
       else if (res.method === 'clipboard') announce(t('inserted_clipboard', res.message), 'info');
       else announce(t('insert_failed', res.message), 'error');
     });
@@ -130,5 +155,5 @@ export function useSkillActions(env: PopupEnv, origin: string, onChanged: () => 
     );
   }
 
-  return { approve, revoke, copy, insert, exporter, busy, dialog };
+  return { approve, withdraw, copy, insert, exporter, busy, dialog };
 }

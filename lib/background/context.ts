@@ -20,7 +20,9 @@ import { siteAccess, type SiteAccess } from './site-access';
 import type { SenderLike } from './sender';
 import { settingsCache, type SettingsCache } from './settings-cache';
 import { approvedList } from './approved-list';
+import { createDesktopSync, type DesktopSync } from './desktop-sync';
 import { stateAnnouncer } from './state-change';
+import { refreshBadges } from './badge-refresh';
 import { storeOnce } from './store-once';
 
 export interface ServiceContext {
@@ -61,10 +63,12 @@ export interface ServiceContext {
    * should not happen costs more than a re-check that is refused.
    */
   privateRequest(origin: string, tabId: number | undefined, sender: SenderLike): Promise<boolean>;
-  /** Tells open pages that settings or trust state changed. */
+  /** Tells open pages that settings or trust state changed, and sets every open tab's badge from what is stored now. */
   announce(kind: StateChangeKind): Promise<void>;
   /** The last change of trust state or settings made through this worker (its start, at first). */
   stateChangedAt: number;
+  /** The desktop mirror (desktop-sync.ts): told of every change that may change what is usable. */
+  desktop: DesktopSync;
 }
 
 export function createContext(deps: BackgroundDeps): ServiceContext {
@@ -82,6 +86,7 @@ export function createContext(deps: BackgroundDeps): ServiceContext {
       void ctx.refreshMenusSafe();
       // The probes refused meanwhile (a page loaded while the policy was not known) run now.
       probes.retryPending();
+      ctx.desktop.changed({ force: true });
     },
   });
   const settings = settingsCache(store, policy.get);
@@ -108,10 +113,13 @@ export function createContext(deps: BackgroundDeps): ServiceContext {
       await badges.settle(report);
       await maybeNotify(platform, report, opts.private ? privateNotified : null);
       await ctx.refreshMenusSafe();
+      // A content or key change, or a skill that stopped verifying, leaves the mirror at once.
+      ctx.desktop.changed({ origin });
       return report;
     },
   });
 
+  const announceChange = stateAnnouncer((k, v) => platform.setLocal(k, v), clock);
   const ctx: ServiceContext = {
     deps,
     platform,
@@ -128,7 +136,11 @@ export function createContext(deps: BackgroundDeps): ServiceContext {
     probes,
     access,
     stateChangedAt: clock.now(),
-    announce: stateAnnouncer((k, v) => platform.setLocal(k, v), clock),
+    async announce(kind) {
+      await announceChange(kind);
+      // The badges follow too (not awaited: an answer to a page does not wait for every tab).
+      void refreshBadges(ctx).catch(() => undefined);
+    },
     async currentReport(origin, priv = false) {
       const report = await (await ctx.storeOf(priv)).getReport(origin);
       // A report left in 'probing' by a stopped worker is stale: nothing is in flight here.
@@ -155,6 +167,8 @@ export function createContext(deps: BackgroundDeps): ServiceContext {
         return true;
       }
     },
+    // Built now, reading the context only when it first runs (its own part of it is this field).
+    desktop: createDesktopSync(platform, clock, () => ctx),
   };
   return ctx;
 }

@@ -1,18 +1,20 @@
 // The gate every runtime message passes: it must be a well-formed request (lib/messages.ts),
 // a privileged one must come from the extension's own pages, and one that may change trust
-// state or settings is announced to open pages afterwards, whether it succeeded or not.
+// state or settings is announced to open pages afterwards, whether it succeeded or not, and
+// brings the desktop mirror up to date.
 import { changesOf, isPrivileged, parseRequest, type Request } from '../messages';
 import type { ServiceContext } from './context';
 import type { Handlers } from './handlers/types';
 import { isExtensionPage, type SenderLike } from './sender';
+import { t } from '../i18n';
 
 export function createDispatch(ctx: ServiceContext, handlers: Handlers): (message: unknown, sender: SenderLike) => Promise<unknown> {
   const { deps, clock } = ctx;
   return async (message, sender) => {
     const req = parseRequest(message);
-    if (!req) return { ok: false, error: 'bad-request', message: 'Not a well-formed Skillpin request.' };
+    if (!req) return { ok: false, error: 'bad-request', message: t('err_bad_request') };
     if (isPrivileged(req.type) && !isExtensionPage(sender, deps.runtimeId, deps.extensionBase)) {
-      return { ok: false, error: 'forbidden', message: 'Only Skillpin pages may do this.' };
+      return { ok: false, error: 'forbidden', message: t('err_forbidden') };
     }
     const changes = changesOf(req.type);
     if (changes) ctx.stateChangedAt = clock.now();
@@ -24,6 +26,8 @@ export function createDispatch(ctx: ServiceContext, handlers: Handlers): (messag
     } finally {
       // Also after a failed write: pages then read again and show what is really stored.
       if (changes) await ctx.announce(changes);
+      // Trust state or settings changed: the desktop mirror holds exactly what may be used now.
+      if (changes) ctx.desktop.changed({ force: true });
     }
   };
 }

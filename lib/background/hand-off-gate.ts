@@ -1,15 +1,19 @@
 // The one gate every path passes by which a skill's content leaves the extension (PRODUCT.md §6,
-// §10): the popup's Copy and Insert, the context menu's Copy and Insert, Export for upload, and any
-// path added later. lib/messages.ts names, per request type, where its content goes (`handsOff`);
-// the menus do the same (menus.ts MENU_HAND_OFFS). A path gets the approved bytes only from
-// release(), after these checks, in this order:
+// §10): the popup's Copy and Insert, the context menu's Copy and Insert, Export for upload, the
+// desktop mirror, and any path added later. lib/messages.ts names, per request type, where its
+// content goes (`handsOff`); the menus do the same (menus.ts MENU_HAND_OFFS), and so does the
+// background's own path to the desktop program (desktop-mirror.ts DESKTOP_HAND_OFFS). A path gets
+// the approved bytes only from release(), after these checks, in this order:
 //
 //   the organisation's policy is known → the site is not excluded by the deny list or the
 //   allow-list-only rule → not about a private window unless the user allowed them → the skill is
 //   listed, approved, usable, its current content is the approved content (SKILL.md and, for an
 //   archive, every file) and the policy allows its status (requireSignedSkills) → the approved
 //   bytes are stored and still hash to the approved digest → the target is one it may go to now
-//   (a chat target: the frame shows a chat site, the one the popup offered)
+//   (a chat target: the frame shows a chat site, the one the popup offered; the desktop program:
+//   the user turned desktop agents on)
+//
+// The desktop mirror is judged on the report this browser has: it never probes a site for it.
 //
 // Nothing else reads bytes for a hand-off: buildSkillContext and exportSkill are called only from
 // the modules that take a Released (test/unit/background/hand-off-gate.paths.test.ts).
@@ -25,12 +29,15 @@ import { chatTarget, type FrameTarget } from './hand-off';
 import { findSkill, handOff, type Refusal } from './handoff-rules';
 import type { SenderLike } from './sender';
 import { reportFor } from './skill-access';
+import { t } from '../i18n';
 
 export type HandOffTarget =
   | { kind: 'clipboard' }
   | { kind: 'download' }
   /** `expectedOrigin`: the chat site the popup offered (null: any chat site, e.g. the menu of that frame). */
-  | { kind: 'chat'; frame: FrameTarget; expectedOrigin: string | null };
+  | { kind: 'chat'; frame: FrameTarget; expectedOrigin: string | null }
+  /** The desktop program (docs/desktop.md), through the background's mirror. */
+  | { kind: 'desktop' };
 
 export interface HandOffRequest {
   origin: string;
@@ -56,17 +63,19 @@ export type ReleaseResult = ({ ok: true } & Released) | ({ ok: false } & Refusal
 
 const no = (error: string, message: string): { ok: false } & Refusal => ({ ok: false, error, message });
 
-export const POLICY_PENDING_MESSAGE = "Skillpin is waiting for your organisation's settings; try again in a moment.";
-export const EXCLUDED_MESSAGE = "This site is excluded in Skillpin's settings (deny list or allow-list only), so its skills are not used.";
-export const PRIVATE_MESSAGE = 'Skillpin is off in private windows; turn it on in the options to use skills there.';
+/** The refusals in the browser's language (lib/i18n: the extension's i18n API answers in the worker too). */
+export const policyPendingMessage = (): string => t('err_policy_pending');
+const excludedMessage = (): string => t('err_site_excluded');
+const privateMessage = (): string => t('err_private');
+const desktopOffMessage = (): string => t('err_desktop_off');
 
 /**
  * Whether an approved skill may be handed on now, by the rules that need no bytes and no target:
  * the list of approved skills and the menus show exactly what release() would let through.
  */
 export function handOffVerdict(skill: SkillReport | null, origin: string, policy: ManagedPolicy | null, settings: Settings): ReturnType<typeof handOff> {
-  if (policy === null) return no('policy-pending', POLICY_PENDING_MESSAGE);
-  if (excluded(origin, settings)) return no('site-excluded', EXCLUDED_MESSAGE);
+  if (policy === null) return no('policy-pending', policyPendingMessage());
+  if (excluded(origin, settings)) return no('site-excluded', excludedMessage());
   return handOff(skill, { requireSigned: policy.requireSigned });
 }
 
@@ -87,31 +96,33 @@ async function intact(stored: StoredSkill, approval: Approval): Promise<boolean>
 }
 
 async function checkTarget(ctx: ServiceContext, target: HandOffTarget, settings: Settings): Promise<({ ok: true; chatOrigin: string | null }) | ({ ok: false } & Refusal)> {
+  if (target.kind === 'desktop') return settings.desktopMirror ? { ok: true, chatOrigin: null } : no('desktop-off', desktopOffMessage());
   if (target.kind !== 'chat') return { ok: true, chatOrigin: null };
   const chat = await chatTarget(ctx.platform, settings.chatSites, target.frame, target.expectedOrigin);
   if (!chat.ok) return no('not-a-chat', chat.message);
   // A chat in a private window gets nothing unless the user allowed private windows.
-  if (!settings.probeInPrivate && (await ctx.privateRequest(chat.origin, target.frame.tabId, {}))) return no('private-window', PRIVATE_MESSAGE);
+  if (!settings.probeInPrivate && (await ctx.privateRequest(chat.origin, target.frame.tabId, {}))) return no('private-window', privateMessage());
   return { ok: true, chatOrigin: chat.origin };
 }
 
 /** The one way to the bytes of a skill that is about to leave the extension. Never throws for a refusal. */
 export async function release(ctx: ServiceContext, req: HandOffRequest): Promise<ReleaseResult> {
   const policy = await ctx.policy();
-  if (policy === null) return no('policy-pending', POLICY_PENDING_MESSAGE);
+  if (policy === null) return no('policy-pending', policyPendingMessage());
   const settings = await ctx.settings.effective();
   const priv = await ctx.isPrivate(req.origin, req.sender);
-  if (!settings.probeInPrivate && priv) return no('private-window', PRIVATE_MESSAGE);
+  if (!settings.probeInPrivate && priv) return no('private-window', privateMessage());
   // Before the report: an excluded site is not probed for it either.
-  if (excluded(req.origin, settings)) return no('site-excluded', EXCLUDED_MESSAGE);
-  const report = await reportFor(ctx, req.origin, req.sender);
+  if (excluded(req.origin, settings)) return no('site-excluded', excludedMessage());
+  // The mirror follows what this browser has seen; every other path may need the site's first report.
+  const report = req.target.kind === 'desktop' ? await ctx.currentReport(req.origin, priv) : await reportFor(ctx, req.origin, req.sender);
   const verdict = handOffVerdict(findSkill(report, req.url), req.origin, policy, settings);
   if (!verdict.ok) return verdict;
   // The stored record of exactly the approved content: for an archive its files too, never a newer
   // archive's that has the same SKILL.md (lib/engine/approved-bytes.ts).
   const stored = await approvedBytes(await ctx.storeOf(priv), verdict.approval);
-  if (!stored) return no('bytes-missing', 'The verified bytes are not stored; re-check the site.');
-  if (!(await intact(stored, verdict.approval))) return no('bytes-changed', 'The stored bytes no longer match what you approved; re-check the site.');
+  if (!stored) return no('bytes-missing', t('err_bytes_missing'));
+  if (!(await intact(stored, verdict.approval))) return no('bytes-changed', t('err_bytes_changed'));
   const target = await checkTarget(ctx, req.target, settings);
   if (!target.ok) return target;
   return { ok: true, skill: verdict.skill, approval: verdict.approval, stored, signatureState: verdict.signatureState, chatOrigin: target.chatOrigin, private: priv };

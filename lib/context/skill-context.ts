@@ -115,3 +115,8 @@ export function buildSkillContext(input: SkillContextInput): string {
   const separator = body.length === 0 || body.endsWith('\n') ? '' : '\n';
   return [CONTEXT_TITLE, ...contextHeaderLines(input), contextNote(input.origin), begin].join('\n') + '\n' + body + separator + end;
 }
+
+/** The size in UTF-8 bytes of the block buildSkillContext makes: what a chat agent receives. */
+export function skillContextSize(input: SkillContextInput): number {
+  return new TextEncoder().encode(buildSkillContext(input)).byteLength;
+}

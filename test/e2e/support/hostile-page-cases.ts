@@ -1,6 +1,7 @@
 // Messaging cases: the hostile page runs in a tab; the extension's trust state must not move,
 // every privileged message path is refused, and where the catalogue says so the user's own
 // explicit insertion still puts exactly one skill-context block into a composer.
+import { RENDER_BUDGET_MS } from './hostile-render';
 import type { ContextResult, InsertResult } from '../../../lib/messages';
 import type { OriginReport, Settings } from '../../../lib/types';
 import { insertItemId } from '../../../lib/background/menus';
@@ -177,10 +178,10 @@ export async function messagingChecks(s: HostileSession, c: HostileCase, p: Play
       const opened = await openPopup(s, p.report);
       await opened.popup.page.close();
       const problems = [...opened.problems];
-      if (opened.ms > 2000) problems.push(`the popup took ${opened.ms} ms`);
+      if (opened.ms > RENDER_BUDGET_MS) problems.push(`the popup hung (${opened.ms} ms)`);
       const reports = await send<{ origin: string }[]>(s.extPage, { type: 'skillpin:reports-list' });
       if (reports.some((r) => r.origin.includes('victim.example'))) problems.push('victim.example was probed');
-      parts.push({ facts: ['popup within 2 s; no report for victim.example'], problems });
+      parts.push({ facts: ['popup opened (no hang); no report for victim.example'], problems });
       break;
     }
     default:

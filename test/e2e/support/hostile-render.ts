@@ -9,8 +9,12 @@ import type { HostileSession } from './hostile-session';
 import { backToList, cardOf, checkCards, checkDiagnostics, checkLinks, checkRaw, checkRendered, checkVisibleText, interactWithRendered, merge, openDetails, openPopup, type ViewResult } from './hostile-views';
 import { watchSummary, type PageWatch } from './hostile-watch';
 
-/** The details view of the payload must render within this time (render-nesting-dos). */
-export const RENDER_BUDGET_MS = 2000;
+/**
+ * A view that has not rendered after this long is hung (render-nesting-dos, a message flood, an
+ * alias bomb): a check that it does not freeze, not a speed claim (speed is measured side by side in
+ * `npm run bench`; a tighter bound here failed on a loaded machine).
+ */
+export const RENDER_BUDGET_MS = 15_000;
 
 async function sentinelProblems(label: string, read: () => Promise<unknown>): Promise<string[]> {
   try {
@@ -47,7 +51,7 @@ export async function renderChecks(s: HostileSession, c: HostileCase, p: PlayedC
     await cardOf(popup, skill).locator('.card-desc').hover({ timeout: 2000 }).catch(() => undefined);
     const details = await openDetails(popup, skill);
     const inBudget = details.ms <= RENDER_BUDGET_MS;
-    parts.push({ facts: inBudget ? [`details view within ${RENDER_BUDGET_MS / 1000} s`] : [], problems: details.problems });
+    parts.push({ facts: inBudget ? ['details view rendered (no hang)'] : [], problems: details.problems });
     if (!inBudget) parts.push({ facts: [], problems: [`the details view took ${details.ms} ms (budget ${RENDER_BUDGET_MS} ms)`] });
     const heading = await popup.page.locator('#details-title').evaluate((el) => ({ children: el.children.length, text: el.textContent ?? '' }), undefined, { timeout: 2000 }).catch(() => null);
     if (!heading || heading.children !== 0 || heading.text !== skill.name) parts.push({ facts: [], problems: [`the details heading does not show the name as text (${JSON.stringify(heading)})`] });

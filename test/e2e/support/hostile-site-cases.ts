@@ -2,6 +2,7 @@
 // runner expects, observed in the extension, then what the user sees: the badge, the popup's
 // cards (status, no Approve for refused skills, names as text), the details view of every
 // skill, the diagnostics JSON, and the case-specific points of the catalogue's assertion.
+import { RENDER_BUDGET_MS } from './hostile-render';
 import type { ContextResult, SkillText } from '../../../lib/messages';
 import type { OriginReport, SkillReport } from '../../../lib/types';
 import { skillKey } from '../../hostile/outcome';
@@ -183,7 +184,7 @@ export async function siteChecks(s: HostileSession, c: HostileCase, p: PlayedCas
   let options: PageWatch | null = null;
   try {
     parts.push({ facts: [], problems: opened.problems });
-    if (c.id === 'yaml-alias-bomb') parts.push(opened.ms > 2000 ? { facts: [], problems: [`the popup took ${opened.ms} ms`] } : { facts: ['popup within 2 s'], problems: [] });
+    if (c.id === 'yaml-alias-bomb') parts.push(opened.ms > RENDER_BUDGET_MS ? { facts: [], problems: [`the popup hung (${opened.ms} ms)`] } : { facts: ['popup opened (no hang)'], problems: [] });
     parts.push(await checkCards(popup, p.report));
     parts.push(await checkLinks(popup, 'popup list'));
     parts.push(await originExtras(s, c, p, popup));

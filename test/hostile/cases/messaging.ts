@@ -113,7 +113,7 @@ JSON.parse = () => ({ type: 'skillpin:approve' });
 for (let i = 0; i < 10000; i++) window.postMessage({ type: 'skillpin:probe', origin: 'https://victim.example/' + i }, '*');
 for (let i = 0; i < 50; i++) { try { chrome.runtime.connect(); } catch (e) {} }
 </script>`),
-    { assert: 'The extension stays responsive (the popup opens within 2 s) and no probe of victim.example is made.' },
+    { assert: 'The extension stays responsive (the popup opens, it does not hang) and no probe of victim.example is made.' },
   ),
   messagingCase(
     'skill-forges-context-delimiters',

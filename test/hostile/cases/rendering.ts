@@ -219,7 +219,7 @@ export const RENDERING_CASES: HostileCase[] = [
     'SKILL.md with 5,000 nested blockquotes and a 1,000-column table',
     () => `# Deep\n\n${'>'.repeat(5000)} deep\n\n|${' c |'.repeat(1000)}\n|${'---|'.repeat(1000)}\n|${' v |'.repeat(1000)}\n`,
     0,
-    { assert: 'The popup and the details view render within 2 s and stay responsive.' },
+    { assert: 'The popup and the details view render (they do not hang) and stay responsive.' },
   ),
   renderCase(
     'render-html-comment-instructions',

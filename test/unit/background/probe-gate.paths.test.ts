@@ -3,8 +3,7 @@
 // browser event — and the Record type makes a new cause without a trigger fail to compile. Each
 // trigger is shown to probe with no rule in force (so the test cannot pass by doing nothing), then
 // to make no request and write no report under every rule of the gate.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { REVALIDATE_ALARM, type BackgroundService } from '../../../lib/background/service';
 import { PROBE_CAUSES, type ProbeCause } from '../../../lib/background/probe-gate';
@@ -13,6 +12,7 @@ import type { ProbeCommit, TrustStore } from '../../../lib/trust/store-api';
 import type { OriginReport, Settings } from '../../../lib/types';
 import { fingerprint } from '../../../lib/verify/fingerprint';
 import { startServer, type TestServer } from '../../support/server';
+import { sourceFiles } from '../../support/source-tree';
 import { buildSite, digestOf, keyPair, lf, skillText } from '../../support/signed-sites';
 import { HANG, RulesPlatform } from './fake-platform';
 import { OPTIONS_PAGE, POPUP, startService } from './service-harness';
@@ -225,16 +225,3 @@ describe('the probe gate: every cause of PROBE_CAUSES', () => {
     });
   }
 });
-
-function sourceFiles(roots: string[]): string[] {
-  const out: string[] = [];
-  const walk = (dir: string): void => {
-    for (const name of readdirSync(dir)) {
-      const path = join(dir, name);
-      if (statSync(path).isDirectory()) walk(path);
-      else if (/\.(ts|tsx)$/.test(name)) out.push(path);
-    }
-  };
-  for (const r of roots) walk(r);
-  return out;
-}
