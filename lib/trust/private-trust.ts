@@ -5,7 +5,7 @@
 // now, trusting a new key carries over the approvals of unchanged bytes and suspends the rest.
 import type { Approval, Pin } from '../types';
 import { StoreError } from './errors';
-import { MAX_OFFERED_KEYS_PER_ORIGIN } from './idb-keys';
+import { MAX_OFFERED_KEYS_PER_ORIGIN, revokedEntry } from './idb-keys';
 import { pinStep } from './pin-step';
 import type { KeyHistoryEntry } from './records';
 import type { CarryOver, PinResult, RevokeResult } from './store-api';
@@ -77,15 +77,7 @@ export class OriginTrust {
   revokeKey(fingerprint: string, at: number): RevokeResult {
     const entry = this.keys.get(fingerprint);
     if (entry?.state === 'revoked') return 'unchanged';
-    this.keys.set(fingerprint, {
-      origin: this.origin,
-      fingerprint,
-      key: entry?.key ?? null,
-      firstSeen: entry?.firstSeen ?? at,
-      lastSeen: entry?.lastSeen ?? at,
-      state: 'revoked',
-      revokedAt: at,
-    });
+    this.keys.set(fingerprint, revokedEntry(this.origin, fingerprint, entry ?? null, at));
     return 'revoked';
   }
 

@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { createPrivateStore } from '../../../lib/trust/private-store';
 import type { ProbeCommit, TrustStore } from '../../../lib/trust/store-api';
+import { dumpDatabase } from '../../support/trust-store';
 import { approvalFor, freshStore, keyPair, makeCacheEntry, makeReport, makeSkill, type TestStore } from './helpers';
 
 const ORIGIN = 'https://private.example';
@@ -11,27 +12,7 @@ const url = (n: string): string => `${ORIGIN}/skills/${n}/SKILL.md`;
 const K = keyPair(21);
 const K2 = keyPair(22);
 
-/** Every record of every object store of the normal database. */
-async function dump(t: TestStore): Promise<Record<string, unknown[]>> {
-  const db = await new Promise<IDBDatabase>((resolve, reject) => {
-    const req = t.factory.open(t.name);
-    req.onsuccess = () => resolve(req.result);
-    req.onerror = () => reject(req.error);
-  });
-  try {
-    const out: Record<string, unknown[]> = {};
-    for (const name of Array.from(db.objectStoreNames)) {
-      out[name] = await new Promise<unknown[]>((resolve, reject) => {
-        const req = db.transaction(name, 'readonly').objectStore(name).getAll();
-        req.onsuccess = () => resolve(req.result as unknown[]);
-        req.onerror = () => reject(req.error);
-      });
-    }
-    return out;
-  } finally {
-    db.close();
-  }
-}
+const dump = (t: TestStore): Promise<Record<string, unknown[]>> => dumpDatabase(t.factory, t.name);
 
 async function seeded(): Promise<{ t: TestStore; base: TrustStore }> {
   const t = await freshStore();
