@@ -12,9 +12,10 @@ export async function refreshBadges(ctx: ServiceContext): Promise<void> {
   const tabs = await ctx.platform.listTabs();
   for (const tab of tabs) {
     const origin = tab.url ? httpOrigin(tab.url) : null;
-    if (!tab.url || !origin || ctx.probes.inFlight(origin)) continue;
+    if (!tab.url || !origin || ctx.probes.inFlight(origin, tab.incognito)) continue;
     const decision = await ctx.probes.check('navigation', tab.url, { kind: 'tab', incognito: tab.incognito });
-    const badge = decision.probe ? badgeFor(await ctx.currentReport(origin)) : { text: '', color: '#5b6470', title: notCheckedTitle(decision.reason) };
+    // A private tab shows the private windows' report (lib/trust/private-store.ts).
+    const badge = decision.probe ? badgeFor(await ctx.currentReport(origin, decision.private)) : { text: '', color: '#5b6470', title: notCheckedTitle(decision.reason) };
     await ctx.platform.setBadge(tab.id, badge).catch(() => undefined);
   }
 }

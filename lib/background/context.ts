@@ -1,14 +1,16 @@
 // The state one background worker keeps, shared by the handler slices (handlers/) and the
-// browser events (events.ts): the store, the settings and the policy with their caches, the
-// probe scheduler, the menus, and when trust state or settings last changed here.
+// browser events (events.ts): the store and the private windows' memory store, the settings and
+// the policy with their caches, the probe scheduler, the menus, and when trust state or settings
+// last changed here.
 import { probeOrigin } from '../engine/probe-origin';
 import { skippedReport } from '../report/skipped-report';
 import type { StateChangeKind } from '../messages';
 import { menuModel } from './menus';
 import type { ManagedPolicy } from '../trust/managed';
+import { createPrivateStore, type PrivateStore } from '../trust/private-store';
 import type { TrustStore } from '../trust/store-api';
 import type { Clock, OriginReport } from '../types';
-import { maybeNotify, updateBadges } from './after-report';
+import { maybeNotify, verdictBadges } from './after-report';
 import { httpOrigin } from '../chat/sites';
 import type { BackgroundDeps, BackgroundPlatform } from './deps';
 import { policyCache } from './policy-cache';
@@ -28,6 +30,15 @@ export interface ServiceContext {
   platform: BackgroundPlatform;
   clock: Clock;
   store(): Promise<TrustStore>;
+  /**
+   * The private windows' store, in memory only (lib/trust/private-store.ts): what a private window
+   * probes or decides is kept there; it reads the normal store and never writes it.
+   */
+  privateStore: PrivateStore;
+  /** The store a request or probe about a private window (`priv`) reads and writes. */
+  storeOf(priv: boolean): Promise<TrustStore>;
+  /** Whether a request from an extension page or a menu is about a private window (privateRequest); false for the background's own. */
+  isPrivate(origin: string, sender: SenderLike | null, tabId?: number): Promise<boolean>;
   /** The organisation's policy; null while it is not known (then nothing is probed, approved or handed off). */
   policy(): Promise<ManagedPolicy | null>;
   /** Managed storage changed: read the policy again. */
@@ -41,8 +52,8 @@ export interface ServiceContext {
   probes: ProbeGate;
   /** Whether the user lets Skillpin read a site. */
   access: SiteAccess;
-  /** The stored report of an origin; one left in 'probing' by a stopped worker counts as none. */
-  currentReport(origin: string): Promise<OriginReport | null>;
+  /** The stored report of an origin (a private window's, when `priv`); one left in 'probing' by a stopped worker counts as none. */
+  currentReport(origin: string, priv?: boolean): Promise<OriginReport | null>;
   refreshMenus(activeUrl: string | null): Promise<void>;
   /** refreshMenus for the last active URL; a failure is dropped (menus are a convenience). */
   refreshMenusSafe(): Promise<void>;
@@ -63,6 +74,9 @@ export interface ServiceContext {
 export function createContext(deps: BackgroundDeps): ServiceContext {
   const { platform, clock } = deps;
   const store = storeOnce(deps.openStore);
+  const privateStore = createPrivateStore(store);
+  /** Notifications told about private windows' reports: remembered here, never in storage.local. */
+  const privateNotified = new Set<string>();
   const policy = policyCache(platform, {
     now: () => clock.now(),
     ...(deps.policyWaitMs === undefined ? {} : { waitMs: deps.policyWaitMs }),
@@ -91,11 +105,13 @@ export function createContext(deps: BackgroundDeps): ServiceContext {
       const known = await policy.get();
       if (!known) return skippedReport(origin, 'policy-pending', clock.now());
       const managedKeys = known.pinnedKeys;
-      const s = await store();
+      const s = opts.private ? privateStore : await store();
       const current = await settings.effective();
-      const report = await probeOrigin(origin, { fetch: deps.fetch, guard: deps.guard, store: s, clock, settings: current, managedKeys }, { force: opts.force });
-      await updateBadges(platform, report);
-      await maybeNotify(platform, report);
+      // The badge follows the verdict, not the write (corrected when the write changed it).
+      const badges = verdictBadges(platform, opts.private);
+      const report = await probeOrigin(origin, { fetch: deps.fetch, guard: deps.guard, store: s, clock, settings: current, managedKeys }, { force: opts.force, onVerdict: badges.tell });
+      await badges.settle(report);
+      await maybeNotify(platform, report, opts.private ? privateNotified : null);
       await ctx.refreshMenusSafe();
       // A content or key change, or a skill that stopped verifying, leaves the mirror at once.
       ctx.desktop.changed({ origin });
@@ -109,6 +125,9 @@ export function createContext(deps: BackgroundDeps): ServiceContext {
     platform,
     clock,
     store,
+    privateStore,
+    storeOf: async (priv) => (priv ? privateStore : store()),
+    isPrivate: async (origin, sender, tabId) => (sender === null ? false : ctx.privateRequest(origin, tabId, sender)),
     policy: policy.get,
     forgetPolicy: policy.forget,
     policyProblem: policy.problem,
@@ -122,10 +141,10 @@ export function createContext(deps: BackgroundDeps): ServiceContext {
       // The badges follow too (not awaited: an answer to a page does not wait for every tab).
       void refreshBadges(ctx).catch(() => undefined);
     },
-    async currentReport(origin) {
-      const report = await (await store()).getReport(origin);
+    async currentReport(origin, priv = false) {
+      const report = await (await ctx.storeOf(priv)).getReport(origin);
       // A report left in 'probing' by a stopped worker is stale: nothing is in flight here.
-      if (report && report.state === 'probing' && !probes.inFlight(origin)) return null;
+      if (report && report.state === 'probing' && !probes.inFlight(origin, priv)) return null;
       return report;
     },
     async refreshMenus(activeUrl) {

@@ -41,7 +41,7 @@ export function createEvents(ctx: ServiceContext): Events {
         await platform.setBadge(tabId, { text: '', color: '#5b6470', title: notCheckedTitle(decision.reason) }).catch(() => undefined);
         return null;
       }
-      const known = await ctx.currentReport(decision.origin);
+      const known = await ctx.currentReport(decision.origin, decision.private);
       if (known) await platform.setBadge(tabId, badgeFor(known)).catch(() => undefined);
       if (known && isQuiet(known)) return known;
       // Off the page's path: nothing is fetched, hashed or written before the page has loaded.
@@ -50,12 +50,20 @@ export function createEvents(ctx: ServiceContext): Events {
     },
     async onTabActivated(tabId, url) {
       const origin = url ? httpOrigin(url) : null;
-      const report = origin ? await ctx.currentReport(origin) : null;
+      const priv = origin ? (await platform.listTabs().catch(() => [])).some((t) => t.id === tabId && t.incognito) : false;
+      const report = origin ? await ctx.currentReport(origin, priv) : null;
       await platform.setBadge(tabId, badgeFor(report)).catch(() => undefined);
       await ctx.refreshMenus(url).catch(() => undefined);
     },
     onTabClosed(tabId) {
       ctx.access.tabClosed(tabId);
+      // The last private tab closed: what the private windows stored is forgotten with them.
+      void platform
+        .listTabs()
+        .then((tabs) => {
+          if (!tabs.some((t) => t.incognito)) ctx.privateStore.clear();
+        })
+        .catch(() => undefined);
     },
     async onAlarm(name) {
       if (name !== REVALIDATE_ALARM) return;

@@ -55,6 +55,8 @@ export interface Released {
   signatureState: 'verified-signed' | 'verified' | 'unverified';
   /** For a chat target: the chat site its frame shows now. */
   chatOrigin: string | null;
+  /** The request is about a private window: the bytes came from the private windows' store, and nothing of it is recorded on disk. */
+  private: boolean;
 }
 
 export type ReleaseResult = ({ ok: true } & Released) | ({ ok: false } & Refusal);
@@ -108,21 +110,20 @@ export async function release(ctx: ServiceContext, req: HandOffRequest): Promise
   const policy = await ctx.policy();
   if (policy === null) return no('policy-pending', policyPendingMessage());
   const settings = await ctx.settings.effective();
-  if (!settings.probeInPrivate && req.sender !== null && (await ctx.privateRequest(req.origin, undefined, req.sender))) {
-    return no('private-window', privateMessage());
-  }
+  const priv = await ctx.isPrivate(req.origin, req.sender);
+  if (!settings.probeInPrivate && priv) return no('private-window', privateMessage());
   // Before the report: an excluded site is not probed for it either.
   if (excluded(req.origin, settings)) return no('site-excluded', excludedMessage());
   // The mirror follows what this browser has seen; every other path may need the site's first report.
-  const report = req.target.kind === 'desktop' ? await ctx.currentReport(req.origin) : await reportFor(ctx, req.origin, req.sender);
+  const report = req.target.kind === 'desktop' ? await ctx.currentReport(req.origin, priv) : await reportFor(ctx, req.origin, req.sender);
   const verdict = handOffVerdict(findSkill(report, req.url), req.origin, policy, settings);
   if (!verdict.ok) return verdict;
   // The stored record of exactly the approved content: for an archive its files too, never a newer
   // archive's that has the same SKILL.md (lib/engine/approved-bytes.ts).
-  const stored = await approvedBytes(await ctx.store(), verdict.approval);
+  const stored = await approvedBytes(await ctx.storeOf(priv), verdict.approval);
   if (!stored) return no('bytes-missing', t('err_bytes_missing'));
   if (!(await intact(stored, verdict.approval))) return no('bytes-changed', t('err_bytes_changed'));
   const target = await checkTarget(ctx, req.target, settings);
   if (!target.ok) return target;
-  return { ok: true, skill: verdict.skill, approval: verdict.approval, stored, signatureState: verdict.signatureState, chatOrigin: target.chatOrigin };
+  return { ok: true, skill: verdict.skill, approval: verdict.approval, stored, signatureState: verdict.signatureState, chatOrigin: target.chatOrigin, private: priv };
 }

@@ -6,7 +6,9 @@
 //   the user allowed them) → deny list → allow-list-only → no site access
 //
 // A refused probe makes no request, writes nothing and keeps what was stored for the origin; its
-// answer is a report in state `skipped` naming the rule. The scheduler is made here and nowhere
+// answer is a report in state `skipped` naming the rule. A probe about a private window (allowed
+// by the user) is told so (`private`): it runs on a scheduler of its own over the private windows'
+// memory store (lib/trust/private-store.ts), never joined with a normal window's probe. The scheduler is made here and nowhere
 // else, so no caller can reach it around the gate (test/unit/background/probe-gate.paths.test.ts
 // drives every cause of PROBE_CAUSES against every rule).
 import type { ManagedPolicy } from '../trust/managed';
@@ -51,7 +53,7 @@ export type ProbeSubject =
   /** The background's own work (the alarm, an import): no window is involved. */
   | { kind: 'background' };
 
-export type GateDecision = { probe: true; origin: string } | { probe: false; reason: GateReason };
+export type GateDecision = { probe: true; origin: string; private: boolean } | { probe: false; reason: GateReason };
 
 export interface GateFacts {
   /** Null while the organisation's policy is not known (lib/background/policy-cache.ts). */
@@ -74,17 +76,18 @@ export async function gateDecision(target: string, facts: GateFacts): Promise<Ga
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return { probe: false, reason: 'not-http' };
   if (facts.policy === null) return { probe: false, reason: 'policy-pending' };
-  const incognito = facts.settings.probeInPrivate ? false : await facts.incognito();
-  const decision = shouldProbe(url.href, facts.settings, { incognito });
+  // Asked even when private windows may be probed: their results are kept in memory only.
+  const incognito = await facts.incognito();
+  const decision = shouldProbe(url.href, facts.settings, { incognito: incognito && !facts.settings.probeInPrivate });
   if (!decision.probe) return decision;
   if (!(await facts.mayRead(decision.origin))) return { probe: false, reason: 'no-site-access' };
-  return decision;
+  return { probe: true, origin: decision.origin, private: incognito };
 }
 
 export interface ProbeGateDeps {
   clock: Clock;
-  /** The probe itself (lib/engine/probe-origin.ts and what follows it). */
-  run(origin: string, opts: { force: boolean }): Promise<OriginReport>;
+  /** The probe itself (lib/engine/probe-origin.ts and what follows it); `private`: about a private window. */
+  run(origin: string, opts: { force: boolean; private: boolean }): Promise<OriginReport>;
   policy(): Promise<ManagedPolicy | null>;
   settings(): Promise<Settings>;
   privateRequest(origin: string, tabId: number | undefined, sender: SenderLike): Promise<boolean>;
@@ -100,9 +103,9 @@ export interface ProbeGate {
   check(cause: ProbeCause, target: string, subject: ProbeSubject, retry?: () => Promise<unknown>): Promise<GateDecision>;
   /** Probes when the gate lets it, else answers a `skipped` report that is not stored. */
   probe(cause: ProbeCause, target: string, subject: ProbeSubject): Promise<OriginReport>;
-  /** The probe in flight for the origin, joined; null when none runs (joining starts nothing). */
-  join(origin: string): Promise<OriginReport> | null;
-  inFlight(origin: string): boolean;
+  /** The probe in flight for the origin (a private window's, when `priv`), joined; null when none runs (joining starts nothing). */
+  join(origin: string, priv?: boolean): Promise<OriginReport> | null;
+  inFlight(origin: string, priv?: boolean): boolean;
   /** Resolves once no probe is waiting for the gate or running (the probes an import starts and does not await). */
   idle(): Promise<void>;
   /** The organisation's policy is known at last: the probes it refused meanwhile are asked again (through the gate). */
@@ -113,13 +116,21 @@ export interface ProbeGate {
 const PENDING_RETRIES = 32;
 
 export function createProbeGate(deps: ProbeGateDeps): ProbeGate {
-  const scheduler: Scheduler = createScheduler({ clock: deps.clock, run: deps.run });
+  const scheduler: Scheduler = createScheduler({ clock: deps.clock, run: (origin, opts) => deps.run(origin, { ...opts, private: false }) });
+  /** The private windows' probes: one in flight per origin there too, apart from the normal ones. */
+  const privateScheduler: Scheduler = createScheduler({ clock: deps.clock, run: (origin, opts) => deps.run(origin, { ...opts, private: true }) });
+  const schedulerOf = (priv: boolean): Scheduler => (priv ? privateScheduler : scheduler);
   /** Probes whose gate check is still running, by origin: a report asked meanwhile joins them. */
   const checking = new Map<string, Promise<OriginReport>>();
   /** Probes refused because the policy was not known, by origin (the last cause and subject). */
   const pending = new Map<string, () => Promise<unknown>>();
-  /** Retries running now (idle waits for them too). */
+  /** Retries running now, and private windows' probes (idle waits for them too). */
   const retrying = new Set<Promise<unknown>>();
+  const track = (p: Promise<unknown>): void => {
+    const running = p.catch(() => undefined);
+    retrying.add(running);
+    void running.then(() => retrying.delete(running));
+  };
 
   async function check(cause: ProbeCause, target: string, subject: ProbeSubject, retry?: () => Promise<unknown>): Promise<GateDecision> {
     const [policy, settings] = await Promise.all([deps.policy(), deps.settings()]);
@@ -148,8 +159,14 @@ export function createProbeGate(deps: ProbeGateDeps): ProbeGate {
     probe(cause, target, subject) {
       const origin = originOf(target);
       const decided = check(cause, target, subject).then((decision) => {
-        if (decision.probe) return scheduler.probe(decision.origin, { force: PROBE_CAUSES[cause].force });
-        return skippedReport(origin, decision.reason, deps.clock.now());
+        if (!decision.probe) return skippedReport(origin, decision.reason, deps.clock.now());
+        // A private window's probe is not joined by a normal window's request (nor the other way).
+        const run = schedulerOf(decision.private).probe(decision.origin, { force: PROBE_CAUSES[cause].force });
+        if (decision.private && checking.get(origin) === decided) {
+          checking.delete(origin);
+          track(run);
+        }
+        return run;
       });
       if (!checking.has(origin)) {
         checking.set(origin, decided);
@@ -161,19 +178,17 @@ export function createProbeGate(deps: ProbeGateDeps): ProbeGate {
       }
       return decided;
     },
-    join(origin) {
-      if (scheduler.inFlight(origin)) return scheduler.probe(origin, { force: false });
-      return checking.get(origin) ?? null;
+    join(origin, priv = false) {
+      const s = schedulerOf(priv);
+      if (s.inFlight(origin)) return s.probe(origin, { force: false });
+      // A check still running may turn out either way; only a normal window's request joins it.
+      return priv ? null : (checking.get(origin) ?? null);
     },
-    inFlight: (origin) => scheduler.inFlight(origin) || checking.has(origin),
+    inFlight: (origin, priv = false) => schedulerOf(priv).inFlight(origin) || (!priv && checking.has(origin)),
     retryPending() {
       const again = [...pending.values()];
       pending.clear();
-      for (const run of again) {
-        const running = run().catch(() => undefined);
-        retrying.add(running);
-        void running.then(() => retrying.delete(running));
-      }
+      for (const run of again) track(run());
     },
     async idle() {
       while (checking.size > 0 || retrying.size > 0) await Promise.allSettled([...checking.values(), ...retrying]);

@@ -16,9 +16,9 @@ export function freshReport(ctx: ServiceContext, origin: string, sender: SenderL
   return ctx.probes.probe('first-report', origin, sender === null ? { kind: 'background' } : { kind: 'request', sender });
 }
 
-/** The stored report, or a fresh one when there is none. */
+/** The stored report (a private window's for a request about one), or a fresh one when there is none. */
 export async function reportFor(ctx: ServiceContext, origin: string, sender: SenderLike | null): Promise<OriginReport> {
-  return (await ctx.currentReport(origin)) ?? (await freshReport(ctx, origin, sender));
+  return (await ctx.currentReport(origin, await ctx.isPrivate(origin, sender))) ?? (await freshReport(ctx, origin, sender));
 }
 
 /** The stored bytes a skill has now (those its digest check passed; for an archive, its current files), or null. */

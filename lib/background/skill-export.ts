@@ -35,7 +35,8 @@ export async function exportForUpload(ctx: ServiceContext, origin: string, url: 
   if (!built.ok) return no(built.error, built.message, built.problems.map((p) => p.message));
   const { platform } = ctx;
   // The record is written before the file is handed over: an export the user saves is never unrecorded.
-  await platform.setLocal(EXPORTS_KEY, withExport(await readExportRecords((k) => platform.getLocal(k)), built.record));
+  // An export from a private window is not recorded (nothing of a private window is written to disk).
+  if (!r.private) await platform.setLocal(EXPORTS_KEY, withExport(await readExportRecords((k) => platform.getLocal(k)), built.record));
   return { ok: true, filename: built.filename, zipBase64: encodeBase64(built.zip), size: built.zip.byteLength, exportedAt: now };
 }
 

@@ -7,7 +7,7 @@ import { diag } from '../report/codes';
 import type { Diagnostic, SkillArchive } from '../types';
 import { detectArchiveFormat, unpackArchive } from '../verify/archive';
 import { checkDigests, lfNormalize, type DigestCheck } from '../verify/digest';
-import { sha256, toHex } from '../verify/sha256';
+import { sha256, toHex, type Sha256 } from '../verify/sha256';
 import type { Obtained } from './artifact-obtain';
 import type { Failure } from './status';
 
@@ -47,8 +47,8 @@ export function storedCopy(got: Got<'stored'>, merged: MergedSkill, url: string,
   return { skillMd: s.bytes, digest, archive, files, archiveFailure: null, fromStore: true };
 }
 
-async function downloadedArchive(got: Got<'bytes'>, merged: MergedSkill, url: string, diagnostics: Diagnostic[]): Promise<Examined> {
-  const check = await checkDigests(got.bytes, merged.declared);
+async function downloadedArchive(got: Got<'bytes'>, merged: MergedSkill, url: string, diagnostics: Diagnostic[], hash: Sha256): Promise<Examined> {
+  const check = await checkDigests(got.bytes, merged.declared, hash);
   const format = detectArchiveFormat(got.contentType, got.finalUrl, got.bytes);
   const out: Examined = { skillMd: null, digest: { ...check }, archive: null, files: null, archiveFailure: null, fromStore: false };
   if (format.ok) out.archive = { format: format.format, entries: [], sha256: check.rawHex };
@@ -58,7 +58,7 @@ async function downloadedArchive(got: Got<'bytes'>, merged: MergedSkill, url: st
     out.archiveFailure = { status: format.status, code: format.code, message: format.message };
     return out;
   }
-  const unpacked = await unpackArchive(got.bytes, format.format);
+  const unpacked = await unpackArchive(got.bytes, format.format, undefined, hash);
   if (!unpacked.ok) {
     out.archiveFailure = { status: unpacked.status, code: unpacked.code, message: unpacked.message };
     return out;
@@ -67,18 +67,18 @@ async function downloadedArchive(got: Got<'bytes'>, merged: MergedSkill, url: st
   out.skillMd = unpacked.skillMd;
   out.files = unpacked.files;
   // The digests shown and bound by approvals are those of the root SKILL.md, not of the archive.
-  const raw = toHex(await sha256(unpacked.skillMd));
+  const raw = toHex(await hash(unpacked.skillMd));
   const lf = lfNormalize(unpacked.skillMd);
-  out.digest = { ...check, rawHex: raw, lfHex: lf === unpacked.skillMd ? raw : toHex(await sha256(lf)) };
+  out.digest = { ...check, rawHex: raw, lfHex: lf === unpacked.skillMd ? raw : toHex(await hash(lf)) };
   return out;
 }
 
-async function downloadedSkillMd(got: Got<'bytes'>, merged: MergedSkill): Promise<Examined> {
-  const digest = await checkDigests(got.bytes, merged.declared);
+async function downloadedSkillMd(got: Got<'bytes'>, merged: MergedSkill, hash: Sha256): Promise<Examined> {
+  const digest = await checkDigests(got.bytes, merged.declared, hash);
   return { skillMd: got.bytes, digest, archive: null, files: new Map([['SKILL.md', got.bytes]]), archiveFailure: null, fromStore: false };
 }
 
-/** Downloaded bytes checked against what the listing declares. Diagnostics are appended in order. */
-export function downloaded(got: Got<'bytes'>, merged: MergedSkill, url: string, diagnostics: Diagnostic[]): Promise<Examined> {
-  return merged.type === 'archive' ? downloadedArchive(got, merged, url, diagnostics) : downloadedSkillMd(got, merged);
+/** Downloaded bytes checked against what the listing declares (hashed with `hash`). Diagnostics are appended in order. */
+export function downloaded(got: Got<'bytes'>, merged: MergedSkill, url: string, diagnostics: Diagnostic[], hash: Sha256 = sha256): Promise<Examined> {
+  return merged.type === 'archive' ? downloadedArchive(got, merged, url, diagnostics, hash) : downloadedSkillMd(got, merged, hash);
 }

@@ -186,7 +186,7 @@ export async function processSkill(ctx: ArtifactContext, merged: MergedSkill, ov
   const ex =
     got.kind === 'known-mismatch' ? rememberedMismatch(got, url, diagnostics)
     : got.kind === 'stored' ? storedCopy(got, merged, url, diagnostics)
-    : await downloaded(got, merged, url, diagnostics);
+    : await downloaded(got, merged, url, diagnostics, ctx.sha256);
   const { skillMd, digest } = ex;
   if (digest.mismatch) await noteMismatch(ctx, merged, got, digest, url, diagnostics);
 

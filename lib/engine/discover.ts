@@ -21,6 +21,8 @@ export const PATHS = {
   attestations: '/.well-known/agent-skills/attestations.json',
 } as const;
 
+import type { Sha256 } from '../verify/sha256';
+
 export interface FetchContext {
   fetch: FetchLike;
   guard?: RequestGuard;
@@ -31,6 +33,8 @@ export interface FetchContext {
   force: boolean;
   /** Where failed storage writes are noted (a `storage-error` diagnostic); absent: they throw. */
   storage?: StorageNotes;
+  /** The artifacts' SHA-256 (EngineDeps.sha256); absent: lib/verify/sha256.ts. */
+  sha256?: Sha256;
 }
 
 export type DocState =

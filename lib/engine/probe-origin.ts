@@ -19,8 +19,10 @@ import { attestSkills } from './attest';
 import { discoverDocuments, type DocOutcome, type FetchContext } from './discover';
 import { budgetSummary, downloadBudget } from './download-budget';
 import { resolveKeys } from './keys';
-import { openSession, type ProbeSession } from './session';
-import { errorText, guardCacheWrites, storageNotes, type StorageNotes } from './storage-guard';
+import { COMMIT_OPS, openSession, type ProbeSession, type SessionOptions } from './session';
+import { StoreError } from '../trust/errors';
+import type { Sha256 } from '../verify/sha256';
+import { storageNotes, type StorageNotes } from './storage-guard';
 
 export interface EngineDeps {
   fetch: FetchLike;
@@ -35,15 +37,27 @@ export interface EngineDeps {
   today?: () => Date;
   /** Artifact bytes one probe may download, all artifacts together; default LIMITS.probeDownload. */
   downloadBudget?: number;
+  /**
+   * SHA-256 of the downloaded artifacts (declared digests, archive files): node's native hash under
+   * node; by default lib/verify/sha256.ts (WebCrypto in the browser from a few hundred bytes, JS below).
+   */
+  sha256?: Sha256;
 }
 
 export interface ProbeOptions {
   /** Ignore fresh cache entries, backoff and stored digests: fetch everything again (with validators). */
   force?: boolean;
   onPhase?: (phase: string) => void;
+  /**
+   * The verdict as soon as it is known, before it is written (the badge need not wait for the
+   * store). Called again with a corrected report when the write changes it: a first pin that could
+   * not be written (nothing is then verified against it), or a pin that changed meanwhile.
+   */
+  onVerdict?: (report: OriginReport) => void;
 }
 
-export const PHASES = ['discover', 'parse', 'keys', 'artifacts', 'attestations', 'report'] as const;
+/** The phases of one probe, in order; `commit` is the one readwrite transaction (and the rare second). */
+export const PHASES = ['discover', 'parse', 'keys', 'artifacts', 'attestations', 'report', 'commit'] as const;
 
 function normalizeOrigin(origin: string): string | null {
   try {
@@ -70,7 +84,7 @@ function parseIndexDoc(doc: DocOutcome, origin: string, source: 'index' | 'legac
 
 async function run(origin: string, deps: EngineDeps, opts: ProbeOptions, startedAt: number, session: ProbeSession, storage: StorageNotes): Promise<OriginReport> {
   const phase = (p: (typeof PHASES)[number]): void => opts.onPhase?.(p);
-  const ctx: FetchContext = { fetch: deps.fetch, guard: deps.guard, store: session, clock: deps.clock, force: opts.force === true, storage };
+  const ctx: FetchContext = { fetch: deps.fetch, guard: deps.guard, store: session, clock: deps.clock, force: opts.force === true, storage, ...(deps.sha256 ? { sha256: deps.sha256 } : {}) };
   const diagnostics: Diagnostic[] = [];
   const sources: SourceReport[] = [];
 
@@ -121,12 +135,72 @@ async function run(origin: string, deps: EngineDeps, opts: ProbeOptions, started
   diagnostics.push(...att.diagnostics);
 
   phase('report');
-  await session.flush();
   diagnostics.push(...storage.diagnostics());
   const pinned = keys.report.pinned?.fingerprint ?? null;
   const skills = outcomes.map((o) => skillReport(origin, o, att.verdicts.get(o.merged.key) ?? null, pinned));
   return buildReport({ origin, startedAt, finishedAt: deps.clock.now(), publishes, sources, key: keys.report, skills, diagnostics });
 }
+
+/** One run of the probe over a fresh view of the store; an unexpected error becomes state `error`. */
+interface Attempt {
+  report: OriginReport;
+  session: ProbeSession | null;
+  failed: boolean;
+}
+
+async function attempt(origin: string, deps: EngineDeps, opts: ProbeOptions, startedAt: number, storage: StorageNotes, sessionOpts: SessionOptions): Promise<Attempt> {
+  let session: ProbeSession | null = null;
+  try {
+    // Writes are buffered by the session until the commit; the origin's records are read once here.
+    session = await openSession(deps.store, origin, sessionOpts);
+    return { report: await run(origin, deps, opts, startedAt, session, storage), session, failed: false };
+  } catch (e) {
+    // What was fetched and verified before the failure is still written with the error report.
+    let previous: OriginReport | null = null;
+    try {
+      previous = await deps.store.getReport(origin);
+    } catch {
+      previous = null;
+    }
+    return { report: errorReport(origin, previous, startedAt, deps.clock.now(), e), session, failed: true };
+  }
+}
+
+type Committed = 'done' | 'pin-changed' | { pinUnwritable: unknown };
+
+/** Writes an attempt's results; says whether the probe must run again, and how. */
+async function commit(a: Attempt, deps: EngineDeps, saving: StorageNotes): Promise<Committed> {
+  if (!a.session) {
+    // The store could not even be read: the error report is offered to it alone.
+    try {
+      await deps.store.putReport(a.report);
+    } catch (e) {
+      saving.note(COMMIT_OPS.report, e);
+    }
+    return 'done';
+  }
+  let out = await a.session.commit(a.report);
+  if (!out.ok && out.error instanceof StoreError && out.error.code === 'over-budget') {
+    // The byte budget refused the new bytes (only approved bytes are left): everything else is kept.
+    saving.note(COMMIT_OPS.skills, out.error);
+    out = await a.session.commit(a.report, { skills: false });
+  }
+  const bulk: string[] = [COMMIT_OPS.cache, COMMIT_OPS.skills];
+  if (!out.ok && out.ops.some((op) => bulk.includes(op))) {
+    // Any other refusal (quota, a closed connection): the cache entries and new bytes are the big
+    // writes a probe can do without; the pin step and the report are tried again without them.
+    for (const op of out.ops.filter((o) => bulk.includes(o))) saving.note(op, out.error);
+    out = await a.session.commit(a.report, { skills: false, cache: false });
+  }
+  if (out.ok) return out.pinAsExpected || a.failed ? 'done' : 'pin-changed';
+  // A first pin that is not written pins nothing: the verdict is decided again without it.
+  if (out.firstPin && !a.failed) return { pinUnwritable: out.error };
+  for (const op of out.ops) saving.note(op, out.error);
+  return 'done';
+}
+
+/** Runs again at most this often after a commit that changed the verdict. */
+const MAX_RERUNS = 2;
 
 export async function probeOrigin(origin: string, deps: EngineDeps, opts: ProbeOptions = {}): Promise<OriginReport> {
   const startedAt = deps.clock.now();
@@ -135,29 +209,22 @@ export async function probeOrigin(origin: string, deps: EngineDeps, opts: ProbeO
     // Not an http(s) origin: nothing is requested and nothing is stored.
     return errorReport(origin, null, startedAt, deps.clock.now(), new Error(`"${origin}" is not an http(s) origin`));
   }
-  let report: OriginReport;
+  // Failed writes during a run (a pin that cannot be written) and failed commits.
   const storage = storageNotes();
-  let session: ProbeSession | null = null;
-  try {
-    // Cache and byte writes are guarded (a failure is a storage-error diagnostic) and buffered
-    // by the session until the end of the probe; the origin's records are read once here.
-    session = await openSession(guardCacheWrites(deps.store, storage), normalized);
-    report = await run(normalized, deps, opts, startedAt, session, storage);
-  } catch (e) {
-    // What was fetched and verified before the failure is still kept (guarded writes never throw).
-    await session?.flush();
-    let previous: OriginReport | null = null;
-    try {
-      previous = await deps.store.getReport(normalized);
-    } catch {
-      previous = null;
-    }
-    report = errorReport(normalized, previous, startedAt, deps.clock.now(), e);
+  const saving = storageNotes();
+  let a = await attempt(normalized, deps, opts, startedAt, storage, {});
+  for (let reruns = 0; ; reruns++) {
+    opts.onPhase?.('commit');
+    opts.onVerdict?.(a.report);
+    const next = await commit(a, deps, saving);
+    if (next === 'done' || reruns >= MAX_RERUNS) break;
+    // Again from what was just fetched (a forced probe has fetched everything already): a pin
+    // written meanwhile is read afresh; an unwritable first pin keeps the buffered results.
+    const again = { ...opts, force: false };
+    a = next === 'pin-changed'
+      ? await attempt(normalized, deps, again, startedAt, storage, {})
+      : await attempt(normalized, deps, again, startedAt, storage, { pinUnwritable: next.pinUnwritable, ...(a.session ? { seed: a.session.pending() } : {}) });
   }
-  try {
-    await deps.store.putReport(report);
-  } catch (e) {
-    report.diagnostics.push(diag('storage-error', `Saving the report failed: ${errorText(e)}`));
-  }
-  return report;
+  a.report.diagnostics.push(...saving.diagnostics());
+  return a.report;
 }

@@ -1,12 +1,15 @@
-// One probe's view of the trust store. The origin's pin, approvals, stored skills and probe
-// cache entries are read once, in one transaction, when the probe starts; the cache entries
-// and verified bytes the probe produces are kept here and written at its end, each kind in one
-// transaction (`flush`). Pins are not buffered: pinIfAbsent stays the store's own
-// compare-and-set transaction, and readPin reads the pin as it is stored now.
-// A store without the batch methods is read and written record by record.
-import type { Approval, Pin } from '../types';
-import { filesKeyOf, type ProbeCacheEntry, type StoredSkill } from '../trust/records';
-import type { OriginState, PinResult, TrustStore } from '../trust/store-api';
+// One probe's view of the trust store. The origin's pin, key history, approvals, stored skills and
+// probe cache entries are read once, in one transaction, when the probe starts; what the probe
+// learns — cache entries, verified bytes, and the pin step (first sight, lastSeen, an offered key) —
+// is kept here and written at its end with its report, in one readwrite transaction (`commit`,
+// TrustStore.commitProbe). The pin step is decided here from what was read (the key decision and
+// the report are built on it) and run again as the store's compare-and-set inside the commit: a
+// pin that changed meanwhile is told to the caller, which probes again. readPin reads the pin as
+// it is stored now. A store without the batch methods is read and written record by record.
+import type { Approval, OriginReport, Pin } from '../types';
+import { filesKeyOf, type KeyHistoryEntry, type ProbeCacheEntry, type StoredSkill } from '../trust/records';
+import { pinStep } from '../trust/pin-step';
+import type { OriginState, PinResult, ProbeCommit, TrustStore } from '../trust/store-api';
 
 /** The store calls the engine makes during one probe. */
 export interface ProbeStore {
@@ -28,10 +31,48 @@ export interface ProbeStore {
   putSkill(skill: StoredSkill): Promise<void>;
 }
 
-export interface ProbeSession extends ProbeStore {
-  /** Writes the buffered verified bytes and the buffered cache entries (one batch each). Empties the buffers. */
-  flush(): Promise<void>;
+/** The pin step of a commit (TrustStore.commitProbe). */
+export type PinStep = NonNullable<ProbeCommit['pin']>;
+
+/** What a probe has learned and not written yet. */
+export interface PendingWrites {
+  skills: StoredSkill[];
+  cache: ProbeCacheEntry[];
+  pin: PinStep | null;
 }
+
+/** What a commit did. */
+export type CommitOutcome =
+  /** Written. `pinAsExpected`: false when the pin step found another pin than the one read (the report was not written). */
+  | { ok: true; pinAsExpected: boolean }
+  /** Nothing was written (one transaction); `ops` names the kinds of writes that were lost, the buffers are kept. */
+  | { ok: false; error: unknown; firstPin: boolean; ops: string[] };
+
+export interface ProbeSession extends ProbeStore {
+  /** What is buffered (for a probe that starts again from it). */
+  pending(): PendingWrites;
+  /**
+   * Writes what is buffered and `report` together (commitProbe: one transaction), then empties the
+   * buffers. `skills: false` leaves the verified bytes out (a refusal by the byte budget), `cache:
+   * false` the cache entries (after a failed commit). Never throws: a failure is answered.
+   */
+  commit(report: OriginReport | null, opts?: { skills?: boolean; cache?: boolean }): Promise<CommitOutcome>;
+}
+
+export interface SessionOptions {
+  /** Writes a probe that starts again keeps (read as if buffered by this session). */
+  seed?: PendingWrites;
+  /** The pin cannot be written now (a commit failed): pinIfAbsent rejects with this error. */
+  pinUnwritable?: unknown;
+}
+
+/** The operations a failed commit lost, in the words of the storage diagnostics (storage-guard.ts). */
+export const COMMIT_OPS = {
+  cache: 'Saving the probe cache',
+  skills: 'Saving verified skill bytes',
+  pin: 'Saving the pinned key',
+  report: 'Saving the report',
+} as const;
 
 function skillKey(url: string, digestLf: string, filesKey: string): string {
   return `${url}\n${digestLf}\n${filesKey}`;
@@ -49,6 +90,8 @@ function newer(a: StoredSkill, b: StoredSkill): boolean {
 
 class Snapshot {
   readonly pin: Pin | null;
+  /** The key history by fingerprint; null when the store did not read it. */
+  readonly keys: Map<string, KeyHistoryEntry> | null;
   private readonly approvals = new Map<string, Approval>();
   private readonly skills = new Map<string, StoredSkill>();
   private readonly latest = new Map<string, StoredSkill>();
@@ -59,6 +102,7 @@ class Snapshot {
     state: OriginState,
   ) {
     this.pin = state.pin;
+    this.keys = state.keys ? new Map(state.keys.map((k) => [k.fingerprint, k])) : null;
     for (const a of state.approvals) this.approvals.set(a.url, a);
     for (const s of state.skills) this.addSkill(s);
     for (const e of state.cache) this.cache.set(e.url, e);
@@ -105,16 +149,26 @@ class Snapshot {
 }
 
 /**
+ * pinIfAbsent as the store would answer it over `snap` (pin-step.ts), and the step the commit runs
+ * again; null: nothing to write (a revoked key is never pinned or refreshed).
+ */
+function predictPin(snap: Snapshot, keys: Map<string, KeyHistoryEntry>, key: string, fingerprint: string, now: number): { result: PinResult; step: PinStep | null } {
+  const { result } = pinStep(snap.origin, key, fingerprint, now, snap.pin, keys.get(fingerprint) ?? null);
+  return { result, step: result.result === 'revoked' ? null : { key, fingerprint, now, expect: result.result } };
+}
+
+/**
  * Opens the probe's view of `store` for `origin` (an http(s) origin, no trailing slash).
  * Reading the origin's state may fail (the store is unreadable): the caller decides.
  */
-export async function openSession(store: TrustStore, origin: string): Promise<ProbeSession> {
+export async function openSession(store: TrustStore, origin: string, opts: SessionOptions = {}): Promise<ProbeSession> {
   const snapshot = store.getOriginState ? new Snapshot(origin, await store.getOriginState(origin)) : null;
   const forOrigin = (o: string): Snapshot | null => (snapshot && snapshot.origin === o ? snapshot : null);
   let skills = new Map<string, StoredSkill>();
   let cache = new Map<string, ProbeCacheEntry>();
+  let pinStep: PinStep | null = null;
 
-  return {
+  const session: ProbeSession = {
     async getCache(url) {
       const buffered = cache.get(url);
       if (buffered) return buffered;
@@ -131,8 +185,21 @@ export async function openSession(store: TrustStore, origin: string): Promise<Pr
       return snap ? snap.pin : store.getPin(o);
     },
     readPin: (o) => store.getPin(o),
-    pinIfAbsent: (o, key, fp, now) => store.pinIfAbsent(o, key, fp, now),
-    revokedKeys: async (o) => (await store.getKeyHistory(o)).filter((e) => e.state === 'revoked').map((e) => e.fingerprint),
+    async pinIfAbsent(o, key, fp, now) {
+      if (opts.pinUnwritable !== undefined) throw opts.pinUnwritable;
+      const snap = forOrigin(o);
+      // Decided from what was read, written with the report (commit); without the key history read,
+      // or for another origin, the store's own compare-and-set runs now.
+      if (!snap || !snap.keys || !store.commitProbe) return store.pinIfAbsent(o, key, fp, now);
+      const predicted = predictPin(snap, snap.keys, key, fp, now);
+      pinStep = predicted.step;
+      return predicted.result;
+    },
+    revokedKeys: async (o) => {
+      const snap = forOrigin(o);
+      if (snap?.keys) return [...snap.keys.values()].filter((e) => e.state === 'revoked').map((e) => e.fingerprint);
+      return (await store.getKeyHistory(o)).filter((e) => e.state === 'revoked').map((e) => e.fingerprint);
+    },
     async getApproval(o, url) {
       const snap = forOrigin(o);
       return snap ? snap.getApproval(url) : store.getApproval(o, url);
@@ -157,23 +224,78 @@ export async function openSession(store: TrustStore, origin: string): Promise<Pr
       skills.set(key, skill);
       forOrigin(skill.origin)?.addSkill(skill);
     },
-    async flush() {
-      const pendingSkills = [...skills.values()];
-      const pendingCache = [...cache.values()];
-      skills = new Map();
-      cache = new Map();
-      // Two transactions over disjoint stores: the database may run them side by side.
-      const writeSkills = async (): Promise<void> => {
-        if (pendingSkills.length === 0) return;
-        if (store.putSkills) await store.putSkills(pendingSkills);
-        else for (const s of pendingSkills) await store.putSkill(s);
-      };
-      const writeCache = async (): Promise<void> => {
-        if (pendingCache.length === 0) return;
-        if (store.putCacheEntries) await store.putCacheEntries(pendingCache);
-        else for (const e of pendingCache) await store.putCache(e);
-      };
-      await Promise.all([writeSkills(), writeCache()]);
+    pending: () => ({ skills: [...skills.values()], cache: [...cache.values()], pin: pinStep }),
+    async commit(report, commitOpts = {}) {
+      const pending = session.pending();
+      const written: PendingWrites = { ...pending, skills: commitOpts.skills === false ? [] : pending.skills, cache: commitOpts.cache === false ? [] : pending.cache };
+      const ops = lostOps(written, report);
+      try {
+        const pinAsExpected = await write(store, origin, written, report);
+        skills = new Map();
+        cache = new Map();
+        pinStep = null;
+        return { ok: true, pinAsExpected };
+      } catch (error) {
+        if (error instanceof PartialWrite) return { ok: false, error: error.first, firstPin: false, ops: error.ops };
+        return { ok: false, error, firstPin: written.pin?.expect === 'pinned', ops };
+      }
     },
   };
+  for (const e of opts.seed?.cache ?? []) await session.putCache(e);
+  for (const s of opts.seed?.skills ?? []) await session.putSkill(s);
+  return session;
+}
+
+function lostOps(w: PendingWrites, report: OriginReport | null): string[] {
+  const ops: string[] = [];
+  if (w.cache.length > 0) ops.push(COMMIT_OPS.cache);
+  if (w.skills.length > 0) ops.push(COMMIT_OPS.skills);
+  if (w.pin && w.pin.expect !== 'pinned') ops.push(COMMIT_OPS.pin);
+  if (report) ops.push(COMMIT_OPS.report);
+  return ops;
+}
+
+/** Writes that failed record by record: the operations lost, and the first error. */
+class PartialWrite extends Error {
+  constructor(
+    readonly ops: string[],
+    readonly first: unknown,
+  ) {
+    super(first instanceof Error ? first.message : String(first));
+  }
+}
+
+/** One transaction when the store has commitProbe; else record by record, each kind on its own. Returns whether the pin step went as expected. */
+async function write(store: TrustStore, origin: string, w: PendingWrites, report: OriginReport | null): Promise<boolean> {
+  // Nothing learned and no report: no transaction at all.
+  if (w.skills.length === 0 && w.cache.length === 0 && w.pin === null && report === null) return true;
+  if (store.commitProbe) {
+    const done = await store.commitProbe({ origin, ...(w.pin ? { pin: w.pin } : {}), skills: w.skills, cache: w.cache, report });
+    return w.pin === null || done.pin?.result === w.pin.expect;
+  }
+  const lost: string[] = [];
+  let first: unknown = null;
+  const attempt = async (op: string, f: () => Promise<void>): Promise<void> => {
+    try {
+      await f();
+    } catch (e) {
+      lost.push(op);
+      first ??= e;
+    }
+  };
+  if (w.skills.length > 0) {
+    await attempt(COMMIT_OPS.skills, async () => {
+      if (store.putSkills) await store.putSkills(w.skills);
+      else for (const s of w.skills) await store.putSkill(s);
+    });
+  }
+  if (w.cache.length > 0) {
+    await attempt(COMMIT_OPS.cache, async () => {
+      if (store.putCacheEntries) await store.putCacheEntries(w.cache);
+      else for (const e of w.cache) await store.putCache(e);
+    });
+  }
+  if (report) await attempt(COMMIT_OPS.report, () => store.putReport(report));
+  if (lost.length > 0) throw new PartialWrite(lost, first);
+  return true;
 }

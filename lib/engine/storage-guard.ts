@@ -1,11 +1,11 @@
-// Writes a probe can do without: the probe cache and verified bytes. When the browser storage
-// refuses one of them (quota, a closed connection, an unreadable record), the probe goes on with
-// what it fetched, and the failure becomes one `storage-error` diagnostic instead of an error
-// that ends discovery. Trust writes (pins, approvals) are not guarded here: their callers decide.
+// Writes a probe can do without: the probe cache, verified bytes, the report. When the browser
+// storage refuses them (quota, a closed connection, an unreadable record), the probe keeps what it
+// fetched and decided, and each failed operation becomes one `storage-error` diagnostic instead of
+// an error that ends the probe (probe-origin.ts notes a failed commit, keys.ts a pin it could not
+// write). A refusal by the byte budget has a code of its own.
 import { diag } from '../report/codes';
 import { StoreError } from '../trust/errors';
 import type { Diagnostic } from '../types';
-import type { TrustStore } from '../trust/store-api';
 
 export interface StorageNotes {
   /** Records one failed write (the first message per operation is kept). */
@@ -37,32 +37,4 @@ export function storageNotes(): StorageNotes {
       );
     },
   };
-}
-
-const GUARDED = new Set<PropertyKey>(['putCache', 'putCacheEntries', 'putSkill', 'putSkills']);
-
-const WHAT: Record<string, string> = {
-  putCache: 'Saving the probe cache',
-  putCacheEntries: 'Saving the probe cache',
-  putSkill: 'Saving verified skill bytes',
-  putSkills: 'Saving verified skill bytes',
-};
-
-/** `store` with its probe cache and skill byte writes (single and batched) turned into writes that report instead of throwing. */
-export function guardCacheWrites(store: TrustStore, notes: StorageNotes): TrustStore {
-  return new Proxy(store, {
-    get(target, prop, receiver): unknown {
-      const value: unknown = Reflect.get(target, prop, receiver);
-      if (typeof value !== 'function') return value;
-      const fn = value as (...args: unknown[]) => unknown;
-      if (!GUARDED.has(prop)) return (...args: unknown[]): unknown => fn.apply(target, args);
-      return async (...args: unknown[]): Promise<void> => {
-        try {
-          await fn.apply(target, args);
-        } catch (e) {
-          notes.note(WHAT[String(prop)] ?? String(prop), e);
-        }
-      };
-    },
-  });
 }

@@ -1,10 +1,11 @@
 // The probe cache of the trust store: each write bounds the number of entries (evict.ts) in the
 // same transaction, never evicting what it just wrote.
+import type { IDBPObjectStore, StoreNames } from 'idb';
 import type { ProbeCacheEntry } from './records';
 import { StoreError } from './errors';
 import { evictCache, evictCacheKeeping } from './evict';
 import type { StoreCore } from './idb-core';
-import { cacheEvictKey } from './schema';
+import { cacheEvictKey, type SkillpinDB } from './schema';
 import { toCacheEntry, toCacheRecord } from './validate';
 
 export async function getCache(core: StoreCore, url: string): Promise<ProbeCacheEntry | null> {
@@ -22,19 +23,29 @@ export async function putCache(core: StoreCore, entry: ProbeCacheEntry): Promise
   });
 }
 
-export async function putCacheEntries(core: StoreCore, entries: ProbeCacheEntry[]): Promise<void> {
+/** The entries of a batch, checked; nothing is written from a batch with one malformed entry. */
+export function checkedCacheBatch(entries: readonly ProbeCacheEntry[]): ProbeCacheEntry[] {
   const checked: ProbeCacheEntry[] = [];
   for (const entry of entries) {
     const e = toCacheEntry(entry);
     if (!e) throw new StoreError('invalid-input', 'an entry does not have the shape of a ProbeCacheEntry; nothing was written');
     checked.push(e);
   }
+  return checked;
+}
+
+export async function putCacheEntries(core: StoreCore, entries: ProbeCacheEntry[]): Promise<void> {
+  const checked = checkedCacheBatch(entries);
   if (checked.length === 0) return;
-  await core.write(['cache'], async (tx) => {
-    const cache = tx.objectStore('cache');
-    await Promise.all(checked.map((e) => cache.put(toCacheRecord(e, cacheEvictKey(e)))));
-    await evictCacheKeeping(cache, core.limits.cache, new Set(checked.map((e) => e.url)));
-  });
+  await core.write(['cache'], (tx) => putCacheInTx(core, tx.objectStore('cache'), checked));
+}
+
+type CacheStore = IDBPObjectStore<SkillpinDB, ArrayLike<StoreNames<SkillpinDB>>, 'cache', 'readwrite'>;
+
+/** putCacheEntries inside the caller's readwrite transaction (entries already checked). */
+export async function putCacheInTx(core: StoreCore, cache: CacheStore, checked: readonly ProbeCacheEntry[]): Promise<void> {
+  await Promise.all(checked.map((e) => cache.put(toCacheRecord(e, cacheEvictKey(e)))));
+  await evictCacheKeeping(cache, core.limits.cache, new Set(checked.map((e) => e.url)));
 }
 
 export async function deleteCacheForOrigin(core: StoreCore, origin: string): Promise<void> {

@@ -69,15 +69,12 @@ export async function revokeKey(core: StoreCore, origin: string, fingerprint: st
     const entry = raw === undefined ? null : toKeyHistoryEntry(raw);
     if (raw !== undefined && !entry) core.corrupt('keys', [origin, fingerprint]);
     if (entry?.state === 'revoked') return 'unchanged';
-    await keys.put({
-      origin,
-      fingerprint,
-      key: entry?.key ?? null,
-      firstSeen: entry?.firstSeen ?? at,
-      lastSeen: entry?.lastSeen ?? at,
-      state: 'revoked',
-      revokedAt: at,
-    });
+    await keys.put(revokedEntry(origin, fingerprint, entry, at));
     return 'revoked';
   });
+}
+
+/** The history entry of a key revoked at `at` (the entry it had, if any, keeps its key and times). */
+export function revokedEntry(origin: string, fingerprint: string, entry: KeyHistoryEntry | null, at: number): KeyHistoryEntry {
+  return { origin, fingerprint, key: entry?.key ?? null, firstSeen: entry?.firstSeen ?? at, lastSeen: entry?.lastSeen ?? at, state: 'revoked', revokedAt: at };
 }

@@ -1,10 +1,13 @@
 // The pins of the trust store (PRODUCT.md §5): trust on first use as a compare-and-set, the
 // user's decision to trust another key (which carries over the approvals of unchanged bytes),
 // and "forget". Each keeps the key history (idb-keys.ts) in the same transaction.
+import type { IDBPObjectStore, StoreNames } from 'idb';
 import type { Approval, Pin } from '../types';
 import { StoreError } from './errors';
 import { approvalKeyOf, requireText, requireTime, type StoreCore } from './idb-core';
 import { boundOffered, historyEntry } from './idb-keys';
+import { pinStep } from './pin-step';
+import type { SkillpinDB } from './schema';
 import type { CarryOver, PinResult } from './store-api';
 import { toApproval, toKeyHistoryEntry, toPin } from './validate';
 
@@ -19,42 +22,32 @@ export async function getPin(core: StoreCore, origin: string): Promise<Pin | nul
 }
 
 export async function pinIfAbsent(core: StoreCore, origin: string, key: string, fingerprint: string, now: number): Promise<PinResult> {
+  checkPinArgs(origin, key, fingerprint, now);
+  return core.write(['pins', 'keys'], (tx) => pinInTx(core, tx.objectStore('pins'), tx.objectStore('keys'), origin, key, fingerprint, now));
+}
+
+export function checkPinArgs(origin: string, key: string, fingerprint: string, now: number): void {
   requireText(origin, 'origin');
   requireText(key, 'key');
   requireText(fingerprint, 'fingerprint');
   requireTime(now, 'now');
-  return core.write(['pins', 'keys'], async (tx) => {
-    const pins = tx.objectStore('pins');
-    const keys = tx.objectStore('keys');
-    const seen = await historyEntry(core, keys, origin, fingerprint);
-    const raw: unknown = await pins.get(origin);
-    if (seen?.state === 'revoked') {
-      // Never pinned, never refreshed: the key the user revoked is not accepted (PRODUCT.md §5).
-      return { result: 'revoked', pin: raw === undefined ? null : toPin(raw) };
-    }
-    if (raw === undefined) {
-      const pin: Pin = { origin, key, fingerprint, firstSeen: now, lastSeen: now };
-      await pins.put(pin);
-      await keys.put({ origin, fingerprint, key, firstSeen: seen?.firstSeen ?? now, lastSeen: now, state: 'pinned', revokedAt: null });
-      return { result: 'pinned', pin };
-    }
-    const pin = toPin(raw);
-    // An unreadable pin is neither absent nor comparable: refuse, and keep it.
-    if (!pin) throw core.corrupt('pins', origin);
-    if (pin.fingerprint !== fingerprint || pin.key !== key) {
-      if (!seen) {
-        await keys.put({ origin, fingerprint, key, firstSeen: now, lastSeen: now, state: 'offered', revokedAt: null });
-        await boundOffered(keys, origin, fingerprint);
-      } else if (now > seen.lastSeen) await keys.put({ ...seen, key: seen.key ?? key, lastSeen: now });
-      return { result: 'mismatch', pin };
-    }
-    if (!seen) await keys.put({ origin, fingerprint, key, firstSeen: pin.firstSeen, lastSeen: Math.max(pin.lastSeen, now), state: 'pinned', revokedAt: null });
-    else if (now > seen.lastSeen) await keys.put({ ...seen, lastSeen: now });
-    if (now <= pin.lastSeen) return { result: 'match', pin };
-    const refreshed: Pin = { ...pin, lastSeen: now };
-    await pins.put(refreshed);
-    return { result: 'match', pin: refreshed };
-  });
+}
+
+type PinsStore = IDBPObjectStore<SkillpinDB, ArrayLike<StoreNames<SkillpinDB>>, 'pins', 'readwrite'>;
+type KeysStore = IDBPObjectStore<SkillpinDB, ArrayLike<StoreNames<SkillpinDB>>, 'keys', 'readwrite'>;
+
+/** pinIfAbsent's compare-and-set inside the caller's readwrite transaction (a probe's commit: idb-commit.ts). */
+export async function pinInTx(core: StoreCore, pins: PinsStore, keys: KeysStore, origin: string, key: string, fingerprint: string, now: number): Promise<PinResult> {
+  const seen = await historyEntry(core, keys, origin, fingerprint);
+  const raw: unknown = await pins.get(origin);
+  const stored = raw === undefined ? null : toPin(raw);
+  // An unreadable pin is neither absent nor comparable: refuse, and keep it (a revoked key is refused first).
+  if (raw !== undefined && !stored && seen?.state !== 'revoked') throw core.corrupt('pins', origin);
+  const step = pinStep(origin, key, fingerprint, now, stored, seen);
+  if (step.pin) await pins.put(step.pin);
+  for (const entry of step.keys) await keys.put(entry);
+  if (step.offered) await boundOffered(keys, origin, fingerprint);
+  return step.result;
 }
 
 export async function replacePin(
@@ -144,6 +137,28 @@ export async function forgetPin(core: StoreCore, origin: string): Promise<void> 
       // Revocations outlive forget (PRODUCT.md §5); an unreadable entry might be one: keep it.
       if (entry && entry.state !== 'revoked') await keys.delete([origin, entry.fingerprint]);
     }
+  });
+}
+
+/**
+ * `limit` pins from `offset` in key order (the origin, code-unit order), and how many are stored:
+ * read through the store's key with a cursor, never every pin. An unreadable pin is skipped and
+ * reported, as by listPins.
+ */
+export async function pinsPage(core: StoreCore, offset: number, limit: number): Promise<{ items: Pin[]; total: number }> {
+  return core.read(['pins'], async (tx) => {
+    const store = tx.objectStore('pins');
+    const total = await store.count();
+    const items: Pin[] = [];
+    if (limit <= 0 || offset >= total) return { items, total };
+    let cursor = await store.openCursor();
+    if (cursor && offset > 0) cursor = await cursor.advance(offset);
+    while (cursor && items.length < limit) {
+      const pin = core.checked('pins', cursor.key, cursor.value, toPin);
+      if (pin) items.push(pin);
+      cursor = await cursor.continue();
+    }
+    return { items, total };
   });
 }
 

@@ -1,10 +1,14 @@
 // The last report per origin (docs/report.md), bounded in number (evict.ts), so the popup can draw
 // it after the service worker restarts. A report evicted takes its origin's unapproved skill bytes along.
 import type { OriginReport } from '../types';
-import { withTotals, type TotalsTx } from './byte-totals';
+import type { IDBPTransaction } from 'idb';
+import { withTotals, type ByteTotals, type TotalsTx } from './byte-totals';
 import { StoreError } from './errors';
 import { evictReports } from './evict';
 import type { StoreCore } from './idb-core';
+import type { SkillpinDB } from './schema';
+
+export type ReportsTx = IDBPTransaction<SkillpinDB, ['reports', 'pins', 'approvals', 'skills', 'totals'], 'readwrite'>;
 import { reportOrder, toOriginReport, toReportRecord } from './validate';
 
 export async function getReport(core: StoreCore, origin: string): Promise<OriginReport | null> {
@@ -12,14 +16,23 @@ export async function getReport(core: StoreCore, origin: string): Promise<Origin
   return core.checked('reports', origin, raw, toReportRecord)?.report ?? null;
 }
 
-export async function putReport(core: StoreCore, report: OriginReport): Promise<void> {
+/** The report as the store keeps it, checked; a report without the shape of an OriginReport is refused. */
+export function checkedReport(report: OriginReport): OriginReport {
   const r = toOriginReport(report);
   if (!r) throw new StoreError('invalid-input', 'report does not have the shape of an OriginReport; nothing was written');
+  return r;
+}
+
+export async function putReport(core: StoreCore, report: OriginReport): Promise<void> {
+  const r = checkedReport(report);
+  await core.write(['reports', 'pins', 'approvals', 'skills', 'totals'], (tx) => withTotals(tx as unknown as TotalsTx, (totals) => putReportInTx(core, tx as unknown as ReportsTx, r, totals)));
+}
+
+/** putReport inside the caller's readwrite transaction (report already checked). */
+export async function putReportInTx(core: StoreCore, tx: ReportsTx, r: OriginReport, totals: ByteTotals): Promise<void> {
+  await tx.objectStore('reports').put({ origin: r.origin, order: reportOrder(r), report: r });
   // An evicted report takes its origin's stored skill bytes with it (and their byte totals).
-  await core.write(['reports', 'pins', 'approvals', 'skills', 'totals'], async (tx) => {
-    await tx.objectStore('reports').put({ origin: r.origin, order: reportOrder(r), report: r });
-    await withTotals(tx as unknown as TotalsTx, (totals) => evictReports(tx, core.limits.reports, r.origin, totals));
-  });
+  await evictReports(tx, core.limits.reports, r.origin, totals);
 }
 
 export async function listReports(core: StoreCore): Promise<OriginReport[]> {

@@ -2,7 +2,7 @@
 // budgets (evict.ts) in the same transaction, and keeps the byte totals (byte-totals.ts) with it;
 // approved bytes are never evicted. Records are keyed (origin, url, digestLf, filesKey): an archive
 // with the same SKILL.md but other files is a record of its own (FORMATS.md §6.6).
-import { withTotals, type TotalsTx } from './byte-totals';
+import { withTotals, type ByteTotals, type TotalsTx } from './byte-totals';
 import type { SkillKey, SkillRecord } from './schema';
 import { filesKeyOf, storedKey, type StoredSkill } from './records';
 import { StoreError } from './errors';
@@ -51,7 +51,8 @@ export async function putSkill(core: StoreCore, skill: StoredSkill): Promise<voi
   );
 }
 
-export async function putSkills(core: StoreCore, skills: StoredSkill[]): Promise<void> {
+/** The records of a batch, checked: in order (`ordered`) and once per key, the later record winning (`batch`). */
+export function checkedSkillBatch(skills: readonly StoredSkill[]): { ordered: StoredSkill[]; batch: StoredSkill[] } {
   const ordered: StoredSkill[] = [];
   const checked = new Map<string, StoredSkill>();
   for (const skill of skills) {
@@ -62,22 +63,28 @@ export async function putSkills(core: StoreCore, skills: StoredSkill[]): Promise
     checked.delete(writtenKey(s));
     checked.set(writtenKey(s), s);
   }
-  if (checked.size === 0) return;
-  const batch = [...checked.values()];
-  await core.write(['approvals', 'skills', 'totals'], (tx) =>
-    withTotals(tx as unknown as TotalsTx, async (totals) => {
-      for (const s of batch) await totals.put(skillRecord(s));
-      await pruneSkillsAfterBatch(tx as SkillsTx, ordered.map(writtenSkill), core.limits.skillsPerOrigin, totals);
-      // Bytes the per-URL pruning just removed are not kept by being in the batch.
-      const store = tx.objectStore('skills');
-      const kept = new Set<string>();
-      for (const s of batch) {
-        const key: SkillKey = [s.origin, s.url, s.digestLf, filesKeyOf(s)];
-        if ((await store.getKey(key)) !== undefined) kept.add(writtenKey(s));
-      }
-      await enforceByteBudget(tx as SkillsTx, batch.map((s) => s.origin), kept, core.budget(), true, totals);
-    }),
-  );
+  return { ordered, batch: [...checked.values()] };
+}
+
+export async function putSkills(core: StoreCore, skills: StoredSkill[]): Promise<void> {
+  const checked = checkedSkillBatch(skills);
+  if (checked.batch.length === 0) return;
+  await core.write(['approvals', 'skills', 'totals'], (tx) => withTotals(tx as unknown as TotalsTx, (totals) => putSkillsInTx(core, tx as SkillsTx, checked, totals)));
+}
+
+/** putSkills inside the caller's readwrite transaction over (at least) approvals, skills and totals. */
+export async function putSkillsInTx(core: StoreCore, tx: SkillsTx, checked: { ordered: StoredSkill[]; batch: StoredSkill[] }, totals: ByteTotals): Promise<void> {
+  const { ordered, batch } = checked;
+  for (const s of batch) await totals.put(skillRecord(s));
+  await pruneSkillsAfterBatch(tx, ordered.map(writtenSkill), core.limits.skillsPerOrigin, totals);
+  // Bytes the per-URL pruning just removed are not kept by being in the batch.
+  const store = tx.objectStore('skills');
+  const kept = new Set<string>();
+  for (const s of batch) {
+    const key: SkillKey = [s.origin, s.url, s.digestLf, filesKeyOf(s)];
+    if ((await store.getKey(key)) !== undefined) kept.add(writtenKey(s));
+  }
+  await enforceByteBudget(tx, batch.map((s) => s.origin), kept, core.budget(), true, totals);
 }
 
 export async function getSkill(core: StoreCore, origin: string, url: string, digestLf: string, filesDigest = ''): Promise<StoredSkill | null> {

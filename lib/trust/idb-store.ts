@@ -5,14 +5,16 @@
 // This file opens the database and composes the store from its parts, one file per concern:
 // the shared plumbing (idb-core.ts), pins (idb-pins.ts), key history (idb-keys.ts), approvals
 // (idb-approvals.ts), verified bytes (idb-skills.ts), probe cache (idb-cache.ts), reports
-// (idb-reports.ts), one probe's reads (idb-origin-state.ts) and settings (idb-settings.ts).
+// (idb-reports.ts), one probe's reads (idb-origin-state.ts), one probe's writes (idb-commit.ts) and
+// settings (idb-settings.ts).
 import { StoreError } from './errors';
+import { commitProbe } from './idb-commit';
 import { getApproval, getApprovals, approve, importApproval, listApprovals, revoke } from './idb-approvals';
 import { deleteCacheForOrigin, getCache, putCache, putCacheEntries } from './idb-cache';
 import { StoreCore, type StoreLimits } from './idb-core';
 import { getKeyHistory, listKeyHistory, revokeKey } from './idb-keys';
 import { getOriginState } from './idb-origin-state';
-import { forgetPin, getPin, listPins, pinIfAbsent, replacePin } from './idb-pins';
+import { forgetPin, getPin, listPins, pinIfAbsent, pinsPage, replacePin } from './idb-pins';
 import { getReport, listReports, putReport } from './idb-reports';
 import { getSettings, putSettings } from './idb-settings';
 import { getLatestSkill, getSkill, putSkill, putSkills } from './idb-skills';
@@ -69,6 +71,7 @@ export function createIdbStore(core: StoreCore): TrustStore {
     replacePin: (origin, expected, key, fingerprint, now, carry) => replacePin(core, origin, expected, key, fingerprint, now, carry),
     forgetPin: (origin) => forgetPin(core, origin),
     listPins: () => listPins(core),
+    pinsPage: (offset, limit) => pinsPage(core, offset, limit),
     getKeyHistory: (origin) => getKeyHistory(core, origin),
     listKeyHistory: () => listKeyHistory(core),
     revokeKey: (origin, fingerprint, at) => revokeKey(core, origin, fingerprint, at),
@@ -90,6 +93,7 @@ export function createIdbStore(core: StoreCore): TrustStore {
     putReport: (report) => putReport(core, report),
     listReports: () => listReports(core),
     getOriginState: (origin) => getOriginState(core, origin),
+    commitProbe: (commit) => commitProbe(core, commit),
     getSettings: () => getSettings(core),
     putSettings: (settings) => putSettings(core, settings),
     close: () => core.close(),

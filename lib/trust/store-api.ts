@@ -36,6 +36,32 @@ export interface OriginState {
   skills: StoredSkill[];
   /** Every probe cache entry whose URL starts with `origin + '/'` (whichever probe wrote it). */
   cache: ProbeCacheEntry[];
+  /**
+   * The origin's key history (revocations included). Absent from a store that does not read it:
+   * a probe then pins through pinIfAbsent during the probe instead of at its commit.
+   */
+  keys?: KeyHistoryEntry[];
+}
+
+/** What one probe learned, written together by commitProbe. */
+export interface ProbeCommit {
+  origin: string;
+  /**
+   * pinIfAbsent of the offered key, run first in the transaction; `expect` is the result the probe
+   * predicted from what it read when it started (and built its report on).
+   */
+  pin?: { key: string; fingerprint: string; now: number; expect: PinResult['result'] };
+  skills: StoredSkill[];
+  cache: ProbeCacheEntry[];
+  /** Written only when the pin's result is the one expected (or there is no pin step). */
+  report: OriginReport | null;
+}
+
+export interface CommitResult {
+  /** The pin step's result, null without one. */
+  pin: PinResult | null;
+  /** False when the pin's result was not the one expected: the report was built on a pin that is not so. */
+  reportWritten: boolean;
 }
 
 /** What importApproval did: stored it, found the same one, kept a different one, or refused it (pin differs). */
@@ -61,6 +87,11 @@ export interface TrustStore {
   /** Deletes the pin and the origin's key history, except revoked keys: they outlive "forget". */
   forgetPin(origin: string): Promise<void>;
   listPins(): Promise<Pin[]>;
+  /**
+   * `limit` pins from `offset` in origin order (code-unit order, lib/lists/pins-page.ts), and the
+   * number stored: one page read through the store's key, not every pin (the options page's list).
+   */
+  pinsPage?(offset: number, limit: number): Promise<{ items: Pin[]; total: number }>;
 
   // --- key history (PRODUCT.md §5) ---
   /** Every key the origin has shown, oldest first. */
@@ -133,6 +164,16 @@ export interface TrustStore {
    * readonly transaction. Unreadable records are skipped and reported, as by the single reads.
    */
   getOriginState?(origin: string): Promise<OriginState>;
+
+  // --- one probe's writes ---
+  /**
+   * Everything a probe learned in one readwrite transaction: the pin step (pinIfAbsent), then the
+   * verified bytes (as putSkills), the cache entries (as putCacheEntries) and the report (as
+   * putReport). Every record is checked first; a malformed one writes nothing. When the pin's result
+   * differs from the expected one, the bytes and cache entries are written and the report is not.
+   * Any failure (quota, a refusal by the byte budget, an unreadable pin) writes nothing at all.
+   */
+  commitProbe?(commit: ProbeCommit): Promise<CommitResult>;
 
   // --- settings ---
   getSettings(): Promise<Settings>;

@@ -8,7 +8,7 @@ import { invalid, tooLarge, unsupported, type ArchiveFailure } from './archive-n
 import { readTarGz } from './archive-tar';
 import { readZip } from './archive-zip';
 import { fileDigests, fileSetDigest } from './file-set';
-import { sha256, toHex } from './sha256';
+import { sha256, toHex, type Sha256 } from './sha256';
 
 export { detectArchiveFormat } from './archive-format';
 export { DEFAULT_MAX_BYTES, DEFAULT_MAX_FILES, DEFAULT_MAX_SKILL_MD } from './archive-limits';
@@ -40,16 +40,16 @@ function rootSkillMissing(entries: ArchiveEntry[]): ArchiveFailure {
   return invalid('archive-no-root-skill-md', `The archive has no SKILL.md at its root${hint}.`);
 }
 
-async function finish(format: 'zip' | 'tar.gz', unpacked: Unpacked, limits: ArchiveLimits): Promise<ArchiveResult> {
+async function finish(format: 'zip' | 'tar.gz', unpacked: Unpacked, limits: ArchiveLimits, hash: Sha256): Promise<ArchiveResult> {
   const skillMd = unpacked.files.get(ROOT_SKILL_MD);
   if (!skillMd) return rootSkillMissing(unpacked.entries);
   if (skillMd.byteLength > limits.maxSkillMd) {
     // The same status a plain SKILL.md over its cap gets; nothing of the archive is kept.
     return tooLarge('archive-skill-md-too-large', `The root SKILL.md is ${skillMd.byteLength} bytes, over the ${limits.maxSkillMd}-byte cap of a SKILL.md.`);
   }
-  const fileSet = await fileDigests(unpacked.files);
+  const fileSet = await fileDigests(unpacked.files, hash);
   const digestOf = new Map(fileSet.map((f) => [f.path, f.sha256]));
-  const rootDigest = toHex(await sha256(skillMd));
+  const rootDigest = toHex(await hash(skillMd));
   const entries = unpacked.entries.map((e) => {
     const sha256 = e.type !== 'file' ? undefined : e.path === ROOT_SKILL_MD ? rootDigest : digestOf.get(e.path);
     return sha256 === undefined ? e : { ...e, sha256 };
@@ -65,6 +65,7 @@ export async function unpackArchive(
   bytes: Uint8Array,
   format: 'zip' | 'tar.gz',
   limits?: { maxFiles?: number; maxBytes?: number; maxSkillMd?: number },
+  hash: Sha256 = sha256,
 ): Promise<ArchiveResult> {
   try {
     const resolved = resolveLimits(limits);
@@ -74,7 +75,7 @@ export async function unpackArchive(
     else if (format === 'tar.gz') unpacked = readTarGz(bytes, resolved);
     else return unsupported('archive-format-unsupported', `The archive format ${JSON.stringify(String(format))} is not supported.`);
     if (!unpacked.ok) return unpacked;
-    return await finish(format, unpacked, resolved);
+    return await finish(format, unpacked, resolved, hash);
   } catch (error) {
     const detail = error instanceof Error ? error.message : String(error);
     return invalid('archive-unreadable', `The archive could not be read (${detail}).`);

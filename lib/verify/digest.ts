@@ -5,7 +5,7 @@
 // else). The result records which form matched.
 
 import type { DeclaredDigest } from '../types';
-import { sha256, toHex } from './sha256';
+import { sha256, toHex, type Sha256 } from './sha256';
 
 export interface DigestCheck {
   rawHex: string;
@@ -55,10 +55,10 @@ export function lfNormalize(bytes: Uint8Array): Uint8Array {
  * forms (they then disagree with each other, which the merge step reports),
  * it is the form of the first declared digest.
  */
-export async function checkDigests(bytes: Uint8Array, declared: DeclaredDigest[]): Promise<DigestCheck> {
-  const rawHex = toHex(await sha256(bytes));
+export async function checkDigests(bytes: Uint8Array, declared: DeclaredDigest[], hash: Sha256 = sha256): Promise<DigestCheck> {
+  const rawHex = toHex(await hash(bytes));
   const lf = lfNormalize(bytes);
-  const lfHex = lf === bytes ? rawHex : toHex(await sha256(lf));
+  const lfHex = lf === bytes ? rawHex : toHex(await hash(lf));
 
   if (declared.length === 0) {
     return { rawHex, lfHex, matchedForm: null, undeclared: true, mismatch: false };

@@ -6,16 +6,16 @@
 // revision_input is (FORMATS.md §7: sorted by code point, ASCII-only JSON of [path, size, "sha256:hex"]).
 import type { ArchiveFileDigest } from '../types';
 import { asciiJsonString, compareCodePoints } from './json-ascii';
-import { sha256, sha256Sync, toHex } from './sha256';
+import { sha256, sha256Sync, toHex, type Sha256 } from './sha256';
 
 const ROOT = 'SKILL.md';
 
 /** The file set of unpacked archive files: every path but the root SKILL.md, sorted, with digests. */
-export async function fileDigests(files: ReadonlyMap<string, Uint8Array>): Promise<ArchiveFileDigest[]> {
+export async function fileDigests(files: ReadonlyMap<string, Uint8Array>, hash: Sha256 = sha256): Promise<ArchiveFileDigest[]> {
   const paths = [...files.keys()].filter((p) => p !== ROOT).sort(compareCodePoints);
   return Promise.all(paths.map(async (path) => {
     const bytes = files.get(path) as Uint8Array;
-    return { path, size: bytes.byteLength, sha256: toHex(await sha256(bytes)) };
+    return { path, size: bytes.byteLength, sha256: toHex(await hash(bytes)) };
   }));
 }
 

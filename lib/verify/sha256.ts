@@ -76,6 +76,12 @@ export async function sha256WithThreshold(bytes: Uint8Array, webCryptoMinBytes: 
   return nobleSha256(bytes);
 }
 
+/**
+ * A SHA-256 function the engine may be given with its I/O (EngineDeps.sha256): node's native
+ * hash under node, where lib/ may not import it; by default the function below.
+ */
+export type Sha256 = (bytes: Uint8Array) => Promise<Uint8Array>;
+
 /** SHA-256 of the bytes, using the faster backend for the input size in this environment. */
 export function sha256(bytes: Uint8Array): Promise<Uint8Array> {
   return sha256WithThreshold(bytes, WEBCRYPTO_MIN_BYTES);

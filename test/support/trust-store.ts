@@ -23,3 +23,25 @@ export async function openTestStore(opts: StoreOptions = {}): Promise<TestStore>
   const store = await openTrustStore({ name, indexedDB: factory, onError: (e) => errors.push(e), ...opts });
   return { store, factory, name, errors };
 }
+
+/** Every record of every object store of the database `name`, read through a connection of its own. */
+export async function dumpDatabase(factory: IDBFactory, name: string): Promise<Record<string, unknown[]>> {
+  const db = await new Promise<IDBDatabase>((resolve, reject) => {
+    const req = factory.open(name);
+    req.onsuccess = () => resolve(req.result);
+    req.onerror = () => reject(req.error);
+  });
+  try {
+    const out: Record<string, unknown[]> = {};
+    for (const store of Array.from(db.objectStoreNames)) {
+      out[store] = await new Promise<unknown[]>((resolve, reject) => {
+        const req = db.transaction(store, 'readonly').objectStore(store).getAll();
+        req.onsuccess = () => resolve(req.result as unknown[]);
+        req.onerror = () => reject(req.error);
+      });
+    }
+    return out;
+  } finally {
+    db.close();
+  }
+}

@@ -18,7 +18,8 @@ export function approvalHandlers(ctx: ServiceContext): Slice<'approvals'> {
       // Nothing is approved under a policy that is not known (it may require signatures).
       const policy = await ctx.policy();
       if (!policy) return fail('policy-pending', policyPendingMessage());
-      const s = await ctx.store();
+      // Approved in a private window: kept in memory with the private windows' results.
+      const s = await ctx.storeOf(await ctx.isPrivate(req.origin, sender));
       const report = await reportFor(ctx, req.origin, sender);
       const decision = approvalDecision(findSkill(report, req.url), req, policy);
       if (!decision.ok) return refused(decision);
@@ -40,13 +41,14 @@ export function approvalHandlers(ctx: ServiceContext): Slice<'approvals'> {
       return { ok: true };
     },
     'skillpin:revoke': async (req, sender) => {
-      await (await ctx.store()).revoke(req.origin, req.url);
+      await (await ctx.storeOf(await ctx.isPrivate(req.origin, sender))).revoke(req.origin, req.url);
       await probes.probe('after-approval', req.origin, { kind: 'request', sender });
       return { ok: true };
     },
-    'skillpin:skill-text': async (req) => {
-      const s = await ctx.store();
-      const skill = findSkill(await ctx.currentReport(req.origin), req.url);
+    'skillpin:skill-text': async (req, sender) => {
+      const priv = await ctx.isPrivate(req.origin, sender);
+      const s = await ctx.storeOf(priv);
+      const skill = findSkill(await ctx.currentReport(req.origin, priv), req.url);
       const currentRecord = skill ? await currentBytes(s, req.origin, skill) : await s.getLatestSkill(req.origin, req.url);
       const approval = await s.getApproval(req.origin, req.url);
       // The record of the approved version (for the diff only: a hand-off asks approvedBytes).

@@ -1,6 +1,6 @@
 // Keys: trust a publisher's new key, list and forget pins, the key history, revoke a key.
 import { approvable } from '../../engine/status';
-import { pinsPage } from '../../lists/pins-page';
+import { normalizeFilter, pageLimit, pinsPage } from '../../lists/pins-page';
 import { StoreError } from '../../trust/errors';
 import { managedKeyFor } from '../../trust/managed';
 import type { CarryOver } from '../../trust/store-api';
@@ -18,7 +18,7 @@ export function keyHandlers(ctx: ServiceContext): Slice<'keys'> {
       // Under a policy not known yet, the administrator may have pinned this origin's key.
       const policy = await ctx.policy();
       if (!policy) return fail('policy-pending', policyPendingMessage());
-      const s = await ctx.store();
+      const s = await ctx.storeOf(await ctx.isPrivate(req.origin, sender));
       const report = await reportFor(ctx, req.origin, sender);
       if (managedKeyFor(policy, req.origin)) {
         return fail('key-managed', t('err_key_managed'));
@@ -48,14 +48,21 @@ export function keyHandlers(ctx: ServiceContext): Slice<'keys'> {
       return { ok: true };
     },
     'skillpin:pins-list': async () => (await ctx.store()).listPins(),
-    'skillpin:pins-page': async (req) => pinsPage(await (await ctx.store()).listPins(), req),
+    'skillpin:pins-page': async (req) => {
+      const s = await ctx.store();
+      // Without a filter, one page is read through the store's key; a filter looks at every pin.
+      if (normalizeFilter(req.filter) !== '' || !s.pinsPage) return pinsPage(await s.listPins(), req);
+      const offset = Math.max(0, req.offset);
+      const page = await s.pinsPage(offset, pageLimit(req));
+      return { items: page.items, offset: Math.min(offset, page.total), matching: page.total, total: page.total };
+    },
     'skillpin:pin-forget': async (req) => {
       await (await ctx.store()).forgetPin(req.origin);
       return { ok: true };
     },
     'skillpin:key-history': async () => (await ctx.store()).listKeyHistory(),
     'skillpin:key-revoke': async (req, sender) => {
-      const s = await ctx.store();
+      const s = await ctx.storeOf(await ctx.isPrivate(req.origin, sender));
       await s.revokeKey(req.origin, req.fingerprint, clock.now());
       // The origin's report must show the revocation at once (its skills signed by that key are blocked).
       if (await s.getReport(req.origin)) await probes.probe('after-key-revoke', req.origin, { kind: 'request', sender }).catch(() => undefined);

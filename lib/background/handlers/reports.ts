@@ -22,14 +22,16 @@ export function reportHandlers(ctx: ServiceContext): Slice<'reports'> {
       await ctx.policySettled(ctx.deps.readyPolicyWaitMs ?? READY_POLICY_WAIT_MS);
       return { ready: true, version: ctx.deps.version };
     },
-    'skillpin:report': async (req) => {
+    'skillpin:report': async (req, sender) => {
       if (req.clickedTab !== undefined) await noteClick(ctx, req.clickedTab, req.origin);
       // A site the user does not let Skillpin read is said so, not shown as it was read before
       // (that report stays stored for when access comes back).
       if (!(await ctx.access.mayRead(req.origin))) return skippedReport(req.origin, 'no-site-access', ctx.clock.now());
+      // A popup in a private window is answered from the private windows' store.
+      const priv = await ctx.isPrivate(req.origin, sender, req.clickedTab);
       // While a probe of the origin is running, answer its result rather than the older
       // report (or null): joining the probe in flight starts no new one.
-      return probes.join(req.origin) ?? ctx.currentReport(req.origin);
+      return probes.join(req.origin, priv) ?? ctx.currentReport(req.origin, priv);
     },
     'skillpin:probe': async (req, sender) => {
       // An explicit re-check passes the probe gate like every probe: nothing is requested from an

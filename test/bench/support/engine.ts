@@ -1,5 +1,6 @@
 // The engine under node: probeOrigin with a fake-indexeddb trust store and either a fetch
 // that reads site folders from disk (virtual hosts) or node's own fetch over loopback.
+import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join, normalize, sep } from 'node:path';
 // idb checks instanceof against the global IDB classes: install the fake ones globally.
@@ -10,6 +11,7 @@ import { openTrustStore } from '../../../lib/trust/idb-store';
 import { defaultSettings } from '../../../lib/trust/settings';
 import type { Clock, FetchLike, OriginReport } from '../../../lib/types';
 import type { TrustStore } from '../../../lib/trust/store-api';
+import type { Sha256 } from '../../../lib/verify/sha256';
 import { contentTypeFor } from '../../../scripts/lib/server.mjs';
 
 let dbCounter = 0;
@@ -55,6 +57,9 @@ export function manualClock(start = Date.UTC(2026, 0, 15, 12)): Clock & { advanc
   };
 }
 
-export async function probe(origin: string, fetch: FetchLike, store: TrustStore, clock: Clock = realClock, force = false): Promise<OriginReport> {
-  return probeOrigin(origin, { fetch, store, clock, settings: defaultSettings() }, { force });
+export async function probe(origin: string, fetch: FetchLike, store: TrustStore, clock: Clock = realClock, force = false, sha256?: Sha256): Promise<OriginReport> {
+  return probeOrigin(origin, { fetch, store, clock, settings: defaultSettings(), ...(sha256 ? { sha256 } : {}) }, { force });
 }
+
+/** node's native SHA-256, as the engine takes it from its injected I/O under node. */
+export const nativeSha256: Sha256 = async (bytes) => new Uint8Array(createHash('sha256').update(bytes).digest());

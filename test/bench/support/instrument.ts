@@ -143,10 +143,19 @@ export interface Breakdown {
   readwriteMs: number;
 }
 
-/** Where the time between commit and badge went, for the origin's requests. */
-export function breakdown(p: Probe, span: VerdictSpan, origin: string): Breakdown | null {
+/**
+ * The end of the probe's write: the first readwrite transaction over the reports store that
+ * started after the probe did (its one commit), or null while it has not ended.
+ */
+export function reportWritten(p: Probe, span: VerdictSpan): number | null {
+  const tx = p.txs.find((t) => t.mode === 'readwrite' && t.start >= span.start && t.stores.includes('reports'));
+  return tx ? tx.end : null;
+}
+
+/** Where the time between commit and badge went, for the origin's requests; transactions are counted until `until` (the badge, or the end of the write when it comes later). */
+export function breakdown(p: Probe, span: VerdictSpan, origin: string, until: number = span.badge): Breakdown | null {
   const mine = p.fetches.filter((f) => f.url.startsWith(origin) && f.start >= span.commit && f.end <= span.badge);
-  const txs = p.txs.filter((t) => t.start >= span.start && t.end <= span.badge);
+  const txs = p.txs.filter((t) => t.start >= span.start && t.end <= Math.max(until, span.badge));
   if (mine.length === 0) return null;
   const first = Math.min(...mine.map((f) => f.start));
   const last = Math.max(...mine.map((f) => f.end));

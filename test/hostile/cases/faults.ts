@@ -4,7 +4,7 @@
 import { probeOrigin } from '../../../lib/engine/probe-origin';
 import { createScheduler } from '../../../lib/scheduler/scheduler';
 import { StoreError } from '../../../lib/trust/errors';
-import type { TrustStore } from '../../../lib/trust/store-api';
+import type { ProbeCommit, TrustStore } from '../../../lib/trust/store-api';
 import { DEFAULT_SETTINGS, type FetchLike, type OriginReport } from '../../../lib/types';
 import { one } from './common';
 import { keyPair, published, seed, signedTwo, stageOf } from '../site-kit';
@@ -12,7 +12,20 @@ import type { HostileCase, Scenario, ScenarioEnv, ServedSite } from '../types';
 
 const DAY = 24 * 60 * 60 * 1000;
 
-type StoreMethod = keyof TrustStore;
+/**
+ * A store method, or one part of a probe's commit: `commitProbe:cache` fails a commit that carries
+ * cache entries (one transaction: nothing of it is written), as a store would that cannot write them.
+ */
+type StoreMethod = keyof TrustStore | 'commitProbe:cache' | 'commitProbe:skills' | 'commitProbe:report';
+
+function failsCommit(methods: StoreMethod[], c: ProbeCommit): boolean {
+  return (
+    methods.includes('commitProbe') ||
+    (methods.includes('commitProbe:cache') && c.cache.length > 0) ||
+    (methods.includes('commitProbe:skills') && c.skills.length > 0) ||
+    (methods.includes('commitProbe:report') && c.report !== null)
+  );
+}
 
 /** A store whose `methods` throw `error` once `armed` is set. */
 function faultyStore(inner: TrustStore, methods: StoreMethod[], error: () => unknown): { store: TrustStore; arm(): void; hits(): number } {
@@ -23,6 +36,13 @@ function faultyStore(inner: TrustStore, methods: StoreMethod[], error: () => unk
       const value: unknown = Reflect.get(target, prop, receiver);
       if (typeof value !== 'function') return value;
       const fn = value as (...args: unknown[]) => unknown;
+      if (armed && prop === 'commitProbe') {
+        return (c: ProbeCommit): unknown => {
+          if (!failsCommit(methods, c)) return fn.call(target, c);
+          hits += 1;
+          return Promise.reject(error());
+        };
+      }
       if (armed && methods.includes(prop as StoreMethod)) {
         return (): Promise<never> => {
           hits += 1;
@@ -259,16 +279,16 @@ function fault(id: string, title: string, scenario: Scenario): HostileCase {
 }
 
 export const FAULT_CASES: HostileCase[] = [
-  fault('quota-on-cache-write', 'The store throws QuotaExceeded on every probe-cache write during a probe', quotaScenario(['putCache', 'putCacheEntries'], { force: true })),
+  fault('quota-on-cache-write', 'The store throws QuotaExceeded on every probe-cache write during a probe', quotaScenario(['putCache', 'putCacheEntries', 'commitProbe:cache'], { force: true })),
   fault(
     'quota-on-skill-write',
     'The store throws QuotaExceeded when new verified bytes are written',
-    quotaScenario(['putSkill', 'putSkills'], {
+    quotaScenario(['putSkill', 'putSkills', 'commitProbe:skills'], {
       second: (s) => stageOf(published({ seed: seed(s), skills: [{ name: 'alpha', description: 'The alpha skill.' }, { name: 'beta', description: 'The beta skill.' }, { name: 'gamma', description: 'A new skill.' }] })),
     }),
   ),
-  fault('quota-on-report-write', 'The store throws QuotaExceeded when the report is saved', quotaScenario(['putReport'])),
-  fault('quota-on-every-write', 'Every write of the store throws QuotaExceeded during a probe', quotaScenario(['putCache', 'putCacheEntries', 'putSkill', 'putSkills', 'putReport', 'pinIfAbsent', 'approve', 'replacePin'], { force: true })),
+  fault('quota-on-report-write', 'The store throws QuotaExceeded when the report is saved', quotaScenario(['putReport', 'commitProbe:report'])),
+  fault('quota-on-every-write', 'Every write of the store throws QuotaExceeded during a probe', quotaScenario(['commitProbe', 'putCache', 'putCacheEntries', 'putSkill', 'putSkills', 'putReport', 'pinIfAbsent', 'approve', 'replacePin'], { force: true })),
   fault('store-unreadable', 'The store cannot be read (cache, pins, reports)', unreadableStore),
   fault('fetch-rejects-with-non-errors', 'fetch rejects with undefined and strings; a body stream errors half way', oddFetch),
   fault('race-two-keys-one-origin', 'Two concurrent probes of one origin see two different keys', raceScenario),

@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { REVALIDATE_ALARM, type BackgroundService } from '../../../lib/background/service';
 import { PROBE_CAUSES, type ProbeCause } from '../../../lib/background/probe-gate';
 import { exportTrust } from '../../../lib/trust/export-import';
-import type { TrustStore } from '../../../lib/trust/store-api';
+import type { ProbeCommit, TrustStore } from '../../../lib/trust/store-api';
 import type { OriginReport, Settings } from '../../../lib/types';
 import { fingerprint } from '../../../lib/verify/fingerprint';
 import { startServer, type TestServer } from '../../support/server';
@@ -156,11 +156,21 @@ beforeEach(async () => {
     new Proxy(store, {
       get(target, prop, receiver) {
         const v = Reflect.get(target, prop, receiver) as unknown;
-        if (prop !== 'putReport' || typeof v !== 'function') return typeof v === 'function' ? v.bind(target) : v;
-        return (report: OriginReport) => {
-          reportWrites.push(report.origin);
-          return (v as (r: OriginReport) => Promise<void>).call(target, report);
-        };
+        if (typeof v !== 'function') return v;
+        // A report is written alone (putReport) or with the rest of a probe (commitProbe).
+        if (prop === 'putReport') {
+          return (report: OriginReport) => {
+            reportWrites.push(report.origin);
+            return (v as (r: OriginReport) => Promise<void>).call(target, report);
+          };
+        }
+        if (prop === 'commitProbe') {
+          return (c: ProbeCommit) => {
+            if (c.report) reportWrites.push(c.report.origin);
+            return (v as (c: ProbeCommit) => Promise<unknown>).call(target, c);
+          };
+        }
+        return v.bind(target);
       },
     });
   const service = await startService({ platform, name: `probe-paths-${Math.random()}`, now: () => now, wrapStore: countReports, policyWaitMs: 30 });

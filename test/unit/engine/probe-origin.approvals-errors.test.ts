@@ -205,7 +205,7 @@ describe('unexpected errors', () => {
     const h = await harness();
     const phases: string[] = [];
     await h.probe(s.origin, { onPhase: (p) => phases.push(p) });
-    expect(phases).toEqual(['discover', 'parse', 'keys', 'artifacts', 'attestations', 'report']);
+    expect(phases).toEqual(['discover', 'parse', 'keys', 'artifacts', 'attestations', 'report', 'commit']);
   });
 });
 

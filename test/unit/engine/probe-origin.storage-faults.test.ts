@@ -35,7 +35,7 @@ async function site(): Promise<TestServer> {
   return s;
 }
 
-const WRITES: (keyof TrustStore)[] = ['putCache', 'putCacheEntries', 'putSkill', 'putSkills', 'putReport', 'pinIfAbsent', 'approve', 'replacePin'];
+const WRITES: (keyof TrustStore)[] = ['commitProbe', 'putCache', 'putCacheEntries', 'putSkill', 'putSkills', 'putReport', 'pinIfAbsent', 'approve', 'replacePin'];
 
 describe('storage faults during a probe', () => {
   it('every write refused on a first visit: skills listed, storage-error reported, nothing pinned or verified', async () => {
@@ -82,7 +82,7 @@ describe('storage faults during a probe', () => {
   it('an unreadable stored pin (read as none, write refused) is never pinned over: key unavailable', async () => {
     const s = await site();
     const base = await freshStore();
-    const f = failing(base, ['pinIfAbsent'], () => new StoreError('corrupt-record', 'unreadable pins record was skipped'));
+    const f = failing(base, ['pinIfAbsent', 'commitProbe'], () => new StoreError('corrupt-record', 'unreadable pins record was skipped'));
     f.arm();
     const r = await probeOrigin(s.origin, { fetch: (u, i) => fetch(u, i), store: f.store, clock: new FakeClock(), settings: DEFAULT_SETTINGS });
     expect(r.state).toBe('done');

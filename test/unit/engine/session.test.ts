@@ -1,5 +1,5 @@
-// The probe's view of the trust store: one read of the origin's records, buffered writes
-// flushed in one batch each, direct reads for what the snapshot does not hold, and a
+// The probe's view of the trust store: one read of the origin's records, buffered writes (and the
+// pin step) committed in one transaction, direct reads for what the snapshot does not hold, and a
 // record-by-record mode for a store without the batch methods.
 import { describe, expect, it } from 'vitest';
 import { openSession } from '../../../lib/engine/session';
@@ -66,19 +66,43 @@ describe('probe session over a store with the batch methods', () => {
     expect(w.calls.get('getCache')).toBe(1);
   });
 
-  it('readPin and pinIfAbsent go to the store every time', async () => {
+  it('readPin goes to the store; pinIfAbsent is decided from the state read and written by the commit', async () => {
     const { store: inner } = await seeded();
     const w = watched(inner);
     const s = await openSession(w.store, ORIGIN);
     await inner.forgetPin(ORIGIN);
     expect(await s.getPin(ORIGIN)).not.toBeNull();
     expect(await s.readPin(ORIGIN)).toBeNull();
-    expect((await s.pinIfAbsent(ORIGIN, K.key, K.fingerprint, 5)).result).toBe('pinned');
+    // The state read had the pin: the same key is a match, written (lastSeen) only at the commit.
+    const match = await s.pinIfAbsent(ORIGIN, K.key, K.fingerprint, 5);
+    expect(match.result).toBe('match');
+    expect(w.calls.get('pinIfAbsent')).toBeUndefined();
+    expect(s.pending().pin).toMatchObject({ fingerprint: K.fingerprint, expect: 'match' });
+    // The pin was forgotten meanwhile: the commit's compare-and-set pins it, and says it was not what the probe read.
+    const out = await s.commit(null);
+    expect(out).toEqual({ ok: true, pinAsExpected: false });
+    expect((await inner.getPin(ORIGIN))?.fingerprint).toBe(K.fingerprint);
+    expect(w.calls.get('commitProbe')).toBe(1);
     expect(w.calls.get('getPin')).toBe(1);
-    expect(w.calls.get('pinIfAbsent')).toBe(1);
   });
 
-  it('buffers writes (visible to later reads) and flushes them in one batch each, once', async () => {
+  it('a first sight is predicted as pinned and a revoked key as revoked, without a store call', async () => {
+    const { store } = await freshStore();
+    await store.revokeKey(ORIGIN, K.fingerprint, 1);
+    const w = watched(store);
+    const s = await openSession(w.store, ORIGIN);
+    expect((await s.pinIfAbsent(ORIGIN, K.key, K.fingerprint, 5)).result).toBe('revoked');
+    expect(s.pending().pin).toBeNull();
+    const other = keyPair(10);
+    const first = await s.pinIfAbsent(ORIGIN, other.key, other.fingerprint, 6);
+    expect(first).toMatchObject({ result: 'pinned', pin: { fingerprint: other.fingerprint, firstSeen: 6 } });
+    expect(await store.getPin(ORIGIN)).toBeNull();
+    expect(await s.commit(null)).toEqual({ ok: true, pinAsExpected: true });
+    expect((await store.getPin(ORIGIN))?.fingerprint).toBe(other.fingerprint);
+    expect(w.calls.get('pinIfAbsent')).toBeUndefined();
+  });
+
+  it('buffers writes (visible to later reads) and commits them in one transaction, once', async () => {
     const { store: inner, a2 } = await seeded();
     const w = watched(inner);
     const s = await openSession(w.store, ORIGIN);
@@ -93,17 +117,17 @@ describe('probe session over a store with the batch methods', () => {
     expect((await s.getCache(url('b')))?.storedAt).toBe(31);
     expect(await inner.getSkill(ORIGIN, url('b'), b.digestLf)).toBeNull();
 
-    await s.flush();
-    expect(w.calls.get('putSkills')).toBe(1);
-    expect(w.calls.get('putCacheEntries')).toBe(1);
-    expect((w.args.get('putSkills')?.[0]?.[0] as StoredSkill[] | undefined)?.length).toBe(2);
+    await s.commit(null);
+    expect(w.calls.get('commitProbe')).toBe(1);
+    expect(w.calls.get('putSkills')).toBeUndefined();
+    expect(w.calls.get('putCacheEntries')).toBeUndefined();
+    expect((w.args.get('commitProbe')?.[0]?.[0] as { skills: StoredSkill[] } | undefined)?.skills.length).toBe(2);
     expect((await inner.getCache(url('b')))?.storedAt).toBe(31);
     expect((await inner.getSkill(ORIGIN, url('a'), a2.digestLf))?.signatureVerified?.signature).toBe('c2ln');
     expect((await inner.getLatestSkill(ORIGIN, url('a')))?.digestLf).toBe(a2.digestLf);
 
-    await s.flush();
-    expect(w.calls.get('putSkills')).toBe(1);
-    expect(w.calls.get('putCacheEntries')).toBe(1);
+    await s.commit(null);
+    expect(w.calls.get('commitProbe')).toBe(1);
   });
 
   it('rewriting an older record (same storedAt) does not make it the latest', async () => {
@@ -131,7 +155,7 @@ describe('probe session over a store with the batch methods', () => {
 describe('probe session over a store without the batch methods', () => {
   it('reads and writes record by record', async () => {
     const { store: inner, a2 } = await seeded();
-    const w = watched(inner, ['getOriginState', 'putSkills', 'putCacheEntries']);
+    const w = watched(inner, ['getOriginState', 'putSkills', 'putCacheEntries', 'commitProbe']);
     const s = await openSession(w.store, ORIGIN);
     expect((await s.getPin(ORIGIN))?.fingerprint).toBe(K.fingerprint);
     expect((await s.getLatestSkill(ORIGIN, url('a')))?.digestLf).toBe(a2.digestLf);
@@ -144,7 +168,7 @@ describe('probe session over a store without the batch methods', () => {
     await s.putSkill(b);
     expect((await s.getLatestSkill(ORIGIN, url('a')))?.digestLf).toBe(b.digestLf);
     await s.putCache(makeCacheEntry(`${ORIGIN}/x`, false, 40, 400));
-    await s.flush();
+    expect(await s.commit(null)).toEqual({ ok: true, pinAsExpected: true });
     expect(w.calls.get('putSkill')).toBe(1);
     expect(w.calls.get('putCache')).toBe(1);
     expect((await inner.getLatestSkill(ORIGIN, url('a')))?.digestLf).toBe(b.digestLf);

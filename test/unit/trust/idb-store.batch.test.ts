@@ -36,7 +36,7 @@ describe('getOriginState', () => {
 
   it('an origin with nothing stored: empty state, no pin', async () => {
     const { store } = await freshStore();
-    expect(await store.getOriginState?.('https://new.example')).toEqual({ pin: null, approvals: [], skills: [], cache: [] });
+    expect(await store.getOriginState?.('https://new.example')).toEqual({ pin: null, approvals: [], skills: [], cache: [], keys: [] });
   });
 
   it('skips unreadable records and reports them, keeping them stored', async () => {
