@@ -4,7 +4,7 @@
 // sets the badge when it ends (an approval, an import, a key decision probe the origins they touch).
 import { httpOrigin } from '../chat/sites';
 import { badgeFor, notCheckedTitle } from './badge';
-import type { ServiceContext } from './context';
+import type { ServiceContext } from './service-context';
 
 export async function refreshBadges(ctx: ServiceContext): Promise<void> {
   // Under a policy not known yet the gate decides nothing; the badges stay until it is.

@@ -3,7 +3,7 @@
 // state or settings is announced to open pages afterwards, whether it succeeded or not, and
 // brings the desktop mirror up to date.
 import { changesOf, isPrivileged, parseRequest, type Request } from '../messages';
-import type { ServiceContext } from './context';
+import type { ServiceContext } from './service-context';
 import type { Handlers } from './handlers/types';
 import { isExtensionPage, type SenderLike } from './sender';
 import { t } from '../i18n';

@@ -3,7 +3,7 @@
 // storage changes and notification clicks. Context-menu clicks are in menu-click.ts.
 import type { OriginReport } from '../types';
 import { badgeFor, notCheckedTitle } from './badge';
-import type { ServiceContext } from './context';
+import type { ServiceContext } from './service-context';
 import { httpOrigin } from '../chat/sites';
 import type { BackgroundService } from './deps';
 

@@ -1,7 +1,7 @@
 // A context-menu click: "Copy skill context" copies every usable approved skill of the page's
 // origin; an "Insert skill context" item inserts one skill into the chat frame it was opened in.
 // Both take their bytes from the hand-off gate (hand-offs.ts), like every other path.
-import type { ServiceContext } from './context';
+import type { ServiceContext } from './service-context';
 import { httpOrigin } from '../chat/sites';
 import { approvedList } from './approved-list';
 import type { MenuTab } from './deps';

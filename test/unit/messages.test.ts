@@ -10,7 +10,7 @@ import { settingsHandlers } from '../../lib/background/handlers/settings';
 import { transferHandlers } from '../../lib/background/handlers/transfer';
 import { desktopHandlers } from '../../lib/background/handlers/desktop';
 import type { Handler, Slice } from '../../lib/background/handlers/types';
-import type { ServiceContext } from '../../lib/background/context';
+import type { ServiceContext } from '../../lib/background/service-context';
 import { isCompleteSettings, readSettings } from '../../lib/trust/settings';
 import { DEFAULT_SETTINGS } from '../../lib/types';
 

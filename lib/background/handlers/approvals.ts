@@ -3,7 +3,7 @@
 import { approvalOf, canBind, changesSinceApproval } from '../../engine/approved-bytes';
 import { managedKeyFor } from '../../trust/managed';
 import { approvedList } from '../approved-list';
-import type { ServiceContext } from '../context';
+import type { ServiceContext } from '../service-context';
 import { policyPendingMessage } from '../hand-off-gate';
 import { contextFor, insertSkill } from '../hand-offs';
 import { approvalDecision, findSkill, refused, toSkillText } from '../handoff-rules';

@@ -2,7 +2,7 @@
 import type { OriginSummary } from '../../messages';
 import { skippedReport } from '../../report/skipped-report';
 import { httpOrigin } from '../../chat/sites';
-import type { ServiceContext } from '../context';
+import type { ServiceContext } from '../service-context';
 import { READY_POLICY_WAIT_MS } from '../policy-cache';
 import type { Slice } from './types';
 
