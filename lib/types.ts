@@ -10,8 +10,6 @@
 // archive.ts), and the store records (key history, stored skills, probe cache) in
 // lib/trust/records.ts.
 
-import type { AgentId } from './desktop/limits';
-
 // ---------------------------------------------------------------------------
 // Injected I/O
 // ---------------------------------------------------------------------------
@@ -299,6 +297,12 @@ export interface Settings {
    */
   desktopConfirmed: DesktopConfirmation[];
 }
+
+/**
+ * An agent whose skill folder the desktop program may write: one key of AGENT_FOLDERS in
+ * lib/desktop/limits.ts (whose `satisfies` keeps the two equal).
+ */
+export type AgentId = 'claude-code' | 'agents' | 'gemini-cli';
 
 /** The user confirmed that this revision of this skill may be written to this agent's folder. */
 export interface DesktopConfirmation {

@@ -1,5 +1,5 @@
-// The options of one bounded GET (fetch-bounded.ts) and the byte budget it may share: the
-// types every stage of the request reads, below the stages so that none imports fetch-bounded.
+// The options of one bounded GET (fetch-bounded.ts, FORMATS.md §9.1–9.3) and the byte budget it may
+// share: the types every stage of the request reads, below the stages so that none imports fetch-bounded.
 import type { Clock, DocumentKind } from '../types';
 import type { RequestGuard } from './request-guard';
 
