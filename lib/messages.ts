@@ -347,9 +347,15 @@ export interface MessageDefinition<T extends RequestType = RequestType> {
    * request that hands content on takes its bytes only from the hand-off gate, under every rule.
    */
   handsOff: HandOffKind | null;
-  /** One check per field of the request; a field with no check here is ignored. */
-  fields: Readonly<Record<string, Check>>;
+  /**
+   * One check per field of the request, optional ones included, keyed by the request's own fields:
+   * a field with no check, or a check of no field, does not compile.
+   */
+  fields: FieldChecks<RequestMap[T]['request']>;
 }
+
+/** A check for every key of a request (`-?`: an optional field is checked too, for its absence or its value). */
+export type FieldChecks<R> = { readonly [K in keyof R]-?: Check };
 
 const none = {} as const;
 
