@@ -14,7 +14,7 @@ import { siteAccess } from './site-access';
 import { settingsCache } from './settings-cache';
 import { approvedList } from './approved-list';
 import { createDesktopSync } from './desktop-sync';
-import { stateAnnouncer } from './state-change';
+import { changeMarker, stateAnnouncer } from './state-change';
 import { refreshBadges } from './badge-refresh';
 import { storeOnce } from './store-once';
 import type { ServiceContext } from './service-context';
@@ -77,7 +77,7 @@ export function createContext(deps: BackgroundDeps): ServiceContext {
     settings,
     probes,
     access,
-    stateChangedAt: clock.now(),
+    stateChanged: changeMarker(clock),
     async announce(kind) {
       await announceChange(kind);
       // The badges follow too (not awaited: an answer to a page does not wait for every tab).

@@ -10,6 +10,7 @@ import type { ProbeGate } from './probe-gate';
 import type { SenderLike } from './sender';
 import type { SettingsCache } from './settings-cache';
 import type { SiteAccess } from './site-access';
+import type { ChangeMarker } from './state-change';
 
 export interface ServiceContext {
   deps: BackgroundDeps;
@@ -43,7 +44,7 @@ export interface ServiceContext {
   /** Tells open pages that settings or trust state changed, and sets every open tab's badge from what is stored now. */
   announce(kind: StateChangeKind): Promise<void>;
   /** The last change of trust state or settings made through this worker (its start, at first). */
-  stateChangedAt: number;
+  stateChanged: ChangeMarker;
   /** The desktop mirror (desktop-sync.ts): told of every change that may change what is usable. */
   desktop: DesktopSync;
 }
