@@ -12,6 +12,7 @@ import type { AgentState } from './desktop/protocol';
 
 export type { ArchiveFileChange, ExportStatus };
 import { isSettingsChanges, isSettingsMessage } from './trust/settings';
+import { isHttpOrigin } from './origin';
 import type { ImportResult } from './trust/export-import';
 import type { ImportPreview } from './trust/import-preview';
 import type { InsertResult } from './chat/insert';
@@ -305,15 +306,7 @@ const int: Check = (v) => typeof v === 'number' && Number.isInteger(v) && v >= 0
 const strOrNull: Check = (v) => v === null || str(v);
 const optionalInt: Check = (v) => v === undefined || int(v);
 const hex64: Check = (v) => typeof v === 'string' && /^[0-9a-f]{64}$/.test(v);
-const origin: Check = (v) => {
-  if (typeof v !== 'string' || v.length > 2048) return false;
-  try {
-    const u = new URL(v);
-    return (u.protocol === 'http:' || u.protocol === 'https:') && u.origin === v;
-  } catch {
-    return false;
-  }
-};
+const origin: Check = isHttpOrigin;
 const optionalOrigin: Check = (v) => v === undefined || origin(v);
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const optionalRestore: Check = (v) => v === undefined || (isRecord(v) && strOrNull(v.keyFingerprint) && typeof v.approvedAt === 'number' && Number.isFinite(v.approvedAt) && v.approvedAt >= 0);

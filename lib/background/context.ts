@@ -5,7 +5,7 @@ import { probeOrigin } from '../engine/probe-origin';
 import { skippedReport } from '../report/skipped-report';
 import { menuModel } from './menus';
 import { maybeNotify, updateBadges } from './after-report';
-import { httpOrigin } from '../chat/sites';
+import { httpOrigin } from '../origin';
 import type { BackgroundDeps } from './deps';
 import { policyCache } from './policy-cache';
 import { isPrivateRequest } from './private-request';

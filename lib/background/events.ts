@@ -4,7 +4,7 @@
 import type { OriginReport } from '../types';
 import { badgeFor, notCheckedTitle } from './badge';
 import type { ServiceContext } from './service-context';
-import { httpOrigin } from '../chat/sites';
+import { httpOrigin } from '../origin';
 import type { BackgroundService } from './deps';
 
 export const REVALIDATE_ALARM = 'skillpin:revalidate';

@@ -5,7 +5,7 @@
 // { type: 'skillpin:content-notice' } for the page to show. It never sends messages itself.
 import { insertIntoComposer, insertMessage, type InsertOptions, type InsertResult } from './insert';
 import { showNotice, type NoticeOptions } from './notice';
-import { isHttpOrigin } from './sites';
+import { isHttpOrigin } from '../origin';
 import { t } from '../i18n';
 
 /** What the background sends the chat content script (lib/messages.ts re-exports these). */

@@ -1,6 +1,7 @@
 // One origin in, one OriginReport out: probe → parse → merge → verify → trust → report
 // (ARCHITECTURE.md). Never throws: an unexpected error becomes state `error` with the last
 // stored report's content kept, and nothing stored before is removed.
+import { httpOrigin } from '../origin';
 import { LIMITS } from '../net/limits';
 import type { RequestGuard } from '../net/request-guard';
 import { parseIndex } from '../parse/index-json';
@@ -44,16 +45,6 @@ export interface ProbeOptions {
 }
 
 export const PHASES = ['discover', 'parse', 'keys', 'artifacts', 'attestations', 'report'] as const;
-
-function normalizeOrigin(origin: string): string | null {
-  try {
-    const u = new URL(origin);
-    if (u.protocol !== 'http:' && u.protocol !== 'https:') return null;
-    return u.origin;
-  } catch {
-    return null;
-  }
-}
 
 function parseIndexDoc(doc: DocOutcome, origin: string, source: 'index' | 'legacy-index', diagnostics: Diagnostic[]): ParsedIndex | null {
   if (doc.state !== 'present' || !doc.bytes) return null;
@@ -130,7 +121,7 @@ async function run(origin: string, deps: EngineDeps, opts: ProbeOptions, started
 
 export async function probeOrigin(origin: string, deps: EngineDeps, opts: ProbeOptions = {}): Promise<OriginReport> {
   const startedAt = deps.clock.now();
-  const normalized = normalizeOrigin(origin);
+  const normalized = httpOrigin(origin);
   if (normalized === null) {
     // Not an http(s) origin: nothing is requested and nothing is stored.
     return errorReport(origin, null, startedAt, deps.clock.now(), new Error(`"${origin}" is not an http(s) origin`));
