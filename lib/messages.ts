@@ -12,6 +12,15 @@ import type { AgentState } from './desktop/protocol';
 
 export type { ArchiveFileChange, ExportStatus };
 import { isSettingsChanges, isSettingsMessage } from './trust/settings';
+import { isHttpOrigin } from './origin';
+import type { ImportResult } from './trust/export-import';
+import type { ImportPreview } from './trust/import-preview';
+import type { InsertResult } from './chat/insert';
+
+// The answers these modules give, defined beside them (they do not import this module).
+export type { ImportResult, ImportSkipReason } from './trust/export-import';
+export type { ImportApprovalPreview, ImportPreview } from './trust/import-preview';
+export type { InsertResult } from './chat/insert';
 
 /** Requests anyone inside the extension may send (popup, options, tests). */
 export interface PublicRequests {
@@ -205,13 +214,6 @@ export type SkillExportResult =
 
 export type ContextResult = { ok: true; context: string; name: string } | { ok: false; error: string; message: string };
 
-export interface InsertResult {
-  ok: boolean;
-  /** How the text got in, or `clipboard` when insertion failed and the text was copied instead. */
-  method: 'insert-text' | 'insert-lines' | 'replacement-text' | 'value-setter' | 'clipboard' | 'none';
-  message: string;
-}
-
 /**
  * How the desktop mirror stands: `off` (turned off, nothing is sent), `no-permission` (on, but the
  * browser does not grant nativeMessaging), `restart-needed` (Chrome: the background must start again
@@ -287,84 +289,11 @@ export interface OriginSummary {
   keyState: string;
 }
 
-export interface ImportResult {
-  ok: boolean;
-  pinsAdded: number;
-  pinsUnchanged: number;
-  /** Pins that differ from the stored one: never replaced silently. */
-  pinConflicts: { origin: string; stored: string; imported: string }[];
-  approvalsAdded: number;
-  /** Approvals already stored exactly as imported. */
-  approvalsUnchanged?: number;
-  /**
-   * Approvals not imported, and why: the origin's pin conflicts, the approval names another key than
-   * the pin, a different approval is stored, or the confirmation an unverified or cross-host skill
-   * needs was not given.
-   */
-  approvalsSkipped?: { origin: string; url: string; reason: ImportSkipReason }[];
-  /** Pins not imported because their key is revoked for the origin (in the store or in the file). */
-  pinsRevoked?: { origin: string; fingerprint: string }[];
-  revocationsAdded?: number;
-  /** Whether the file's settings were written. */
-  settingsApplied?: boolean;
-  /** Settings in the file that the organisation's policy manages: not imported (the policy's value stays). */
-  settingsManaged?: string[];
-  /** The origins a pin or an approval was added for (they are probed next). */
-  changedOrigins?: string[];
-  errors: string[];
-}
-
-export type ImportSkipReason = 'pin-conflict' | 'pin-mismatch' | 'different-approval' | 'needs-confirmation' | 'policy-requires-signed';
-
-/** One approval of an import file, as the preview shows it. */
-export interface ImportApprovalPreview {
-  /** origin + ' ' + url: what the confirmation lists of skillpin:import name. */
-  id: string;
-  origin: string;
-  url: string;
-  name: string;
-  statusAtApproval: SkillStatus;
-  keyFingerprint: string | null;
-  /** What importing does with it now. */
-  outcome: 'add' | 'unchanged' | 'different' | 'pin-conflict' | 'pin-mismatch' | 'policy-requires-signed';
-  /** The confirmations the popup would ask before this approval (components/popup/approve.ts). */
-  needs: { unverified: boolean; crossOrigin: boolean };
-}
-
-/** What an import would do, computed from the file and the store without writing anything. */
-export interface ImportPreview {
-  ok: boolean;
-  /** Why the file cannot be imported (ok is false); nothing would be written. */
-  errors: string[];
-  pins: { origin: string; fingerprint: string; outcome: 'add' | 'unchanged' | 'conflict' | 'revoked'; stored: string | null }[];
-  approvals: ImportApprovalPreview[];
-  revocations: { origin: string; fingerprint: string; outcome: 'add' | 'unchanged' }[];
-  /** The settings the file would change (field, value now, value in the file); null when the file has none. */
-  settings: { field: string; current: string; imported: string; managed?: boolean }[] | null;
-}
-
 // --- messages the background sends to content scripts and the offscreen document ---
+// Each is defined beside its receiver (lib/chat/, lib/clipboard/), which does not import this module.
 
-export interface ContentInsertMessage {
-  type: 'skillpin:content-insert';
-  text: string;
-  /** The origin the background checked as a chat site: a page of any other origin refuses. */
-  origin: string;
-  /** The popup asked and says the outcome itself: the page shows no success message of its own. */
-  quiet?: boolean;
-}
-
-/** After a failed insertion, what the page shows the user (the background copied the text, or could not). */
-export interface ContentNoticeMessage {
-  type: 'skillpin:content-notice';
-  text: string;
-  tone: 'info' | 'warning';
-}
-
-export interface OffscreenCopyMessage {
-  type: 'skillpin:offscreen-copy';
-  text: string;
-}
+export type { ContentInsertMessage, ContentNoticeMessage } from './chat/content-handler';
+export type { OffscreenCopyMessage } from './clipboard/offscreen';
 
 // ---------------------------------------------------------------------------
 // Validation: every message is untrusted until it passes here.
@@ -377,15 +306,7 @@ const int: Check = (v) => typeof v === 'number' && Number.isInteger(v) && v >= 0
 const strOrNull: Check = (v) => v === null || str(v);
 const optionalInt: Check = (v) => v === undefined || int(v);
 const hex64: Check = (v) => typeof v === 'string' && /^[0-9a-f]{64}$/.test(v);
-const origin: Check = (v) => {
-  if (typeof v !== 'string' || v.length > 2048) return false;
-  try {
-    const u = new URL(v);
-    return (u.protocol === 'http:' || u.protocol === 'https:') && u.origin === v;
-  } catch {
-    return false;
-  }
-};
+const origin: Check = isHttpOrigin;
 const optionalOrigin: Check = (v) => v === undefined || origin(v);
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const optionalRestore: Check = (v) => v === undefined || (isRecord(v) && strOrNull(v.keyFingerprint) && typeof v.approvedAt === 'number' && Number.isFinite(v.approvedAt) && v.approvedAt >= 0);
@@ -419,9 +340,15 @@ export interface MessageDefinition<T extends RequestType = RequestType> {
    * request that hands content on takes its bytes only from the hand-off gate, under every rule.
    */
   handsOff: HandOffKind | null;
-  /** One check per field of the request; a field with no check here is ignored. */
-  fields: Readonly<Record<string, Check>>;
+  /**
+   * One check per field of the request, optional ones included, keyed by the request's own fields:
+   * a field with no check, or a check of no field, does not compile.
+   */
+  fields: FieldChecks<RequestMap[T]['request']>;
 }
+
+/** A check for every key of a request (`-?`: an optional field is checked too, for its absence or its value). */
+export type FieldChecks<R> = { readonly [K in keyof R]-?: Check };
 
 const none = {} as const;
 

@@ -3,6 +3,7 @@
 import type { ReviewerRegistry, Settings, SnapshotKeyConfig } from '../../lib/types';
 import { t } from '../../lib/i18n';
 import { MAX_CHAT_SITES } from '../../lib/chat/sites';
+import { originOfEntry } from '../../lib/origin';
 
 export interface SettingsForm {
   paused: boolean;
@@ -41,13 +42,7 @@ const HOST_PATTERN = /^\*\.(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)*[a-z0-9](?:[a-z
 export function parseSiteEntry(line: string): string | null {
   const v = line.trim();
   if (HOST_PATTERN.test(v)) return v.toLowerCase();
-  try {
-    const u = new URL(v);
-    if ((u.protocol === 'http:' || u.protocol === 'https:') && !u.username && !u.password) return u.origin;
-  } catch {
-    // not a URL
-  }
-  return null;
+  return originOfEntry(v);
 }
 
 function parseSiteList(text: string): { list: string[]; error: string | null } {
@@ -65,14 +60,8 @@ function parseSiteList(text: string): { list: string[]; error: string | null } {
 
 /** One "Other chat sites" line: an http(s) origin (a trailing path is dropped), never a pattern. */
 export function parseChatSiteEntry(line: string): string | null {
-  const v = line.trim();
-  try {
-    const u = new URL(v);
-    if ((u.protocol === 'http:' || u.protocol === 'https:') && !u.username && !u.password && u.hostname !== '') return u.origin;
-  } catch {
-    // not a URL
-  }
-  return null;
+  // An http(s) URL always has a host (the URL parser refuses an empty one for these schemes).
+  return originOfEntry(line);
 }
 
 function parseChatSites(text: string): { list: string[]; error: string | null } {

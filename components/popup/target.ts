@@ -1,6 +1,7 @@
 // Which origin the popup is about: ?origin= wins, then ?tab=<id>, then the active tab.
 // Also finds a chat tab to insert into. Tab access is injected for tests.
-import { chatSiteOrigin, httpOrigin } from '../../lib/chat/sites';
+import { chatSiteOrigin } from '../../lib/chat/sites';
+import { httpOrigin } from '../../lib/origin';
 import { t } from '../../lib/i18n';
 
 export interface TabInfo {

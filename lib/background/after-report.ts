@@ -2,7 +2,7 @@
 // origin, and at most one notification per change the user should know of.
 import type { OriginReport } from '../types';
 import { badgeFor } from './badge';
-import { httpOrigin } from '../chat/sites';
+import { httpOrigin } from '../origin';
 import type { BackgroundPlatform } from './deps';
 import { notificationFor } from './notify';
 import { outdatedExports, readExportRecords } from './skill-export';

@@ -3,7 +3,7 @@
 // offer exactly what release() would let through.
 import type { ApprovedSkillSummary } from '../messages';
 import type { OriginReport } from '../types';
-import type { ServiceContext } from './context';
+import type { ServiceContext } from './service-context';
 import { handOffVerdict } from './hand-off-gate';
 import { findSkill } from './handoff-rules';
 

@@ -2,9 +2,9 @@
 // badge of every open tab shows what is stored now: "not checked" when the settings exclude the
 // site, else its stored report. A tab whose origin is being probed is left to that probe, which
 // sets the badge when it ends (an approval, an import, a key decision probe the origins they touch).
-import { httpOrigin } from '../chat/sites';
+import { httpOrigin } from '../origin';
 import { badgeFor, notCheckedTitle } from './badge';
-import type { ServiceContext } from './context';
+import type { ServiceContext } from './service-context';
 
 export async function refreshBadges(ctx: ServiceContext): Promise<void> {
   // Under a policy not known yet the gate decides nothing; the badges stay until it is.

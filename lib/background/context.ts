@@ -4,72 +4,24 @@
 // last changed here.
 import { probeOrigin } from '../engine/probe-origin';
 import { skippedReport } from '../report/skipped-report';
-import type { StateChangeKind } from '../messages';
 import { menuModel } from './menus';
-import type { ManagedPolicy } from '../trust/managed';
-import { createPrivateStore, type PrivateStore } from '../trust/private-store';
-import type { TrustStore } from '../trust/store-api';
-import type { Clock, OriginReport } from '../types';
+import { createPrivateStore } from '../trust/private-store';
 import { maybeNotify, verdictBadges } from './after-report';
-import { httpOrigin } from '../chat/sites';
-import type { BackgroundDeps, BackgroundPlatform } from './deps';
+import { httpOrigin } from '../origin';
+import type { BackgroundDeps } from './deps';
 import { policyCache } from './policy-cache';
 import { isPrivateRequest } from './private-request';
-import { createProbeGate, type ProbeGate } from './probe-gate';
-import { siteAccess, type SiteAccess } from './site-access';
-import type { SenderLike } from './sender';
-import { settingsCache, type SettingsCache } from './settings-cache';
+import { createProbeGate } from './probe-gate';
+import { siteAccess } from './site-access';
+import { settingsCache } from './settings-cache';
 import { approvedList } from './approved-list';
-import { createDesktopSync, type DesktopSync } from './desktop-sync';
-import { stateAnnouncer } from './state-change';
+import { createDesktopSync } from './desktop-sync';
+import { changeMarker, stateAnnouncer } from './state-change';
 import { refreshBadges } from './badge-refresh';
 import { storeOnce } from './store-once';
+import type { ServiceContext } from './service-context';
 
-export interface ServiceContext {
-  deps: BackgroundDeps;
-  platform: BackgroundPlatform;
-  clock: Clock;
-  store(): Promise<TrustStore>;
-  /**
-   * The private windows' store, in memory only (lib/trust/private-store.ts): what a private window
-   * probes or decides is kept there; it reads the normal store and never writes it.
-   */
-  privateStore: PrivateStore;
-  /** The store a request or probe about a private window (`priv`) reads and writes. */
-  storeOf(priv: boolean): Promise<TrustStore>;
-  /** Whether a request from an extension page or a menu is about a private window (privateRequest); false for the background's own. */
-  isPrivate(origin: string, sender: SenderLike | null, tabId?: number): Promise<boolean>;
-  /** The organisation's policy; null while it is not known (then nothing is probed, approved or handed off). */
-  policy(): Promise<ManagedPolicy | null>;
-  /** Managed storage changed: read the policy again. */
-  forgetPolicy(): void;
-  /** Why the policy is not known, when it is not (for the pages). */
-  policyProblem(): string | null;
-  /** Resolves once the policy is known, or after `maxMs`. */
-  policySettled(maxMs: number): Promise<void>;
-  settings: SettingsCache;
-  /** The one way to a probe (probe-gate.ts). */
-  probes: ProbeGate;
-  /** Whether the user lets Skillpin read a site. */
-  access: SiteAccess;
-  /** The stored report of an origin (a private window's, when `priv`); one left in 'probing' by a stopped worker counts as none. */
-  currentReport(origin: string, priv?: boolean): Promise<OriginReport | null>;
-  refreshMenus(activeUrl: string | null): Promise<void>;
-  /** refreshMenus for the last active URL; a failure is dropped (menus are a convenience). */
-  refreshMenusSafe(): Promise<void>;
-  /**
-   * Whether a probe request is about a private window, judged on the browser's tab list
-   * (private-request.ts). When the tabs cannot be listed the answer is yes: a probe that
-   * should not happen costs more than a re-check that is refused.
-   */
-  privateRequest(origin: string, tabId: number | undefined, sender: SenderLike): Promise<boolean>;
-  /** Tells open pages that settings or trust state changed, and sets every open tab's badge from what is stored now. */
-  announce(kind: StateChangeKind): Promise<void>;
-  /** The last change of trust state or settings made through this worker (its start, at first). */
-  stateChangedAt: number;
-  /** The desktop mirror (desktop-sync.ts): told of every change that may change what is usable. */
-  desktop: DesktopSync;
-}
+export type { ServiceContext } from './service-context';
 
 export function createContext(deps: BackgroundDeps): ServiceContext {
   const { platform, clock } = deps;
@@ -135,7 +87,7 @@ export function createContext(deps: BackgroundDeps): ServiceContext {
     settings,
     probes,
     access,
-    stateChangedAt: clock.now(),
+    stateChanged: changeMarker(clock),
     async announce(kind) {
       await announceChange(kind);
       // The badges follow too (not awaited: an answer to a page does not wait for every tab).

@@ -8,7 +8,7 @@ import type { Verification } from '../desktop/protocol';
 import type { HandOffKind } from '../messages';
 import { NAME_MAX, display } from '../text/display';
 import { t } from '../i18n';
-import type { ServiceContext } from './context';
+import type { ServiceContext } from './service-context';
 import { release, type Released } from './hand-off-gate';
 
 /**

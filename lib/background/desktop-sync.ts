@@ -14,7 +14,7 @@ import { planMirror } from '../desktop/outbox';
 import type { AgentOutcome } from '../desktop/protocol';
 import type { DesktopSkillStatus, DesktopState, DesktopStatus } from '../messages';
 import type { Clock } from '../types';
-import type { ServiceContext } from './context';
+import type { DesktopCause, DesktopSync, ServiceContext } from './service-context';
 import type { BackgroundPlatform, NativePlatform } from './deps';
 import { mirrorableSkills, type NotMirrored } from './desktop-mirror';
 import { choicesOf, describePlan, outcomeKey, withOutcomes } from './desktop-status';
@@ -27,25 +27,6 @@ export const DESKTOP_REOPEN_KEY = 'skillpin:desktop-reopen';
 export const REOPEN_WINDOW_MS = 120_000;
 /** The answer to the options page goes out before the background restarts. */
 export const RESTART_DELAY_MS = 300;
-
-export interface DesktopCause {
-  /** Only this site's report changed (a probe): nothing changes unless it has approved skills. */
-  origin?: string;
-  /** Sync even when the plan looks as it was (a change of settings or trust state, a start, a check). */
-  force?: boolean;
-}
-
-export interface DesktopSync {
-  /** Something changed that may change what is usable. Queued; never throws. */
-  changed(cause?: DesktopCause): void;
-  /** Resolves when every change asked for has been planned and no run is under way. */
-  settled(): Promise<void>;
-  status(): Promise<DesktopStatus>;
-  /** Syncs now; in a Chrome background that cannot reach the program, restarts it instead. */
-  check(): Promise<{ restarting: boolean; status: DesktopStatus }>;
-  /** The background started: reopen the options page after a restart of its own, then sync. */
-  start(): Promise<void>;
-}
 
 /** What the mirror is doing when the link is not the one to say. */
 type Phase = 'off' | 'no-permission' | 'restart-needed' | 'unavailable' | 'link';

@@ -3,13 +3,13 @@
 // state or settings is announced to open pages afterwards, whether it succeeded or not, and
 // brings the desktop mirror up to date.
 import { changesOf, isPrivileged, parseRequest, type Request } from '../messages';
-import type { ServiceContext } from './context';
+import type { ServiceContext } from './service-context';
 import type { Handlers } from './handlers/types';
 import { isExtensionPage, type SenderLike } from './sender';
 import { t } from '../i18n';
 
 export function createDispatch(ctx: ServiceContext, handlers: Handlers): (message: unknown, sender: SenderLike) => Promise<unknown> {
-  const { deps, clock } = ctx;
+  const { deps } = ctx;
   return async (message, sender) => {
     const req = parseRequest(message);
     if (!req) return { ok: false, error: 'bad-request', message: t('err_bad_request') };
@@ -17,7 +17,7 @@ export function createDispatch(ctx: ServiceContext, handlers: Handlers): (messag
       return { ok: false, error: 'forbidden', message: t('err_forbidden') };
     }
     const changes = changesOf(req.type);
-    if (changes) ctx.stateChangedAt = clock.now();
+    if (changes) ctx.stateChanged.mark();
     const handler = handlers[req.type] as (r: Request, s: SenderLike) => Promise<unknown>;
     try {
       return await handler(req, sender);

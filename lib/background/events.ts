@@ -3,8 +3,8 @@
 // storage changes and notification clicks. Context-menu clicks are in menu-click.ts.
 import type { OriginReport } from '../types';
 import { badgeFor, notCheckedTitle } from './badge';
-import type { ServiceContext } from './context';
-import { httpOrigin } from '../chat/sites';
+import type { ServiceContext } from './service-context';
+import { httpOrigin } from '../origin';
 import type { BackgroundService } from './deps';
 
 export const REVALIDATE_ALARM = 'skillpin:revalidate';
@@ -24,7 +24,7 @@ export function createEvents(ctx: ServiceContext): Events {
    */
   function isQuiet(report: OriginReport): boolean {
     if (report.state !== 'done' || report.finishedAt === null) return false;
-    if (report.finishedAt < ctx.stateChangedAt) return false;
+    if (report.finishedAt < ctx.stateChanged.at()) return false;
     const age = clock.now() - report.finishedAt;
     return age >= 0 && age < QUIET_REVISIT_MS;
   }
@@ -78,7 +78,7 @@ export function createEvents(ctx: ServiceContext): Events {
     async onManagedChanged() {
       ctx.forgetPolicy();
       // Reports made under the old policy are not quiet any more (isQuiet): the next visit re-probes.
-      ctx.stateChangedAt = clock.now();
+      ctx.stateChanged.mark();
       await ctx.refreshMenusSafe();
       // Open pages follow it like any other settings change (the options page marks managed fields).
       await ctx.announce('settings');

@@ -24,7 +24,7 @@ import type { StoredSkill } from '../trust/records';
 import type { Approval, Settings, SkillReport } from '../types';
 import { lfNormalize } from '../verify/digest';
 import { sha256, toHex } from '../verify/sha256';
-import type { ServiceContext } from './context';
+import type { ServiceContext } from './service-context';
 import { chatTarget, type FrameTarget } from './hand-off';
 import { findSkill, handOff, type Refusal } from './handoff-rules';
 import type { SenderLike } from './sender';

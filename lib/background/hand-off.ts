@@ -4,7 +4,8 @@
 // and inserts, and a failure falls back to the clipboard — written in an extension context, never
 // through the page, whose copy event could rewrite it — with a message shown in the page too.
 import type { ContentInsertMessage, ContentNoticeMessage, InsertResult } from '../messages';
-import { chatSiteOrigin, httpOrigin } from '../chat/sites';
+import { chatSiteOrigin } from '../chat/sites';
+import { httpOrigin } from '../origin';
 import { navigatedAwayMessage } from '../chat/content-handler';
 import { t } from '../i18n';
 

@@ -3,7 +3,7 @@
 // its bytes from the hand-off gate (hand-off-gate.ts release) and from nowhere else.
 import { buildSkillContext } from '../context/skill-context';
 import type { ContextResult, InsertResult } from '../messages';
-import type { ServiceContext } from './context';
+import type { ServiceContext } from './service-context';
 import { deliverToChat, type FrameTarget } from './hand-off';
 import { release, type HandOffTarget, type Released } from './hand-off-gate';
 import type { SenderLike } from './sender';

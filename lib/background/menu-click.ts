@@ -1,8 +1,8 @@
 // A context-menu click: "Copy skill context" copies every usable approved skill of the page's
 // origin; an "Insert skill context" item inserts one skill into the chat frame it was opened in.
 // Both take their bytes from the hand-off gate (hand-offs.ts), like every other path.
-import type { ServiceContext } from './context';
-import { httpOrigin } from '../chat/sites';
+import type { ServiceContext } from './service-context';
+import { httpOrigin } from '../origin';
 import { approvedList } from './approved-list';
 import type { MenuTab } from './deps';
 import { contextFor, insertSkill } from './hand-offs';

@@ -2,7 +2,7 @@
 // FORMATS.md §9.1: never probe in private windows unless the user enabled it). The answer comes
 // from the browser's own tab list, never from the request: the request only names which tab it
 // is about, and that tab counts only while it shows the origin asked for.
-import { httpOrigin } from '../chat/sites';
+import { httpOrigin } from '../origin';
 import type { SenderLike } from './sender';
 
 export interface TabFlag {

@@ -4,7 +4,7 @@
 import type { TrustStore } from '../trust/store-api';
 import type { StoredSkill } from '../trust/records';
 import type { OriginReport, SkillReport } from '../types';
-import type { ServiceContext } from './context';
+import type { ServiceContext } from './service-context';
 import type { SenderLike } from './sender';
 
 /**

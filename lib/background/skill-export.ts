@@ -8,7 +8,7 @@ import { exportSkill } from '../export/export-skill';
 import type { SkillExportResult } from '../messages';
 import type { OriginReport } from '../types';
 import { encodeBase64 } from '../verify/base64';
-import type { ServiceContext } from './context';
+import type { ServiceContext } from './service-context';
 import { release } from './hand-off-gate';
 import { findSkill } from './handoff-rules';
 import type { SenderLike } from './sender';

@@ -14,3 +14,25 @@ export function stateAnnouncer(setLocal: (key: string, value: unknown) => Promis
     }
   };
 }
+
+/**
+ * When trust state or settings last changed through this worker (its start, at first): marked by
+ * whoever changes them (the message gate, a policy change), read by whoever asks whether a report
+ * is still current. Only mark() moves it.
+ */
+export interface ChangeMarker {
+  /** Trust state or settings change now. */
+  mark(): void;
+  /** The time of the last change. */
+  at(): number;
+}
+
+export function changeMarker(clock: Clock): ChangeMarker {
+  let last = clock.now();
+  return {
+    mark() {
+      last = clock.now();
+    },
+    at: () => last,
+  };
+}

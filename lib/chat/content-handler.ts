@@ -3,11 +3,27 @@
 // page still is that origin; answer an InsertResult. After a failure the background copies
 // the text (in an extension context, never through this page) and sends
 // { type: 'skillpin:content-notice' } for the page to show. It never sends messages itself.
-import type { ContentInsertMessage, ContentNoticeMessage, InsertResult } from '../messages';
-import { insertIntoComposer, insertMessage, type InsertOptions } from './insert';
+import { insertIntoComposer, insertMessage, type InsertOptions, type InsertResult } from './insert';
 import { showNotice, type NoticeOptions } from './notice';
-import { isHttpOrigin } from './sites';
+import { isHttpOrigin } from '../origin';
 import { t } from '../i18n';
+
+/** What the background sends the chat content script (lib/messages.ts re-exports these). */
+export interface ContentInsertMessage {
+  type: 'skillpin:content-insert';
+  text: string;
+  /** The origin the background checked as a chat site: a page of any other origin refuses. */
+  origin: string;
+  /** The popup asked and says the outcome itself: the page shows no success message of its own. */
+  quiet?: boolean;
+}
+
+/** After a failed insertion, what the page shows the user (the background copied the text, or could not). */
+export interface ContentNoticeMessage {
+  type: 'skillpin:content-notice';
+  text: string;
+  tone: 'info' | 'warning';
+}
 
 /** Longest text accepted (a 256 KiB SKILL.md plus its header fits easily). */
 export const MAX_INSERT_CHARS = 4 * 1024 * 1024;

@@ -27,10 +27,17 @@
 // result is undone (the editor's own undo, else the saved value) before the next method or
 // the failure answer, so a failed attempt leaves the composer as it was. Nothing here
 // clicks, submits or dispatches a key event: sending stays with the user.
-import type { InsertResult } from '../messages';
 import { adapterForHost, type ChatAdapter, type EditorKind } from './adapters';
 import { findComposer, focusAtEnd, isBlank, isTextField, normalizeLine, readComposerLines, type FoundComposer } from './composer';
 import { t, type MessageKey } from '../i18n';
+
+/** The answer to skillpin:insert and to the content script's insertion (lib/messages.ts re-exports it). */
+export interface InsertResult {
+  ok: boolean;
+  /** How the text got in, or `clipboard` when insertion failed and the text was copied instead. */
+  method: 'insert-text' | 'insert-lines' | 'replacement-text' | 'value-setter' | 'clipboard' | 'none';
+  message: string;
+}
 
 export interface InsertOptions {
   /** The site adapter; undefined picks it from the document's hostname, null means none. */

@@ -1,21 +1,11 @@
 // The user's own chat sites (Settings.chatSites): exact http(s) origins such as a
 // self-hosted chat UI on http://localhost:3000. Pure functions shared by the settings
 // reader, the message validator, the options form, the popup and the context menu.
+import { httpOrigin, isHttpOrigin } from '../origin';
 import { adapterForHost } from './adapters';
 
 /** At most this many user chat sites are kept (the list feeds menu patterns). */
 export const MAX_CHAT_SITES = 100;
-
-/** True for an exact http(s) origin: `scheme://host[:port]` exactly as URL.origin spells it. */
-export function isHttpOrigin(v: unknown): v is string {
-  if (typeof v !== 'string' || v.length === 0 || v.length > 2048) return false;
-  try {
-    const u = new URL(v);
-    return (u.protocol === 'http:' || u.protocol === 'https:') && u.origin === v;
-  } catch {
-    return false;
-  }
-}
 
 /** A valid Settings.chatSites value: at most MAX_CHAT_SITES exact http(s) origins. */
 export function isChatSiteList(v: unknown): v is string[] {
@@ -42,17 +32,6 @@ export function chatSitePatterns(origins: readonly unknown[]): string[] {
     if (!out.includes(pattern)) out.push(pattern);
   }
   return out;
-}
-
-/** The origin of an http(s) URL, or null for anything else. */
-export function httpOrigin(url: unknown): string | null {
-  if (typeof url !== 'string' || url === '') return null;
-  try {
-    const u = new URL(url);
-    return u.protocol === 'http:' || u.protocol === 'https:' ? u.origin : null;
-  } catch {
-    return null;
-  }
 }
 
 const isBuiltInHost = (hostname: string): boolean => adapterForHost(hostname) !== null;

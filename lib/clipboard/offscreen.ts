@@ -2,8 +2,13 @@
 // document (entrypoints/offscreen) to copy. The background calls copyViaOffscreen(); the
 // offscreen document answers through handleOffscreenMessage(). Firefox has no offscreen
 // API: its background copies through a tab instead (./tab.ts).
-import type { OffscreenCopyMessage } from '../messages';
 import { copyWithTextarea } from './write';
+
+/** What the background sends the offscreen document (lib/messages.ts re-exports it). */
+export interface OffscreenCopyMessage {
+  type: 'skillpin:offscreen-copy';
+  text: string;
+}
 
 /** Path of the offscreen document inside the extension (built from entrypoints/offscreen/). */
 export const OFFSCREEN_PATH = 'offscreen.html';

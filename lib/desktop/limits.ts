@@ -1,6 +1,9 @@
 // The numbers of the desktop mirror protocol (docs/desktop.md), shared by the extension and the
 // host program: what a native message may weigh each way, what one skill may hold, and the names
 // the browsers and agents know the host by.
+import type { AgentId } from '../types';
+
+export type { AgentId };
 
 /** The native-messaging host name (lowercase letters, digits, dots and underscores, as both browsers require). */
 export const NATIVE_HOST_NAME = 'dev.skillpin.mirror';
@@ -45,9 +48,7 @@ export const AGENT_FOLDERS = {
   'claude-code': '.claude/skills',
   agents: '.agents/skills',
   'gemini-cli': '.gemini/skills',
-} as const;
-
-export type AgentId = keyof typeof AGENT_FOLDERS;
+} as const satisfies Record<AgentId, string>;
 
 export const AGENT_IDS = Object.keys(AGENT_FOLDERS) as AgentId[];
 

@@ -3,7 +3,7 @@
 // set of its other files; the bytes a hand-off may use are the stored record of exactly that
 // content, never the latest download of the same URL.
 import type { StoredSkill } from '../trust/records';
-import type { Approval, ArchiveBinding, ArchiveFileDigest, SkillStatus } from '../types';
+import type { Approval, ArchiveBinding, ArchiveFileDigest, KeyReport, SkillStatus } from '../types';
 import { ROOT_SKILL_MD } from '../verify/archive';
 import { archiveFileChanges, type ArchiveFileChange } from '../verify/file-changes';
 import { approvalBindsContent, contentOfStored } from './status';
@@ -48,6 +48,19 @@ export function approvalOf(stored: StoredSkill, fields: ApprovalFields): Approva
   const archive = archiveBindingOf(stored);
   if (archive) approval.archive = archive;
   return approval;
+}
+
+/**
+ * The key an approval made now binds: the origin's pinned key when the skill verified signed,
+ * otherwise none (an unsigned or merely digest-verified skill binds no key).
+ */
+export function approvalKeyFingerprint(key: Pick<KeyReport, 'pinned'>, status: SkillStatus): string | null {
+  return status === 'verified-signed' ? (key.pinned?.fingerprint ?? null) : null;
+}
+
+/** The user's approval, made now, of `status`/`name` over these stored bytes, under the origin's key report. */
+export function approvalFor(stored: StoredSkill, key: Pick<KeyReport, 'pinned'>, skill: { status: SkillStatus; name: string }, approvedAt: number): Approval {
+  return approvalOf(stored, { keyFingerprint: approvalKeyFingerprint(key, skill.status), statusAtApproval: skill.status, name: skill.name, approvedAt });
 }
 
 /** The store read approvedBytes needs. */

@@ -10,8 +10,9 @@ import { decodeUtf8 } from '../parse/decode';
 import type { MergedSkill } from '../parse/merge';
 import { compareMetadata, parseFrontmatterText, type Frontmatter } from '../parse/skill-md';
 import { diag } from '../report/codes';
+import type { SkillOutcome, StatusDecision } from '../report/skill-outcome';
 import type { StoredSkill } from '../trust/records';
-import type { AdvisoryFlag, Approval, Diagnostic, Settings, SignatureState, SkillArchive, SnapshotReport } from '../types';
+import type { Approval, Diagnostic, Settings, SnapshotReport } from '../types';
 import { advisoryFlags } from '../verify/advisory';
 import { verifySnapshot } from '../verify/snapshot-v1';
 import { downloaded, rememberedMismatch, storedCopy, type Examined } from './artifact-bytes';
@@ -20,31 +21,12 @@ import { sameVerified, signatureOf, type SignatureCheck } from './artifact-signa
 import type { FetchContext } from './discover';
 import type { KeyContext } from './keys';
 import { mapPoolGrouped } from './pool';
-import { decideStatus, type Failure, type StatusDecision, type StatusFacts } from './status';
+import { decideStatus, type Failure, type StatusFacts } from './status';
 
 export interface ArtifactContext extends FetchContext {
   origin: string;
   key: KeyContext;
   settings: Settings;
-}
-
-export interface SkillOutcome {
-  merged: MergedSkill;
-  decision: StatusDecision;
-  /** Digests of the SKILL.md handed on (for archives: the root SKILL.md), null when none was obtained. */
-  actual: { raw: string; lf: string; matchedForm: 'raw' | 'lf-normalized' | null } | null;
-  skillMd: Uint8Array | null;
-  frontmatter: Frontmatter | null;
-  /** The bytes passed the digest and archive checks: their frontmatter may be displayed. */
-  trusted: boolean;
-  signature: { state: SignatureState; message: string | null };
-  archive: SkillArchive | null;
-  snapshot: SnapshotReport | null;
-  advisory: AdvisoryFlag[];
-  fromStore: boolean;
-  /** Where the bytes were served from after redirects (the last fetch's final URL), null when none is known. */
-  finalUrl: string | null;
-  diagnostics: Diagnostic[];
 }
 
 function indexName(merged: MergedSkill): string | null {

@@ -1,6 +1,7 @@
 // One origin in, one OriginReport out: probe → parse → merge → verify → trust → report
 // (ARCHITECTURE.md). Never throws: an unexpected error becomes state `error` with the last
 // stored report's content kept, and nothing stored before is removed.
+import { httpOrigin } from '../origin';
 import { LIMITS } from '../net/limits';
 import type { RequestGuard } from '../net/request-guard';
 import { parseIndex } from '../parse/index-json';
@@ -58,16 +59,6 @@ export interface ProbeOptions {
 
 /** The phases of one probe, in order; `commit` is the one readwrite transaction (and the rare second). */
 export const PHASES = ['discover', 'parse', 'keys', 'artifacts', 'attestations', 'report', 'commit'] as const;
-
-function normalizeOrigin(origin: string): string | null {
-  try {
-    const u = new URL(origin);
-    if (u.protocol !== 'http:' && u.protocol !== 'https:') return null;
-    return u.origin;
-  } catch {
-    return null;
-  }
-}
 
 function parseIndexDoc(doc: DocOutcome, origin: string, source: 'index' | 'legacy-index', diagnostics: Diagnostic[]): ParsedIndex | null {
   if (doc.state !== 'present' || !doc.bytes) return null;
@@ -204,7 +195,7 @@ const MAX_RERUNS = 2;
 
 export async function probeOrigin(origin: string, deps: EngineDeps, opts: ProbeOptions = {}): Promise<OriginReport> {
   const startedAt = deps.clock.now();
-  const normalized = normalizeOrigin(origin);
+  const normalized = httpOrigin(origin);
   if (normalized === null) {
     // Not an http(s) origin: nothing is requested and nothing is stored.
     return errorReport(origin, null, startedAt, deps.clock.now(), new Error(`"${origin}" is not an http(s) origin`));

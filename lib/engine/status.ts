@@ -6,6 +6,7 @@ import type { StoredSkill } from '../trust/records';
 import type { Approval, ApprovalReport, KeyState, SignatureState, SkillReport, SkillStatus, SnapshotReport } from '../types';
 import type { DigestCheck } from '../verify/digest';
 import { isApprovable } from '../types';
+import type { StatusDecision } from '../report/skill-outcome';
 
 export type Failure<S extends SkillStatus> = { status: S; code: string; message: string };
 
@@ -41,13 +42,6 @@ export interface StatusFacts {
   archiveFiles: { filesDigest: string | null } | null;
   /** The fingerprint an approval made now would bind: the pinned key when the signature verified, else null. */
   currentFingerprint: string | null;
-}
-
-export interface StatusDecision {
-  status: SkillStatus;
-  code: string;
-  message: string;
-  approval: ApprovalReport;
 }
 
 function suspended(approval: Approval | null, because: SkillStatus, code: string): ApprovalReport {

@@ -1,12 +1,31 @@
 // One "Export for upload": the pre-flight over the stored verified bytes, then the ZIP and the
 // record of what was exported. Pure: the caller reads the store and keeps the record.
-import type { Approval } from '../types';
-import type { StoredSkill } from '../trust/records';
+import type { Approval, ArchiveEntry } from '../types';
 import { ROOT_SKILL_MD } from '../verify/archive';
 import { preflight, type ExportFile, type PreflightProblem } from './preflight';
 import type { ExportRecord } from './record';
 import { buildSkillZip, zipFilename } from './skill-zip';
 import { t } from '../i18n';
+
+/**
+ * The verified bytes an export reads: what the store keeps of a skill (StoredSkill in
+ * lib/trust/records.ts has this shape), named here so that the export needs nothing of the store.
+ */
+export interface ExportSource {
+  origin: string;
+  url: string;
+  digestLf: string;
+  digestRaw: string;
+  /** The SKILL.md bytes (for archives: the root SKILL.md). */
+  bytes: Uint8Array;
+  archive?: {
+    sha256: string;
+    entries: ArchiveEntry[];
+    filesDigest?: string;
+    /** The archive's regular files besides the root SKILL.md; absent on records of an older version. */
+    files?: { path: string; bytes: Uint8Array }[];
+  };
+}
 
 export type SkillExport =
   | { ok: true; filename: string; zip: Uint8Array; record: ExportRecord }
@@ -16,7 +35,7 @@ export type SkillExport =
  * The files of an archive skill besides its root SKILL.md, as stored with the verified bytes;
  * null when the archive lists other files that are not stored (bytes kept by an older version).
  */
-export function archiveFiles(stored: StoredSkill): ExportFile[] | null {
+export function archiveFiles(stored: ExportSource): ExportFile[] | null {
   const archive = stored.archive;
   if (!archive) return [];
   const listed = archive.entries.filter((e) => e.type === 'file' && e.path !== ROOT_SKILL_MD);
@@ -26,7 +45,7 @@ export function archiveFiles(stored: StoredSkill): ExportFile[] | null {
   return files;
 }
 
-export function exportSkill(stored: StoredSkill, approval: Approval, now: number): SkillExport {
+export function exportSkill(stored: ExportSource, approval: Approval, now: number): SkillExport {
   const files = archiveFiles(stored);
   if (files === null) {
     const message = t('err_export_files_missing');

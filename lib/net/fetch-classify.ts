@@ -1,6 +1,6 @@
 // What a final response means (FORMATS.md §9.1, §9.4): the body read under its byte cap, an HTML
 // soft 404, a revalidation, or the HTTP status mapped to absent or transient.
-import type { ByteMeter } from './fetch-bounded';
+import type { ByteMeter } from './fetch-options';
 import type { FetchResult } from './fetch-result';
 import { retryAfterMs } from './cache-policy';
 import { sniffsAsHtml } from './html-sniff';

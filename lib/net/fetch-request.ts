@@ -2,7 +2,7 @@
 // options and the small helpers every stage uses. FORMATS.md §9.1–9.3.
 import type { DocumentKind } from '../types';
 import type { FetchResult } from './fetch-result';
-import type { BoundedFetchOptions } from './fetch-bounded';
+import type { BoundedFetchOptions } from './fetch-options';
 import { checkArtifactUrl } from './url-safety';
 
 const ACCEPT: Record<DocumentKind, string> = {

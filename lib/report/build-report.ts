@@ -12,7 +12,7 @@ import type {
   SourceReport,
 } from '../types';
 import { isApprovable, WARNING_STATUSES } from '../types';
-import type { SkillOutcome } from '../engine/artifacts';
+import type { SkillOutcome } from './skill-outcome';
 import { skillContextSize } from '../context/skill-context';
 import { estimateTokenCount } from '../verify/tokens';
 import { diag } from './codes';

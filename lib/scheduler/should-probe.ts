@@ -1,6 +1,7 @@
 // Whether a navigation may be probed at all (PRODUCT.md §2.1, FORMATS.md §9.1): only top-level
 // http(s) pages, not while paused, not in private windows unless allowed, never a deny-listed
 // site, and only allow-listed sites when the user asked for that. Knows nothing about formats.
+import { httpOrigin, isHttpUrl } from '../origin';
 import type { Settings } from '../types';
 
 export type SkipReason = 'not-http' | 'paused' | 'private-window' | 'deny-listed' | 'not-allow-listed';
@@ -42,13 +43,8 @@ export function parseListEntry(entry: string): ListEntry | null {
   const e = entry.trim().toLowerCase();
   if (e === '') return null;
   if (e.includes('://')) {
-    try {
-      const u = new URL(e);
-      if (u.protocol !== 'http:' && u.protocol !== 'https:') return null;
-      return { kind: 'origin', origin: u.origin };
-    } catch {
-      return null;
-    }
+    const origin = httpOrigin(e);
+    return origin === null ? null : { kind: 'origin', origin };
   }
   if (e.startsWith('*.')) {
     const parsed = parseHost(e.slice(2));
@@ -94,7 +90,7 @@ export function shouldProbe(url: string, settings: Settings, ctx: { incognito: b
   } catch {
     return { probe: false, reason: 'not-http' };
   }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') return { probe: false, reason: 'not-http' };
+  if (!isHttpUrl(u)) return { probe: false, reason: 'not-http' };
   if (settings.paused) return { probe: false, reason: 'paused' };
   if (ctx.incognito && !settings.probeInPrivate) return { probe: false, reason: 'private-window' };
   if (listMatches(settings.denyList, u)) return { probe: false, reason: 'deny-listed' };

@@ -3,7 +3,6 @@
 // (it reports the conflict), never pins a revoked key, does not import approvals of an origin whose
 // pin conflicts, and imports an approval of an unverified or cross-host skill only with the
 // confirmation the popup asks for it (lib/trust/import-preview.ts shows all of it first).
-import type { ImportResult, ImportSkipReason } from '../messages';
 import { isApprovable } from '../types';
 import type { Approval, ArchiveBinding, OriginReport, Pin, Settings, SkillStatus } from '../types';
 import type { KeyHistoryEntry } from './records';
@@ -14,6 +13,36 @@ import { StoreError } from './errors';
 import type { TrustStore } from './store-api';
 import { pickSettings, readSettings } from './settings';
 import { isDigestHex, isFiniteNumber, isObject, isSkillStatus, toArchiveBinding } from './validate';
+
+/** The answer to skillpin:import (lib/messages.ts re-exports it). */
+export interface ImportResult {
+  ok: boolean;
+  pinsAdded: number;
+  pinsUnchanged: number;
+  /** Pins that differ from the stored one: never replaced silently. */
+  pinConflicts: { origin: string; stored: string; imported: string }[];
+  approvalsAdded: number;
+  /** Approvals already stored exactly as imported. */
+  approvalsUnchanged?: number;
+  /**
+   * Approvals not imported, and why: the origin's pin conflicts, the approval names another key than
+   * the pin, a different approval is stored, or the confirmation an unverified or cross-host skill
+   * needs was not given.
+   */
+  approvalsSkipped?: { origin: string; url: string; reason: ImportSkipReason }[];
+  /** Pins not imported because their key is revoked for the origin (in the store or in the file). */
+  pinsRevoked?: { origin: string; fingerprint: string }[];
+  revocationsAdded?: number;
+  /** Whether the file's settings were written. */
+  settingsApplied?: boolean;
+  /** Settings in the file that the organisation's policy manages: not imported (the policy's value stays). */
+  settingsManaged?: string[];
+  /** The origins a pin or an approval was added for (they are probed next). */
+  changedOrigins?: string[];
+  errors: string[];
+}
+
+export type ImportSkipReason = 'pin-conflict' | 'pin-mismatch' | 'different-approval' | 'needs-confirmation' | 'policy-requires-signed';
 
 export const EXPORT_FORMAT = 'skillpin-trust';
 /**

@@ -1,11 +1,37 @@
 // What an import would do, before it does anything: the file is parsed and checked as importTrust
 // checks it, then compared with the store as it is now. Only reads; the options page shows the
 // result and asks before calling importTrust (PRODUCT.md §5: import never surprises).
-import type { ImportApprovalPreview, ImportPreview } from '../messages';
-import type { Pin, Settings } from '../types';
+import type { Pin, Settings, SkillStatus } from '../types';
 import { display, NAME_MAX } from '../text/display';
 import { approvalId, approvalNeeds, parseExport, policyAllowsImport, type ImportPolicy } from './export-import';
 import type { TrustStore } from './store-api';
+
+/** One approval of an import file, as the preview shows it (lib/messages.ts re-exports it). */
+export interface ImportApprovalPreview {
+  /** origin + ' ' + url: what the confirmation lists of skillpin:import name. */
+  id: string;
+  origin: string;
+  url: string;
+  name: string;
+  statusAtApproval: SkillStatus;
+  keyFingerprint: string | null;
+  /** What importing does with it now. */
+  outcome: 'add' | 'unchanged' | 'different' | 'pin-conflict' | 'pin-mismatch' | 'policy-requires-signed';
+  /** The confirmations the popup would ask before this approval (components/popup/approve.ts). */
+  needs: { unverified: boolean; crossOrigin: boolean };
+}
+
+/** What an import would do, computed from the file and the store without writing anything: the answer to skillpin:import-preview. */
+export interface ImportPreview {
+  ok: boolean;
+  /** Why the file cannot be imported (ok is false); nothing would be written. */
+  errors: string[];
+  pins: { origin: string; fingerprint: string; outcome: 'add' | 'unchanged' | 'conflict' | 'revoked'; stored: string | null }[];
+  approvals: ImportApprovalPreview[];
+  revocations: { origin: string; fingerprint: string; outcome: 'add' | 'unchanged' }[];
+  /** The settings the file would change (field, value now, value in the file); null when the file has none. */
+  settings: { field: string; current: string; imported: string; managed?: boolean }[] | null;
+}
 
 function settingText(v: unknown): string {
   return JSON.stringify(v) ?? 'null';

@@ -5,7 +5,8 @@
 // reported in `invalid`; one bad entry in a list drops that entry only, so a locked deny list
 // with a typo still denies everything else. Pure: the object is handed in by the platform.
 import { DEFAULT_SETTINGS, type Settings } from '../types';
-import { isHttpOrigin, MAX_CHAT_SITES } from '../chat/sites';
+import { MAX_CHAT_SITES } from '../chat/sites';
+import { isHttpOrigin, originOfEntry } from '../origin';
 import { parseListEntry } from '../scheduler/should-probe';
 import { encodeBase64 } from '../verify/base64';
 import { parsePublicKey } from '../verify/ed25519';
@@ -76,15 +77,8 @@ function siteEntry(s: string): string | null {
 
 /** `https://host[:port]`, a trailing slash allowed; no path, query, fragment or credentials. */
 function exactOrigin(s: string): string | null {
-  const v = s.trim();
-  try {
-    const u = new URL(v);
-    if (u.protocol !== 'http:' && u.protocol !== 'https:') return null;
-    if (u.username || u.password || u.pathname !== '/' || u.search || u.hash) return null;
-    return isHttpOrigin(u.origin) ? u.origin : null;
-  } catch {
-    return null;
-  }
+  const origin = originOfEntry(s, { bare: true });
+  return origin !== null && isHttpOrigin(origin) ? origin : null;
 }
 
 function readKeys(raw: Record<string, unknown>, invalid: string[]): ManagedKey[] {

@@ -3,7 +3,7 @@
 // a one-call probe with default settings.
 import type { TrustStore } from '../../lib/trust/store-api';
 import { DEFAULT_SETTINGS, type FetchLike, type OriginReport, type Settings, type SkillReport } from '../../lib/types';
-import { approvalOf } from '../../lib/engine/approved-bytes';
+import { approvalFor } from '../../lib/engine/approved-bytes';
 import { probeOrigin, type ProbeOptions } from '../../lib/engine/probe-origin';
 import { openTestStore } from './trust-store';
 
@@ -64,12 +64,7 @@ export async function approveSkill(h: Harness, report: OriginReport, s: SkillRep
   const stored = await h.store.getSkill(report.origin, s.url, s.actual.lf, s.archive?.filesDigest ?? '');
   if (!stored) throw new Error('no stored bytes for ' + s.url);
   await h.store.approve(
-    approvalOf(stored, {
-      keyFingerprint: s.status === 'verified-signed' ? (report.key.pinned?.fingerprint ?? null) : null,
-      statusAtApproval: s.status,
-      name: s.name,
-      approvedAt: h.clock.now(),
-    }),
+    approvalFor(stored, report.key, s, h.clock.now()),
     stored,
     report.key.pinnedBy === 'policy' ? (report.key.pinned?.fingerprint ?? null) : null,
   );

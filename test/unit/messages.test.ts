@@ -1,7 +1,7 @@
 // lib/messages.ts: one definition per request type (access, what it changes, its slice, its
 // field checks), and the settings messages checked with the store's own definition of Settings.
 import { describe, expect, it } from 'vitest';
-import { changesOf, isPrivileged, MESSAGES, parseRequest, REQUEST_TYPES, type Concern } from '../../lib/messages';
+import { changesOf, isPrivileged, MESSAGES, parseRequest, REQUEST_TYPES, type Concern, type FieldChecks, type MessageDefinition } from '../../lib/messages';
 import { createHandlers } from '../../lib/background/handlers';
 import { approvalHandlers } from '../../lib/background/handlers/approvals';
 import { keyHandlers } from '../../lib/background/handlers/keys';
@@ -10,7 +10,7 @@ import { settingsHandlers } from '../../lib/background/handlers/settings';
 import { transferHandlers } from '../../lib/background/handlers/transfer';
 import { desktopHandlers } from '../../lib/background/handlers/desktop';
 import type { Handler, Slice } from '../../lib/background/handlers/types';
-import type { ServiceContext } from '../../lib/background/context';
+import type { ServiceContext } from '../../lib/background/service-context';
 import { isCompleteSettings, readSettings } from '../../lib/trust/settings';
 import { DEFAULT_SETTINGS } from '../../lib/types';
 
@@ -68,6 +68,20 @@ describe('one definition per request type', () => {
     // @ts-expect-error — skillpin:export has no handler
     pick(missing);
     expect(pick(transfer)).toBeTypeOf('function');
+  });
+
+  it('the compiler refuses field checks that leave out a request field, optional ones included, or check a field the request has not', () => {
+    const yes = (): boolean => true;
+    // @ts-expect-error — skillpin:report's clickedTab (optional) has no check
+    const missing: MessageDefinition<'skillpin:report'>['fields'] = { origin: yes };
+    // @ts-expect-error — skillpin:revoke's url has no check
+    const missingRequired: MessageDefinition<'skillpin:revoke'>['fields'] = { origin: yes };
+    // @ts-expect-error — skillpin:revoke has no field `tabId`
+    const extra: MessageDefinition<'skillpin:revoke'>['fields'] = { origin: yes, url: yes, tabId: yes };
+    const complete: FieldChecks<{ origin: string; clickedTab?: number }> = { origin: yes, clickedTab: yes };
+    expect([missing, missingRequired, extra].map((f) => Object.keys(f).length)).toEqual([1, 1, 3]);
+    // The table itself is checked the same way: skillpin:report checks both its fields.
+    expect(Object.keys(MESSAGES['skillpin:report'].fields).sort()).toEqual(Object.keys(complete).sort());
   });
 
   it('a request of an unknown type, or with a field that fails its check, is refused', () => {

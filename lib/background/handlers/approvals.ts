@@ -1,9 +1,9 @@
 // Approvals: approve and revoke a skill, read its bytes and its context, list what is
 // approved, and hand a context to a chat tab.
-import { approvalOf, canBind, changesSinceApproval } from '../../engine/approved-bytes';
+import { approvalFor, approvalKeyFingerprint, canBind, changesSinceApproval } from '../../engine/approved-bytes';
 import { managedKeyFor } from '../../trust/managed';
 import { approvedList } from '../approved-list';
-import type { ServiceContext } from '../context';
+import type { ServiceContext } from '../service-context';
 import { policyPendingMessage } from '../hand-off-gate';
 import { contextFor, insertSkill } from '../hand-offs';
 import { approvalDecision, findSkill, refused, toSkillText } from '../handoff-rules';
@@ -26,16 +26,10 @@ export function approvalHandlers(ctx: ServiceContext): Slice<'approvals'> {
       const { skill, status } = decision;
       const stored = await currentBytes(s, req.origin, skill);
       if (!stored || !canBind(stored)) return fail('bytes-missing', t('err_bytes_missing'));
-      const keyFingerprint = status === 'verified-signed' ? (report.key.pinned?.fingerprint ?? null) : null;
       // An Undo brings back the approval that was withdrawn, bound to the same key, or nothing.
-      if (req.restore && req.restore.keyFingerprint !== keyFingerprint) return fail('key-changed', t('err_restore_key_changed'));
+      if (req.restore && req.restore.keyFingerprint !== approvalKeyFingerprint(report.key, status)) return fail('key-changed', t('err_restore_key_changed'));
       // The approval binds these bytes: the SKILL.md and, for an archive, every other file (PRODUCT.md §9.2).
-      const approval = approvalOf(stored, {
-        keyFingerprint,
-        statusAtApproval: status,
-        name: skill.name,
-        approvedAt: req.restore ? Math.min(req.restore.approvedAt, clock.now()) : clock.now(),
-      });
+      const approval = approvalFor(stored, report.key, { status, name: skill.name }, req.restore ? Math.min(req.restore.approvedAt, clock.now()) : clock.now());
       await s.approve(approval, stored, managedKeyFor(policy, req.origin)?.fingerprint ?? null);
       await probes.probe('after-approval', req.origin, { kind: 'request', sender });
       return { ok: true };

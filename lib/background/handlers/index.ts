@@ -1,6 +1,6 @@
 // Every request type's handler, composed from the slices. The type Handlers requires one
 // for each request type; Slice<C> (types.ts) allows each slice only its own.
-import type { ServiceContext } from '../context';
+import type { ServiceContext } from '../service-context';
 import { approvalHandlers } from './approvals';
 import { desktopHandlers } from './desktop';
 import { keyHandlers } from './keys';

@@ -4,7 +4,7 @@ import { normalizeFilter, pageLimit, pinsPage } from '../../lists/pins-page';
 import { StoreError } from '../../trust/errors';
 import { managedKeyFor } from '../../trust/managed';
 import type { CarryOver } from '../../trust/store-api';
-import type { ServiceContext } from '../context';
+import type { ServiceContext } from '../service-context';
 import { policyPendingMessage } from '../hand-off-gate';
 import { reportFor } from '../skill-access';
 import { fail, type Slice } from './types';

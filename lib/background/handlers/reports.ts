@@ -1,8 +1,8 @@
 // Reports: whether the background is up, an origin's report, a re-check, the list of origins.
 import type { OriginSummary } from '../../messages';
 import { skippedReport } from '../../report/skipped-report';
-import { httpOrigin } from '../../chat/sites';
-import type { ServiceContext } from '../context';
+import { httpOrigin } from '../../origin';
+import type { ServiceContext } from '../service-context';
 import { READY_POLICY_WAIT_MS } from '../policy-cache';
 import type { Slice } from './types';
 

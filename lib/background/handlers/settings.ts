@@ -4,7 +4,7 @@ import type { ActionResult, PolicySummary } from '../../messages';
 import { managedConflicts, managedFields, withoutManaged } from '../../trust/managed';
 import { mergeSettings } from '../../trust/settings';
 import type { Settings } from '../../types';
-import type { ServiceContext } from '../context';
+import type { ServiceContext } from '../service-context';
 import { policyPendingMessage } from '../hand-off-gate';
 import { fail, type Slice } from './types';
 import { t } from '../../i18n';

@@ -3,7 +3,7 @@
 import { exportTrust, importTrust } from '../../trust/export-import';
 import { previewImport } from '../../trust/import-preview';
 import { managedFields } from '../../trust/managed';
-import type { ServiceContext } from '../context';
+import type { ServiceContext } from '../service-context';
 import { policyPendingMessage } from '../hand-off-gate';
 import { exportForUpload, exportStatuses } from '../skill-export';
 import type { Slice } from './types';

@@ -1,7 +1,7 @@
 // Plays one hostile case through the engine under node: serves its site on 127.0.0.1, probes it
 // (each stage in turn, approving where the stage says), records the observed outcome and checks
 // the invariants every case must keep.
-import { approvalOf } from '../../../lib/engine/approved-bytes';
+import { approvalFor } from '../../../lib/engine/approved-bytes';
 import { approvalBindsContent, contentOfSkill } from '../../../lib/engine/status';
 import { probeOrigin } from '../../../lib/engine/probe-origin';
 import type { TrustStore } from '../../../lib/trust/store-api';
@@ -120,8 +120,7 @@ export async function approve(store: TrustStore, report: OriginReport, key: stri
   if (!isApprovable(s.status) || !s.url || !s.actual) return `setup: ${key} is ${s.status}, not approvable`;
   const stored = await store.getSkill(report.origin, s.url, s.actual.lf, s.archive?.filesDigest ?? '');
   if (!stored) return `setup: no stored bytes for ${key}`;
-  const fields = { keyFingerprint: s.status === 'verified-signed' ? (report.key.pinned?.fingerprint ?? null) : null, statusAtApproval: s.status, name: s.name, approvedAt: now };
-  await store.approve(approvalOf(stored, fields), stored);
+  await store.approve(approvalFor(stored, report.key, s, now), stored);
   return null;
 }
 

@@ -1,6 +1,7 @@
 // What an approval is made of, and the bytes it lets out (issue 20 item 1).
 import { describe, expect, it } from 'vitest';
-import { approvalOf, approvedBytes, archiveBindingOf, canBind, changesSinceApproval } from '../../../lib/engine/approved-bytes';
+import { approvalFor, approvalKeyFingerprint, approvalOf, approvedBytes, archiveBindingOf, canBind, changesSinceApproval } from '../../../lib/engine/approved-bytes';
+import { ALL_STATUSES, type Pin } from '../../../lib/types';
 import type { StoredSkill } from '../../../lib/trust/records';
 
 const A = 'a'.repeat(64);
@@ -38,6 +39,24 @@ describe('approvalOf', () => {
     expect(() => archiveBindingOf(old)).toThrow(/no recorded digest/);
     expect(canBind(archive())).toBe(true);
     expect(canBind(skillMd)).toBe(true);
+  });
+});
+
+describe('approvalFor', () => {
+  const pinned: Pin = { origin: skillMd.origin, key: 'x', fingerprint: 'SHA256:' + 'k'.repeat(43), firstSeen: 1, lastSeen: 1 };
+  it('binds the pinned key only when the skill verified signed', () => {
+    for (const status of ALL_STATUSES) {
+      expect(approvalKeyFingerprint({ pinned }, status), status).toBe(status === 'verified-signed' ? pinned.fingerprint : null);
+      expect(approvalKeyFingerprint({ pinned: null }, status), status).toBeNull();
+    }
+  });
+  it('is approvalOf with that key, the status, the name and the time', () => {
+    expect(approvalFor(skillMd, { pinned }, { status: 'verified-signed', name: 'runner' }, 7)).toEqual(
+      approvalOf(skillMd, { keyFingerprint: pinned.fingerprint, statusAtApproval: 'verified-signed', name: 'runner', approvedAt: 7 }),
+    );
+    expect(approvalFor(archive(), { pinned }, { status: 'unverified', name: 'r' }, 2)).toEqual(
+      approvalOf(archive(), { keyFingerprint: null, statusAtApproval: 'unverified', name: 'r', approvedAt: 2 }),
+    );
   });
 });
 

@@ -1,0 +1,79 @@
+// What one background worker keeps, as the handler slices (handlers/), the browser events
+// (events.ts) and the hand-off gate see it: the shape of the state createContext (context.ts)
+// builds. Only types, below every module that takes the context, so none of them imports context.ts.
+import type { DesktopStatus, StateChangeKind } from '../messages';
+import type { ManagedPolicy } from '../trust/managed';
+import type { PrivateStore } from '../trust/private-store';
+import type { TrustStore } from '../trust/store-api';
+import type { Clock, OriginReport } from '../types';
+import type { BackgroundDeps, BackgroundPlatform } from './deps';
+import type { ProbeGate } from './probe-gate';
+import type { SenderLike } from './sender';
+import type { SettingsCache } from './settings-cache';
+import type { SiteAccess } from './site-access';
+import type { ChangeMarker } from './state-change';
+
+export interface ServiceContext {
+  deps: BackgroundDeps;
+  platform: BackgroundPlatform;
+  clock: Clock;
+  store(): Promise<TrustStore>;
+  /**
+   * The private windows' store, in memory only (lib/trust/private-store.ts): what a private window
+   * probes or decides is kept there; it reads the normal store and never writes it.
+   */
+  privateStore: PrivateStore;
+  /** The store a request or probe about a private window (`priv`) reads and writes. */
+  storeOf(priv: boolean): Promise<TrustStore>;
+  /** Whether a request from an extension page or a menu is about a private window (privateRequest); false for the background's own. */
+  isPrivate(origin: string, sender: SenderLike | null, tabId?: number): Promise<boolean>;
+  /** The organisation's policy; null while it is not known (then nothing is probed, approved or handed off). */
+  policy(): Promise<ManagedPolicy | null>;
+  /** Managed storage changed: read the policy again. */
+  forgetPolicy(): void;
+  /** Why the policy is not known, when it is not (for the pages). */
+  policyProblem(): string | null;
+  /** Resolves once the policy is known, or after `maxMs`. */
+  policySettled(maxMs: number): Promise<void>;
+  settings: SettingsCache;
+  /** The one way to a probe (probe-gate.ts). */
+  probes: ProbeGate;
+  /** Whether the user lets Skillpin read a site. */
+  access: SiteAccess;
+  /** The stored report of an origin (a private window's, when `priv`); one left in 'probing' by a stopped worker counts as none. */
+  currentReport(origin: string, priv?: boolean): Promise<OriginReport | null>;
+  refreshMenus(activeUrl: string | null): Promise<void>;
+  /** refreshMenus for the last active URL; a failure is dropped (menus are a convenience). */
+  refreshMenusSafe(): Promise<void>;
+  /**
+   * Whether a probe request is about a private window, judged on the browser's tab list
+   * (private-request.ts). When the tabs cannot be listed the answer is yes: a probe that
+   * should not happen costs more than a re-check that is refused.
+   */
+  privateRequest(origin: string, tabId: number | undefined, sender: SenderLike): Promise<boolean>;
+  /** Tells open pages that settings or trust state changed, and sets every open tab's badge from what is stored now. */
+  announce(kind: StateChangeKind): Promise<void>;
+  /** The last change of trust state or settings made through this worker (its start, at first). */
+  stateChanged: ChangeMarker;
+  /** The desktop mirror (desktop-sync.ts): told of every change that may change what is usable. */
+  desktop: DesktopSync;
+}
+
+export interface DesktopCause {
+  /** Only this site's report changed (a probe): nothing changes unless it has approved skills. */
+  origin?: string;
+  /** Sync even when the plan looks as it was (a change of settings or trust state, a start, a check). */
+  force?: boolean;
+}
+
+export interface DesktopSync {
+  /** Something changed that may change what is usable. Queued; never throws. */
+  changed(cause?: DesktopCause): void;
+  /** Resolves when every change asked for has been planned and no run is under way. */
+  settled(): Promise<void>;
+  status(): Promise<DesktopStatus>;
+  /** Syncs now; in a Chrome background that cannot reach the program, restarts it instead. */
+  check(): Promise<{ restarting: boolean; status: DesktopStatus }>;
+  /** The background started: reopen the options page after a restart of its own, then sync. */
+  start(): Promise<void>;
+}
