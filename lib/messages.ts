@@ -240,7 +240,7 @@ export interface ImportApprovalPreview {
   keyFingerprint: string | null;
   /** What importing does with it now. */
   outcome: 'add' | 'unchanged' | 'different' | 'pin-conflict' | 'pin-mismatch' | 'policy-requires-signed';
-  /** The confirmations the popup would ask before this approval (components/popup/approve.ts). */
+  /** The confirmations the popup would ask before this approval (components/shared/approve.ts). */
   needs: { unverified: boolean; crossOrigin: boolean };
 }
 

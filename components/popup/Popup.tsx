@@ -5,7 +5,7 @@ import { t } from '../../lib/i18n';
 import type { PolicySummary } from '../../lib/messages';
 import { AnnouncerProvider } from '../shared/Announcer';
 import { PolicyContext } from '../shared/policy';
-import { useSkillActions } from './actions';
+import { useSkillActions } from '../shared/actions';
 import { ChatPanel } from './ChatPanel';
 import type { PopupEnv } from './env';
 import { OriginView } from './OriginView';

@@ -18,6 +18,7 @@ import {
   type TabsLike,
 } from '../../components/popup/target';
 import '../../components/shared/base.css';
+import '../../components/shared/review.css';
 import '../../components/popup/popup.css';
 
 const client = createClient((msg) => browser.runtime.sendMessage(msg));

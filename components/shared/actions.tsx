@@ -1,15 +1,26 @@
-// The user's actions on a skill: approve (with the extra confirmations), revoke,
-// copy the skill context, insert it into a chat tab. Results go to the live region.
+// The user's actions on a skill, in the popup and the side panel: approve (with the extra
+// confirmations), revoke, copy the skill context, insert it into a chat tab, export for upload.
+// Results go to the live region.
 import type { JSX } from 'preact';
 import { useState } from 'preact/hooks';
 import type { SkillReport } from '../../lib/types';
 import { t } from '../../lib/i18n';
-import { useAnnounce } from '../shared/Announcer';
-import { Dialog } from '../shared/Dialog';
-import { errorText } from '../shared/format';
-import { useSkillExport, type SkillExporter } from '../shared/use-export';
+import { useAnnounce } from './Announcer';
+import { Dialog } from './Dialog';
+import { errorText } from './format';
+import { useSkillExport, type SkillExporter } from './use-export';
 import { approvalNeeds } from './approve';
-import type { PopupEnv } from './env';
+import type { Client } from './client';
+import type { WriteClipboard } from './clipboard';
+import type { SaveFile } from './save-file';
+
+/** What the actions need from the outside world: the popup's and the side panel's env both have it. */
+export interface ActionsEnv {
+  client: Client;
+  clipboard: WriteClipboard;
+  /** Saves a file the user downloads (an export for upload); absent: an anchor with a blob URL. */
+  saveFile?: SaveFile;
+}
 
 export interface SkillActions {
   approve(skill: SkillReport): void;
@@ -23,7 +34,7 @@ export interface SkillActions {
   dialog: JSX.Element | null;
 }
 
-export function useSkillActions(env: PopupEnv, origin: string, onChanged: () => Promise<void> | void): SkillActions {
+export function useSkillActions(env: ActionsEnv, origin: string, onChanged: () => Promise<void> | void): SkillActions {
   const announce = useAnnounce();
   const [pending, setPending] = useState<SkillReport | null>(null);
   const [busy, setBusy] = useState(false);
