@@ -48,8 +48,12 @@ export interface PrivilegedRequests {
   };
   /** The skill-context block of an approved, current skill (PRODUCT.md §6). */
   'skillpin:skill-context': { request: { origin: string; url: string }; response: ContextResult };
-  /** Every approved skill of every origin, with whether it can be handed on now. */
-  'skillpin:approved-list': { request: Record<string, never>; response: ApprovedSkillSummary[] };
+  /**
+   * Every approved skill of every origin, with whether it can be handed on now and what the side
+   * panel's library shows of it, in list order (lib/background/approved-list.ts); with `offset` and
+   * `limit`, only that page of the list (the panel asks for its first rows, then the rest).
+   */
+  'skillpin:approved-list': { request: { offset?: number; limit?: number }; response: ApprovedSkillSummary[] };
   /**
    * Build the context in the background and insert it into the chat composer of `tabId`,
    * provided that tab still shows `chatOrigin` (the chat site the popup offered) and that
@@ -142,11 +146,12 @@ export interface SettingsUpdateResult extends ActionResult {
 /**
  * Extension pages learn of changes made elsewhere (another tab, an import of pins and approvals) from this
  * storage.local key: the background writes a new StateChange after every change of settings
- * or trust state, and pages listen with storage.onChanged (which fires only on a new value,
+ * or trust state, and after a probe whose report lists approved skills, and pages listen with storage.onChanged (which fires only on a new value,
  * hence the sequence number).
  */
 export const STATE_CHANGE_KEY = 'skillpin:state-change';
-export type StateChangeKind = 'settings' | 'trust';
+/** `reports`: a probe made a new report of an origin with approved skills (no request changed anything). */
+export type StateChangeKind = 'settings' | 'trust' | 'reports';
 export interface StateChange {
   kind: StateChangeKind;
   seq: number;
@@ -155,7 +160,7 @@ export interface StateChange {
 
 /** The change a storage value describes, or null when it is not one. */
 export function parseStateChange(v: unknown): StateChange | null {
-  if (!isRecord(v) || (v.kind !== 'settings' && v.kind !== 'trust')) return null;
+  if (!isRecord(v) || (v.kind !== 'settings' && v.kind !== 'trust' && v.kind !== 'reports')) return null;
   if (typeof v.seq !== 'number' || typeof v.at !== 'number') return null;
   return { kind: v.kind, seq: v.seq, at: v.at };
 }
@@ -182,6 +187,19 @@ export interface InsertResult {
   message: string;
 }
 
+/**
+ * What needs the user about an approved skill (the side panel says it in plain words):
+ * `content-changed` (review the diff, approve again), `key-changed` (the publisher key changed:
+ * trust the new key or keep blocking), `key-revoked` (the site offers a key the user revoked),
+ * `review-files` (an archive approved before its files were bound: review them), `unusable` (any
+ * other reason the hand-off gate refuses, named by `refusal`), `export-outdated` (usable, but the
+ * copy exported for upload is out of date).
+ */
+export type LibraryAttention = 'content-changed' | 'key-changed' | 'key-revoked' | 'review-files' | 'unusable' | 'export-outdated';
+
+/** The most entries one page of skillpin:approved-list may ask for. */
+export const APPROVED_PAGE_MAX = 10_000;
+
 export interface ApprovedSkillSummary {
   origin: string;
   url: string;
@@ -189,6 +207,18 @@ export interface ApprovedSkillSummary {
   status: SkillStatus | null;
   usable: boolean;
   approvedAt: number;
+  /** The publisher's description (raw: pages show it through lib/text/display.ts), or null. */
+  description: string | null;
+  /** When the origin's report that lists the skill was made, its skills verified then; null: no finished report. */
+  verifiedAt: number | null;
+  /** Bytes of its SKILL.md, as the report has it. */
+  size: number | null;
+  /** Token estimate of the skill-context block Insert and Copy hand on (header, note and SKILL.md). */
+  tokens: number | null;
+  /** What needs the user, or null. */
+  attention: LibraryAttention | null;
+  /** Why the hand-off gate refuses it now (its error code: `site-excluded`, `policy-requires-signed`, …); null when usable. */
+  refusal: string | null;
 }
 
 export interface OriginSummary {
@@ -349,7 +379,13 @@ export const MESSAGES = {
   'skillpin:revoke': { access: 'privileged', changes: 'trust', concern: 'approvals', handsOff: null, fields: { origin, url: str } },
   'skillpin:skill-text': { access: 'privileged', changes: null, concern: 'approvals', handsOff: null, fields: { origin, url: str } },
   'skillpin:skill-context': { access: 'privileged', changes: null, concern: 'approvals', handsOff: 'clipboard', fields: { origin, url: str } },
-  'skillpin:approved-list': { access: 'privileged', changes: null, concern: 'approvals', handsOff: null, fields: none },
+  'skillpin:approved-list': {
+    access: 'privileged',
+    changes: null,
+    concern: 'approvals',
+    handsOff: null,
+    fields: { offset: optionalInt, limit: (v) => v === undefined || (int(v) && (v as number) >= 1 && (v as number) <= APPROVED_PAGE_MAX) },
+  },
   'skillpin:approvals-list': { access: 'privileged', changes: null, concern: 'approvals', handsOff: null, fields: none },
   'skillpin:insert': { access: 'privileged', changes: null, concern: 'approvals', handsOff: 'chat', fields: { tabId: int, chatOrigin: origin, origin, url: str } },
   'skillpin:trust-key': {

@@ -92,6 +92,9 @@ export function createContext(deps: BackgroundDeps): ServiceContext {
       await updateBadges(platform, report);
       await maybeNotify(platform, report);
       await ctx.refreshMenusSafe();
+      // Open pages that show approved skills (the side panel's library, the options page) follow a
+      // report that changes what an approved skill is: a content or key change found on a visit.
+      if (report.skills.some((skill) => skill.approval.state !== 'none')) await ctx.announce('reports');
       return report;
     },
   });
