@@ -29,8 +29,20 @@ export interface PublicRequests {
 /** Requests only the extension's own pages may send. */
 export interface PrivilegedRequests {
   'skillpin:approve': {
-    /** `filesDigest`: for an archive, the digest of the file set the user was shown (SkillReport.archive.filesDigest). */
-    request: { origin: string; url: string; digestLf: string; filesDigest?: string; confirmUnverified: boolean; confirmCrossOrigin: boolean };
+    request: {
+      origin: string;
+      url: string;
+      digestLf: string;
+      /** For an archive, the digest of the file set the user was shown (SkillReport.archive.filesDigest). */
+      filesDigest?: string;
+      confirmUnverified: boolean;
+      confirmCrossOrigin: boolean;
+      /**
+       * Undo of a withdrawal: the approval comes back exactly as it was (this key, this date), or not
+       * at all (`digest-changed`, `key-changed`) when the skill's content or key changed since.
+       */
+      restore?: ApprovalRestore;
+    };
     response: ActionResult;
   };
   'skillpin:revoke': { request: { origin: string; url: string }; response: ActionResult };
@@ -149,6 +161,14 @@ export interface SettingsUpdateResult extends ActionResult {
  * or trust state, and after a probe whose report lists approved skills, and pages listen with storage.onChanged (which fires only on a new value,
  * hence the sequence number).
  */
+/** What an Undo of a withdrawal brings back besides the digest (skillpin:approve `restore`). */
+export interface ApprovalRestore {
+  /** The key the withdrawn approval was bound to (null: the skill was not signed). */
+  keyFingerprint: string | null;
+  /** When the withdrawn approval was made. */
+  approvedAt: number;
+}
+
 export const STATE_CHANGE_KEY = 'skillpin:state-change';
 /** `reports`: a probe made a new report of an origin with approved skills (no request changed anything). */
 export type StateChangeKind = 'settings' | 'trust' | 'reports';
@@ -211,7 +231,7 @@ export interface ApprovedSkillSummary {
   description: string | null;
   /** When the origin's report that lists the skill was made, its skills verified then; null: no finished report. */
   verifiedAt: number | null;
-  /** Bytes of its SKILL.md, as the report has it. */
+  /** Bytes of the skill-context block Insert and Copy hand on (the report's contextSize), or null. */
   size: number | null;
   /** Token estimate of the skill-context block Insert and Copy hand on (header, note and SKILL.md). */
   tokens: number | null;
@@ -293,6 +313,8 @@ export interface ContentInsertMessage {
   text: string;
   /** The origin the background checked as a chat site: a page of any other origin refuses. */
   origin: string;
+  /** The popup asked and says the outcome itself: the page shows no success message of its own. */
+  quiet?: boolean;
 }
 
 /** After a failed insertion, what the page shows the user (the background copied the text, or could not). */
@@ -329,6 +351,7 @@ const origin: Check = (v) => {
 };
 const optionalOrigin: Check = (v) => v === undefined || origin(v);
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const optionalRestore: Check = (v) => v === undefined || (isRecord(v) && strOrNull(v.keyFingerprint) && typeof v.approvedAt === 'number' && Number.isFinite(v.approvedAt) && v.approvedAt >= 0);
 const importJson: Check = (v) => typeof v === 'string' && v.length <= 16 * 1024 * 1024;
 /** Absent (a sender that predates confirmations: nothing needing one is imported) or a list of ids. */
 const optionalIds: Check = (v) => v === undefined || (Array.isArray(v) && v.length <= 100_000 && v.every(str));
@@ -374,7 +397,7 @@ export const MESSAGES = {
     changes: 'trust',
     concern: 'approvals',
     handsOff: null,
-    fields: { origin, url: str, digestLf: hex64, filesDigest: (v) => v === undefined || hex64(v), confirmUnverified: bool, confirmCrossOrigin: bool },
+    fields: { origin, url: str, digestLf: hex64, filesDigest: (v) => v === undefined || hex64(v), confirmUnverified: bool, confirmCrossOrigin: bool, restore: optionalRestore },
   },
   'skillpin:revoke': { access: 'privileged', changes: 'trust', concern: 'approvals', handsOff: null, fields: { origin, url: str } },
   'skillpin:skill-text': { access: 'privileged', changes: null, concern: 'approvals', handsOff: null, fields: { origin, url: str } },

@@ -379,7 +379,12 @@ export interface SkillReport {
   declared: DeclaredDigest[];
   actual: { raw: string; lf: string; matchedForm: 'raw' | 'lf-normalized' | null } | null;
   size: number | null;
-  /** Rough token estimate of the SKILL.md (bytes / 4, rounded up). */
+  /**
+   * Size in bytes of the skill-context block Copy and Insert hand on (lib/context/skill-context.ts):
+   * the header lines and the SKILL.md. Null when there are no bytes.
+   */
+  contextSize: number | null;
+  /** Rough token estimate of that block (bytes / 4, rounded up). */
   tokens: number | null;
   signature: { state: SignatureState; message: string | null };
   status: SkillStatus;

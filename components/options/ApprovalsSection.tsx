@@ -5,7 +5,10 @@ import { t } from '../../lib/i18n';
 import { useAnnounce } from '../shared/Announcer';
 import { ExportButton, ExportNote } from '../shared/ExportControls';
 import { useSkillExport } from '../shared/use-export';
-import { errorText, formatDate } from '../shared/format';
+import { formatDate } from '../shared/format';
+import { StatusChip } from '../shared/StatusChip';
+import { OriginLink } from './OriginLink';
+import { withdrawer } from '../shared/use-withdraw';
 import type { OptionsEnv } from './env';
 import { compareText, listPlaceholder, PagedTable, useSortedList, type CountText } from './PagedTable';
 
@@ -31,16 +34,7 @@ export function ApprovalsSection({ env, version, onChanged }: { env: OptionsEnv;
   // A change of trust state elsewhere (a re-check, a new approval) may make an export out of date.
   useEffect(() => reload(), [version, reload]);
 
-  async function revoke(a: Approval) {
-    try {
-      const res = await env.client.revoke(a.origin, a.url);
-      if (res.ok) announce(t('revoked_ok', a.name), 'success');
-      else announce(t('revoke_failed', res.message ?? res.error ?? t('error_unknown')), 'error');
-    } catch (err) {
-      announce(t('revoke_failed', errorText(err)), 'error');
-    }
-    onChanged();
-  }
+  const withdraw = withdrawer({ client: env.client, announce, exported: (o, u) => exporter.exportOf(o, u) !== null, onChanged });
 
   const placeholder = listPlaceholder(state, t('approvals_empty'));
   if (placeholder !== null || state.phase !== 'ready') return placeholder;
@@ -68,22 +62,19 @@ export function ApprovalsSection({ env, version, onChanged }: { env: OptionsEnv;
           <td>
             <strong>{display(a.name, NAME_MAX)}</strong>
             <div class="hint break">{a.url}</div>
-            <div class="hint hex">sha256 {a.digestLf}</div>
             <ExportNote status={exporter.exportOf(a.origin, a.url)} />
           </td>
           <td>
-            <a href={`${env.popupUrl}?origin=${encodeURIComponent(a.origin)}`} target="_blank" rel="noopener noreferrer">
-              {a.origin}
-            </a>
+            <OriginLink origin={a.origin} popupUrl={env.popupUrl} />
           </td>
           <td>{formatDate(a.approvedAt)}</td>
           <td>
-            <code>{a.statusAtApproval}</code>
+            <StatusChip status={a.statusAtApproval} />
           </td>
           <td>
             <ExportButton exporter={exporter} origin={a.origin} url={a.url} name={a.name} />
-            <button type="button" class="btn-quiet" onClick={() => void revoke(a)} aria-label={t('revoke_for', a.name, a.origin)} data-action="revoke">
-              {t('revoke')}
+            <button type="button" class="btn-quiet btn-quiet-danger" onClick={() => void withdraw(a)} aria-label={t('withdraw_for_site', display(a.name, NAME_MAX), a.origin)} data-action="withdraw">
+              {t('withdraw')}
             </button>
           </td>
         </tr>

@@ -1,4 +1,5 @@
-// The full report of any probed origin as JSON, for publishers: copy or download.
+// The report of any probed origin: a summary in words, and the whole report as JSON one click away
+// (for publishers: copy or download).
 import { useEffect, useState } from 'preact/hooks';
 import type { OriginSummary } from '../../lib/messages';
 import type { OriginReport } from '../../lib/types';
@@ -6,6 +7,7 @@ import { t } from '../../lib/i18n';
 import { useAnnounce } from '../shared/Announcer';
 import { errorText } from '../shared/format';
 import type { OptionsEnv } from './env';
+import { ReportSummary } from './ReportSummary';
 
 type ListState = { phase: 'loading' } | { phase: 'error'; message: string } | { phase: 'ready'; items: OriginSummary[] };
 
@@ -18,7 +20,7 @@ export function DiagnosticsSection({ env, initialOrigin }: { env: OptionsEnv; in
   const announce = useAnnounce();
   const [list, setList] = useState<ListState>({ phase: 'loading' });
   const [origin, setOrigin] = useState<string>(initialOrigin ?? '');
-  const [report, setReport] = useState<{ origin: string; json: string } | null>(null);
+  const [report, setReport] = useState<{ origin: string; json: string; report: OriginReport } | null>(null);
   const [error, setError] = useState<string | null>(null);
 
   useEffect(() => {
@@ -39,7 +41,7 @@ export function DiagnosticsSection({ env, initialOrigin }: { env: OptionsEnv; in
       .report(origin)
       .then((r: OriginReport | null) => {
         if (!live) return;
-        if (r) setReport({ origin, json: JSON.stringify(r, null, 2) });
+        if (r) setReport({ origin, json: JSON.stringify(r, null, 2), report: r });
         else {
           setReport(null);
           setError(t('diag_no_report', origin));
@@ -87,9 +89,13 @@ export function DiagnosticsSection({ env, initialOrigin }: { env: OptionsEnv; in
               {t('open_site_view')}
             </a>
           </div>
-          <pre class="json" tabIndex={0} aria-label={t('diag_json_label', report.origin)} data-testid="diag-json">
-            {report.json}
-          </pre>
+          <ReportSummary report={report.report} />
+          <details class="raw-json">
+            <summary>{t('diag_show_json')}</summary>
+            <pre class="json" tabIndex={0} aria-label={t('diag_json_label', report.origin)} data-testid="diag-json">
+              {report.json}
+            </pre>
+          </details>
         </>
       )}
     </div>

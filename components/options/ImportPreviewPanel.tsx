@@ -5,6 +5,8 @@ import type { ImportApprovalPreview, ImportPreview } from '../../lib/messages';
 import { t, type MessageKey } from '../../lib/i18n';
 import { Fingerprint } from '../shared/Fingerprint';
 import { statusLabel } from '../shared/status';
+import { tn } from '../../lib/i18n/plural';
+import { settingWords } from '../../lib/i18n/settings';
 
 const OUTCOME: Record<string, MessageKey> = {
   add: 'outcome_add',
@@ -78,16 +80,29 @@ function ApprovalRow({ a, confirmed, onConfirm }: { a: ImportApprovalPreview; co
   );
 }
 
+/** What the import would add, in words with each count's own plural: "1 approval, 2 keys to pin". */
+export function previewCounts(preview: ImportPreview): string[] {
+  const pins = preview.pins.filter((p) => p.outcome === 'add').length;
+  const approvals = preview.approvals.filter((a) => a.outcome === 'add').length;
+  const revocations = preview.revocations.filter((r) => r.outcome === 'add').length;
+  const settings = preview.settings?.filter((s) => !s.managed).length ?? 0;
+  const parts: string[] = [];
+  if (pins > 0) parts.push(tn('import_will_pin', pins));
+  if (approvals > 0) parts.push(tn('import_will_approve', approvals));
+  if (revocations > 0) parts.push(tn('import_will_revoke', revocations));
+  if (settings > 0) parts.push(tn('import_will_set', settings));
+  return parts;
+}
+
 export function ImportPreviewPanel({ preview, confirmed, onConfirm, busy, onApply, onCancel }: Props) {
-  const pinsAdded = preview.pins.filter((p) => p.outcome === 'add').length;
-  const approvalsAdded = preview.approvals.filter((a) => a.outcome === 'add').length;
-  const revocationsAdded = preview.revocations.filter((r) => r.outcome === 'add').length;
-  const settingsChanged = preview.settings?.length ?? 0;
+  const counts = previewCounts(preview);
+  // A file that changes nothing is said so plainly, and there is nothing to import.
+  const nothing = counts.length === 0;
   const needsAny = preview.approvals.some((a) => a.outcome === 'add' && (a.needs.unverified || a.needs.crossOrigin));
   return (
-    <section class="result result-warn" aria-labelledby="import-preview-title" data-testid="import-preview">
+    <section class={nothing ? 'result result-info' : 'result result-warn'} aria-labelledby="import-preview-title" data-testid="import-preview" data-nothing={nothing ? 'true' : undefined}>
       <h3 id="import-preview-title">{t('import_preview_title')}</h3>
-      <p data-testid="import-preview-counts">{t('import_preview_counts', pinsAdded, approvalsAdded, revocationsAdded, settingsChanged)}</p>
+      <p data-testid="import-preview-counts">{nothing ? t('import_nothing_new') : t('import_will', counts.join(', '))}</p>
       {preview.pins.length > 0 && (
         <table class="table" data-testid="import-preview-pins">
           <caption>{t('import_preview_pins')}</caption>
@@ -166,7 +181,7 @@ export function ImportPreviewPanel({ preview, confirmed, onConfirm, busy, onAppl
           <tbody>
             {preview.settings.map((s) => (
               <tr key={s.field} data-field={s.field} data-managed={s.managed ? 'true' : undefined}>
-                <td>{s.field}</td>
+                <td>{settingWords(s.field)}</td>
                 <td>
                   <code>{s.current}</code>
                 </td>
@@ -183,7 +198,7 @@ export function ImportPreviewPanel({ preview, confirmed, onConfirm, busy, onAppl
         <button type="button" onClick={onCancel} data-action="import-cancel">
           {t('cancel')}
         </button>
-        <button type="button" class="btn-primary" onClick={onApply} disabled={busy} data-action="import-confirm">
+        <button type="button" class="btn-primary" onClick={onApply} disabled={busy || nothing} data-action="import-confirm">
           {t('import_apply')}
         </button>
       </div>

@@ -4,6 +4,8 @@
 import type { ImportResult, ImportSkipReason } from '../../lib/messages';
 import { t, type MessageKey } from '../../lib/i18n';
 import { Fingerprint } from '../shared/Fingerprint';
+import { tn } from '../../lib/i18n/plural';
+import { settingsWords } from '../../lib/i18n/settings';
 
 const SKIP_REASON: Record<ImportSkipReason, MessageKey> = {
   'needs-confirmation': 'import_skip_needs_confirmation',
@@ -17,7 +19,7 @@ function PinConflicts({ conflicts }: { conflicts: ImportResult['pinConflicts'] }
   return (
     <>
       <p>
-        <strong>{t('import_conflicts', conflicts.length)}</strong> {t('import_conflicts_note')}
+        <strong>{tn('import_conflicts', conflicts.length)}</strong> {t('import_conflicts_note')}
       </p>
       <table class="table" data-testid="import-conflicts">
         <thead>
@@ -48,7 +50,7 @@ function PinConflicts({ conflicts }: { conflicts: ImportResult['pinConflicts'] }
 function SkippedApprovals({ skipped }: { skipped: NonNullable<ImportResult['approvalsSkipped']> }) {
   return (
     <>
-      <p>{t('import_skipped', skipped.length)}</p>
+      <p>{tn('import_skipped', skipped.length)}</p>
       <ul data-testid="import-skipped">
         {skipped.map((a) => (
           <li key={`${a.origin} ${a.url}`} data-reason={a.reason}>
@@ -60,15 +62,27 @@ function SkippedApprovals({ skipped }: { skipped: NonNullable<ImportResult['appr
   );
 }
 
+/** What the import did, in words: what it added and what was already here, keys and approvals alike. */
+export function resultSummary(result: ImportResult): string {
+  const parts = [
+    tn('import_added_pins', result.pinsAdded),
+    tn('import_known_pins', result.pinsUnchanged),
+    tn('import_added_approvals', result.approvalsAdded),
+    tn('import_known_approvals', result.approvalsUnchanged ?? 0),
+  ];
+  if ((result.revocationsAdded ?? 0) > 0) parts.push(tn('import_added_revocations', result.revocationsAdded ?? 0));
+  return t('import_did', parts.join(', '));
+}
+
 export function ImportResultPanel({ result }: { result: ImportResult }) {
   return (
     <div class={`result ${result.ok && result.pinConflicts.length === 0 ? 'result-ok' : 'result-warn'}`} data-testid="import-result">
-      <p>{t('import_summary', result.pinsAdded, result.pinsUnchanged, result.approvalsAdded)}</p>
+      <p data-testid="import-summary">{resultSummary(result)}</p>
       {result.pinConflicts.length > 0 && <PinConflicts conflicts={result.pinConflicts} />}
       {(result.settingsManaged?.length ?? 0) > 0 && (
-        <p data-testid="import-settings-managed">{t('policy_import_managed', (result.settingsManaged ?? []).join(', '))}</p>
+        <p data-testid="import-settings-managed">{t('policy_import_managed', settingsWords(result.settingsManaged ?? []))}</p>
       )}
-      {(result.pinsRevoked?.length ?? 0) > 0 && <p data-testid="import-revoked-pins">{t('import_revoked_pins', result.pinsRevoked?.length ?? 0)}</p>}
+      {(result.pinsRevoked?.length ?? 0) > 0 && <p data-testid="import-revoked-pins">{tn('import_revoked_pins', result.pinsRevoked?.length ?? 0)}</p>}
       {(result.approvalsSkipped?.length ?? 0) > 0 && <SkippedApprovals skipped={result.approvalsSkipped ?? []} />}
       {result.errors.length > 0 && (
         <ul class="diagnostics">

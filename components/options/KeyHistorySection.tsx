@@ -8,6 +8,7 @@ import { Fingerprint } from '../shared/Fingerprint';
 import { formatDate } from '../shared/format';
 import type { OptionsEnv } from './env';
 import { KeyTableHead, KeyTableRow, useConfirmedAction } from './KeyTable';
+import { OriginLink } from './OriginLink';
 import { compareText, listPlaceholder, PagedTable, useSortedList, type CountText } from './PagedTable';
 
 /** One entry as the background answers it: the page knows the message contract, not the store. */
@@ -76,7 +77,7 @@ export function KeyHistorySection({ env, version, onChanged }: { env: OptionsEnv
           <KeyTableRow
             key={`${e.origin} ${e.fingerprint}`}
             origin={e.origin}
-            originCell={e.origin}
+            originCell={<OriginLink origin={e.origin} popupUrl={env.popupUrl} />}
             fingerprint={e.fingerprint}
             stateText={keyStateText(e)}
             firstSeen={e.firstSeen}

@@ -35,9 +35,7 @@ function Body({ env, initialOrigin }: { env: OptionsEnv; initialOrigin?: string 
     <>
       <header class="top">
         <div class="brand">
-          <span class="logo" aria-hidden="true">
-            ◆
-          </span>
+          <img class="logo" src="/icon/48.png" alt="" width="24" height="24" />
           <h1>{t('options_title')}</h1>
         </div>
         <nav aria-label={t('options_nav')}>

@@ -11,6 +11,9 @@ import { LIST_PAGE_ROWS, normalizeFilter } from '../../lib/lists/pins-page';
 /** Rows added to the table at first and by each "Show more". */
 export const PAGE_SIZE = LIST_PAGE_ROWS;
 
+/** A list this short is read at a glance: no filter box above it. */
+export const FILTER_MIN_ROWS = 10;
+
 // One collator for every sort: the same order as String.prototype.localeCompare, far cheaper per call.
 const collator = new Intl.Collator();
 export const compareText = (a: string, b: string): number => collator.compare(a, b);
@@ -153,6 +156,7 @@ export function PagedTableView<T>({ testId, caption, head, shown, matching, tota
   return (
     <>
       <div class="list-tools">
+        {(total > FILTER_MIN_ROWS || filter !== '') && (
         <div class="list-filter">
           <label for={`${id}-filter`}>{filterLabel}</label>
           <input
@@ -170,9 +174,12 @@ export function PagedTableView<T>({ testId, caption, head, shown, matching, tota
             data-testid={`${testId}-filter`}
           />
         </div>
-        <p class="list-count hint" id={`${id}-count`} role="status" aria-live="polite" data-testid={`${testId}-count`}>
-          {status}
-        </p>
+        )}
+        {(total > FILTER_MIN_ROWS || filter !== '' || more > 0) && (
+          <p class="list-count hint" id={`${id}-count`} role="status" aria-live="polite" data-testid={`${testId}-count`}>
+            {status}
+          </p>
+        )}
       </div>
       {shown.length > 0 && (
         <table class="table" id={`${id}-table`} data-testid={testId} data-total={total} data-matching={matching}>

@@ -6,6 +6,7 @@ import type { OptionsEnv } from './env';
 import { KeyTableHead, KeyTableRow, useConfirmedAction } from './KeyTable';
 import { listPlaceholder, PAGE_SIZE, PagedTableView, type CountText } from './PagedTable';
 import { pinMatches } from '../../lib/lists/pins-page';
+import { OriginLink } from './OriginLink';
 
 export { pinMatches };
 
@@ -79,11 +80,7 @@ export function PinsSection({ env, version, onChanged }: { env: OptionsEnv; vers
           <KeyTableRow
             key={p.origin}
             origin={p.origin}
-            originCell={
-              <a href={`${env.popupUrl}?origin=${encodeURIComponent(p.origin)}`} target="_blank" rel="noopener noreferrer">
-                {p.origin}
-              </a>
-            }
+            originCell={<OriginLink origin={p.origin} popupUrl={env.popupUrl} />}
             fingerprint={p.fingerprint}
             firstSeen={p.firstSeen}
             lastSeen={p.lastSeen}

@@ -1,6 +1,7 @@
 // The settings form's fields: a checkbox or a text box each, with its help, the policy's note
 // when the field is managed (then locked), and its error after a refused Save.
 import { t, type MessageKey } from '../../lib/i18n';
+import { tn, type PluralBase } from '../../lib/i18n/plural';
 import { ManagedNote } from './PolicyPanel';
 import type { SettingsForm } from './settings-form';
 
@@ -18,9 +19,80 @@ export const TEXTS: { field: TextName; label: MessageKey; help: MessageKey; rows
   { field: 'allowList', label: 'set_allow_list', help: 'set_list_help', rows: 3 },
   { field: 'denyList', label: 'set_deny_list', help: 'set_list_help', rows: 3 },
   { field: 'chatSites', label: 'set_chat_sites', help: 'set_chat_sites_help', rows: 3 },
-  { field: 'reviewers', label: 'set_reviewers', help: 'set_reviewers_help', rows: 4 },
-  { field: 'snapshotKeys', label: 'set_snapshot_keys', help: 'set_snapshot_keys_help', rows: 4 },
 ];
+
+/** The settings written as JSON: a summary in words, the JSON one click away, and its format. */
+export const JSON_TEXTS: { field: 'reviewers' | 'snapshotKeys'; label: MessageKey; help: MessageKey; format: MessageKey; count: (value: unknown) => number | null; rows: number }[] = [
+  {
+    field: 'reviewers',
+    label: 'set_reviewers',
+    help: 'set_reviewers_help',
+    format: 'set_reviewers_format',
+    count: (v) => (typeof v === 'object' && v !== null && !Array.isArray(v) ? Object.keys(v).length : null),
+    rows: 4,
+  },
+  { field: 'snapshotKeys', label: 'set_snapshot_keys', help: 'set_snapshot_keys_help', format: 'set_snapshot_keys_format', count: (v) => (Array.isArray(v) ? v.length : null), rows: 4 },
+];
+
+function parsedCount(text: string, count: (value: unknown) => number | null): number | null {
+  if (text.trim() === '') return 0;
+  try {
+    return count(JSON.parse(text));
+  } catch {
+    return null;
+  }
+}
+
+const SUMMARY: Record<(typeof JSON_TEXTS)[number]['field'], PluralBase> = { reviewers: 'set_reviewers_count', snapshotKeys: 'set_snapshot_keys_count' };
+
+interface JsonProps {
+  spec: (typeof JSON_TEXTS)[number];
+  form: SettingsForm;
+  managed: boolean;
+  error: string | undefined;
+  set: (field: TextName, value: string) => void;
+}
+
+/** A JSON setting: what it holds in words; the text box with its format folded under "Edit as JSON". */
+export function JsonField({ spec, form, managed, error, set }: JsonProps) {
+  const { field } = spec;
+  const n = parsedCount(form[field], spec.count);
+  return (
+    <div class="field json-field">
+      <p class="field-label" id={`set-${field}-label`}>
+        {t(spec.label)}
+      </p>
+      <p class="hint" id={`set-${field}-help`}>
+        {t(spec.help)}
+      </p>
+      <p data-testid={`${field}-summary`}>{n === null ? t('set_json_unreadable') : tn(SUMMARY[field], n)}</p>
+      {managed && <ManagedNote field={field} />}
+      <details open={error !== undefined}>
+        <summary>{t('set_edit_json')}</summary>
+        <label for={`set-${field}`} class="hint">
+          {t(spec.format)}
+        </label>
+        <textarea
+          id={`set-${field}`}
+          name={field}
+          rows={spec.rows}
+          spellcheck={false}
+          value={form[field]}
+          readOnly={managed}
+          aria-readonly={managed ? 'true' : undefined}
+          aria-invalid={error ? 'true' : undefined}
+          aria-describedby={describedBy(field, managed, error ? ` set-${field}-err` : '')}
+          onInput={(e) => set(field, e.currentTarget.value)}
+        />
+      </details>
+      {error && (
+        <p class="field-error" id={`set-${field}-err`}>
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
 
 /** The ids a field's aria-describedby names: its help, the managed note when there is one, then `extra`. */
 const describedBy = (field: string, managed: boolean, extra = ''): string => `set-${field}-help${managed ? ` set-${field}-managed` : ''}${extra}`;

@@ -4,7 +4,7 @@
 import { t } from '../../lib/i18n';
 import type { OptionsEnv } from './env';
 import { isManaged, PolicyPanel } from './PolicyPanel';
-import { CHECKS, CheckField, TEXTS, TextField } from './SettingsFields';
+import { CHECKS, CheckField, JSON_TEXTS, JsonField, TEXTS, TextField } from './SettingsFields';
 import { SiteAccessPanel } from './SiteAccessPanel';
 import { useSettings } from './use-settings';
 
@@ -46,6 +46,10 @@ export function SettingsSection({ env, version = 0 }: { env: OptionsEnv; version
       ))}
       {TEXTS.map((f) => (
         <TextField key={f.field} spec={f} form={form} managed={isManaged(policy, f.field)} error={errors[f.field]} set={set} />
+      ))}
+      <h3 class="subhead">{t('set_advanced')}</h3>
+      {JSON_TEXTS.map((f) => (
+        <JsonField key={f.field} spec={f} form={form} managed={isManaged(policy, f.field)} error={errors[f.field]} set={set} />
       ))}
       <div class="actions">
         <button type="submit" class="btn-primary" disabled={saving} data-action="save-settings">

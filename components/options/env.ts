@@ -1,7 +1,7 @@
-import type { StateChangeKind } from '../../lib/messages';
 import type { Client } from '../shared/client';
 import type { WriteClipboard } from '../shared/clipboard';
 import type { SaveFile } from '../shared/save-file';
+import type { WatchChanges } from '../shared/state-changes';
 
 export interface OptionsEnv {
   client: Client;
@@ -18,5 +18,5 @@ export interface OptionsEnv {
    * Calls `listener` after settings or trust state changed anywhere (this page included);
    * returns the unsubscribe function. Absent where nothing can change behind the page.
    */
-  watchChanges?: (listener: (kind: StateChangeKind) => void) => () => void;
+  watchChanges?: WatchChanges;
 }

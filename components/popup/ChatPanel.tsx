@@ -16,11 +16,13 @@ interface Props {
   /** The chat site the tab showed when the popup opened: insertion refuses a tab that left it. */
   chatOrigin: string;
   actions: SkillActions;
+  /** Grows with every change of trust state made anywhere: the list is read again. */
+  version?: number;
 }
 
 type State = { phase: 'loading' } | { phase: 'error'; message: string } | { phase: 'ready'; items: ApprovedSkillSummary[] };
 
-export function ChatPanel({ env, tabId, chatOrigin, actions }: Props) {
+export function ChatPanel({ env, tabId, chatOrigin, actions, version = 0 }: Props) {
   const [state, setState] = useState<State>({ phase: 'loading' });
   useEffect(() => {
     let live = true;
@@ -31,7 +33,7 @@ export function ChatPanel({ env, tabId, chatOrigin, actions }: Props) {
     return () => {
       live = false;
     };
-  }, [env]);
+  }, [env, version]);
 
   return (
     <section class="section chat-panel" aria-labelledby="chat-title" data-testid="chat-panel">
@@ -65,7 +67,7 @@ export function ChatPanel({ env, tabId, chatOrigin, actions }: Props) {
                       onClick={() => void actions.insert(tabId, chatOrigin, item.origin, item.url, item.name)}
                       data-action="insert"
                     >
-                      {t('insert_here')}
+                      {t('insert_into_chat')}
                     </button>
                   )}
                   <button type="button" disabled={actions.busy} onClick={() => void actions.copy(item.origin, item.url, item.name)} data-action="copy">

@@ -1,5 +1,6 @@
 // The skills of one origin: renders its report (use-origin-report.ts loads it, probing when
 // there is none yet) as the key banner, the list, or one skill's details.
+import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { OriginReport, SkillReport } from '../../lib/types';
 import { t } from '../../lib/i18n';
@@ -24,7 +25,26 @@ interface Props {
   chatTab: ChatTab | null;
   /** Set by the header's Re-check button; each increment probes again. */
   recheck: number;
+  /** Grows with every change of trust state or settings made anywhere: the report is read again. */
+  changes?: number;
   onBusy?: (busy: boolean) => void;
+  /**
+   * On a chat site: the section shows its heading ("This site's skills") and appears only when the
+   * site lists skills or its key needs a decision; a chat site that publishes nothing shows nothing.
+   */
+  hideEmpty?: boolean;
+}
+
+/** The section around the origin's view; its heading is for screen readers only unless a chat panel is above it. */
+function SiteSection({ shown, children }: { shown: boolean; children: ComponentChildren }) {
+  return (
+    <section aria-labelledby="site-title" class="site">
+      <h2 id="site-title" class={shown ? '' : 'visually-hidden'}>
+        {t('site_skills')}
+      </h2>
+      {children}
+    </section>
+  );
 }
 
 function Loading({ testId, text }: { testId: string; text: string }) {
@@ -70,14 +90,14 @@ function DetailsView({ env, report, skill, details, actions, chatTab, onBack }: 
   );
 }
 
-export function OriginView({ env, origin, tabId = null, chatTab, recheck, onBusy }: Props) {
+export function OriginView({ env, origin, tabId = null, chatTab, recheck, changes = 0, onBusy, hideEmpty = false }: Props) {
   const announce = useAnnounce();
-  const { state, probe, reload, trust } = useOriginReport({ env, origin, tabId, recheck, onBusy });
+  const { state, probe, reload, trust } = useOriginReport({ env, origin, tabId, recheck, changes, onBusy });
   const [selected, setSelected] = useState<string | null>(null);
   const [bannerHidden, setBannerHidden] = useState(false);
   const lastFocus = useRef<string | null>(null);
 
-  const actions = useSkillActions(env, origin, reload);
+  const actions = useSkillActions(env, origin, reload, changes);
   const ready = state.phase === 'ready';
   const skill = ready && selected ? state.report.skills.find((s) => s.id === selected) : undefined;
   const details = useSkillDetails(skill !== undefined);
@@ -86,12 +106,23 @@ export function OriginView({ env, origin, tabId = null, chatTab, recheck, onBusy
   // With the list on screen, the details chunk loads while the user reads it.
   useEffect(() => (ready ? preloadSkillDetails() : undefined), [ready]);
 
-  if (state.phase === 'loading') return <Loading testId="loading" text={state.probing ? t('probing', origin) : t('loading')} />;
+  if (state.phase === 'loading') {
+    return hideEmpty ? null : (
+      <SiteSection shown={false}>
+        <Loading testId="loading" text={state.probing ? t('probing', origin) : t('loading')} />
+      </SiteSection>
+    );
+  }
   if (state.phase === 'error') {
-    return <Failure testId="error" text={t('report_error', state.message)} label={t('try_again')} onClick={() => void probe()} />;
+    return hideEmpty ? null : (
+      <SiteSection shown={false}>
+        <Failure testId="error" text={t('report_error', state.message)} label={t('try_again')} onClick={() => void probe()} />
+      </SiteSection>
+    );
   }
 
   const report = state.report;
+  if (hideEmpty && report.skills.length === 0 && !needsKeyBanner(report.key)) return null;
   const backToList = () => {
     setSelected(null);
     queueMicrotask(() => {
@@ -100,7 +131,13 @@ export function OriginView({ env, origin, tabId = null, chatTab, recheck, onBusy
       el?.focus();
     });
   };
-  if (skill) return <DetailsView env={env} report={report} skill={skill} details={details} actions={actions} chatTab={chatTab} onBack={backToList} />;
+  if (skill) {
+    return (
+      <SiteSection shown={hideEmpty}>
+        <DetailsView env={env} report={report} skill={skill} details={details} actions={actions} chatTab={chatTab} onBack={backToList} />
+      </SiteSection>
+    );
+  }
 
   const banner = needsKeyBanner(report.key) && !bannerHidden && (
     <KeyBanner
@@ -137,11 +174,11 @@ export function OriginView({ env, origin, tabId = null, chatTab, recheck, onBusy
     setSelected(s.id);
   };
   return (
-    <>
+    <SiteSection shown={hideEmpty}>
       {banner}
       <StorageNotice report={report} />
       <ReportBody report={report} access={access} origin={origin} actions={actions} chatTab={chatTab} drawn={drawn} onDetails={openDetails} />
       {actions.dialog}
-    </>
+    </SiteSection>
   );
 }

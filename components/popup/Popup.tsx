@@ -17,9 +17,16 @@ interface Props {
   target: PopupTarget | null;
 }
 
-function ChatSection({ env, tabId, origin }: { env: PopupEnv; tabId: number | null; origin: string }) {
-  const actions = useSkillActions(env, origin, () => undefined);
-  return <ChatPanel env={env} tabId={tabId} chatOrigin={origin} actions={actions} />;
+function ChatSection({ env, tabId, origin, version }: { env: PopupEnv; tabId: number | null; origin: string; version: number }) {
+  const actions = useSkillActions(env, origin, () => undefined, version);
+  return <ChatPanel env={env} tabId={tabId} chatOrigin={origin} actions={actions} version={version} />;
+}
+
+/** Grows with every change of trust state or settings made anywhere (env.watchChanges); 0 before the first. */
+function useChanges(env: PopupEnv): number {
+  const [version, setVersion] = useState(0);
+  useEffect(() => env.watchChanges?.(() => setVersion((v) => v + 1)), [env]);
+  return version;
 }
 
 function Body({ env, target }: Props) {
@@ -27,7 +34,9 @@ function Body({ env, target }: Props) {
   const [busy, setBusy] = useState(false);
   const [chatTab, setChatTab] = useState<ChatTab | null>(null);
   const [policy, setPolicy] = useState<PolicySummary | null>(null);
+  const version = useChanges(env);
   // The policy explains a disabled Approve; without an answer the background still refuses.
+  // A policy change is announced as a settings change: it is asked for again then.
   useEffect(() => {
     let live = true;
     env.client
@@ -37,7 +46,7 @@ function Body({ env, target }: Props) {
     return () => {
       live = false;
     };
-  }, [env]);
+  }, [env, version]);
 
   const origin = target?.kind === 'origin' ? target.origin : null;
   const targetTab = target?.kind === 'origin' ? target.tabId : null;
@@ -59,9 +68,7 @@ function Body({ env, target }: Props) {
     <PolicyContext.Provider value={policy}>
       <header class="top">
         <div class="brand">
-          <span class="logo" aria-hidden="true">
-            ◆
-          </span>
+          <img class="logo" src="/icon/48.png" alt="" width="24" height="24" />
           <div>
             <h1>{t('extName')}</h1>
             {origin && (
@@ -77,7 +84,7 @@ function Body({ env, target }: Props) {
               {t('recheck')}
             </button>
           )}
-          <a class="btn btn-quiet" href={env.optionsUrl} target="_blank" rel="noopener noreferrer" aria-label={t('open_settings')}>
+          <a class="btn btn-quiet" href={env.optionsUrl} target="_blank" rel="noopener noreferrer" aria-label={t('open_settings')} title={t('open_settings')}>
             <span aria-hidden="true">⚙</span>
           </a>
         </div>
@@ -94,14 +101,19 @@ function Body({ env, target }: Props) {
             {t('target_error', target.message)}
           </p>
         )}
-        {target?.kind === 'origin' && target.isChat && <ChatSection env={env} tabId={chatViewTab} origin={target.origin} />}
+        {target?.kind === 'origin' && target.isChat && <ChatSection env={env} tabId={chatViewTab} origin={target.origin} version={version} />}
         {target?.kind === 'origin' && (
-          <section aria-labelledby="site-title" class="site">
-            <h2 id="site-title" class={target.isChat ? '' : 'visually-hidden'}>
-              {t('site_skills')}
-            </h2>
-            <OriginView env={env} origin={target.origin} tabId={target.tabId} chatTab={chatTab} recheck={recheck} onBusy={setBusy} />
-          </section>
+          // On a chat site that publishes no skills of its own, its section says nothing (hideEmpty).
+          <OriginView
+            env={env}
+            origin={target.origin}
+            tabId={target.tabId}
+            chatTab={chatTab}
+            recheck={recheck}
+            changes={version}
+            onBusy={setBusy}
+            hideEmpty={target.isChat}
+          />
         )}
       </main>
     </PolicyContext.Provider>

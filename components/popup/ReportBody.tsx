@@ -48,7 +48,7 @@ function Skipped({ report, access }: { report: OriginReport; access: SiteAccessA
   }, [report, reason, onProbe]);
   return (
     <div class="state" data-testid="skipped" data-reason={reason ?? undefined}>
-      <p>{key ? t(key) : t('skipped_other', reason ?? t('unknown'))}</p>
+      <p>{key ? t(key) : t('skipped_unknown_reason', reason ?? t('unknown'))}</p>
       {reason === 'no-site-access' && access.onAllow && <AllowButtons onAllow={access.onAllow} />}
     </div>
   );

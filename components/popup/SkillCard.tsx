@@ -4,7 +4,8 @@ import { useId } from 'preact/hooks';
 import type { SkillReport } from '../../lib/types';
 import { t } from '../../lib/i18n';
 import { StatusChip } from '../shared/StatusChip';
-import { formatBytes, formatDate, formatTokens, sourceLabel } from '../shared/format';
+import { formatDate, insertedSize, sourceLabel } from '../shared/format';
+import { NAME_MAX, display } from '../../lib/text/display';
 import { statusLabel } from '../shared/status';
 import { isExportOutOfDate } from '../../lib/export/record';
 import { ExportButton, ExportNote } from '../shared/ExportControls';
@@ -42,7 +43,11 @@ export function ApprovalLine({ skill }: { skill: SkillReport }) {
   return null;
 }
 
-/** Approve / Revoke / Copy / Insert buttons; Approve stays visible but disabled with the reason when refused. */
+/**
+ * What the user may do with the skill now. Not approved: Approve (disabled, with the reason, when
+ * refused). Approved: Insert into chat (with a chat tab open) and Copy skill context, then a second
+ * row with Export for upload and, apart from it, Withdraw approval.
+ */
 export function SkillButtons({
   skill,
   actions,
@@ -60,70 +65,69 @@ export function SkillButtons({
   const approved = skill.approval.state === 'approved';
   const check = approveCheck(skill, reviewed, usePolicy()?.requireSigned === true);
   const url = skill.url;
-  return (
-    <div class="actions">
-      {!approved && (
-        <>
-          <button
-            type="button"
-            class="btn-primary"
-            disabled={!check.ok || actions.busy}
-            aria-describedby={check.ok ? undefined : reasonId}
-            onClick={() => actions.approve(skill)}
-            data-action="approve"
-          >
-            {skill.approval.state === 'suspended' || skill.status === 'content-changed' ? t('reapprove') : t('approve')}
-          </button>
-          {!check.ok && (
-            <p class="hint" id={reasonId} data-testid="approve-reason">
-              {check.reason}
-            </p>
-          )}
-        </>
-      )}
-      {approved && url && chatTab && (
+  const name = display(skill.name, NAME_MAX);
+  const withdraw = skill.approval.state !== 'none' && url && (
+    <button type="button" class="btn-quiet btn-quiet-danger" disabled={actions.busy} onClick={() => void actions.withdraw(skill)} aria-label={t('withdraw_for', name)} data-action="withdraw">
+      {t('withdraw')}
+    </button>
+  );
+  if (!approved || !url) {
+    return (
+      <div class="actions">
         <button
           type="button"
           class="btn-primary"
-          disabled={actions.busy}
-          onClick={() => void actions.insert(chatTab.tabId, chatTab.origin, origin, url, skill.name)}
-          title={t('insert_into_title', chatTab.title)}
-          data-action="insert"
+          disabled={!check.ok || actions.busy}
+          aria-describedby={check.ok ? undefined : reasonId}
+          onClick={() => actions.approve(skill)}
+          data-action="approve"
         >
-          {t('insert_into_chat')}
+          {skill.approval.state === 'suspended' || skill.status === 'content-changed' ? t('reapprove') : t('approve')}
         </button>
-      )}
-      {approved && url && (
-        // With a chat tab open, inserting is the main action and Copy steps back (a short label keeps one row).
-        <button
-          type="button"
-          class={chatTab ? undefined : 'btn-primary'}
-          disabled={actions.busy}
-          onClick={() => void actions.copy(origin, url, skill.name)}
-          aria-label={chatTab ? t('copy_context') : undefined}
-          data-action="copy"
-        >
-          {chatTab ? t('copy_short') : t('copy_context')}
+        {withdraw}
+        {!check.ok && (
+          <p class="hint" id={reasonId} data-testid="approve-reason">
+            {check.reason}
+          </p>
+        )}
+      </div>
+    );
+  }
+  return (
+    <div class="actions-stack">
+      <div class="actions">
+        {chatTab && (
+          <button
+            type="button"
+            class="btn-primary"
+            disabled={actions.busy}
+            onClick={() => void actions.insert(chatTab.tabId, chatTab.origin, origin, url, skill.name)}
+            title={t('insert_into_title', chatTab.title)}
+            data-action="insert"
+          >
+            {t('insert_into_chat')}
+          </button>
+        )}
+        <button type="button" class={chatTab ? undefined : 'btn-primary'} disabled={actions.busy} onClick={() => void actions.copy(origin, url, skill.name)} data-action="copy">
+          {t('copy_context')}
         </button>
-      )}
-      {approved && url && <ExportButton exporter={actions.exporter} origin={origin} url={url} name={skill.name} disabled={actions.busy} />}
-      {skill.approval.state !== 'none' && url && (
-        <button type="button" class="btn-quiet" disabled={actions.busy} onClick={() => void actions.revoke(skill)} data-action="revoke">
-          {t('revoke')}
-        </button>
-      )}
+      </div>
+      <div class="actions actions-secondary">
+        <ExportButton exporter={actions.exporter} origin={origin} url={url} name={skill.name} disabled={actions.busy} />
+        {withdraw}
+      </div>
     </div>
   );
 }
 
 export function SkillCard({ skill, origin, actions, chatTab, onDetails }: Props) {
   const headingId = useId();
+  // Each fact on its own, so a line breaks between facts, never inside one or after a separator.
   const meta = [
     skill.version ? t('meta_version', skill.version) : null,
     skill.license ? t('meta_license', skill.license) : null,
     skill.sources.length ? skill.sources.map(sourceLabel).join(' + ') : null,
-    skill.size !== null ? formatBytes(skill.size) : null,
-    skill.tokens !== null ? formatTokens(skill.tokens) : null,
+    insertedSize(skill),
   ].filter((x): x is string => x !== null);
   return (
     <li class={`card card-${skill.status}`} aria-labelledby={headingId} data-skill-id={skill.id} data-skill-url={skill.url ?? ""}>
@@ -134,7 +138,13 @@ export function SkillCard({ skill, origin, actions, chatTab, onDetails }: Props)
         <StatusChip status={skill.status} code={skill.statusCode} />
       </div>
       {skill.description && <p class="card-desc">{skill.description}</p>}
-      {meta.length > 0 && <p class="card-meta">{meta.join(' · ')}</p>}
+      {meta.length > 0 && (
+        <ul class="card-meta" aria-label={t('card_facts')}>
+          {meta.map((m) => (
+            <li key={m}>{m}</li>
+          ))}
+        </ul>
+      )}
       {skill.crossOrigin && skill.artifactHost && (
         <p class="card-host" data-testid="artifact-host">
           <span aria-hidden="true">↗ </span>

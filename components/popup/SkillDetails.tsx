@@ -1,17 +1,18 @@
-// Everything about one skill: the SKILL.md (rendered safely, or raw), the exact
-// status code, digests, signature, key, advisory flags, and for a changed skill
-// the diff against the approved text.
+// Everything about one skill: one plain verdict, what the user may do, the diff against the
+// approved text for a changed skill, the content flags, the SKILL.md (rendered safely, or raw),
+// the facts, and folded below them the evidence (checksums, signature, key, status code).
 import { useEffect, useRef } from 'preact/hooks';
 import type { OriginReport, SkillReport } from '../../lib/types';
 import { t } from '../../lib/i18n';
 import { StatusChip } from '../shared/StatusChip';
-import { statusExplanation } from '../shared/status';
+import { flagWords, statusVerdict } from '../shared/status';
 import type { PopupEnv } from './env';
 import type { SkillActions } from '../shared/actions';
 import { ApprovalLine, ExportLine, SkillButtons } from './SkillCard';
 import { ArchiveFileList } from '../shared/ArchiveFiles';
 import { ChangesSection, changedFiles, changedTexts, ContentSection } from './SkillContent';
-import { FactsSection, IntegritySection } from './SkillFacts';
+import { FactsSection } from './SkillFacts';
+import { EvidenceSection } from './SkillEvidence';
 import type { ChatTab } from './target';
 import { useSkillText } from './use-skill-text';
 
@@ -24,21 +25,13 @@ interface Props {
   onBack: () => void;
 }
 
-/** The exact status code (and the engine's finer code when it differs), what it means, and the skill's own words. */
-function StatusLines({ skill }: { skill: SkillReport }) {
+/** One plain verdict, then the skill's own words; the evidence is folded below (SkillEvidence.tsx). */
+function Verdict({ skill }: { skill: SkillReport }) {
   return (
     <>
-      <p class="status-code">
-        {t('status_code')} <code data-testid="status-code">{skill.status}</code>
-        {skill.statusCode !== skill.status && (
-          <>
-            {' · '}
-            <code>{skill.statusCode}</code>
-          </>
-        )}
+      <p class="verdict" data-testid="verdict">
+        {statusVerdict(skill.status, skill.statusCode)}
       </p>
-      <p class="explain">{statusExplanation(skill.status)}</p>
-      {skill.statusMessage && <p class="hint">{skill.statusMessage}</p>}
       {skill.description && <p>{skill.description}</p>}
     </>
   );
@@ -53,23 +46,7 @@ function AdvisorySection({ skill }: { skill: SkillReport }) {
         {skill.advisory.map((f) => (
           <li key={f.code} data-flag={f.code}>
             <span aria-hidden="true">⚑ </span>
-            {f.message}
-            {f.count !== undefined && ` (${f.count})`} <code>{f.code}</code>
-          </li>
-        ))}
-      </ul>
-    </section>
-  );
-}
-
-function DiagnosticsSection({ skill }: { skill: SkillReport }) {
-  return (
-    <section class="section" aria-labelledby="diag-title">
-      <h3 id="diag-title">{t('diagnostics_title')}</h3>
-      <ul class="diagnostics">
-        {skill.diagnostics.map((d, i) => (
-          <li key={i} class={`diag-${d.level}`}>
-            <code>{d.code}</code> {d.message}
+            {flagWords(f.code, f.count ?? 1)}
           </li>
         ))}
       </ul>
@@ -106,7 +83,7 @@ export function SkillDetails({ env, report, skill, actions, chatTab, onBack }: P
         <h2 id="details-title">{skill.name}</h2>
         <StatusChip status={skill.status} code={skill.statusCode} />
       </div>
-      <StatusLines skill={skill} />
+      <Verdict skill={skill} />
       <ApprovalLine skill={skill} />
       <ExportLine skill={skill} origin={report.origin} actions={actions} />
       {(changes || files) && <ChangesSection texts={changes} files={files} />}
@@ -116,8 +93,7 @@ export function SkillDetails({ env, report, skill, actions, chatTab, onBack }: P
       {skill.advisory.length > 0 && <AdvisorySection skill={skill} />}
       <ContentSection text={text} skill={skill} />
       <FactsSection skill={skill} />
-      <IntegritySection skill={skill} keyFp={keyFp} />
-      {skill.diagnostics.length > 0 && <DiagnosticsSection skill={skill} />}
+      <EvidenceSection skill={skill} keyFp={keyFp} clipboard={env.clipboard} />
     </article>
   );
 }

@@ -1,10 +1,8 @@
-// The details view's reference sections: where the skill comes from and what it is (facts),
-// and what was checked (declared and actual digests, signature, key, attestation, snapshot).
-import { Fragment } from 'preact';
+// The details view's facts: where the skill comes from and what it is, its size and what Copy
+// and Insert hand on. What was checked is in SkillEvidence.tsx.
 import type { SkillReport } from '../../lib/types';
 import { t } from '../../lib/i18n';
-import { Fingerprint } from '../shared/Fingerprint';
-import { formatBytes, formatTokens, sourceLabel } from '../shared/format';
+import { formatExactBytes, insertedSize, sourceLabel } from '../shared/format';
 
 function safeHttpUrl(value: string | null): string | null {
   if (!value) return null;
@@ -74,85 +72,13 @@ export function FactsSection({ skill }: { skill: SkillReport }) {
         <dd>{skill.archive ? `${skill.type} (${skill.archive.format}, ${skill.archive.entries.length})` : skill.type}</dd>
         <OptionalFacts skill={skill} />
         <dt>{t('fact_size')}</dt>
-        <dd>
-          {formatBytes(skill.size)} · {formatTokens(skill.tokens)}
-        </dd>
-      </dl>
-    </section>
-  );
-}
-
-/** The digests the listings declared, and the two forms of the digest of what was downloaded. */
-function Digests({ skill }: { skill: SkillReport }) {
-  return (
-    <>
-      {skill.declared.length === 0 && (
-        <>
-          <dt>{t('declared')}</dt>
-          <dd>{t('declared_none')}</dd>
-        </>
-      )}
-      {skill.declared.map((d, i) => (
-        <Fragment key={i}>
-          <dt>
-            {t('declared')} ({sourceLabel(d.source)}, {d.field})
-          </dt>
-          <dd class="hex">{d.hex}</dd>
-        </Fragment>
-      ))}
-      <dt>{t('actual_raw')}</dt>
-      <dd class="hex">{skill.actual?.raw ?? t('unknown')}</dd>
-      <dt>{t('actual_lf')}</dt>
-      <dd class="hex">{skill.actual?.lf ?? t('unknown')}</dd>
-      {skill.actual && (
-        <>
-          <dt>{t('matched_form')}</dt>
-          <dd>{skill.actual.matchedForm ?? t('matched_none')}</dd>
-        </>
-      )}
-    </>
-  );
-}
-
-/** The attestation and snapshot checks, when the skill had them. */
-function ThirdPartyChecks({ skill }: { skill: SkillReport }) {
-  return (
-    <>
-      {skill.attestation && (
-        <>
-          <dt>{t('attestation')}</dt>
-          <dd>
-            <code>{skill.attestation.verdict}</code> {skill.attestation.attester ?? ''} — {skill.attestation.message}
-          </dd>
-        </>
-      )}
-      {skill.snapshot && (
-        <>
-          <dt>{t('snapshot')}</dt>
-          <dd>
-            <code>{skill.snapshot.state}</code> {skill.snapshot.revision ?? ''} — {skill.snapshot.message}
-          </dd>
-        </>
-      )}
-    </>
-  );
-}
-
-/** `keyFp`: the origin's pinned key, else the one it offers, else null. */
-export function IntegritySection({ skill, keyFp }: { skill: SkillReport; keyFp: string | null }) {
-  return (
-    <section class="section" aria-labelledby="integrity-title">
-      <h3 id="integrity-title">{t('integrity_title')}</h3>
-      <dl class="facts stacked">
-        <Digests skill={skill} />
-        <dt>{t('signature')}</dt>
-        <dd data-testid="signature-state">
-          <code>{skill.signature.state}</code>
-          {skill.signature.message && ` — ${skill.signature.message}`}
-        </dd>
-        <dt>{t('key_fingerprint')}</dt>
-        <dd>{keyFp ? <Fingerprint value={keyFp} /> : t('key_none')}</dd>
-        <ThirdPartyChecks skill={skill} />
+        <dd>{formatExactBytes(skill.size)}</dd>
+        {skill.contextSize !== null && (
+          <>
+            <dt>{t('fact_inserted')}</dt>
+            <dd data-testid="inserted-size">{insertedSize(skill)}</dd>
+          </>
+        )}
       </dl>
     </section>
   );

@@ -2,6 +2,7 @@ import type { OriginReport } from '../../lib/types';
 import type { Client } from '../shared/client';
 import type { WriteClipboard } from '../shared/clipboard';
 import type { SaveFile } from '../shared/save-file';
+import type { WatchChanges } from '../shared/state-changes';
 import type { ChatTab } from './target';
 
 /** Everything the popup needs from the outside world; tests pass fakes. */
@@ -17,6 +18,11 @@ export interface PopupEnv {
    * click); resolves to whether it was granted. Absent where the page cannot ask.
    */
   requestAccess?: (patterns: string[]) => Promise<boolean>;
+  /**
+   * Calls its listener after settings or trust state changed anywhere (an import in the options page,
+   * a withdrawal in another popup); absent where nothing can change behind the page.
+   */
+  watchChanges?: WatchChanges;
   /** URL of the options page, for links. */
   optionsUrl: string;
   /**

@@ -1,6 +1,7 @@
 // Which origin the popup is about: ?origin= wins, then ?tab=<id>, then the active tab.
 // Also finds a chat tab to insert into. Tab access is injected for tests.
 import { chatSiteOrigin, httpOrigin } from '../../lib/chat/sites';
+import { t } from '../../lib/i18n';
 
 export interface TabInfo {
   id?: number;
@@ -64,7 +65,7 @@ export async function resolveTarget(search: string, tabs: TabsLike, isChatHost: 
   const originParam = params.get('origin');
   if (originParam !== null) {
     const origin = httpOrigin(originParam);
-    if (!origin || origin !== originParam.replace(/\/$/, '')) return { kind: 'error', message: `Not an http(s) origin: ${originParam}` };
+    if (!origin || origin !== originParam.replace(/\/$/, '')) return { kind: 'error', message: t('err_not_http_origin', originParam) };
     return { kind: 'origin', origin, tabId: null, isChat: isChatHost(new URL(origin).hostname, origin) };
   }
   try {

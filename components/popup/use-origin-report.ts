@@ -20,6 +20,11 @@ export interface OriginReportOptions {
   tabId: number | null;
   /** Each increment after the first render probes again and announces the re-check. */
   recheck: number;
+  /**
+   * Grows with every change of trust state or settings made anywhere (an import in the options
+   * page, another popup): the stored report is read again, joining the probe such a change starts.
+   */
+  changes?: number;
   /** Told when a probe starts and when the latest one ends (the header disables Re-check meanwhile). */
   onBusy?: (busy: boolean) => void;
 }
@@ -39,7 +44,7 @@ function unfinished(report: OriginReport | null | undefined): boolean {
   return !report || report.state === 'probing' || report.state === 'idle';
 }
 
-export function useOriginReport({ env, origin, tabId, recheck, onBusy }: OriginReportOptions): OriginReportModel {
+export function useOriginReport({ env, origin, tabId, recheck, changes = 0, onBusy }: OriginReportOptions): OriginReportModel {
   const announce = useAnnounce();
   // A report the popup already fetched is the first state (no second round trip, no effect to wait
   // for); an early answer of null (no report yet) or of a report still probing goes straight to the probe.
@@ -100,6 +105,12 @@ export function useOriginReport({ env, origin, tabId, recheck, onBusy }: OriginR
     }
     void probe().then(() => announce(t('rechecked'), 'info'));
   }, [recheck]);
+
+  // A change made elsewhere: read the report again (the background answers the probe that change
+  // started, when one runs: an import, an approval or a key decision probes the origins it touched).
+  useEffect(() => {
+    if (changes > 0) void reload();
+  }, [changes]);
 
   async function trust(expected: string | null, next: string) {
     try {

@@ -2,6 +2,7 @@
 // carry a +/- marker and a hidden word for screen readers, not only a colour.
 import { diffLines } from 'diff';
 import { t } from '../../lib/i18n';
+import { tn } from '../../lib/i18n/plural';
 
 export type DiffRow =
   | { kind: 'add' | 'del' | 'same'; text: string; oldNo: number | null; newNo: number | null }
@@ -88,7 +89,7 @@ export function SkillDiff({ oldText, newText }: { oldText: string; newText: stri
   return (
     <section class="diff-wrap" aria-label={t('diff_label')}>
       <p class="diff-summary" data-testid="diff-summary">
-        {t('diff_summary', added, removed)}
+        {t('diff_summary', tn('diff_lines_added', added), tn('diff_lines_removed', removed))}
       </p>
       <p class="diff-legend">
         <span class="diff-add">+ {t('diff_added')}</span> <span class="diff-del">− {t('diff_removed')}</span>
@@ -100,7 +101,7 @@ export function SkillDiff({ oldText, newText }: { oldText: string; newText: stri
           {rows.map((r, i) =>
             r.kind === 'skip' ? (
               <li key={i} class="diff-skip">
-                {t('diff_skipped', r.count)}
+                {tn('diff_skipped', r.count)}
               </li>
             ) : (
               <li key={i} class={`diff-${r.kind}`} data-kind={r.kind}>

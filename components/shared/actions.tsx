@@ -1,18 +1,30 @@
 // The user's actions on a skill, in the popup and the side panel: approve (with the extra
-// confirmations), revoke, copy the skill context, insert it into a chat tab, export for upload.
-// Results go to the live region.
+// confirmations), withdraw an approval (with Undo), copy the skill context, insert it into a chat
+// tab, export for upload. Results go to the live region.
 import type { JSX } from 'preact';
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import type { SkillReport } from '../../lib/types';
 import { t } from '../../lib/i18n';
 import { useAnnounce } from './Announcer';
 import { Dialog } from './Dialog';
 import { errorText } from './format';
 import { useSkillExport, type SkillExporter } from './use-export';
+import { withdrawer } from './use-withdraw';
+import { NAME_MAX, display } from '../../lib/text/display';
+
 import { approvalNeeds } from './approve';
 import type { Client } from './client';
 import type { WriteClipboard } from './clipboard';
 import type { SaveFile } from './save-file';
+
+/** The chat named by its host ("chatgpt.com"), as the user sees it in the address bar. */
+function hostOf(origin: string): string {
+  try {
+    return new URL(origin).host;
+  } catch {
+    return origin;
+  }
+}
 
 /** What the actions need from the outside world: the popup's and the side panel's env both have it. */
 export interface ActionsEnv {
@@ -24,7 +36,8 @@ export interface ActionsEnv {
 
 export interface SkillActions {
   approve(skill: SkillReport): void;
-  revoke(skill: SkillReport): Promise<void>;
+  /** Withdraws the approval of the skill; its message offers Undo. */
+  withdraw(skill: SkillReport): Promise<void>;
   copy(origin: string, url: string, name: string): Promise<void>;
   /** Inserts into the chat tab `tabId`, which the popup showed as `chatOrigin`. */
   insert(tabId: number, chatOrigin: string, origin: string, url: string, name: string): Promise<void>;
@@ -34,11 +47,16 @@ export interface SkillActions {
   dialog: JSX.Element | null;
 }
 
-export function useSkillActions(env: ActionsEnv, origin: string, onChanged: () => Promise<void> | void): SkillActions {
+/** `changes` grows with every change of trust state made anywhere: the recorded exports are read again. */
+export function useSkillActions(env: ActionsEnv, origin: string, onChanged: () => Promise<void> | void, changes = 0): SkillActions {
   const announce = useAnnounce();
   const [pending, setPending] = useState<SkillReport | null>(null);
   const [busy, setBusy] = useState(false);
   const exporter = useSkillExport(env.client, announce, env.saveFile);
+  const { reload: reloadExports } = exporter;
+  useEffect(() => {
+    if (changes > 0) reloadExports();
+  }, [changes, reloadExports]);
 
   async function run(task: () => Promise<void>) {
     setBusy(true);
@@ -72,15 +90,23 @@ export function useSkillActions(env: ActionsEnv, origin: string, onChanged: () =
     else void sendApprove(skill, false, false);
   }
 
-  async function revoke(skill: SkillReport) {
-    const url = skill.url;
-    if (!url) return;
-    await run(async () => {
-      const res = await env.client.revoke(origin, url);
-      if (res.ok) announce(t('revoked_ok', skill.name), 'success');
-      else announce(t('revoke_failed', res.message ?? res.error ?? t('error_unknown')), 'error');
-      await onChanged();
+  /** Withdraws the skill's approval (approved or suspended); the message offers Undo. */
+  async function withdraw(skill: SkillReport) {
+    const approval = skill.approval.approval;
+    if (!skill.url || !approval) return;
+    const needs = approvalNeeds(skill);
+    const withdrawOne = withdrawer({
+      client: env.client,
+      announce,
+      exported: (o, u) => exporter.exportOf(o, u) !== null,
+      // Undo confirms again what approving it needed, judged on the skill as the user sees it now.
+      confirms: (a) => ({ unverified: needs.unverified || a.statusAtApproval === 'unverified', crossOrigin: skill.crossOrigin }),
+      onChanged: async () => {
+        await onChanged();
+        exporter.reload();
+      },
     });
+    await run(() => withdrawOne(approval));
   }
 
   async function copy(skillOrigin: string, url: string, name: string) {
@@ -99,7 +125,7 @@ export function useSkillActions(env: ActionsEnv, origin: string, onChanged: () =
   async function insert(tabId: number, chatOrigin: string, skillOrigin: string, url: string, name: string) {
     await run(async () => {
       const res = await env.client.insert(tabId, chatOrigin, skillOrigin, url);
-      if (res.ok && res.method !== 'clipboard' && res.method !== 'none') announce(t('inserted_ok', name), 'success');
+      if (res.ok && res.method !== 'clipboard' && res.method !== 'none') announce(t('inserted_ok', display(name, NAME_MAX), hostOf(chatOrigin)), 'success');
       else if (res.method === 'clipboard') announce(t('inserted_clipboard', res.message), 'info');
       else announce(t('insert_failed', res.message), 'error');
     });
@@ -141,5 +167,5 @@ export function useSkillActions(env: ActionsEnv, origin: string, onChanged: () =
     );
   }
 
-  return { approve, revoke, copy, insert, exporter, busy, dialog };
+  return { approve, withdraw, copy, insert, exporter, busy, dialog };
 }

@@ -1,6 +1,7 @@
 // The only way the popup and the options page talk to the background. Each method
 // sends one typed message from lib/messages.ts; the transport is injected so tests
 // pass a fake and the entrypoints pass browser.runtime.sendMessage.
+import { t } from '../../lib/i18n';
 import { LIST_PAGE_ROWS } from '../../lib/lists/pins-page';
 import type { RequestMap, RequestType } from '../../lib/messages';
 
@@ -12,7 +13,7 @@ type Reply<T extends RequestType> = RequestMap[T]['response'];
 /** Thrown when the background answers nothing (no listener, or an old worker). */
 export class NoAnswerError extends Error {
   constructor(readonly type: RequestType) {
-    super(`No answer to ${type}`);
+    super(t('err_no_answer', type));
     this.name = 'NoAnswerError';
   }
 }

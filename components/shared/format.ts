@@ -1,33 +1,48 @@
 // Small display helpers shared by the popup and the options page.
 import { t } from '../../lib/i18n';
-import type { CandidateSource } from '../../lib/types';
+import { formatDateTime, formatSize } from '../../lib/i18n/format';
+import { tn } from '../../lib/i18n/plural';
+import type { CandidateSource, SkillReport } from '../../lib/types';
 
-// One formatter for every call: the same text as n.toLocaleString('en-US'), which builds a new
-// formatter each time (about 20 µs per call in Chromium, twice per skill card).
-const enNumber = new Intl.NumberFormat('en-US');
+// Numbers and dates through Intl in the browser's language (lib/i18n/format.ts); counts through
+// the catalogue's plural forms (lib/i18n/plural.ts).
 
+/** A size: "512 bytes", "3.2 kB" (the exact byte count is in `formatExactBytes`). */
 export function formatBytes(n: number | null): string {
   if (n === null) return t('unknown');
-  return t('size_bytes', enNumber.format(n));
+  return formatSize(n) ?? tn('size_bytes', n);
+}
+
+/** The exact byte count: "1,234 bytes". */
+export function formatExactBytes(n: number | null): string {
+  if (n === null) return t('unknown');
+  return tn('size_bytes', n);
 }
 
 export function formatTokens(n: number | null): string {
   if (n === null) return t('unknown');
-  return t('size_tokens', enNumber.format(n));
+  return tn('size_tokens', n);
 }
 
+/** What Copy and Insert hand on: the size of the whole skill-context block and its token estimate. */
+export function insertedSize(skill: Pick<SkillReport, 'contextSize' | 'tokens'>): string | null {
+  if (skill.contextSize === null || skill.tokens === null) return null;
+  return t('inserted_size', formatBytes(skill.contextSize), formatTokens(skill.tokens));
+}
+
+/** Date and time in the browser's language and time zone. */
 export function formatDate(ms: number | null | undefined): string {
   if (ms === null || ms === undefined || !Number.isFinite(ms)) return t('unknown');
   const d = new Date(ms);
   if (Number.isNaN(d.getTime())) return t('unknown');
-  return d.toISOString().replace('T', ' ').replace(/:\d{2}\.\d{3}Z$/, ' UTC');
+  return formatDateTime(ms);
 }
 
 /** Length of time between two instants, in whole days (at least "less than a day"). */
 export function formatDuration(fromMs: number, toMs: number): string {
   const days = Math.floor(Math.max(0, toMs - fromMs) / 86_400_000);
   if (days < 1) return t('duration_under_day');
-  return t('duration_days', days);
+  return tn('duration_days', days);
 }
 
 /** Splits an SSH-style fingerprint into groups of four after its `SHA256:` prefix. */

@@ -53,7 +53,7 @@ export function useSkillExport(client: Client, announce: Announce, save: SaveFil
         return;
       }
       const bytes = base64Bytes(res.zipBase64);
-      if (!bytes) throw new Error('the ZIP could not be read');
+      if (!bytes) throw new Error(t('err_zip_unreadable'));
       setProblems((p) => {
         const { [key]: _gone, ...rest } = p;
         return rest;

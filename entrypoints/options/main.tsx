@@ -3,11 +3,11 @@ import { browser } from 'wxt/browser';
 import { createClient } from '../../components/shared/client';
 import { writeClipboard } from '../../components/shared/clipboard';
 import { saveFile } from '../../components/shared/save-file';
+import { stateChangeWatcher } from '../../components/shared/state-changes';
 import { Options } from '../../components/options/Options';
 import { withEarlyAnswers } from '../../components/options/early';
 import type { OptionsEnv } from '../../components/options/env';
 import { t } from '../../lib/i18n';
-import { parseStateChange, STATE_CHANGE_KEY, type StateChangeKind } from '../../lib/messages';
 import '../../components/shared/base.css';
 import '../../components/options/options.css';
 
@@ -18,16 +18,8 @@ const env: OptionsEnv = {
   download: (filename, text) => saveFile(filename, new TextEncoder().encode(text), 'application/json'),
   requestAccess: (patterns) => browser.permissions.request({ origins: patterns }),
   popupUrl: '/popup.html',
-  watchChanges: (listener: (kind: StateChangeKind) => void) => {
-    // The background writes STATE_CHANGE_KEY after every change of settings or trust state.
-    const onChanged = (changes: Record<string, { newValue?: unknown }>, area: string) => {
-      if (area !== 'local' || !(STATE_CHANGE_KEY in changes)) return;
-      const change = parseStateChange(changes[STATE_CHANGE_KEY]?.newValue);
-      if (change) listener(change.kind);
-    };
-    browser.storage.onChanged.addListener(onChanged);
-    return () => browser.storage.onChanged.removeListener(onChanged);
-  },
+  // The background writes STATE_CHANGE_KEY after every change of settings or trust state.
+  watchChanges: stateChangeWatcher(browser.storage.onChanged),
 };
 
 const initialOrigin = new URLSearchParams(location.search).get('origin');

@@ -5,6 +5,7 @@ import { t } from '../../lib/i18n';
 import type { OriginReport } from '../../lib/types';
 import { createClient } from '../../components/shared/client';
 import { writeClipboard } from '../../components/shared/clipboard';
+import { stateChangeWatcher } from '../../components/shared/state-changes';
 import { Popup } from '../../components/popup/Popup';
 import type { PopupEnv } from '../../components/popup/env';
 import {
@@ -58,6 +59,7 @@ const env: PopupEnv = {
   findChatTab: async () =>
     findChatTab(tabs, await isChatHost, target?.kind === 'origin' ? target.tabId : null, target?.kind === 'origin' ? target.origin : null),
   requestAccess: (patterns) => browser.permissions.request({ origins: patterns }),
+  watchChanges: stateChangeWatcher(browser.storage.onChanged),
   optionsUrl: '/options.html',
   readyReport: (o) => {
     const early = readyReport;

@@ -1,12 +1,11 @@
 // Every approved skill of every origin, with whether it can be handed on now by the hand-off
 // gate's rules (hand-off-gate.ts handOffVerdict): the popup's approved list, the side panel's
 // library and the context menus offer exactly what release() would let through. Each entry also
-// says what the library shows: the description, when its site was last verified, its size, the
-// token estimate of the block Insert and Copy hand on, and what needs the user.
+// says what the library shows: the description, when its site was last verified, the size and
+// token estimate of the block Insert and Copy hand on (the report's), and what needs the user.
 //
 // Sorted by origin, then by the name the approval recorded, then by URL: an order the approvals
 // alone decide, so that a page of the list (offset, limit) reads the reports of its own origins only.
-import { estimateContextTokens } from '../context/skill-context';
 import { isExportOutOfDate, type ExportRecord } from '../export/record';
 import type { ApprovedSkillSummary, LibraryAttention } from '../messages';
 import type { ManagedPolicy } from '../trust/managed';
@@ -38,11 +37,7 @@ function summaryOf(a: Approval, report: OriginReport | null, policy: ManagedPoli
   const skill = findSkill(report, a.url);
   const verdict = handOffVerdict(skill, a.origin, policy, settings);
   const usable = verdict.ok && verdict.approval.digestLf === a.digestLf;
-  const signatureState = verdict.ok ? verdict.signatureState : a.statusAtApproval === 'verified-signed' ? 'verified-signed' : a.statusAtApproval === 'verified' ? 'verified' : 'unverified';
   const name = skill?.name ?? a.name;
-  const digestLf = skill?.actual?.lf ?? a.digestLf;
-  const digestRaw = skill?.actual?.raw ?? a.digestRaw;
-  const size = skill?.size ?? null;
   return {
     origin: a.origin,
     url: a.url,
@@ -52,8 +47,8 @@ function summaryOf(a: Approval, report: OriginReport | null, policy: ManagedPoli
     approvedAt: a.approvedAt,
     description: skill?.description ?? null,
     verifiedAt: report?.state === 'done' ? report.finishedAt : null,
-    size,
-    tokens: size === null ? null : estimateContextTokens({ origin: a.origin, name, url: a.url, digestLf, digestRaw, signatureState, keyFingerprint: a.keyFingerprint }, size),
+    size: skill?.contextSize ?? null,
+    tokens: skill?.tokens ?? null,
     attention: attentionOf(skill, report, usable, exports.get(`${a.origin} ${a.url}`)),
     refusal: usable ? null : verdict.ok ? 'digest-changed' : verdict.error,
   };

@@ -19,6 +19,7 @@ import type { SenderLike } from './sender';
 import { settingsCache, type SettingsCache } from './settings-cache';
 import { approvedList } from './approved-list';
 import { stateAnnouncer } from './state-change';
+import { refreshBadges } from './badge-refresh';
 import { storeOnce } from './store-once';
 
 export interface ServiceContext {
@@ -50,7 +51,7 @@ export interface ServiceContext {
    * should not happen costs more than a re-check that is refused.
    */
   privateRequest(origin: string, tabId: number | undefined, sender: SenderLike): Promise<boolean>;
-  /** Tells open pages that settings or trust state changed. */
+  /** Tells open pages that settings or trust state changed, and sets every open tab's badge from what is stored now. */
   announce(kind: StateChangeKind): Promise<void>;
   /** The last change of trust state or settings made through this worker (its start, at first). */
   stateChangedAt: number;
@@ -99,6 +100,7 @@ export function createContext(deps: BackgroundDeps): ServiceContext {
     },
   });
 
+  const announceChange = stateAnnouncer((k, v) => platform.setLocal(k, v), clock);
   const ctx: ServiceContext = {
     deps,
     platform,
@@ -112,7 +114,11 @@ export function createContext(deps: BackgroundDeps): ServiceContext {
     probes,
     access,
     stateChangedAt: clock.now(),
-    announce: stateAnnouncer((k, v) => platform.setLocal(k, v), clock),
+    async announce(kind) {
+      await announceChange(kind);
+      // The badges follow too (not awaited: an answer to a page does not wait for every tab).
+      void refreshBadges(ctx).catch(() => undefined);
+    },
     async currentReport(origin) {
       const report = await (await store()).getReport(origin);
       // A report left in 'probing' by a stopped worker is stale: nothing is in flight here.

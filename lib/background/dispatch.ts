@@ -5,14 +5,15 @@ import { changesOf, isPrivileged, parseRequest, type Request } from '../messages
 import type { ServiceContext } from './context';
 import type { Handlers } from './handlers/types';
 import { isExtensionPage, type SenderLike } from './sender';
+import { t } from '../i18n';
 
 export function createDispatch(ctx: ServiceContext, handlers: Handlers): (message: unknown, sender: SenderLike) => Promise<unknown> {
   const { deps, clock } = ctx;
   return async (message, sender) => {
     const req = parseRequest(message);
-    if (!req) return { ok: false, error: 'bad-request', message: 'Not a well-formed Skillpin request.' };
+    if (!req) return { ok: false, error: 'bad-request', message: t('err_bad_request') };
     if (isPrivileged(req.type) && !isExtensionPage(sender, deps.runtimeId, deps.extensionBase)) {
-      return { ok: false, error: 'forbidden', message: 'Only Skillpin pages may do this.' };
+      return { ok: false, error: 'forbidden', message: t('err_forbidden') };
     }
     const changes = changesOf(req.type);
     if (changes) ctx.stateChangedAt = clock.now();

@@ -25,6 +25,7 @@ import { chatTarget, type FrameTarget } from './hand-off';
 import { findSkill, handOff, type Refusal } from './handoff-rules';
 import type { SenderLike } from './sender';
 import { reportFor } from './skill-access';
+import { t } from '../i18n';
 
 export type HandOffTarget =
   | { kind: 'clipboard' }
@@ -54,17 +55,18 @@ export type ReleaseResult = ({ ok: true } & Released) | ({ ok: false } & Refusal
 
 const no = (error: string, message: string): { ok: false } & Refusal => ({ ok: false, error, message });
 
-export const POLICY_PENDING_MESSAGE = "Skillpin is waiting for your organisation's settings; try again in a moment.";
-export const EXCLUDED_MESSAGE = "This site is excluded in Skillpin's settings (deny list or allow-list only), so its skills are not used.";
-export const PRIVATE_MESSAGE = 'Skillpin is off in private windows; turn it on in the options to use skills there.';
+/** The refusals in the browser's language (lib/i18n: the extension's i18n API answers in the worker too). */
+export const policyPendingMessage = (): string => t('err_policy_pending');
+const excludedMessage = (): string => t('err_site_excluded');
+const privateMessage = (): string => t('err_private');
 
 /**
  * Whether an approved skill may be handed on now, by the rules that need no bytes and no target:
  * the list of approved skills and the menus show exactly what release() would let through.
  */
 export function handOffVerdict(skill: SkillReport | null, origin: string, policy: ManagedPolicy | null, settings: Settings): ReturnType<typeof handOff> {
-  if (policy === null) return no('policy-pending', POLICY_PENDING_MESSAGE);
-  if (excluded(origin, settings)) return no('site-excluded', EXCLUDED_MESSAGE);
+  if (policy === null) return no('policy-pending', policyPendingMessage());
+  if (excluded(origin, settings)) return no('site-excluded', excludedMessage());
   return handOff(skill, { requireSigned: policy.requireSigned });
 }
 
@@ -89,28 +91,28 @@ async function checkTarget(ctx: ServiceContext, target: HandOffTarget, settings:
   const chat = await chatTarget(ctx.platform, settings.chatSites, target.frame, target.expectedOrigin);
   if (!chat.ok) return no('not-a-chat', chat.message);
   // A chat in a private window gets nothing unless the user allowed private windows.
-  if (!settings.probeInPrivate && (await ctx.privateRequest(chat.origin, target.frame.tabId, {}))) return no('private-window', PRIVATE_MESSAGE);
+  if (!settings.probeInPrivate && (await ctx.privateRequest(chat.origin, target.frame.tabId, {}))) return no('private-window', privateMessage());
   return { ok: true, chatOrigin: chat.origin };
 }
 
 /** The one way to the bytes of a skill that is about to leave the extension. Never throws for a refusal. */
 export async function release(ctx: ServiceContext, req: HandOffRequest): Promise<ReleaseResult> {
   const policy = await ctx.policy();
-  if (policy === null) return no('policy-pending', POLICY_PENDING_MESSAGE);
+  if (policy === null) return no('policy-pending', policyPendingMessage());
   const settings = await ctx.settings.effective();
   if (!settings.probeInPrivate && req.sender !== null && (await ctx.privateRequest(req.origin, undefined, req.sender))) {
-    return no('private-window', PRIVATE_MESSAGE);
+    return no('private-window', privateMessage());
   }
   // Before the report: an excluded site is not probed for it either.
-  if (excluded(req.origin, settings)) return no('site-excluded', EXCLUDED_MESSAGE);
+  if (excluded(req.origin, settings)) return no('site-excluded', excludedMessage());
   const report = await reportFor(ctx, req.origin, req.sender);
   const verdict = handOffVerdict(findSkill(report, req.url), req.origin, policy, settings);
   if (!verdict.ok) return verdict;
   // The stored record of exactly the approved content: for an archive its files too, never a newer
   // archive's that has the same SKILL.md (lib/engine/approved-bytes.ts).
   const stored = await approvedBytes(await ctx.store(), verdict.approval);
-  if (!stored) return no('bytes-missing', 'The verified bytes are not stored; re-check the site.');
-  if (!(await intact(stored, verdict.approval))) return no('bytes-changed', 'The stored bytes no longer match what you approved; re-check the site.');
+  if (!stored) return no('bytes-missing', t('err_bytes_missing'));
+  if (!(await intact(stored, verdict.approval))) return no('bytes-changed', t('err_bytes_changed'));
   const target = await checkTarget(ctx, req.target, settings);
   if (!target.ok) return target;
   return { ok: true, skill: verdict.skill, approval: verdict.approval, stored, signatureState: verdict.signatureState, chatOrigin: target.chatOrigin };

@@ -5,7 +5,8 @@
 // through the page, whose copy event could rewrite it — with a message shown in the page too.
 import type { ContentInsertMessage, ContentNoticeMessage, InsertResult } from '../messages';
 import { chatSiteOrigin, httpOrigin } from '../chat/sites';
-import { NAVIGATED_AWAY } from '../chat/content-handler';
+import { navigatedAwayMessage } from '../chat/content-handler';
+import { t } from '../i18n';
 
 export interface FrameTarget {
   tabId: number;
@@ -22,8 +23,9 @@ export interface HandOffPlatform {
   copyText(text: string): Promise<boolean>;
 }
 
-export const CLIPBOARD_HINT = 'The skill is on your clipboard: click into the message box and paste it (Ctrl+V or ⌘V). Nothing was sent.';
-export const NO_CLIPBOARD_HINT = 'Copying it to the clipboard failed too: open the Skillpin popup and use Copy.';
+/** What follows a failed insert, in the browser's language: the skill is on the clipboard, or not even there. */
+export const clipboardHint = (): string => t('hint_clipboard');
+export const noClipboardHint = (): string => t('hint_no_clipboard');
 
 export function isInsertResult(v: unknown): v is InsertResult {
   if (typeof v !== 'object' || v === null) return false;
@@ -33,10 +35,9 @@ export function isInsertResult(v: unknown): v is InsertResult {
 
 /** Why a frame gets nothing: it is gone, or it shows something else than a chat site (or than the one offered). */
 export function notAChatMessage(url: string | null, expected: string | null): string {
-  if (url === null) return 'The chat tab is gone, so nothing was inserted.';
-  const now = httpOrigin(url) ?? 'a page that is not a chat site';
-  const was = expected === null ? '' : ` instead of ${expected}`;
-  return `The chat tab now shows ${now}${was}, so nothing was inserted. Open the chat again and retry, or use Copy.`;
+  if (url === null) return t('chat_tab_gone');
+  const now = httpOrigin(url) ?? t('chat_not_a_chat');
+  return expected === null ? t('chat_tab_moved', now) : t('chat_tab_moved_from', now, expected);
 }
 
 /**
@@ -57,22 +58,23 @@ export async function chatTarget(
 
 /**
  * Delivers `text` to the chat content script of the frame, which inserts it when the frame still
- * shows `origin` (the chat site the gate checked). Never throws.
+ * shows `origin` (the chat site the gate checked). `quiet`: the popup asked and tells the outcome
+ * itself, so the page shows no success message (a failure is still shown where the user pastes). Never throws.
  */
-export async function deliverToChat(platform: HandOffPlatform, target: FrameTarget, text: string, origin: string): Promise<InsertResult> {
+export async function deliverToChat(platform: HandOffPlatform, target: FrameTarget, text: string, origin: string, quiet = false): Promise<InsertResult> {
   let result: InsertResult;
   try {
-    const answer = await platform.sendToFrame(target, { type: 'skillpin:content-insert', text, origin });
-    result = isInsertResult(answer) ? answer : { ok: false, method: 'none', message: 'The chat page did not answer.' };
+    const answer = await platform.sendToFrame(target, { type: 'skillpin:content-insert', text, origin, ...(quiet ? { quiet: true } : {}) });
+    result = isInsertResult(answer) ? answer : { ok: false, method: 'none', message: t('chat_no_answer') };
   } catch (err) {
-    result = { ok: false, method: 'none', message: `Could not reach the chat page: ${err instanceof Error ? err.message : String(err)}` };
+    result = { ok: false, method: 'none', message: t('chat_unreachable', err instanceof Error ? err.message : String(err)) };
   }
   // Inserted; or the page had left the chat site by the time the message arrived: it gets nothing.
-  if (result.ok || result.message === NAVIGATED_AWAY) return result;
+  if (result.ok || result.message === navigatedAwayMessage()) return result;
   const copied = await platform.copyText(text).catch(() => false);
   const answer: InsertResult = copied
-    ? { ok: false, method: 'clipboard', message: `${result.message} ${CLIPBOARD_HINT}` }
-    : { ok: false, method: 'none', message: `${result.message} ${NO_CLIPBOARD_HINT}` };
+    ? { ok: false, method: 'clipboard', message: `${result.message} ${clipboardHint()}` }
+    : { ok: false, method: 'none', message: `${result.message} ${noClipboardHint()}` };
   await platform.sendToFrame(target, { type: 'skillpin:content-notice', text: answer.message, tone: 'warning' }).catch(() => undefined);
   return answer;
 }

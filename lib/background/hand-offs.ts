@@ -32,10 +32,10 @@ export async function contextFor(ctx: ServiceContext, origin: string, url: strin
 /** Inserts an approved skill into a chat frame; `expectedOrigin` is the chat site the popup offered (null: the frame's own). */
 export async function insertSkill(
   ctx: ServiceContext,
-  req: { origin: string; url: string; frame: FrameTarget; expectedOrigin: string | null },
+  req: { origin: string; url: string; frame: FrameTarget; expectedOrigin: string | null; quiet?: boolean },
   sender: SenderLike | null,
 ): Promise<InsertResult> {
   const r = await release(ctx, { origin: req.origin, url: req.url, sender, target: { kind: 'chat', frame: req.frame, expectedOrigin: req.expectedOrigin } });
   if (!r.ok) return { ok: false, method: 'none', message: r.message };
-  return deliverToChat(ctx.platform, req.frame, contextOf(req.origin, req.url, r), r.chatOrigin as string);
+  return deliverToChat(ctx.platform, req.frame, contextOf(req.origin, req.url, r), r.chatOrigin as string, req.quiet === true);
 }

@@ -7,6 +7,8 @@ import { approvalBindsContent, contentOfSkill } from '../engine/status';
 import { decodeUtf8 } from '../parse/decode';
 import { isApprovable, type Approval, type OriginReport, type SkillReport, type SkillStatus } from '../types';
 import type { StoredSkill } from '../trust/records';
+import { t } from '../i18n';
+import { statusWords } from '../i18n/status';
 
 export interface Refusal {
   error: string;
@@ -25,7 +27,6 @@ export interface PolicyRules {
 
 const NO_RULES: PolicyRules = { requireSigned: false };
 
-export const REQUIRE_SIGNED_MESSAGE = 'Your organisation allows only verified-signed skills to be approved and used';
 
 export interface ApproveRequest {
   digestLf: string;
@@ -46,13 +47,13 @@ export function approvalDecision(
   rules: PolicyRules = NO_RULES,
 ): { ok: true; skill: SkillReport; url: string; status: SkillStatus } | ({ ok: false } & Refusal) {
   const no = (error: string, message: string) => ({ ok: false as const, error, message });
-  if (!skill || !skill.url) return no('unknown-skill', 'This skill is not listed by the site.');
+  if (!skill || !skill.url) return no('unknown-skill', t('err_unknown_skill'));
   const reapproval = skill.status === 'content-changed';
-  if (!isApprovable(skill.status) && !reapproval) return no('not-approvable', `A skill that is ${skill.status} cannot be approved.`);
-  if (!skill.actual || skill.actual.lf !== req.digestLf) return no('digest-changed', 'The content changed while you were looking; review it again.');
+  if (!isApprovable(skill.status) && !reapproval) return no('not-approvable', t('err_not_approvable', statusWords(skill.status)));
+  if (!skill.actual || skill.actual.lf !== req.digestLf) return no('digest-changed', t('err_changed_while_looking'));
   // An archive is approved with the files the user was shown, not with whatever it holds by now.
   if (skill.type === 'archive' && (skill.archive?.filesDigest === undefined || req.filesDigest !== skill.archive.filesDigest)) {
-    return no('digest-changed', "The archive's files changed while you were looking, or they are not known; review them again.");
+    return no('digest-changed', t('err_archive_changed_while_looking'));
   }
   const status: SkillStatus = reapproval
     ? skill.signature.state === 'valid'
@@ -61,9 +62,9 @@ export function approvalDecision(
         ? 'verified'
         : 'unverified'
     : skill.status;
-  if (rules.requireSigned && status !== 'verified-signed') return no('policy-requires-signed', `${REQUIRE_SIGNED_MESSAGE}; this one is ${status}.`);
-  if (status === 'unverified' && !req.confirmUnverified) return no('needs-confirmation', 'Nothing declared a checksum for this skill; confirm to approve it anyway.');
-  if (skill.crossOrigin && !req.confirmCrossOrigin) return no('needs-confirmation', `This skill is hosted on ${skill.artifactHost ?? 'another host'}; confirm to approve it.`);
+  if (rules.requireSigned && status !== 'verified-signed') return no('policy-requires-signed', t('err_requires_signed', statusWords(status)));
+  if (status === 'unverified' && !req.confirmUnverified) return no('needs-confirmation', t('err_confirm_unverified'));
+  if (skill.crossOrigin && !req.confirmCrossOrigin) return no('needs-confirmation', t('err_confirm_cross', skill.artifactHost ?? '?'));
   return { ok: true, skill, url: skill.url, status };
 }
 
@@ -73,15 +74,15 @@ export function handOff(
   rules: PolicyRules = NO_RULES,
 ): { ok: true; skill: SkillReport; approval: Approval; signatureState: 'verified-signed' | 'verified' | 'unverified' } | ({ ok: false } & Refusal) {
   const no = (error: string, message: string) => ({ ok: false as const, error, message });
-  if (!skill) return no('unknown-skill', 'This skill is not listed by the site any more.');
+  if (!skill) return no('unknown-skill', t('err_not_listed_any_more'));
   const approval = skill.approval.approval;
-  if (skill.approval.state !== 'approved' || !approval) return no('not-approved', 'Approve this skill before handing it to an agent.');
-  if (!isApprovable(skill.status)) return no('not-usable', `This skill is ${skill.status}; it cannot be used.`);
+  if (skill.approval.state !== 'approved' || !approval) return no('not-approved', t('err_not_approved'));
+  if (!isApprovable(skill.status)) return no('not-usable', t('err_not_usable', statusWords(skill.status)));
   // The approval must bind what the skill holds now: its SKILL.md and, for an archive, every file.
   const content = contentOfSkill(skill);
-  if (!content || !approvalBindsContent(approval, content).binds) return no('digest-changed', 'The content changed since approval.');
+  if (!content || !approvalBindsContent(approval, content).binds) return no('digest-changed', t('err_changed_since_approval'));
   // An approval made before the policy required signatures is not used while it does.
-  if (rules.requireSigned && skill.status !== 'verified-signed') return no('policy-requires-signed', `${REQUIRE_SIGNED_MESSAGE}; this one is ${skill.status}.`);
+  if (rules.requireSigned && skill.status !== 'verified-signed') return no('policy-requires-signed', t('err_requires_signed', statusWords(skill.status)));
   const signatureState = skill.status === 'verified-signed' ? 'verified-signed' : skill.status === 'verified' ? 'verified' : 'unverified';
   return { ok: true, skill, approval, signatureState };
 }

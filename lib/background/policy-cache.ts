@@ -9,6 +9,7 @@
 // that has not answered for POLICY_RETRY_MS is asked again beside it, and whichever answers first
 // wins. A read that fails (not "no policy": the platform answers undefined for that) counts as no answer.
 import { noPolicy, parseManaged, type ManagedPolicy } from '../trust/managed';
+import { t } from '../i18n';
 
 /** How long a caller waits for managed storage before it uses the last known policy. */
 export const POLICY_WAIT_MS = 2000;
@@ -81,7 +82,7 @@ export function policyCache(source: PolicySource, opts: PolicyCacheOptions): Pol
       try {
         raw = await getManaged.call(source);
       } catch (e) {
-        if (gen === generation) lastProblem = `managed storage failed: ${e instanceof Error ? e.message : String(e)}`;
+        if (gen === generation) lastProblem = t('policy_read_failed', e instanceof Error ? e.message : String(e));
         return null;
       }
       const policy = parseManaged(raw);
@@ -135,7 +136,7 @@ export function policyCache(source: PolicySource, opts: PolicyCacheOptions): Pol
     try {
       const first = await Promise.race([read, late]);
       if (first !== 'late' && first !== null) return first;
-      if (first === 'late') lastProblem ??= `managed storage did not answer within ${waitMs} ms`;
+      if (first === 'late') lastProblem ??= t('policy_read_late', Math.round(waitMs / 100) / 10);
     } finally {
       clearTimeout(timer);
     }

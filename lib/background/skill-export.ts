@@ -12,6 +12,7 @@ import type { ServiceContext } from './context';
 import { release } from './hand-off-gate';
 import { findSkill } from './handoff-rules';
 import type { SenderLike } from './sender';
+import { t } from '../i18n';
 
 /** The storage.local key of the export records (a list of ExportRecord). */
 export const EXPORTS_KEY = 'skillpin:exports';
@@ -28,7 +29,7 @@ export async function readExportRecords(getLocal: (key: string) => Promise<unkno
 export async function exportForUpload(ctx: ServiceContext, origin: string, url: string, sender: SenderLike | null): Promise<SkillExportResult> {
   const no = (error: string, message: string, problems: string[] = []): SkillExportResult => ({ ok: false, error, message, problems });
   const r = await release(ctx, { origin, url, sender, target: { kind: 'download' } });
-  if (!r.ok) return r.error === 'not-approved' ? no('not-approved', 'Approve this skill before exporting it.') : no(r.error, r.message);
+  if (!r.ok) return r.error === 'not-approved' ? no('not-approved', t('err_export_not_approved')) : no(r.error, r.message);
   const now = ctx.clock.now();
   const built = exportSkill(r.stored, r.approval, now);
   if (!built.ok) return no(built.error, built.message, built.problems.map((p) => p.message));

@@ -4,9 +4,10 @@
 // the text (in an extension context, never through this page) and sends
 // { type: 'skillpin:content-notice' } for the page to show. It never sends messages itself.
 import type { ContentInsertMessage, ContentNoticeMessage, InsertResult } from '../messages';
-import { insertIntoComposer, INSERT_MESSAGES, type InsertOptions } from './insert';
+import { insertIntoComposer, insertMessage, type InsertOptions } from './insert';
 import { showNotice, type NoticeOptions } from './notice';
 import { isHttpOrigin } from './sites';
+import { t } from '../i18n';
 
 /** Longest text accepted (a 256 KiB SKILL.md plus its header fits easily). */
 export const MAX_INSERT_CHARS = 4 * 1024 * 1024;
@@ -25,7 +26,8 @@ export interface ContentDeps {
   settleMs?: number;
 }
 
-export const NAVIGATED_AWAY = 'This tab no longer shows the chat page Skillpin was asked to insert into, so nothing was inserted.';
+/** The answer of a page that left the chat site it was asked about (the background recognises it: it copies nothing then). */
+export const navigatedAwayMessage = (): string => t('insert_navigated_away');
 
 /** True only for messages from this extension's own background or pages (never from a tab). */
 export function isFromExtension(sender: unknown, runtimeId: string): boolean {
@@ -36,10 +38,11 @@ export function isFromExtension(sender: unknown, runtimeId: string): boolean {
 
 export function parseContentInsert(message: unknown): ContentInsertMessage | null {
   if (typeof message !== 'object' || message === null) return null;
-  const m = message as { type?: unknown; text?: unknown; origin?: unknown };
+  const m = message as { type?: unknown; text?: unknown; origin?: unknown; quiet?: unknown };
   if (m.type !== 'skillpin:content-insert' || typeof m.text !== 'string' || !isHttpOrigin(m.origin)) return null;
   if (m.text.length === 0 || m.text.length > MAX_INSERT_CHARS) return null;
-  return { type: 'skillpin:content-insert', text: m.text, origin: m.origin };
+  if (m.quiet !== undefined && typeof m.quiet !== 'boolean') return null;
+  return { type: 'skillpin:content-insert', text: m.text, origin: m.origin, ...(m.quiet ? { quiet: true } : {}) };
 }
 
 export function parseContentNotice(message: unknown): ContentNoticeMessage | null {
@@ -60,15 +63,16 @@ function pageOrigin(doc: Document): string | null {
 
 /** Inserts when the page is still `origin`, and tells the user on success. Never throws. */
 export async function handleContentInsert(request: ContentInsertMessage, deps: ContentDeps): Promise<InsertResult> {
-  if (pageOrigin(deps.doc) !== request.origin) return { ok: false, method: 'none', message: NAVIGATED_AWAY };
+  if (pageOrigin(deps.doc) !== request.origin) return { ok: false, method: 'none', message: navigatedAwayMessage() };
   const insert = deps.insert ?? insertIntoComposer;
   let result: InsertResult;
   try {
     result = await insert(deps.doc, request.text, deps.settleMs === undefined ? {} : { settleMs: deps.settleMs });
   } catch {
-    result = { ok: false, method: 'none', message: INSERT_MESSAGES.failed };
+    result = { ok: false, method: 'none', message: insertMessage('failed') };
   }
-  if (result.ok) safeNotify(deps, result.message, { tone: 'info', timeoutMs: 6000 });
+  // One message per insert: the popup that asked says the outcome itself (quiet).
+  if (result.ok && !request.quiet) safeNotify(deps, result.message, { tone: 'info', timeoutMs: 6000 });
   return result;
 }
 

@@ -30,6 +30,7 @@
 import type { InsertResult } from '../messages';
 import { adapterForHost, type ChatAdapter, type EditorKind } from './adapters';
 import { findComposer, focusAtEnd, isBlank, isTextField, normalizeLine, readComposerLines, type FoundComposer } from './composer';
+import { t, type MessageKey } from '../i18n';
 
 export interface InsertOptions {
   /** The site adapter; undefined picks it from the document's hostname, null means none. */
@@ -55,15 +56,20 @@ const DEFAULT_SETTLE_MS = 150;
 /** Undo steps tried to put a composer back (editors group an insertion into one or a few). */
 const MAX_UNDO_STEPS = 8;
 
+/** The catalogue keys of what an insert answers (lib/i18n: the content script reads the extension's catalogue). */
 export const INSERT_MESSAGES = {
-  empty: 'There is nothing to insert.',
-  noComposer: 'No message box found on this page. Click into the chat message box and try again.',
-  success: 'Skill inserted into the message box. Review it, then send it yourself.',
-  rejected: 'The message box did not take the skill line for line, so it was left as it was.',
-  partial:
-    'The message box did not take the skill line for line, and Skillpin could not put it back as it was. Check the message box before sending anything.',
-  failed: 'Inserting into the message box failed.',
-} as const;
+  empty: 'insert_empty',
+  noComposer: 'insert_no_composer',
+  success: 'insert_success',
+  rejected: 'insert_rejected',
+  partial: 'insert_partial',
+  failed: 'insert_failed_page',
+} as const satisfies Record<string, MessageKey>;
+
+/** What an insert answers, in the browser's language. */
+export function insertMessage(kind: keyof typeof INSERT_MESSAGES): string {
+  return t(INSERT_MESSAGES[kind]);
+}
 
 type Win = Window & typeof globalThis;
 
@@ -248,12 +254,12 @@ function toLf(text: string): string {
 
 export async function insertIntoComposer(doc: Document, text: string, opts: InsertOptions = {}): Promise<InsertResult> {
   try {
-    if (typeof text !== 'string' || isBlank(toLf(text).split('\n'))) return { ok: false, method: 'none', message: INSERT_MESSAGES.empty };
+    if (typeof text !== 'string' || isBlank(toLf(text).split('\n'))) return { ok: false, method: 'none', message: insertMessage('empty') };
     const win = doc.defaultView as Win | null;
-    if (win === null) return { ok: false, method: 'none', message: INSERT_MESSAGES.noComposer };
+    if (win === null) return { ok: false, method: 'none', message: insertMessage('noComposer') };
     const adapter = opts.adapter === undefined ? adapterForHost(doc.location?.hostname ?? '') : opts.adapter;
     const found = findComposer(doc, adapter, opts.target ?? null);
-    if (found === null) return { ok: false, method: 'none', message: INSERT_MESSAGES.noComposer };
+    if (found === null) return { ok: false, method: 'none', message: insertMessage('noComposer') };
     const settleMs = Math.max(0, opts.settleMs ?? DEFAULT_SETTLE_MS);
     const read = (): HTMLElement => current(doc, found, adapter);
 
@@ -273,13 +279,13 @@ export async function insertIntoComposer(doc: Document, text: string, opts: Inse
         // A throwing method counts as one that did nothing; the read-back decides.
       }
       const outcome = await confirm(() => readComposerLines(read()), before, expected, settleMs);
-      if (outcome === 'inserted') return { ok: true, method, message: INSERT_MESSAGES.success };
+      if (outcome === 'inserted') return { ok: true, method, message: insertMessage('success') };
       if (outcome === 'changed' && !(await restore(doc, win, found, read, before, savedValue))) {
-        return { ok: false, method: 'none', message: INSERT_MESSAGES.partial };
+        return { ok: false, method: 'none', message: insertMessage('partial') };
       }
     }
-    return { ok: false, method: 'none', message: INSERT_MESSAGES.rejected };
+    return { ok: false, method: 'none', message: insertMessage('rejected') };
   } catch {
-    return { ok: false, method: 'none', message: INSERT_MESSAGES.failed };
+    return { ok: false, method: 'none', message: insertMessage('failed') };
   }
 }

@@ -1,5 +1,7 @@
 // A small, dismissible message inside the page, in a closed shadow root so the site's
-// styles cannot hide or restyle it. Text only, no remote resources.
+// styles cannot hide or restyle it. Text only, no remote resources; its words come from the
+// extension's catalogue (lib/i18n works in the content script).
+import { t } from '../i18n';
 
 export const NOTICE_TAG = 'skillpin-notice';
 
@@ -48,7 +50,7 @@ export function showNotice(doc: Document, text: string, options: NoticeOptions):
   body.append(title, doc.createTextNode(text));
   const close = doc.createElement('button');
   close.type = 'button';
-  close.setAttribute('aria-label', 'Dismiss');
+  close.setAttribute('aria-label', t('notice_dismiss'));
   close.textContent = '×';
   box.append(body, close);
   root.append(style, box);

@@ -116,32 +116,7 @@ export function buildSkillContext(input: SkillContextInput): string {
   return [CONTEXT_TITLE, ...contextHeaderLines(input), contextNote(input.origin), begin].join('\n') + '\n' + body + separator + end;
 }
 
-/** UTF-8 length of a string without encoding it (lone surrogates count as U+FFFD, 3 bytes). */
-function utf8Length(s: string): number {
-  let n = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x80) n += 1;
-    else if (c < 0x800) n += 2;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
-      n += 4;
-      i++;
-    } else n += 3;
-  }
-  return n;
-}
-
-/**
- * The token estimate of the block a hand-off gives (lib/verify/tokens.ts's rule, one token per 4
- * bytes): the title, header lines, note and delimiters around a SKILL.md of `bodyBytes` bytes,
- * without reading the body. The separator before END is counted whether or not the body ends with a
- * line end (the figure may be one byte over); a delimiter lengthened against a clash (delimiterTag)
- * or invalid UTF-8 shown as U+FFFD adds a few bytes it does not count.
- */
-export function estimateContextTokens(input: Omit<SkillContextInput, 'bytes'>, bodyBytes: number): number {
-  const tag = delimiterTag(input.digestLf, '');
-  const around = [CONTEXT_TITLE, ...contextHeaderLines(input), contextNote(input.origin), `<<<BEGIN SKILL.md skillpin-${tag}>>>`].join('\n');
-  // The newline after BEGIN, the separator before END (at most one), and the END line.
-  const bytes = utf8Length(around) + 1 + bodyBytes + 1 + utf8Length(`<<<END SKILL.md skillpin-${tag}>>>`);
-  return Math.ceil(bytes / 4);
+/** The size in UTF-8 bytes of the block buildSkillContext makes: what a chat agent receives. */
+export function skillContextSize(input: SkillContextInput): number {
+  return new TextEncoder().encode(buildSkillContext(input)).byteLength;
 }

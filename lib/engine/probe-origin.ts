@@ -123,7 +123,8 @@ async function run(origin: string, deps: EngineDeps, opts: ProbeOptions, started
   phase('report');
   await session.flush();
   diagnostics.push(...storage.diagnostics());
-  const skills = outcomes.map((o) => skillReport(origin, o, att.verdicts.get(o.merged.key) ?? null));
+  const pinned = keys.report.pinned?.fingerprint ?? null;
+  const skills = outcomes.map((o) => skillReport(origin, o, att.verdicts.get(o.merged.key) ?? null, pinned));
   return buildReport({ origin, startedAt, finishedAt: deps.clock.now(), publishes, sources, key: keys.report, skills, diagnostics });
 }
 

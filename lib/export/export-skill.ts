@@ -6,6 +6,7 @@ import { ROOT_SKILL_MD } from '../verify/archive';
 import { preflight, type ExportFile, type PreflightProblem } from './preflight';
 import type { ExportRecord } from './record';
 import { buildSkillZip, zipFilename } from './skill-zip';
+import { t } from '../i18n';
 
 export type SkillExport =
   | { ok: true; filename: string; zip: Uint8Array; record: ExportRecord }
@@ -28,7 +29,7 @@ export function archiveFiles(stored: StoredSkill): ExportFile[] | null {
 export function exportSkill(stored: StoredSkill, approval: Approval, now: number): SkillExport {
   const files = archiveFiles(stored);
   if (files === null) {
-    const message = "The archive's other files are not stored with its verified bytes; they are kept from the next time the archive is downloaded.";
+    const message = t('err_export_files_missing');
     return { ok: false, error: 'files-missing', message, problems: [] };
   }
   const check = preflight(stored.bytes, files);

@@ -6,6 +6,7 @@
 import { t } from '../i18n';
 import { parseFrontmatter } from '../parse/skill-md';
 import { ROOT_SKILL_MD } from '../verify/archive';
+import { formatNumber } from '../i18n/format';
 import { portableProblems, reservedDeviceName, type PortableCode, type PortableFinding } from './portable-names';
 
 /** One file of an archive skill besides its root SKILL.md, by its path inside the skill folder. */
@@ -82,7 +83,7 @@ function descriptionProblems(description: string): PreflightProblem[] {
   const n = length(description);
   if (description.trim() === '') out.push(problem('description-empty', t('preflight_description_empty')));
   if (n > MAX_DESCRIPTION_LENGTH) {
-    out.push(problem('description-length', t('preflight_description_length', n.toLocaleString('en-US'), MAX_DESCRIPTION_LENGTH.toLocaleString('en-US'))));
+    out.push(problem('description-length', t('preflight_description_length', formatNumber(n), formatNumber(MAX_DESCRIPTION_LENGTH))));
   }
   const tag = XML_TAG.exec(description);
   if (tag) out.push(problem('description-xml', t('preflight_description_xml', quoted(tag[0], 40))));
@@ -121,7 +122,7 @@ function portableSentences(paths: readonly string[]): PreflightProblem[] {
 function fileProblems(files: readonly ExportFile[]): PreflightProblem[] {
   const out: PreflightProblem[] = [];
   const total = files.length + 1;
-  if (total > MAX_FILES) out.push(problem('too-many-files', t('preflight_too_many_files', total, MAX_FILES)));
+  if (total > MAX_FILES) out.push(problem('too-many-files', t('preflight_too_many_files', formatNumber(total), formatNumber(MAX_FILES))));
   const others = files.filter((f) => (f.path.split('/').pop() ?? '').toLowerCase() === ROOT_SKILL_MD.toLowerCase());
   if (others.length > 0) out.push(problem('skill-md-duplicate', t('preflight_skill_md_duplicate', listed(others.map((f) => quoted(f.path))))));
   const outside = files.filter((f) => !staysInside(f.path));

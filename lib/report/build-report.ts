@@ -13,7 +13,8 @@ import type {
 } from '../types';
 import { isApprovable, WARNING_STATUSES } from '../types';
 import type { SkillOutcome } from '../engine/artifacts';
-import { estimateTokens } from '../verify/tokens';
+import { skillContextSize } from '../context/skill-context';
+import { estimateTokenCount } from '../verify/tokens';
 import { diag } from './codes';
 
 function firstOf<T>(values: (T | null | undefined)[]): T | null {
@@ -58,8 +59,23 @@ function hostOf(url: string | null): { host: string | null; origin: string | nul
   }
 }
 
-/** One skill as the report shows it. */
-export function skillReport(origin: string, o: SkillOutcome, attestation: AttestationReport | null): SkillReport {
+/**
+ * The size of the skill-context block Copy and Insert would hand on now (PRODUCT.md §6): the same
+ * header the hand-off writes (the approval's key, else the pinned one for a signed skill), then the
+ * bytes. Null when there are no bytes to hand on.
+ */
+function insertedSize(origin: string, name: string, o: SkillOutcome, pinnedFingerprint: string | null): number | null {
+  const url = o.merged.url;
+  if (!o.skillMd || !o.actual || url === null) return null;
+  const status = o.decision.status;
+  const signatureState = status === 'verified-signed' ? 'verified-signed' : status === 'verified' ? 'verified' : 'unverified';
+  const approved = o.decision.approval.state === 'approved' ? o.decision.approval.approval : null;
+  const keyFingerprint = approved ? approved.keyFingerprint : signatureState === 'verified-signed' ? pinnedFingerprint : null;
+  return skillContextSize({ origin, name, url, digestLf: o.actual.lf, digestRaw: o.actual.raw, signatureState, keyFingerprint, bytes: o.skillMd });
+}
+
+/** One skill as the report shows it. `pinnedFingerprint`: the origin's pinned key, for the inserted block's header. */
+export function skillReport(origin: string, o: SkillOutcome, attestation: AttestationReport | null, pinnedFingerprint: string | null = null): SkillReport {
   const m = o.merged;
   const fromLlms = m.candidates.filter((c) => c.source === 'llms-txt');
   const fromIndex = m.candidates.filter((c) => c.source !== 'llms-txt');
@@ -92,6 +108,8 @@ export function skillReport(origin: string, o: SkillOutcome, attestation: Attest
   const advisory = hiddenInName > 0
     ? [...o.advisory, { code: 'hidden-in-name' as const, message: `The skill's name or description carries ${hiddenInName} invisible or bidirectional character(s), shown as their code points`, count: hiddenInName }]
     : o.advisory;
+
+  const inserted = insertedSize(origin, name, o, pinnedFingerprint);
 
   const ordered = [...fromIndex, ...fromLlms];
   const pick = (f: (c: (typeof ordered)[number]) => string | null): string | null => firstOf(ordered.map((c) => nonEmpty(f(c))));
@@ -133,7 +151,8 @@ export function skillReport(origin: string, o: SkillOutcome, attestation: Attest
     declared: m.declared,
     actual: o.actual,
     size: o.skillMd ? o.skillMd.byteLength : null,
-    tokens: o.skillMd ? estimateTokens(o.skillMd) : null,
+    contextSize: inserted,
+    tokens: inserted === null ? null : estimateTokenCount(inserted),
     signature: o.signature,
     status: o.decision.status,
     statusCode: o.decision.code,

@@ -29,6 +29,31 @@ export function extensionArgs(extensionDir) {
 }
 
 /**
+ * How a browser a person looks at runs its sandbox. Chromium's sandbox works for a normal user
+ * (Debian's chromium uses unprivileged user namespaces) and refuses to start as root without
+ * --no-sandbox. So: as a normal user the sandbox stays on and no flag is passed; as root
+ * --no-sandbox is needed, and --test-type keeps Chromium from covering the page with its
+ * "unsupported command-line flag" bar (the sandbox is still off then, and `note` says so).
+ * @param {number | undefined} uid
+ * @returns {{ sandbox: boolean, args: string[], note: string | null }}
+ */
+export function sandboxFor(uid = typeof process.getuid === 'function' ? process.getuid() : undefined) {
+  if (uid !== 0) return { sandbox: true, args: [], note: null };
+  return { sandbox: false, args: ['--no-sandbox', '--test-type'], note: "running as root: Chromium's sandbox is off (--no-sandbox; it refuses to start as root otherwise)" };
+}
+
+/**
+ * The flags of a browser a person looks at (the demo, the screenshots): the extension, the
+ * network limits of BROWSER_ARGS, and the sandbox as sandboxFor decides.
+ * @param {string} extensionDir
+ * @param {number | undefined} [uid]
+ */
+export function viewerArgs(extensionDir, uid) {
+  const rest = BROWSER_ARGS.filter((a) => a !== '--no-sandbox');
+  return [`--disable-extensions-except=${extensionDir}`, `--load-extension=${extensionDir}`, ...rest, ...sandboxFor(uid).args];
+}
+
+/**
  * The id Chromium gives an unpacked extension loaded with --load-extension=`dir`: the
  * sha256 of its absolute path (symlinks resolved), first 32 hex digits spelled a–p.
  * @param {string} dir

@@ -17,6 +17,7 @@ interface Journey {
   firstScreen: { tabs: { url: string; active: boolean }[]; badge: string; badgeColor: number[] };
   contentChange: string;
   keyChange: { keyState: string; badge: string; badgeColor: number[] };
+  download: { file: string; bytes: number } | null;
   screenshots: string[];
 }
 
@@ -49,8 +50,9 @@ function runDemo(env: Record<string, string>): { child: ChildProcess; output: ()
 test('the headless demo: the first screen is the publisher tab alone, pinned with its badge; every screenshot is saved', async () => {
   test.setTimeout(180_000);
   const shots = mkdtempSync(join(tmpdir(), 'skillpin-demo-shots-'));
+  const downloads = mkdtempSync(join(tmpdir(), 'skillpin-demo-downloads-'));
   try {
-    const demo = runDemo({ DEMO_SHOTS: shots });
+    const demo = runDemo({ DEMO_SHOTS: shots, DEMO_DOWNLOADS: downloads });
     const code = await demo.exited;
     expect(code, demo.output()).toBe(0);
     const journey = JSON.parse(readFileSync(join(shots, 'journey.json'), 'utf8')) as Journey;
@@ -69,8 +71,14 @@ test('the headless demo: the first screen is the publisher tab alone, pinned wit
       expect(statSync(file).size, name).toBeGreaterThan(5_000);
     }
     expect(demo.output()).not.toMatch(/NOT pinned/);
+    // Export for upload saved the ZIP where the demo says, under its own name (not a random one in
+    // a temporary folder of the automation).
+    expect(demo.output()).toContain(`downloads:      ${downloads}`);
+    expect(journey.download?.file).toBe(join(downloads, 'search-docs.zip'));
+    expect(readFileSync(join(downloads, 'search-docs.zip')).subarray(0, 4).toString('hex')).toBe('504b0304');
   } finally {
     rmSync(shots, { recursive: true, force: true });
+    rmSync(downloads, { recursive: true, force: true });
   }
 });
 
@@ -82,7 +90,7 @@ test('Ctrl+C stops the demo: the browser closes, the process exits cleanly and i
     const profile = /browser profile: (\S+)/.exec(demo.output())?.[1];
     if (!profile) throw new Error(`no profile in:\n${demo.output()}`);
     expect(existsSync(profile)).toBe(true);
-    expect(demo.output()).toContain('Click the Skillpin icon (◆) right of the address bar, showing 5');
+    expect(demo.output()).toContain('Click the Skillpin icon (a green pin with a check mark) right of the address bar, showing 5');
     demo.child.kill('SIGINT');
     expect(await demo.exited, demo.output()).toBe(0);
     expect(existsSync(profile)).toBe(false);

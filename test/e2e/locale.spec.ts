@@ -35,6 +35,26 @@ test('in a German browser the popup, the badge title and the settings page speak
     await expect(popup.getByRole('button', { name: 'Freigeben' }).first()).toBeVisible();
     // No English status word is left on the page.
     expect(await popup.locator('body').innerText()).not.toMatch(/Verified|Approve\b|Details of/);
+
+    // Approving: the message, the date and the actions in German (issue 25, item 7).
+    const first = popup.locator('[data-skill-url]').first();
+    await first.getByRole('button', { name: 'Freigeben' }).click();
+    await expect(popup.getByTestId('announcer')).toContainText('freigegeben');
+    await expect(first.getByText(/^Freigegeben am \d{2}\.\d{2}\.\d{4}, \d{2}:\d{2}$/)).toBeVisible();
+    await expect(first.locator('[data-action="withdraw"]')).toHaveText('Freigabe zurückziehen');
+    await expect(first.getByRole('button', { name: 'Skill-Kontext kopieren' })).toBeVisible();
+    // The details: one verdict, the evidence folded, nothing English from the engine, no ISO date or UTC.
+    await first.locator('[data-action="details"]').click();
+    await expect(popup.getByTestId('verdict')).toContainText('Die Datei entspricht der Prüfsumme');
+    await popup.getByText('Wie Skillpin das geprüft hat').click();
+    await expect(popup.getByTestId('signature-state')).toHaveText('Signiert: Die Signatur passt zum Schlüssel der Website.');
+    const details = await popup.locator('.details').innerText();
+    expect(details).not.toMatch(/Digest matches|Verified under|Matched form|\bUTC\b|\d{4}-\d{2}-\d{2}|Approved|Withdraw|Copy skill/);
+
+    // Withdrawing: the message with its Undo in German.
+    await popup.locator('.details [data-action="withdraw"]').click();
+    await expect(popup.getByTestId('announcer')).toContainText('zurückgezogen');
+    await expect(popup.locator('.message').getByRole('button', { name: 'Rückgängig' })).toBeVisible();
   } finally {
     await context.close();
     await site.close();

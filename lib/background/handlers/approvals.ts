@@ -4,10 +4,11 @@ import { approvalOf, canBind, changesSinceApproval } from '../../engine/approved
 import { managedKeyFor } from '../../trust/managed';
 import { approvedList } from '../approved-list';
 import type { ServiceContext } from '../context';
-import { POLICY_PENDING_MESSAGE } from '../hand-off-gate';
+import { policyPendingMessage } from '../hand-off-gate';
 import { contextFor, insertSkill } from '../hand-offs';
 import { approvalDecision, findSkill, refused, toSkillText } from '../handoff-rules';
 import { currentBytes, reportFor } from '../skill-access';
+import { t } from '../../i18n';
 import { fail, type Slice } from './types';
 
 export function approvalHandlers(ctx: ServiceContext): Slice<'approvals'> {
@@ -16,20 +17,23 @@ export function approvalHandlers(ctx: ServiceContext): Slice<'approvals'> {
     'skillpin:approve': async (req, sender) => {
       // Nothing is approved under a policy that is not known (it may require signatures).
       const policy = await ctx.policy();
-      if (!policy) return fail('policy-pending', POLICY_PENDING_MESSAGE);
+      if (!policy) return fail('policy-pending', policyPendingMessage());
       const s = await ctx.store();
       const report = await reportFor(ctx, req.origin, sender);
       const decision = approvalDecision(findSkill(report, req.url), req, policy);
       if (!decision.ok) return refused(decision);
       const { skill, status } = decision;
       const stored = await currentBytes(s, req.origin, skill);
-      if (!stored || !canBind(stored)) return fail('bytes-missing', 'The verified bytes are not stored; re-check the site.');
+      if (!stored || !canBind(stored)) return fail('bytes-missing', t('err_bytes_missing'));
+      const keyFingerprint = status === 'verified-signed' ? (report.key.pinned?.fingerprint ?? null) : null;
+      // An Undo brings back the approval that was withdrawn, bound to the same key, or nothing.
+      if (req.restore && req.restore.keyFingerprint !== keyFingerprint) return fail('key-changed', t('err_restore_key_changed'));
       // The approval binds these bytes: the SKILL.md and, for an archive, every other file (PRODUCT.md §9.2).
       const approval = approvalOf(stored, {
-        keyFingerprint: status === 'verified-signed' ? (report.key.pinned?.fingerprint ?? null) : null,
+        keyFingerprint,
         statusAtApproval: status,
         name: skill.name,
-        approvedAt: clock.now(),
+        approvedAt: req.restore ? Math.min(req.restore.approvedAt, clock.now()) : clock.now(),
       });
       await s.approve(approval, stored, managedKeyFor(policy, req.origin)?.fingerprint ?? null);
       await probes.probe('after-approval', req.origin, { kind: 'request', sender });
@@ -53,6 +57,6 @@ export function approvalHandlers(ctx: ServiceContext): Slice<'approvals'> {
     'skillpin:approved-list': async (req) => approvedList(ctx, { ...(req.offset === undefined ? {} : { offset: req.offset }), ...(req.limit === undefined ? {} : { limit: req.limit }) }),
     'skillpin:approvals-list': async () => (await ctx.store()).listApprovals(),
     'skillpin:insert': async (req, sender) =>
-      insertSkill(ctx, { origin: req.origin, url: req.url, frame: { tabId: req.tabId, frameId: 0 }, expectedOrigin: req.chatOrigin }, sender),
+      insertSkill(ctx, { origin: req.origin, url: req.url, frame: { tabId: req.tabId, frameId: 0 }, expectedOrigin: req.chatOrigin, quiet: true }, sender),
   };
 }

@@ -5,11 +5,11 @@ import { StoreError } from '../../trust/errors';
 import { managedKeyFor } from '../../trust/managed';
 import type { CarryOver } from '../../trust/store-api';
 import type { ServiceContext } from '../context';
-import { POLICY_PENDING_MESSAGE } from '../hand-off-gate';
+import { policyPendingMessage } from '../hand-off-gate';
 import { reportFor } from '../skill-access';
 import { fail, type Slice } from './types';
+import { t } from '../../i18n';
 
-const REVOKED = 'You revoked this key for the site; it is never trusted again.';
 
 export function keyHandlers(ctx: ServiceContext): Slice<'keys'> {
   const { probes, clock } = ctx;
@@ -17,18 +17,18 @@ export function keyHandlers(ctx: ServiceContext): Slice<'keys'> {
     'skillpin:trust-key': async (req, sender) => {
       // Under a policy not known yet, the administrator may have pinned this origin's key.
       const policy = await ctx.policy();
-      if (!policy) return fail('policy-pending', POLICY_PENDING_MESSAGE);
+      if (!policy) return fail('policy-pending', policyPendingMessage());
       const s = await ctx.store();
       const report = await reportFor(ctx, req.origin, sender);
       if (managedKeyFor(policy, req.origin)) {
-        return fail('key-managed', 'Your administrator pinned the key for this site; it cannot be changed here.');
+        return fail('key-managed', t('err_key_managed'));
       }
       const offered = report.key.offered;
       if (!offered || offered.fingerprint !== req.newFingerprint) {
-        return fail('key-not-offered', 'The site does not offer that key now; re-check the site.');
+        return fail('key-not-offered', t('err_key_not_offered'));
       }
-      if (report.key.state === 'conflict') return fail('key-conflict', 'The site offers two different keys; there is no single key to trust.');
-      if (report.key.state === 'revoked') return fail('key-revoked', REVOKED);
+      if (report.key.state === 'conflict') return fail('key-conflict', t('err_key_conflict'));
+      if (report.key.state === 'revoked') return fail('key-revoked', t('err_key_revoked'));
       // PRODUCT.md §5: approvals whose bytes are unchanged carry over to the new key. The digest a
       // skill has now is the one its bytes passed (every status from key-changed on has passed it).
       const carry: CarryOver[] = [];
@@ -40,10 +40,10 @@ export function keyHandlers(ctx: ServiceContext): Slice<'keys'> {
       try {
         replaced = await s.replacePin(req.origin, req.expectedFingerprint, offered.key, offered.fingerprint, clock.now(), carry);
       } catch (e) {
-        if (e instanceof StoreError && e.code === 'key-revoked') return fail('key-revoked', REVOKED);
+        if (e instanceof StoreError && e.code === 'key-revoked') return fail('key-revoked', t('err_key_revoked'));
         throw e;
       }
-      if (!replaced) return fail('pin-changed', 'The pinned key changed in the meantime; review it again.');
+      if (!replaced) return fail('pin-changed', t('err_pin_changed'));
       await probes.probe('after-trust-key', req.origin, { kind: 'request', sender });
       return { ok: true };
     },

@@ -5,11 +5,13 @@ import { managedConflicts, managedFields, withoutManaged } from '../../trust/man
 import { mergeSettings } from '../../trust/settings';
 import type { Settings } from '../../types';
 import type { ServiceContext } from '../context';
-import { POLICY_PENDING_MESSAGE } from '../hand-off-gate';
+import { policyPendingMessage } from '../hand-off-gate';
 import { fail, type Slice } from './types';
+import { t } from '../../i18n';
+import { settingsWords } from '../../i18n/settings';
 
 function managedRefusal(fields: readonly string[]): ActionResult {
-  return fail('managed-setting', `Your organisation manages ${fields.join(', ')}; ${fields.length === 1 ? 'it' : 'they'} cannot be changed here.`);
+  return fail('managed-setting', t('err_managed_setting', settingsWords(fields)));
 }
 
 export function settingsHandlers(ctx: ServiceContext): Slice<'settings'> {
@@ -23,7 +25,7 @@ export function settingsHandlers(ctx: ServiceContext): Slice<'settings'> {
     'skillpin:settings-set': async (req) => {
       const policy = await ctx.policy();
       // Which fields are the organisation's is not known yet: nothing is written.
-      if (!policy) return fail('policy-pending', POLICY_PENDING_MESSAGE);
+      if (!policy) return fail('policy-pending', policyPendingMessage());
       // A sender that predates chatSites omits it (the validator allows that): keep the stored list.
       const sent: Partial<Settings> = req.settings;
       const user = await ctx.settings.user();
@@ -39,7 +41,7 @@ export function settingsHandlers(ctx: ServiceContext): Slice<'settings'> {
     'skillpin:settings-update': async (req) => {
       // A change to a field the organisation manages is refused as a whole: nothing is written.
       const policy = await ctx.policy();
-      if (!policy) return fail('policy-pending', POLICY_PENDING_MESSAGE);
+      if (!policy) return fail('policy-pending', policyPendingMessage());
       const conflicts = managedConflicts(req.changes, policy);
       if (conflicts.length > 0) return managedRefusal(conflicts);
       // Only the fields the user changed, over what is stored now (not over what the page

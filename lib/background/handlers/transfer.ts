@@ -4,7 +4,7 @@ import { exportTrust, importTrust } from '../../trust/export-import';
 import { previewImport } from '../../trust/import-preview';
 import { managedFields } from '../../trust/managed';
 import type { ServiceContext } from '../context';
-import { POLICY_PENDING_MESSAGE } from '../hand-off-gate';
+import { policyPendingMessage } from '../hand-off-gate';
 import { exportForUpload, exportStatuses } from '../skill-export';
 import type { Slice } from './types';
 
@@ -20,13 +20,13 @@ export function transferHandlers(ctx: ServiceContext): Slice<'transfer'> {
     },
     'skillpin:import-preview': async (req) => {
       const policy = await ctx.policy();
-      if (!policy) return { ok: false, errors: [POLICY_PENDING_MESSAGE], pins: [], approvals: [], revocations: [], settings: null };
+      if (!policy) return { ok: false, errors: [policyPendingMessage()], pins: [], approvals: [], revocations: [], settings: null };
       return previewImport(await ctx.store(), req.json, managedFields(policy), policy);
     },
     'skillpin:import': async (req) => {
       // An import writes pins, approvals and settings: none of it under a policy not known yet.
       const policy = await ctx.policy();
-      if (!policy) return { ok: false, pinsAdded: 0, pinsUnchanged: 0, pinConflicts: [], approvalsAdded: 0, errors: [POLICY_PENDING_MESSAGE] };
+      if (!policy) return { ok: false, pinsAdded: 0, pinsUnchanged: 0, pinConflicts: [], approvalsAdded: 0, errors: [policyPendingMessage()] };
       ctx.settings.forget();
       try {
         const confirmations = { confirmUnverified: req.confirmUnverified ?? [], confirmCrossOrigin: req.confirmCrossOrigin ?? [] };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { chatTarget, CLIPBOARD_HINT, deliverToChat, NO_CLIPBOARD_HINT, type FrameTarget } from '../../../lib/background/hand-off';
-import { NAVIGATED_AWAY } from '../../../lib/chat/content-handler';
+import { chatTarget, clipboardHint, deliverToChat, noClipboardHint, type FrameTarget } from '../../../lib/background/hand-off';
+import { navigatedAwayMessage } from '../../../lib/chat/content-handler';
 import { FakeHandOff } from './fake-platform';
 
 const TEXT = '=== Skill context (Skillpin) ===\nline';
@@ -59,7 +59,7 @@ describe('deliverToChat: after a failed insertion', () => {
     p.show(3, 'https://gemini.google.com/app');
     p.answer = { ok: false, method: 'none', message: 'The message box did not take the skill line for line, so it was left as it was.' };
     const result = await insertIntoChat(p, [], { tabId: 3, frameId: 0 }, TEXT, null);
-    expect(result).toEqual({ ok: false, method: 'clipboard', message: `${p.answer.message} ${CLIPBOARD_HINT}` });
+    expect(result).toEqual({ ok: false, method: 'clipboard', message: `${p.answer.message} ${clipboardHint()}` });
     expect(p.copies).toEqual([TEXT]);
     expect(p.notices).toEqual([{ tabId: 3, frameId: 0, text: result.message }]);
   });
@@ -70,15 +70,15 @@ describe('deliverToChat: after a failed insertion', () => {
     p.answer = { ok: false, method: 'none', message: 'No message box found on this page.' };
     p.copyWorks = false;
     const result = await insertIntoChat(p, [], { tabId: 3, frameId: 0 }, TEXT, null);
-    expect(result).toEqual({ ok: false, method: 'none', message: `No message box found on this page. ${NO_CLIPBOARD_HINT}` });
+    expect(result).toEqual({ ok: false, method: 'none', message: `No message box found on this page. ${noClipboardHint()}` });
   });
 
   it('a page that left the chat site before the message arrived gets nothing more', async () => {
     const p = new FakeHandOff();
     p.show(3, 'https://gemini.google.com/app');
-    p.answer = { ok: false, method: 'none', message: NAVIGATED_AWAY };
+    p.answer = { ok: false, method: 'none', message: navigatedAwayMessage() };
     const result = await insertIntoChat(p, [], { tabId: 3, frameId: 0 }, TEXT, null);
-    expect(result.message).toBe(NAVIGATED_AWAY);
+    expect(result.message).toBe(navigatedAwayMessage());
     expect(p.copies).toEqual([]);
     expect(p.notices).toEqual([]);
   });
@@ -91,7 +91,7 @@ describe('deliverToChat: after a failed insertion', () => {
     };
     const result = await insertIntoChat(p, [], { tabId: 3, frameId: 0 }, TEXT, null);
     expect(result.method).toBe('clipboard');
-    expect(result.message).toMatch(/Could not reach the chat page: Could not establish connection/);
+    expect(result.message).toMatch(/Could not reach the chat page \(Could not establish connection/);
     const q = new FakeHandOff();
     q.show(3, 'https://claude.ai/new');
     q.answer = { weird: true } as never;

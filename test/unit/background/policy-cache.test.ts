@@ -40,7 +40,7 @@ describe('policyCache', () => {
     let arrived = 0;
     const cache = policyCache(m, { now: () => 0, waitMs: WAIT, onArrived: () => arrived++ });
     expect(await cache.get()).toBeNull();
-    expect(cache.problem()).toMatch(/did not answer/);
+    expect(cache.problem()).toMatch(/did not arrive within/);
     m.reads[0]?.resolve({ requireSignedSkills: true });
     await tick();
     expect(arrived).toBe(1);
@@ -60,7 +60,7 @@ describe('policyCache', () => {
     const first = cache.get();
     m.reads[0]?.reject(new Error('storage broke'));
     expect(await first).toBeNull();
-    expect(cache.problem()).toBe('managed storage failed: storage broke');
+    expect(cache.problem()).toBe("The organisation's settings could not be read (storage broke).");
     const second = cache.get();
     expect(m.reads).toHaveLength(2);
     m.reads[1]?.resolve(undefined);

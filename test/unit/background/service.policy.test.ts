@@ -86,7 +86,7 @@ describe('managed settings', () => {
     await setPolicy({ denyList: ['https://bank.example'] });
     const before = await userSettings();
     const res = await ask<ActionResult>({ type: 'skillpin:settings-update', changes: { denyList: [], legacyIndex: false } });
-    expect(res).toEqual({ ok: false, error: 'managed-setting', message: 'Your organisation manages denyList; it cannot be changed here.' });
+    expect(res).toEqual({ ok: false, error: 'managed-setting', message: 'Your organisation manages these settings, so they cannot be changed here: Deny list.' });
     expect(await userSettings()).toEqual(before);
     // Unmanaged fields save; sending the managed value unchanged is no conflict and stores nothing for it.
     const ok = await ask<{ ok: boolean; settings: Settings }>({ type: 'skillpin:settings-update', changes: { legacyIndex: false, denyList: ['https://bank.example'] } });
@@ -100,7 +100,7 @@ describe('managed settings', () => {
     await setPolicy({ allowList: ['https://corp.example'], allowListOnly: true });
     const eff = await ask<Settings>({ type: 'skillpin:settings-get' });
     const refused = await ask<ActionResult>({ type: 'skillpin:settings-set', settings: { ...eff, allowListOnly: false, allowList: [] } });
-    expect(refused).toMatchObject({ ok: false, error: 'managed-setting', message: 'Your organisation manages allowList, allowListOnly; they cannot be changed here.' });
+    expect(refused).toMatchObject({ ok: false, error: 'managed-setting', message: 'Your organisation manages these settings, so they cannot be changed here: Allow list, Only sites on the allow list.' });
     expect(await ask({ type: 'skillpin:settings-set', settings: { ...eff, legacyIndex: false } })).toEqual({ ok: true });
     expect(await userSettings()).toMatchObject({ allowList: ['https://mine.example'], allowListOnly: false, legacyIndex: false });
     // When the policy goes away the user's own values apply again.
@@ -154,7 +154,7 @@ describe('only verified-signed skills', () => {
     expect(await approve(server.origin, beta)).toEqual({
       ok: false,
       error: 'policy-requires-signed',
-      message: 'Your organisation allows only verified-signed skills to be approved and used; this one is verified.',
+      message: 'Your organisation allows only skills that are checked and signed; this one is “Verified”.',
     });
     expect(await approve(server.origin, skillNamed(r, 'alpha'))).toEqual({ ok: true });
   });
@@ -203,7 +203,7 @@ describe('reading the policy', () => {
   it('a policy that cannot be read is not taken as none: pages are told it is pending, and it is read again on the next request', async () => {
     platform.managed = new Error('storage broke');
     await service.onManagedChanged();
-    expect(await ask<PolicySummary>({ type: 'skillpin:policy-get' })).toMatchObject({ pending: true, invalid: ['managed storage failed: storage broke'] });
+    expect(await ask<PolicySummary>({ type: 'skillpin:policy-get' })).toMatchObject({ pending: true, invalid: ["The organisation's settings could not be read (storage broke)."] });
     platform.managed = { denyList: ['https://bank.example'] };
     expect((await ask<Settings>({ type: 'skillpin:settings-get' })).denyList).toEqual(['https://bank.example']);
   });

@@ -107,7 +107,7 @@ describe('skill-export', () => {
 
   it('refuses a skill that is not approved, and any request from outside the extension pages', async () => {
     await ask<OriginReport>({ type: 'skillpin:probe', origin: server.origin });
-    expect(await ask({ type: 'skillpin:skill-export', origin: server.origin, url: urlOf('pdf-processing') })).toMatchObject({ ok: false, error: 'not-approved', message: 'Approve this skill before exporting it.' });
+    expect(await ask({ type: 'skillpin:skill-export', origin: server.origin, url: urlOf('pdf-processing') })).toMatchObject({ ok: false, error: 'not-approved', message: 'Approve this skill before you export it.' });
     expect(await ask({ type: 'skillpin:skill-export', origin: server.origin, url: urlOf('pdf-processing') }, CONTENT_SCRIPT)).toMatchObject({ ok: false, error: 'forbidden' });
     expect(await ask({ type: 'skillpin:exports-list' }, CONTENT_SCRIPT)).toMatchObject({ ok: false, error: 'forbidden' });
   });

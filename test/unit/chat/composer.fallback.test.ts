@@ -5,7 +5,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CHAT_ADAPTERS } from '../../../lib/chat/adapters';
 import { findComposer, pageComposer } from '../../../lib/chat/composer';
-import { INSERT_MESSAGES, insertIntoComposer } from '../../../lib/chat/insert';
+import { insertIntoComposer, insertMessage } from '../../../lib/chat/insert';
 import { emulateReactTextarea, removeExecCommand, stubExecCommand, watchSends, type SendWatch } from './editors';
 
 function sized<T extends HTMLElement>(el: T, width: number, height: number): T {
@@ -149,7 +149,7 @@ describe('insertIntoComposer on a page without an adapter, nothing focused', () 
     add('input', 'search', 600, 40, { type: 'text' });
     const exec = stubExecCommand(document, 'browser');
     const result = await insertIntoComposer(document, 'text', { adapter: null, settleMs: 20 });
-    expect(result).toEqual({ ok: false, method: 'none', message: INSERT_MESSAGES.noComposer });
+    expect(result).toEqual({ ok: false, method: 'none', message: insertMessage('noComposer') });
     expect(exec.calls).toEqual([]);
   });
 });

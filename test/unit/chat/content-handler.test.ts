@@ -5,12 +5,12 @@ import {
   handleContentInsert,
   isFromExtension,
   MAX_INSERT_CHARS,
-  NAVIGATED_AWAY,
+  navigatedAwayMessage,
   onContentMessage,
   parseContentInsert,
   parseContentNotice,
 } from '../../../lib/chat/content-handler';
-import { INSERT_MESSAGES } from '../../../lib/chat/insert';
+import { insertMessage } from '../../../lib/chat/insert';
 import { NOTICE_TAG, showNotice } from '../../../lib/chat/notice';
 import type { InsertResult } from '../../../lib/messages';
 
@@ -75,18 +75,27 @@ describe('sender and message checks', () => {
 describe('handling an insert', () => {
   it('inserts when the page is still the origin the background checked, and confirms in the page', async () => {
     const notify = vi.fn();
-    const insert = vi.fn(async (): Promise<InsertResult> => ({ ok: true, method: 'insert-text', message: INSERT_MESSAGES.success }));
+    const insert = vi.fn(async (): Promise<InsertResult> => ({ ok: true, method: 'insert-text', message: insertMessage('success') }));
     const result = await onContentMessage({ type: 'skillpin:content-insert', text: 'skill text', origin: HERE }, BG, { runtimeId: ID, doc: document, insert, notify });
-    expect(result).toEqual({ ok: true, method: 'insert-text', message: INSERT_MESSAGES.success });
+    expect(result).toEqual({ ok: true, method: 'insert-text', message: insertMessage('success') });
     expect(insert).toHaveBeenCalledWith(document, 'skill text', {});
-    expect(notify).toHaveBeenCalledWith(document, INSERT_MESSAGES.success, { tone: 'info', timeoutMs: 6000 });
+    expect(notify).toHaveBeenCalledWith(document, insertMessage('success'), { tone: 'info', timeoutMs: 6000 });
+  });
+
+  it('an insert the popup asked for (quiet) shows no message in the page: the popup says it, once', async () => {
+    const notify = vi.fn();
+    const insert = vi.fn(async (): Promise<InsertResult> => ({ ok: true, method: 'insert-text', message: insertMessage('success') }));
+    const result = await onContentMessage({ type: 'skillpin:content-insert', text: 'skill text', origin: HERE, quiet: true }, BG, { runtimeId: ID, doc: document, insert, notify });
+    expect(result).toMatchObject({ ok: true });
+    expect(notify).not.toHaveBeenCalled();
+    expect(await onContentMessage({ type: 'skillpin:content-insert', text: 'skill text', origin: HERE, quiet: 'yes' }, BG, { runtimeId: ID, doc: document, insert, notify })).toBeNull();
   });
 
   it('a page of another origin gets nothing (the tab navigated after the background checked it)', async () => {
     const insert = vi.fn();
     const notify = vi.fn();
     const result = await handleContentInsert({ type: 'skillpin:content-insert', text: 't', origin: 'https://chatgpt.com' }, { runtimeId: ID, doc: document, insert, notify });
-    expect(result).toEqual({ ok: false, method: 'none', message: NAVIGATED_AWAY });
+    expect(result).toEqual({ ok: false, method: 'none', message: navigatedAwayMessage() });
     expect(insert).not.toHaveBeenCalled();
     expect(notify).not.toHaveBeenCalled();
   });
@@ -95,9 +104,9 @@ describe('handling an insert', () => {
     const notify = vi.fn();
     const writeText = vi.fn(async () => undefined);
     Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
-    const insert = async (): Promise<InsertResult> => ({ ok: false, method: 'none', message: INSERT_MESSAGES.rejected });
+    const insert = async (): Promise<InsertResult> => ({ ok: false, method: 'none', message: insertMessage('rejected') });
     const result = await handleContentInsert({ type: 'skillpin:content-insert', text: 'the block', origin: HERE }, { runtimeId: ID, doc: document, insert, notify });
-    expect(result).toEqual({ ok: false, method: 'none', message: INSERT_MESSAGES.rejected });
+    expect(result).toEqual({ ok: false, method: 'none', message: insertMessage('rejected') });
     expect(writeText).not.toHaveBeenCalled();
     expect(notify).not.toHaveBeenCalled();
   });
@@ -116,7 +125,7 @@ describe('handling an insert', () => {
         },
       },
     );
-    expect(result).toEqual({ ok: false, method: 'none', message: INSERT_MESSAGES.failed });
+    expect(result).toEqual({ ok: false, method: 'none', message: insertMessage('failed') });
   });
 
   it('shows the notice the background sends after a failure, as a warning that stays a minute', async () => {
@@ -131,7 +140,7 @@ describe('handling an insert', () => {
     let clicks = 0;
     document.getElementById('send')?.addEventListener('click', () => clicks++);
     const result = await handleContentInsert({ type: 'skillpin:content-insert', text: 'block', origin: HERE }, { runtimeId: ID, doc: document, settleMs: 5 });
-    expect(result).toEqual({ ok: false, method: 'none', message: INSERT_MESSAGES.noComposer });
+    expect(result).toEqual({ ok: false, method: 'none', message: insertMessage('noComposer') });
     expect(clicks).toBe(0);
   });
 });

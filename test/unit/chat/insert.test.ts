@@ -7,7 +7,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CHAT_ADAPTERS, type ChatAdapter } from '../../../lib/chat/adapters';
 import { readComposerLines } from '../../../lib/chat/composer';
-import { expectedLines, INSERT_MESSAGES, insertIntoComposer, METHODS_BY_EDITOR } from '../../../lib/chat/insert';
+import { expectedLines, insertIntoComposer, insertMessage, METHODS_BY_EDITOR } from '../../../lib/chat/insert';
 
 const SETTLE = 20;
 const BLOCK = ['=== Skill context (Skillpin) ===', '# Title', '', '- item', '  - nested', '', '    code', 'ends with \\', 'last'].join('\n');
@@ -195,7 +195,7 @@ describe('the method follows the editor', () => {
     const el = composer('<div id="prompt-textarea" class="ProseMirror" contenteditable="true" data-composer></div>');
     const ed = new StandIn(el);
     const result = await insertIntoComposer(document, BLOCK, { adapter: adapter('chatgpt'), settleMs: SETTLE });
-    expect(result).toEqual({ ok: true, method: 'insert-text', message: INSERT_MESSAGES.success });
+    expect(result).toEqual({ ok: true, method: 'insert-text', message: insertMessage('success') });
     expect(ed.commands).toEqual([`insertText:${BLOCK}`]);
     expect(ed.model()).toBe(BLOCK);
   });
@@ -263,7 +263,7 @@ describe('the read-back sees line structure', () => {
     const el = composer('<div class="ProseMirror" contenteditable="true" data-composer></div>');
     const ed = new StandIn(el, behaviour, ['Draft']);
     const result = await insertIntoComposer(document, BLOCK, { adapter: adapter('chatgpt'), settleMs: SETTLE });
-    expect(result).toEqual({ ok: false, method: 'none', message: INSERT_MESSAGES.rejected });
+    expect(result).toEqual({ ok: false, method: 'none', message: insertMessage('rejected') });
     expect(ed.inputs).toContain('historyUndo');
     expect(ed.model()).toBe('Draft');
   });
@@ -272,7 +272,7 @@ describe('the read-back sees line structure', () => {
     const el = composer('<div class="ProseMirror" contenteditable="true" data-composer></div>');
     const ed = new StandIn(el, { revertAfterMs: SETTLE + 5 });
     const result = await insertIntoComposer(document, BLOCK, { adapter: adapter('chatgpt'), settleMs: SETTLE * 2 });
-    expect(result.message).toBe(INSERT_MESSAGES.rejected);
+    expect(result.message).toBe(insertMessage('rejected'));
     expect(ed.model()).toBe('');
   });
 
@@ -280,7 +280,7 @@ describe('the read-back sees line structure', () => {
     const el = composer('<div id="ask-input" contenteditable="true" data-lexical-editor="true" data-composer></div>');
     el.addEventListener('beforeinput', (e) => e.stopImmediatePropagation(), true);
     const result = await insertIntoComposer(document, BLOCK, { adapter: adapter('perplexity'), settleMs: SETTLE });
-    expect(result).toEqual({ ok: false, method: 'none', message: INSERT_MESSAGES.rejected });
+    expect(result).toEqual({ ok: false, method: 'none', message: insertMessage('rejected') });
   });
 });
 
@@ -289,7 +289,7 @@ describe('putting a composer back', () => {
     const el = composer('<div class="ProseMirror" contenteditable="true" data-composer></div>');
     const ed = new StandIn(el, { maxChars: 12, history: true, groupWithDraft: true }, ['Draft']);
     const result = await insertIntoComposer(document, BLOCK, { adapter: adapter('chatgpt'), settleMs: SETTLE });
-    expect(result).toEqual({ ok: false, method: 'none', message: INSERT_MESSAGES.partial });
+    expect(result).toEqual({ ok: false, method: 'none', message: insertMessage('partial') });
     expect(ed.inputs).toEqual(['historyUndo', 'historyRedo']);
     expect(ed.model().startsWith('Draft')).toBe(true);
   });
@@ -298,7 +298,7 @@ describe('putting a composer back', () => {
     const el = composer('<div class="ProseMirror" contenteditable="true" data-composer></div>');
     const ed = new StandIn(el, { maxChars: 12 });
     const result = await insertIntoComposer(document, BLOCK, { adapter: adapter('chatgpt'), settleMs: SETTLE });
-    expect(result.message).toBe(INSERT_MESSAGES.rejected);
+    expect(result.message).toBe(insertMessage('rejected'));
     expect(ed.commands.at(-1)).toBe('delete');
     expect(ed.model()).toBe('');
   });
@@ -307,7 +307,7 @@ describe('putting a composer back', () => {
     const el = composer('<div id="ask-input" contenteditable="true" data-lexical-editor="true" data-composer></div>');
     const ed = new StandIn(el, { dropLeadingSpaces: true });
     const result = await insertIntoComposer(document, BLOCK, { adapter: adapter('perplexity'), settleMs: SETTLE });
-    expect(result.message).toBe(INSERT_MESSAGES.rejected);
+    expect(result.message).toBe(insertMessage('rejected'));
     expect(ed.inputs).toEqual(['insertReplacementText', 'historyUndo', 'deleteContentBackward']);
     expect(ed.model()).toBe('');
   });
@@ -315,7 +315,7 @@ describe('putting a composer back', () => {
   it('an editor with a draft and no way back: the answer says to check the message box', async () => {
     const el = composer('<div class="ProseMirror" contenteditable="true" data-composer></div>');
     new StandIn(el, { maxChars: 12 }, ['Draft']);
-    expect((await insertIntoComposer(document, BLOCK, { adapter: adapter('chatgpt'), settleMs: SETTLE })).message).toBe(INSERT_MESSAGES.partial);
+    expect((await insertIntoComposer(document, BLOCK, { adapter: adapter('chatgpt'), settleMs: SETTLE })).message).toBe(insertMessage('partial'));
   });
 
   it('a textarea gets its saved value back, then the next method is tried', async () => {
@@ -333,12 +333,12 @@ describe('nothing to do', () => {
   it('an empty or blank text is refused before anything is touched', async () => {
     const el = composer('<div class="ProseMirror" contenteditable="true" data-composer></div>');
     const ed = new StandIn(el);
-    expect(await insertIntoComposer(document, ' \n\t', { adapter: adapter('chatgpt') })).toEqual({ ok: false, method: 'none', message: INSERT_MESSAGES.empty });
+    expect(await insertIntoComposer(document, ' \n\t', { adapter: adapter('chatgpt') })).toEqual({ ok: false, method: 'none', message: insertMessage('empty') });
     expect(ed.commands).toEqual([]);
   });
 
   it('no composer on the page', async () => {
     document.body.innerHTML = '<p>hello</p>';
-    expect(await insertIntoComposer(document, 'x', { adapter: adapter('claude') })).toEqual({ ok: false, method: 'none', message: INSERT_MESSAGES.noComposer });
+    expect(await insertIntoComposer(document, 'x', { adapter: adapter('claude') })).toEqual({ ok: false, method: 'none', message: insertMessage('noComposer') });
   });
 });

@@ -8,10 +8,13 @@ import { createClient, type Client } from '../../../components/shared/client';
 import type { OptionsEnv } from '../../../components/options/env';
 import type { PopupEnv } from '../../../components/popup/env';
 import { setMessageSource } from '../../../lib/i18n';
+import { setUiLanguage } from '../../../lib/i18n/format';
 import { pinsPage } from '../../../lib/lists/pins-page';
 import { DEFAULT_SETTINGS, type Pin } from '../../../lib/types';
 
 setMessageSource(null);
+// Dates as an English browser in UTC shows them, whatever the machine's zone.
+setUiLanguage(() => 'en-US', 'UTC');
 
 type Handler<T extends RequestType> = (req: RequestMap[T]['request']) => RequestMap[T]['response'] | Promise<RequestMap[T]['response']>;
 export type Handlers = { [T in RequestType]?: Handler<T> };

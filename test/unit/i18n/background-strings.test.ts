@@ -63,3 +63,38 @@ describe('menus and notifications', () => {
     expect(plan?.message).toBe(`api-client auf ${origin} hat sich seit Ihrer Freigabe geändert. Sehen Sie sich die Änderungen an, bevor Sie ihn wieder verwenden.`);
   });
 });
+
+describe('what the background and the chat page say, in German', () => {
+  it('the refusals, the clipboard hints and the chat-tab messages', async () => {
+    useGerman();
+    const { clipboardHint, noClipboardHint, notAChatMessage } = await import('../../../lib/background/hand-off');
+    const { approvalDecision, handOff } = await import('../../../lib/background/handoff-rules');
+    expect(clipboardHint()).toBe('Der Skill ist in Ihrer Zwischenablage: Klicken Sie in das Nachrichtenfeld und fügen Sie ihn ein (Strg+V oder ⌘V). Es wurde nichts gesendet.');
+    expect(noClipboardHint()).toContain('Skill-Kontext kopieren');
+    expect(notAChatMessage(null, null)).toBe('Der Chat-Tab ist nicht mehr da, deshalb wurde nichts eingefügt.');
+    expect(notAChatMessage('https://example.org/x', 'https://chatgpt.com')).toContain('zeigt jetzt https://example.org statt https://chatgpt.com');
+    expect(handOff(null)).toMatchObject({ ok: false, message: 'Die Website führt diesen Skill nicht mehr auf.' });
+    const skill = makeSkill({ status: 'digest-mismatch' });
+    expect(approvalDecision(skill, { digestLf: 'a'.repeat(64), confirmUnverified: false, confirmCrossOrigin: false })).toMatchObject({
+      ok: false,
+      message: 'Ein Skill mit dem Status „Inhalt stimmt nicht überein“ kann nicht freigegeben werden.',
+    });
+  });
+
+  it('the chat page: the insert results and the notice with its close button', async () => {
+    useGerman();
+    const { insertMessage } = await import('../../../lib/chat/insert');
+    const { navigatedAwayMessage } = await import('../../../lib/chat/content-handler');
+    expect(insertMessage('success')).toBe('Skill in das Nachrichtenfeld eingefügt. Prüfen Sie ihn und senden Sie ihn dann selbst ab.');
+    expect(insertMessage('noComposer')).toContain('kein Nachrichtenfeld');
+    expect(navigatedAwayMessage()).toContain('deshalb wurde nichts eingefügt');
+    const { Window } = await import('happy-dom');
+    const doc = new Window({ url: 'https://chatgpt.com/' }).document as unknown as Document;
+    const { showNotice } = await import('../../../lib/chat/notice');
+    const shown = showNotice(doc, insertMessage('success'), { tone: 'info' });
+    const close = shown?.root.querySelector('button');
+    expect(close?.getAttribute('aria-label')).toBe('Schließen');
+    expect(shown?.root.textContent).toContain('Skill in das Nachrichtenfeld eingefügt');
+    expect(shown?.root.textContent).not.toMatch(/inserted|Dismiss/);
+  });
+});

@@ -61,6 +61,21 @@ function literals(): { value: string; file: string }[] {
 }
 const LITERALS = literals();
 
+/** The bases of counted messages: the first argument of every tn('base', …) call. */
+function pluralBases(): string[] {
+  const out = new Set<string>();
+  for (const file of SOURCES) {
+    walk(ast(file).program, (n) => {
+      if (n.type !== 'CallExpression') return;
+      const callee = n.callee as Node;
+      const args = n.arguments as Node[];
+      if (callee.type === 'Identifier' && callee.name === 'tn' && args[0]?.type === 'StringLiteral') out.add(args[0].value as string);
+    });
+  }
+  return [...out];
+}
+const PLURAL_BASES = pluralBases();
+
 /** Placeholder names a message refers to ($NAME$), lower-cased. */
 const referenced = (message: string): string[] => [...message.matchAll(/\$([A-Za-z0-9_@]+)\$/g)].map((m) => (m[1] as string).toLowerCase()).sort();
 
@@ -103,6 +118,8 @@ describe('locales', () => {
 describe('keys and code', () => {
   it('every key some locale has is used by the code', () => {
     const used = new Set(LITERALS.map((l) => l.value));
+    // A counted message (lib/i18n/plural.ts tn('base', n), or a table of PluralBase values) uses every plural form of its base.
+    for (const base of LITERALS.map((l) => l.value)) for (const form of ['zero', 'one', 'two', 'few', 'many', 'other']) used.add(`${base}_${form}`);
     for (const l of LITERALS) for (const m of l.value.matchAll(/__MSG_([A-Za-z0-9_@]+)__/g)) used.add(m[1] as string);
     for (const page of PAGES) for (const m of readFileSync(join(ROOT, page), 'utf8').matchAll(/__MSG_([A-Za-z0-9_@]+)__/g)) used.add(m[1] as string);
     expect(Object.keys(english).filter((k) => !used.has(k))).toEqual([]);
@@ -118,6 +135,8 @@ describe('keys and code', () => {
         if (callee.type === 'Identifier' && callee.name === 't' && args[0]?.type === 'StringLiteral') asked.push(args[0].value as string);
       });
     }
+    // tn('base', n) asks for base_other (and base_one where the language has it).
+    for (const base of PLURAL_BASES) asked.push(`${base}_other`, `${base}_one`);
     for (const l of LITERALS) for (const m of l.value.matchAll(/__MSG_([A-Za-z0-9_@]+)__/g)) asked.push(m[1] as string);
     expect(asked.length).toBeGreaterThan(200);
     expect([...new Set(asked)].filter((k) => !(k in english))).toEqual([]);
@@ -163,6 +182,68 @@ describe('no UI text outside the catalogue', () => {
     const found = LITERALS.filter((l) => ['lib/background/badge.ts', 'lib/background/menus.ts', 'lib/background/notify.ts', 'entrypoints/background/platform.ts'].includes(l.file))
       .filter((l) => words.test(l.value) && !/^[a-z-]+$/.test(l.value))
       .map((l) => `${l.file}: "${l.value}"`);
+    expect(found).toEqual([]);
+  });
+});
+
+// What reaches a user from the background, the chat page's content script, the export checks and
+// the pages: a sentence written into the code instead of the catalogue would be English in every
+// language (issue 25, item 7). A literal counts as a sentence when it holds three words in a row.
+const SENTENCE = /\p{L}{2,}[ ,;:'’]+\p{L}{2,}[ ,;:'’]+\p{L}{2,}/u;
+/** Property names whose values are notes for developers, never shown (the adapter table's sources). */
+const NOTE_KEYS = new Set(['source', 'sources', 'note', 'notes']);
+/** Names, not language: a chat site's own name. */
+const NAMES = new Set(['Mistral Le Chat']);
+const USER_FACING = SOURCES.filter((f) => /^(lib\/(background|chat|export|context|i18n)|components|entrypoints)\//.test(f));
+
+/** The sentences written as literals in `code`, with their lines; console output, notes and CSS are not shown to users. */
+function sentencesIn(code: string): { line: number; text: string }[] {
+  const found: { line: number; text: string }[] = [];
+  const program = parse(code, { sourceType: 'module', plugins: ['typescript', 'jsx'] }).program;
+  const skip = new Set<unknown>();
+  walk(program, (n) => {
+    if (n.type === 'CallExpression') {
+      const callee = n.callee as Node;
+      // console.* for developers; the skill-context block's header is for the agent, in English by design (PRODUCT.md §6).
+      if (callee.type === 'MemberExpression' && (callee.object as Node).type === 'Identifier' && ((callee.object as Node).name as string) === 'console') skip.add(n);
+    }
+    if (n.type === 'ObjectProperty') {
+      const key = n.key as Node;
+      const name = key.type === 'Identifier' ? (key.name as string) : key.type === 'StringLiteral' ? (key.value as string) : '';
+      if (NOTE_KEYS.has(name)) skip.add(n.value);
+    }
+    if (skip.has(n)) {
+      for (const [k, v] of Object.entries(n)) if (k !== 'loc' && typeof v === 'object') walk(v, (inner) => skip.add(inner));
+      return;
+    }
+    const line = (n.loc as { start: { line: number } } | undefined)?.start.line ?? 0;
+    if (n.type === 'StringLiteral' && SENTENCE.test(n.value as string) && !NAMES.has(n.value as string)) found.push({ line, text: n.value as string });
+    if (n.type === 'TemplateLiteral') {
+      const text = (n.quasis as Node[]).map((q) => (q.value as { cooked: string }).cooked).join('…');
+      // A style sheet in a template (the chat notice's shadow root) is not language.
+      if (SENTENCE.test(text) && !/[{;]\s*$|^\s*[:.#@]/m.test(text.trim().split('\n')[0] ?? '')) found.push({ line, text });
+    }
+  });
+  return found.filter((f) => !skip.has(f));
+}
+
+describe('no sentence outside the catalogue in what reaches a user', () => {
+  it('finds a hard-coded English sentence, and leaves console output, notes and style sheets alone', () => {
+    const sample = [
+      "export const gone = () => ({ ok: false, message: 'The chat tab is gone, so nothing was inserted.' });",
+      'const why = (host: string) => `This skill is hosted on ${host}; confirm to approve it.`;',
+      "console.warn('Skillpin: the request rules could not be installed');",
+      "const adapter = { host: 'chat.example', source: 'the site’s own composer markup' };",
+      "const STYLE = `\n:host { all: initial; }\n.box { position: fixed; right: 16px; }\n`;",
+      "const key = t('chat_tab_gone');",
+    ].join('\n');
+    expect(sentencesIn(sample).map((f) => f.line)).toEqual([1, 2]);
+  });
+
+  // The content script (lib/chat), the background (lib/background: refusals, hints, handler
+  // failures), the export checks (lib/export) and the pages (components, entrypoints, the Details view).
+  it.each(USER_FACING.filter((f) => !f.startsWith('lib/context/')))('%s', (file) => {
+    const found = sentencesIn(readFileSync(join(ROOT, file), 'utf8')).map((f) => `${file}:${f.line} "${f.text.slice(0, 80)}"`);
     expect(found).toEqual([]);
   });
 });

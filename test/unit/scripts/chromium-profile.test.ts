@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pinExtensions, unpackedExtensionId } from '../../../scripts/lib/chromium.mjs';
+import { pinExtensions, sandboxFor, unpackedExtensionId, viewerArgs } from '../../../scripts/lib/chromium.mjs';
 
 const made: string[] = [];
 function tempDir(): string {
@@ -46,5 +46,20 @@ describe('pinExtensions', () => {
     writeFileSync(join(profile, 'Default', 'Preferences'), JSON.stringify({ browser: { x: 1 }, extensions: { theme: 't', pinned_extensions: ['b'.repeat(32)] } }));
     pinExtensions(profile, ['a'.repeat(32), 'b'.repeat(32)]);
     expect(prefsOf(profile)).toEqual({ browser: { x: 1 }, extensions: { theme: 't', pinned_extensions: ['b'.repeat(32), 'a'.repeat(32)] } });
+  });
+});
+
+describe('the sandbox of a browser a person looks at (the demo, the screenshots)', () => {
+  it('stays on for a normal user, with no flag and so no warning bar', () => {
+    expect(sandboxFor(1000)).toEqual({ sandbox: true, args: [], note: null });
+    expect(viewerArgs('/ext', 1000)).not.toContain('--no-sandbox');
+  });
+
+  it('as root, where Chromium refuses to start sandboxed: --no-sandbox, the bar kept away with --test-type, and a note saying so', () => {
+    const root = sandboxFor(0);
+    expect(root.sandbox).toBe(false);
+    expect(root.args).toEqual(['--no-sandbox', '--test-type']);
+    expect(root.note).toMatch(/sandbox is off/);
+    expect(viewerArgs('/ext', 0).filter((a) => a === '--no-sandbox')).toHaveLength(1);
   });
 });

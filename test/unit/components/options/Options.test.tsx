@@ -342,10 +342,10 @@ describe('pins and approvals', () => {
     expect(rows()[1]?.querySelector('[data-action="revoke-key"]')).toBeNull();
   });
 
-  it('lists every approval and revokes one', async () => {
-    const approval = approved(makeSkill()).approval.approval;
+  it('lists every approval, its status in words, and withdraws one', async () => {
+    const approval = approved(makeSkill({ status: 'verified-signed' })).approval.approval;
     if (!approval) throw new Error('fixture');
-    let list = [approval];
+    let list = [{ ...approval, statusAtApproval: 'verified-signed' as const }];
     const { render, bg } = setup({
       'skillpin:approvals-list': () => list,
       'skillpin:revoke': () => {
@@ -354,8 +354,18 @@ describe('pins and approvals', () => {
       },
     });
     const root = await render();
-    expect(root.querySelector('[data-testid="approvals"]')?.textContent).toContain('search-docs');
-    await click(root.querySelector('[data-testid="approvals"] [data-action="revoke"]'));
+    const table = root.querySelector('[data-testid="approvals"]');
+    expect(table?.textContent).toContain('search-docs');
+    // The status in words (as the import preview says it), not the code; the site is a link as in every table.
+    expect(table?.querySelector('[data-status="verified-signed"]')?.textContent).toContain('Verified & signed');
+    expect(table?.querySelector('td > code')).toBeNull();
+    expect(table?.querySelector(`a[href*="${encodeURIComponent(ORIGIN)}"]`)?.textContent).toBe(ORIGIN);
+    // One row: no filter box and no count above it.
+    expect(root.querySelector('[data-testid="approvals-filter"]')).toBeNull();
+    expect(root.querySelector('[data-testid="approvals-count"]')).toBeNull();
+    const withdraw = root.querySelector('[data-testid="approvals"] [data-action="withdraw"]');
+    expect(withdraw?.textContent).toBe('Withdraw approval');
+    await click(withdraw);
     expect(bg.ofType('skillpin:revoke')).toEqual([{ type: 'skillpin:revoke', origin: ORIGIN, url: approval.url }]);
     expect(root.querySelector('[data-testid="approvals"]')).toBeNull();
     expect(root.textContent).toContain('No approvals yet');
@@ -491,8 +501,31 @@ describe('pins and approvals', () => {
 });
 
 const EMPTY_PREVIEW: ImportPreview = { ok: true, errors: [], pins: [], approvals: [], revocations: [], settings: null };
+const ONE_PIN_PREVIEW: ImportPreview = { ...EMPTY_PREVIEW, pins: [{ origin: 'https://a.example', fingerprint: FP_NEW, outcome: 'add', stored: null }] };
 
 describe('export and import', () => {
+  it('a file that changes nothing says so, in a neutral box, and offers no Import', async () => {
+    const preview: ImportPreview = {
+      ...EMPTY_PREVIEW,
+      pins: [{ origin: ORIGIN, fingerprint: FP_OLD, outcome: 'unchanged', stored: FP_OLD }],
+      approvals: [
+        { id: 'x', origin: ORIGIN, url: `${ORIGIN}/s/SKILL.md`, name: 'search-docs', statusAtApproval: 'verified', keyFingerprint: null, outcome: 'unchanged', needs: { unverified: false, crossOrigin: false } },
+      ],
+    };
+    const { render, bg } = setup({ 'skillpin:import-preview': () => preview });
+    const root = await render();
+    await typeInto(root.querySelector('#import-text'), '{"format":"skillpin-trust"}');
+    await click(root.querySelector('[data-action="import"]'));
+    const panel = root.querySelector('[data-testid="import-preview"]');
+    expect(panel?.classList.contains('result-warn')).toBe(false);
+    expect(panel?.getAttribute('data-nothing')).toBe('true');
+    expect(panel?.querySelector('[data-testid="import-preview-counts"]')?.textContent).toContain('This file adds nothing new');
+    expect(panel?.textContent).toContain('Already here: nothing changes');
+    expect(root.querySelector<HTMLButtonElement>('[data-action="import-confirm"]')?.disabled).toBe(true);
+    await click(root.querySelector('[data-action="import-confirm"]'));
+    expect(bg.ofType('skillpin:import')).toHaveLength(0);
+  });
+
   it('shows what an import adds before writing, and sends only the confirmations the user gave', async () => {
     const ids = { plain: 'https://a.example https://a.example/s/SKILL.md', unverified: 'https://b.example https://cdn.example/u/SKILL.md' };
     const preview: ImportPreview = {
@@ -518,7 +551,10 @@ describe('export and import', () => {
     await click(root.querySelector('[data-action="import"]'));
     expect(bg.ofType('skillpin:import')).toHaveLength(0);
     const panel = root.querySelector('[data-testid="import-preview"]');
-    expect(panel?.querySelector('[data-testid="import-preview-counts"]')?.textContent).toBe('1 keys to pin, 2 approvals to add, 1 keys to revoke, 1 settings to change.');
+    expect(panel?.querySelector('[data-testid="import-preview-counts"]')?.textContent).toBe('Importing will add 1 key to pin, 2 approvals, 1 key to revoke, 1 changed setting.');
+    // What will happen, before anything happened; a setting by its name in words.
+    expect(panel?.querySelector(`[data-approval-id="${ids.plain}"]`)?.textContent).toContain('Will be added');
+    expect(panel?.querySelector('[data-testid="import-preview-settings"] [data-field="paused"]')?.textContent).toContain('Pause checking');
     expect(panel?.querySelector('[data-testid="import-preview-pins"] [data-outcome="conflict"] [data-fingerprint]')?.getAttribute('data-fingerprint')).toBe(FP_NEW);
     expect(panel?.querySelector('[data-testid="import-preview-revocations"]')?.textContent).toContain('https://c.example');
     expect(panel?.querySelector('[data-testid="import-preview-settings"] [data-field="paused"]')?.textContent).toContain('true');
@@ -563,15 +599,15 @@ describe('export and import', () => {
       approvalsAdded: 3,
       errors: ['approval 4: unknown origin'],
     };
-    const { render, bg } = setup({ 'skillpin:import-preview': () => EMPTY_PREVIEW, 'skillpin:import': () => result });
+    const { render, bg } = setup({ 'skillpin:import-preview': () => ONE_PIN_PREVIEW, 'skillpin:import': () => result });
     const root = await render();
     await typeInto(root.querySelector('#import-text'), '{"pins": []}');
     await click(root.querySelector('[data-action="import"]'));
     await click(root.querySelector('[data-action="import-confirm"]'));
     expect(bg.ofType('skillpin:import')).toEqual([{ type: 'skillpin:import', json: '{"pins": []}', confirmUnverified: [], confirmCrossOrigin: [] }]);
     const box = root.querySelector('[data-testid="import-result"]');
-    expect(box?.textContent).toContain('2 keys added, 1 already known, 3 approvals added');
-    expect(box?.textContent).toContain('1 different keys were not imported');
+    expect(box?.textContent).toContain('Imported: 2 keys added, 1 key already known, 3 approvals added, 0 approvals already known.');
+    expect(box?.textContent).toContain('1 different key was not imported');
     const row = box?.querySelector(`[data-testid="import-conflicts"] [data-origin="${ORIGIN}"]`);
     expect(row?.querySelectorAll('[data-fingerprint]')[0]?.getAttribute('data-fingerprint')).toBe(FP_OLD);
     expect(row?.querySelectorAll('[data-fingerprint]')[1]?.getAttribute('data-fingerprint')).toBe(FP_NEW);

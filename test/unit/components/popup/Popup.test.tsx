@@ -130,7 +130,8 @@ describe('skill list', () => {
     const root = await render();
     const card = root.querySelector('.card');
     const text = card?.textContent ?? '';
-    for (const part of ['search-docs', 'Search the documentation', 'v1.2.0', 'MIT', 'llms.txt + skills index', '1,234\u00a0bytes', '≈\u00a0309\u00a0tokens']) {
+    // The size shown is of what Copy and Insert hand on (the whole skill-context block), not of the SKILL.md alone.
+    for (const part of ['search-docs', 'Search the documentation', 'v1.2.0', 'MIT', 'llms.txt + skills index', 'Adds ≈\u00a0409\u00a0tokens (1.6\u00a0kB) to the chat']) {
       expect(text).toContain(part);
     }
     expect(root.querySelector('[data-testid="artifact-host"]')?.textContent).toContain('cdn.other.example');
@@ -330,13 +331,13 @@ describe('approve', () => {
     const root = await render();
     await click(root.querySelector('[data-action="approve"]'));
     const live = document.querySelector('[data-testid="announcer"]');
-    expect(live?.getAttribute('role')).toBe('alert');
+    expect(live?.closest('[role]')?.getAttribute('role')).toBe('alert');
     expect(live?.textContent).toContain('The content changed.');
   });
 });
 
 describe('approved skills', () => {
-  it('offer Copy (skill context to the clipboard, with a confirmation) and Revoke', async () => {
+  it('offer Copy skill context (to the clipboard, with a confirmation) and Withdraw approval', async () => {
     const skill = approved(makeSkill());
     const { render, bg, copied } = setup(
       withReport(makeReport([skill]), {
@@ -349,7 +350,7 @@ describe('approved skills', () => {
     await click(root.querySelector('[data-action="copy"]'));
     expect(copied).toEqual(['CONTEXT BLOCK']);
     expect(document.querySelector('[data-testid="announcer"]')?.textContent).toContain('Copied the context of “search-docs”');
-    await click(root.querySelector('[data-action="revoke"]'));
+    await click(root.querySelector('[data-action="withdraw"]'));
     expect(bg.ofType('skillpin:revoke')).toEqual([{ type: 'skillpin:revoke', origin: ORIGIN, url: skill.url }]);
   });
 
@@ -363,10 +364,11 @@ describe('approved skills', () => {
     root = await some.render();
     await click(root.querySelector('[data-action="insert"]'));
     expect(some.bg.ofType('skillpin:insert')).toEqual([{ type: 'skillpin:insert', tabId: 42, chatOrigin: 'https://claude.ai', origin: ORIGIN, url: skill.url }]);
-    expect(document.querySelector('[data-testid="announcer"]')?.textContent).toContain('Nothing was sent');
+    // The message names the chat the skill went to.
+    expect(document.querySelector('[data-testid="announcer"]')?.textContent).toContain('Inserted “search-docs” into the chat on claude.ai');
   });
 
-  it('with a chat tab, Insert into chat is the main action and Copy keeps a short visible label', async () => {
+  it('with a chat tab, Insert into chat is the main action; Copy skill context keeps its one name', async () => {
     const skill = approved(makeSkill());
     const handlers = withReport(makeReport([skill]));
     let root = await setup(handlers).render();
@@ -375,12 +377,13 @@ describe('approved skills', () => {
     expect(copy?.textContent).toBe('Copy skill context');
     root = await setup(handlers, { chatTab: { tabId: 42, title: 'Local chat', host: 'localhost', origin: 'http://localhost:3000' } }).render();
     const buttons = Array.from(root.querySelectorAll('[data-skill-id] .actions button')).map((b) => b.getAttribute('data-action'));
-    expect(buttons).toEqual(['insert', 'copy', 'export', 'revoke']);
+    expect(buttons).toEqual(['insert', 'copy', 'export', 'withdraw']);
+    // Export for upload and Withdraw approval share a second row, apart from the first.
+    expect(Array.from(root.querySelectorAll('[data-skill-id] .actions-secondary button')).map((b) => b.getAttribute('data-action'))).toEqual(['export', 'withdraw']);
     expect(root.querySelector('[data-action="insert"]')?.classList.contains('btn-primary')).toBe(true);
     copy = root.querySelector('[data-action="copy"]');
     expect(copy?.classList.contains('btn-primary')).toBe(false);
-    expect(copy?.textContent).toBe('Copy');
-    expect(copy?.getAttribute('aria-label')).toBe('Copy skill context');
+    expect(copy?.textContent).toBe('Copy skill context');
   });
 
   it('say so when insertion fell back to the clipboard', async () => {
@@ -406,8 +409,8 @@ describe('key-changed banner', () => {
     const banner = root.querySelector('[data-testid="key-banner"]');
     expect(banner?.querySelector('[data-testid="key-old"] [data-fingerprint]')?.getAttribute('data-fingerprint')).toBe(FP_OLD);
     expect(banner?.querySelector('[data-testid="key-new"] [data-fingerprint]')?.getAttribute('data-fingerprint')).toBe(FP_NEW);
-    expect(banner?.querySelector('[data-testid="first-seen"]')?.textContent).toBe('2025-01-15 10:00 UTC');
-    expect(banner?.querySelector('[data-testid="last-seen"]')?.textContent).toBe('2025-06-01 12:30 UTC');
+    expect(banner?.querySelector('[data-testid="first-seen"]')?.textContent).toBe('Jan 15, 2025, 10:00 AM');
+    expect(banner?.querySelector('[data-testid="last-seen"]')?.textContent).toBe('Jun 1, 2025, 12:30 PM');
     expect(root.querySelector<HTMLButtonElement>('[data-action="approve"]')?.disabled).toBe(true);
   });
 
@@ -469,12 +472,15 @@ describe('details', () => {
     expect(rendered?.querySelector('h1')?.textContent).toBe('Search');
     expect(rendered?.querySelector('script')).toBeNull();
     expect(rendered?.querySelector('a')?.getAttribute('target')).toBe('_blank');
+    // One plain verdict; the evidence is folded below it, with the code, the checksum, the signature and the key once.
+    expect(root.querySelector('[data-testid="verdict"]')?.textContent).toContain("the site's signature checks out");
+    expect(root.querySelector('details[data-testid="evidence"]')?.hasAttribute('open')).toBe(false);
     expect(root.querySelector('[data-testid="status-code"]')?.textContent).toBe('verified-signed');
     expect(root.textContent).toContain('signature-valid');
-    expect(root.textContent).toContain(HEX_A);
-    expect(root.querySelector('[data-testid="signature-state"]')?.textContent).toContain('valid');
-    expect(root.querySelector(`[data-fingerprint="${FP_OLD}"]`)).not.toBeNull();
-    expect(root.querySelector('[data-flag="bidi-control"]')?.textContent).toContain('Bidi control characters (2)');
+    expect(root.querySelectorAll(`[data-hex="${HEX_A}"]`).length).toBeGreaterThan(0);
+    expect(root.querySelector('[data-testid="signature-state"]')?.textContent).toBe("Signed: the signature checks out with the site's key.");
+    expect(root.querySelectorAll(`[data-fingerprint="${FP_OLD}"]`)).toHaveLength(1);
+    expect(root.querySelector('[data-flag="bidi-control"]')?.textContent).toContain('2 characters that can reorder how text is displayed');
     await click(root.querySelector('[data-action="raw"]'));
     expect(root.querySelector('[data-testid="raw"]')?.textContent).toBe(text);
     await click(root.querySelector('[data-action="back"]'));
@@ -511,7 +517,7 @@ describe('details', () => {
     expect(approve?.disabled).toBe(false);
     await click(approve);
     expect(bg.ofType('skillpin:approve')[0]).toMatchObject({ digestLf: HEX_B, confirmUnverified: false });
-    expect(root.querySelector('[data-action="revoke"]')).not.toBeNull();
+    expect(root.querySelector('[data-action="withdraw"]')).not.toBeNull();
   });
 });
 

@@ -205,7 +205,7 @@ describe('probing', () => {
     const h = setup({ 'skillpin:report': () => null, 'skillpin:probe': probe.handler });
     await h.draw();
     await probe.release(undefined as unknown as OriginReport);
-    expect(h.states).toEqual(['loading', 'probing', 'error: No answer to skillpin:probe']);
+    expect(h.states).toEqual(['loading', 'probing', "error: Skillpin's background did not answer (skillpin:probe). Close this page and open it again."]);
   });
 
   it('only the latest probe changes the state: an older answer arriving late is dropped', async () => {

@@ -1,0 +1,170 @@
+// How Skillpin checked a skill, for whoever wants to see it (issue 25, item 4): folded below the
+// plain verdict, the checksums the site declared (grouped: the same value listed five times is one
+// line saying where it was listed), the file's own checksum, whether the signature checks out and
+// the site's key, once, in groups of four; each value in monospace with a copy button. The status
+// code and the engine's notes for the publisher come last.
+import type { DeclaredDigest, SkillReport } from '../../lib/types';
+import { t, type MessageKey } from '../../lib/i18n';
+import { tn } from '../../lib/i18n/plural';
+import type { WriteClipboard } from '../shared/clipboard';
+import { CopyButton } from '../shared/CopyButton';
+import { Fingerprint } from '../shared/Fingerprint';
+import { sourceLabel } from '../shared/format';
+
+const FIELD: Record<DeclaredDigest['field'], MessageKey> = {
+  'inline-sha256': 'digest_field_inline',
+  'index-digest': 'digest_field_digest',
+  'index-sha256': 'digest_field_sha256',
+};
+
+const SIGNATURE: Record<SkillReport['signature']['state'], MessageKey> = {
+  valid: 'signature_valid',
+  invalid: 'signature_invalid',
+  missing: 'signature_missing',
+  'not-signing': 'signature_not_signing',
+  'not-checked': 'signature_not_checked',
+};
+
+/** The declared checksums, one group per distinct value, each with where it was declared. */
+export function digestGroups(declared: readonly DeclaredDigest[]): { hex: string; where: string[] }[] {
+  const groups = new Map<string, string[]>();
+  for (const d of declared) {
+    const hex = d.hex.toLowerCase();
+    const where = `${sourceLabel(d.source)} (${t(FIELD[d.field])})`;
+    groups.set(hex, [...(groups.get(hex) ?? []), where]);
+  }
+  return [...groups].map(([hex, where]) => ({ hex, where }));
+}
+
+/** One sentence on the declared checksums: all match, none declared, or they do not. */
+function digestSummary(skill: SkillReport): string {
+  const n = skill.declared.length;
+  if (n === 0) return t('evidence_declared_none');
+  if (skill.status === 'sources-disagree') return tn('evidence_declared_disagree', n);
+  if (skill.status === 'digest-mismatch' || !skill.actual) return tn('evidence_declared_mismatch', n);
+  return tn('evidence_declared_match', n);
+}
+
+function Hex({ value, what, clipboard }: { value: string; what: string; clipboard: WriteClipboard }) {
+  const groups = value.match(/.{1,8}/g) ?? [value];
+  return (
+    <span class="hex-value">
+      <code class="hex" data-hex={value}>
+        {groups.map((g, i) => (
+          <span class="hex-group" key={i}>
+            {g}
+          </span>
+        ))}
+      </code>
+      <CopyButton value={value} what={what} clipboard={clipboard} />
+    </span>
+  );
+}
+
+function matchedText(form: 'raw' | 'lf-normalized' | null): string | null {
+  if (form === 'raw') return t('evidence_matched_raw');
+  if (form === 'lf-normalized') return t('evidence_matched_lf');
+  return null;
+}
+
+function Checksums({ skill, clipboard }: { skill: SkillReport; clipboard: WriteClipboard }) {
+  const actual = skill.actual;
+  const matched = actual ? matchedText(actual.matchedForm) : null;
+  return (
+    <>
+      <dt>{t('evidence_checksums')}</dt>
+      <dd>
+        <p data-testid="digest-summary">{digestSummary(skill)}</p>
+        {digestGroups(skill.declared).map((g) => (
+          <div class="digest" key={g.hex} data-testid="declared-digest">
+            <Hex value={g.hex} what={t('evidence_declared_value')} clipboard={clipboard} />
+            <p class="hint">{t('evidence_declared_in', g.where.join(', '))}</p>
+          </div>
+        ))}
+      </dd>
+      {actual && (
+        <>
+          <dt>{t('evidence_file_checksum')}</dt>
+          <dd>
+            <Hex value={actual.raw} what={t('evidence_file_checksum')} clipboard={clipboard} />
+            {actual.lf !== actual.raw && (
+              <>
+                <p class="hint">{t('evidence_lf_checksum')}</p>
+                <Hex value={actual.lf} what={t('evidence_lf_checksum')} clipboard={clipboard} />
+              </>
+            )}
+            {matched && <p class="hint">{matched}</p>}
+          </dd>
+        </>
+      )}
+    </>
+  );
+}
+
+/** `keyFp`: the origin's pinned key, else the one it offers, else null. */
+export function EvidenceSection({ skill, keyFp, clipboard }: { skill: SkillReport; keyFp: string | null; clipboard: WriteClipboard }) {
+  return (
+    <details class="section evidence" data-testid="evidence">
+      <summary>
+        <h3>{t('evidence_title')}</h3>
+      </summary>
+      <dl class="facts stacked">
+        <Checksums skill={skill} clipboard={clipboard} />
+        <dt>{t('signature')}</dt>
+        <dd data-testid="signature-state" data-state={skill.signature.state}>
+          {t(SIGNATURE[skill.signature.state])}
+        </dd>
+        <dt>{t('evidence_site_key')}</dt>
+        <dd>
+          {keyFp ? (
+            <span class="hex-value">
+              <Fingerprint value={keyFp} />
+              <CopyButton value={keyFp} what={t('evidence_site_key')} clipboard={clipboard} />
+            </span>
+          ) : (
+            t('key_none')
+          )}
+        </dd>
+        {skill.attestation && (
+          <>
+            <dt>{t('attestation')}</dt>
+            <dd>
+              <code>{skill.attestation.verdict}</code> {skill.attestation.attester ?? ''}
+            </dd>
+          </>
+        )}
+        {skill.snapshot && (
+          <>
+            <dt>{t('snapshot')}</dt>
+            <dd>
+              <code>{skill.snapshot.state}</code> {skill.snapshot.revision ?? ''}
+            </dd>
+          </>
+        )}
+        <dt>{t('status_code')}</dt>
+        <dd>
+          <code data-testid="status-code">{skill.status}</code>
+          {skill.statusCode !== skill.status && (
+            <>
+              {' · '}
+              <code>{skill.statusCode}</code>
+            </>
+          )}
+        </dd>
+      </dl>
+      {skill.diagnostics.length > 0 && (
+        <>
+          <h4>{t('diagnostics_title')}</h4>
+          <p class="hint">{t('diagnostics_for_publisher')}</p>
+          <ul class="diagnostics" lang="en">
+            {skill.diagnostics.map((d, i) => (
+              <li key={i} class={`diag-${d.level}`}>
+                <code>{d.code}</code> {d.message}
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+    </details>
+  );
+}

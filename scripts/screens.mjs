@@ -1,0 +1,134 @@
+// @ts-check
+// `npm run screens`: screenshots of every state a newcomer meets, in English and German, light and
+// dark, into .screens/<lang>/<theme>/ (SCREENS_DIR overrides it; printed at the end). Built on the
+// demo's headless journey (scripts/lib/demo-session.mjs: the demo publisher, the mock chat, the
+// extension pinned): the popup's list, a skill's details with its evidence open, approved, withdrawn
+// with Undo, the chat tab's popup, the diff after a content change, the key-change warning, and every
+// section of the options page (found from its menu, so a new section is taken too). Only 127.0.0.1
+// is reached.
+import { mkdirSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { buildOnce, changeSkill, DEMO_SKILLS, ROOT, rotateKey, startDemo, waitForSite } from './lib/demo-session.mjs';
+
+const out = process.env.SCREENS_DIR ? resolve(process.env.SCREENS_DIR) : join(ROOT, '.screens');
+const LANGS = (process.env.SCREENS_LANGS ?? 'en,de').split(',').filter(Boolean);
+const THEMES = /** @type {const} */ (['light', 'dark']);
+const POPUP = { width: 400, height: 600 };
+const OPTIONS = { width: 1000, height: 760 };
+
+/** @type {string[]} */
+const written = [];
+
+/**
+ * One state in both themes: the page is drawn again in each colour scheme and shot as the user sees it.
+ * @param {import('playwright-core').Page} page @param {string} lang @param {string} name
+ */
+async function shoot(page, lang, name) {
+  for (const theme of THEMES) {
+    await page.emulateMedia({ colorScheme: theme, reducedMotion: 'reduce' });
+    await page.waitForTimeout(150);
+    const dir = join(out, lang, theme);
+    mkdirSync(dir, { recursive: true });
+    await page.screenshot({ path: join(dir, `${name}.png`) });
+    written.push(join(lang, theme, `${name}.png`));
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+}
+
+/** @param {import('playwright-core').Page} page */
+const dismissMessage = async (page) => {
+  const close = page.locator('[data-action="message-close"]');
+  if (await close.count()) await close.first().click();
+};
+
+/** @param {string} lang */
+async function journey(lang) {
+  const demo = await startDemo({ headless: true, lang, siteDir: join(ROOT, `.demo/site-screens-${lang}`), downloads: join(ROOT, '.demo/downloads') });
+  const { context, extensionId, site, chat } = demo;
+  try {
+    const publisher = context.pages()[0] ?? (await context.newPage());
+    await publisher.goto(`${site.origin}/`);
+    const tabs = await demo.tabList();
+    const publisherTab = tabs.find((t) => t.url.startsWith(site.origin))?.id ?? -1;
+    const popup = await context.newPage();
+    await popup.setViewportSize(POPUP);
+    const popupUrl = `chrome-extension://${extensionId}/popup.html?tab=${publisherTab}`;
+    await popup.goto(popupUrl);
+    await waitForSite(demo, popup);
+    await popup.reload();
+    const first = popup.locator('[data-skill-url]').first();
+    await first.waitFor();
+    await shoot(popup, lang, '01-popup-list');
+
+    await first.locator('[data-action="details"]').click();
+    await popup.getByTestId('verdict').waitFor();
+    await shoot(popup, lang, '02-popup-details');
+    await popup.locator('[data-testid="evidence"] > summary').click();
+    await popup.getByTestId('evidence').scrollIntoViewIfNeeded();
+    await shoot(popup, lang, '03-popup-details-evidence');
+    await popup.locator('[data-action="back"]').click();
+
+    await popup.locator('[data-skill-url]').first().locator('[data-action="approve"]').click();
+    await popup.locator('[data-skill-url]').first().locator('[data-action="withdraw"]').waitFor();
+    await shoot(popup, lang, '04-popup-approved');
+    await popup.locator('[data-skill-url]').first().locator('[data-action="withdraw"]').click();
+    await popup.locator('.message [data-action="message-action"]').waitFor();
+    await shoot(popup, lang, '05-popup-withdrawn-undo');
+    await popup.locator('.message [data-action="message-action"]').click();
+    await popup.locator('[data-skill-url]').first().locator('[data-action="withdraw"]').waitFor();
+    await dismissMessage(popup);
+
+    // The popup on the chat tab: every approved skill, ready to insert there.
+    const chatPage = await context.newPage();
+    await chatPage.goto(`${chat.origin}/index.html`);
+    const chatTab = (await demo.tabList()).find((t) => t.url.startsWith(chat.origin))?.id ?? -1;
+    const chatView = await context.newPage();
+    await chatView.setViewportSize(POPUP);
+    await chatView.goto(`chrome-extension://${extensionId}/popup.html?tab=${chatTab}`);
+    await chatView.locator('[data-testid="chat-panel"] [data-skill-url]').first().waitFor();
+    await shoot(chatView, lang, '06-popup-chat-tab');
+    await chatView.close();
+
+    // The publisher changes the approved skill: the details show what changed.
+    const approvedName = DEMO_SKILLS[0]?.name ?? '';
+    const changed = changeSkill(demo, approvedName);
+    await demo.send(popup, { type: 'skillpin:probe', origin: site.origin });
+    await popup.goto(popupUrl);
+    await popup.locator('[data-skill-url]').first().locator('[data-action="details"]').click();
+    await popup.locator('.diff').first().waitFor();
+    await shoot(popup, lang, '07-popup-diff');
+
+    // And then publishes with a new key.
+    rotateKey(demo, changed);
+    await demo.send(popup, { type: 'skillpin:probe', origin: site.origin });
+    await popup.goto(popupUrl);
+    await popup.getByTestId('key-banner').waitFor();
+    await shoot(popup, lang, '08-popup-key-change');
+
+    // Every section of the options page, as its menu lists them.
+    const options = await context.newPage();
+    await options.setViewportSize(OPTIONS);
+    await options.goto(`chrome-extension://${extensionId}/options.html`);
+    await options.locator('.nav a').first().waitFor();
+    const sections = await options.locator('.nav a').evaluateAll((links) => links.map((a) => a.getAttribute('href') ?? '').filter((h) => h.startsWith('#')));
+    for (const [i, href] of sections.entries()) {
+      const id = href.slice(1);
+      if (id === 'diagnostics') await options.locator('#diag-origin').selectOption(site.origin).catch(() => undefined);
+      await options.locator(`.nav a[href="${href}"]`).click();
+      await options.waitForTimeout(200);
+      await shoot(options, lang, `${String(10 + i).padStart(2, '0')}-options-${id}`);
+    }
+  } finally {
+    await demo.close();
+  }
+}
+
+buildOnce();
+rmSync(out, { recursive: true, force: true });
+for (const lang of LANGS) {
+  console.log(`screens in ${lang}…`);
+  await journey(lang);
+}
+console.log(`\n${written.length} screenshots:`);
+for (const f of written) console.log(`  ${f}`);
+console.log(`screens: ${out}`);
