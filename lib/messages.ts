@@ -72,6 +72,12 @@ export interface PrivilegedRequests {
    * origin is a chat site.
    */
   'skillpin:insert': { request: { tabId: number; chatOrigin: string; origin: string; url: string }; response: InsertResult };
+  /**
+   * The side panel's Insert into chat: the same checks and insertion as skillpin:insert, into the
+   * panel's active tab `tabId`, provided it still shows `chatOrigin` (the chat site the panel showed
+   * when the user chose). A path of its own, so that the hand-off gate's enumeration lists it.
+   */
+  'skillpin:library-insert': { request: { tabId: number; chatOrigin: string; origin: string; url: string }; response: InsertResult };
   'skillpin:settings-get': { request: Record<string, never>; response: Settings };
   'skillpin:settings-set': { request: { settings: Settings }; response: ActionResult };
   /**
@@ -411,6 +417,7 @@ export const MESSAGES = {
   },
   'skillpin:approvals-list': { access: 'privileged', changes: null, concern: 'approvals', handsOff: null, fields: none },
   'skillpin:insert': { access: 'privileged', changes: null, concern: 'approvals', handsOff: 'chat', fields: { tabId: int, chatOrigin: origin, origin, url: str } },
+  'skillpin:library-insert': { access: 'privileged', changes: null, concern: 'approvals', handsOff: 'chat', fields: { tabId: int, chatOrigin: origin, origin, url: str } },
   'skillpin:trust-key': {
     access: 'privileged',
     changes: 'trust',

@@ -32,6 +32,8 @@ export interface ActionsEnv {
   clipboard: WriteClipboard;
   /** Saves a file the user downloads (an export for upload); absent: an anchor with a blob URL. */
   saveFile?: SaveFile;
+  /** The hand-off path Insert into chat takes; absent: the popup's (skillpin:insert). The side panel has its own. */
+  insert?: Client['insert'];
 }
 
 export interface SkillActions {
@@ -124,7 +126,7 @@ export function useSkillActions(env: ActionsEnv, origin: string, onChanged: () =
 
   async function insert(tabId: number, chatOrigin: string, skillOrigin: string, url: string, name: string) {
     await run(async () => {
-      const res = await env.client.insert(tabId, chatOrigin, skillOrigin, url);
+      const res = await (env.insert ?? env.client.insert)(tabId, chatOrigin, skillOrigin, url);
       if (res.ok && res.method !== 'clipboard' && res.method !== 'none') announce(t('inserted_ok', display(name, NAME_MAX), hostOf(chatOrigin)), 'success');
       else if (res.method === 'clipboard') announce(t('inserted_clipboard', res.message), 'info');
       else announce(t('insert_failed', res.message), 'error');

@@ -58,5 +58,8 @@ export function approvalHandlers(ctx: ServiceContext): Slice<'approvals'> {
     'skillpin:approvals-list': async () => (await ctx.store()).listApprovals(),
     'skillpin:insert': async (req, sender) =>
       insertSkill(ctx, { origin: req.origin, url: req.url, frame: { tabId: req.tabId, frameId: 0 }, expectedOrigin: req.chatOrigin, quiet: true }, sender),
+    // The side panel says what happened itself, as the popup does: the chat page shows no message of its own.
+    'skillpin:library-insert': async (req, sender) =>
+      insertSkill(ctx, { origin: req.origin, url: req.url, frame: { tabId: req.tabId, frameId: 0 }, expectedOrigin: req.chatOrigin, quiet: true }, sender),
   };
 }
