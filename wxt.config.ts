@@ -48,6 +48,15 @@ export default defineConfig({
     optional_permissions: ['nativeMessaging'],
     host_permissions: ['http://*/*', 'https://*/*'],
     action: { default_title: '__MSG_extName__' },
+    // Keyboard shortcuts, listed in the options page (components/options/ShortcutsSection.tsx): the
+    // popup, and the side panel's library. Chrome opens the panel from the `open-library` command's
+    // listener (entrypoints/background/library-panel.ts); Firefox opens its sidebar itself.
+    commands: {
+      _execute_action: { suggested_key: { default: 'Alt+Shift+K' }, description: '__MSG_shortcut_popup__' },
+      ...(browser === 'firefox'
+        ? { _execute_sidebar_action: { suggested_key: { default: 'Alt+Shift+L' }, description: '__MSG_command_library__' } }
+        : { 'open-library': { suggested_key: { default: 'Alt+Shift+L' }, description: '__MSG_command_library__' } }),
+    },
     // The policies an organisation may set (docs/policies.md). Firefox has no schema: it hands
     // the enterprise policy's "3rdparty" data to storage.managed as written.
     ...(browser === 'chrome' ? { storage: { managed_schema: 'managed_schema.json' } } : {}),

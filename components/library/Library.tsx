@@ -20,7 +20,7 @@ export const ROWS_SHOWN = 100;
 
 function TabLine({ tab }: { tab: ActiveTab | null | undefined }) {
   if (tab === undefined) return null;
-  const text = tab === null ? t('library_tab_none') : tab.isChat ? t('library_tab_chat', tab.host) : t('library_tab_other', tab.host);
+  const text = tab === null ? t('library_on_nothing') : tab.isChat ? t('library_on_chat', tab.host) : t('library_on_page', tab.host);
   return (
     <p class="lib-tab" data-testid="library-tab" data-chat={tab?.isChat ? 'true' : 'false'}>
       {text}
@@ -103,6 +103,7 @@ function Body({ env }: { env: LibraryEnv }) {
   }
   return (
     <div class="lib" onKeyDown={(e) => typeToSearch(e, search.current)}>
+      <p class="hint lib-intro">{t('library_intro')}</p>
       <TabLine tab={tab} />
       <div class="lib-search">
         <label for="library-search">{t('library_search_label')}</label>

@@ -30,5 +30,5 @@ export function statusWords(attention: LibraryAttention | null): string {
 export function refusalWords(code: string | null): string {
   if (code === 'policy-requires-signed' || code === 'policy-pending') return t('library_refusal_policy');
   if (code === 'site-excluded') return t('library_refusal_excluded');
-  return t('library_refusal_other');
+  return t('library_refusal_elsewhere');
 }

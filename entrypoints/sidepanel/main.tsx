@@ -51,5 +51,7 @@ const env: LibraryEnv = {
 };
 
 document.documentElement.lang = t('ui_lang');
+// The file's title is the manifest's sidebar title (a catalogue reference); the page shows the words.
+document.title = t('library_title');
 const root = document.getElementById('app');
 if (root) render(<Library env={env} />, root);

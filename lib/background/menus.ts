@@ -1,7 +1,7 @@
 // The context-menu model: "Copy skill context" on pages of an origin with usable
 // approved skills, "Insert skill context" on editable fields of chat sites (the
 // built-in ones and the user's Settings.chatSites) with one child per usable approved
-// skill, and "Open my skills library" everywhere (the side panel). Item ids carry (origin, url) so a click is understood after the service worker
+// skill, and "Open all my skills beside the page" everywhere (the side panel). Item ids carry (origin, url) so a click is understood after the service worker
 // restarted.
 import { t } from '../i18n';
 import { NAME_MAX, display } from '../text/display';
@@ -12,7 +12,7 @@ import { chatSitePatterns } from '../chat/sites';
 
 export const COPY_MENU_ID = 'skillpin-copy';
 export const INSERT_MENU_ID = 'skillpin-insert';
-/** "Open my skills library": opens the side panel (it hands nothing out, so it is no hand-off path). */
+/** "Open all my skills beside the page": opens the side panel (it hands nothing out, so it is no hand-off path). */
 export const LIBRARY_MENU_ID = 'skillpin-library';
 
 /**

@@ -196,3 +196,34 @@ describe('the details in German', () => {
     }
   });
 });
+
+describe('All my skills', () => {
+  it('opens the library from the click and closes the popup; a failure is said', async () => {
+    const bg = fakeBackground({ 'skillpin:report': () => makeReport([]), 'skillpin:probe': () => makeReport([]) });
+    let opened = 0;
+    let closed = 0;
+    const close = window.close;
+    window.close = () => {
+      closed++;
+    };
+    try {
+      let fail = false;
+      const env = popupEnv(bg.client, {
+        openLibrary: async () => {
+          opened++;
+          if (fail) throw new Error('No browser window to open the panel in.');
+        },
+      });
+      const root = await mount(<Popup env={env} target={{ kind: 'origin', origin: ORIGIN, tabId: 7, isChat: false }} />);
+      await click(root.querySelector('[data-action="library"]'));
+      expect([opened, closed]).toEqual([1, 1]);
+      fail = true;
+      await click(root.querySelector('[data-action="library"]'));
+      expect([opened, closed]).toEqual([2, 1]);
+      expect(root.querySelector('[data-testid="announcer"]')?.textContent).toContain("Couldn't open the side panel");
+      expect((await mount(<Popup env={popupEnv(bg.client)} target={null} />)).querySelector('[data-action="library"]')).toBeNull();
+    } finally {
+      window.close = close;
+    }
+  });
+});
