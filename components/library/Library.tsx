@@ -143,7 +143,7 @@ function Body({ env }: { env: LibraryEnv }) {
         {items && items.length > 0 && found.length === 0 && <p class="empty">{t('library_no_match', query)}</p>}
         {items && found.length > 0 && (
           <>
-            <p class="summary" data-testid="library-count">
+            <p class="summary" data-testid="library-count" data-complete={state.phase === 'ready' && state.complete ? 'true' : 'false'}>
               {t('library_shown', String(visible.length), String(found.length))}
             </p>
             <LibraryList groups={groups} active={Math.min(active, visible.length - 1)} tab={tab ?? null} actions={actions} onReview={setReview} onPick={setActive} />
