@@ -7,6 +7,8 @@ import type { Approval, OriginReport, Pin, Settings, SkillStatus } from './types
 import type { KeyHistoryEntry } from './trust/records';
 import type { ExportStatus } from './export/record';
 import type { ArchiveFileChange } from './verify/file-changes';
+import type { AgentId } from './desktop/limits';
+import type { AgentState } from './desktop/protocol';
 
 export type { ArchiveFileChange, ExportStatus };
 import { isSettingsChanges, isSettingsMessage } from './trust/settings';
@@ -114,6 +116,14 @@ export interface PrivilegedRequests {
   'skillpin:skill-export': { request: { origin: string; url: string }; response: SkillExportResult };
   /** Every recorded export, with whether the exported copy is out of date (lib/export/record.ts). */
   'skillpin:exports-list': { request: Record<string, never>; response: ExportStatus[] };
+  /** What the desktop mirror holds and how the connection to the desktop program stands (docs/desktop.md). */
+  'skillpin:desktop-status': { request: Record<string, never>; response: DesktopStatus };
+  /**
+   * Bring the desktop mirror up to date now (after installing the program, or to check again). In
+   * Chrome a background started before nativeMessaging was granted cannot reach the program: it
+   * then starts again (`restarting`), and this options page opens again by itself.
+   */
+  'skillpin:desktop-check': { request: Record<string, never>; response: { restarting: boolean; status: DesktopStatus } };
 }
 
 export type RequestMap = PublicRequests & PrivilegedRequests;
@@ -225,6 +235,63 @@ export type LibraryAttention = 'content-changed' | 'key-changed' | 'key-revoked'
 
 /** The most entries one page of skillpin:approved-list may ask for. */
 export const APPROVED_PAGE_MAX = 10_000;
+
+/**
+ * How the desktop mirror stands: `off` (turned off, nothing is sent), `no-permission` (on, but the
+ * browser does not grant nativeMessaging), `restart-needed` (Chrome: the background must start again
+ * to reach the program), `waiting` (the organisation's policy is not known yet: nothing is handed
+ * over, and the mirror was emptied until it is), `working`, `in-sync`, `host-absent` (the program is not installed for this browser),
+ * `forbidden` (it is installed for another extension id), `retrying` (the connection was lost),
+ * `unavailable` (this browser cannot run it).
+ */
+export type DesktopState = 'off' | 'no-permission' | 'restart-needed' | 'waiting' | 'working' | 'in-sync' | 'host-absent' | 'forbidden' | 'retrying' | 'unavailable';
+
+export interface DesktopAgentStatus {
+  agent: AgentId;
+  /** The user confirmed this revision for this agent (needed only when the skill grants tools or carries scripts). */
+  confirmed: boolean;
+  /** What the program last did with the copy in this agent's folder (null: nothing reported yet). */
+  state: AgentState | null;
+  folder: string | null;
+  message: string | null;
+}
+
+/** One skill handed to the desktop program: an approved skill that may be used now. */
+export interface DesktopSkillStatus {
+  origin: string;
+  url: string;
+  name: string;
+  /** Its mirror revision (lib/desktop/revision.ts): what a confirmation names. */
+  revision: string;
+  /** Frontmatter keys that grant tools, servers or hooks. */
+  tools: string[];
+  /** Files an agent could run. */
+  scripts: string[];
+  /** It grants tools or carries scripts: each agent folder needs the user's confirmation for this revision. */
+  needsConfirmation: boolean;
+  agents: DesktopAgentStatus[];
+}
+
+export interface DesktopStatus {
+  /** The user turned desktop agents on (Settings.desktopMirror). */
+  enabled: boolean;
+  /** The browser grants the optional nativeMessaging permission. */
+  permission: boolean;
+  state: DesktopState;
+  /** The sentence the program or the browser gave, when there is one. */
+  message: string | null;
+  hostVersion: string | null;
+  /** The terminal command that installs the program for this browser (its extension id filled in). */
+  installCommand: string;
+  /** The agent folders as the program named them (empty until it answered once). */
+  folders: { agent: AgentId; folder: string; present: boolean }[];
+  /** The skills handed to the program in the last sync; held by it when `state` is `in-sync`. */
+  skills: DesktopSkillStatus[];
+  /** Skills that may be used but cannot be mirrored, and why. */
+  refused: { origin: string; url: string; message: string }[];
+  /** When the program last confirmed the mirror (ms since the epoch); null when it never did in this session. */
+  syncedAt: number | null;
+}
 
 export interface ApprovedSkillSummary {
   origin: string;
@@ -363,13 +430,14 @@ const importJson: Check = (v) => typeof v === 'string' && v.length <= 16 * 1024 
 const optionalIds: Check = (v) => v === undefined || (Array.isArray(v) && v.length <= 100_000 && v.every(str));
 
 /**
- * Where a request hands a skill's content out of the extension (lib/background/hand-off-gate.ts):
- * the clipboard (the popup's Copy), a chat frame (Insert), a downloaded file (Export for upload).
+ * Where a path hands a skill's content out of the extension (lib/background/hand-off-gate.ts):
+ * the clipboard (the popup's Copy), a chat frame (Insert), a downloaded file (Export for upload),
+ * the desktop program (the background's mirror, lib/background/desktop-mirror.ts DESKTOP_HAND_OFFS).
  */
-export type HandOffKind = 'clipboard' | 'chat' | 'download';
+export type HandOffKind = 'clipboard' | 'chat' | 'download' | 'desktop';
 
 /** The background's slices of handlers (lib/background/handlers/): each request type belongs to exactly one. */
-export type Concern = 'reports' | 'approvals' | 'keys' | 'settings' | 'transfer';
+export type Concern = 'reports' | 'approvals' | 'keys' | 'settings' | 'transfer' | 'desktop';
 
 /** Everything the background knows about one request type, in one place. */
 export interface MessageDefinition<T extends RequestType = RequestType> {
@@ -463,6 +531,9 @@ export const MESSAGES = {
   },
   'skillpin:skill-export': { access: 'privileged', changes: null, concern: 'transfer', handsOff: 'download', fields: { origin, url: str } },
   'skillpin:exports-list': { access: 'privileged', changes: null, concern: 'transfer', handsOff: null, fields: none },
+  // Names, revisions and states only: the skills' content goes to the program from the background's mirror path.
+  'skillpin:desktop-status': { access: 'privileged', changes: null, concern: 'desktop', handsOff: null, fields: none },
+  'skillpin:desktop-check': { access: 'privileged', changes: null, concern: 'desktop', handsOff: null, fields: none },
 } as const satisfies { [T in RequestType]: MessageDefinition<T> };
 
 /** The request types one slice of handlers answers. */

@@ -10,6 +10,8 @@
 // archive.ts), and the store records (key history, stored skills, probe cache) in
 // lib/trust/records.ts.
 
+import type { AgentId } from './desktop/limits';
+
 // ---------------------------------------------------------------------------
 // Injected I/O
 // ---------------------------------------------------------------------------
@@ -284,6 +286,27 @@ export interface Settings {
    * the context menu's "Insert skill context" appears on them.
    */
   chatSites: string[];
+  /**
+   * Hand the approved skills that may be used now to Skillpin's desktop program (docs/desktop.md).
+   * Off by default; it works only while the browser grants the optional nativeMessaging permission.
+   */
+  desktopMirror: boolean;
+  /** The agents whose skill folders the desktop program copies skills into (none by default). */
+  desktopAgents: AgentId[];
+  /**
+   * For a skill that grants tools or carries scripts: the agent folders the user confirmed it for,
+   * each bound to the skill's mirror revision (its content and approval), so a change asks again.
+   */
+  desktopConfirmed: DesktopConfirmation[];
+}
+
+/** The user confirmed that this revision of this skill may be written to this agent's folder. */
+export interface DesktopConfirmation {
+  origin: string;
+  url: string;
+  agent: AgentId;
+  /** The skill's mirror revision (lib/desktop/revision.ts), 64 hex digits. */
+  revision: string;
 }
 
 export const DEFAULT_SETTINGS: Settings = {
@@ -296,6 +319,9 @@ export const DEFAULT_SETTINGS: Settings = {
   reviewers: {},
   snapshotKeys: [],
   chatSites: [],
+  desktopMirror: false,
+  desktopAgents: [],
+  desktopConfirmed: [],
 };
 
 // ---------------------------------------------------------------------------

@@ -6,7 +6,8 @@
 // one it runs headless, walks the same journey (plus a content change and a new key),
 // saves screenshots and journey.json (tabs, badge, pin state, the exported ZIP) into a folder it
 // prints (DEMO_SHOTS overrides it). Downloads go into .demo/downloads/ under their own names
-// (DEMO_DOWNLOADS overrides it); the setup is scripts/lib/demo-session.mjs.
+// (DEMO_DOWNLOADS overrides it). DEMO_LANG=de starts the browser in German. The setup is
+// scripts/lib/demo-session.mjs.
 import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { chromiumPath } from './lib/chromium.mjs';
@@ -26,7 +27,7 @@ if (!existsSync(browserPath)) {
 }
 
 buildOnce();
-const demo = await startDemo({ headless: !headed, downloads });
+const demo = await startDemo({ headless: !headed, downloads, lang: process.env.DEMO_LANG || undefined });
 const { context, worker, extensionId, site, chat, keys, pinned } = demo;
 console.log(`demo publisher: ${site.origin}/  (key ${keys.publicKeyB64})`);
 console.log(`mock chat:      ${chat.origin}/index.html`);

@@ -1,8 +1,9 @@
-// The options page: settings, pins, approvals, export/import and diagnostics.
+// The options page: settings, pins, approvals, desktop agents, export/import and diagnostics.
 import { useEffect, useState } from 'preact/hooks';
 import { t } from '../../lib/i18n';
 import { AnnouncerProvider } from '../shared/Announcer';
 import { ApprovalsSection } from './ApprovalsSection';
+import { DesktopSection } from './DesktopSection';
 import { DiagnosticsSection } from './DiagnosticsSection';
 import { KeyHistorySection } from './KeyHistorySection';
 import type { OptionsEnv } from './env';
@@ -29,6 +30,7 @@ function Body({ env, initialOrigin }: { env: OptionsEnv; initialOrigin?: string 
     { id: 'settings', title: t('settings_title') },
     { id: 'pins', title: t('pins_title') },
     { id: 'approvals', title: t('approvals_title') },
+    { id: 'desktop', title: t('desktop_title') },
     { id: 'transfer', title: t('transfer_title') },
     ...(env.shortcuts ? [{ id: 'shortcuts', title: t('shortcuts_title') }] : []),
     { id: 'diagnostics', title: t('diagnostics_page_title') },
@@ -66,6 +68,10 @@ function Body({ env, initialOrigin }: { env: OptionsEnv; initialOrigin?: string 
         <section id="approvals" aria-labelledby="h-approvals" class="panel">
           <h2 id="h-approvals">{t('approvals_title')}</h2>
           <ApprovalsSection env={env} version={version} onChanged={changed} />
+        </section>
+        <section id="desktop" aria-labelledby="h-desktop" class="panel">
+          <h2 id="h-desktop">{t('desktop_title')}</h2>
+          <DesktopSection env={env} version={version + settingsVersion} />
         </section>
         <section id="transfer" aria-labelledby="h-transfer" class="panel">
           <h2 id="h-transfer">{t('transfer_title')}</h2>

@@ -20,6 +20,8 @@ export interface OptionsEnv {
   saveFile?: SaveFile;
   /** Asks the browser to let Skillpin read these host patterns (permissions.request, from the click). */
   requestAccess?: (patterns: string[]) => Promise<boolean>;
+  /** Asks the browser for the optional nativeMessaging permission (permissions.request, from the click). */
+  requestNativeMessaging?: () => Promise<boolean>;
   /** URL of the popup page (per-origin views: `${popupUrl}?origin=…`). */
   popupUrl: string;
   /**

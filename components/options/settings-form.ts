@@ -18,6 +18,9 @@ export interface SettingsForm {
 
 export type FormErrors = Partial<Record<keyof SettingsForm, string>>;
 
+/** The settings this form edits (the desktop agents have a section of their own, DesktopSection). */
+export type FormSettings = Pick<Settings, keyof SettingsForm>;
+
 export function toForm(s: Settings): SettingsForm {
   return {
     paused: s.paused,
@@ -148,7 +151,7 @@ function parseSnapshotKeys(text: string): { value: SnapshotKeyConfig[]; error: s
 }
 
 /** The Settings a form describes, or the errors that stop it from being saved. */
-export function fromForm(form: SettingsForm): { settings: Settings; errors: null } | { settings: null; errors: FormErrors } {
+export function fromForm(form: SettingsForm): { settings: FormSettings; errors: null } | { settings: null; errors: FormErrors } {
   const allow = parseSiteList(form.allowList);
   const deny = parseSiteList(form.denyList);
   const reviewers = parseReviewers(form.reviewers);
@@ -199,7 +202,7 @@ export function changedFields(form: SettingsForm, saved: SettingsForm): (keyof S
  * field left as loaded is not sent even if parsing would normalise it, so it can never
  * overwrite a newer value stored from elsewhere (the background merges, messages.ts).
  */
-export function settingsChanges(form: SettingsForm, saved: SettingsForm, parsed: Settings): Partial<Settings> {
+export function settingsChanges(form: SettingsForm, saved: SettingsForm, parsed: FormSettings): Partial<Settings> {
   const out: Partial<Settings> = {};
   for (const f of changedFields(form, saved)) (out as Record<string, unknown>)[f] = parsed[f];
   return out;

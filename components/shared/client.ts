@@ -64,6 +64,8 @@ export function createClient(send: Send) {
     reportsList: () => request('skillpin:reports-list', none),
     skillExport: (origin: string, url: string) => request('skillpin:skill-export', { origin, url }),
     exportsList: () => request('skillpin:exports-list', none),
+    desktopStatus: () => request('skillpin:desktop-status', none),
+    desktopCheck: () => request('skillpin:desktop-check', none),
   };
 }
 

@@ -5,6 +5,7 @@ import type { BackgroundPlatform } from '@/lib/background/service';
 import { COPY_MENU_ID, INSERT_MENU_ID, LIBRARY_MENU_ID, type MenuModel } from '@/lib/background/menus';
 import { copyViaOffscreen } from '@/lib/clipboard/offscreen';
 import { writeClipboard } from '@/lib/clipboard/write';
+import { nativeMessaging } from './native';
 
 let menuQueue: Promise<void> = Promise.resolve();
 
@@ -89,6 +90,7 @@ export const browserPlatform: BackgroundPlatform = {
     contains: (patterns) => browser.permissions.contains({ origins: patterns }),
     grantedOrigins: async () => (await browser.permissions.getAll()).origins ?? [],
   },
+  native: nativeMessaging,
   async getManaged() {
     // Chrome: the values of the managed_schema (wxt.config.ts), {} without a policy. Firefox:
     // the enterprise policy's "3rdparty" data; without one it rejects ("Managed storage

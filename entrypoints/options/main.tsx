@@ -17,6 +17,7 @@ const env: OptionsEnv = {
   clipboard: writeClipboard,
   download: (filename, text) => saveFile(filename, new TextEncoder().encode(text), 'application/json'),
   requestAccess: (patterns) => browser.permissions.request({ origins: patterns }),
+  requestNativeMessaging: () => browser.permissions.request({ permissions: ['nativeMessaging'] }),
   popupUrl: '/popup.html',
   // The background writes STATE_CHANGE_KEY after every change of settings or trust state.
   watchChanges: stateChangeWatcher(browser.storage.onChanged),

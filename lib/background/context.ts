@@ -18,6 +18,7 @@ import { siteAccess, type SiteAccess } from './site-access';
 import type { SenderLike } from './sender';
 import { settingsCache, type SettingsCache } from './settings-cache';
 import { approvedList } from './approved-list';
+import { createDesktopSync, type DesktopSync } from './desktop-sync';
 import { stateAnnouncer } from './state-change';
 import { refreshBadges } from './badge-refresh';
 import { storeOnce } from './store-once';
@@ -55,6 +56,8 @@ export interface ServiceContext {
   announce(kind: StateChangeKind): Promise<void>;
   /** The last change of trust state or settings made through this worker (its start, at first). */
   stateChangedAt: number;
+  /** The desktop mirror (desktop-sync.ts): told of every change that may change what is usable. */
+  desktop: DesktopSync;
 }
 
 export function createContext(deps: BackgroundDeps): ServiceContext {
@@ -69,6 +72,7 @@ export function createContext(deps: BackgroundDeps): ServiceContext {
       void ctx.refreshMenusSafe();
       // The probes refused meanwhile (a page loaded while the policy was not known) run now.
       probes.retryPending();
+      ctx.desktop.changed({ force: true });
     },
   });
   const settings = settingsCache(store, policy.get);
@@ -93,6 +97,8 @@ export function createContext(deps: BackgroundDeps): ServiceContext {
       await updateBadges(platform, report);
       await maybeNotify(platform, report);
       await ctx.refreshMenusSafe();
+      // A content or key change, or a skill that stopped verifying, leaves the mirror at once.
+      ctx.desktop.changed({ origin });
       // Open pages that show approved skills (the side panel's library, the options page) follow a
       // report that changes what an approved skill is: a content or key change found on a visit.
       if (report.skills.some((skill) => skill.approval.state !== 'none')) await ctx.announce('reports');
@@ -145,6 +151,8 @@ export function createContext(deps: BackgroundDeps): ServiceContext {
         return true;
       }
     },
+    // Built now, reading the context only when it first runs (its own part of it is this field).
+    desktop: createDesktopSync(platform, clock, () => ctx),
   };
   return ctx;
 }

@@ -5,11 +5,30 @@ import type { LoadGate } from '../scheduler/load-gate';
 import type { RequestGuard } from '../net/request-guard';
 import type { TrustStore } from '../trust/store-api';
 import type { Clock, FetchLike, OriginReport } from '../types';
+import type { NativePort, Timers } from '../desktop/link';
 import type { Badge } from './badge';
 import type { HandOffPlatform } from './hand-off';
 import type { MenuModel } from './menus';
 import type { SenderLike } from './sender';
 import type { AccessSource } from './site-access';
+
+/** Native messaging to Skillpin's desktop program (docs/desktop.md), as the background uses it. */
+export interface NativePlatform {
+  /** The browser grants the optional nativeMessaging permission now. */
+  granted(): Promise<boolean>;
+  /** This background can call connectNative: Chrome gives it only to a background started after the grant. */
+  available(): boolean;
+  connectNative(name: string): NativePort;
+  /** Why a port closed, as the browser says (Chrome: runtime.lastError, Firefox: port.error). */
+  disconnectReason(port: NativePort): string | null;
+  timers: Timers;
+  /** Starts the background again (runtime.reload), so that it starts with connectNative. */
+  restart(): void;
+  /** Opens the options page at its desktop section. */
+  openOptions(): Promise<void>;
+  /** The terminal command that installs the program for this browser, its extension id filled in. */
+  installCommand: string;
+}
 
 export interface BackgroundPlatform extends HandOffPlatform {
   setBadge(tabId: number, badge: Badge): Promise<void>;
@@ -34,6 +53,8 @@ export interface BackgroundPlatform extends HandOffPlatform {
   permissions?: AccessSource;
   /** A toolbar click grants the tab's origin while the tab stays on it (Chrome's "On click"). */
   clickGrantsAccess?: boolean;
+  /** Native messaging for the desktop mirror; absent: there is none (node tests that do not need it). */
+  native?: NativePlatform;
 }
 
 export interface BackgroundDeps {
@@ -81,6 +102,6 @@ export interface BackgroundService {
   onAccessChanged(granted: readonly string[]): Promise<void>;
   /** The background's own re-check of an origin, through the probe gate (diagnostics, the demo). */
   probe(origin: string): Promise<OriginReport>;
-  /** Resolves once no probe is waiting for the gate or running. */
+  /** Resolves once no probe is waiting for the gate or running, and the desktop mirror is not mid-run. */
   idle(): Promise<void>;
 }

@@ -1,6 +1,7 @@
 // The gate every runtime message passes: it must be a well-formed request (lib/messages.ts),
 // a privileged one must come from the extension's own pages, and one that may change trust
-// state or settings is announced to open pages afterwards, whether it succeeded or not.
+// state or settings is announced to open pages afterwards, whether it succeeded or not, and
+// brings the desktop mirror up to date.
 import { changesOf, isPrivileged, parseRequest, type Request } from '../messages';
 import type { ServiceContext } from './context';
 import type { Handlers } from './handlers/types';
@@ -25,6 +26,8 @@ export function createDispatch(ctx: ServiceContext, handlers: Handlers): (messag
     } finally {
       // Also after a failed write: pages then read again and show what is really stored.
       if (changes) await ctx.announce(changes);
+      // Trust state or settings changed: the desktop mirror holds exactly what may be used now.
+      if (changes) ctx.desktop.changed({ force: true });
     }
   };
 }

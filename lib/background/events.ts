@@ -64,6 +64,8 @@ export function createEvents(ctx: ServiceContext): Events {
       for (const origin of origins) {
         await probes.probe('revalidate', origin, { kind: 'background' }).catch(() => undefined);
       }
+      // Once an hour the mirror is checked whole, so a copy changed or removed on disk is put back.
+      ctx.desktop.changed({ force: true });
     },
     async onManagedChanged() {
       ctx.forgetPolicy();
@@ -72,10 +74,14 @@ export function createEvents(ctx: ServiceContext): Events {
       await ctx.refreshMenusSafe();
       // Open pages follow it like any other settings change (the options page marks managed fields).
       await ctx.announce('settings');
+      // A policy that now forbids a mirrored skill removes it (once the new policy is read).
+      ctx.desktop.changed({ force: true });
     },
     async onAccessChanged(granted) {
       ctx.access.changed();
       await ctx.announce('settings');
+      // nativeMessaging granted or removed: the mirror starts, or stops sending.
+      ctx.desktop.changed({ force: true });
       if (granted.length === 0 || !platform.activeTabs) return;
       // Access just granted (the popup's "Allow", or the browser's own menu): the site in front is probed now.
       const tabs = await platform.activeTabs().catch(() => []);

@@ -1,15 +1,19 @@
 // The one gate every path passes by which a skill's content leaves the extension (PRODUCT.md §6,
-// §10): the popup's Copy and Insert, the context menu's Copy and Insert, Export for upload, and any
-// path added later. lib/messages.ts names, per request type, where its content goes (`handsOff`);
-// the menus do the same (menus.ts MENU_HAND_OFFS). A path gets the approved bytes only from
-// release(), after these checks, in this order:
+// §10): the popup's Copy and Insert, the context menu's Copy and Insert, Export for upload, the
+// desktop mirror, and any path added later. lib/messages.ts names, per request type, where its
+// content goes (`handsOff`); the menus do the same (menus.ts MENU_HAND_OFFS), and so does the
+// background's own path to the desktop program (desktop-mirror.ts DESKTOP_HAND_OFFS). A path gets
+// the approved bytes only from release(), after these checks, in this order:
 //
 //   the organisation's policy is known → the site is not excluded by the deny list or the
 //   allow-list-only rule → not about a private window unless the user allowed them → the skill is
 //   listed, approved, usable, its current content is the approved content (SKILL.md and, for an
 //   archive, every file) and the policy allows its status (requireSignedSkills) → the approved
 //   bytes are stored and still hash to the approved digest → the target is one it may go to now
-//   (a chat target: the frame shows a chat site, the one the popup offered)
+//   (a chat target: the frame shows a chat site, the one the popup offered; the desktop program:
+//   the user turned desktop agents on)
+//
+// The desktop mirror is judged on the report this browser has: it never probes a site for it.
 //
 // Nothing else reads bytes for a hand-off: buildSkillContext and exportSkill are called only from
 // the modules that take a Released (test/unit/background/hand-off-gate.paths.test.ts).
@@ -31,7 +35,9 @@ export type HandOffTarget =
   | { kind: 'clipboard' }
   | { kind: 'download' }
   /** `expectedOrigin`: the chat site the popup offered (null: any chat site, e.g. the menu of that frame). */
-  | { kind: 'chat'; frame: FrameTarget; expectedOrigin: string | null };
+  | { kind: 'chat'; frame: FrameTarget; expectedOrigin: string | null }
+  /** The desktop program (docs/desktop.md), through the background's mirror. */
+  | { kind: 'desktop' };
 
 export interface HandOffRequest {
   origin: string;
@@ -59,6 +65,7 @@ const no = (error: string, message: string): { ok: false } & Refusal => ({ ok: f
 export const policyPendingMessage = (): string => t('err_policy_pending');
 const excludedMessage = (): string => t('err_site_excluded');
 const privateMessage = (): string => t('err_private');
+const desktopOffMessage = (): string => t('err_desktop_off');
 
 /**
  * Whether an approved skill may be handed on now, by the rules that need no bytes and no target:
@@ -87,6 +94,7 @@ async function intact(stored: StoredSkill, approval: Approval): Promise<boolean>
 }
 
 async function checkTarget(ctx: ServiceContext, target: HandOffTarget, settings: Settings): Promise<({ ok: true; chatOrigin: string | null }) | ({ ok: false } & Refusal)> {
+  if (target.kind === 'desktop') return settings.desktopMirror ? { ok: true, chatOrigin: null } : no('desktop-off', desktopOffMessage());
   if (target.kind !== 'chat') return { ok: true, chatOrigin: null };
   const chat = await chatTarget(ctx.platform, settings.chatSites, target.frame, target.expectedOrigin);
   if (!chat.ok) return no('not-a-chat', chat.message);
@@ -105,7 +113,8 @@ export async function release(ctx: ServiceContext, req: HandOffRequest): Promise
   }
   // Before the report: an excluded site is not probed for it either.
   if (excluded(req.origin, settings)) return no('site-excluded', excludedMessage());
-  const report = await reportFor(ctx, req.origin, req.sender);
+  // The mirror follows what this browser has seen; every other path may need the site's first report.
+  const report = req.target.kind === 'desktop' ? await ctx.currentReport(req.origin) : await reportFor(ctx, req.origin, req.sender);
   const verdict = handOffVerdict(findSkill(report, req.url), req.origin, policy, settings);
   if (!verdict.ok) return verdict;
   // The stored record of exactly the approved content: for an archive its files too, never a newer

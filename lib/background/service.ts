@@ -3,8 +3,9 @@
 // event page and node tests. entrypoints/background/ only wires events to it.
 //
 // Where things live: context.ts (the worker's state and caches), dispatch.ts (the message
-// gate), handlers/ (one slice per concern: reports, approvals, keys, settings, transfer),
-// events.ts and menu-click.ts (browser events), skill-access.ts (reports, bytes, contexts).
+// gate), handlers/ (one slice per concern: reports, approvals, keys, settings, transfer, desktop),
+// events.ts and menu-click.ts (browser events), skill-access.ts (reports, bytes, contexts),
+// desktop-sync.ts (the desktop mirror, kept after every change).
 import { createContext } from './context';
 import type { BackgroundDeps, BackgroundService } from './deps';
 import { createDispatch } from './dispatch';
@@ -21,13 +22,20 @@ export function createBackgroundService(deps: BackgroundDeps): BackgroundService
   return {
     // Ready once the store is open and the organisation's policy is known (or has not answered for
     // READY_POLICY_WAIT_MS: then the gates refuse until it does).
-    ready: ctx.store().then(() => ctx.policySettled(deps.readyPolicyWaitMs ?? READY_POLICY_WAIT_MS)),
+    ready: ctx
+      .store()
+      .then(() => ctx.policySettled(deps.readyPolicyWaitMs ?? READY_POLICY_WAIT_MS))
+      // A worker that starts syncs the desktop mirror once (it may have stopped mid-run).
+      .then(() => ctx.desktop.start()),
     handleMessage: createDispatch(ctx, createHandlers(ctx)),
     ...createEvents(ctx),
     onMenuClick: (menuItemId, tab, frameId) => onMenuClick(ctx, menuItemId, tab, frameId),
     refreshMenus: (activeUrl) => ctx.refreshMenus(activeUrl),
     // Through the gate like every probe: the background's own re-check of an origin.
     probe: (origin) => ctx.probes.probe('recheck', origin, { kind: 'background' }),
-    idle: () => ctx.probes.idle(),
+    idle: async () => {
+      await ctx.probes.idle();
+      await ctx.desktop.settled();
+    },
   };
 }

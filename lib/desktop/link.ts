@@ -3,7 +3,7 @@
 // latest plan: hello, sync, then a put for each skill the host lacks. A run that loses the host
 // halfway is tried again after a growing pause; a host that is not installed (or not allowed)
 // is a state the options page shows, not retried until the next change or an explicit retry.
-import { MAX_MESSAGE_TO_BROWSER, NATIVE_HOST_NAME, PROTOCOL_VERSION } from './limits';
+import { type AgentId, MAX_MESSAGE_TO_BROWSER, NATIVE_HOST_NAME, PROTOCOL_VERSION } from './limits';
 import type { MirrorPlan } from './outbox';
 import { putMessage } from './outbox';
 import type { AgentOutcome, HostReply, SkillRef } from './protocol';
@@ -30,6 +30,12 @@ export interface LinkDeps {
   onState?(state: LinkState): void;
 }
 
+export interface HostFolder {
+  agent: AgentId;
+  folder: string;
+  present: boolean;
+}
+
 export interface MirrorSummary {
   held: number;
   stored: SkillRef[];
@@ -41,7 +47,8 @@ export interface MirrorSummary {
 export type LinkState =
   | { kind: 'off' }
   | { kind: 'working' }
-  | { kind: 'in-sync'; version: string; summary: MirrorSummary }
+  /** `folders`: the agent folders as the host's greeting named them (present: the agent's own folder exists). */
+  | { kind: 'in-sync'; version: string; summary: MirrorSummary; folders: HostFolder[] }
   | { kind: 'host-absent'; message: string }
   | { kind: 'forbidden'; message: string }
   | { kind: 'retrying'; attempt: number; inMs: number; message: string };
@@ -80,6 +87,7 @@ export class DesktopLink {
   private retryTimer: unknown = null;
   private idleTimer: unknown = null;
   private hostVersion: string | null = null;
+  private hostFolders: HostFolder[] = [];
   state: LinkState = { kind: 'off' };
 
   constructor(private readonly deps: LinkDeps) {}
@@ -136,7 +144,7 @@ export class DesktopLink {
     try {
       const summary = await this.exchange(await plan());
       this.attempt = 0;
-      this.setState({ kind: 'in-sync', version: this.hostVersion ?? '', summary });
+      this.setState({ kind: 'in-sync', version: this.hostVersion ?? '', summary, folders: this.hostFolders });
       this.idleTimer = this.deps.timers.set(() => this.close(new HostGone('idle')), IDLE_CLOSE_MS);
     } catch (error) {
       this.failed(error instanceof Error ? error.message : String(error));
@@ -166,6 +174,7 @@ export class DesktopLink {
       const hello = await this.request({ type: 'hello', protocol: PROTOCOL_VERSION });
       if (hello.type !== 'hello') throw new Error('The host did not answer the greeting.');
       this.hostVersion = hello.version;
+      this.hostFolders = hello.agents.map((a) => ({ agent: a.agent, folder: a.folder, present: a.present }));
     }
     const synced = await this.request(plan.sync);
     if (synced.type !== 'synced') throw new Error('The host did not answer the sync.');

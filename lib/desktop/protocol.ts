@@ -19,8 +19,14 @@ export interface SkillRef {
   url: string;
 }
 
-/** Signed: verified with the origin's pinned key. Digest-only: its bytes matched the published digest, unsigned. */
-export type Verification = 'signed' | 'digest-only';
+/**
+ * Signed: verified with the origin's pinned key. Digest-only: its bytes matched the published
+ * digest, unsigned. Unverified: nothing declared a digest; the user approved these exact bytes
+ * after a warning (PRODUCT.md §4).
+ */
+export type Verification = 'signed' | 'digest-only' | 'unverified';
+
+export const VERIFICATIONS: readonly Verification[] = ['signed', 'digest-only', 'unverified'];
 
 /**
  * One agent folder the user picked for a skill. A skill that grants tools or carries scripts
@@ -226,7 +232,7 @@ function skill(value: unknown): WireSkill {
     if (typeof s.keyFingerprint !== 'string' || !FINGERPRINT.test(s.keyFingerprint)) fail('skill.keyFingerprint is not a SHA256: key fingerprint');
     keyFingerprint = s.keyFingerprint;
   }
-  if (s.verification !== 'signed' && s.verification !== 'digest-only') fail('skill.verification is neither signed nor digest-only');
+  if (!VERIFICATIONS.includes(s.verification as Verification)) fail('skill.verification is not signed, digest-only or unverified');
   if (s.verification === 'signed' && keyFingerprint === null) fail('a signed skill needs skill.keyFingerprint');
   const files = array(s.files, 'skill.files', 1, MAX_FILES_PER_SKILL).map((f, i) => file(f, `skill.files[${i}]`));
   const paths = checkSkillPaths(files.map((f) => f.path));
@@ -243,7 +249,7 @@ function skill(value: unknown): WireSkill {
     digestRaw: hex(s.digestRaw, 'skill.digestRaw'),
     archiveSha256,
     keyFingerprint,
-    verification: s.verification,
+    verification: s.verification as Verification,
     approvedAt: count(s.approvedAt, 'skill.approvedAt'),
     revision: hex(s.revision, 'skill.revision'),
     files,

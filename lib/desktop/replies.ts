@@ -3,7 +3,7 @@
 // read field by field and anything else is refused.
 import { isJsonObject } from '../parse/common';
 import { isAgentId } from './limits';
-import { type AgentOutcome, type AgentState, type ErrorCode, type HeldSkill, type HostReply, isWebOrigin, type SkillRef } from './protocol';
+import { type AgentOutcome, type AgentState, type ErrorCode, type HeldSkill, type HostReply, isWebOrigin, type SkillRef, VERIFICATIONS, type Verification } from './protocol';
 
 const AGENT_STATES: readonly AgentState[] = ['written', 'unchanged', 'removed', 'needs-confirmation', 'name-taken', 'copy-modified', 'failed'];
 const ERROR_CODES: readonly ErrorCode[] = [
@@ -43,7 +43,7 @@ function isHeld(v: unknown): v is HeldSkill {
   return (
     isString(v.name) &&
     isString(v.revision) &&
-    (v.verification === 'signed' || v.verification === 'digest-only') &&
+    VERIFICATIONS.includes(v.verification as Verification) &&
     isCount(v.approvedAt) &&
     Array.isArray(agents) &&
     agents.every((a) => isJsonObject(a) && isAgentId(a.agent) && isString(a.folder))

@@ -13,6 +13,9 @@ const NAME: Record<keyof Settings, MessageKey> = {
   chatSites: 'setting_chat_sites',
   reviewers: 'setting_reviewers',
   snapshotKeys: 'setting_snapshot_keys',
+  desktopMirror: 'setting_desktop_mirror',
+  desktopAgents: 'setting_desktop_agents',
+  desktopConfirmed: 'setting_desktop_confirmed',
 };
 
 /** "Deny list", "Pause checking"; an unknown field is shown as it is. */

@@ -4,8 +4,9 @@
 // its default, an unknown field is ignored, a field of the wrong type takes its default and
 // is reported. Reading settings never fails.
 import { DEFAULT_SETTINGS } from '../types';
-import type { ReviewerRegistry, Settings, SnapshotKeyConfig } from '../types';
+import type { DesktopConfirmation, ReviewerRegistry, Settings, SnapshotKeyConfig } from '../types';
 import { isChatSiteList } from '../chat/sites';
+import { type AgentId, AGENT_IDS, isAgentId } from '../desktop/limits';
 import { isObject } from './validate';
 
 /** An origin or `*.host` pattern is far shorter; the bound keeps one entry from filling the store. */
@@ -27,6 +28,37 @@ function isSnapshotKey(v: unknown): v is SnapshotKeyConfig {
   return true;
 }
 
+/** Far more than anyone confirms; the bound keeps the record small. */
+export const MAX_DESKTOP_CONFIRMATIONS = 4096;
+
+function isAgentList(v: unknown): v is AgentId[] {
+  return Array.isArray(v) && v.length <= AGENT_IDS.length && v.every(isAgentId) && new Set(v).size === v.length;
+}
+
+function isHttpOrigin(v: unknown): v is string {
+  if (typeof v !== 'string' || v.length > MAX_ENTRY_CHARS) return false;
+  try {
+    const u = new URL(v);
+    return (u.protocol === 'http:' || u.protocol === 'https:') && u.origin === v;
+  } catch {
+    return false;
+  }
+}
+
+function isConfirmation(v: unknown): v is DesktopConfirmation {
+  return (
+    isObject(v) &&
+    Object.keys(v).every((k) => k === 'origin' || k === 'url' || k === 'agent' || k === 'revision') &&
+    isHttpOrigin(v.origin) &&
+    typeof v.url === 'string' &&
+    v.url.length > 0 &&
+    v.url.length <= MAX_ENTRY_CHARS &&
+    isAgentId(v.agent) &&
+    typeof v.revision === 'string' &&
+    /^[0-9a-f]{64}$/.test(v.revision)
+  );
+}
+
 type Checks = { [K in keyof Settings]: (v: unknown) => v is Settings[K] };
 
 const CHECKS: Checks = {
@@ -39,6 +71,9 @@ const CHECKS: Checks = {
   reviewers: isReviewerRegistry,
   snapshotKeys: (v): v is SnapshotKeyConfig[] => Array.isArray(v) && v.every(isSnapshotKey),
   chatSites: isChatSiteList,
+  desktopMirror: (v): v is boolean => typeof v === 'boolean',
+  desktopAgents: isAgentList,
+  desktopConfirmed: (v): v is DesktopConfirmation[] => Array.isArray(v) && v.length <= MAX_DESKTOP_CONFIRMATIONS && v.every(isConfirmation),
 };
 
 const FIELDS = Object.keys(CHECKS) as (keyof Settings)[];
@@ -83,12 +118,16 @@ export function pickSettings(settings: Settings): Settings {
   return out;
 }
 
+/** Fields added after settings-set was defined: a sender that predates them leaves them out. */
+export const LATER_FIELDS = ['chatSites', 'desktopMirror', 'desktopAgents', 'desktopConfirmed'] as const satisfies readonly (keyof Settings)[];
+type LaterField = (typeof LATER_FIELDS)[number];
+
 /**
- * The `settings` of a settings-set message: complete settings, except that `chatSites` may be
- * absent (a sender that predates it; the background then keeps the stored list).
+ * The `settings` of a settings-set message: complete settings, except that the LATER_FIELDS may be
+ * absent (a sender that predates them; the background then keeps the stored values).
  */
-export function isSettingsMessage(v: unknown): v is Settings | Omit<Settings, 'chatSites'> {
-  return isObject(v) && FIELDS.every((field) => (field === 'chatSites' && v[field] === undefined) || CHECKS[field](v[field]));
+export function isSettingsMessage(v: unknown): v is Omit<Settings, LaterField> & Partial<Pick<Settings, LaterField>> {
+  return isObject(v) && FIELDS.every((field) => ((LATER_FIELDS as readonly string[]).includes(field) && v[field] === undefined) || CHECKS[field](v[field]));
 }
 
 /**

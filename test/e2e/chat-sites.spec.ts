@@ -60,7 +60,7 @@ test('a user chat site: the popup for a publisher inserts an approved skill into
     const insert = card.getByRole('button', { name: 'Insert into chat' });
     await expect(insert).toBeVisible();
     await insert.click();
-    await expect(popup.getByText(/Nothing was sent/).first()).toBeVisible();
+    await expect(popup.getByText(/then send it yourself/).first()).toBeVisible();
 
     await expect.poll(() => chatPage.locator('#composer-textarea').inputValue()).toBe(skill.context);
     const held = await composers(chatPage);
@@ -95,7 +95,7 @@ test('the popup on a user chat site shows the chat view, and its Insert works', 
     await expect(item.getByText('api-client', { exact: true })).toBeVisible();
     await expect(item.getByText(site.origin, { exact: false })).toBeVisible();
     await item.getByRole('button', { name: /insert/i }).click();
-    await expect(popup.getByText(/Nothing was sent/).first()).toBeVisible();
+    await expect(popup.getByText(/then send it yourself/).first()).toBeVisible();
     await expect.poll(() => chatPage.locator('#composer-textarea').inputValue()).toBe(skill.context);
     expect(await composers(chatPage)).toEqual({ textarea: skill.context, prosemirror: '', quill: '', lexical: '' });
     expect(await chatPage.locator('#send-count').textContent()).toBe('0');

@@ -8,6 +8,7 @@ import { keyHandlers } from '../../lib/background/handlers/keys';
 import { reportHandlers } from '../../lib/background/handlers/reports';
 import { settingsHandlers } from '../../lib/background/handlers/settings';
 import { transferHandlers } from '../../lib/background/handlers/transfer';
+import { desktopHandlers } from '../../lib/background/handlers/desktop';
 import type { Handler, Slice } from '../../lib/background/handlers/types';
 import type { ServiceContext } from '../../lib/background/context';
 import { isCompleteSettings, readSettings } from '../../lib/trust/settings';
@@ -22,6 +23,7 @@ const SLICES: Record<Concern, (c: ServiceContext) => object> = {
   keys: keyHandlers,
   settings: settingsHandlers,
   transfer: transferHandlers,
+  desktop: desktopHandlers,
 };
 
 describe('one definition per request type', () => {

@@ -2,6 +2,7 @@
 // for each request type; Slice<C> (types.ts) allows each slice only its own.
 import type { ServiceContext } from '../context';
 import { approvalHandlers } from './approvals';
+import { desktopHandlers } from './desktop';
 import { keyHandlers } from './keys';
 import { reportHandlers } from './reports';
 import { settingsHandlers } from './settings';
@@ -15,5 +16,6 @@ export function createHandlers(ctx: ServiceContext): Handlers {
     ...keyHandlers(ctx),
     ...settingsHandlers(ctx),
     ...transferHandlers(ctx),
+    ...desktopHandlers(ctx),
   };
 }

@@ -26,11 +26,10 @@ export function settingsHandlers(ctx: ServiceContext): Slice<'settings'> {
       const policy = await ctx.policy();
       // Which fields are the organisation's is not known yet: nothing is written.
       if (!policy) return fail('policy-pending', policyPendingMessage());
-      // A sender that predates chatSites omits it (the validator allows that): keep the stored list.
-      const sent: Partial<Settings> = req.settings;
+      // A sender that predates a later field (chatSites, the desktop ones) omits it (the validator
+      // allows that): the stored value stays; every other field is in the message.
       const user = await ctx.settings.user();
-      const chatSites = Array.isArray(sent.chatSites) ? sent.chatSites : user.chatSites;
-      const settings: Settings = { ...req.settings, chatSites };
+      const settings: Settings = { ...user, ...req.settings };
       // A managed field may be sent only with the policy's value (what settings-get answered);
       // any other value is refused and nothing is written. The user's own value stays stored.
       const conflicts = managedConflicts(settings, policy);

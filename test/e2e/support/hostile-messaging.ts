@@ -53,6 +53,8 @@ export function forgedRequests(report: OriginReport, tabId: number, settings: Se
     'skillpin:reports-list': { type: 'skillpin:reports-list' },
     'skillpin:skill-export': { type: 'skillpin:skill-export', origin, url },
     'skillpin:exports-list': { type: 'skillpin:exports-list' },
+    'skillpin:desktop-status': { type: 'skillpin:desktop-status' },
+    'skillpin:desktop-check': { type: 'skillpin:desktop-check' },
   };
 }
 

@@ -199,7 +199,9 @@ export async function checkDiagnostics(s: HostileSession, report: OriginReport, 
   let json = '';
   try {
     const pre = watch.page.locator('[data-testid="diag-json"]');
-    await pre.waitFor({ timeout: 10_000 });
+    // The JSON is folded below the summary: opened as a user opens it.
+    await watch.page.locator('details.raw-json > summary').click({ timeout: 15_000 });
+    await pre.waitFor({ timeout: 15_000 });
     const info = await pre.evaluate((el) => ({ children: el.children.length, text: el.textContent ?? '' }));
     json = info.text;
     if (info.children !== 0) problems.push('the diagnostics JSON view holds elements');
@@ -217,7 +219,8 @@ export async function checkDiagnostics(s: HostileSession, report: OriginReport, 
 export async function checkVisibleText(popup: PageWatch, texts: string[], scope: string, label: string): Promise<ViewResult> {
   const problems: string[] = [];
   for (const text of texts) {
-    const hit = popup.page.locator(scope).getByText(text, { exact: false }).first();
+    // Any visible occurrence counts: the same words may also stand in a folded section.
+    const hit = popup.page.locator(scope).getByText(text, { exact: false }).filter({ visible: true }).first();
     const visible = await hit.isVisible().catch(() => false);
     if (!visible) problems.push(`${label}: ${JSON.stringify(text)} is not visible`);
   }

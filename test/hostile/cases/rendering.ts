@@ -234,7 +234,8 @@ export const RENDERING_CASES: HostileCase[] = [
       'Name and description with markup in the index and llms.txt',
       () => '# Plain body\n',
       2,
-      { assert: 'The name and description show as literal text in the popup, the details view and the badge tooltip; nothing runs, no beacon.', visibleText: ['<img src=x onerror'] },
+      // The details view names the skill by its SKILL.md frontmatter: that name and description, as literal text.
+      { assert: 'The name and description show as literal text in the popup, the details view and the badge tooltip; nothing runs, no beacon.', visibleText: ['<svg onload=alert(1)>', '<iframe src=javascript:alert(1)>'] },
       { name: '<img src=x onerror="window.__skillpinPwned=1">', description: '<script>window.__skillpinPwned=2</script><b>bold?</b>' },
     ),
     site: () => {

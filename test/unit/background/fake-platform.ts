@@ -4,6 +4,7 @@
 import type { Badge } from '../../../lib/background/badge';
 import type { FrameTarget, HandOffPlatform } from '../../../lib/background/hand-off';
 import type { MenuModel } from '../../../lib/background/menus';
+import type { NativePlatform } from '../../../lib/background/deps';
 import type { BackgroundPlatform } from '../../../lib/background/service';
 import type { ContentInsertMessage, ContentNoticeMessage, InsertResult } from '../../../lib/messages';
 
@@ -47,6 +48,8 @@ export class FakePlatform extends FakeHandOff implements BackgroundPlatform {
   menus: MenuModel | null = null;
   local = new Map<string, unknown>();
   tabs: { id: number; url: string | null; incognito: boolean }[] = [];
+  /** Native messaging for the desktop mirror (fake-native.ts); absent unless a test sets it. */
+  native?: NativePlatform;
   async setBadge(tabId: number, badge: Badge) {
     this.badges.set(tabId, badge);
   }

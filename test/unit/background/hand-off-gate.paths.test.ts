@@ -1,13 +1,17 @@
 // Every path by which a skill's content leaves the extension passes the one hand-off gate
 // (PRODUCT.md §10). The paths come from their definitions: the request types whose definition in
-// lib/messages.ts names a `handsOff` target, and the menu kinds of lib/background/menus.ts
-// (MENU_HAND_OFFS). Each has a driver below that goes through the real service (a message, a menu
-// click), and the Record type makes a new path without a driver fail to compile. Each driver is
-// shown to deliver with no rule in force (so the test cannot pass by delivering nothing), then to
-// deliver nothing under every rule of the gate.
+// lib/messages.ts names a `handsOff` target, the menu kinds of lib/background/menus.ts
+// (MENU_HAND_OFFS) and the background's own paths (lib/background/desktop-mirror.ts
+// DESKTOP_HAND_OFFS). Each has a driver below that goes through the real service (a message, a
+// menu click, the background's desktop mirror over a port to the real host code), and the Record
+// type makes a new path without a driver fail to compile. Each driver is shown to deliver with no
+// rule in force (so the test cannot pass by delivering nothing), then to deliver nothing under
+// every rule of the gate. For the desktop mirror, delivering is standing: both skills are in the
+// mirror before each rule, and "nothing" means the rule took the skill out of it.
 import { readFileSync } from 'node:fs';
 import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type BackgroundHandOff, DESKTOP_HAND_OFFS } from '../../../lib/background/desktop-mirror';
 import { insertItemId, MENU_HAND_OFFS, type MenuKind } from '../../../lib/background/menus';
 import type { BackgroundService } from '../../../lib/background/service';
 import { MESSAGES, type ContextResult, type HandOffKind, type RequestType, type SkillExportResult } from '../../../lib/messages';
@@ -16,6 +20,7 @@ import type { OriginReport, Settings } from '../../../lib/types';
 import { startServer, type TestServer } from '../../support/server';
 import { sourceFiles } from '../../support/source-tree';
 import { buildSite, keyPair, skillText } from '../../support/signed-sites';
+import { FakeNative } from './fake-native';
 import { HANG, RulesPlatform } from './fake-platform';
 import { LIBRARY, OPTIONS_PAGE, POPUP, startService } from './service-harness';
 
@@ -27,12 +32,14 @@ const CHAT = 'https://chatgpt.com';
 
 /** The request types whose definition says they hand a skill's content out. */
 type HandOffMessage = { [T in RequestType]: (typeof MESSAGES)[T]['handsOff'] extends null ? never : T }[RequestType];
-type HandOffPath = HandOffMessage | `menu:${MenuKind}`;
+type HandOffPath = HandOffMessage | `menu:${MenuKind}` | `background:${BackgroundHandOff}`;
 
 interface Env {
   server: TestServer;
   origin: string;
   platform: RulesPlatform;
+  /** The desktop program's side: the real host's message handling over a temporary mirror. */
+  native: FakeNative;
   service: BackgroundService;
   factory: IDBFactory;
   name: string;
@@ -100,7 +107,24 @@ const DRIVERS: Record<HandOffPath, Driver> = {
       return { delivered: carries([...env.platform.inserts.map((i) => i.text), ...env.platform.copies], url) };
     },
   },
+  // The mirror runs after every change by itself; the check makes sure a run follows a rule that
+  // changed nothing the background hears of (bytes swapped in the store).
+  'background:mirror': {
+    target: DESKTOP_HAND_OFFS.mirror,
+    deliver: async (env, url) => {
+      await env.ask({ type: 'skillpin:desktop-check' }, OPTIONS_PAGE);
+      await env.service.idle();
+      const files = env.native.mirrored().get(url);
+      return { delivered: files !== undefined && carriesSkill(files.get('SKILL.md'), url, env) };
+    },
+  },
 };
+
+/** The mirrored SKILL.md is the one the site published for that skill (alpha's or beta's text). */
+function carriesSkill(bytes: Buffer | undefined, url: string, env: Env): boolean {
+  const name = url === env.skill.alpha ? 'alpha' : 'beta';
+  return bytes !== undefined && bytes.toString('utf8') === skillText(name);
+}
 
 interface Rule {
   /** The refusal code a path that answers one gives. */
@@ -112,7 +136,9 @@ interface Rule {
   apply(env: Env): Promise<void>;
 }
 
-const ALL: readonly HandOffKind[] = ['clipboard', 'chat', 'download'];
+const ALL: readonly HandOffKind[] = ['clipboard', 'chat', 'download', 'desktop'];
+/** The private-window rule is about a request made from, or to, a tab of a private window: the mirror is neither. */
+const WINDOWED: readonly HandOffKind[] = ['clipboard', 'chat', 'download'];
 
 async function settings(env: Env, changes: Partial<Settings>): Promise<void> {
   expect(await env.ask({ type: 'skillpin:settings-update', changes }, OPTIONS_PAGE)).toMatchObject({ ok: true });
@@ -169,7 +195,7 @@ const RULES: Record<string, Rule> = {
   'a private window': {
     code: 'private-window',
     skill: 'alpha',
-    targets: ALL,
+    targets: WINDOWED,
     apply: async (env) => {
       env.incognito = true;
       env.platform.tabs = [
@@ -215,42 +241,63 @@ let env: Env;
 beforeEach(async () => {
   const server = await startServer({ files: buildSite({ skills: [{ name: 'alpha' }, { name: 'beta', signature: 'none' }], key: K }) });
   const platform = new RulesPlatform();
+  const native = new FakeNative();
+  platform.native = native;
   platform.show(CHAT_TAB, `${CHAT}/c/1`);
   const factory = new IDBFactory();
   const name = 'hand-off-paths';
   const service = await startService({ platform, name, indexedDB: factory, policyWaitMs: 30 });
   const ask = <T,>(msg: Record<string, unknown>, sender: object = POPUP) => service.handleMessage(msg, sender) as Promise<T>;
   const skill = { alpha: `${server.origin}/skills/alpha/SKILL.md`, beta: `${server.origin}/skills/beta/SKILL.md` };
-  env = { server, origin: server.origin, platform, service, factory, name, ask, incognito: false, skill };
+  env = { server, origin: server.origin, platform, native, service, factory, name, ask, incognito: false, skill };
   const report = await ask<OriginReport>({ type: 'skillpin:probe', origin: server.origin });
   for (const url of [skill.alpha, skill.beta]) {
     const s = report.skills.find((k) => k.url === url);
     if (!s?.actual) throw new Error(`${url} did not verify`);
     expect(await ask({ type: 'skillpin:approve', origin: server.origin, url, digestLf: s.actual.lf, confirmUnverified: false, confirmCrossOrigin: false })).toMatchObject({ ok: true });
   }
+  // Desktop agents on, with one agent folder: both skills are in the mirror before any rule applies.
+  expect(await ask({ type: 'skillpin:settings-update', changes: { desktopMirror: true, desktopAgents: ['claude-code'] } }, OPTIONS_PAGE)).toMatchObject({ ok: true });
   await service.idle();
+  expect([...native.mirrored().keys()].sort()).toEqual([skill.alpha, skill.beta].sort());
 });
 
 afterEach(async () => {
   await env.server.close();
+  env.native.close();
 });
 
 describe('the hand-off gate: every path that hands content out', () => {
   it('every request type that hands content out, and every menu kind, has a driver', () => {
     const fromMessages = (Object.keys(MESSAGES) as RequestType[]).filter((t) => MESSAGES[t].handsOff !== null);
     const fromMenus = Object.keys(MENU_HAND_OFFS).map((k) => `menu:${k}`);
-    expect(Object.keys(DRIVERS).sort()).toEqual([...fromMessages, ...fromMenus].sort());
+    const fromBackground = Object.keys(DESKTOP_HAND_OFFS).map((k) => `background:${k}`);
+    expect(Object.keys(DRIVERS).sort()).toEqual([...fromMessages, ...fromMenus, ...fromBackground].sort());
     for (const [path, driver] of Object.entries(DRIVERS)) {
-      const declared = path.startsWith('menu:') ? MENU_HAND_OFFS[path.slice(5) as MenuKind] : MESSAGES[path as HandOffMessage].handsOff;
+      const declared = path.startsWith('menu:')
+        ? MENU_HAND_OFFS[path.slice(5) as MenuKind]
+        : path.startsWith('background:')
+          ? DESKTOP_HAND_OFFS[path.slice(11) as BackgroundHandOff]
+          : MESSAGES[path as HandOffMessage].handsOff;
       expect(driver.target, path).toBe(declared);
     }
   });
 
-  it('only the modules that take released bytes build a skill context or an export', () => {
-    const users = (name: string) => sourceFiles(['lib', 'entrypoints', 'components']).filter((f) => new RegExp(`\\b${name}\\s*\\(`).test(readFileSync(f, 'utf8')) && !f.endsWith(`${name === 'buildSkillContext' ? 'skill-context' : 'export-skill'}.ts`));
+  it('only the modules that take released bytes build a skill context, an export or the desktop mirror', () => {
+    const defined: Record<string, string> = {
+      buildSkillContext: 'lib/context/skill-context.ts',
+      exportSkill: 'lib/export/export-skill.ts',
+      mirrorableSkills: 'lib/background/desktop-mirror.ts',
+      planMirror: 'lib/desktop/outbox.ts',
+    };
+    const users = (name: string) => sourceFiles(['lib', 'entrypoints', 'components']).filter((f) => new RegExp(`\\b${name}\\s*\\(`).test(readFileSync(f, 'utf8')) && f !== defined[name]);
     expect(users('buildSkillContext')).toEqual(['lib/background/hand-offs.ts']);
     expect(users('exportSkill')).toEqual(['lib/background/skill-export.ts']);
-    for (const file of ['lib/background/hand-offs.ts', 'lib/background/skill-export.ts']) expect(readFileSync(file, 'utf8')).toMatch(/\brelease\(ctx,/);
+    // The mirror's skills come from mirrorableSkills alone, which takes them from release().
+    expect(users('mirrorableSkills')).toEqual(['lib/background/desktop-sync.ts']);
+    expect(users('planMirror')).toEqual(['lib/background/desktop-sync.ts']);
+    expect(readFileSync('lib/background/desktop-sync.ts', 'utf8')).toMatch(/planMirror\(found\.skills,/);
+    for (const file of ['lib/background/hand-offs.ts', 'lib/background/skill-export.ts', 'lib/background/desktop-mirror.ts']) expect(readFileSync(file, 'utf8')).toMatch(/\brelease\(ctx,/);
   });
 
   for (const [path, driver] of Object.entries(DRIVERS)) {

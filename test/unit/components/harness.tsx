@@ -3,7 +3,7 @@
 // own validator.
 import { render, type ComponentChild } from 'preact';
 import { act } from 'preact/test-utils';
-import { parseRequest, type RequestMap, type RequestType, type StateChangeKind } from '../../../lib/messages';
+import { type DesktopStatus, parseRequest, type RequestMap, type RequestType, type StateChangeKind } from '../../../lib/messages';
 import { createClient, type Client } from '../../../components/shared/client';
 import type { OptionsEnv } from '../../../components/options/env';
 import type { PopupEnv } from '../../../components/popup/env';
@@ -114,8 +114,23 @@ export function optionsPageHandlers(): Handlers {
     'skillpin:key-history': () => [],
     'skillpin:approvals-list': () => [],
     'skillpin:reports-list': () => [],
+    'skillpin:desktop-status': () => DESKTOP_OFF,
   };
 }
+
+/** The desktop mirror as a fresh install has it: off, nothing granted, nothing handed over. */
+export const DESKTOP_OFF: DesktopStatus = {
+  enabled: false,
+  permission: false,
+  state: 'off',
+  message: null,
+  hostVersion: null,
+  installCommand: 'bin/skillpin install-host --chrome-id abcdefghijklmnopabcdefghijklmnop',
+  folders: [],
+  skills: [],
+  refused: [],
+  syncedAt: null,
+};
 
 /** The popup's outside world with nothing to watch: the copy works, no chat tab; a test overrides what it records. */
 export function popupEnv(client: Client, overrides: Partial<PopupEnv> = {}): PopupEnv {

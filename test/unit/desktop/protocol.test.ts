@@ -60,12 +60,21 @@ describe('the mirror protocol', () => {
     ['no SKILL.md', (p: Awaited<ReturnType<typeof goodPut>>) => ((p.skill.files[0] as Record<string, unknown>).path = 'README.md')],
     ['a signed skill without a fingerprint', (p: Awaited<ReturnType<typeof goodPut>>) => (p.skill.verification = 'signed')],
     ['an archive digest on a plain skill', (p: Awaited<ReturnType<typeof goodPut>>) => (p.skill.archiveSha256 = hex)],
+    ['a verification the protocol does not name', (p: Awaited<ReturnType<typeof goodPut>>) => (p.skill.verification = 'trusted')],
   ])('refuses a put with %s', async (_name, spoil) => {
     const put = await goodPut();
     spoil(put);
     if (put.skill.files.length > 1) put.skill.type = 'archive';
     if (put.skill.type === 'archive' && put.skill.archiveSha256 === null) put.skill.archiveSha256 = hex;
     expect(parseHostRequest(put)).toMatchObject({ ok: false, code: 'invalid-message' });
+  });
+
+  it('takes a skill approved unverified (nothing declared a digest) as unverified, in the put and in the status answer', async () => {
+    const { puts } = await messagesFor([textSkill('plain', skillMd('plain', 'P'), { verification: 'unverified' })]);
+    expect(parseHostRequest(puts[0])).toMatchObject({ ok: true, value: { skill: { verification: 'unverified' } } });
+    const held = { origin: 'https://a.example', url: 'https://a.example/s/SKILL.md', name: 'plain', revision: hex, approvedAt: 1, agents: [] };
+    expect(parseHostReply({ type: 'status', id: 1, truncated: false, skills: [{ ...held, verification: 'unverified' }] })).not.toBeNull();
+    expect(parseHostReply({ type: 'status', id: 1, truncated: false, skills: [{ ...held, verification: 'trusted' }] })).toBeNull();
   });
 
   it('reads only the replies the protocol defines', () => {

@@ -14,6 +14,9 @@ const CUSTOM: Settings = {
   reviewers: { acme: { public_key: 'AAAA', registered_at: '2026-01-01' } },
   snapshotKeys: [{ origin: 'https://a.example', skillId: 'x', publicKey: 'k', signature: 's', keyId: 'id' }],
   chatSites: ['http://localhost:3000', 'https://chat.internal.example'],
+  desktopMirror: true,
+  desktopAgents: ['claude-code', 'gemini-cli'],
+  desktopConfirmed: [{ origin: 'https://docs.example.com', url: 'https://docs.example.com/skills/run/SKILL.md', agent: 'claude-code', revision: 'a'.repeat(64) }],
 };
 
 describe('settings', () => {
@@ -121,5 +124,33 @@ describe('settings', () => {
     const { chatSites: _dropped, ...partial } = CUSTOM;
     await expect(store.putSettings(partial as Settings)).rejects.toMatchObject({ code: 'invalid-input' });
     expect(await store.getSettings()).toEqual(CUSTOM);
+  });
+
+  it('a record stored before the desktop fields existed reads with the desktop mirror off, no agents and no confirmations', async () => {
+    const { store, factory, name, errors } = await freshStore();
+    const { desktopMirror: _a, desktopAgents: _b, desktopConfirmed: _c, ...old } = CUSTOM;
+    await plant(factory, name, 'settings', old, SETTINGS_KEY);
+    expect(await store.getSettings()).toEqual({ ...CUSTOM, desktopMirror: false, desktopAgents: [], desktopConfirmed: [] });
+    expect(errors).toEqual([]);
+  });
+
+  it('desktop agents and confirmations that are not what the definition says take their defaults, field by field', async () => {
+    const good = CUSTOM.desktopConfirmed[0];
+    for (const [field, bad] of [
+      ['desktopMirror', 'yes'],
+      ['desktopAgents', ['vim']],
+      ['desktopAgents', ['claude-code', 'claude-code']],
+      ['desktopAgents', 'claude-code'],
+      ['desktopConfirmed', [{ ...good, agent: 'vim' }]],
+      ['desktopConfirmed', [{ ...good, revision: 'A'.repeat(64) }]],
+      ['desktopConfirmed', [{ ...good, origin: 'https://docs.example.com/path' }]],
+      ['desktopConfirmed', [{ ...good, extra: 1 }]],
+      ['desktopConfirmed', Array.from({ length: 4097 }, () => good)],
+    ] as const) {
+      const { store, factory, name, errors } = await freshStore();
+      await plant(factory, name, 'settings', { ...CUSTOM, [field]: bad }, SETTINGS_KEY);
+      expect(await store.getSettings(), `${field} ${JSON.stringify(bad).slice(0, 60)}`).toEqual({ ...CUSTOM, [field]: DEFAULT_SETTINGS[field] });
+      expect(errors[0]?.message).toContain(field);
+    }
   });
 });

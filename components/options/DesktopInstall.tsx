@@ -1,0 +1,17 @@
+// How to install Skillpin's desktop program for this browser (docs/desktop.md, section 5): the command
+// with this browser's extension id filled in, what it does, and how to remove everything.
+import { t } from '../../lib/i18n';
+
+export function DesktopInstall({ command, open }: { command: string; open: boolean }) {
+  return (
+    <details class="desktop-install" open={open} data-testid="desktop-install">
+      <summary>{t('desktop_install_title')}</summary>
+      <p>{t('desktop_install_how')}</p>
+      <pre class="json" data-testid="desktop-install-command">
+        <code>{command}</code>
+      </pre>
+      <p class="hint">{t('desktop_install_after')}</p>
+      <p class="hint">{t('desktop_uninstall')}</p>
+    </details>
+  );
+}

@@ -1,0 +1,112 @@
+// "Desktop agents" (docs/desktop.md): the switch, off by default, that asks for nativeMessaging;
+// how the connection to Skillpin's desktop program stands and how to install it; the agent
+// folders to copy skills into; and what the program holds, with the per-agent confirmation a
+// skill that grants tools or carries scripts needs. The state and requests are in use-desktop.ts.
+import { AGENT_FOLDERS, AGENT_IDS } from '../../lib/desktop/limits';
+import { t, type MessageKey } from '../../lib/i18n';
+import type { DesktopState, DesktopStatus } from '../../lib/messages';
+import { formatDate } from '../shared/format';
+import { DesktopInstall } from './DesktopInstall';
+import { DesktopSkills } from './DesktopSkills';
+import type { OptionsEnv } from './env';
+import { agentName, type DesktopModel, useDesktop } from './use-desktop';
+
+const STATE_TEXT: Record<Exclude<DesktopState, 'in-sync'>, MessageKey> = {
+  off: 'desktop_state_off',
+  'no-permission': 'desktop_state_no_permission',
+  'restart-needed': 'desktop_state_restart_needed',
+  waiting: 'desktop_state_waiting',
+  working: 'desktop_state_working',
+  'host-absent': 'desktop_state_host_absent',
+  forbidden: 'desktop_state_forbidden',
+  retrying: 'desktop_state_retrying',
+  unavailable: 'desktop_state_unavailable',
+};
+
+function stateText(status: DesktopStatus): string {
+  return status.state === 'in-sync' ? t('desktop_state_in_sync', status.skills.length) : t(STATE_TEXT[status.state]);
+}
+
+function StatePanel({ model, status }: { model: DesktopModel; status: DesktopStatus }) {
+  const good = status.state === 'in-sync';
+  const needsInstall = status.state === 'host-absent' || status.state === 'forbidden';
+  return (
+    <div class={`result ${good || status.state === 'off' ? 'result-ok' : 'result-warn'}`} role="status" data-testid="desktop-state" data-state={status.state}>
+      <p>{model.restarting ? t('desktop_restarting') : stateText(status)}</p>
+      {status.message && <p class="hint">{t('desktop_detail', status.message)}</p>}
+      {good && status.syncedAt !== null && <p class="hint">{t('desktop_synced_at', formatDate(status.syncedAt))}</p>}
+      {status.enabled && !model.restarting && status.state !== 'off' && (
+        <div class="actions">
+          <button type="button" data-action="desktop-check" disabled={model.busy} onClick={() => void model.check()}>
+            {status.state === 'restart-needed' ? t('desktop_restart') : t('desktop_check')}
+          </button>
+        </div>
+      )}
+      {needsInstall && <DesktopInstall command={status.installCommand} open />}
+    </div>
+  );
+}
+
+function Agents({ model }: { model: DesktopModel }) {
+  const picked = model.settings?.desktopAgents ?? [];
+  return (
+    <fieldset class="desktop-agents" disabled={model.busy}>
+      <legend>{t('desktop_agents_title')}</legend>
+      <p class="hint">{t('desktop_agents_help')}</p>
+      <p class="result result-warn" data-testid="desktop-trust">
+        {t('desktop_trust_warning')}
+      </p>
+      {AGENT_IDS.map((agent) => (
+        <div class="field check" key={agent}>
+          <input
+            type="checkbox"
+            id={`desktop-agent-${agent}`}
+            data-agent={agent}
+            checked={picked.includes(agent)}
+            onChange={(e) => void model.setAgent(agent, (e.currentTarget as HTMLInputElement).checked)}
+          />
+          <label for={`desktop-agent-${agent}`}>{agentName(agent)}</label>
+          <p class="hint">
+            <code>{`~/${AGENT_FOLDERS[agent]}/`}</code>
+          </p>
+        </div>
+      ))}
+    </fieldset>
+  );
+}
+
+export function DesktopSection({ env, version = 0 }: { env: OptionsEnv; version?: number }) {
+  const model = useDesktop(env, version);
+  const { status, settings } = model;
+  if (model.error) return <p class="error" role="alert">{t('desktop_error', model.error)}</p>;
+  if (!status || !settings) return <p class="loading" aria-busy="true">{t('loading')}</p>;
+  const on = settings.desktopMirror;
+  return (
+    <div class="desktop" data-testid="desktop">
+      <p class="hint">{t('desktop_intro')}</p>
+      <div class="field check">
+        <input
+          type="checkbox"
+          id="desktop-switch"
+          data-action="desktop-switch"
+          checked={on}
+          disabled={model.busy || model.restarting}
+          onChange={(e) => {
+            if ((e.currentTarget as HTMLInputElement).checked) model.turnOn();
+            else void model.turnOff();
+          }}
+        />
+        <label for="desktop-switch">{t('desktop_switch')}</label>
+        <p class="hint">{t('desktop_switch_help')}</p>
+      </div>
+      <StatePanel model={model} status={status} />
+      {on && (
+        <>
+          <Agents model={model} />
+          <DesktopSkills model={model} status={status} />
+        </>
+      )}
+      {status.state !== 'host-absent' && status.state !== 'forbidden' && status.installCommand !== '' && <DesktopInstall command={status.installCommand} open={false} />}
+    </div>
+  );
+}

@@ -1,0 +1,134 @@
+// The desktop agents section's state (docs/desktop.md): how the mirror stands, the settings it
+// follows (the switch, the agent folders, the confirmations), and the user's changes, each sent
+// as the settings fields it changes. Turning the feature on asks the browser for nativeMessaging
+// from the click itself, before anything else is awaited.
+import { useEffect, useRef, useState } from 'preact/hooks';
+import type { AgentId } from '../../lib/desktop/limits';
+import { t } from '../../lib/i18n';
+import type { DesktopSkillStatus, DesktopStatus } from '../../lib/messages';
+import type { Settings } from '../../lib/types';
+import { useAnnounce } from '../shared/Announcer';
+import { errorText } from '../shared/format';
+import type { OptionsEnv } from './env';
+
+export interface DesktopModel {
+  status: DesktopStatus | null;
+  settings: Settings | null;
+  error: string | null;
+  busy: boolean;
+  /** The background is starting again (Chrome) and this page will open again. */
+  restarting: boolean;
+  /** Call from the click: the browser's permission prompt needs the user's gesture. */
+  turnOn(): void;
+  turnOff(): Promise<void>;
+  setAgent(agent: AgentId, on: boolean): Promise<void>;
+  /** Allows (or stops allowing) this revision of a skill that grants tools or carries scripts in one agent's folder. */
+  allow(skill: DesktopSkillStatus, agent: AgentId, on: boolean): Promise<void>;
+  check(): Promise<void>;
+}
+
+/** `version` grows when settings or trust state changed anywhere (Options.tsx). */
+export function useDesktop(env: OptionsEnv, version: number): DesktopModel {
+  const announce = useAnnounce();
+  const [status, setStatus] = useState<DesktopStatus | null>(null);
+  const [settings, setSettings] = useState<Settings | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [restarting, setRestarting] = useState(false);
+  const seq = useRef(0);
+
+  async function load(): Promise<void> {
+    const n = ++seq.current;
+    try {
+      const [s, st] = await Promise.all([env.client.settingsGet(), env.client.desktopStatus()]);
+      if (n !== seq.current) return;
+      setSettings(s);
+      setStatus(st);
+      setError(null);
+    } catch (err) {
+      if (n === seq.current) setError(errorText(err));
+    }
+  }
+
+  // Again whenever the page learns of a change of settings or trust state.
+  useEffect(() => {
+    void load();
+  }, [env, version]);
+
+  async function change(changes: Partial<Settings>): Promise<boolean> {
+    // Shown at once (a box the user ticked stays ticked); the settings as stored follow the answer.
+    setSettings((s) => (s === null ? s : { ...s, ...changes }));
+    setBusy(true);
+    try {
+      const res = await env.client.settingsUpdate(changes);
+      if (!res.ok) announce(t('desktop_save_failed', res.message ?? res.error ?? t('error_unknown')), 'error');
+      return res.ok;
+    } catch (err) {
+      announce(t('desktop_save_failed', errorText(err)), 'error');
+      return false;
+    } finally {
+      setBusy(false);
+      await load();
+    }
+  }
+
+  async function check(): Promise<void> {
+    setBusy(true);
+    try {
+      const answer = await env.client.desktopCheck();
+      if (answer.restarting) setRestarting(true);
+      setStatus(answer.status);
+    } catch (err) {
+      announce(t('desktop_save_failed', errorText(err)), 'error');
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  function turnOn(): void {
+    // Asked now, inside the click: a prompt requested after an await is refused by the browser.
+    const asked = env.requestNativeMessaging ? env.requestNativeMessaging() : Promise.resolve(false);
+    void (async () => {
+      const granted = await asked.catch(() => false);
+      if (!granted) {
+        announce(t('desktop_permission_refused'), 'error');
+        await load();
+        return;
+      }
+      if (await change({ desktopMirror: true })) await check();
+    })();
+  }
+
+  return {
+    status,
+    settings,
+    error,
+    busy,
+    restarting,
+    turnOn,
+    turnOff: async () => {
+      await change({ desktopMirror: false });
+    },
+    setAgent: async (agent, on) => {
+      const now = settings?.desktopAgents ?? [];
+      await change({ desktopAgents: on ? [...now.filter((a) => a !== agent), agent] : now.filter((a) => a !== agent) });
+    },
+    allow: async (skill, agent, on) => {
+      // Only this skill's confirmation for this agent changes; one for an older revision goes.
+      const others = (settings?.desktopConfirmed ?? []).filter((c) => !(c.origin === skill.origin && c.url === skill.url && c.agent === agent));
+      const next = on ? [...others, { origin: skill.origin, url: skill.url, agent, revision: skill.revision }] : others;
+      if ((await change({ desktopConfirmed: next })) && on) announce(t('desktop_allowed', skill.name, agentName(agent)), 'success');
+    },
+    check: async () => {
+      await check();
+      await load();
+    },
+  };
+}
+
+const AGENT_NAMES = { 'claude-code': 'desktop_agent_claude_code', agents: 'desktop_agent_agents', 'gemini-cli': 'desktop_agent_gemini_cli' } as const;
+
+/** The agent's name as the page shows it. */
+export function agentName(agent: AgentId): string {
+  return t(AGENT_NAMES[agent]);
+}

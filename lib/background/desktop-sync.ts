@@ -1,0 +1,215 @@
+// The background keeps the desktop mirror (docs/desktop.md): after every change of trust state,
+// settings or policy, and after every probe of a site with approved skills, it asks the hand-off
+// gate which approved skills may be used now (desktop-mirror.ts), plans the messages
+// (lib/desktop/outbox.ts) and runs the connection manager (lib/desktop/link.ts) over the
+// browser's native messaging. A skill that may no longer be used is left out of the next sync,
+// which removes it from the mirror and every agent folder at once.
+//
+// Nothing is sent while the feature is off, with one exception: turning it off while the mirror
+// holds skills sends one sync naming nothing, so no copy outlives the user's choice. While the
+// organisation's policy is not known the gate releases nothing (PRODUCT.md §10, the policy fails
+// closed): the mirror is emptied until the policy is read, then filled again.
+import { DesktopLink, type LinkState } from '../desktop/link';
+import { planMirror } from '../desktop/outbox';
+import type { AgentOutcome } from '../desktop/protocol';
+import type { DesktopSkillStatus, DesktopState, DesktopStatus } from '../messages';
+import type { Clock } from '../types';
+import type { ServiceContext } from './context';
+import type { BackgroundPlatform, NativePlatform } from './deps';
+import { mirrorableSkills, type NotMirrored } from './desktop-mirror';
+import { choicesOf, describePlan, outcomeKey, withOutcomes } from './desktop-status';
+
+/** storage.local: the mirror may hold skills of this browser (a sync naming some was sent). */
+export const DESKTOP_HELD_KEY = 'skillpin:desktop-held';
+/** storage.local: when the background restarted itself to reach the program (the options page reopens). */
+export const DESKTOP_REOPEN_KEY = 'skillpin:desktop-reopen';
+/** A restart older than this does not reopen the options page. */
+export const REOPEN_WINDOW_MS = 120_000;
+/** The answer to the options page goes out before the background restarts. */
+export const RESTART_DELAY_MS = 300;
+
+export interface DesktopCause {
+  /** Only this site's report changed (a probe): nothing changes unless it has approved skills. */
+  origin?: string;
+  /** Sync even when the plan looks as it was (a change of settings or trust state, a start, a check). */
+  force?: boolean;
+}
+
+export interface DesktopSync {
+  /** Something changed that may change what is usable. Queued; never throws. */
+  changed(cause?: DesktopCause): void;
+  /** Resolves when every change asked for has been planned and no run is under way. */
+  settled(): Promise<void>;
+  status(): Promise<DesktopStatus>;
+  /** Syncs now; in a Chrome background that cannot reach the program, restarts it instead. */
+  check(): Promise<{ restarting: boolean; status: DesktopStatus }>;
+  /** The background started: reopen the options page after a restart of its own, then sync. */
+  start(): Promise<void>;
+}
+
+/** What the mirror is doing when the link is not the one to say. */
+type Phase = 'off' | 'no-permission' | 'restart-needed' | 'unavailable' | 'link';
+
+class Syncer implements DesktopSync {
+  private readonly native: NativePlatform | undefined;
+  private readonly link: DesktopLink | null;
+  private phase: Phase;
+  private skills: DesktopSkillStatus[] = [];
+  private notMirrored: NotMirrored[] = [];
+  private outcomes = new Map<string, AgentOutcome>();
+  private lastSignature: string | null = null;
+  private syncedAt: number | null = null;
+  /** The run under way is the one sync naming nothing after the feature was turned off. */
+  private clearing = false;
+  /** The last plan was made while the organisation's policy was not known (so it named nothing). */
+  private policyPending = false;
+  private queue: Promise<void> = Promise.resolve();
+  private waiters: (() => void)[] = [];
+
+  constructor(
+    private readonly platform: BackgroundPlatform,
+    private readonly clock: Clock,
+    private readonly context: () => ServiceContext,
+  ) {
+    const native = platform.native;
+    this.native = native;
+    this.phase = native ? 'off' : 'unavailable';
+    this.link = native
+      ? new DesktopLink({
+          connectNative: (name) => native.connectNative(name),
+          disconnectReason: (port) => native.disconnectReason(port),
+          timers: native.timers,
+          onState: (state) => void this.linkChanged(state),
+        })
+      : null;
+  }
+
+  changed(cause: DesktopCause = {}): void {
+    this.queue = this.queue.then(() => this.evaluate(cause)).catch(() => undefined);
+  }
+
+  async settled(): Promise<void> {
+    await this.queue;
+    if (this.link?.state.kind !== 'working') return;
+    await new Promise<void>((resolve) => this.waiters.push(resolve));
+  }
+
+  async status(): Promise<DesktopStatus> {
+    const settings = await this.context().settings.effective();
+    const permission = this.native ? await this.native.granted().catch(() => false) : false;
+    const ls: LinkState = this.link?.state ?? { kind: 'off' };
+    const state: DesktopState = this.phase !== 'link' ? this.phase : this.policyPending && ls.kind === 'in-sync' ? 'waiting' : ls.kind;
+    const message = this.phase === 'link' && (ls.kind === 'host-absent' || ls.kind === 'forbidden' || ls.kind === 'retrying') ? ls.message : null;
+    return {
+      enabled: settings.desktopMirror,
+      permission,
+      state,
+      message,
+      hostVersion: ls.kind === 'in-sync' ? ls.version : null,
+      installCommand: this.native?.installCommand ?? '',
+      folders: ls.kind === 'in-sync' ? ls.folders : [],
+      skills: withOutcomes(this.skills, this.outcomes),
+      refused: this.notMirrored,
+      syncedAt: this.syncedAt,
+    };
+  }
+
+  async check(): Promise<{ restarting: boolean; status: DesktopStatus }> {
+    const native = this.native;
+    const settings = await this.context().settings.effective();
+    if (native && settings.desktopMirror && !native.available() && (await native.granted().catch(() => false))) {
+      // Chrome gives connectNative only to a background started after the grant: start again, and
+      // let the new one reopen this page (start()).
+      await this.platform.setLocal(DESKTOP_REOPEN_KEY, this.clock.now());
+      native.timers.set(() => native.restart(), RESTART_DELAY_MS);
+      this.phase = 'restart-needed';
+      return { restarting: true, status: await this.status() };
+    }
+    this.changed({ force: true });
+    await this.settled();
+    return { restarting: false, status: await this.status() };
+  }
+
+  async start(): Promise<void> {
+    const reopen = await this.platform.getLocal(DESKTOP_REOPEN_KEY).catch(() => null);
+    if (typeof reopen === 'number') {
+      await this.platform.setLocal(DESKTOP_REOPEN_KEY, null).catch(() => undefined);
+      const age = this.clock.now() - reopen;
+      if (this.native && age >= 0 && age < REOPEN_WINDOW_MS) await this.native.openOptions().catch(() => undefined);
+    }
+    this.changed({ force: true });
+  }
+
+  private async linkChanged(state: LinkState): Promise<void> {
+    if (state.kind === 'in-sync') {
+      this.syncedAt = this.clock.now();
+      this.outcomes = new Map(state.summary.agents.map((o) => [outcomeKey(o), o]));
+      if (state.summary.held === 0) await this.platform.setLocal(DESKTOP_HELD_KEY, false).catch(() => undefined);
+      if (this.clearing) this.halt('off');
+    }
+    if (state.kind !== 'working') this.wake();
+  }
+
+  private wake(): void {
+    if (this.link?.state.kind === 'working') return;
+    const list = this.waiters;
+    this.waiters = [];
+    for (const w of list) w();
+  }
+
+  /** Stops the link: nothing more is sent (the mirror on disk stays as the last sync left it). */
+  private halt(next: Phase): void {
+    this.link?.stop();
+    this.clearing = false;
+    this.lastSignature = null;
+    this.phase = next;
+    this.skills = [];
+    this.notMirrored = [];
+    this.wake();
+  }
+
+  /** A sync naming skills was sent and no sync naming none confirmed since (never: nothing to clear). */
+  private async held(): Promise<boolean> {
+    return (await this.platform.getLocal(DESKTOP_HELD_KEY).catch(() => false)) === true;
+  }
+
+  private async evaluate(cause: DesktopCause): Promise<void> {
+    const { native, link } = this;
+    if (!native || !link) return;
+    const ctx = this.context();
+    const settings = await ctx.settings.effective();
+    if (!(await native.granted().catch(() => false))) return this.halt(settings.desktopMirror ? 'no-permission' : 'off');
+    if (!native.available()) return this.halt(settings.desktopMirror || (await this.held()) ? 'restart-needed' : 'off');
+    if (!settings.desktopMirror) return this.clear(cause);
+    this.clearing = false;
+    if (cause.origin !== undefined && !(await (await ctx.store()).listApprovals()).some((a) => a.origin === cause.origin)) return;
+    // Not a rule of its own: the gate refuses every skill then. Noted for the options page.
+    this.policyPending = (await ctx.policy()) === null;
+    const found = await mirrorableSkills(ctx);
+    const plan = await planMirror(found.skills, choicesOf(settings));
+    const signature = JSON.stringify(plan.sync.skills);
+    if (!cause.force && signature === this.lastSignature && this.phase === 'link') return;
+    this.lastSignature = signature;
+    this.skills = describePlan(plan, found.skills, settings);
+    this.notMirrored = [...found.notMirrored, ...plan.refused.map((r) => ({ ...r.ref, message: r.message }))];
+    if (plan.skills.size > 0) await this.platform.setLocal(DESKTOP_HELD_KEY, true);
+    this.phase = 'link';
+    link.mirror(async () => plan);
+  }
+
+  /** The feature is off: one sync naming nothing when the mirror may hold skills (again on a forced change when the program could not be reached). */
+  private async clear(cause: DesktopCause): Promise<void> {
+    if (!(await this.held())) return this.halt('off');
+    if (this.clearing && !cause.force) return;
+    this.clearing = true;
+    this.lastSignature = null;
+    this.skills = [];
+    this.notMirrored = [];
+    this.phase = 'link';
+    this.link?.mirror(() => planMirror([], { agents: [], confirmed: () => false }));
+  }
+}
+
+export function createDesktopSync(platform: BackgroundPlatform, clock: Clock, context: () => ServiceContext): DesktopSync {
+  return new Syncer(platform, clock, context);
+}

@@ -1,0 +1,140 @@
+// @vitest-environment happy-dom
+// The options page's "Desktop agents" section against a fake background: off by default with the
+// install command for this browser; the switch asks the browser for nativeMessaging from the click
+// before anything else and saves nothing when refused; Chrome's restart is said; agent folders are
+// settings; a skill that grants tools is allowed per agent only through a dialog that says what
+// the agent may then do, bound to the revision shown.
+import { act } from 'preact/test-utils';
+import { afterEach, describe, expect, it } from 'vitest';
+import '../../../support/dom-shim';
+import { DesktopSection } from '../../../../components/options/DesktopSection';
+import { t } from '../../../../lib/i18n';
+import type { DesktopSkillStatus, DesktopStatus } from '../../../../lib/messages';
+import { mergeSettings } from '../../../../lib/trust/settings';
+import { DEFAULT_SETTINGS, type Settings } from '../../../../lib/types';
+import { AnnouncerProvider } from '../../../../components/shared/Announcer';
+import { byText, click, DESKTOP_OFF, fakeBackground, flush, mount, optionsEnv, type Handlers } from '../harness';
+
+const ORIGIN = 'https://docs.example.com';
+const RUNNER: DesktopSkillStatus = {
+  origin: ORIGIN,
+  url: `${ORIGIN}/skills/runner/SKILL.md`,
+  name: 'runner',
+  revision: 'c'.repeat(64),
+  tools: ['allowed-tools'],
+  scripts: ['scripts/build.sh'],
+  needsConfirmation: true,
+  agents: [{ agent: 'claude-code', confirmed: false, state: 'needs-confirmation', folder: null, message: null }],
+};
+
+function world(opts: { granted?: boolean; status?: DesktopStatus; check?: { restarting: boolean; status: DesktopStatus }; settings?: Settings } = {}) {
+  let settings = structuredClone(opts.settings ?? DEFAULT_SETTINGS);
+  const order: string[] = [];
+  const handlers: Handlers = {
+    'skillpin:settings-get': () => structuredClone(settings),
+    'skillpin:settings-update': (req) => {
+      order.push('settings-update');
+      settings = mergeSettings(settings, req.changes);
+      return { ok: true, settings };
+    },
+    'skillpin:desktop-status': () => opts.status ?? { ...DESKTOP_OFF, enabled: settings.desktopMirror },
+    'skillpin:desktop-check': () => {
+      order.push('desktop-check');
+      return opts.check ?? { restarting: false, status: opts.status ?? DESKTOP_OFF };
+    },
+  };
+  const bg = fakeBackground(handlers);
+  const env = optionsEnv(bg.client, {
+    requestNativeMessaging: () => {
+      order.push('permission-request');
+      return Promise.resolve(opts.granted ?? true);
+    },
+  });
+  return { bg, order, settings: () => settings, render: () => mount(<AnnouncerProvider><DesktopSection env={env} /></AnnouncerProvider>) };
+}
+
+async function toggle(el: HTMLInputElement | null, value: boolean): Promise<void> {
+  if (!el) throw new Error('checkbox not found');
+  await act(() => {
+    el.checked = value;
+    el.dispatchEvent(new Event('change', { bubbles: true }));
+  });
+  await flush();
+}
+
+afterEach(() => {
+  document.body.innerHTML = '';
+});
+
+describe('Desktop agents in the options page', () => {
+  it('is off by default and shows how to install the program for this browser', async () => {
+    const w = world();
+    const root = await w.render();
+    expect(root.querySelector<HTMLInputElement>('#desktop-switch')?.checked).toBe(false);
+    expect(root.querySelector('[data-testid="desktop-state"]')?.getAttribute('data-state')).toBe('off');
+    expect(root.querySelector('[data-testid="desktop-install-command"]')?.textContent).toBe('bin/skillpin install-host --chrome-id abcdefghijklmnopabcdefghijklmnop');
+    // No agent folder can be picked while it is off.
+    expect(root.querySelector('[data-agent="claude-code"]')).toBeNull();
+  });
+
+  it('turning it on asks the browser for nativeMessaging first, from the click, then saves and brings the mirror up to date', async () => {
+    const w = world();
+    const root = await w.render();
+    await toggle(root.querySelector('#desktop-switch'), true);
+    expect(w.order).toEqual(['permission-request', 'settings-update', 'desktop-check']);
+    expect(w.settings().desktopMirror).toBe(true);
+  });
+
+  it('when the browser refuses, nothing is saved and the page says so', async () => {
+    const w = world({ granted: false });
+    const root = await w.render();
+    await toggle(root.querySelector('#desktop-switch'), true);
+    expect(w.order).toEqual(['permission-request']);
+    expect(w.settings().desktopMirror).toBe(false);
+    expect(document.querySelector('[data-testid="announcer"]')?.textContent).toBe(t('desktop_permission_refused'));
+  });
+
+  it("says that Skillpin starts again when Chrome's background has to", async () => {
+    const w = world({ check: { restarting: true, status: { ...DESKTOP_OFF, enabled: true, permission: true, state: 'restart-needed' } } });
+    const root = await w.render();
+    await toggle(root.querySelector('#desktop-switch'), true);
+    expect(root.querySelector('[data-testid="desktop-state"]')?.textContent).toContain(t('desktop_restarting'));
+  });
+
+  it('the program not installed: the install command is open, with Check again', async () => {
+    const w = world({ settings: { ...DEFAULT_SETTINGS, desktopMirror: true }, status: { ...DESKTOP_OFF, enabled: true, permission: true, state: 'host-absent', message: 'Specified native messaging host not found.' } });
+    const root = await w.render();
+    expect(root.querySelector('[data-testid="desktop-state"]')?.textContent).toContain(t('desktop_state_host_absent'));
+    expect(root.querySelector<HTMLDetailsElement>('[data-testid="desktop-install"]')?.open).toBe(true);
+    await click(root.querySelector('[data-action="desktop-check"]'));
+    expect(w.order).toEqual(['desktop-check']);
+  });
+
+  it('agent folders are picked one by one, with what files there are trusted with said first', async () => {
+    const w = world({ settings: { ...DEFAULT_SETTINGS, desktopMirror: true }, status: { ...DESKTOP_OFF, enabled: true, permission: true, state: 'in-sync' } });
+    const root = await w.render();
+    expect(root.querySelector('[data-testid="desktop-trust"]')?.textContent).toBe(t('desktop_trust_warning'));
+    await toggle(root.querySelector('[data-agent="gemini-cli"]'), true);
+    await toggle(root.querySelector('[data-agent="claude-code"]'), true);
+    expect(w.settings().desktopAgents).toEqual(['gemini-cli', 'claude-code']);
+    await toggle(root.querySelector('[data-agent="gemini-cli"]'), false);
+    expect(w.settings().desktopAgents).toEqual(['claude-code']);
+  });
+
+  it('a skill that grants tools is allowed for one agent only through the dialog, bound to the revision shown', async () => {
+    const status: DesktopStatus = { ...DESKTOP_OFF, enabled: true, permission: true, state: 'in-sync', skills: [RUNNER] };
+    const w = world({ settings: { ...DEFAULT_SETTINGS, desktopMirror: true, desktopAgents: ['claude-code'] }, status });
+    const root = await w.render();
+    const row = root.querySelector('[data-skill-url="https://docs.example.com/skills/runner/SKILL.md"]');
+    expect(row?.textContent).toContain(t('desktop_skill_tools', 'allowed-tools'));
+    expect(row?.textContent).toContain(t('desktop_skill_scripts', 'scripts/build.sh'));
+    await click(row?.querySelector('[data-action="desktop-allow"]'));
+    const dialog = document.querySelector('[role="alertdialog"]');
+    expect(dialog?.textContent).toContain(t('desktop_allow_body', 'Claude Code'));
+    await click(byText(document.body, '[role="alertdialog"] button', t('cancel')));
+    expect(w.settings().desktopConfirmed).toEqual([]);
+    await click(row?.querySelector('[data-action="desktop-allow"]'));
+    await click(byText(document.body, '[role="alertdialog"] button', t('desktop_allow_confirm')));
+    expect(w.settings().desktopConfirmed).toEqual([{ origin: ORIGIN, url: RUNNER.url, agent: 'claude-code', revision: RUNNER.revision }]);
+  });
+});
