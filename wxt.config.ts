@@ -7,7 +7,7 @@ import preact from '@preact/preset-vite';
 // SKILLPIN_E2E_BUILD=1 makes the builds the end-to-end tests load (into .output/e2e/). In both,
 // the background records the listener functions it registers (entrypoints/background/e2e-record.ts),
 // so a test can call the very function a context-menu or notification click would, which no test
-// can click. For Firefox, the popup and options pages are also web-accessible, because WebDriver
+// can click. For Firefox, the popup, options and library pages are also web-accessible, because WebDriver
 // BiDi may only reach moz-extension:// pages from a web page, and the pages may read the
 // clipboard (clipboardRead) so a test can see what a copy wrote. Production builds carry none of
 // it (a web-accessible popup would let any site frame it); test/e2e/manifests.spec.ts and the
@@ -48,10 +48,19 @@ export default defineConfig({
     optional_permissions: ['nativeMessaging'],
     host_permissions: ['http://*/*', 'https://*/*'],
     action: { default_title: '__MSG_extName__' },
+    // Keyboard shortcuts, listed in the options page (components/options/ShortcutsSection.tsx): the
+    // popup, and the side panel's library. Chrome opens the panel from the `open-library` command's
+    // listener (entrypoints/background/library-panel.ts); Firefox opens its sidebar itself.
+    commands: {
+      _execute_action: { suggested_key: { default: 'Alt+Shift+K' }, description: '__MSG_shortcut_popup__' },
+      ...(browser === 'firefox'
+        ? { _execute_sidebar_action: { suggested_key: { default: 'Alt+Shift+L' }, description: '__MSG_command_library__' } }
+        : { 'open-library': { suggested_key: { default: 'Alt+Shift+L' }, description: '__MSG_command_library__' } }),
+    },
     // The policies an organisation may set (docs/policies.md). Firefox has no schema: it hands
     // the enterprise policy's "3rdparty" data to storage.managed as written.
     ...(browser === 'chrome' ? { storage: { managed_schema: 'managed_schema.json' } } : {}),
-    ...(e2eBuild && browser === 'firefox' ? { web_accessible_resources: [{ resources: ['popup.html', 'options.html'], matches: ['http://127.0.0.1/*'] }] } : {}),
+    ...(e2eBuild && browser === 'firefox' ? { web_accessible_resources: [{ resources: ['popup.html', 'options.html', 'sidepanel.html'], matches: ['http://127.0.0.1/*'] }] } : {}),
     ...(browser === 'firefox'
       ? {
           // Firefox's default extension-page policy adds upgrade-insecure-requests

@@ -71,14 +71,24 @@ export interface PrivilegedRequests {
   };
   /** The skill-context block of an approved, current skill (PRODUCT.md §6). */
   'skillpin:skill-context': { request: { origin: string; url: string }; response: ContextResult };
-  /** Every approved skill of every origin, with whether it can be handed on now. */
-  'skillpin:approved-list': { request: Record<string, never>; response: ApprovedSkillSummary[] };
+  /**
+   * Every approved skill of every origin, with whether it can be handed on now and what the side
+   * panel's library shows of it, in list order (lib/background/approved-list.ts); with `offset` and
+   * `limit`, only that page of the list (the panel asks for its first rows, then the rest).
+   */
+  'skillpin:approved-list': { request: { offset?: number; limit?: number }; response: ApprovedSkillSummary[] };
   /**
    * Build the context in the background and insert it into the chat composer of `tabId`,
    * provided that tab still shows `chatOrigin` (the chat site the popup offered) and that
    * origin is a chat site.
    */
   'skillpin:insert': { request: { tabId: number; chatOrigin: string; origin: string; url: string }; response: InsertResult };
+  /**
+   * The side panel's Insert into chat: the same checks and insertion as skillpin:insert, into the
+   * panel's active tab `tabId`, provided it still shows `chatOrigin` (the chat site the panel showed
+   * when the user chose). A path of its own, so that the hand-off gate's enumeration lists it.
+   */
+  'skillpin:library-insert': { request: { tabId: number; chatOrigin: string; origin: string; url: string }; response: InsertResult };
   'skillpin:settings-get': { request: Record<string, never>; response: Settings };
   'skillpin:settings-set': { request: { settings: Settings }; response: ActionResult };
   /**
@@ -173,7 +183,7 @@ export interface SettingsUpdateResult extends ActionResult {
 /**
  * Extension pages learn of changes made elsewhere (another tab, an import of pins and approvals) from this
  * storage.local key: the background writes a new StateChange after every change of settings
- * or trust state, and pages listen with storage.onChanged (which fires only on a new value,
+ * or trust state, and after a probe whose report lists approved skills, and pages listen with storage.onChanged (which fires only on a new value,
  * hence the sequence number).
  */
 /** What an Undo of a withdrawal brings back besides the digest (skillpin:approve `restore`). */
@@ -185,7 +195,8 @@ export interface ApprovalRestore {
 }
 
 export const STATE_CHANGE_KEY = 'skillpin:state-change';
-export type StateChangeKind = 'settings' | 'trust';
+/** `reports`: a probe made a new report of an origin with approved skills (no request changed anything). */
+export type StateChangeKind = 'settings' | 'trust' | 'reports';
 export interface StateChange {
   kind: StateChangeKind;
   seq: number;
@@ -194,7 +205,7 @@ export interface StateChange {
 
 /** The change a storage value describes, or null when it is not one. */
 export function parseStateChange(v: unknown): StateChange | null {
-  if (!isRecord(v) || (v.kind !== 'settings' && v.kind !== 'trust')) return null;
+  if (!isRecord(v) || (v.kind !== 'settings' && v.kind !== 'trust' && v.kind !== 'reports')) return null;
   if (typeof v.seq !== 'number' || typeof v.at !== 'number') return null;
   return { kind: v.kind, seq: v.seq, at: v.at };
 }
@@ -213,6 +224,19 @@ export type SkillExportResult =
   | { ok: false; error: string; message: string; problems: string[] };
 
 export type ContextResult = { ok: true; context: string; name: string } | { ok: false; error: string; message: string };
+
+/**
+ * What needs the user about an approved skill (the side panel says it in plain words):
+ * `content-changed` (review the diff, approve again), `key-changed` (the publisher key changed:
+ * trust the new key or keep blocking), `key-revoked` (the site offers a key the user revoked),
+ * `review-files` (an archive approved before its files were bound: review them), `unusable` (any
+ * other reason the hand-off gate refuses, named by `refusal`), `export-outdated` (usable, but the
+ * copy exported for upload is out of date).
+ */
+export type LibraryAttention = 'content-changed' | 'key-changed' | 'key-revoked' | 'review-files' | 'unusable' | 'export-outdated';
+
+/** The most entries one page of skillpin:approved-list may ask for. */
+export const APPROVED_PAGE_MAX = 10_000;
 
 /**
  * How the desktop mirror stands: `off` (turned off, nothing is sent), `no-permission` (on, but the
@@ -278,6 +302,18 @@ export interface ApprovedSkillSummary {
   status: SkillStatus | null;
   usable: boolean;
   approvedAt: number;
+  /** The publisher's description (raw: pages show it through lib/text/display.ts), or null. */
+  description: string | null;
+  /** When the origin's report that lists the skill was made, its skills verified then; null: no finished report. */
+  verifiedAt: number | null;
+  /** Bytes of the skill-context block Insert and Copy hand on (the report's contextSize), or null. */
+  size: number | null;
+  /** Token estimate of the skill-context block Insert and Copy hand on (header, note and SKILL.md). */
+  tokens: number | null;
+  /** What needs the user, or null. */
+  attention: LibraryAttention | null;
+  /** Why the hand-off gate refuses it now (its error code: `site-excluded`, `policy-requires-signed`, …); null when usable. */
+  refusal: string | null;
 }
 
 export interface OriginSummary {
@@ -367,9 +403,16 @@ export const MESSAGES = {
   'skillpin:revoke': { access: 'privileged', changes: 'trust', concern: 'approvals', handsOff: null, fields: { origin, url: str } },
   'skillpin:skill-text': { access: 'privileged', changes: null, concern: 'approvals', handsOff: null, fields: { origin, url: str } },
   'skillpin:skill-context': { access: 'privileged', changes: null, concern: 'approvals', handsOff: 'clipboard', fields: { origin, url: str } },
-  'skillpin:approved-list': { access: 'privileged', changes: null, concern: 'approvals', handsOff: null, fields: none },
+  'skillpin:approved-list': {
+    access: 'privileged',
+    changes: null,
+    concern: 'approvals',
+    handsOff: null,
+    fields: { offset: optionalInt, limit: (v) => v === undefined || (int(v) && (v as number) >= 1 && (v as number) <= APPROVED_PAGE_MAX) },
+  },
   'skillpin:approvals-list': { access: 'privileged', changes: null, concern: 'approvals', handsOff: null, fields: none },
   'skillpin:insert': { access: 'privileged', changes: null, concern: 'approvals', handsOff: 'chat', fields: { tabId: int, chatOrigin: origin, origin, url: str } },
+  'skillpin:library-insert': { access: 'privileged', changes: null, concern: 'approvals', handsOff: 'chat', fields: { tabId: int, chatOrigin: origin, origin, url: str } },
   'skillpin:trust-key': {
     access: 'privileged',
     changes: 'trust',

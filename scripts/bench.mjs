@@ -56,7 +56,7 @@ const sections = [];
 for (const f of existsSync(resultsDir) ? readdirSync(resultsDir).filter((x) => x.endsWith('.json')) : []) {
   sections.push(JSON.parse(readFileSync(join(resultsDir, f), 'utf8')));
 }
-const expected = ['1-page-load', '2-requests-browser', '2-requests-node', '3-verdict', '4-engine', '5-crypto', '6-ui', '7a-storage', '7b-memory', '8-bundle'];
+const expected = ['1-page-load', '2-requests-browser', '2-requests-node', '3-verdict', '4-engine', '5-crypto', '6-ui', '6b-library', '7a-storage', '7b-memory', '8-bundle'];
 const missing = expected.filter((id) => !sections.some((s) => s.id === id));
 
 const load1 = loadavg();

@@ -9,6 +9,7 @@ import { KeyHistorySection } from './KeyHistorySection';
 import type { OptionsEnv } from './env';
 import { PinsSection } from './PinsSection';
 import { SettingsSection } from './SettingsSection';
+import { ShortcutsSection } from './ShortcutsSection';
 import { TransferSection } from './TransferSection';
 
 function Body({ env, initialOrigin }: { env: OptionsEnv; initialOrigin?: string | null }) {
@@ -31,6 +32,7 @@ function Body({ env, initialOrigin }: { env: OptionsEnv; initialOrigin?: string 
     { id: 'approvals', title: t('approvals_title') },
     { id: 'desktop', title: t('desktop_title') },
     { id: 'transfer', title: t('transfer_title') },
+    ...(env.shortcuts ? [{ id: 'shortcuts', title: t('shortcuts_title') }] : []),
     { id: 'diagnostics', title: t('diagnostics_page_title') },
   ];
   return (
@@ -76,6 +78,12 @@ function Body({ env, initialOrigin }: { env: OptionsEnv; initialOrigin?: string 
           <p class="hint">{t('transfer_intro')}</p>
           <TransferSection env={env} onChanged={changed} />
         </section>
+        {env.shortcuts && (
+          <section id="shortcuts" aria-labelledby="h-shortcuts" class="panel">
+            <h2 id="h-shortcuts">{t('shortcuts_title')}</h2>
+            <ShortcutsSection env={env} />
+          </section>
+        )}
         <section id="diagnostics" aria-labelledby="h-diagnostics" class="panel">
           <h2 id="h-diagnostics">{t('diagnostics_page_title')}</h2>
           <p class="hint">{t('diagnostics_intro')}</p>

@@ -3,6 +3,14 @@ import type { WriteClipboard } from '../shared/clipboard';
 import type { SaveFile } from '../shared/save-file';
 import type { WatchChanges } from '../shared/state-changes';
 
+/** One of the manifest's commands as the browser has it now. */
+export interface Shortcut {
+  name: string;
+  description: string;
+  /** The keys, or empty when none are set. */
+  shortcut: string;
+}
+
 export interface OptionsEnv {
   client: Client;
   clipboard: WriteClipboard;
@@ -21,4 +29,6 @@ export interface OptionsEnv {
    * returns the unsubscribe function. Absent where nothing can change behind the page.
    */
   watchChanges?: WatchChanges;
+  /** The extension's keyboard shortcuts (commands.getAll) and which browser's words say where to change them. */
+  shortcuts?: { list: () => Promise<Shortcut[]>; browser: 'chrome' | 'firefox' };
 }

@@ -7,7 +7,7 @@ import { t } from '../../lib/i18n';
 import { StatusChip } from '../shared/StatusChip';
 import { ExportButton, ExportNote } from '../shared/ExportControls';
 import { errorText, formatDate } from '../shared/format';
-import type { SkillActions } from './actions';
+import type { SkillActions } from '../shared/actions';
 import type { PopupEnv } from './env';
 
 interface Props {

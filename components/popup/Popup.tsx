@@ -3,9 +3,10 @@
 import { useEffect, useState } from 'preact/hooks';
 import { t } from '../../lib/i18n';
 import type { PolicySummary } from '../../lib/messages';
-import { AnnouncerProvider } from '../shared/Announcer';
+import { AnnouncerProvider, useAnnounce } from '../shared/Announcer';
+import { errorText } from '../shared/format';
 import { PolicyContext } from '../shared/policy';
-import { useSkillActions } from './actions';
+import { useSkillActions } from '../shared/actions';
 import { ChatPanel } from './ChatPanel';
 import type { PopupEnv } from './env';
 import { OriginView } from './OriginView';
@@ -20,6 +21,26 @@ interface Props {
 function ChatSection({ env, tabId, origin, version }: { env: PopupEnv; tabId: number | null; origin: string; version: number }) {
   const actions = useSkillActions(env, origin, () => undefined, version);
   return <ChatPanel env={env} tabId={tabId} chatOrigin={origin} actions={actions} version={version} />;
+}
+
+/** "All my skills": opens the library beside the page, then closes the popup (its list is there now). */
+function AllSkillsButton({ open }: { open: () => Promise<void> }) {
+  const announce = useAnnounce();
+  return (
+    <button
+      type="button"
+      title={t('popup_all_skills_hint')}
+      onClick={() =>
+        open().then(
+          () => window.close(),
+          (err: unknown) => announce(t('popup_all_skills_failed', errorText(err)), 'error'),
+        )
+      }
+      data-action="library"
+    >
+      {t('popup_all_skills')}
+    </button>
+  );
 }
 
 /** Grows with every change of trust state or settings made anywhere (env.watchChanges); 0 before the first. */
@@ -79,6 +100,7 @@ function Body({ env, target }: Props) {
           </div>
         </div>
         <div class="top-actions">
+          {env.openLibrary && <AllSkillsButton open={env.openLibrary} />}
           {origin && (
             <button type="button" onClick={() => setRecheck((n) => n + 1)} disabled={busy} data-action="recheck">
               {t('recheck')}

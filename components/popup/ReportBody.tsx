@@ -4,7 +4,7 @@
 import { useEffect } from 'preact/hooks';
 import type { OriginReport, SkillReport } from '../../lib/types';
 import { t, type MessageKey } from '../../lib/i18n';
-import type { SkillActions } from './actions';
+import type { SkillActions } from '../shared/actions';
 import { SkillCard } from './SkillCard';
 import type { ChatTab } from './target';
 

@@ -10,8 +10,8 @@ import { statusLabel } from '../shared/status';
 import { isExportOutOfDate } from '../../lib/export/record';
 import { ExportButton, ExportNote } from '../shared/ExportControls';
 import { usePolicy } from '../shared/policy';
-import { approveCheck } from './approve';
-import type { SkillActions } from './actions';
+import { approveCheck } from '../shared/approve';
+import type { SkillActions } from '../shared/actions';
 import type { ChatTab } from './target';
 
 interface Props {

@@ -5,8 +5,8 @@ import type { SkillReport } from '../../lib/types';
 import type { ArchiveFileChange, SkillText } from '../../lib/messages';
 import { t } from '../../lib/i18n';
 import { renderSkillMarkdown } from '../../lib/render/markdown';
-import { FileChanges } from './ArchiveFiles';
-import { SkillDiff } from './SkillDiff';
+import { FileChanges } from '../shared/ArchiveFiles';
+import { SkillDiff } from '../shared/SkillDiff';
 import type { TextState } from './use-skill-text';
 
 function Rendered({ text, baseUrl }: { text: string; baseUrl: string | null }) {

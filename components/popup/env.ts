@@ -26,6 +26,11 @@ export interface PopupEnv {
   /** URL of the options page, for links. */
   optionsUrl: string;
   /**
+   * Opens the side panel's library beside the page ("All my skills"), called in the click's own
+   * turn (the browsers open a panel only in answer to the user); absent where there is none.
+   */
+  openLibrary?: () => Promise<void>;
+  /**
    * The background's answer to `report` for `origin`, fetched before the popup drew its view and
    * handed over once: the view starts from it instead of asking again. Null: the background had no
    * report. Undefined: nothing was fetched early (later calls, another origin, or a failed request).

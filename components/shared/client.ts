@@ -39,7 +39,11 @@ export function createClient(send: Send) {
     skillText: (origin: string, url: string) => request('skillpin:skill-text', { origin, url }),
     skillContext: (origin: string, url: string) => request('skillpin:skill-context', { origin, url }),
     approvedList: () => request('skillpin:approved-list', none),
+    /** One page of the approved list (the side panel's first rows, then the rest: `limit` absent). */
+    approvedPage: (offset: number, limit?: number) => request('skillpin:approved-list', limit === undefined ? { offset } : { offset, limit }),
     insert: (tabId: number, chatOrigin: string, origin: string, url: string) => request('skillpin:insert', { tabId, chatOrigin, origin, url }),
+    /** The side panel's Insert into chat (its own hand-off path, lib/messages.ts). */
+    libraryInsert: (tabId: number, chatOrigin: string, origin: string, url: string) => request('skillpin:library-insert', { tabId, chatOrigin, origin, url }),
     settingsGet: () => request('skillpin:settings-get', none),
     settingsSet: (settings: Body<'skillpin:settings-set'>['settings']) => request('skillpin:settings-set', { settings }),
     settingsUpdate: (changes: Body<'skillpin:settings-update'>['changes']) => request('skillpin:settings-update', { changes }),

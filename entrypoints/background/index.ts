@@ -10,6 +10,8 @@ import { browserPlatform } from './platform';
 import { installRequestGuard } from './request-guard';
 import { createLoadGate } from '@/lib/scheduler/load-gate';
 import { startE2eRecord } from './e2e-record';
+import { LIBRARY_MENU_ID } from '@/lib/background/menus';
+import { OPEN_LIBRARY_COMMAND, openLibrary } from './library-panel';
 
 /** A page that never finishes loading holds its probe this long at most. */
 const LOAD_CAP_MS = 5000;
@@ -95,7 +97,14 @@ export default defineBackground(() => {
   });
 
   browser.contextMenus.onClicked.addListener((info, tab) => {
+    // Opened in the click's own turn: the browsers open a panel only in answer to the user.
+    if (info.menuItemId === LIBRARY_MENU_ID) return void openLibrary(tab?.windowId).catch(() => undefined);
     void service.onMenuClick(String(info.menuItemId), tab ?? null, info.frameId ?? 0);
+  });
+
+  // Chrome's shortcut for the library (Firefox handles its _execute_sidebar_action itself).
+  browser.commands.onCommand.addListener((command, tab) => {
+    if (command === OPEN_LIBRARY_COMMAND) void openLibrary(tab?.windowId).catch(() => undefined);
   });
 
   browser.notifications.onClicked.addListener((id) => {

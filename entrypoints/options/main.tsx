@@ -21,6 +21,10 @@ const env: OptionsEnv = {
   popupUrl: '/popup.html',
   // The background writes STATE_CHANGE_KEY after every change of settings or trust state.
   watchChanges: stateChangeWatcher(browser.storage.onChanged),
+  shortcuts: {
+    list: async () => (await browser.commands.getAll()).map((c) => ({ name: c.name ?? '', description: c.description ?? '', shortcut: c.shortcut ?? '' })),
+    browser: import.meta.env.BROWSER === 'firefox' ? 'firefox' : 'chrome',
+  },
 };
 
 const initialOrigin = new URLSearchParams(location.search).get('origin');

@@ -18,7 +18,9 @@ import {
   type TabInfo,
   type TabsLike,
 } from '../../components/popup/target';
+import { openLibrary } from '../background/library-panel';
 import '../../components/shared/base.css';
+import '../../components/shared/review.css';
 import '../../components/popup/popup.css';
 
 const client = createClient((msg) => browser.runtime.sendMessage(msg));
@@ -52,6 +54,15 @@ const params = new URLSearchParams(location.search);
 if (params.has('origin') || params.has('tab')) document.body.classList.add('in-tab');
 
 let target: PopupTarget | null = null;
+// The window the popup opened over, known before any click: the side panel must be opened in the
+// click's own turn, with nothing awaited first.
+let windowId: number | undefined;
+void browser.windows.getCurrent().then(
+  (w) => {
+    windowId = w.id;
+  },
+  () => undefined,
+);
 const env: PopupEnv = {
   client,
   clipboard: writeClipboard,
@@ -60,6 +71,7 @@ const env: PopupEnv = {
   requestAccess: (patterns) => browser.permissions.request({ origins: patterns }),
   watchChanges: stateChangeWatcher(browser.storage.onChanged),
   optionsUrl: '/options.html',
+  openLibrary: () => openLibrary(windowId),
   readyReport: (o) => {
     const early = readyReport;
     readyReport = null;

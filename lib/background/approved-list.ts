@@ -1,24 +1,72 @@
 // Every approved skill of every origin, with whether it can be handed on now by the hand-off
-// gate's rules (hand-off-gate.ts handOffVerdict): the popup's approved list and the context menus
-// offer exactly what release() would let through.
-import type { ApprovedSkillSummary } from '../messages';
-import type { OriginReport } from '../types';
+// gate's rules (hand-off-gate.ts handOffVerdict): the popup's approved list, the side panel's
+// library and the context menus offer exactly what release() would let through. Each entry also
+// says what the library shows: the description, when its site was last verified, the size and
+// token estimate of the block Insert and Copy hand on (the report's), and what needs the user.
+//
+// Sorted by origin, then by the name the approval recorded, then by URL: an order the approvals
+// alone decide, so that a page of the list (offset, limit) reads the reports of its own origins only.
+import { isExportOutOfDate, type ExportRecord } from '../export/record';
+import type { ApprovedSkillSummary, LibraryAttention } from '../messages';
+import type { ManagedPolicy } from '../trust/managed';
+import type { Approval, OriginReport, Settings, SkillReport } from '../types';
 import type { ServiceContext } from './service-context';
 import { handOffVerdict } from './hand-off-gate';
 import { findSkill } from './handoff-rules';
+import { readExportRecords } from './skill-export';
 
-export async function approvedList(ctx: ServiceContext): Promise<ApprovedSkillSummary[]> {
+export interface ListPage {
+  offset?: number;
+  limit?: number;
+}
+
+function byListOrder(x: Approval, y: Approval): number {
+  return x.origin.localeCompare(y.origin) || x.name.localeCompare(y.name) || (x.url < y.url ? -1 : x.url > y.url ? 1 : 0);
+}
+
+/** What needs the user before the skill can be used again, or what is out of date while it can. */
+function attentionOf(skill: SkillReport | null, report: OriginReport | null, usable: boolean, exported: ExportRecord | undefined): LibraryAttention | null {
+  if (usable) return exported !== undefined && isExportOutOfDate(exported, skill) ? 'export-outdated' : null;
+  if (skill?.status === 'content-changed') return 'content-changed';
+  if (skill?.status === 'key-changed') return report?.key.state === 'revoked' ? 'key-revoked' : 'key-changed';
+  if (skill?.approval.code === 'approval-files-unbound') return 'review-files';
+  return 'unusable';
+}
+
+function summaryOf(a: Approval, report: OriginReport | null, policy: ManagedPolicy | null, settings: Settings, exports: ReadonlyMap<string, ExportRecord>): ApprovedSkillSummary {
+  const skill = findSkill(report, a.url);
+  const verdict = handOffVerdict(skill, a.origin, policy, settings);
+  const usable = verdict.ok && verdict.approval.digestLf === a.digestLf;
+  const name = skill?.name ?? a.name;
+  return {
+    origin: a.origin,
+    url: a.url,
+    name,
+    status: skill?.status ?? null,
+    usable,
+    approvedAt: a.approvedAt,
+    description: skill?.description ?? null,
+    verifiedAt: report?.state === 'done' ? report.finishedAt : null,
+    size: skill?.contextSize ?? null,
+    tokens: skill?.tokens ?? null,
+    attention: attentionOf(skill, report, usable, exports.get(`${a.origin} ${a.url}`)),
+    refusal: usable ? null : verdict.ok ? 'digest-changed' : verdict.error,
+  };
+}
+
+/** The approved skills in list order, or the page `offset` … `offset + limit` of them. */
+export async function approvedList(ctx: ServiceContext, page: ListPage = {}): Promise<ApprovedSkillSummary[]> {
   const s = await ctx.store();
-  const approvals = await s.listApprovals();
-  const out: ApprovedSkillSummary[] = [];
+  const all = (await s.listApprovals()).sort(byListOrder);
+  const start = page.offset ?? 0;
+  const approvals = all.slice(start, page.limit === undefined ? undefined : start + page.limit);
+  const [policy, settings, records] = await Promise.all([ctx.policy(), ctx.settings.effective(), readExportRecords((k) => ctx.platform.getLocal(k))]);
+  const exports = new Map(records.map((r) => [`${r.origin} ${r.url}`, r] as const));
   const reports = new Map<string, OriginReport | null>();
-  const [policy, settings] = await Promise.all([ctx.policy(), ctx.settings.effective()]);
+  const out: ApprovedSkillSummary[] = [];
   for (const a of approvals) {
     if (!reports.has(a.origin)) reports.set(a.origin, await s.getReport(a.origin));
-    const skill = findSkill(reports.get(a.origin) ?? null, a.url);
-    const verdict = handOffVerdict(skill, a.origin, policy, settings);
-    const usable = verdict.ok && verdict.approval.digestLf === a.digestLf;
-    out.push({ origin: a.origin, url: a.url, name: skill?.name ?? a.name, status: skill?.status ?? null, usable, approvedAt: a.approvedAt });
+    out.push(summaryOf(a, reports.get(a.origin) ?? null, policy, settings, exports));
   }
-  return out.sort((x, y) => x.origin.localeCompare(y.origin) || x.name.localeCompare(y.name));
+  return out;
 }

@@ -67,6 +67,9 @@ export function createContext(deps: BackgroundDeps): ServiceContext {
       await ctx.refreshMenusSafe();
       // A content or key change, or a skill that stopped verifying, leaves the mirror at once.
       ctx.desktop.changed({ origin });
+      // Open pages that show approved skills (the side panel's library, the options page) follow a
+      // report that changes what an approved skill is: a content or key change found on a visit.
+      if (report.skills.some((skill) => skill.approval.state !== 'none')) await ctx.announce('reports');
       return report;
     },
   });

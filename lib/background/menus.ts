@@ -1,7 +1,7 @@
 // The context-menu model: "Copy skill context" on pages of an origin with usable
-// approved skills, and "Insert skill context" on editable fields of chat sites (the
+// approved skills, "Insert skill context" on editable fields of chat sites (the
 // built-in ones and the user's Settings.chatSites) with one child per usable approved
-// skill. Item ids carry (origin, url) so a click is understood after the service worker
+// skill, and "Open all my skills beside the page" everywhere (the side panel). Item ids carry (origin, url) so a click is understood after the service worker
 // restarted.
 import { t } from '../i18n';
 import { NAME_MAX, display } from '../text/display';
@@ -12,6 +12,8 @@ import { chatSitePatterns } from '../chat/sites';
 
 export const COPY_MENU_ID = 'skillpin-copy';
 export const INSERT_MENU_ID = 'skillpin-insert';
+/** "Open all my skills beside the page": opens the side panel (it hands nothing out, so it is no hand-off path). */
+export const LIBRARY_MENU_ID = 'skillpin-library';
 
 /**
  * Where each kind of menu item hands a skill's content (hand-off-gate.ts): the copy item to the
@@ -26,6 +28,8 @@ export interface MenuModel {
   /** Title of the "Insert skill context" parent item. */
   insertTitle: string;
   insertItems: { id: string; title: string }[];
+  /** Title of the item that opens the side panel's library, on every page and on the toolbar button. */
+  libraryTitle: string;
   /**
    * documentUrlPatterns of the insert menu: the built-in chat sites, then one
    * `scheme://host/*` per user chat site (ports are not part of match patterns).
@@ -60,5 +64,6 @@ export function menuModel(approved: ApprovedSkillSummary[], activeOrigin: string
     insertTitle: t('menu_insert'),
     insertItems: usable.map((a) => ({ id: insertItemId(a.origin, a.url), title: `${display(a.name, NAME_MAX)} — ${new URL(a.origin).host}` })),
     insertPatterns: [...CHAT_MATCH_PATTERNS, ...chatSitePatterns(chatSites)],
+    libraryTitle: t('menu_library'),
   };
 }

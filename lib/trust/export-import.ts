@@ -324,7 +324,7 @@ export function parseExport(json: string, errors: string[]): ParsedExport | null
 }
 
 /**
- * The popup's confirmations for an approval (components/popup/approve.ts): unverified bytes,
+ * The popup's confirmations for an approval (components/shared/approve.ts): unverified bytes,
  * another host. Judged from what this browser has seen of the skill (`report`, the origin's last
  * report), never from what the file claims (PRODUCT.md §5): a skill this browser has not verified
  * with exactly the approved bytes counts as unverified, and its host is the one that served it.

@@ -4,6 +4,7 @@
 import { test, expect, tabIdOf, waitForReport } from './support/extension';
 import { axeViolations } from './support/axe';
 import { startPublisher, seed } from './support/sites';
+import { DEMO_SKILLS } from '../../scripts/lib/publisher-site.mjs';
 import type { OriginReport } from '../../lib/types';
 
 const THEMES = ['light', 'dark'] as const;
@@ -43,6 +44,44 @@ test('the popup and the options page pass axe in both themes', async ({ context,
     await options.locator('#diag-origin').selectOption(site.origin);
     await options.getByTestId('report-summary').waitFor();
     await check('options page');
+    expect(found).toEqual({});
+  } finally {
+    await site.close();
+  }
+});
+
+test('the side-panel library passes axe in both themes: the list, and the review of a changed skill', async ({ context, extPage, extensionId }) => {
+  test.setTimeout(120_000);
+  const site = await startPublisher({ seed: seed(72) });
+  try {
+    const page = await context.newPage();
+    await page.goto(`${site.origin}/`);
+    const report = await waitForReport<OriginReport>(extPage, site.origin);
+    for (const s of report.skills.slice(0, 2)) {
+      if (!s.url || !s.actual) throw new Error(`${s.name} did not verify`);
+      await extPage.evaluate((m) => chrome.runtime.sendMessage(m), { type: 'skillpin:approve', origin: site.origin, url: s.url, digestLf: s.actual.lf, confirmUnverified: false, confirmCrossOrigin: false });
+    }
+    const panel = await context.newPage();
+    await panel.setViewportSize({ width: 360, height: 700 });
+    await panel.goto(`chrome-extension://${extensionId}/sidepanel.html`);
+    await panel.locator('[data-skill-url]').nth(1).waitFor();
+    const found: Record<string, unknown> = {};
+    const check = async (name: string) => {
+      for (const theme of THEMES) {
+        const v = await axeViolations(panel, theme);
+        if (v.length) found[`${name} (${theme})`] = v;
+      }
+    };
+    await check('library list');
+    await panel.keyboard.press('ArrowDown');
+    await check('library, second row chosen');
+    // A content change: the row says so and its review shows the diff.
+    const first = report.skills[0];
+    site.republish({ seed: seed(72), skills: DEMO_SKILLS.map((s) => (s.name === first?.name ? { ...s, body: 'Changed.\n\nA new line.\n' } : s)) });
+    await extPage.evaluate((o) => chrome.runtime.sendMessage({ type: 'skillpin:probe', origin: o }), site.origin);
+    await panel.locator('[data-action="review"]').first().click();
+    await panel.getByTestId('diff-summary').waitFor();
+    await check('library review');
     expect(found).toEqual({});
   } finally {
     await site.close();

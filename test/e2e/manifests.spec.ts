@@ -36,7 +36,7 @@ test('production builds carry no test-only entries or test hooks; the e2e builds
     expect(testHooksIn(files(dir)), dir).toEqual([]);
   }
   const e2e = manifest(FIREFOX_EXTENSION_DIR);
-  expect(e2e.web_accessible_resources).toEqual([{ resources: ['popup.html', 'options.html'], matches: ['http://127.0.0.1/*'] }]);
+  expect(e2e.web_accessible_resources).toEqual([{ resources: ['popup.html', 'options.html', 'sidepanel.html'], matches: ['http://127.0.0.1/*'] }]);
   expect(e2e.permissions).toContain('clipboardRead');
   expect(testHooksIn(files(FIREFOX_EXTENSION_DIR))).toEqual(['background.js: skillpinTest']);
   // What the Chromium suites load: the production manifest, and the listener record in the background.

@@ -50,9 +50,12 @@ export function approvalHandlers(ctx: ServiceContext): Slice<'approvals'> {
       return { current: toSkillText(currentRecord), approved: toSkillText(approvedRecord), files: changesSinceApproval(approval, approvedRecord, currentRecord) };
     },
     'skillpin:skill-context': async (req, sender) => contextFor(ctx, req.origin, req.url, sender, { kind: 'clipboard' }),
-    'skillpin:approved-list': async () => approvedList(ctx),
+    'skillpin:approved-list': async (req) => approvedList(ctx, { ...(req.offset === undefined ? {} : { offset: req.offset }), ...(req.limit === undefined ? {} : { limit: req.limit }) }),
     'skillpin:approvals-list': async () => (await ctx.store()).listApprovals(),
     'skillpin:insert': async (req, sender) =>
+      insertSkill(ctx, { origin: req.origin, url: req.url, frame: { tabId: req.tabId, frameId: 0 }, expectedOrigin: req.chatOrigin, quiet: true }, sender),
+    // The side panel says what happened itself, as the popup does: the chat page shows no message of its own.
+    'skillpin:library-insert': async (req, sender) =>
       insertSkill(ctx, { origin: req.origin, url: req.url, frame: { tabId: req.tabId, frameId: 0 }, expectedOrigin: req.chatOrigin, quiet: true }, sender),
   };
 }

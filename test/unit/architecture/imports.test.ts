@@ -43,7 +43,7 @@ const FLOORS: readonly (readonly string[])[] = [
   ['text', 'render', 'desktop', 'export'],
   ['context', 'trust'],
   ['report', 'messages'],
-  ['engine'],
+  ['engine', 'library'],
   ['background'],
 ];
 

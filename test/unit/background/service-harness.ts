@@ -15,6 +15,8 @@ const EXT_ORIGIN = 'chrome-extension://abcdefghijklmnop';
 /** Senders: the extension's own pages, a content script in a chat tab. */
 export const POPUP = { id: RUNTIME_ID, url: `${EXT}popup.html`, origin: EXT_ORIGIN };
 export const OPTIONS_PAGE = { id: RUNTIME_ID, url: `${EXT}options.html`, origin: EXT_ORIGIN };
+/** The side panel's library page (Chrome's side panel, Firefox's sidebar). */
+export const LIBRARY = { id: RUNTIME_ID, url: `${EXT}sidepanel.html`, origin: EXT_ORIGIN };
 export const CONTENT_SCRIPT = { id: RUNTIME_ID, url: 'https://chat.example/c/1', tab: { id: 7, url: 'https://chat.example/c/1' } };
 
 /** The fixed time of the background tests that do not move their clock. */

@@ -111,7 +111,7 @@ describe('chatSitePatterns', () => {
 
 describe('menuModel insert patterns', () => {
   const approved: ApprovedSkillSummary[] = [
-    { origin: 'https://docs.example.com', url: 'https://docs.example.com/s/SKILL.md', name: 'search', status: 'verified-signed', usable: true, approvedAt: 1 },
+    { origin: 'https://docs.example.com', url: 'https://docs.example.com/s/SKILL.md', name: 'search', status: 'verified-signed', usable: true, approvedAt: 1, description: null, verifiedAt: 1, size: 10, tokens: 60, attention: null, refusal: null },
   ];
 
   it('are the built-in chat sites when the user has none', () => {

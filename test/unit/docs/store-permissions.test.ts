@@ -37,10 +37,10 @@ describe('the permission table checker', () => {
   });
 
   it('names a permission added to one manifest, and a manifest entry nobody documented', () => {
-    const chrome = { ...manifests.chrome, permissions: [...(manifests.chrome.permissions as string[]), 'history'], commands: { _execute_action: {} } };
+    const chrome = { ...manifests.chrome, permissions: [...(manifests.chrome.permissions as string[]), 'history'], omnibox: { keyword: 'sp' } };
     expect(tableProblems(doc, { ...manifests, chrome })).toEqual([
       'the permission history is in the chrome manifest but has no row in docs/store/permissions.md',
-      'the manifest entry commands is in the chrome manifest but has no row in docs/store/permissions.md',
+      'the manifest entry omnibox is in the chrome manifest but has no row in docs/store/permissions.md',
     ]);
   });
 

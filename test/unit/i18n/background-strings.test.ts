@@ -53,6 +53,7 @@ describe('menus and notifications', () => {
     const m = menuModel([summary(`${origin}/a/SKILL.md`), summary(`${origin}/b/SKILL.md`)], origin);
     expect(m.copyTitle).toBe('Skill-Kontext kopieren (2 Skills)');
     expect(m.insertTitle).toBe('Skill-Kontext einfügen');
+    expect(m.libraryTitle).toBe('Alle meine Skills neben der Seite öffnen');
   });
 
   it('a content-change notification in German names the skill and the site', () => {

@@ -66,7 +66,7 @@ describe('the popup follows changes made elsewhere', () => {
     );
     const root = await render();
     expect(root.querySelector('[data-testid="chat-panel"]')?.textContent).toContain('No approved skills yet');
-    items = [{ origin: ORIGIN, url: `${ORIGIN}/a/SKILL.md`, name: 'alpha', status: 'verified', usable: true, approvedAt: 1 }];
+    items = [{ origin: ORIGIN, url: `${ORIGIN}/a/SKILL.md`, name: 'alpha', status: 'verified', usable: true, approvedAt: 1, description: null, verifiedAt: 1, size: 10, tokens: 3, attention: null, refusal: null }];
     await signal.changed('trust');
     expect(root.querySelectorAll('[data-testid="chat-panel"] [data-skill-url]')).toHaveLength(1);
     // The chat site publishes nothing itself: its own section says nothing.
@@ -193,6 +193,37 @@ describe('the details in German', () => {
     expect(shown).toContain('Freigegeben am 03.03.2025, 14:05');
     for (const english of ['Digest matches', 'Verified under', 'Matched form', 'raw)', 'UTC', 'Approved', 'Withdraw', 'Copy skill context', 'How Skillpin', 'Checksum']) {
       expect(shown, english).not.toContain(english);
+    }
+  });
+});
+
+describe('All my skills', () => {
+  it('opens the library from the click and closes the popup; a failure is said', async () => {
+    const bg = fakeBackground({ 'skillpin:report': () => makeReport([]), 'skillpin:probe': () => makeReport([]) });
+    let opened = 0;
+    let closed = 0;
+    const close = window.close;
+    window.close = () => {
+      closed++;
+    };
+    try {
+      let fail = false;
+      const env = popupEnv(bg.client, {
+        openLibrary: async () => {
+          opened++;
+          if (fail) throw new Error('No browser window to open the panel in.');
+        },
+      });
+      const root = await mount(<Popup env={env} target={{ kind: 'origin', origin: ORIGIN, tabId: 7, isChat: false }} />);
+      await click(root.querySelector('[data-action="library"]'));
+      expect([opened, closed]).toEqual([1, 1]);
+      fail = true;
+      await click(root.querySelector('[data-action="library"]'));
+      expect([opened, closed]).toEqual([2, 1]);
+      expect(root.querySelector('[data-testid="announcer"]')?.textContent).toContain("Couldn't open the side panel");
+      expect((await mount(<Popup env={popupEnv(bg.client)} target={null} />)).querySelector('[data-action="library"]')).toBeNull();
+    } finally {
+      window.close = close;
     }
   });
 });

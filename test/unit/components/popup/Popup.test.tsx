@@ -523,8 +523,8 @@ describe('details', () => {
 
 describe('on a chat site', () => {
   const items: ApprovedSkillSummary[] = [
-    { origin: ORIGIN, url: `${ORIGIN}/a/SKILL.md`, name: 'alpha', status: 'verified', usable: true, approvedAt: 1 },
-    { origin: 'https://other.example', url: 'https://other.example/b/SKILL.md', name: 'beta', status: 'key-changed', usable: false, approvedAt: 2 },
+    { origin: ORIGIN, url: `${ORIGIN}/a/SKILL.md`, name: 'alpha', status: 'verified', usable: true, approvedAt: 1, description: null, verifiedAt: 1, size: 10, tokens: 60, attention: null, refusal: null },
+    { origin: 'https://other.example', url: 'https://other.example/b/SKILL.md', name: 'beta', status: 'key-changed', usable: false, approvedAt: 2, description: null, verifiedAt: 2, size: 10, tokens: 60, attention: 'key-changed', refusal: 'not-approved' },
   ];
 
   it('lists approved skills from all origins, to insert here or copy', async () => {

@@ -1,7 +1,7 @@
 // What approving a skill needs. The status always comes from the report.
 import { isApprovable, type SkillReport } from '../../lib/types';
 import { t } from '../../lib/i18n';
-import { statusLabel } from '../shared/status';
+import { statusLabel } from './status';
 
 export type ApproveCheck = { ok: true } | { ok: false; reason: string };
 

@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 // When the popup offers Approve, and which confirmations it asks for first.
 import { describe, expect, it } from 'vitest';
-import { approveCheck, approvalNeeds } from '../../../../components/popup/approve';
+import { approveCheck, approvalNeeds } from '../../../../components/shared/approve';
 import { setMessageSource } from '../../../../lib/i18n';
 import { ALL_STATUSES, isApprovable } from '../../../../lib/types';
 import { makeSkill } from '../../../fixtures/ui/reports';

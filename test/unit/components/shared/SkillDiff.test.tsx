@@ -2,7 +2,7 @@
 // The line diff the popup shows for changed content, and its fallback to both versions in full.
 import { describe, expect, it } from 'vitest';
 import { render } from 'preact';
-import { diffRows, SkillDiff } from '../../../../components/popup/SkillDiff';
+import { diffRows, SkillDiff } from '../../../../components/shared/SkillDiff';
 import { setMessageSource } from '../../../../lib/i18n';
 
 setMessageSource(null);

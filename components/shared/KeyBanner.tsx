@@ -4,9 +4,9 @@
 import { useState } from 'preact/hooks';
 import type { KeyInfo, KeyReport, Pin } from '../../lib/types';
 import { t } from '../../lib/i18n';
-import { Dialog } from '../shared/Dialog';
-import { Fingerprint } from '../shared/Fingerprint';
-import { formatDate, formatDuration } from '../shared/format';
+import { Dialog } from './Dialog';
+import { Fingerprint } from './Fingerprint';
+import { formatDate, formatDuration } from './format';
 
 interface Props {
   origin: string;

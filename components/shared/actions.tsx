@@ -1,15 +1,21 @@
-// The user's actions on a skill: approve (with the extra confirmations), withdraw an approval (with Undo),
-// copy the skill context, insert it into a chat tab. Results go to the live region.
+// The user's actions on a skill, in the popup and the side panel: approve (with the extra
+// confirmations), withdraw an approval (with Undo), copy the skill context, insert it into a chat
+// tab, export for upload. Results go to the live region.
 import type { JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import type { SkillReport } from '../../lib/types';
 import { t } from '../../lib/i18n';
-import { useAnnounce } from '../shared/Announcer';
-import { Dialog } from '../shared/Dialog';
-import { errorText } from '../shared/format';
-import { useSkillExport, type SkillExporter } from '../shared/use-export';
-import { withdrawer } from '../shared/use-withdraw';
+import { useAnnounce } from './Announcer';
+import { Dialog } from './Dialog';
+import { errorText } from './format';
+import { useSkillExport, type SkillExporter } from './use-export';
+import { withdrawer } from './use-withdraw';
 import { NAME_MAX, display } from '../../lib/text/display';
+
+import { approvalNeeds } from './approve';
+import type { Client } from './client';
+import type { WriteClipboard } from './clipboard';
+import type { SaveFile } from './save-file';
 
 /** The chat named by its host ("chatgpt.com"), as the user sees it in the address bar. */
 function hostOf(origin: string): string {
@@ -19,8 +25,16 @@ function hostOf(origin: string): string {
     return origin;
   }
 }
-import { approvalNeeds } from './approve';
-import type { PopupEnv } from './env';
+
+/** What the actions need from the outside world: the popup's and the side panel's env both have it. */
+export interface ActionsEnv {
+  client: Client;
+  clipboard: WriteClipboard;
+  /** Saves a file the user downloads (an export for upload); absent: an anchor with a blob URL. */
+  saveFile?: SaveFile;
+  /** The hand-off path Insert into chat takes; absent: the popup's (skillpin:insert). The side panel has its own. */
+  insert?: Client['insert'];
+}
 
 export interface SkillActions {
   approve(skill: SkillReport): void;
@@ -36,7 +50,7 @@ export interface SkillActions {
 }
 
 /** `changes` grows with every change of trust state made anywhere: the recorded exports are read again. */
-export function useSkillActions(env: PopupEnv, origin: string, onChanged: () => Promise<void> | void, changes = 0): SkillActions {
+export function useSkillActions(env: ActionsEnv, origin: string, onChanged: () => Promise<void> | void, changes = 0): SkillActions {
   const announce = useAnnounce();
   const [pending, setPending] = useState<SkillReport | null>(null);
   const [busy, setBusy] = useState(false);
@@ -112,7 +126,7 @@ export function useSkillActions(env: PopupEnv, origin: string, onChanged: () => 
 
   async function insert(tabId: number, chatOrigin: string, skillOrigin: string, url: string, name: string) {
     await run(async () => {
-      const res = await env.client.insert(tabId, chatOrigin, skillOrigin, url);
+      const res = await (env.insert ?? env.client.insert)(tabId, chatOrigin, skillOrigin, url);
       if (res.ok && res.method !== 'clipboard' && res.method !== 'none') announce(t('inserted_ok', display(name, NAME_MAX), hostOf(chatOrigin)), 'success');
       else if (res.method === 'clipboard') announce(t('inserted_clipboard', res.message), 'info');
       else announce(t('insert_failed', res.message), 'error');

@@ -4,7 +4,7 @@
 import type { ArchiveFileChange } from '../../lib/messages';
 import type { SkillReport } from '../../lib/types';
 import { t } from '../../lib/i18n';
-import { formatBytes } from '../shared/format';
+import { formatBytes } from './format';
 import { SkillDiff } from './SkillDiff';
 
 /** The files of the archive as the report lists them (directories left out). */

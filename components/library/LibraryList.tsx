@@ -1,0 +1,118 @@
+// The library's rows, grouped by site. The row the arrow keys chose is marked (data-active) and
+// its buttons act on the active tab: Insert into chat on a chat site, Copy skill context, Export
+// for upload; a skill that needs the user has Review instead.
+import type { LibraryEntry, LibraryGroup } from '../../lib/library/filter';
+import { t } from '../../lib/i18n';
+import { NAME_MAX, display } from '../../lib/text/display';
+import { ExportButton, ExportNote } from '../shared/ExportControls';
+import type { SkillActions } from '../shared/actions';
+import { formatDate, insertedSize } from '../shared/format';
+import { toneMark } from '../shared/status';
+import type { ActiveTab } from './env';
+import { attentionTone, statusWords } from './words';
+
+/** The id of a row's element, for scrolling the active one into view. */
+export const rowId = (index: number) => `library-row-${index}`;
+
+interface RowProps {
+  entry: LibraryEntry;
+  index: number;
+  active: boolean;
+  tab: ActiveTab | null;
+  actions: SkillActions;
+  onReview: (entry: LibraryEntry) => void;
+  onPick: (index: number) => void;
+}
+
+function Row({ entry, index, active, tab, actions, onReview, onPick }: RowProps) {
+  const { item } = entry;
+  const name = display(item.name, NAME_MAX);
+  const tone = attentionTone(item);
+  const size = insertedSize({ contextSize: item.size, tokens: item.tokens });
+  return (
+    <li
+      id={rowId(index)}
+      class={`card lib-row${active ? ' lib-active' : ''}`}
+      data-skill-url={item.url}
+      data-active={active ? 'true' : undefined}
+      onFocusCapture={() => onPick(index)}
+    >
+      <div class="card-head">
+        <h3 class="card-title">{name}</h3>
+        <span class={`chip chip-${tone}`} data-attention={item.attention ?? 'none'}>
+          <span class="chip-mark" aria-hidden="true">
+            {toneMark(tone)}
+          </span>
+          {statusWords(item.attention)}
+        </span>
+      </div>
+      {item.description && <p class="card-desc">{display(item.description, 300)}</p>}
+      <ul class="card-meta">
+        <li>{item.verifiedAt === null ? t('library_never_verified') : t('library_verified', formatDate(item.verifiedAt))}</li>
+        {size && <li>{size}</li>}
+      </ul>
+      <ExportNote status={actions.exporter.exportOf(item.origin, item.url)} />
+      <div class="actions">
+        {item.usable && tab?.isChat && (
+          <button
+            type="button"
+            class="btn-primary"
+            disabled={actions.busy}
+            onClick={() => void actions.insert(tab.tabId, tab.origin, item.origin, item.url, item.name)}
+            data-action="insert"
+          >
+            {t('insert_into_chat')}
+          </button>
+        )}
+        {item.usable && (
+          <>
+            <button type="button" disabled={actions.busy} onClick={() => void actions.copy(item.origin, item.url, item.name)} data-action="copy">
+              {t('copy_context')}
+            </button>
+            <ExportButton exporter={actions.exporter} origin={item.origin} url={item.url} name={item.name} disabled={actions.busy} />
+          </>
+        )}
+        {!item.usable && (
+          <button type="button" class="btn-primary" onClick={() => onReview(entry)} data-action="review" aria-label={t('library_review_title', name)}>
+            {t('library_review')}
+          </button>
+        )}
+      </div>
+    </li>
+  );
+}
+
+interface ListProps {
+  groups: LibraryGroup[];
+  /** Index in the filtered list of the row the arrow keys chose. */
+  active: number;
+  tab: ActiveTab | null;
+  actions: SkillActions;
+  onReview: (entry: LibraryEntry) => void;
+  onPick: (index: number) => void;
+}
+
+export function LibraryList({ groups, active, tab, actions, onReview, onPick }: ListProps) {
+  let index = 0;
+  return (
+    <div class="lib-groups" data-testid="library-list">
+      {groups.map((group) => {
+        const headingId = `site-${group.origin}`;
+        return (
+          <section class="lib-site" key={group.origin} aria-labelledby={headingId} data-origin={group.origin}>
+            <h2 id={headingId} class="lib-site-title" title={group.origin}>
+              <span class="visually-hidden">{t('library_site_skills', group.host)}</span>
+              <span aria-hidden="true">{group.host}</span>
+            </h2>
+            <ul class="cards">
+              {group.entries.map((entry) => {
+                const i = index++;
+                return <Row key={entry.item.url} entry={entry} index={i} active={i === active} tab={tab} actions={actions} onReview={onReview} onPick={onPick} />;
+              })}
+            </ul>
+          </section>
+        );
+      })}
+    </div>
+  );
+}

@@ -1,0 +1,127 @@
+// A skill that needs the user, reviewed from the library with the popup's own views: the line diff
+// (and an archive's changed files) before approving the new content again, or the key-change
+// banner to trust a new publisher key or keep blocking.
+import { useCallback, useEffect, useState } from 'preact/hooks';
+import type { LibraryEntry } from '../../lib/library/filter';
+import type { RequestMap } from '../../lib/messages';
+import type { OriginReport } from '../../lib/types';
+import { t } from '../../lib/i18n';
+import { NAME_MAX, display } from '../../lib/text/display';
+import { useAnnounce } from '../shared/Announcer';
+import { FileChanges } from '../shared/ArchiveFiles';
+import { KeyBanner } from '../shared/KeyBanner';
+import { SkillDiff } from '../shared/SkillDiff';
+import { useSkillActions } from '../shared/actions';
+import { errorText } from '../shared/format';
+import type { LibraryEnv } from './env';
+import { refusalWords, statusWords } from './words';
+
+interface Props {
+  env: LibraryEnv;
+  entry: LibraryEntry;
+  /** Grows with every change made anywhere: the report is read again. */
+  version: number;
+  onBack: () => void;
+}
+
+type SkillTextResult = RequestMap['skillpin:skill-text']['response'];
+
+type Loaded = { phase: 'loading' } | { phase: 'error'; message: string } | { phase: 'ready'; report: OriginReport | null; text: SkillTextResult | null };
+
+function useReview(env: LibraryEnv, origin: string, url: string, version: number) {
+  const [state, setState] = useState<Loaded>({ phase: 'loading' });
+  const load = useCallback(async () => {
+    try {
+      const [report, text] = await Promise.all([env.client.report(origin), env.client.skillText(origin, url).catch(() => null)]);
+      setState({ phase: 'ready', report, text });
+    } catch (err) {
+      setState({ phase: 'error', message: errorText(err) });
+    }
+  }, [env, origin, url]);
+  useEffect(() => {
+    void load();
+  }, [load, version]);
+  return { state, load };
+}
+
+function Changes({ text }: { text: SkillTextResult | null }) {
+  if (!text) return null;
+  const changed = text.current && text.approved && text.current.digestLf !== text.approved.digestLf;
+  return (
+    <>
+      {changed && text.current && text.approved && (
+        <section class="section" aria-labelledby="diff-title">
+          <h3 id="diff-title">{t('changes_title')}</h3>
+          <SkillDiff oldText={text.approved.text} newText={text.current.text} />
+        </section>
+      )}
+      {text.files && text.files.length > 0 && <FileChanges files={text.files} />}
+    </>
+  );
+}
+
+export function LibraryReview({ env, entry, version, onBack }: Props) {
+  const { item } = entry;
+  const announce = useAnnounce();
+  const { state, load } = useReview(env, item.origin, item.url, version);
+  const actions = useSkillActions(env, item.origin, load, version);
+  const name = display(item.name, NAME_MAX);
+  const report = state.phase === 'ready' ? state.report : null;
+  const skill = report?.skills.find((s) => s.url === item.url) ?? null;
+  const keyProblem = item.attention === 'key-changed' || item.attention === 'key-revoked';
+  const approvable = (item.attention === 'content-changed' || item.attention === 'review-files') && skill !== null && skill.actual !== null;
+
+  async function trust(expected: string | null, next: string) {
+    try {
+      const res = await env.client.trustKey(item.origin, expected, next);
+      if (res.ok) announce(t('trusted_ok'), 'success');
+      else announce(t('trust_failed', res.message ?? res.error ?? t('error_unknown')), 'error');
+      await load();
+    } catch (err) {
+      announce(t('trust_failed', errorText(err)), 'error');
+    }
+  }
+
+  return (
+    <section class="lib-review" aria-labelledby="review-title" data-testid="library-review">
+      <button type="button" class="btn-quiet details-nav" onClick={onBack} data-action="back">
+        ← {t('back')}
+      </button>
+      <h2 id="review-title">{t('library_review_title', name)}</h2>
+      <p class="origin">{item.origin}</p>
+      <p class="verdict" data-attention={item.attention ?? 'none'}>
+        {statusWords(item.attention)}
+      </p>
+      {state.phase === 'loading' && (
+        <p class="loading" aria-busy="true">
+          {t('library_review_loading')}
+        </p>
+      )}
+      {state.phase === 'error' && <p class="error">{t('approved_list_error', state.message)}</p>}
+      {state.phase === 'ready' && !skill && <p class="hint">{t('library_review_gone')}</p>}
+      {state.phase === 'ready' && keyProblem && report && (
+        <KeyBanner
+          origin={item.origin}
+          keyReport={report.key}
+          optionsUrl={env.optionsUrl}
+          busy={actions.busy}
+          onTrust={(e, n) => void trust(e, n)}
+          onKeep={() => {
+            announce(t('kept_blocking'), 'info');
+            onBack();
+          }}
+        />
+      )}
+      {state.phase === 'ready' && !keyProblem && <Changes text={state.text} />}
+      {state.phase === 'ready' && item.attention === 'unusable' && <p class="hint">{t('library_review_unusable', refusalWords(item.refusal))}</p>}
+      {approvable && skill && (
+        <div class="actions">
+          <button type="button" class="btn-primary" disabled={actions.busy} onClick={() => actions.approve(skill)} data-action="approve">
+            {t('library_approve_again')}
+          </button>
+        </div>
+      )}
+      {actions.dialog}
+    </section>
+  );
+}

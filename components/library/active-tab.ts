@@ -1,0 +1,32 @@
+// Which tab the library acts on. In the browser's side panel it is the active tab of the panel's
+// window. Opened as a page in a tab of its own (from a link, or a test), that tab is the active one:
+// the panel then acts on the tab of its window the user was in last before it.
+import { httpOrigin } from '../../lib/origin';
+import type { IsChatHost, TabInfo } from '../popup/target';
+import type { ActiveTab } from './env';
+
+export interface TabsOfWindow {
+  /** The tab the page itself is shown in; undefined in a side panel. */
+  getCurrent(): Promise<TabInfo | undefined>;
+  query(q: { active?: boolean; currentWindow: true }): Promise<TabInfo[]>;
+}
+
+/** The tab to act on, from the active tab, the page's own tab and the tabs of its window. */
+export function pickTab(active: TabInfo | undefined, own: TabInfo | undefined, all: readonly TabInfo[]): TabInfo | undefined {
+  if (!own || active?.id !== own.id) return active;
+  return all.filter((tab) => tab.id !== own.id).sort((a, b) => (b.lastAccessed ?? 0) - (a.lastAccessed ?? 0))[0];
+}
+
+/** The tab as the library shows it: null when it shows no http(s) page. */
+export function asActiveTab(tab: TabInfo | undefined, isChatHost: IsChatHost): ActiveTab | null {
+  const origin = httpOrigin(tab?.url);
+  if (!tab || tab.id === undefined || !origin) return null;
+  const host = new URL(origin).host;
+  return { tabId: tab.id, origin, host, isChat: isChatHost(new URL(origin).hostname, origin) };
+}
+
+export async function findActiveTab(tabs: TabsOfWindow, isChatHost: IsChatHost): Promise<ActiveTab | null> {
+  const [own, [active]] = await Promise.all([tabs.getCurrent(), tabs.query({ active: true, currentWindow: true })]);
+  const all = own && active?.id === own.id ? await tabs.query({ currentWindow: true }) : [];
+  return asActiveTab(pickTab(active, own, all), isChatHost);
+}

@@ -1,0 +1,47 @@
+// The approved list for the library: its first rows at once, then the rest, so the panel paints
+// before a long list has come in; read again after a change anywhere (env.watchChanges: an approval,
+// a withdrawal, a key decision, a probe that found a content or key change).
+import { useEffect, useState } from 'preact/hooks';
+import type { ApprovedSkillSummary } from '../../lib/messages';
+import { errorText } from '../shared/format';
+import type { LibraryEnv } from './env';
+
+/** How many rows the first answer carries: more than a panel shows. */
+export const FIRST_PAGE = 40;
+
+export type LibraryState =
+  | { phase: 'loading' }
+  | { phase: 'error'; message: string }
+  /** `complete`: the rest of the list has come in too. */
+  | { phase: 'ready'; items: ApprovedSkillSummary[]; complete: boolean };
+
+const asList = (v: unknown): ApprovedSkillSummary[] => (Array.isArray(v) ? (v as ApprovedSkillSummary[]) : []);
+
+export function useLibrary(env: LibraryEnv): { state: LibraryState; version: number } {
+  const [state, setState] = useState<LibraryState>({ phase: 'loading' });
+  const [version, setVersion] = useState(0);
+  useEffect(() => env.watchChanges?.(() => setVersion((v) => v + 1)), [env]);
+  useEffect(() => {
+    let live = true;
+    void (async () => {
+      try {
+        const first = asList(await env.client.approvedPage(0, FIRST_PAGE));
+        if (!live) return;
+        if (first.length < FIRST_PAGE) {
+          setState({ phase: 'ready', items: first, complete: true });
+          return;
+        }
+        // A reload keeps the rows on screen until the new first page is in.
+        setState({ phase: 'ready', items: first, complete: false });
+        const rest = asList(await env.client.approvedPage(FIRST_PAGE));
+        if (live) setState({ phase: 'ready', items: [...first, ...rest], complete: true });
+      } catch (err) {
+        if (live) setState({ phase: 'error', message: errorText(err) });
+      }
+    })();
+    return () => {
+      live = false;
+    };
+  }, [env, version]);
+  return { state, version };
+}
