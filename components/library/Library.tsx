@@ -56,12 +56,17 @@ function Body({ env }: { env: LibraryEnv }) {
 
   useEffect(() => search.current?.focus(), []);
   useEffect(() => document.getElementById(rowId(active))?.scrollIntoView?.({ block: 'nearest' }), [active]);
-  // A skill under review follows the list: its new state, or back when it is gone.
+  // A skill under review follows the list: its new state, or back when it is gone. Read from the
+  // state as it is when the effect runs, not as it was rendered: a Back pressed between the list's
+  // new render and this effect must stay pressed.
   useEffect(() => {
-    if (!review || !items) return;
-    const now = items.find((i) => i.origin === review.item.origin && i.url === review.item.url);
-    if (!now) setReview(null);
-    else if (now !== review.item) setReview({ ...review, item: now });
+    if (!items) return;
+    setReview((r) => {
+      if (!r) return r;
+      const now = items.find((i) => i.origin === r.item.origin && i.url === r.item.url);
+      if (!now) return null;
+      return now === r.item ? r : { ...r, item: now };
+    });
   }, [items]);
 
   function onSearchKey(e: KeyboardEvent) {
