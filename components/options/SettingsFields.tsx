@@ -45,6 +45,24 @@ function parsedCount(text: string, count: (value: unknown) => number | null): nu
 
 const SUMMARY: Record<(typeof JSON_TEXTS)[number]['field'], PluralBase> = { reviewers: 'set_reviewers_count', snapshotKeys: 'set_snapshot_keys_count' };
 
+/** The text box of a list or JSON setting: read-only while the organisation manages it, its error and help named. */
+function FieldBox({ field, rows, form, managed, error, set }: { field: TextName; rows: number; form: SettingsForm; managed: boolean; error: string | undefined; set: (field: TextName, value: string) => void }) {
+  return (
+    <textarea
+      id={`set-${field}`}
+      name={field}
+      rows={rows}
+      spellcheck={false}
+      value={form[field]}
+      readOnly={managed}
+      aria-readonly={managed ? 'true' : undefined}
+      aria-invalid={error ? 'true' : undefined}
+      aria-describedby={describedBy(field, managed, error ? ` set-${field}-err` : '')}
+      onInput={(e) => set(field, e.currentTarget.value)}
+    />
+  );
+}
+
 interface JsonProps {
   spec: (typeof JSON_TEXTS)[number];
   form: SettingsForm;
@@ -72,18 +90,7 @@ export function JsonField({ spec, form, managed, error, set }: JsonProps) {
         <label for={`set-${field}`} class="hint">
           {t(spec.format)}
         </label>
-        <textarea
-          id={`set-${field}`}
-          name={field}
-          rows={spec.rows}
-          spellcheck={false}
-          value={form[field]}
-          readOnly={managed}
-          aria-readonly={managed ? 'true' : undefined}
-          aria-invalid={error ? 'true' : undefined}
-          aria-describedby={describedBy(field, managed, error ? ` set-${field}-err` : '')}
-          onInput={(e) => set(field, e.currentTarget.value)}
-        />
+        <FieldBox field={field} rows={spec.rows} form={form} managed={managed} error={error} set={set} />
       </details>
       {error && (
         <p class="field-error" id={`set-${field}-err`}>
@@ -142,18 +149,7 @@ export function TextField({ spec, form, managed, error, set }: TextProps) {
       <p class="hint" id={`set-${field}-help`}>
         {t(spec.help)}
       </p>
-      <textarea
-        id={`set-${field}`}
-        name={field}
-        rows={spec.rows}
-        spellcheck={false}
-        value={form[field]}
-        readOnly={managed}
-        aria-readonly={managed ? 'true' : undefined}
-        aria-invalid={error ? 'true' : undefined}
-        aria-describedby={describedBy(field, managed, error ? ` set-${field}-err` : '')}
-        onInput={(e) => set(field, e.currentTarget.value)}
-      />
+      <FieldBox field={field} rows={spec.rows} form={form} managed={managed} error={error} set={set} />
       {managed && <ManagedNote field={field} />}
       {error && (
         <p class="field-error" id={`set-${field}-err`}>
