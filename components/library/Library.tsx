@@ -2,6 +2,7 @@
 // filtered as the user types, keyboard first: typing anywhere goes to the search box, the arrow
 // keys choose a row, Enter inserts it into the chat in the active tab (or opens the review of a
 // skill that needs the user). It follows tab switches and changes made anywhere without a reload.
+import { SettingsLink } from '../shared/SettingsLink';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { filterEntries, groupBySite, libraryIndex, type LibraryEntry } from '../../lib/library/filter';
 import { t } from '../../lib/i18n';
@@ -174,9 +175,7 @@ export function Library({ env }: { env: LibraryEnv }) {
           <h1>{t('library_title')}</h1>
         </div>
         <div class="top-actions">
-          <a class="btn btn-quiet" href={env.optionsUrl} target="_blank" rel="noopener noreferrer" aria-label={t('open_settings')} title={t('open_settings')}>
-            <span aria-hidden="true">⚙</span>
-          </a>
+          <SettingsLink href={env.optionsUrl} />
         </div>
       </header>
       <main>

@@ -1,5 +1,6 @@
 // The popup: a header with the origin and Re-check, then either the chat panel
 // (on a chat site) and/or the origin's skills.
+import { SettingsLink } from '../shared/SettingsLink';
 import { useEffect, useState } from 'preact/hooks';
 import { t } from '../../lib/i18n';
 import type { PolicySummary } from '../../lib/messages';
@@ -106,9 +107,7 @@ function Body({ env, target }: Props) {
               {t('recheck')}
             </button>
           )}
-          <a class="btn btn-quiet" href={env.optionsUrl} target="_blank" rel="noopener noreferrer" aria-label={t('open_settings')} title={t('open_settings')}>
-            <span aria-hidden="true">⚙</span>
-          </a>
+          <SettingsLink href={env.optionsUrl} />
         </div>
       </header>
       <main>
