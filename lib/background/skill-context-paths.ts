@@ -4,7 +4,7 @@
 import { buildSkillContext } from '../context/skill-context';
 import type { ContextResult, InsertResult } from '../messages';
 import type { ServiceContext } from './service-context';
-import { deliverToChat, type FrameTarget } from './hand-off';
+import { deliverToChat, type FrameTarget } from './chat-delivery';
 import { release, type HandOffTarget, type Released } from './hand-off-gate';
 import type { SenderLike } from './sender';
 
