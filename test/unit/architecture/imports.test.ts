@@ -41,7 +41,7 @@ const FLOORS: readonly (readonly string[])[] = [
   ['net', 'i18n', 'lists', 'scheduler', 'clipboard'],
   ['parse', 'verify', 'chat'],
   ['text', 'render', 'desktop', 'export'],
-  ['context', 'trust'],
+  ['skill-context', 'trust'],
   ['report', 'messages'],
   ['engine', 'library'],
   ['background'],

@@ -285,7 +285,7 @@ describe('the hand-off gate: every path that hands content out', () => {
 
   it('only the modules that take released bytes build a skill context, an export or the desktop mirror', () => {
     const defined: Record<string, string> = {
-      buildSkillContext: 'lib/context/skill-context.ts',
+      buildSkillContext: 'lib/skill-context/block.ts',
       exportSkill: 'lib/export/export-skill.ts',
       mirrorableSkills: 'lib/background/desktop-mirror.ts',
       planMirror: 'lib/desktop/outbox.ts',
