@@ -6,7 +6,7 @@ import {
   delimiterTag,
   headerSafe,
   type SkillContextInput,
-} from '../../../lib/context/skill-context';
+} from '../../../lib/skill-context/block';
 
 const enc = (s: string): Uint8Array => new TextEncoder().encode(s);
 const LF = 'a'.repeat(8) + '0123456789abcdef'.repeat(3) + 'b'.repeat(8);
