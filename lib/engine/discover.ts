@@ -212,15 +212,15 @@ async function settle(kind: DocumentKind, origin: string, url: string, r: FetchR
   }
 }
 
-/** llms.txt and the index in parallel; the legacy index only when the current index is absent. */
+/**
+ * llms.txt and the index in parallel; the legacy index only when the current index is absent,
+ * asked as soon as the index has answered (it does not wait for llms.txt).
+ */
 export async function discoverDocuments(origin: string, ctx: FetchContext, settings: Settings): Promise<Discovery> {
-  const [llms, index] = await Promise.all([
-    fetchDocument('llms-txt', origin, PATHS.llmsTxt, ctx),
-    fetchDocument('index', origin, PATHS.index, ctx),
-  ]);
-  let legacy: DocOutcome | null = null;
-  if (settings.legacyIndex && index.state === 'absent') {
-    legacy = await fetchDocument('legacy-index', origin, PATHS.legacyIndex, ctx);
-  }
+  const indexThenLegacy = fetchDocument('index', origin, PATHS.index, ctx).then(async (index) => ({
+    index,
+    legacy: settings.legacyIndex && index.state === 'absent' ? await fetchDocument('legacy-index', origin, PATHS.legacyIndex, ctx) : null,
+  }));
+  const [llms, { index, legacy }] = await Promise.all([fetchDocument('llms-txt', origin, PATHS.llmsTxt, ctx), indexThenLegacy]);
   return { llms, index, legacy };
 }
