@@ -1,11 +1,6 @@
 import { defineConfig } from 'wxt';
 import base from '../../wxt.config';
-
-/**
- * A blank extension page (one paragraph, no script, no style) that only the bench build carries:
- * the floor the popup's first cards are measured against (issue 21: ≤ a blank extension page + 40 ms).
- */
-export const BENCH_BLANK_PAGE = 'bench-blank.html';
+import { BENCH_BLANK_HTML, BENCH_BLANK_PAGE } from './support/blank-page';
 
 // The production build plus hidden source maps (the shipped files are byte-identical but for
 // the maps beside them, which the bundle-size bench reads) and the blank page above, in its own
@@ -20,7 +15,7 @@ export default defineConfig({
   hooks: {
     ...base.hooks,
     'build:publicAssets': (_wxt, files) => {
-      files.push({ relativeDest: BENCH_BLANK_PAGE, contents: '<!doctype html><meta charset=utf-8><title>blank</title><p>blank</p>\n' });
+      files.push({ relativeDest: BENCH_BLANK_PAGE, contents: BENCH_BLANK_HTML });
     },
   },
 });
