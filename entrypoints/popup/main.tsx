@@ -43,7 +43,8 @@ const client: typeof base = {
   report: (o) => {
     const early = pendingReport;
     pendingReport = null;
-    return early !== null && early.origin === o ? early.report : base.report(o);
+    // An early request that failed is asked again, as a view without it would have.
+    return early !== null && early.origin === o ? early.report.catch(() => base.report(o)) : base.report(o);
   },
 };
 const tabs: TabsLike = {
@@ -71,7 +72,8 @@ const earlyReport: Promise<{ origin: string; report: OriginReport | null } | nul
 // The origin's last report as the background kept it (lib/background/kept-report.ts), read from
 // session storage at the same time: painted inert if it comes before the answer. Not in a private
 // window (nothing of one is kept, and a normal window's report is not its answer).
-const privateWindow = browser.windows.getCurrent().then(
+const currentWindow = browser.windows.getCurrent();
+const privateWindow = currentWindow.then(
   (w) => w.incognito,
   () => true,
 );
@@ -96,7 +98,7 @@ let target: PopupTarget | null = null;
 // The window the popup opened over, known before any click: the side panel must be opened in the
 // click's own turn, with nothing awaited first.
 let windowId: number | undefined;
-void browser.windows.getCurrent().then(
+void currentWindow.then(
   (w) => {
     windowId = w.id;
   },
@@ -142,7 +144,8 @@ void Promise.all([origin, isChatHost, Promise.race([answered, keptFirst])]).then
   target = withChatCheck(resolved, isChat);
   readyReport = first.early;
   readyKept = first.kept;
-  // The answer itself is handed over now: the view's later reads ask the background again.
-  if (first.early !== null) pendingReport = null;
+  // Only a view painted from the kept copy takes the early request as its first load; otherwise
+  // the answer is handed over now (or failed), and the view's reads ask the background again.
+  if (first.kept === null) pendingReport = null;
   draw();
 });
