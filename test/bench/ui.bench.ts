@@ -270,7 +270,9 @@ test('popup and options page render times', async () => {
         measured: `${fmt(s.median)} ms (p95 ${fmt(s.p95)})`,
         met: s.median <= goal,
         ...(s.median > goal
-          ? { why: `the page draws its first paint at ${fmt(f.median)} ms and the first ${rowsShown} rows ${fmt(s.median - f.median)} ms later; the worker reads one page of 100 pins through the store's key (a cursor) and counts the rest (pins-page); the page draws its 100 rows` }
+          ? {
+              why: `${s.median <= f.median ? `the first ${rowsShown} rows are in before the page's first paint (at ${fmt(f.median)} ms)` : `the page draws its first paint at ${fmt(f.median)} ms and the first ${rowsShown} rows ${fmt(s.median - f.median)} ms later`}; the page asks for the first page of pins as its script starts, before the other sections' requests, and the worker reads it through the store's key (a cursor) and counts the rest (pins-page); the page draws its ${rowsShown} rows`,
+            }
           : {}),
       });
       raw[`options-${n}`] = times;
