@@ -1,13 +1,14 @@
 // The approved list for the library: its first rows at once, then the rest, so the panel paints
 // before a long list has come in; read again after a change anywhere (env.watchChanges: an approval,
 // a withdrawal, a key decision, a probe that found a content or key change).
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useState } from 'preact/hooks';
 import type { ApprovedSkillSummary } from '../../lib/messages';
+import { LIBRARY_FIRST_ROWS } from '../shared/client';
 import { errorText } from '../shared/format';
 import type { LibraryEnv } from './env';
 
 /** How many rows the first answer carries: more than a panel shows. */
-export const FIRST_PAGE = 40;
+export const FIRST_PAGE = LIBRARY_FIRST_ROWS;
 
 export type LibraryState =
   | { phase: 'loading' }
@@ -21,11 +22,13 @@ export function useLibrary(env: LibraryEnv): { state: LibraryState; version: num
   const [state, setState] = useState<LibraryState>({ phase: 'loading' });
   const [version, setVersion] = useState(0);
   useEffect(() => env.watchChanges?.(() => setVersion((v) => v + 1)), [env]);
-  useEffect(() => {
+  // A layout effect: the first page (asked for as the page's script started, entrypoints/sidepanel)
+  // is drawn as soon as it is in, not after the browser's first frame of an empty panel.
+  useLayoutEffect(() => {
     let live = true;
     void (async () => {
       try {
-        const first = asList(await env.client.approvedPage(0, FIRST_PAGE));
+        const first = asList(await env.client.approvedFirstPage());
         if (!live) return;
         if (first.length < FIRST_PAGE) {
           setState({ phase: 'ready', items: first, complete: true });

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { useCallback, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { Pin } from '../../lib/types';
 import { t } from '../../lib/i18n';
 import { errorText } from '../shared/format';
@@ -25,7 +25,9 @@ function usePinPages(env: OptionsEnv, version: number, filter: string): { state:
   const [state, setState] = useState<PinsState>({ phase: 'loading' });
   const seq = useRef(0);
   const shown = state.phase === 'ready' ? state.items : [];
-  useEffect(() => {
+  // A layout effect: the first page (asked for as the page's script started) is drawn as soon as it
+  // is in, not after the browser's first frame of the whole page.
+  useLayoutEffect(() => {
     const n = ++seq.current;
     (filter === '' ? env.client.pinsFirstPage() : env.client.pinsPage(0, PAGE_SIZE, filter)).then(
       (page) => n === seq.current && setState({ phase: 'ready', items: page.items, matching: page.matching, total: page.total }),

@@ -36,9 +36,10 @@ interface Props {
 }
 
 /** The section around the origin's view; its heading is for screen readers only unless a chat panel is above it. */
-function SiteSection({ shown, children }: { shown: boolean; children: ComponentChildren }) {
+function SiteSection({ shown, kept = false, children }: { shown: boolean; kept?: boolean; children: ComponentChildren }) {
+  // A kept report (use-origin-report.ts) is inert: nothing in it takes a click or the focus until the background's answer replaces it.
   return (
-    <section aria-labelledby="site-title" class="site">
+    <section aria-labelledby="site-title" class="site" inert={kept} aria-busy={kept ? 'true' : undefined} data-kept={kept ? 'true' : undefined}>
       <h2 id="site-title" class={shown ? '' : 'visually-hidden'}>
         {t('site_skills')}
       </h2>
@@ -97,8 +98,11 @@ export function OriginView({ env, origin, tabId = null, chatTab, recheck, change
   const [bannerHidden, setBannerHidden] = useState(false);
   const lastFocus = useRef<string | null>(null);
 
-  const actions = useSkillActions(env, origin, reload, changes);
+  const skillActions = useSkillActions(env, origin, reload, changes);
   const ready = state.phase === 'ready';
+  const kept = ready && state.kept === true;
+  // On the kept copy every action is disabled as while one runs: only the background's answer is acted on.
+  const actions = kept ? { ...skillActions, busy: true } : skillActions;
   const skill = ready && selected ? state.report.skills.find((s) => s.id === selected) : undefined;
   const details = useSkillDetails(skill !== undefined);
   // The first cards now, the rest in idle time (progressive.ts).
@@ -153,8 +157,8 @@ export function OriginView({ env, origin, tabId = null, chatTab, recheck, change
     />
   );
   const access: SiteAccessActions = {
-    onProbe: () => void probe(),
-    onAllow: env.requestAccess
+    onProbe: () => void (kept ? undefined : probe()),
+    onAllow: env.requestAccess && !kept
       ? (scope) => {
           const request = env.requestAccess;
           if (!request) return;
@@ -170,11 +174,12 @@ export function OriginView({ env, origin, tabId = null, chatTab, recheck, change
       : undefined,
   };
   const openDetails = (s: SkillReport) => {
+    if (kept) return;
     lastFocus.current = s.id;
     setSelected(s.id);
   };
   return (
-    <SiteSection shown={hideEmpty}>
+    <SiteSection shown={hideEmpty} kept={kept}>
       {banner}
       <StorageNotice report={report} />
       <ReportBody report={report} access={access} origin={origin} actions={actions} chatTab={chatTab} drawn={drawn} onDetails={openDetails} />

@@ -36,4 +36,10 @@ export interface PopupEnv {
    * report. Undefined: nothing was fetched early (later calls, another origin, or a failed request).
    */
   readyReport?: (origin: string) => OriginReport | null | undefined;
+  /**
+   * The origin's last report as the background kept it (lib/background/kept-report.ts), read before
+   * its answer came and handed over once when there is no ready report: the view paints it inert,
+   * nothing on it can be acted on, and its first `client.report` answer replaces it.
+   */
+  keptReport?: (origin: string) => OriginReport | undefined;
 }

@@ -11,7 +11,8 @@ import type { PopupEnv } from './env';
 export type OriginReportState =
   | { phase: 'loading'; probing: boolean }
   | { phase: 'error'; message: string }
-  | { phase: 'ready'; report: OriginReport };
+  /** `kept`: the background's kept copy (env.keptReport), painted until its answer replaces it; nothing on it may be acted on. */
+  | { phase: 'ready'; report: OriginReport; kept?: true };
 
 export interface OriginReportOptions {
   env: PopupEnv;
@@ -55,7 +56,13 @@ export function useOriginReport({ env, origin, tabId, recheck, changes = 0, onBu
       firstStep.current = 'none';
       return { phase: 'ready', report: early };
     }
-    if (early !== undefined) firstStep.current = 'probe';
+    if (early !== undefined) {
+      firstStep.current = 'probe';
+      return { phase: 'loading', probing: false };
+    }
+    // No answer yet: the kept copy is painted while the first load asks the background.
+    const kept = env.keptReport?.(origin);
+    if (kept && !unfinished(kept)) return { phase: 'ready', report: kept, kept: true };
     return { phase: 'loading', probing: false };
   });
   // Only the latest request may change the state: an older answer arriving late is dropped.

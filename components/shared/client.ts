@@ -3,6 +3,9 @@
 // pass a fake and the entrypoints pass browser.runtime.sendMessage.
 import { t } from '../../lib/i18n';
 import { LIST_PAGE_ROWS } from '../../lib/lists/pins-page';
+
+/** How many rows the library's first answer carries: more than a panel shows. */
+export const LIBRARY_FIRST_ROWS = 40;
 import type { RequestMap, RequestType } from '../../lib/messages';
 
 export type Send = (msg: unknown) => Promise<unknown>;
@@ -41,6 +44,8 @@ export function createClient(send: Send) {
     approvedList: () => request('skillpin:approved-list', none),
     /** One page of the approved list (the side panel's first rows, then the rest: `limit` absent). */
     approvedPage: (offset: number, limit?: number) => request('skillpin:approved-list', limit === undefined ? { offset } : { offset, limit }),
+    /** The side panel's first rows: what the library asks for as its script starts (components/shared/early.ts). */
+    approvedFirstPage: () => request('skillpin:approved-list', { offset: 0, limit: LIBRARY_FIRST_ROWS }),
     insert: (tabId: number, chatOrigin: string, origin: string, url: string) => request('skillpin:insert', { tabId, chatOrigin, origin, url }),
     /** The side panel's Insert into chat (its own hand-off path, lib/messages.ts). */
     libraryInsert: (tabId: number, chatOrigin: string, origin: string, url: string) => request('skillpin:library-insert', { tabId, chatOrigin, origin, url }),
@@ -51,7 +56,7 @@ export function createClient(send: Send) {
     siteAccess: (origin?: string) => request('skillpin:site-access', origin === undefined ? {} : { origin }),
     pinsList: () => request('skillpin:pins-list', none),
     pinsPage: (offset: number, limit: number, filter: string) => request('skillpin:pins-page', { offset, limit, filter }),
-    /** The first page with no filter: what the options page asks for as it starts (components/options/early.ts). */
+    /** The first page with no filter: what the options page asks for as it starts (components/shared/early.ts). */
     pinsFirstPage: () => request('skillpin:pins-page', { offset: 0, limit: LIST_PAGE_ROWS, filter: '' }),
     pinForget: (origin: string) => request('skillpin:pin-forget', { origin }),
     keyHistory: () => request('skillpin:key-history', none),

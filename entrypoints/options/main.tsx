@@ -5,15 +5,16 @@ import { writeClipboard } from '../../components/shared/clipboard';
 import { saveFile } from '../../components/shared/save-file';
 import { stateChangeWatcher } from '../../components/shared/state-changes';
 import { Options } from '../../components/options/Options';
-import { withEarlyAnswers } from '../../components/options/early';
+import { withEarlyAnswers } from '../../components/shared/early';
 import type { OptionsEnv } from '../../components/options/env';
 import { t } from '../../lib/i18n';
 import '../../components/shared/base.css';
 import '../../components/options/options.css';
 
 const env: OptionsEnv = {
-  // The lists and settings are asked for now, while the page draws, not after its first paint.
-  client: withEarlyAnswers(createClient((msg) => browser.runtime.sendMessage(msg)), ['pinsFirstPage', 'settingsGet', 'approvalsList', 'reportsList']),
+  // The first page of pins is asked for now, while the page draws, not after its first paint; the
+  // other lists and the settings once it is in, so that the worker answers the pins first.
+  client: withEarlyAnswers(createClient((msg) => browser.runtime.sendMessage(msg)), ['pinsFirstPage'], ['settingsGet', 'approvalsList', 'reportsList']),
   clipboard: writeClipboard,
   download: (filename, text) => saveFile(filename, new TextEncoder().encode(text), 'application/json'),
   requestAccess: (patterns) => browser.permissions.request({ origins: patterns }),

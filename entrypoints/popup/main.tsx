@@ -19,11 +19,34 @@ import {
   type TabsLike,
 } from '../../components/popup/target';
 import { openLibrary } from '../background/library-panel';
+import { keptReportKey, keptReportOf } from '../../lib/background/kept-report';
 import '../../components/shared/base.css';
 import '../../components/shared/review.css';
 import '../../components/popup/popup.css';
 
-const client = createClient((msg) => browser.runtime.sendMessage(msg));
+interface Kept {
+  origin: string;
+  report: OriginReport;
+}
+/** The first report the view starts from: the background's answer, or else its kept copy. */
+interface FirstReport {
+  early: { origin: string; report: OriginReport | null } | null;
+  kept: Kept | null;
+}
+
+const base = createClient((msg) => browser.runtime.sendMessage(msg));
+// The report asked for as the popup starts is the answer to the view's first `report` call (a view
+// painted from the kept copy asks for it): one request, not two.
+let pendingReport: { origin: string; report: Promise<OriginReport | null> } | null = null;
+const client: typeof base = {
+  ...base,
+  report: (o) => {
+    const early = pendingReport;
+    pendingReport = null;
+    // An early request that failed is asked again, as a view without it would have.
+    return early !== null && early.origin === o ? early.report.catch(() => base.report(o)) : base.report(o);
+  },
+};
 const tabs: TabsLike = {
   get: async (id) => (await browser.tabs.get(id)) as TabInfo,
   query: async (q) => (await browser.tabs.query(q)) as TabInfo[],
@@ -42,9 +65,27 @@ const origin: Promise<PopupTarget> = resolveTarget(location.search, tabs, () => 
 const fromToolbar = !new URLSearchParams(location.search).has('origin') && !new URLSearchParams(location.search).has('tab');
 const earlyReport: Promise<{ origin: string; report: OriginReport | null } | null> = origin.then((t) => {
   if (t.kind !== 'origin') return null;
-  const asked = fromToolbar && t.tabId !== null ? client.reportFromToolbar(t.origin, t.tabId) : client.report(t.origin);
+  const asked = fromToolbar && t.tabId !== null ? base.reportFromToolbar(t.origin, t.tabId) : base.report(t.origin);
+  pendingReport = { origin: t.origin, report: asked };
   return asked.then((report) => ({ origin: t.origin, report }));
 });
+// The origin's last report as the background kept it (lib/background/kept-report.ts), read from
+// session storage at the same time: painted inert if it comes before the answer. Not in a private
+// window (nothing of one is kept, and a normal window's report is not its answer).
+const currentWindow = browser.windows.getCurrent();
+const privateWindow = currentWindow.then(
+  (w) => w.incognito,
+  () => true,
+);
+const keptReport: Promise<Kept | null> = Promise.all([origin, privateWindow])
+  .then(async ([t, priv]) => {
+    if (t.kind !== 'origin' || priv) return null;
+    const key = keptReportKey(t.origin);
+    const report = keptReportOf((await browser.storage.session.get(key))[key], t.origin);
+    return report ? { origin: t.origin, report } : null;
+  })
+  .catch(() => null);
+let readyKept: Kept | null = null;
 // The early report is handed to the view once; every later report comes from the background.
 let readyReport: { origin: string; report: OriginReport | null } | null = null;
 
@@ -57,7 +98,7 @@ let target: PopupTarget | null = null;
 // The window the popup opened over, known before any click: the side panel must be opened in the
 // click's own turn, with nothing awaited first.
 let windowId: number | undefined;
-void browser.windows.getCurrent().then(
+void currentWindow.then(
   (w) => {
     windowId = w.id;
   },
@@ -77,6 +118,11 @@ const env: PopupEnv = {
     readyReport = null;
     return early !== null && early.origin === o ? early.report : undefined;
   },
+  keptReport: (o) => {
+    const kept = readyKept;
+    readyKept = null;
+    return kept !== null && kept.origin === o ? kept.report : undefined;
+  },
 };
 
 function draw() {
@@ -86,10 +132,20 @@ function draw() {
 }
 
 draw();
-// The view is drawn once the target, the chat sites and the early report are all in (they load
-// together); a report that failed to come is asked for again by the view itself.
-void Promise.all([origin, isChatHost, earlyReport.catch(() => null)]).then(([resolved, isChat, early]) => {
+// The view is drawn once the target, the chat sites and the early report or the kept copy are in
+// (they load together), whichever of those two comes first; a report that failed to come is asked
+// for again by the view itself.
+const answered: Promise<FirstReport> = earlyReport.then(
+  (early) => ({ early, kept: null }),
+  () => ({ early: null, kept: null }),
+);
+const keptFirst: Promise<FirstReport> = keptReport.then((kept) => (kept ? { early: null, kept } : answered));
+void Promise.all([origin, isChatHost, Promise.race([answered, keptFirst])]).then(([resolved, isChat, first]) => {
   target = withChatCheck(resolved, isChat);
-  readyReport = early;
+  readyReport = first.early;
+  readyKept = first.kept;
+  // Only a view painted from the kept copy takes the early request as its first load; otherwise
+  // the answer is handed over now (or failed), and the view's reads ask the background again.
+  if (first.kept === null) pendingReport = null;
   draw();
 });

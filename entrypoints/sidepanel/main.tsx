@@ -3,6 +3,7 @@ import { browser } from 'wxt/browser';
 import { adapterForHost } from '../../lib/chat/adapters';
 import { t } from '../../lib/i18n';
 import { createClient } from '../../components/shared/client';
+import { withEarlyAnswers } from '../../components/shared/early';
 import { writeClipboard } from '../../components/shared/clipboard';
 import { stateChangeWatcher } from '../../components/shared/state-changes';
 import { chatSiteCheck, type TabInfo } from '../../components/popup/target';
@@ -13,7 +14,8 @@ import '../../components/shared/base.css';
 import '../../components/shared/review.css';
 import '../../components/library/library.css';
 
-const client = createClient((msg) => browser.runtime.sendMessage(msg));
+// The first rows are asked for now, while the page draws (components/shared/early.ts).
+const client = withEarlyAnswers(createClient((msg) => browser.runtime.sendMessage(msg)), ['approvedFirstPage']);
 const isKnownChatHost = (host: string) => adapterForHost(host) !== null;
 const tabs: TabsOfWindow = {
   getCurrent: async () => (await browser.tabs.getCurrent()) as TabInfo | undefined,

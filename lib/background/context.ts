@@ -19,6 +19,7 @@ import { createDesktopSync } from './desktop-sync';
 import { changeMarker, stateAnnouncer } from './state-change';
 import { refreshBadges } from './badge-refresh';
 import { storeOnce } from './store-once';
+import { keepReportSoon } from './kept-report';
 import type { ServiceContext } from './service-context';
 
 export type { ServiceContext } from './service-context';
@@ -65,6 +66,8 @@ export function createContext(deps: BackgroundDeps): ServiceContext {
       const badges = verdictBadges(platform, opts.private);
       const report = await probeOrigin(origin, { fetch: deps.fetch, guard: deps.guard, store: s, clock, settings: current, managedKeys }, { force: opts.force, onVerdict: badges.tell });
       await badges.settle(report);
+      // The popup paints the latest report before the worker answers it (kept-report.ts).
+      keepReportSoon(platform, report, opts.private === true);
       await maybeNotify(platform, report, opts.private ? privateNotified : null);
       await ctx.refreshMenusSafe();
       // A content or key change, or a skill that stopped verifying, leaves the mirror at once.

@@ -4,6 +4,7 @@ import { skippedReport } from '../../report/skipped-report';
 import { httpOrigin } from '../../origin';
 import type { ServiceContext } from '../service-context';
 import { READY_POLICY_WAIT_MS } from '../policy-cache';
+import { forgetKeptReport, keepReportSoon } from '../kept-report';
 import type { Slice } from './types';
 
 /** Chrome's on-click grant, noted when the toolbar popup opens over a tab that shows the origin. */
@@ -26,12 +27,18 @@ export function reportHandlers(ctx: ServiceContext): Slice<'reports'> {
       if (req.clickedTab !== undefined) await noteClick(ctx, req.clickedTab, req.origin);
       // A site the user does not let Skillpin read is said so, not shown as it was read before
       // (that report stays stored for when access comes back).
-      if (!(await ctx.access.mayRead(req.origin))) return skippedReport(req.origin, 'no-site-access', ctx.clock.now());
+      if (!(await ctx.access.mayRead(req.origin))) {
+        void forgetKeptReport(ctx.platform, req.origin);
+        return skippedReport(req.origin, 'no-site-access', ctx.clock.now());
+      }
       // A popup in a private window is answered from the private windows' store.
       const priv = await ctx.isPrivate(req.origin, sender, req.clickedTab);
       // While a probe of the origin is running, answer its result rather than the older
       // report (or null): joining the probe in flight starts no new one.
-      return probes.join(req.origin, priv) ?? ctx.currentReport(req.origin, priv);
+      const report = await (probes.join(req.origin, priv) ?? ctx.currentReport(req.origin, priv));
+      // What the popup paints next time before this answer comes (not awaited: it is not the answer).
+      keepReportSoon(ctx.platform, report, priv);
+      return report;
     },
     'skillpin:probe': async (req, sender) => {
       // An explicit re-check passes the probe gate like every probe: nothing is requested from an

@@ -10,7 +10,7 @@ import { reportFilename } from '../../../../components/options/DiagnosticsSectio
 import { PAGE_SIZE } from '../../../../components/options/PagedTable';
 import { pinMatches } from '../../../../components/options/PinsSection';
 import { approvalMatches } from '../../../../components/options/ApprovalsSection';
-import { withEarlyAnswers } from '../../../../components/options/early';
+import { withEarlyAnswers } from '../../../../components/shared/early';
 import { mergeSettings } from '../../../../lib/trust/settings';
 import { FP_NEW, FP_OLD, ORIGIN, approved, makePin, makeReport, makeSkill } from '../../../fixtures/ui/reports';
 import { byText, changeSignal, click, fakeBackground, flush, mount, optionsEnv, optionsPageHandlers, typeInto, type Handlers, pinHandlers } from '../harness';
@@ -680,6 +680,28 @@ describe('answers asked for early (options page start-up)', () => {
     // Methods not listed are untouched.
     await client.settingsGet();
     expect(bg.ofType('skillpin:settings-get')).toHaveLength(1);
+  });
+
+  it('the methods asked for later wait until the first early answer is in (or failed), then hand theirs over once', async () => {
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((r) => {
+      release = r;
+    });
+    const bg = fakeBackground({ ...BASE, ...pinHandlers(() => [makePin()]), 'skillpin:pins-page': async () => (await gate, { offset: 0, items: [], matching: 0, total: 0 }), 'skillpin:approvals-list': () => [] });
+    const client = withEarlyAnswers(bg.client, ['pinsFirstPage'], ['approvalsList', 'settingsGet']);
+    await flush();
+    expect(bg.ofType('skillpin:pins-page')).toHaveLength(1);
+    expect(bg.ofType('skillpin:approvals-list')).toHaveLength(0);
+    expect(bg.ofType('skillpin:settings-get')).toHaveLength(0);
+    release();
+    await client.pinsFirstPage();
+    await flush();
+    expect(bg.ofType('skillpin:approvals-list')).toHaveLength(1);
+    expect(bg.ofType('skillpin:settings-get')).toHaveLength(1);
+    expect(await client.approvalsList()).toEqual([]);
+    expect(bg.ofType('skillpin:approvals-list')).toHaveLength(1);
+    await client.approvalsList();
+    expect(bg.ofType('skillpin:approvals-list')).toHaveLength(2);
   });
 
   it('an early failure reaches the first caller (the section shows it) and is never unhandled', async () => {

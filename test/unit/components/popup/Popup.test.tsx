@@ -68,6 +68,82 @@ describe('status chips', () => {
   }
 });
 
+describe('the kept report painted before the background answers (env.keptReport)', () => {
+  /** The background's answer waits for `release`; the kept copy says the skill verified, the answer that its content changed. */
+  function withKept(answer: () => OriginReport) {
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((r) => {
+      release = r;
+    });
+    const { env, bg } = setup({
+      'skillpin:report': async () => (await gate, answer()),
+      'skillpin:probe': () => answer(),
+      'skillpin:approve': () => ({ ok: true }),
+    });
+    let left = true;
+    env.keptReport = () => {
+      const out = left ? makeReport([makeSkill({ status: 'verified' })]) : undefined;
+      left = false;
+      return out;
+    };
+    return { bg, release, render: () => mount(<Popup env={env} target={TARGET} />) };
+  }
+  const site = (root: HTMLElement) => root.querySelector<HTMLElement>('section.site');
+
+  it('is painted inert with every action disabled, nothing on it is acted on, and the answer replaces it', async () => {
+    const { render, bg, release } = withKept(() => makeReport([makeSkill({ status: 'digest-mismatch' })]));
+    const root = await render();
+    expect(root.querySelectorAll('[data-skill-url]')).toHaveLength(1);
+    expect(site(root)?.dataset.kept).toBe('true');
+    expect(site(root)?.getAttribute('aria-busy')).toBe('true');
+    expect((site(root) as HTMLElement & { inert?: boolean }).inert).toBe(true);
+    const approve = root.querySelector<HTMLButtonElement>('[data-action="approve"]');
+    expect(approve?.disabled).toBe(true);
+    await click(approve);
+    await click(root.querySelector('[data-action="details"]'));
+    expect(bg.ofType('skillpin:approve')).toHaveLength(0);
+    expect(root.querySelector('[data-testid="details"]')).toBeNull();
+    // One request: the view's first load is the answer the popup asked for.
+    expect(bg.ofType('skillpin:report')).toHaveLength(1);
+    release();
+    await flush();
+    expect(site(root)?.dataset.kept).toBeUndefined();
+    expect(site(root)?.getAttribute('aria-busy')).toBeNull();
+    expect(root.querySelector<HTMLElement>('.chip')?.dataset.status).toBe('digest-mismatch');
+    expect(bg.ofType('skillpin:report')).toHaveLength(1);
+    // What is acted on now is the answer: its details open.
+    await click(root.querySelector('[data-action="details"]'));
+    expect(root.querySelector('[data-action="back"]')).not.toBeNull();
+  });
+
+  it('an answer that failed replaces it with the failure, not the kept cards', async () => {
+    const { render, release } = withKept(() => {
+      throw new Error('worker gone');
+    });
+    const root = await render();
+    expect(site(root)?.dataset.kept).toBe('true');
+    release();
+    await flush();
+    expect(root.querySelector('[data-skill-url]')).toBeNull();
+    expect(root.querySelector('[data-testid="error"]')?.textContent).toContain('worker gone');
+  });
+
+  it('a ready answer wins over the kept copy', async () => {
+    const { env, bg } = setup(withReport(makeReport([makeSkill({ status: 'content-changed' })])));
+    env.readyReport = () => makeReport([makeSkill({ status: 'content-changed' })]);
+    const kept: string[] = [];
+    env.keptReport = (o) => {
+      kept.push(o);
+      return makeReport([makeSkill({ status: 'verified' })]);
+    };
+    const root = await mount(<Popup env={env} target={TARGET} />);
+    expect(kept).toEqual([]);
+    expect(site(root)?.dataset.kept).toBeUndefined();
+    expect(root.querySelector<HTMLElement>('.chip')?.dataset.status).toBe('content-changed');
+    expect(bg.ofType('skillpin:report')).toHaveLength(0);
+  });
+});
+
 describe('report fetched before the view is drawn (env.readyReport)', () => {
   function withEarly(early: OriginReport | null | undefined, handlers: Handlers) {
     const { env, bg } = setup(handlers);

@@ -1,0 +1,41 @@
+// Answers asked for before the page draws: a page sends its list requests as its script starts,
+// instead of after its first paint when the sections' effects run. Each early answer is handed to
+// the first call of its method only; later calls (reloads after a change) ask the background again.
+
+/** The names of `T`'s methods that take no argument and return a promise. */
+export type NoArgMethod<T> = { [K in keyof T]: T[K] extends () => Promise<unknown> ? K : never }[keyof T];
+
+/**
+ * `names` are asked for now; `later` once the first of `names` has answered (or failed), so that
+ * the worker answers what the page draws first before the requests of the sections below it.
+ */
+export function withEarlyAnswers<T extends object>(client: T, names: readonly NoArgMethod<T>[], later: readonly NoArgMethod<T>[] = []): T {
+  const out: T = { ...client };
+  let first: Promise<unknown> | null = null;
+  const hold = (name: NoArgMethod<T>, start: () => Promise<unknown>) => {
+    const original = client[name] as unknown as () => Promise<unknown>;
+    let early: Promise<unknown> | null = start();
+    // Handled where it is handed over; never an unhandled rejection if no one asks.
+    early.catch(() => undefined);
+    (out as Record<PropertyKey, unknown>)[name as PropertyKey] = (): Promise<unknown> => {
+      const answer = early;
+      early = null;
+      return answer ?? original.call(client);
+    };
+    return early;
+  };
+  for (const name of names) {
+    const original = client[name] as unknown as () => Promise<unknown>;
+    const asked = hold(name, () => original.call(client));
+    first ??= asked;
+  }
+  const settled = (first ?? Promise.resolve()).then(
+    () => undefined,
+    () => undefined,
+  );
+  for (const name of later) {
+    const original = client[name] as unknown as () => Promise<unknown>;
+    hold(name, () => settled.then(() => original.call(client)));
+  }
+  return out;
+}

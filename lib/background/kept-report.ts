@@ -1,0 +1,48 @@
+// The last report of each origin the worker answered or finished, kept in session storage
+// (memory only, cleared when the browser closes, readable by the extension's own pages and not by
+// content scripts) so that the popup can paint it before the worker answers. It is a picture, not
+// an answer: the popup shows it inert until the worker's own answer replaces it, and every action
+// still goes to the worker and through its gates (components/popup/use-origin-report.ts).
+// A private window's report is never kept here.
+import type { OriginReport } from '../types';
+import type { BackgroundPlatform } from './deps';
+
+const PREFIX = 'skillpin:kept-report:';
+
+/** The session-storage key of an origin's kept report. */
+export function keptReportKey(origin: string): string {
+  return PREFIX + origin;
+}
+
+/** A report the popup may paint: a finished one, of the origin asked for. */
+export function keptReportOf(value: unknown, origin: string): OriginReport | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const r = value as Partial<OriginReport>;
+  if (r.origin !== origin || !Array.isArray(r.skills) || typeof r.key !== 'object' || r.key === null) return null;
+  if (r.state === 'probing' || r.state === 'idle' || typeof r.state !== 'string') return null;
+  return value as OriginReport;
+}
+
+/**
+ * Keeps `report` (a normal window's) for the popup; a report that is not finished is not kept.
+ * A write that fails (the session quota) drops the origin's old copy, so none older stays.
+ */
+export async function keepReport(platform: Pick<BackgroundPlatform, 'setSession'>, report: OriginReport | null, priv: boolean): Promise<void> {
+  if (priv || !platform.setSession || !report || keptReportOf(report, report.origin) === null) return;
+  const key = keptReportKey(report.origin);
+  try {
+    await platform.setSession(key, report);
+  } catch {
+    await platform.setSession(key, null).catch(() => undefined);
+  }
+}
+
+/** Drops an origin's kept report (the site is no longer readable: nothing of it is painted early). */
+export async function forgetKeptReport(platform: Pick<BackgroundPlatform, 'setSession'>, origin: string): Promise<void> {
+  await platform.setSession?.(keptReportKey(origin), null).catch(() => undefined);
+}
+
+/** keepReport after the current answer has gone: copying a long report must not delay it. */
+export function keepReportSoon(platform: Pick<BackgroundPlatform, 'setSession'>, report: OriginReport | null, priv: boolean): void {
+  setTimeout(() => void keepReport(platform, report, priv), 0);
+}
