@@ -47,7 +47,9 @@ export class ByteTotals {
     const befores = await Promise.all(records.map((r) => this.sizeOf([r.origin, r.url, r.digestLf, r.filesKey])));
     const skills = this.tx.objectStore('skills');
     await Promise.all(records.map((r) => skills.put(r)));
-    records.forEach((r, i) => this.add(r.origin, (countedSize(r) ?? 0) - (befores[i] ?? 0)));
+    records.forEach((r, i) => {
+      this.add(r.origin, (countedSize(r) ?? 0) - (befores[i] ?? 0));
+    });
   }
 
   /** Deletes the record `key`; `raw` is its stored value when the caller read it (its size is then not looked up). */

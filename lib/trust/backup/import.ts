@@ -2,7 +2,7 @@
 // different pin is never replaced (the conflict is reported), a revoked key is never pinned, approvals
 // of an origin whose pin conflicts are not imported, and an approval of an unverified or cross-host
 // skill only with the confirmation the options page asks for it (preview.ts shows all of it first).
-import type { Approval, OriginReport, Pin, Settings, SkillStatus } from '../../types';
+import type { Approval, OriginReport, Settings, SkillStatus } from '../../types';
 import { isFiniteNumber } from '../validate';
 import { StoreError } from '../errors';
 import type { TrustStore } from '../store-api';
