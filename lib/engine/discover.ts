@@ -2,23 +2,24 @@
 // FORMATS.md §9.2, §9.6): a fresh entry answers without a request, an expired positive entry
 // is revalidated, a transient failure keeps the last good bytes and backs off, and the legacy
 // index is asked only when the current index is absent. Returns bytes, never parsed objects.
+// Which documents, where and how: DOCUMENTS (lib/types.ts).
 import type { RequestGuard } from '../net/request-guard';
 import { backoffMs, positiveTtlMs } from '../net/cache-policy';
 import { fetchBounded } from '../net/fetch-bounded';
 import { LIMITS } from '../net/limits';
 import { diag } from '../report/codes';
-import type { Clock, Diagnostic, DocumentKind, FetchLike, Settings, SourceReport } from '../types';
+import { CANDIDATE_SOURCES, DOCUMENTS } from '../types';
+import type { CandidateSource, Clock, Diagnostic, DocumentKind, FetchLike, Settings, SourceReport } from '../types';
 import type { FetchResult } from '../net/fetch-result';
 import type { ProbeCacheEntry } from '../trust/records';
 import type { ProbeStore } from './session';
 import type { StorageNotes } from './storage-guard';
 
+/** The paths of the documents the key and attestation phases ask for by name (their rows of DOCUMENTS). */
 export const PATHS = {
-  llmsTxt: '/llms.txt',
-  index: '/.well-known/agent-skills/index.json',
-  legacyIndex: '/.well-known/skills/index.json',
-  signingKey: '/.well-known/agent-skills/signing-key.pub',
-  attestations: '/.well-known/agent-skills/attestations.json',
+  index: DOCUMENTS.index.path,
+  signingKey: DOCUMENTS['signing-key'].path,
+  attestations: DOCUMENTS.attestations.path,
 } as const;
 
 import type { Sha256 } from '../verify/sha256';
@@ -61,12 +62,11 @@ export interface DocOutcome {
   diagnostics: Diagnostic[];
 }
 
-export interface Discovery {
-  llms: DocOutcome;
-  index: DocOutcome;
-  /** Present only when the legacy path was consulted (current index absent, setting on). */
-  legacy: DocOutcome | null;
-}
+/**
+ * Every listing of DOCUMENTS by kind: null when it was not asked for (one asked only in place of
+ * another, like the legacy index: the other was not absent, or its setting is off).
+ */
+export type Discovery = Record<CandidateSource, DocOutcome | null>;
 
 function source(kind: DocumentKind, url: string, patch: Partial<SourceReport>): SourceReport {
   return { kind, url, finalUrl: null, httpStatus: null, outcome: 'skipped', reason: null, contentType: null, bytes: null, ms: null, fromCache: false, ...patch };
@@ -212,15 +212,22 @@ async function settle(kind: DocumentKind, origin: string, url: string, r: FetchR
   }
 }
 
-/** llms.txt and the index in parallel; the legacy index only when the current index is absent. */
+/**
+ * The listings in parallel, in the order of DOCUMENTS (llms.txt, the index); then each one asked for
+ * only in place of another (the legacy index), when that one is absent and its setting is on.
+ */
 export async function discoverDocuments(origin: string, ctx: FetchContext, settings: Settings): Promise<Discovery> {
-  const [llms, index] = await Promise.all([
-    fetchDocument('llms-txt', origin, PATHS.llmsTxt, ctx),
-    fetchDocument('index', origin, PATHS.index, ctx),
-  ]);
-  let legacy: DocOutcome | null = null;
-  if (settings.legacyIndex && index.state === 'absent') {
-    legacy = await fetchDocument('legacy-index', origin, PATHS.legacyIndex, ctx);
+  const disc = Object.fromEntries(CANDIDATE_SOURCES.map((k) => [k, null])) as Discovery;
+  const first = CANDIDATE_SOURCES.filter((k) => DOCUMENTS[k].insteadOf === null);
+  const fetched = await Promise.all(first.map((k) => fetchDocument(k, origin, DOCUMENTS[k].path, ctx)));
+  first.forEach((k, i) => {
+    disc[k] = fetched[i] ?? null;
+  });
+  for (const k of CANDIDATE_SOURCES) {
+    const instead = DOCUMENTS[k].insteadOf;
+    if (instead !== null && settings[instead.setting] && disc[instead.kind]?.state === 'absent') {
+      disc[k] = await fetchDocument(k, origin, DOCUMENTS[k].path, ctx);
+    }
   }
-  return { llms, index, legacy };
+  return disc;
 }
