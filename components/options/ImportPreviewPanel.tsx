@@ -43,34 +43,30 @@ interface Props {
   onCancel: () => void;
 }
 
+/** One confirmation an approval needs before it is imported: a checkbox in the outcome cell. */
+function ConfirmBox({ a, kind, confirmed, onConfirm, label }: { a: ImportApprovalPreview; kind: keyof Confirmed; confirmed: Confirmed; onConfirm: Props['onConfirm']; label: string }) {
+  return (
+    <label class="field check">
+      <input
+        type="checkbox"
+        checked={confirmed[kind].has(a.id)}
+        onChange={(e) => onConfirm(kind, a.id, e.currentTarget.checked)}
+        data-confirm={kind === 'unverified' ? 'unverified' : 'cross-origin'}
+      />
+      <span>{label}</span>
+    </label>
+  );
+}
+
 /** An approval's outcome, with the confirmations the popup would ask for an unverified or cross-host skill. */
 function ApprovalOutcome({ a, confirmed, onConfirm }: { a: ImportApprovalPreview; confirmed: Confirmed; onConfirm: Props['onConfirm'] }) {
   const asks = a.outcome === 'add' && (a.needs.unverified || a.needs.crossOrigin);
+  const box = { a, confirmed, onConfirm };
   return (
     <>
       {outcomeText(a.outcome)}
-      {asks && a.needs.unverified && (
-        <label class="field check">
-          <input
-            type="checkbox"
-            checked={confirmed.unverified.has(a.id)}
-            onChange={(e) => onConfirm('unverified', a.id, e.currentTarget.checked)}
-            data-confirm="unverified"
-          />
-          <span>{t('import_confirm_unverified', a.name || a.url)}</span>
-        </label>
-      )}
-      {asks && a.needs.crossOrigin && (
-        <label class="field check">
-          <input
-            type="checkbox"
-            checked={confirmed.crossOrigin.has(a.id)}
-            onChange={(e) => onConfirm('crossOrigin', a.id, e.currentTarget.checked)}
-            data-confirm="cross-origin"
-          />
-          <span>{t('import_confirm_cross', a.origin, a.name || a.url, hostOf(a.url))}</span>
-        </label>
-      )}
+      {asks && a.needs.unverified && <ConfirmBox {...box} kind="unverified" label={t('import_confirm_unverified', a.name || a.url)} />}
+      {asks && a.needs.crossOrigin && <ConfirmBox {...box} kind="crossOrigin" label={t('import_confirm_cross', a.origin, a.name || a.url, hostOf(a.url))} />}
     </>
   );
 }
