@@ -13,13 +13,13 @@ import type { AgentState } from './desktop/protocol';
 export type { ArchiveFileChange, ExportStatus };
 import { isSettingsChanges, isSettingsMessage } from './trust/settings';
 import { isHttpOrigin } from './origin';
-import type { ImportResult } from './trust/export-import';
-import type { ImportPreview } from './trust/import-preview';
+import type { ImportResult } from './trust/backup/import';
+import type { ImportPreview } from './trust/backup/preview';
 import type { InsertResult } from './chat/insert';
 
 // The answers these modules give, defined beside them (they do not import this module).
-export type { ImportResult, ImportSkipReason } from './trust/export-import';
-export type { ImportApprovalPreview, ImportPreview } from './trust/import-preview';
+export type { ImportResult, ImportSkipReason } from './trust/backup/import';
+export type { ImportApprovalPreview, ImportPreview } from './trust/backup/preview';
 export type { InsertResult } from './chat/insert';
 
 /** Requests anyone inside the extension may send (popup, options, tests). */
@@ -109,7 +109,7 @@ export interface PrivilegedRequests {
   /** Marks a fingerprint revoked for an origin: never accepted again there, even after forget. */
   'skillpin:key-revoke': { request: { origin: string; fingerprint: string }; response: ActionResult };
   'skillpin:approvals-list': { request: Record<string, never>; response: Approval[] };
-  'skillpin:export': { request: Record<string, never>; response: { json: string } };
+  'skillpin:backup': { request: Record<string, never>; response: { json: string } };
   /** What an import of `json` would add and change, against the store as it is now; writes nothing. */
   'skillpin:import-preview': { request: { json: string }; response: ImportPreview };
   /**
@@ -447,7 +447,7 @@ export const MESSAGES = {
   'skillpin:settings-update': { access: 'privileged', changes: 'settings', concern: 'settings', handsOff: null, fields: { changes: isSettingsChanges } },
   'skillpin:policy-get': { access: 'privileged', changes: null, concern: 'settings', handsOff: null, fields: none },
   'skillpin:site-access': { access: 'privileged', changes: null, concern: 'settings', handsOff: null, fields: { origin: optionalOrigin } },
-  'skillpin:export': { access: 'privileged', changes: null, concern: 'transfer', handsOff: null, fields: none },
+  'skillpin:backup': { access: 'privileged', changes: null, concern: 'transfer', handsOff: null, fields: none },
   'skillpin:import-preview': { access: 'privileged', changes: null, concern: 'transfer', handsOff: null, fields: { json: importJson } },
   'skillpin:import': {
     access: 'privileged',

@@ -563,7 +563,7 @@ export interface SkillReport {
   actual: { raw: string; lf: string; matchedForm: 'raw' | 'lf-normalized' | null } | null;
   size: number | null;
   /**
-   * Size in bytes of the skill-context block Copy and Insert hand on (lib/context/skill-context.ts):
+   * Size in bytes of the skill-context block Copy and Insert hand on (lib/skill-context/block.ts):
    * the header lines and the SKILL.md. Null when there are no bytes.
    */
   contextSize: number | null;

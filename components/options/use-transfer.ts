@@ -45,7 +45,7 @@ export function useTransfer(env: OptionsEnv, onChanged: () => void): Transfer {
   async function doExport() {
     setBusy(true);
     try {
-      const { json } = await env.client.exportData();
+      const { json } = await env.client.backupData();
       env.download('skillpin-trust.json', json);
       announce(t('exported_ok'), 'success');
     } catch (err) {

@@ -22,7 +22,7 @@ export function approveCheck(skill: SkillReport, reviewed = false, requireSigned
   if (skill.approval.code === 'approval-files-unbound' && !reviewed) return { ok: false, reason: t('approve_review_files_first') };
   if (!skill.url || !skill.actual) return { ok: false, reason: t('approve_no_content') };
   // The organisation's "only verified-signed" policy: a re-approval binds verified-signed only
-  // when the signature verifies (lib/background/handoff-rules.ts decides the same way).
+  // when the signature verifies (lib/background/opt-in-rules.ts decides the same way).
   const signed = skill.status === 'verified-signed' || (skill.status === 'content-changed' && skill.signature.state === 'valid');
   if (requireSigned && !signed) return { ok: false, reason: t('policy_approve_signed_only', statusLabel(skill.status)) };
   return { ok: true };

@@ -57,7 +57,7 @@ export function createClient(send: Send) {
     keyHistory: () => request('skillpin:key-history', none),
     keyRevoke: (origin: string, fingerprint: string) => request('skillpin:key-revoke', { origin, fingerprint }),
     approvalsList: () => request('skillpin:approvals-list', none),
-    exportData: () => request('skillpin:export', none),
+    backupData: () => request('skillpin:backup', none),
     importPreview: (json: string) => request('skillpin:import-preview', { json }),
     importData: (json: string, confirmations: { confirmUnverified?: string[]; confirmCrossOrigin?: string[] } = {}) =>
       request('skillpin:import', { json, ...confirmations }),

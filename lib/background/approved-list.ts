@@ -12,7 +12,7 @@ import type { ManagedPolicy } from '../trust/managed';
 import type { Approval, OriginReport, Settings, SkillReport } from '../types';
 import type { ServiceContext } from './service-context';
 import { handOffVerdict } from './hand-off-gate';
-import { findSkill } from './handoff-rules';
+import { findSkill } from './opt-in-rules';
 import { readExportRecords } from './skill-export';
 
 export interface ListPage {

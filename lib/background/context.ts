@@ -6,7 +6,7 @@ import { probeOrigin } from '../engine/probe-origin';
 import { skippedReport } from '../report/skipped-report';
 import { menuModel } from './menus';
 import { createPrivateStore } from '../trust/private-store';
-import { maybeNotify, verdictBadges } from './after-report';
+import { approvedViewChanged, maybeNotify, verdictBadges } from './after-report';
 import { httpOrigin } from '../origin';
 import type { BackgroundDeps } from './deps';
 import { policyCache } from './policy-cache';
@@ -58,6 +58,8 @@ export function createContext(deps: BackgroundDeps): ServiceContext {
       if (!known) return skippedReport(origin, 'policy-pending', clock.now());
       const managedKeys = known.pinnedKeys;
       const s = opts.private ? privateStore : await store();
+      // The report as it was, read before the probe's own write (what changed is announced below).
+      const before = s.getReport(origin).catch(() => null);
       const current = await settings.effective();
       // The badge follows the verdict, not the write (corrected when the write changed it).
       const badges = verdictBadges(platform, opts.private);
@@ -68,8 +70,9 @@ export function createContext(deps: BackgroundDeps): ServiceContext {
       // A content or key change, or a skill that stopped verifying, leaves the mirror at once.
       ctx.desktop.changed({ origin });
       // Open pages that show approved skills (the side panel's library, the options page) follow a
-      // report that changes what an approved skill is: a content or key change found on a visit.
-      if (report.skills.some((skill) => skill.approval.state !== 'none')) await ctx.announce('reports');
+      // report that changes what they show of one (a content or key change found on a visit), and
+      // only such a report: a probe that found nothing new refreshes no page and no badge.
+      if (approvedViewChanged(await before, report)) await ctx.announce('reports');
       return report;
     },
   });

@@ -7,7 +7,7 @@ import type { TrustStore } from '../trust/store-api';
 import type { Clock, FetchLike, OriginReport } from '../types';
 import type { NativePort, Timers } from '../desktop/link';
 import type { Badge } from './badge';
-import type { HandOffPlatform } from './hand-off';
+import type { HandOffPlatform } from './chat-delivery';
 import type { MenuModel } from './menus';
 import type { SenderLike } from './sender';
 import type { AccessSource } from './site-access';

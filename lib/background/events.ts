@@ -31,21 +31,26 @@ export function createEvents(ctx: ServiceContext): Events {
 
   const events: Events = {
     async onNavigation(tabId, url, incognito) {
-      // A toolbar click's grant ends when its tab leaves the origin.
+      // A toolbar click's grant ends when its tab leaves the origin (at the commit, at once).
       ctx.access.navigated(tabId, url);
+      // Off the page's path: nothing else of a navigation's handling (the gate's checks, the stored
+      // report read, the badge, the probe) runs before the page has loaded or the cap passed.
+      if (ctx.deps.loadGate && !(await ctx.deps.loadGate.afterLoad(tabId, url))) return null;
       const subject = { kind: 'tab', incognito } as const;
       // Refused only because the policy was not known yet: handled again, badge and all, once it is.
       const again = () => events.onNavigation(tabId, url, incognito);
+      // The stored report is read beside the gate's checks (a read asks nothing of the origin; it is
+      // used only when the gate lets the probe through, from the store the gate's answer names).
+      const origin = httpOrigin(url);
+      const stored = origin ? ctx.currentReport(origin, incognito).catch(() => null) : Promise.resolve(null);
       const decision = await probes.check('navigation', url, subject, again);
       if (!decision.probe) {
         await platform.setBadge(tabId, { text: '', color: '#5b6470', title: notCheckedTitle(decision.reason) }).catch(() => undefined);
         return null;
       }
-      const known = await ctx.currentReport(decision.origin, decision.private);
+      const known = decision.origin === origin && decision.private === incognito ? await stored : await ctx.currentReport(decision.origin, decision.private);
       if (known) await platform.setBadge(tabId, badgeFor(known)).catch(() => undefined);
       if (known && isQuiet(known)) return known;
-      // Off the page's path: nothing is fetched, hashed or written before the page has loaded.
-      if (ctx.deps.loadGate && !(await ctx.deps.loadGate.afterLoad(tabId, url))) return known;
       return probes.probe('navigation', url, subject);
     },
     async onTabActivated(tabId, url) {

@@ -10,7 +10,7 @@ import type { OriginReport } from '../types';
 import { encodeBase64 } from '../verify/base64';
 import type { ServiceContext } from './service-context';
 import { release } from './hand-off-gate';
-import { findSkill } from './handoff-rules';
+import { findSkill } from './opt-in-rules';
 import type { SenderLike } from './sender';
 import { t } from '../i18n';
 

@@ -29,12 +29,15 @@ export interface ArtifactContext extends FetchContext {
   settings: Settings;
 }
 
+/** The context before the origin's key is known: what obtaining and checking the bytes need. */
+export type ArtifactPrelude = Omit<ArtifactContext, 'key'>;
+
 function indexName(merged: MergedSkill): string | null {
   for (const c of merged.candidates) if (c.source !== 'llms-txt' && c.name !== null) return c.name;
   return null;
 }
 
-function snapshotConfig(ctx: ArtifactContext, merged: MergedSkill): Settings['snapshotKeys'][number] | null {
+function snapshotConfig(ctx: ArtifactPrelude, merged: MergedSkill): Settings['snapshotKeys'][number] | null {
   const name = indexName(merged);
   if (name === null) return null;
   return ctx.settings.snapshotKeys.find((k) => k.origin === ctx.origin && k.skillId === name) ?? null;
@@ -92,7 +95,7 @@ function overLimitOutcome(merged: MergedSkill, base: StatusFacts, diagnostics: D
 }
 
 /** Reports a digest mismatch and, for bytes downloaded now, remembers it with their validators (rememberedFailure in artifact-obtain.ts). */
-async function noteMismatch(ctx: ArtifactContext, merged: MergedSkill, got: Obtained, digest: Examined['digest'], url: string, diagnostics: Diagnostic[]): Promise<void> {
+async function noteMismatch(ctx: ArtifactPrelude, merged: MergedSkill, got: Obtained, digest: Examined['digest'], url: string, diagnostics: Diagnostic[]): Promise<void> {
   const declared = [...new Set(merged.declared.map((d) => d.hex.toLowerCase()))].join(', ');
   const what = merged.type === 'archive' ? `archive sha256 ${digest.rawHex}` : `raw ${digest.rawHex}, lf-normalized ${digest.lfHex}`;
   diagnostics.push(diag('digest-mismatch', `Declared ${declared}; actual ${what}.`, { url }));
@@ -154,23 +157,32 @@ async function keepVerified(ctx: ArtifactContext, merged: MergedSkill, url: stri
   }
 }
 
-/** One skill from its merged candidates to a status. Never throws for bad input. */
-export async function processSkill(ctx: ArtifactContext, merged: MergedSkill, overLimit: boolean): Promise<SkillOutcome> {
+/**
+ * One skill from its merged candidates to a status. Never throws for bad input. The bytes are
+ * obtained and checked against the listing while the origin's key (`keys`) may still be asked;
+ * the status and the signature wait for it.
+ */
+export async function processSkill(pre: ArtifactPrelude, keys: Promise<KeyContext>, merged: MergedSkill, overLimit: boolean): Promise<SkillOutcome> {
   const diagnostics = listingDiagnostics(merged);
   const url = merged.url;
-  const base = statusBase(ctx, merged, url ? await ctx.store.getApproval(ctx.origin, url) : null);
-  if (merged.refusal || url === null) return refusedOutcome(merged, base, diagnostics);
-  if (overLimit) return overLimitOutcome(merged, base, diagnostics);
+  const approval = url ? await pre.store.getApproval(pre.origin, url) : null;
+  if (merged.refusal || url === null || overLimit) {
+    const base = statusBase({ ...pre, key: await keys }, merged, approval);
+    return overLimit && url !== null && !merged.refusal ? overLimitOutcome(merged, base, diagnostics) : refusedOutcome(merged, base, diagnostics);
+  }
 
-  const snapCfg = snapshotConfig(ctx, merged);
-  const got = await obtain(ctx, merged, url, snapCfg !== null);
-  if (got.kind === 'failed') return emptyOutcome(merged, decideStatus({ ...base, obtainFailure: got.failure }), diagnostics);
+  const snapCfg = snapshotConfig(pre, merged);
+  const got = await obtain(pre, merged, url, snapCfg !== null);
   const ex =
-    got.kind === 'known-mismatch' ? rememberedMismatch(got, url, diagnostics)
+    got.kind === 'failed' ? null
+    : got.kind === 'known-mismatch' ? rememberedMismatch(got, url, diagnostics)
     : got.kind === 'stored' ? storedCopy(got, merged, url, diagnostics)
-    : await downloaded(got, merged, url, diagnostics, ctx.sha256);
+    : await downloaded(got, merged, url, diagnostics, pre.sha256);
+  if (ex?.digest.mismatch) await noteMismatch(pre, merged, got, ex.digest, url, diagnostics);
+  const ctx: ArtifactContext = { ...pre, key: await keys };
+  const base = statusBase(ctx, merged, approval);
+  if (got.kind === 'failed' || ex === null) return emptyOutcome(merged, decideStatus({ ...base, obtainFailure: got.kind === 'failed' ? got.failure : null }), diagnostics);
   const { skillMd, digest } = ex;
-  if (digest.mismatch) await noteMismatch(ctx, merged, got, digest, url, diagnostics);
 
   const bytesOk = !digest.mismatch && ex.archiveFailure === null && skillMd !== null;
   const sig = skillMd && bytesOk ? await checkSignature(ctx, merged, got, url, skillMd, ex) : NOT_CHECKED;
@@ -222,8 +234,21 @@ function hostOf(m: MergedSkill): string {
   }
 }
 
-/** Every merged skill, 6 at a time per host; skills past the 64th fetchable one are not fetched. */
-export async function processSkills(ctx: ArtifactContext, skills: MergedSkill[], onError: (m: MergedSkill, e: unknown) => SkillOutcome): Promise<SkillOutcome[]> {
+/**
+ * Every merged skill, 6 at a time per host; skills past the 64th fetchable one are not fetched.
+ * The downloads start at once, beside the key's own request (`keys`); once the key could not be
+ * resolved, no further skill is started (the probe fails with that error).
+ */
+export async function processSkills(
+  ctx: ArtifactPrelude,
+  keys: Promise<KeyContext>,
+  skills: MergedSkill[],
+  onError: (m: MergedSkill, e: unknown) => SkillOutcome,
+): Promise<SkillOutcome[]> {
+  let keyFailure: { error: unknown } | null = null;
+  keys.catch((error: unknown) => {
+    keyFailure = { error };
+  });
   let fetchable = 0;
   const over = skills.map((m) => {
     if (m.refusal || m.url === null) return false;
@@ -232,19 +257,20 @@ export async function processSkills(ctx: ArtifactContext, skills: MergedSkill[],
   });
   return mapPoolGrouped(skills, hostOf, LIMITS.artifactConcurrency, async (m, i) => {
     try {
-      return await processSkill(ctx, m, over[i] === true);
+      if (keyFailure) throw (keyFailure as { error: unknown }).error;
+      return await processSkill(ctx, keys, m, over[i] === true);
     } catch (e) {
       return onError(m, e);
     }
   });
 }
 
-/** The outcome for a skill whose processing threw: `invalid` with `skill-error`, nothing stored. */
-export function errorOutcome(ctx: ArtifactContext, merged: MergedSkill, e: unknown): SkillOutcome {
+/** The outcome for a skill whose processing threw: `invalid` with `skill-error`, nothing stored (`key`: null when it is not known). */
+export function errorOutcome(key: KeyContext | null, merged: MergedSkill, e: unknown): SkillOutcome {
   const message = `Processing failed: ${e instanceof Error ? e.message : String(e)}`;
   const decision = decideStatus({
     refusal: { status: 'invalid', code: 'skill-error', message }, disagree: false, obtainFailure: null, digest: null, archiveFailure: null,
-    keyState: ctx.key.report.state, keyUnavailable: false, signature: 'not-checked', signatureFailure: null, snapshot: null, approval: null, archiveFiles: null, currentFingerprint: null,
+    keyState: key?.report.state ?? 'none', keyUnavailable: false, signature: 'not-checked', signatureFailure: null, snapshot: null, approval: null, archiveFiles: null, currentFingerprint: null,
   });
   return emptyOutcome(merged, decision, [diag('skill-error', message, merged.url ? { url: merged.url } : {})]);
 }

@@ -213,21 +213,20 @@ async function settle(kind: DocumentKind, origin: string, url: string, r: FetchR
 }
 
 /**
- * The listings in parallel, in the order of DOCUMENTS (llms.txt, the index); then each one asked for
- * only in place of another (the legacy index), when that one is absent and its setting is on.
+ * The listings in parallel, in the order of DOCUMENTS (llms.txt, the index); each one asked for
+ * only in place of another (the legacy index) as soon as that one answered absent, when its
+ * setting is on.
  */
 export async function discoverDocuments(origin: string, ctx: FetchContext, settings: Settings): Promise<Discovery> {
   const disc = Object.fromEntries(CANDIDATE_SOURCES.map((k) => [k, null])) as Discovery;
-  const first = CANDIDATE_SOURCES.filter((k) => DOCUMENTS[k].insteadOf === null);
-  const fetched = await Promise.all(first.map((k) => fetchDocument(k, origin, DOCUMENTS[k].path, ctx)));
-  first.forEach((k, i) => {
-    disc[k] = fetched[i] ?? null;
-  });
-  for (const k of CANDIDATE_SOURCES) {
-    const instead = DOCUMENTS[k].insteadOf;
-    if (instead !== null && settings[instead.setting] && disc[instead.kind]?.state === 'absent') {
-      disc[k] = await fetchDocument(k, origin, DOCUMENTS[k].path, ctx);
+  const chain = async (kind: CandidateSource): Promise<void> => {
+    const doc = await fetchDocument(kind, origin, DOCUMENTS[kind].path, ctx);
+    disc[kind] = doc;
+    for (const k of CANDIDATE_SOURCES) {
+      const instead = DOCUMENTS[k].insteadOf;
+      if (instead?.kind === kind && settings[instead.setting] && doc.state === 'absent') disc[k] = await fetchDocument(k, origin, DOCUMENTS[k].path, ctx);
     }
-  }
+  };
+  await Promise.all(CANDIDATE_SOURCES.filter((k) => DOCUMENTS[k].insteadOf === null).map(chain));
   return disc;
 }

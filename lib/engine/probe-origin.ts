@@ -15,7 +15,7 @@ import { errorOutcome, processSkills } from './artifacts';
 import { attestSkills } from './attest';
 import { discoverDocuments, type FetchContext } from './discover';
 import { budgetSummary, downloadBudget } from './download-budget';
-import { resolveKeys } from './keys';
+import { resolveKeys, type KeyContext } from './keys';
 import { LISTING_PARSERS, type Listing } from './listings';
 import { COMMIT_OPS, openSession, type ProbeSession, type SessionOptions } from './session';
 import { StoreError } from '../trust/errors';
@@ -57,6 +57,13 @@ export interface ProbeOptions {
 /** The phases of one probe, in order; `commit` is the one readwrite transaction (and the rare second). */
 export const PHASES = ['discover', 'parse', 'keys', 'artifacts', 'attestations', 'report', 'commit'] as const;
 
+/** `first`'s value once `others` have settled too, so nothing of the probe runs on after a failure. */
+async function settledAll<T>(first: Promise<T>, ...others: Promise<unknown>[]): Promise<T> {
+  const [r] = await Promise.allSettled([first, ...others]);
+  if (r.status === 'rejected') throw r.reason;
+  return r.value as T;
+}
+
 async function run(origin: string, deps: EngineDeps, opts: ProbeOptions, startedAt: number, session: ProbeSession, storage: StorageNotes): Promise<OriginReport> {
   const phase = (p: (typeof PHASES)[number]): void => opts.onPhase?.(p);
   const ctx: FetchContext = { fetch: deps.fetch, guard: deps.guard, store: session, clock: deps.clock, force: opts.force === true, storage, ...(deps.sha256 ? { sha256: deps.sha256 } : {}) };
@@ -86,22 +93,32 @@ async function run(origin: string, deps: EngineDeps, opts: ProbeOptions, started
     diagnostics.push(diag('no-discovery-documents', 'The origin publishes neither a `## Skills` section in llms.txt nor a skill index.'));
   }
 
+  // signing-key.pub, the artifacts and attestations.json are asked together: the downloads need
+  // no key (each skill waits for it before its signature check), and attestations bind listings.
   phase('keys');
-  const keys = await resolveKeys(origin, index, disc.index?.state === 'unavailable', ctx, deps.managedKeys?.find((k) => k.origin === origin) ?? null);
-  sources.push(...keys.sources);
-  diagnostics.push(...keys.diagnostics);
+  const keysAsked = resolveKeys(origin, index, disc.index?.state === 'unavailable', ctx, deps.managedKeys?.find((k) => k.origin === origin) ?? null);
+  let known: KeyContext | null = null;
+  keysAsked.then(
+    (k) => {
+      known = k;
+    },
+    () => undefined,
+  );
 
   const merged = mergeCandidates(listings.flatMap((l) => l.candidates));
 
   phase('artifacts');
   const budget = downloadBudget(deps.downloadBudget ?? LIMITS.probeDownload);
-  const actx = { ...ctx, origin, key: keys, settings: deps.settings, budget };
-  const outcomes = await processSkills(actx, merged, (m, e) => errorOutcome(actx, m, e));
-  if (budget.refused() > 0) diagnostics.push(diag('probe-budget-used', budgetSummary(budget)));
+  const actx = { ...ctx, origin, settings: deps.settings, budget };
+  const today = deps.today ? deps.today() : new Date(deps.clock.now());
+  const attested = attestSkills(origin, merged, publishes, deps.settings, today, ctx);
+  const outcomes = await settledAll(processSkills(actx, keysAsked, merged, (m, e) => errorOutcome(known, m, e)), keysAsked, attested);
 
   phase('attestations');
-  const today = deps.today ? deps.today() : new Date(deps.clock.now());
-  const att = await attestSkills(origin, merged, publishes, deps.settings, today, ctx);
+  const [keys, att] = await Promise.all([keysAsked, attested]);
+  sources.push(...keys.sources);
+  diagnostics.push(...keys.diagnostics);
+  if (budget.refused() > 0) diagnostics.push(diag('probe-budget-used', budgetSummary(budget)));
   sources.push(...att.sources);
   diagnostics.push(...att.diagnostics);
 

@@ -13,7 +13,7 @@ import type {
 } from '../types';
 import { isApprovable, WARNING_STATUSES } from '../types';
 import type { SkillOutcome } from './skill-outcome';
-import { skillContextSize } from '../context/skill-context';
+import { skillContextSize } from '../skill-context/block';
 import { estimateTokenCount } from '../verify/tokens';
 import { diag } from './codes';
 

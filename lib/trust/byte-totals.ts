@@ -37,6 +37,19 @@ export class ByteTotals {
     this.add(record.origin, (countedSize(record) ?? 0) - before);
   }
 
+  /**
+   * Writes records of distinct keys as put() would one by one, with their requests placed together:
+   * the totals are read first, then every size of a record being replaced, then every put (requests
+   * run in the order placed, so each size is read before any of the puts).
+   */
+  async putAll(records: readonly SkillRecord[]): Promise<void> {
+    for (const origin of new Set(records.map((r) => r.origin))) await this.prepare(origin);
+    const befores = await Promise.all(records.map((r) => this.sizeOf([r.origin, r.url, r.digestLf, r.filesKey])));
+    const skills = this.tx.objectStore('skills');
+    await Promise.all(records.map((r) => skills.put(r)));
+    records.forEach((r, i) => this.add(r.origin, (countedSize(r) ?? 0) - (befores[i] ?? 0)));
+  }
+
   /** Deletes the record `key`; `raw` is its stored value when the caller read it (its size is then not looked up). */
   async delete(key: SkillKey, raw?: unknown): Promise<void> {
     await this.prepare(key[0]);

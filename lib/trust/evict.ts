@@ -201,9 +201,10 @@ export async function pruneSkillsAfterBatch(tx: SkillsTx, written: readonly Writ
 
   // 1. Each written URL: the latest record plus the protected ones (records read in one go per URL).
   const targets = [...lastWritten.values()].filter((w) => bound.get(w.origin) !== null);
-  const perUrl = await Promise.all(
-    targets.map((w) => byUrl.getAll(IDBKeyRange.bound([w.origin, w.url, -Infinity], [w.origin, w.url, Infinity]))),
-  );
+  // A URL with one record keeps it (it is the latest): only URLs with more are read with their bytes.
+  const urlRange = (w: WrittenSkill): IDBKeyRange => IDBKeyRange.bound([w.origin, w.url, -Infinity], [w.origin, w.url, Infinity]);
+  const counts = await Promise.all(targets.map((w) => byUrl.count(urlRange(w))));
+  const perUrl = await Promise.all(targets.map((w, i) => ((counts[i] ?? 0) > 1 ? byUrl.getAll(urlRange(w)) : Promise.resolve([]))));
   const deletions: { key: SkillKey; raw: unknown }[] = [];
   targets.forEach((w, i) => {
     const protectedSet = bound.get(w.origin) as Set<string>;

@@ -75,15 +75,16 @@ export async function putSkills(core: StoreCore, skills: StoredSkill[]): Promise
 /** putSkills inside the caller's readwrite transaction over (at least) approvals, skills and totals. */
 export async function putSkillsInTx(core: StoreCore, tx: SkillsTx, checked: { ordered: StoredSkill[]; batch: StoredSkill[] }, totals: ByteTotals): Promise<void> {
   const { ordered, batch } = checked;
-  for (const s of batch) await totals.put(skillRecord(s));
+  // The batch holds each key once: its records are written together (ByteTotals.putAll).
+  await totals.putAll(batch.map(skillRecord));
   await pruneSkillsAfterBatch(tx, ordered.map(writtenSkill), core.limits.skillsPerOrigin, totals);
   // Bytes the per-URL pruning just removed are not kept by being in the batch.
   const store = tx.objectStore('skills');
   const kept = new Set<string>();
-  for (const s of batch) {
-    const key: SkillKey = [s.origin, s.url, s.digestLf, filesKeyOf(s)];
-    if ((await store.getKey(key)) !== undefined) kept.add(writtenKey(s));
-  }
+  const present = await Promise.all(batch.map((s) => store.getKey([s.origin, s.url, s.digestLf, filesKeyOf(s)] as SkillKey)));
+  batch.forEach((s, i) => {
+    if (present[i] !== undefined) kept.add(writtenKey(s));
+  });
   await enforceByteBudget(tx, batch.map((s) => s.origin), kept, core.budget(), true, totals);
 }
 

@@ -52,6 +52,18 @@ const INJECTION_PATTERNS: RegExp[] = [
   /\b(?:reveal|print|show|output|repeat|leak)\s+(?:(?:me|us|the|your)\s+){0,2}(?:system|hidden|initial)\s+(?:prompt|instructions)\b/i,
 ];
 
+/** The same patterns with the global flag, made once: counting runs `exec` from lastIndex 0 on them. */
+const INJECTION_GLOBAL: RegExp[] = INJECTION_PATTERNS.map((re) => new RegExp(re.source, 'gi'));
+
+/** Matches of a global pattern in the text (none of the patterns matches the empty string). */
+function countMatches(re: RegExp, text: string): number {
+  let n = 0;
+  re.lastIndex = 0;
+  while (re.exec(text) !== null) n++;
+  re.lastIndex = 0;
+  return n;
+}
+
 /** Removes invisible and bidi characters, so they cannot split a phrase past the patterns. */
 function stripHidden(text: string): string {
   let out = '';
@@ -158,6 +170,8 @@ export function advisoryFlags(text: string, origin: string, opts?: AdvisoryOptio
   // One pass: invisible characters, bidi controls, long lines.
   let invisible = 0;
   let bidi = 0;
+  // Any character stripHidden would remove (a leading BOM included): without one it returns the text as is.
+  let strippable = false;
   let longLines = 0;
   let lineLength = 0;
   for (let i = 0; i < text.length; i++) {
@@ -176,9 +190,16 @@ export function advisoryFlags(text: string, origin: string, opts?: AdvisoryOptio
         lineLength++;
       }
     }
-    if (isBidi(cp)) bidi++;
-    // A single BOM at the very start is an encoding mark, not hidden text.
-    else if (isInvisible(cp) && !(cp === 0xfeff && i === 0)) invisible++;
+    // Every hidden character is outside ASCII: the two tests run for those alone.
+    if (cp < 0x80) continue;
+    if (isBidi(cp)) {
+      bidi++;
+      strippable = true;
+    } else if (isInvisible(cp)) {
+      strippable = true;
+      // A single BOM at the very start is an encoding mark, not hidden text.
+      if (!(cp === 0xfeff && i === 0)) invisible++;
+    }
   }
   if (lineLength > LONG_LINE) longLines++;
 
@@ -199,12 +220,9 @@ export function advisoryFlags(text: string, origin: string, opts?: AdvisoryOptio
     flags.push({ code: 'long-line', message: `${longLines} line(s) longer than ${LONG_LINE} characters`, count: longLines });
   }
 
-  const visible = stripHidden(text);
+  const visible = strippable ? stripHidden(text) : text;
   let injections = 0;
-  for (const re of INJECTION_PATTERNS) {
-    const g = new RegExp(re.source, 'gi');
-    for (const _m of visible.matchAll(g)) injections++;
-  }
+  for (const re of INJECTION_GLOBAL) injections += countMatches(re, visible);
   if (injections > 0) {
     flags.push({
       code: 'ignore-previous-instructions',

@@ -44,6 +44,49 @@ function numberLE(bytes: Uint8Array): bigint {
   return n;
 }
 
+/** L in 32 little-endian bytes. */
+const L_BYTES = bytesLE(ED25519_L);
+
+function bytesLE(n: bigint): Uint8Array {
+  const out = new Uint8Array(32);
+  for (let i = 0; i < 32; i++) out[i] = Number((n >> BigInt(8 * i)) & 0xffn);
+  return out;
+}
+
+/** Whether the 32 little-endian bytes at `at` of `bytes` are a number below L: compared byte by byte, most significant first. */
+export function scalarBelowL(bytes: Uint8Array, at = 0): boolean {
+  for (let i = 31; i >= 0; i--) {
+    const a = bytes[at + i] as number;
+    const b = L_BYTES[i] as number;
+    if (a !== b) return a < b;
+  }
+  return false;
+}
+
+/**
+ * The y of a point encoding (sign bit cleared) compared with p = 2^255 - 19 and with p - 1, on the
+ * bytes: y >= p exactly when the top 31 bytes are all ones (0x7f, then 0xff) and the lowest is at
+ * least 0xed. Returns -1 below p - 1, 0 for p - 1, 1 for y >= p.
+ */
+function yAgainstP(bytes: Uint8Array): -1 | 0 | 1 {
+  if (((bytes[31] as number) & 0x7f) !== 0x7f) return -1;
+  for (let i = 30; i >= 1; i--) if (bytes[i] !== 0xff) return -1;
+  const low = bytes[0] as number;
+  return low >= 0xed ? 1 : low === 0xec ? 0 : -1;
+}
+
+/** Whether a point encoding's y (sign bit cleared) is at least p: the encoding is then not canonical. */
+export function encodedYAtLeastP(bytes: Uint8Array): boolean {
+  return yAgainstP(bytes) === 1;
+}
+
+/** Whether a point encoding's y (sign bit cleared) is 1. */
+function encodedYIsOne(bytes: Uint8Array): boolean {
+  if (bytes[0] !== 1 || ((bytes[31] as number) & 0x7f) !== 0) return false;
+  for (let i = 1; i <= 30; i++) if (bytes[i] !== 0) return false;
+  return true;
+}
+
 /** The y coordinate of a point encoding (sign bit cleared), unreduced. */
 function encodedY(bytes: Uint8Array): bigint {
   const copy = Uint8Array.from(bytes);
@@ -94,7 +137,11 @@ export function parsePublicKey(b64: string): KeyParse {
   if (bytes.length !== 32) {
     return { ok: false, code: 'key-length', message: `public key must be 32 bytes, got ${bytes.length}` };
   }
-  return checkPublicKeyBytes(bytes);
+  // A key that passed the rules before passes them again (they depend on the bytes alone).
+  if (validKeys.has(cacheId(bytes))) return { ok: true, key: bytes };
+  const checked = checkPublicKeyBytes(bytes);
+  if (checked.ok) rememberValidKey(cacheId(bytes));
+  return checked;
 }
 
 /** Signature shape rules: 64 bytes, S < L, R a canonical point encoding. */
@@ -116,16 +163,21 @@ function checkSignatureBytes(signature: Uint8Array): string | null {
 const validKeys = new Set<string>();
 const VALID_KEYS_MAX = 64;
 
-function keyIsValid(key: Uint8Array): boolean {
-  if (!(key instanceof Uint8Array) || key.length !== 32) return false;
-  const id = cacheId(key);
-  if (validKeys.has(id)) return true;
-  if (!checkPublicKeyBytes(key).ok) return false;
+function rememberValidKey(id: string): void {
+  if (validKeys.has(id)) return;
   if (validKeys.size >= VALID_KEYS_MAX) {
     const first = validKeys.values().next();
     if (first.done !== true) validKeys.delete(first.value);
   }
   validKeys.add(id);
+}
+
+function keyIsValid(key: Uint8Array): boolean {
+  if (!(key instanceof Uint8Array) || key.length !== 32) return false;
+  const id = cacheId(key);
+  if (validKeys.has(id)) return true;
+  if (!checkPublicKeyBytes(key).ok) return false;
+  rememberValidKey(id);
   return true;
 }
 
@@ -138,13 +190,13 @@ function keyIsValid(key: Uint8Array): boolean {
  */
 function signatureShape(signature: Uint8Array): string | null {
   if (!(signature instanceof Uint8Array) || signature.length !== 64) return 'signature must be 64 bytes';
-  const s = numberLE(signature.subarray(32, 64));
-  if (s >= ED25519_L) return 'signature scalar S is not below the group order (non-canonical)';
+  // The same comparisons as checkSignatureBytes, on the bytes instead of as big integers.
+  if (!scalarBelowL(signature, 32)) return 'signature scalar S is not below the group order (non-canonical)';
   const r = signature.subarray(0, 32);
-  const y = encodedY(r);
-  if (y >= P) return 'signature R is not a canonical encoding (y >= p)';
-  // x = 0 exactly when y² = 1: the full check says which rule such an R breaks.
-  if (signBit(r) && (y === 1n || y === P - 1n)) return checkSignatureBytes(signature);
+  const y = yAgainstP(r);
+  if (y === 1) return 'signature R is not a canonical encoding (y >= p)';
+  // x = 0 exactly when y² = 1 (y = 1 or p - 1): the full check says which rule such an R breaks.
+  if (signBit(r) && (y === 0 || encodedYIsOne(r))) return checkSignatureBytes(signature);
   return null;
 }
 

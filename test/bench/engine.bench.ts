@@ -9,6 +9,7 @@ import { writePublisherSite } from '../../scripts/lib/publisher-site.mjs';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { diskFetch, freshStore, nativeSha256, probe, realClock } from './support/engine';
+import { bareVerifyLoop, engineWithReportShare } from './support/engine-limit';
 import type { Sha256 } from '../../lib/verify/sha256';
 import { probeOrigin, PHASES } from '../../lib/engine/probe-origin';
 import { defaultSettings } from '../../lib/trust/settings';
@@ -200,6 +201,72 @@ async function phaseShares(dir: string): Promise<Record<string, number>> {
   return Object.fromEntries(PHASES.map((p) => [p, (totals[p] ?? 0) / sum]));
 }
 
+/** Goal of issue 21 item 2: the whole engine ≤ 1.5× the bare hash + verify loop; report building ≤ 10 % of a probe. */
+const LIMIT_RATIO = 1.5;
+const REPORT_SHARE = 0.1;
+
+/**
+ * The whole engine against the bare hash + verify loop (support/engine-limit.ts) over the same
+ * origins and the same fetch from disk, interleaved in one run; and the share of the report phase
+ * in the engine's own probes of that run.
+ */
+async function engineVsLimit(total: number, rounds: number): Promise<{ rows: (string | number)[][]; targets: TargetCheck[]; raw: Record<string, unknown> }> {
+  const s = makeShards(total);
+  const origins = s.hosts.map((h) => `http://${h}`);
+  const { fetch } = diskFetch(Object.fromEntries(s.hosts.map((h, i) => [h, s.dirs[i] as string])));
+  const shares: number[] = [];
+  const engine = async (): Promise<number> => {
+    const { store } = await freshStore();
+    const r = await engineWithReportShare(origins, fetch, store);
+    store.close();
+    if (r.verified !== total) throw new Error(`Skillpin verified ${r.verified} of ${total}`);
+    shares.push(r.reportMs / r.ms);
+    return r.ms;
+  };
+  const bare = async (): Promise<number> => {
+    const t0 = performance.now();
+    const verified = await bareVerifyLoop(origins, fetch);
+    if (verified !== total) throw new Error(`bare loop verified ${verified} of ${total}`);
+    return performance.now() - t0;
+  };
+  await engine();
+  await bare();
+  shares.length = 0;
+  const [mine, lim] = await interleave(rounds, [engine, bare]);
+  const a = summarize(mine as number[]);
+  const b = summarize(lim as number[]);
+  const share = summarize(shares);
+  const ratio = a.median / b.median;
+  const pairs = summarize((mine as number[]).map((x, i) => x / ((lim as number[])[i] as number)));
+  const site = `${total} skills (${s.hosts.length} origin${s.hosts.length > 1 ? 's' : ''} × ${Math.min(total, SHARD)})`;
+  const repro = reproCommand('engine.bench.ts');
+  const rows = [
+    [site, 'Skillpin probeOrigin as shipped (default SHA-256, strict Ed25519, fake-indexeddb), the whole probe', `${fmt(a.median)} ms`, `${fmt(a.p25)}–${fmt(a.p75)} ms`, `${fmt((a.median / total) * 1000, 0)} µs`, a.n, repro],
+    [site, 'bare loop on the same fetch: index read, key imported once, each SKILL.md hashed (subtle.digest), compared and verified (subtle.verify)', `${fmt(b.median)} ms`, `${fmt(b.p25)}–${fmt(b.p75)} ms`, `${fmt((b.median / total) * 1000, 0)} µs`, b.n, repro],
+    [site, `Skillpin ÷ bare loop: ${fmt(ratio, 2)}× (median of per-round ratios ${fmt(pairs.median, 2)}×); report phase ${fmt(share.median * 100, 1)} % of the probe`, '', '', '', a.n, repro],
+  ];
+  const targets: TargetCheck[] = [
+    {
+      what: `engine under node, ${total} skills: the whole engine (probeOrigin) ÷ the bare hash + verify loop over the same fetch`,
+      target: `≤ ${LIMIT_RATIO}×`,
+      measured: `${fmt(ratio, 2)}× (${fmt((a.median / total) * 1000, 0)} vs ${fmt((b.median / total) * 1000, 0)} µs per skill; median of per-round ratios ${fmt(pairs.median, 2)}×)`,
+      met: ratio <= LIMIT_RATIO,
+      ...(ratio > LIMIT_RATIO
+        ? {
+            why: `per skill ${fmt(((a.median - b.median) / total) * 1000, 0)} µs over the loop. The loop fetches ${total + 2 * s.hosts.length} files and does one digest and one verify per skill; each probe also asks signing-key.pub after the index (a serial request the loop does not make) and goes through the bounded fetch (redirects by hand, a byte cap read from the stream, the download budget), checks the raw and LF digests, parses the frontmatter and compares it with the listing, computes the advisory flags, builds the report (${fmt(share.median * 100, 1)} %) and writes the pin, the bytes, the cache entries and the report in one fake-indexeddb transaction (every record structured-cloned, the byte totals and the pruning read per skill)`,
+          }
+        : {}),
+    },
+    {
+      what: `engine under node, ${total} skills: report building (skillReport for every skill, then buildReport) as a share of the whole probe`,
+      target: `≤ ${REPORT_SHARE * 100} %`,
+      measured: `${fmt(share.median * 100, 1)} % (IQR ${fmt(share.p25 * 100, 1)}–${fmt(share.p75 * 100, 1)} %)`,
+      met: share.median <= REPORT_SHARE,
+    },
+  ];
+  return { rows, targets, raw: { engine: mine, bare: lim, reportShares: shares } };
+}
+
 test('engine throughput: Skillpin vs the reference validator', async () => {
   const started = Date.now();
   const rows: (string | number)[][] = [];
@@ -208,6 +275,14 @@ test('engine throughput: Skillpin vs the reference validator', async () => {
   const repro = reproCommand('engine.bench.ts');
   let costs: { bare: number; strict: number } | null = null;
   let shares: Record<string, number> | null = null;
+
+  // The whole engine against the bare hash + verify loop, at 5, 50 and 1,000 skills.
+  for (const [total, rounds] of [[5, 31], [50, 15], [1000, 5]] as const) {
+    const lim = await engineVsLimit(total, rounds);
+    rows.push(...lim.rows);
+    targets.push(...lim.targets);
+    raw[`limit-${total}`] = lim.raw;
+  }
 
   for (const [total, rounds] of [[100, 11], [1000, 5]] as const) {
     const s = makeShards(total);

@@ -10,6 +10,8 @@ import { fmt, summarize } from './support/stats';
 import { reproCommand, writeSection, type TargetCheck } from './support/results';
 
 const SAMPLES = Number(process.env.BENCH_VERDICT_SAMPLES ?? 30);
+/** Issue 21 item 2: Skillpin's per-skill time ≤ 1.5× the bare fetch + hash + verify loop's. */
+const LIMIT_RATIO = 1.5;
 
 const breakdowns = new Map<number, Breakdown[]>();
 /** Per first visit: probe start → badge, and probe start → the end of the probe's write (one run, side by side). */
@@ -144,9 +146,10 @@ test('time to verdict vs the bare network', async () => {
         const o = s.freshOrigin(`v${i}`);
         await page.goto(o + '/');
         verdicts.set(s.skills, [...(verdicts.get(s.skills) ?? []), await waitVerdict(sw, page, o, expected(s.skills), s.skills)]);
-        // Revisit of the same origin: the stored report and the fresh probe cache answer.
+        // Revisit of the same origin: the stored report answers at the page's load event (nothing of a
+        // navigation's handling runs while the page loads).
         await page.goto(o + '/?again');
-        revisits.set(s.skills, [...(revisits.get(s.skills) ?? []), await waitVerdict(sw, page, o + '/?again', expected(s.skills), undefined, 'commit')]);
+        revisits.set(s.skills, [...(revisits.get(s.skills) ?? []), await waitVerdict(sw, page, o + '/?again', expected(s.skills))]);
         // The requests the extension made for this origin, replayed bare on a fresh origin.
         const reqs = s.requestsFor(o).filter((r) => !isPageRequest(r));
         const docs = reqs.filter((r) => !r.path.startsWith('/skills/')).map((r) => r.path);
@@ -169,7 +172,7 @@ test('time to verdict vs the bare network', async () => {
       const label = s.skills === 0 ? 'publishes nothing' : `${s.skills} signed skills`;
       rows.push([label, 'first visit: probe start (load event) → badge', `${fmt(v.median)} ms`, `${fmt(v.p95)} ms`, `${fmt(v.p25)}–${fmt(v.p75)} ms`, v.n, reproCommand('verdict.bench.ts')]);
       rows.push([label, `bare fetches of the same ${req.docs.length + req.artifacts.length} files`, `${fmt(n.median)} ms`, `${fmt(n.p95)} ms`, `${fmt(n.p25)}–${fmt(n.p75)} ms`, n.n, reproCommand('verdict.bench.ts')]);
-      rows.push([label, 'revisit (same origin): commit → badge (from the stored report, before the load event)', `${fmt(r.median)} ms`, `${fmt(r.p95)} ms`, `${fmt(r.p25)}–${fmt(r.p75)} ms`, r.n, reproCommand('verdict.bench.ts')]);
+      rows.push([label, 'revisit (same origin): load event → badge (from the stored report)', `${fmt(r.median)} ms`, `${fmt(r.p95)} ms`, `${fmt(r.p25)}–${fmt(r.p75)} ms`, r.n, reproCommand('verdict.bench.ts')]);
       const over = v.median - n.median;
       const bdsT = breakdowns.get(s.skills) ?? [];
       const m = (f: (b: Breakdown) => number): number => summarize(bdsT.map(f)).median;
@@ -203,10 +206,10 @@ test('time to verdict vs the bare network', async () => {
         const fm = (f: (b: Breakdown) => number): string => fmt(summarize(bdsT.map(f)).median);
         targets.push({
           what: `per-skill time vs the limit, ${label}: Skillpin (probe start → badge) ÷ bare fetch + hash + verify loop in the same worker`,
-          target: '≤ 2.0×',
+          target: `≤ ${LIMIT_RATIO}×`,
           measured: `${fmt(ratio)}× (${fmt(perSkill * 1000, 0)} vs ${fmt(perSkillLimit * 1000, 0)} µs per skill; median of per-pair ratios ${fmt(pairRatios.median)})`,
-          met: ratio <= 2,
-          ...(ratio > 2
+          met: ratio <= LIMIT_RATIO,
+          ...(ratio > LIMIT_RATIO
             ? {
                 why: `per first visit (medians): ${fm((x) => x.beforeFirstRequest)} ms from the probe's start to its first request, ${fm((x) => x.afterLastResponse)} ms from the last response to the badge (the tab query and setBadgeText, with the probe's ${fm((x) => x.readwriteTx)} readwrite IndexedDB transaction running beside them), none of which the bare loop does; the requests stay in flight ${fm((x) => x.requests)} ms against the loop's whole ${fmt(l.median)} ms, since each lane also parses the frontmatter (YAML), computes the advisory flags and writes nothing until the end`,
               }

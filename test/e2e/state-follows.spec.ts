@@ -3,7 +3,7 @@
 // popup reads the report again and gets the one the import's probe made.
 import { test, expect, send, tabIdOf, waitForReport } from './support/extension';
 import { startPublisher, seed } from './support/sites';
-import { exportTrust } from '../../lib/trust/export-import';
+import { writeBackup } from '../../lib/trust/backup/write';
 import type { Approval, OriginReport, Pin } from '../../lib/types';
 
 test('an import in the options page that adds an approval updates the open popup without Re-check', async ({ context, extPage, extensionId }) => {
@@ -36,7 +36,7 @@ test('an import in the options page that adds an approval updates the open popup
     };
     const options = await context.newPage();
     await options.goto(`chrome-extension://${extensionId}/options.html`);
-    await options.locator('#import-text').fill(exportTrust([pin], [approval], Date.now()));
+    await options.locator('#import-text').fill(writeBackup([pin], [approval], Date.now()));
     await options.locator('[data-action="import"]').click();
     await expect(options.getByTestId('import-preview-counts')).toHaveText('Importing will add 1 approval.');
     await options.locator('[data-action="import-confirm"]').click();

@@ -4,7 +4,7 @@
 // confirmations before it imports an approval of an unverified, cross-host skill.
 import { test, expect, send, waitForReport } from './support/extension';
 import { startPublisher, seed } from './support/sites';
-import { exportTrust } from '../../lib/trust/export-import';
+import { writeBackup } from '../../lib/trust/backup/write';
 import { DEFAULT_SETTINGS, type Approval, type OriginReport, type Pin, type Settings } from '../../lib/types';
 import type { KeyHistoryEntry } from '../../lib/trust/records';
 import { encodeBase64 } from '../../lib/verify/base64';
@@ -61,7 +61,7 @@ test('revoke a key in the options page: blocked, never pinned again even after f
     expect(kept.map((e) => [e.fingerprint, e.state])).toEqual([[newFp, 'revoked']]);
 
     // The revocation travels with the export.
-    const { json } = await send<{ json: string }>(extPage, { type: 'skillpin:export' });
+    const { json } = await send<{ json: string }>(extPage, { type: 'skillpin:backup' });
     expect((JSON.parse(json) as { revocations: { fingerprint: string }[] }).revocations.map((r) => r.fingerprint)).toEqual([newFp]);
   } finally {
     await site.close();
@@ -82,7 +82,7 @@ test('import shows what it adds and imports an unverified cross-host approval on
     approvedAt: 3,
   };
   const settings: Settings = { ...DEFAULT_SETTINGS, denyList: ['https://never.example'] };
-  const json = exportTrust([pin], [loose], 10, { settings });
+  const json = writeBackup([pin], [loose], 10, { settings });
   const id = `${loose.origin} ${loose.url}`;
 
   const options = await context.newPage();

@@ -60,12 +60,12 @@ describe('one definition per request type', () => {
 
   it('the compiler refuses a slice with a handler of another concern, or one missing', () => {
     const approve: Handler<'skillpin:approve'> = async () => ({ ok: true });
-    const pick = (s: Slice<'transfer'>) => s['skillpin:export'];
+    const pick = (s: Slice<'transfer'>) => s['skillpin:backup'];
     const transfer = transferHandlers(ctx);
     // @ts-expect-error — skillpin:approve belongs to the approvals slice
     pick({ ...transfer, 'skillpin:approve': approve } satisfies Slice<'transfer'>);
-    const { 'skillpin:export': _gone, ...missing } = transfer;
-    // @ts-expect-error — skillpin:export has no handler
+    const { 'skillpin:backup': _gone, ...missing } = transfer;
+    // @ts-expect-error — skillpin:backup has no handler
     pick(missing);
     expect(pick(transfer)).toBeTypeOf('function');
   });

@@ -1,7 +1,8 @@
 // Transfer: export and import of pins, approvals and settings (with the import's preview), and
 // a skill's "Export for upload" with the record of what was exported.
-import { exportTrust, importTrust } from '../../trust/export-import';
-import { previewImport } from '../../trust/import-preview';
+import { writeBackup } from '../../trust/backup/write';
+import { importBackup } from '../../trust/backup/import';
+import { previewImport } from '../../trust/backup/preview';
 import { managedFields } from '../../trust/managed';
 import type { ServiceContext } from '../service-context';
 import { policyPendingMessage } from '../hand-off-gate';
@@ -12,10 +13,10 @@ export function transferHandlers(ctx: ServiceContext): Slice<'transfer'> {
   const { platform, clock } = ctx;
   const getLocal = (k: string) => platform.getLocal(k);
   return {
-    'skillpin:export': async () => {
+    'skillpin:backup': async () => {
       const s = await ctx.store();
       // The user's own settings: a policy's values belong to the organisation, not to the file.
-      const json = exportTrust(await s.listPins(), await s.listApprovals(), clock.now(), { keys: await s.listKeyHistory(), settings: await ctx.settings.user() });
+      const json = writeBackup(await s.listPins(), await s.listApprovals(), clock.now(), { keys: await s.listKeyHistory(), settings: await ctx.settings.user() });
       return { json };
     },
     'skillpin:import-preview': async (req) => {
@@ -30,7 +31,7 @@ export function transferHandlers(ctx: ServiceContext): Slice<'transfer'> {
       ctx.settings.forget();
       try {
         const confirmations = { confirmUnverified: req.confirmUnverified ?? [], confirmCrossOrigin: req.confirmCrossOrigin ?? [] };
-        const result = await importTrust(await ctx.store(), req.json, clock.now(), confirmations, managedFields(policy), policy);
+        const result = await importBackup(await ctx.store(), req.json, clock.now(), confirmations, managedFields(policy), policy);
         // The origins the file added pins or approvals for are probed (not awaited: the answer does
         // not wait for the network), so their reports show what was imported.
         for (const origin of result.changedOrigins ?? []) void ctx.probes.probe('after-import', origin, { kind: 'background' }).catch(() => undefined);

@@ -9,6 +9,8 @@ export interface WorkerHeap {
 
 export interface WorkerDebugger {
   targetId: string;
+  /** Any protocol command, sent to the worker target. */
+  send(method: string, params?: Record<string, unknown>): Promise<unknown>;
   heap(): Promise<WorkerHeap>;
   collectGarbage(): Promise<void>;
   close(): Promise<void>;
@@ -40,6 +42,7 @@ export async function attachToWorker(context: BrowserContext): Promise<WorkerDeb
     });
   return {
     targetId: target.targetId,
+    send,
     heap: async () => {
       const r = (await send('Runtime.getHeapUsage')) as WorkerHeap;
       return { usedSize: r.usedSize, totalSize: r.totalSize };

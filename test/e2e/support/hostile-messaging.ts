@@ -5,7 +5,7 @@
 // chrome.runtime.sendMessage reaches the background but must be refused as `forbidden`.
 import type { CDPSession } from '@playwright/test';
 import { parseRequest, type PrivilegedRequests } from '../../../lib/messages';
-import { exportTrust } from '../../../lib/trust/export-import';
+import { writeBackup } from '../../../lib/trust/backup/write';
 import { fingerprint } from '../../../lib/verify/fingerprint';
 import type { OriginReport, Settings } from '../../../lib/types';
 import { keyPair, seed } from '../../hostile/site-kit';
@@ -22,7 +22,7 @@ export function forgedRequests(report: OriginReport, tabId: number, settings: Se
   const url = skill?.url ?? `${origin}/skills/bait/SKILL.md`;
   const digestLf = skill?.actual?.lf ?? '0'.repeat(64);
   const forgedKey = keyPair(seed(250));
-  const json = exportTrust(
+  const json = writeBackup(
     [{ origin, key: forgedKey.publicKeyB64, fingerprint: fingerprint(forgedKey.publicKey), firstSeen: 1, lastSeen: 1 }],
     [{ origin, url, digestLf, digestRaw: digestLf, keyFingerprint: null, statusAtApproval: 'unverified', name: 'bait', approvedAt: 1 }],
     1,
@@ -47,7 +47,7 @@ export function forgedRequests(report: OriginReport, tabId: number, settings: Se
     'skillpin:key-history': { type: 'skillpin:key-history' },
     'skillpin:key-revoke': { type: 'skillpin:key-revoke', origin, fingerprint: fingerprint(forgedKey.publicKey) },
     'skillpin:approvals-list': { type: 'skillpin:approvals-list' },
-    'skillpin:export': { type: 'skillpin:export' },
+    'skillpin:backup': { type: 'skillpin:backup' },
     'skillpin:import-preview': { type: 'skillpin:import-preview', json },
     'skillpin:import': { type: 'skillpin:import', json, confirmUnverified: [`${origin} ${url}`], confirmCrossOrigin: [`${origin} ${url}`] },
     'skillpin:reports-list': { type: 'skillpin:reports-list' },

@@ -5,7 +5,7 @@ import { RENDER_BUDGET_MS } from './hostile-render';
 import type { ContextResult, InsertResult } from '../../../lib/messages';
 import type { OriginReport, Settings } from '../../../lib/types';
 import { insertItemId } from '../../../lib/background/menus';
-import { CONTEXT_TITLE } from '../../../lib/context/skill-context';
+import { CONTEXT_TITLE } from '../../../lib/skill-context/block';
 import type { HostileCase, ServedSite } from '../../hostile/types';
 import { waitForReport, send } from './extension';
 import { clickMenuItem } from './listeners';

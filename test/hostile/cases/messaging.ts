@@ -17,7 +17,7 @@ const PRIVILEGED = [
   'skillpin:insert',
   'skillpin:settings-set',
   'skillpin:pin-forget',
-  'skillpin:export',
+  'skillpin:backup',
   'skillpin:import',
 ];
 

@@ -41,7 +41,7 @@ const FLOORS: readonly (readonly string[])[] = [
   ['net', 'i18n', 'lists', 'scheduler', 'clipboard'],
   ['parse', 'verify', 'chat'],
   ['text', 'render', 'desktop', 'export'],
-  ['context', 'trust'],
+  ['skill-context', 'trust'],
   ['report', 'messages'],
   ['engine', 'library'],
   ['background'],
@@ -286,7 +286,7 @@ describe('module boundaries', () => {
   });
 
   it('the import scan reads every form: multi-line, type-only, re-exports, and not commented-out imports', () => {
-    expect(specifiers('lib/messages.ts')).toEqual(expect.arrayContaining(['./types', './trust/export-import', './chat/insert']));
+    expect(specifiers('lib/messages.ts')).toEqual(expect.arrayContaining(['./types', './trust/backup/import', './chat/insert']));
     expect(resolveModule('lib/background/context.ts', '../engine/probe-origin')).toBe('lib/engine/probe-origin.ts');
     expect(resolveModule('lib/background/context.ts', '@/lib/types')).toBe('lib/types.ts');
     expect(libGraph().get('lib/background/context.ts')).toContain('lib/engine/probe-origin.ts');

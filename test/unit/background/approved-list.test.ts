@@ -94,6 +94,24 @@ describe('the approved list for the library', () => {
     expect(list.find((s) => s.name === 'alpha')).toMatchObject({ usable: false, status: 'key-changed', attention: 'key-changed' });
   });
 
+  it('announces nothing after a probe that found nothing new, and the change once it finds one', async () => {
+    const [a] = servers as [TestServer];
+    platform.local.delete(STATE_CHANGE_KEY);
+    // Probed again (forced: every document and skill is fetched and checked again): the same report but for its times.
+    await ask({ type: 'skillpin:probe', origin: a.origin }, POPUP);
+    await ask({ type: 'skillpin:probe', origin: a.origin }, POPUP);
+    await service.idle();
+    expect(platform.local.get(STATE_CHANGE_KEY)).toBeUndefined();
+
+    a.options.files = buildSite({ skills: [{ name: 'beta', text: skillText('beta', 'Now do something else.') }, { name: 'alpha' }], key: K });
+    await ask({ type: 'skillpin:probe', origin: a.origin }, POPUP);
+    expect(parseStateChange(platform.local.get(STATE_CHANGE_KEY))?.kind).toBe('reports');
+    // Found once: the next probe finds the same change and announces nothing more.
+    platform.local.delete(STATE_CHANGE_KEY);
+    await ask({ type: 'skillpin:probe', origin: a.origin }, POPUP);
+    expect(platform.local.get(STATE_CHANGE_KEY)).toBeUndefined();
+  });
+
   it('names the refusal of a site the user excluded', async () => {
     const [, b] = servers as [TestServer, TestServer];
     expect(await ask({ type: 'skillpin:settings-update', changes: { denyList: [b.origin] } }, POPUP)).toMatchObject({ ok: true });

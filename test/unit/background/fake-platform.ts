@@ -2,7 +2,7 @@
 // hand-off half: frames with a URL the test sets, a chat content script that inserts and records
 // what it got, and a clipboard. FakePlatform adds the rest of BackgroundPlatform, recording it.
 import type { Badge } from '../../../lib/background/badge';
-import type { FrameTarget, HandOffPlatform } from '../../../lib/background/hand-off';
+import type { FrameTarget, HandOffPlatform } from '../../../lib/background/chat-delivery';
 import type { MenuModel } from '../../../lib/background/menus';
 import type { NativePlatform } from '../../../lib/background/deps';
 import type { BackgroundPlatform } from '../../../lib/background/service';

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { REVALIDATE_ALARM, type BackgroundService } from '../../../lib/background/service';
 import { PROBE_CAUSES, type ProbeCause } from '../../../lib/background/probe-gate';
-import { exportTrust } from '../../../lib/trust/export-import';
+import { writeBackup } from '../../../lib/trust/backup/write';
 import type { ProbeCommit, TrustStore } from '../../../lib/trust/store-api';
 import type { OriginReport, Settings } from '../../../lib/types';
 import { fingerprint } from '../../../lib/verify/fingerprint';
@@ -77,7 +77,7 @@ const TRIGGERS: Record<ProbeCause, Trigger> = {
   'after-key-revoke': { subject: 'request', setup: probed, fire: (env) => env.ask({ type: 'skillpin:key-revoke', origin: env.origin, fingerprint: fingerprint(OTHER.publicKey) }) },
   'after-import': {
     subject: 'background',
-    fire: (env) => env.ask({ type: 'skillpin:import', json: exportTrust([{ origin: env.origin, key: K.b64, fingerprint: fingerprint(K.publicKey), firstSeen: 1, lastSeen: 1 }], [], 1) }),
+    fire: (env) => env.ask({ type: 'skillpin:import', json: writeBackup([{ origin: env.origin, key: K.b64, fingerprint: fingerprint(K.publicKey), firstSeen: 1, lastSeen: 1 }], [], 1) }),
   },
   'access-granted': {
     subject: 'tab',

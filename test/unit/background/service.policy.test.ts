@@ -4,7 +4,7 @@
 // signed-only approval is enforced, and an administrator's key cannot be replaced.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { BackgroundService } from '../../../lib/background/service';
-import { exportTrust } from '../../../lib/trust/export-import';
+import { writeBackup } from '../../../lib/trust/backup/write';
 import { parseStateChange, STATE_CHANGE_KEY, type ActionResult, type ContextResult, type ImportPreview, type ImportResult, type PolicySummary } from '../../../lib/messages';
 import { DEFAULT_SETTINGS, type OriginReport, type Settings } from '../../../lib/types';
 import { fingerprint } from '../../../lib/verify/fingerprint';
@@ -45,7 +45,7 @@ afterEach(async () => {
 });
 
 const ask = <T>(msg: Record<string, unknown>) => service.handleMessage(msg, PAGE) as Promise<T>;
-const userSettings = async (): Promise<Settings> => (JSON.parse((await ask<{ json: string }>({ type: 'skillpin:export' })).json) as { settings: Settings }).settings;
+const userSettings = async (): Promise<Settings> => (JSON.parse((await ask<{ json: string }>({ type: 'skillpin:backup' })).json) as { settings: Settings }).settings;
 
 async function setPolicy(policy: unknown): Promise<void> {
   platform.managed = policy;
@@ -110,7 +110,7 @@ describe('managed settings', () => {
 
   it('import: managed fields are left out with a notice, the others are imported; the preview marks them', async () => {
     await setPolicy({ chatSites: ['https://chat.corp.example'] });
-    const file = exportTrust([], [], 1, { settings: { ...DEFAULT_SETTINGS, chatSites: ['http://127.0.0.1:9'], legacyIndex: false } });
+    const file = writeBackup([], [], 1, { settings: { ...DEFAULT_SETTINGS, chatSites: ['http://127.0.0.1:9'], legacyIndex: false } });
     const preview = await ask<ImportPreview>({ type: 'skillpin:import-preview', json: file });
     expect(preview.settings).toEqual([
       { field: 'legacyIndex', current: 'true', imported: 'false' },
@@ -232,7 +232,7 @@ describe('a policy that does not answer (it fails closed)', () => {
     const { svc } = await hungWorker();
     const approve = await svc.handleMessage({ type: 'skillpin:approve', origin: server.origin, url: `${server.origin}/skills/beta/SKILL.md`, digestLf: 'a'.repeat(64), confirmUnverified: true, confirmCrossOrigin: true }, PAGE);
     expect(approve).toMatchObject({ ok: false, error: 'policy-pending' });
-    const json = exportTrust([{ origin: server.origin, key: K.b64, fingerprint: fingerprint(K.publicKey), firstSeen: 1, lastSeen: 1 }], [], 1);
+    const json = writeBackup([{ origin: server.origin, key: K.b64, fingerprint: fingerprint(K.publicKey), firstSeen: 1, lastSeen: 1 }], [], 1);
     expect(await svc.handleMessage({ type: 'skillpin:import', json }, PAGE)).toMatchObject({ ok: false, pinsAdded: 0 });
     expect(await svc.handleMessage({ type: 'skillpin:settings-update', changes: { paused: true } }, PAGE)).toMatchObject({ ok: false, error: 'policy-pending' });
     expect(await svc.handleMessage({ type: 'skillpin:pins-list' }, PAGE)).toEqual([]);

@@ -52,7 +52,7 @@ describe('messages', () => {
       { type: 'skillpin:trust-key', origin: server.origin, expectedFingerprint: null, newFingerprint: 'SHA256:x' },
       { type: 'skillpin:skill-text', origin: server.origin, url: skill.url },
       { type: 'skillpin:skill-context', origin: server.origin, url: skill.url },
-      { type: 'skillpin:export' },
+      { type: 'skillpin:backup' },
       { type: 'skillpin:import', json: '{}' },
       { type: 'skillpin:pin-forget', origin: server.origin },
       { type: 'skillpin:settings-set', settings: { paused: true, probeInPrivate: true, allowList: [], denyList: [], allowListOnly: false, legacyIndex: true, reviewers: {}, snapshotKeys: [] } },

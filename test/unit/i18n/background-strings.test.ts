@@ -68,8 +68,8 @@ describe('menus and notifications', () => {
 describe('what the background and the chat page say, in German', () => {
   it('the refusals, the clipboard hints and the chat-tab messages', async () => {
     useGerman();
-    const { clipboardHint, noClipboardHint, notAChatMessage } = await import('../../../lib/background/hand-off');
-    const { approvalDecision, handOff } = await import('../../../lib/background/handoff-rules');
+    const { clipboardHint, noClipboardHint, notAChatMessage } = await import('../../../lib/background/chat-delivery');
+    const { approvalDecision, handOff } = await import('../../../lib/background/opt-in-rules');
     expect(clipboardHint()).toBe('Der Skill ist in Ihrer Zwischenablage: Klicken Sie in das Nachrichtenfeld und fügen Sie ihn ein (Strg+V oder ⌘V). Es wurde nichts gesendet.');
     expect(noClipboardHint()).toContain('Skill-Kontext kopieren');
     expect(notAChatMessage(null, null)).toBe('Der Chat-Tab ist nicht mehr da, deshalb wurde nichts eingefügt.');

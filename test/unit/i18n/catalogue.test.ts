@@ -194,7 +194,7 @@ const SENTENCE = /\p{L}{2,}[ ,;:'’]+\p{L}{2,}[ ,;:'’]+\p{L}{2,}/u;
 const NOTE_KEYS = new Set(['source', 'sources', 'note', 'notes']);
 /** Names, not language: a chat site's own name. */
 const NAMES = new Set(['Mistral Le Chat']);
-const USER_FACING = SOURCES.filter((f) => /^(lib\/(background|chat|export|context|i18n)|components|entrypoints)\//.test(f));
+const USER_FACING = SOURCES.filter((f) => /^(lib\/(background|chat|export|skill-context|i18n)|components|entrypoints)\//.test(f));
 
 /** The sentences written as literals in `code`, with their lines; console output, notes and CSS are not shown to users. */
 function sentencesIn(code: string): { line: number; text: string }[] {
@@ -242,7 +242,7 @@ describe('no sentence outside the catalogue in what reaches a user', () => {
 
   // The content script (lib/chat), the background (lib/background: refusals, hints, handler
   // failures), the export checks (lib/export) and the pages (components, entrypoints, the Details view).
-  it.each(USER_FACING.filter((f) => !f.startsWith('lib/context/')))('%s', (file) => {
+  it.each(USER_FACING.filter((f) => !f.startsWith('lib/skill-context/')))('%s', (file) => {
     const found = sentencesIn(readFileSync(join(ROOT, file), 'utf8')).map((f) => `${file}:${f.line} "${f.text.slice(0, 80)}"`);
     expect(found).toEqual([]);
   });

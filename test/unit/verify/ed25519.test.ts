@@ -4,6 +4,8 @@ import { sha512 } from '@noble/hashes/sha2.js';
 import {
   ED25519_L,
   ed25519Backend,
+  encodedYAtLeastP,
+  scalarBelowL,
   parsePublicKey,
   verifyEd25519,
   verifySignatureB64,
@@ -326,5 +328,36 @@ describe('verifySignatureB64', () => {
       'signature-invalid: signature scalar S is not below the group order (non-canonical)',
     );
     expect(await message(flip(s, 40))).toBe('signature-invalid: signature does not verify under the key');
+  });
+});
+
+describe('the byte comparisons behind the signature rules', () => {
+  const P = 2n ** 255n - 19n;
+  const le = (n: bigint): Uint8Array => {
+    const out = new Uint8Array(32);
+    for (let i = 0; i < 32; i++) out[i] = Number((n >> BigInt(8 * i)) & 0xffn);
+    return out;
+  };
+  const edges = (c: bigint): bigint[] => [c - 256n, c - 2n, c - 1n, c, c + 1n, c + 2n, c + 256n];
+
+  it('scalarBelowL agrees with the big-integer comparison around L, 0 and 2^256 - 1', () => {
+    for (const n of [0n, 1n, ...edges(ED25519_L), 2n ** 253n, 2n ** 255n, 2n ** 256n - 1n]) {
+      expect(scalarBelowL(le(n)), String(n)).toBe(n < ED25519_L);
+      // At an offset, as the S half of a signature.
+      const sig = new Uint8Array(64).fill(0xab);
+      sig.set(le(n), 32);
+      expect(scalarBelowL(sig, 32), `S = ${n}`).toBe(n < ED25519_L);
+    }
+  });
+
+  it('encodedYAtLeastP agrees with the big-integer comparison around p, with the sign bit clear and set', () => {
+    // Every y up to 2^255 - 1 (bit 255 is the sign bit): p - 256 … p + 18 and the largest.
+    for (const y of [0n, 1n, ...edges(P).filter((v) => v < 2n ** 255n), P + 18n, 2n ** 255n - 1n]) {
+      for (const sign of [false, true]) {
+        const bytes = le(y);
+        if (sign) bytes[31] = (bytes[31] as number) | 0x80;
+        expect(encodedYAtLeastP(bytes), `y = ${y}, sign ${sign}`).toBe(y >= P);
+      }
+    }
   });
 });

@@ -589,7 +589,7 @@ describe('export and import', () => {
   });
 
   it('exports to a download', async () => {
-    const { render, downloads } = setup({ 'skillpin:export': () => ({ json: '{"pins":[]}' }) });
+    const { render, downloads } = setup({ 'skillpin:backup': () => ({ json: '{"pins":[]}' }) });
     const root = await render();
     await click(root.querySelector('[data-action="export"]'));
     expect(downloads).toEqual([{ filename: 'skillpin-trust.json', text: '{"pins":[]}' }]);

@@ -1,6 +1,6 @@
 // The opt-in and hand-off rules as pure functions over report fixtures.
 import { describe, expect, it } from 'vitest';
-import { approvalDecision, handOff } from '../../../lib/background/handoff-rules';
+import { approvalDecision, handOff } from '../../../lib/background/opt-in-rules';
 import { ALL_STATUSES, APPROVABLE_STATUSES } from '../../../lib/types';
 import { approved, HEX_A, HEX_B, makeSkill } from '../../fixtures/ui/reports';
 

@@ -3,14 +3,15 @@
 // of unverified or cross-host skills, never pins a revoked key, and carries revocations and settings.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { exportTrust, importTrust } from '../../../lib/trust/export-import';
-import { previewImport } from '../../../lib/trust/import-preview';
-import type { TrustStore } from '../../../lib/trust/store-api';
-import { DEFAULT_SETTINGS, type SkillReport, type SkillStatus } from '../../../lib/types';
-import { makeReport, makeSkill } from '../../fixtures/ui/reports';
-import { freshStore, keyPair } from './helpers';
+import { writeBackup } from '../../../../lib/trust/backup/write';
+import { importBackup } from '../../../../lib/trust/backup/import';
+import { previewImport } from '../../../../lib/trust/backup/preview';
+import type { TrustStore } from '../../../../lib/trust/store-api';
+import { DEFAULT_SETTINGS, type SkillReport, type SkillStatus } from '../../../../lib/types';
+import { makeReport, makeSkill } from '../../../fixtures/ui/reports';
+import { freshStore, keyPair } from '../helpers';
 
-const FIXTURE = readFileSync(new URL('../../fixtures/trust/export-v1.json', import.meta.url), 'utf8');
+const FIXTURE = readFileSync(new URL('../../../fixtures/trust/export-v1.json', import.meta.url), 'utf8');
 const DOCS = 'https://docs.example.com';
 const SEARCH = `${DOCS}/skills/search/SKILL.md`;
 const UNSIGNED = 'https://unsigned.example.org';
@@ -84,16 +85,16 @@ describe('previewImport', () => {
     expect(preview.errors.length).toBeGreaterThan(0);
     expect(preview.pins).toEqual([]);
     expect(preview.approvals).toEqual([]);
-    const result = await importTrust(store, text, NOW, { confirmUnverified: [UNSIGNED_ID], confirmCrossOrigin: [UNSIGNED_ID] });
+    const result = await importBackup(store, text, NOW, { confirmUnverified: [UNSIGNED_ID], confirmCrossOrigin: [UNSIGNED_ID] });
     expect(result.ok).toBe(false);
     expect(await snapshot(store)).toBe(before);
   });
 });
 
-describe('importTrust confirmations', () => {
+describe('importBackup confirmations', () => {
   it('without confirmations an approval of an unverified, cross-host skill is not imported', async () => {
     const { store } = await freshStore();
-    const result = await importTrust(store, FIXTURE, NOW, { confirmUnverified: [SEARCH_ID] });
+    const result = await importBackup(store, FIXTURE, NOW, { confirmUnverified: [SEARCH_ID] });
     expect(result.ok).toBe(true);
     expect(result.approvalsAdded).toBe(1);
     expect(result.approvalsSkipped).toEqual([{ origin: UNSIGNED, url: UNSIGNED_URL, reason: 'needs-confirmation' }]);
@@ -104,12 +105,12 @@ describe('importTrust confirmations', () => {
   it('each confirmation is needed: unverified alone or cross-host alone is not enough', async () => {
     for (const confirmations of [{ confirmUnverified: [SEARCH_ID, UNSIGNED_ID] }, { confirmUnverified: [SEARCH_ID], confirmCrossOrigin: [UNSIGNED_ID] }]) {
       const { store } = await freshStore();
-      const result = await importTrust(store, FIXTURE, NOW, confirmations);
+      const result = await importBackup(store, FIXTURE, NOW, confirmations);
       expect(result.approvalsSkipped).toEqual([{ origin: UNSIGNED, url: UNSIGNED_URL, reason: 'needs-confirmation' }]);
       expect(await store.getApproval(UNSIGNED, UNSIGNED_URL)).toBeNull();
     }
     const { store } = await freshStore();
-    const both = await importTrust(store, FIXTURE, NOW, { confirmUnverified: [SEARCH_ID, UNSIGNED_ID], confirmCrossOrigin: [UNSIGNED_ID] });
+    const both = await importBackup(store, FIXTURE, NOW, { confirmUnverified: [SEARCH_ID, UNSIGNED_ID], confirmCrossOrigin: [UNSIGNED_ID] });
     expect(both.approvalsAdded).toBe(2);
     expect(await store.getApproval(UNSIGNED, UNSIGNED_URL)).not.toBeNull();
   });
@@ -124,13 +125,13 @@ describe('revocations and settings in the export', () => {
     await store.pinIfAbsent('https://b.example', b.key, b.fingerprint, 10);
     await store.revokeKey(DOCS, a.fingerprint, 20);
     const settings = { ...DEFAULT_SETTINGS, paused: true, chatSites: ['https://chat.example'] };
-    const json = exportTrust(await store.listPins(), await store.listApprovals(), 30, { keys: await store.listKeyHistory(), settings });
+    const json = writeBackup(await store.listPins(), await store.listApprovals(), 30, { keys: await store.listKeyHistory(), settings });
     const doc = JSON.parse(json) as Doc;
     expect(doc.version).toBe(3);
     expect(doc.revocations).toEqual([{ origin: DOCS, fingerprint: a.fingerprint, revokedAt: 20 }]);
 
     const { store: target } = await freshStore();
-    const result = await importTrust(target, json, 40);
+    const result = await importBackup(target, json, 40);
     expect(result).toMatchObject({ ok: true, pinsAdded: 1, revocationsAdded: 1, settingsApplied: true, pinsRevoked: [{ origin: DOCS, fingerprint: a.fingerprint }] });
     expect(await target.getPin(DOCS)).toBeNull();
     expect((await target.pinIfAbsent(DOCS, a.key, a.fingerprint, 50)).result).toBe('revoked');
@@ -140,7 +141,7 @@ describe('revocations and settings in the export', () => {
   it('a version 1 file (no revocations, no settings) still imports and leaves the settings alone', async () => {
     const { store } = await freshStore();
     await store.putSettings({ ...DEFAULT_SETTINGS, paused: true });
-    const result = await importTrust(store, FIXTURE, NOW);
+    const result = await importBackup(store, FIXTURE, NOW);
     expect(result).toMatchObject({ ok: true, settingsApplied: false, revocationsAdded: 0 });
     expect((await store.getSettings()).paused).toBe(true);
   });
@@ -149,7 +150,7 @@ describe('revocations and settings in the export', () => {
     const { store } = await freshStore();
     await store.putSettings({ ...DEFAULT_SETTINGS, denyList: ['https://mine.example'] });
     const doc = { ...fixtureDoc(), version: 2, settings: { paused: true } };
-    await importTrust(store, JSON.stringify(doc), NOW);
+    await importBackup(store, JSON.stringify(doc), NOW);
     expect(await store.getSettings()).toMatchObject({ paused: true, denyList: ['https://mine.example'] });
   });
 });
@@ -170,7 +171,7 @@ describe('an import judges from what this browser has seen, not from what the fi
     const json = JSON.stringify(doc);
     const preview = await previewImport(store, json);
     expect(preview.approvals[0]).toMatchObject({ id: SEARCH_ID, needs: { unverified: true, crossOrigin: false } });
-    const result = await importTrust(store, json, NOW, { confirmCrossOrigin: [UNSIGNED_ID] });
+    const result = await importBackup(store, json, NOW, { confirmCrossOrigin: [UNSIGNED_ID] });
     expect(result.approvalsSkipped).toContainEqual({ origin: DOCS, url: SEARCH, reason: 'needs-confirmation' });
     expect(await store.getApproval(DOCS, SEARCH)).toBeNull();
   });
@@ -186,7 +187,7 @@ describe('an import judges from what this browser has seen, not from what the fi
     await seen(store, status, lf);
     const preview = await previewImport(store, FIXTURE);
     expect(preview.approvals.find((a) => a.id === SEARCH_ID)?.needs.unverified).toBe(needed);
-    const result = await importTrust(store, FIXTURE, NOW, CROSS_ONLY);
+    const result = await importBackup(store, FIXTURE, NOW, CROSS_ONLY);
     expect((await store.getApproval(DOCS, SEARCH)) !== null).toBe(!needed);
     if (needed) expect(result.approvalsSkipped).toContainEqual({ origin: DOCS, url: SEARCH, reason: 'needs-confirmation' });
   });
@@ -195,7 +196,7 @@ describe('an import judges from what this browser has seen, not from what the fi
     const { store } = await freshStore();
     await seen(store, 'verified-signed', SEARCH_LF, { crossOrigin: true, artifactHost: 'cdn.example.net' });
     expect((await previewImport(store, FIXTURE)).approvals.find((a) => a.id === SEARCH_ID)?.needs).toEqual({ unverified: false, crossOrigin: true });
-    await importTrust(store, FIXTURE, NOW, CROSS_ONLY);
+    await importBackup(store, FIXTURE, NOW, CROSS_ONLY);
     expect(await store.getApproval(DOCS, SEARCH)).toBeNull();
   });
 
@@ -209,7 +210,7 @@ describe('an import judges from what this browser has seen, not from what the fi
       [UNSIGNED_ID, 'policy-requires-signed'],
     ]);
     const all = { confirmUnverified: [SEARCH_ID, UNSIGNED_ID], confirmCrossOrigin: [UNSIGNED_ID] };
-    const result = await importTrust(store, FIXTURE, NOW, all, [], policy);
+    const result = await importBackup(store, FIXTURE, NOW, all, [], policy);
     expect(result.approvalsSkipped).toEqual([{ origin: UNSIGNED, url: UNSIGNED_URL, reason: 'policy-requires-signed' }]);
     expect(await store.getApproval(DOCS, SEARCH)).not.toBeNull();
   });
@@ -221,7 +222,7 @@ describe('an import judges from what this browser has seen, not from what the fi
     const preview = await previewImport(store, FIXTURE, [], policy);
     expect(preview.pins.find((p) => p.origin === DOCS)).toMatchObject({ outcome: 'conflict', stored: admin.fingerprint });
     expect(preview.approvals.find((a) => a.id === SEARCH_ID)?.outcome).toBe('pin-conflict');
-    const result = await importTrust(store, FIXTURE, NOW, { confirmUnverified: [SEARCH_ID, UNSIGNED_ID], confirmCrossOrigin: [UNSIGNED_ID] }, [], policy);
+    const result = await importBackup(store, FIXTURE, NOW, { confirmUnverified: [SEARCH_ID, UNSIGNED_ID], confirmCrossOrigin: [UNSIGNED_ID] }, [], policy);
     expect(result.pinConflicts).toContainEqual({ origin: DOCS, stored: admin.fingerprint, imported: fixtureDoc().pins[0]?.fingerprint });
     expect(await store.getPin(DOCS)).toBeNull();
     expect(await store.getApproval(DOCS, SEARCH)).toBeNull();
@@ -248,13 +249,13 @@ describe('archive approvals in the preview', () => {
     const { store } = await freshStore();
     const url = 'https://a.example/r.zip';
     const files = (sha: string) => [{ path: 'run.sh', size: 3, sha256: sha.repeat(64) }];
-    const { fileSetDigest } = await import('../../../lib/verify/file-set');
+    const { fileSetDigest } = await import('../../../../lib/verify/file-set');
     const approval = (sha: string) => ({
       origin: 'https://a.example', url, digestLf: 'a'.repeat(64), digestRaw: 'a'.repeat(64), keyFingerprint: null,
       statusAtApproval: 'verified' as const, name: 'r', approvedAt: 1, archive: { filesDigest: fileSetDigest(files(sha)), sha256: 'd'.repeat(64), files: files(sha) },
     });
     expect(await store.importApproval?.(approval('b'))).toBe('added');
-    expect((await previewImport(store, exportTrust([], [approval('b')], 1))).approvals[0]?.outcome).toBe('unchanged');
-    expect((await previewImport(store, exportTrust([], [approval('c')], 1))).approvals[0]?.outcome).toBe('different');
+    expect((await previewImport(store, writeBackup([], [approval('b')], 1))).approvals[0]?.outcome).toBe('unchanged');
+    expect((await previewImport(store, writeBackup([], [approval('c')], 1))).approvals[0]?.outcome).toBe('different');
   });
 });

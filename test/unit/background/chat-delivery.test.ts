@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chatTarget, clipboardHint, deliverToChat, noClipboardHint, type FrameTarget } from '../../../lib/background/hand-off';
+import { chatTarget, clipboardHint, deliverToChat, noClipboardHint, type FrameTarget } from '../../../lib/background/chat-delivery';
 import { navigatedAwayMessage } from '../../../lib/chat/content-handler';
 import { FakeHandOff } from './fake-platform';
 

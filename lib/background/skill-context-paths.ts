@@ -1,10 +1,10 @@
 // The paths by which a skill's content leaves the extension as a skill-context block: the popup's
 // Copy (the popup writes the clipboard) and Insert, the context menu's Copy and Insert. Each takes
 // its bytes from the hand-off gate (hand-off-gate.ts release) and from nowhere else.
-import { buildSkillContext } from '../context/skill-context';
+import { buildSkillContext } from '../skill-context/block';
 import type { ContextResult, InsertResult } from '../messages';
 import type { ServiceContext } from './service-context';
-import { deliverToChat, type FrameTarget } from './hand-off';
+import { deliverToChat, type FrameTarget } from './chat-delivery';
 import { release, type HandOffTarget, type Released } from './hand-off-gate';
 import type { SenderLike } from './sender';
 

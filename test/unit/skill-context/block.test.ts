@@ -5,8 +5,10 @@ import {
   decodeSkillBody,
   delimiterTag,
   headerSafe,
+  skillContextSize,
+  utf8Length,
   type SkillContextInput,
-} from '../../../lib/context/skill-context';
+} from '../../../lib/skill-context/block';
 
 const enc = (s: string): Uint8Array => new TextEncoder().encode(s);
 const LF = 'a'.repeat(8) + '0123456789abcdef'.repeat(3) + 'b'.repeat(8);
@@ -173,5 +175,32 @@ describe('helpers', () => {
 
   it('decodeSkillBody keeps the BOM and CR characters', () => {
     expect(decodeSkillBody(new Uint8Array([0xef, 0xbb, 0xbf, 0x61, 0x0d, 0x0a]))).toBe('\ufeffa\r\n');
+  });
+});
+
+describe('skillContextSize', () => {
+  const encodedLength = (i: SkillContextInput): number => new TextEncoder().encode(buildSkillContext(i)).byteLength;
+
+  it('counts exactly the UTF-8 bytes of the built block, for ASCII, multi-byte, emoji, BOM, CR LF and invalid bytes', () => {
+    const bodies: Uint8Array[] = [
+      enc('---\nname: a\n---\nplain ascii\n'),
+      enc('Grüße, 日本語, and 🙂 emoji'),
+      Uint8Array.from([0xef, 0xbb, 0xbf, ...enc('with BOM\r\n')]),
+      Uint8Array.from([0x61, 0xff, 0xc3, 0x28, 0xe2, 0x82, 0xf0, 0x9f, 0x98, 0x62]),
+      new Uint8Array(0),
+      enc(`contains skillpin-${LF.slice(0, 16)} twice skillpin-${LF.slice(0, 16)}-1`),
+    ];
+    for (const bytes of bodies) {
+      for (const name of ['pdf-tools', 'Ünïcode 🙂 name', 'bidi \u202e name', 'lone \ud800 surrogate']) {
+        const i = input({ bytes, name });
+        expect(skillContextSize(i)).toBe(encodedLength(i));
+      }
+    }
+  });
+
+  it('utf8Length agrees with TextEncoder, lone surrogates included', () => {
+    for (const s of ['', 'abc', 'é', '€', '🙂', '\ud800', '\udc00', 'a\ud800b', '\ud83d\ude42\ud83d', '\udc00\ud800', 'x'.repeat(1000) + '🙂']) {
+      expect(utf8Length(s)).toBe(new TextEncoder().encode(s).byteLength);
+    }
   });
 });

@@ -106,17 +106,46 @@ export function decodeSkillBody(bytes: Uint8Array): string {
   return new TextDecoder('utf-8', { ignoreBOM: true, fatal: false }).decode(bytes);
 }
 
-/** Builds the skill-context block (see the shape at the top of this file). */
-export function buildSkillContext(input: SkillContextInput): string {
+/** The block in its three parts: everything before the body (its last line ended), the body, and what follows it. */
+function contextParts(input: SkillContextInput): { head: string; body: string; tail: string } {
   const body = decodeSkillBody(input.bytes);
   const tag = delimiterTag(input.digestLf, body);
   const begin = `<<<BEGIN SKILL.md skillpin-${tag}>>>`;
   const end = `<<<END SKILL.md skillpin-${tag}>>>`;
   const separator = body.length === 0 || body.endsWith('\n') ? '' : '\n';
-  return [CONTEXT_TITLE, ...contextHeaderLines(input), contextNote(input.origin), begin].join('\n') + '\n' + body + separator + end;
+  return { head: [CONTEXT_TITLE, ...contextHeaderLines(input), contextNote(input.origin), begin].join('\n') + '\n', body, tail: separator + end };
 }
 
-/** The size in UTF-8 bytes of the block buildSkillContext makes: what a chat agent receives. */
+/** Builds the skill-context block (see the shape at the top of this file). */
+export function buildSkillContext(input: SkillContextInput): string {
+  const { head, body, tail } = contextParts(input);
+  return head + body + tail;
+}
+
+/**
+ * The length in UTF-8 bytes of a string as TextEncoder writes it: a lone surrogate becomes
+ * U+FFFD (3 bytes), a surrogate pair one 4-byte sequence.
+ */
+export function utf8Length(s: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) n += 1;
+    else if (c < 0x800) n += 2;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      n += 4;
+      i++;
+    } else n += 3;
+  }
+  return n;
+}
+
+/**
+ * The size in UTF-8 bytes of the block buildSkillContext makes: what a chat agent receives. Counted,
+ * not encoded: the header and the body's decoded text (invalid bytes as U+FFFD) measured as
+ * TextEncoder would write them.
+ */
 export function skillContextSize(input: SkillContextInput): number {
-  return new TextEncoder().encode(buildSkillContext(input)).byteLength;
+  const { head, body, tail } = contextParts(input);
+  return utf8Length(head) + utf8Length(body) + utf8Length(tail);
 }

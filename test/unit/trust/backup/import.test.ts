@@ -1,13 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { exportTrust, importTrust } from '../../../lib/trust/export-import';
-import type { Approval, ArchiveBinding, Pin } from '../../../lib/types';
-import { fileSetDigest } from '../../../lib/verify/file-set';
-import { fingerprint } from '../../../lib/verify/fingerprint';
-import { decodeBase64Strict } from '../../../lib/verify/base64';
-import { approvalFor, freshStore, keyPair, makeSkill, plant } from './helpers';
+import { writeBackup } from '../../../../lib/trust/backup/write';
+import { importBackup } from '../../../../lib/trust/backup/import';
+import type { Approval, ArchiveBinding, Pin } from '../../../../lib/types';
+import { fileSetDigest } from '../../../../lib/verify/file-set';
+import { fingerprint } from '../../../../lib/verify/fingerprint';
+import { decodeBase64Strict } from '../../../../lib/verify/base64';
+import { approvalFor, freshStore, keyPair, makeSkill, plant } from '../helpers';
 
-const FIXTURE = readFileSync(new URL('../../fixtures/trust/export-v1.json', import.meta.url), 'utf8');
+const FIXTURE = readFileSync(new URL('../../../fixtures/trust/export-v1.json', import.meta.url), 'utf8');
 const DOCS = 'https://docs.example.com';
 const NOW = 1_800_000_000_000;
 
@@ -38,7 +39,7 @@ describe('the export fixture', () => {
   });
 });
 
-describe('exportTrust', () => {
+describe('writeBackup', () => {
   it('writes the documented format, sorted, with known fields only', () => {
     const a = keyPair(1);
     const pins: Pin[] = [
@@ -46,7 +47,7 @@ describe('exportTrust', () => {
       { origin: 'https://a.example', key: a.key, fingerprint: a.fingerprint, firstSeen: 3, lastSeen: 4, extra: true } as Pin,
     ];
     const skill = makeSkill('https://a.example', 'https://a.example/SKILL.md', 'x', 5);
-    const json = exportTrust(pins, [approvalFor(skill, null)], 1234);
+    const json = writeBackup(pins, [approvalFor(skill, null)], 1234);
     const doc = JSON.parse(json) as Doc;
     expect(doc.format).toBe('skillpin-trust');
     expect(doc.version).toBe(3);
@@ -56,32 +57,32 @@ describe('exportTrust', () => {
     expect(doc.approvals).toEqual([approvalFor(skill, null)]);
   });
 
-  it('round-trips through importTrust into an empty store', async () => {
+  it('round-trips through importBackup into an empty store', async () => {
     const { store } = await freshStore();
     const a = keyPair(1);
     await store.pinIfAbsent('https://a.example', a.key, a.fingerprint, 10);
     const skill = makeSkill('https://a.example', 'https://a.example/s/SKILL.md', 'x', 11);
     await store.approve(approvalFor(skill, a.fingerprint), skill);
-    const json = exportTrust(await store.listPins(), await store.listApprovals(), 20);
+    const json = writeBackup(await store.listPins(), await store.listApprovals(), 20);
 
     const { store: target } = await freshStore();
     // The other browser has not seen the skill: its approval is imported as the user confirms it.
     const confirmed = { confirmUnverified: ['https://a.example https://a.example/s/SKILL.md'] };
-    const result = await importTrust(target, json, 30, confirmed);
+    const result = await importBackup(target, json, 30, confirmed);
     expect(result).toMatchObject({ ok: true, pinsAdded: 1, pinsUnchanged: 0, pinConflicts: [], approvalsAdded: 1, errors: [] });
     expect(await target.getPin('https://a.example')).toMatchObject({ key: a.key, fingerprint: a.fingerprint, firstSeen: 30 });
     expect(await target.listApprovals()).toEqual(await store.listApprovals());
     // Importing the same file again changes nothing.
-    const again = await importTrust(target, json, 40, confirmed);
+    const again = await importBackup(target, json, 40, confirmed);
     expect(again).toMatchObject({ ok: true, pinsAdded: 0, pinsUnchanged: 1, approvalsAdded: 0, approvalsUnchanged: 1 });
     expect((await target.getPin('https://a.example'))?.lastSeen).toBe(30);
   });
 });
 
-describe('importTrust', () => {
+describe('importBackup', () => {
   it('imports the fixture file', async () => {
     const { store } = await freshStore();
-    const result = await importTrust(store, FIXTURE, NOW, CONFIRMED);
+    const result = await importBackup(store, FIXTURE, NOW, CONFIRMED);
     expect(result).toEqual({
       ok: true,
       pinsAdded: 2,
@@ -104,7 +105,7 @@ describe('importTrust', () => {
     const { store } = await freshStore();
     const mine = keyPair(42);
     await store.pinIfAbsent(DOCS, mine.key, mine.fingerprint, 5);
-    const result = await importTrust(store, FIXTURE, NOW, CONFIRMED);
+    const result = await importBackup(store, FIXTURE, NOW, CONFIRMED);
     expect(result.ok).toBe(true);
     expect(result.pinConflicts).toEqual([{ origin: DOCS, stored: mine.fingerprint, imported: fixtureDoc().pins[0]?.fingerprint }]);
     expect(result.pinsAdded).toBe(1);
@@ -118,7 +119,7 @@ describe('importTrust', () => {
     const { store } = await freshStore();
     const skill = makeSkill('https://unsigned.example.org', 'https://cdn.example.net/skills/unsigned/SKILL.md', 'mine', 1);
     await store.approve(approvalFor(skill, null), skill);
-    const result = await importTrust(store, FIXTURE, NOW, CONFIRMED);
+    const result = await importBackup(store, FIXTURE, NOW, CONFIRMED);
     expect(result.approvalsSkipped).toEqual([
       { origin: 'https://unsigned.example.org', url: 'https://cdn.example.net/skills/unsigned/SKILL.md', reason: 'different-approval' },
     ]);
@@ -130,7 +131,7 @@ describe('importTrust', () => {
     const doc = fixtureDoc();
     const other = keyPair(77);
     (doc.approvals[0] as Record<string, unknown>).keyFingerprint = other.fingerprint;
-    const result = await importTrust(store, JSON.stringify(doc), NOW, CONFIRMED);
+    const result = await importBackup(store, JSON.stringify(doc), NOW, CONFIRMED);
     expect(result.ok).toBe(true);
     expect(result.approvalsSkipped).toEqual([{ origin: DOCS, url: `${DOCS}/skills/search/SKILL.md`, reason: 'pin-mismatch' }]);
     expect(await store.getApproval(DOCS, `${DOCS}/skills/search/SKILL.md`)).toBeNull();
@@ -171,7 +172,7 @@ describe('importTrust', () => {
     const { store } = await freshStore();
     const doc = fixtureDoc();
     damage(doc);
-    const result = await importTrust(store, JSON.stringify(doc), NOW);
+    const result = await importBackup(store, JSON.stringify(doc), NOW);
     expect(result.ok).toBe(false);
     expect(result.errors.length).toBeGreaterThan(0);
     expect(result.pinsAdded + result.approvalsAdded).toBe(0);
@@ -181,7 +182,7 @@ describe('importTrust', () => {
 
   it.each(['', 'not json', '{"format":', '[]', 'null', '42', '"skillpin-trust"'])('malformed text %j: ok false, nothing written', async (text) => {
     const { store } = await freshStore();
-    const result = await importTrust(store, text, NOW);
+    const result = await importBackup(store, text, NOW);
     expect(result.ok).toBe(false);
     expect(result.errors.length).toBeGreaterThan(0);
     expect(await store.listPins()).toEqual([]);
@@ -190,7 +191,7 @@ describe('importTrust', () => {
   it('a store failure on one pin is reported and its approvals are not imported', async () => {
     const { store, factory, name } = await freshStore();
     await plant(factory, name, 'pins', { origin: DOCS, key: 1 });
-    const result = await importTrust(store, FIXTURE, NOW, CONFIRMED);
+    const result = await importBackup(store, FIXTURE, NOW, CONFIRMED);
     expect(result.ok).toBe(false);
     expect(result.errors.join('\n')).toMatch(/corrupt-record/);
     expect(result.pinsAdded).toBe(1);
@@ -201,7 +202,7 @@ describe('importTrust', () => {
     const { store } = await freshStore();
     const doc = fixtureDoc();
     (doc.approvals[1] as Record<string, unknown>).note = 'extra';
-    await importTrust(store, JSON.stringify(doc), NOW, CONFIRMED);
+    await importBackup(store, JSON.stringify(doc), NOW, CONFIRMED);
     const stored = (await store.getApproval('https://unsigned.example.org', 'https://cdn.example.net/skills/unsigned/SKILL.md')) as Approval;
     expect(Object.keys(stored).sort()).toEqual(['approvedAt', 'digestLf', 'digestRaw', 'keyFingerprint', 'name', 'origin', 'statusAtApproval', 'url']);
   });
@@ -217,16 +218,16 @@ describe('archive approvals (version 3)', () => {
   });
 
   it('exports the file set an archive approval binds and imports it back whole', async () => {
-    const json = exportTrust([], [archiveApproval()], 10);
+    const json = writeBackup([], [archiveApproval()], 10);
     const doc = JSON.parse(json) as Doc;
     expect(doc.approvals[0]?.archive).toEqual(archiveBinding());
     const { store } = await freshStore();
-    expect(await importTrust(store, json, 20, OK)).toMatchObject({ ok: true, approvalsAdded: 1 });
+    expect(await importBackup(store, json, 20, OK)).toMatchObject({ ok: true, approvalsAdded: 1 });
     expect(await store.getApproval('https://a.example', ZIP)).toEqual(archiveApproval());
     // The same file again: unchanged. Another file set for the same skill: a different approval, kept as it is.
-    expect(await importTrust(store, json, 30, OK)).toMatchObject({ ok: true, approvalsAdded: 0, approvalsUnchanged: 1 });
+    expect(await importBackup(store, json, 30, OK)).toMatchObject({ ok: true, approvalsAdded: 0, approvalsUnchanged: 1 });
     const other = { ...archiveApproval(), archive: archiveBinding('scripts/other.sh') };
-    expect((await importTrust(store, exportTrust([], [other], 40), 50, OK)).approvalsSkipped).toEqual([{ origin: 'https://a.example', url: ZIP, reason: 'different-approval' }]);
+    expect((await importBackup(store, writeBackup([], [other], 40), 50, OK)).approvalsSkipped).toEqual([{ origin: 'https://a.example', url: ZIP, reason: 'different-approval' }]);
     expect(await store.getApproval('https://a.example', ZIP)).toEqual(archiveApproval());
   });
 
@@ -234,7 +235,7 @@ describe('archive approvals (version 3)', () => {
     const { archive: _, ...old } = archiveApproval();
     const doc = { format: 'skillpin-trust', version: 2, exportedAt: 1, pins: [], approvals: [old], revocations: [] };
     const { store } = await freshStore();
-    expect(await importTrust(store, JSON.stringify(doc), 20, OK)).toMatchObject({ ok: true, approvalsAdded: 1 });
+    expect(await importBackup(store, JSON.stringify(doc), 20, OK)).toMatchObject({ ok: true, approvalsAdded: 1 });
     expect((await store.getApproval('https://a.example', ZIP))?.archive).toBeUndefined();
   });
 });

@@ -1,10 +1,11 @@
-// What an import would do, before it does anything: the file is parsed and checked as importTrust
+// What an import would do, before it does anything: the file is parsed and checked as importBackup
 // checks it, then compared with the store as it is now. Only reads; the options page shows the
-// result and asks before calling importTrust (PRODUCT.md §5: import never surprises).
-import type { Pin, Settings, SkillStatus } from '../types';
-import { display, NAME_MAX } from '../text/display';
-import { approvalId, approvalNeeds, parseExport, policyAllowsImport, type ImportPolicy } from './export-import';
-import type { TrustStore } from './store-api';
+// result and asks before calling importBackup (PRODUCT.md §5: import never surprises).
+import type { Pin, Settings, SkillStatus } from '../../types';
+import { display, NAME_MAX } from '../../text/display';
+import { approvalId, approvalNeeds, policyAllowsImport, type ImportPolicy } from './import';
+import { readBackup } from './read';
+import type { TrustStore } from '../store-api';
 
 /** One approval of an import file, as the preview shows it (lib/messages.ts re-exports it). */
 export interface ImportApprovalPreview {
@@ -43,7 +44,7 @@ function settingChanges(current: Settings, imported: Partial<Settings>, managed:
   for (const [field, value] of Object.entries(imported)) {
     const now = settingText((current as unknown as Record<string, unknown>)[field]);
     const then = settingText(value);
-    // A managed field is listed even when equal: the import leaves it out (importTrust).
+    // A managed field is listed even when equal: the import leaves it out (importBackup).
     if (managed.includes(field)) out.push({ field, current: now, imported: then, managed: true });
     else if (now !== then) out.push({ field, current: now, imported: then });
   }
@@ -52,7 +53,7 @@ function settingChanges(current: Settings, imported: Partial<Settings>, managed:
 
 /**
  * `managed`: the settings fields the organisation's policy manages (marked, never imported);
- * `policy`: its other rules (signed-only approvals, pinned keys), as importTrust applies them.
+ * `policy`: its other rules (signed-only approvals, pinned keys), as importBackup applies them.
  */
 export async function previewImport(store: TrustStore, json: string, managed: readonly string[] = [], policy: ImportPolicy = {}): Promise<ImportPreview> {
   const errors: string[] = [];
@@ -61,7 +62,7 @@ export async function previewImport(store: TrustStore, json: string, managed: re
     errors.push('not JSON: expected text');
     return empty;
   }
-  const parsed = parseExport(json, errors);
+  const parsed = readBackup(json, errors);
   if (!parsed) return empty;
 
   // Revoked after the import: what the store holds plus what the file adds.
@@ -82,7 +83,7 @@ export async function previewImport(store: TrustStore, json: string, managed: re
   for (const pin of parsed.pins) {
     const managedKey = policy.pinnedKeys?.find((k) => k.origin === pin.origin);
     if (managedKey && managedKey.fingerprint !== pin.fingerprint) {
-      // The administrator's key decides (importTrust never pins another one).
+      // The administrator's key decides (importBackup never pins another one).
       pins.push({ origin: pin.origin, fingerprint: pin.fingerprint, outcome: 'conflict', stored: managedKey.fingerprint });
       conflicted.add(pin.origin);
       pinAfter.set(pin.origin, await store.getPin(pin.origin));
