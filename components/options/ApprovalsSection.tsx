@@ -39,46 +39,42 @@ export function ApprovalsSection({ env, version, onChanged }: { env: OptionsEnv;
   const placeholder = listPlaceholder(state, t('approvals_empty'));
   if (placeholder !== null || state.phase !== 'ready') return placeholder;
   return (
-    <PagedTable
+    <PagedTable<Approval>
       testId="approvals"
       caption={t('approvals_title')}
       filterLabel={t('approvals_filter')}
       count={COUNT}
       items={state.items}
       matches={approvalMatches}
-      head={
-        <tr>
-          <th scope="col">{t('col_skill')}</th>
-          <th scope="col">{t('col_origin')}</th>
-          <th scope="col">{t('col_approved')}</th>
-          <th scope="col">{t('col_status_then')}</th>
-          <th scope="col">
-            <span class="visually-hidden">{t('col_actions')}</span>
-          </th>
-        </tr>
-      }
-      row={(a) => (
-        <tr key={`${a.origin} ${a.url}`} data-url={a.url}>
-          <td>
-            <strong>{display(a.name, NAME_MAX)}</strong>
-            <div class="hint break">{a.url}</div>
-            <ExportNote status={exporter.exportOf(a.origin, a.url)} />
-          </td>
-          <td>
-            <OriginLink origin={a.origin} popupUrl={env.popupUrl} />
-          </td>
-          <td>{formatDate(a.approvedAt)}</td>
-          <td>
-            <StatusChip status={a.statusAtApproval} />
-          </td>
-          <td>
-            <ExportButton exporter={exporter} origin={a.origin} url={a.url} name={a.name} />
-            <button type="button" class="btn-quiet btn-quiet-danger" onClick={() => void withdraw(a)} aria-label={t('withdraw_for_site', display(a.name, NAME_MAX), a.origin)} data-action="withdraw">
-              {t('withdraw')}
-            </button>
-          </td>
-        </tr>
-      )}
+      columns={[
+        {
+          header: t('col_skill'),
+          cell: (a) => (
+            <>
+              <strong>{display(a.name, NAME_MAX)}</strong>
+              <div class="hint break">{a.url}</div>
+              <ExportNote status={exporter.exportOf(a.origin, a.url)} />
+            </>
+          ),
+        },
+        { header: t('col_origin'), cell: (a) => <OriginLink origin={a.origin} popupUrl={env.popupUrl} /> },
+        { header: t('col_approved'), cell: (a) => formatDate(a.approvedAt) },
+        { header: t('col_status_then'), cell: (a) => <StatusChip status={a.statusAtApproval} /> },
+        {
+          header: t('col_actions'),
+          hideHeader: true,
+          cell: (a) => (
+            <>
+              <ExportButton exporter={exporter} origin={a.origin} url={a.url} name={a.name} />
+              <button type="button" class="btn-quiet btn-quiet-danger" onClick={() => void withdraw(a)} aria-label={t('withdraw_for_site', display(a.name, NAME_MAX), a.origin)} data-action="withdraw">
+                {t('withdraw')}
+              </button>
+            </>
+          ),
+        },
+      ]}
+      rowKey={(a) => `${a.origin} ${a.url}`}
+      rowData={(a) => ({ 'data-url': a.url })}
     />
   );
 }

@@ -7,6 +7,7 @@ import { Fingerprint } from '../shared/Fingerprint';
 import { statusLabel } from '../shared/status';
 import { tn } from '../../lib/i18n/plural';
 import { settingWords } from '../../lib/i18n/settings';
+import { DataTable, type Column } from './DataTable';
 
 const OUTCOME: Record<string, MessageKey> = {
   add: 'outcome_add',
@@ -42,42 +43,86 @@ interface Props {
   onCancel: () => void;
 }
 
-function ApprovalRow({ a, confirmed, onConfirm }: { a: ImportApprovalPreview; confirmed: Confirmed; onConfirm: Props['onConfirm'] }) {
-  const asks = a.outcome === 'add' && (a.needs.unverified || a.needs.crossOrigin);
+/** One confirmation an approval needs before it is imported: a checkbox in the outcome cell. */
+function ConfirmBox({ a, kind, confirmed, onConfirm, label }: { a: ImportApprovalPreview; kind: keyof Confirmed; confirmed: Confirmed; onConfirm: Props['onConfirm']; label: string }) {
   return (
-    <tr data-approval-id={a.id} data-outcome={a.outcome}>
-      <td>
-        <strong>{a.name || a.url}</strong>
-        <div class="hint">{a.origin}</div>
-      </td>
-      <td>{statusLabel(a.statusAtApproval)}</td>
-      <td>
-        {outcomeText(a.outcome)}
-        {asks && a.needs.unverified && (
-          <label class="field check">
-            <input
-              type="checkbox"
-              checked={confirmed.unverified.has(a.id)}
-              onChange={(e) => onConfirm('unverified', a.id, e.currentTarget.checked)}
-              data-confirm="unverified"
-            />
-            <span>{t('import_confirm_unverified', a.name || a.url)}</span>
-          </label>
-        )}
-        {asks && a.needs.crossOrigin && (
-          <label class="field check">
-            <input
-              type="checkbox"
-              checked={confirmed.crossOrigin.has(a.id)}
-              onChange={(e) => onConfirm('crossOrigin', a.id, e.currentTarget.checked)}
-              data-confirm="cross-origin"
-            />
-            <span>{t('import_confirm_cross', a.origin, a.name || a.url, hostOf(a.url))}</span>
-          </label>
-        )}
-      </td>
-    </tr>
+    <label class="field check">
+      <input
+        type="checkbox"
+        checked={confirmed[kind].has(a.id)}
+        onChange={(e) => onConfirm(kind, a.id, e.currentTarget.checked)}
+        data-confirm={kind === 'unverified' ? 'unverified' : 'cross-origin'}
+      />
+      <span>{label}</span>
+    </label>
   );
+}
+
+/** An approval's outcome, with the confirmations the popup would ask for an unverified or cross-host skill. */
+function ApprovalOutcome({ a, confirmed, onConfirm }: { a: ImportApprovalPreview; confirmed: Confirmed; onConfirm: Props['onConfirm'] }) {
+  const asks = a.outcome === 'add' && (a.needs.unverified || a.needs.crossOrigin);
+  const box = { a, confirmed, onConfirm };
+  return (
+    <>
+      {outcomeText(a.outcome)}
+      {asks && a.needs.unverified && <ConfirmBox {...box} kind="unverified" label={t('import_confirm_unverified', a.name || a.url)} />}
+      {asks && a.needs.crossOrigin && <ConfirmBox {...box} kind="crossOrigin" label={t('import_confirm_cross', a.origin, a.name || a.url, hostOf(a.url))} />}
+    </>
+  );
+}
+
+type PinPreview = ImportPreview['pins'][number];
+type RevocationPreview = ImportPreview['revocations'][number];
+type SettingPreview = NonNullable<ImportPreview['settings']>[number];
+
+const pinColumns = (): Column<PinPreview>[] => [
+  { header: t('col_origin'), cell: (p) => p.origin },
+  {
+    header: t('col_fingerprint'),
+    cell: (p) => (
+      <>
+        <Fingerprint value={p.fingerprint} />
+        {p.stored && p.stored !== p.fingerprint && <Fingerprint value={p.stored} label={t('import_stored')} />}
+      </>
+    ),
+  },
+  { header: t('col_outcome'), cell: (p) => outcomeText(p.outcome) },
+];
+
+const revocationColumns = (): Column<RevocationPreview>[] => [
+  { header: t('col_origin'), cell: (r) => r.origin },
+  { header: t('col_fingerprint'), cell: (r) => <Fingerprint value={r.fingerprint} /> },
+  { header: t('col_outcome'), cell: (r) => outcomeText(r.outcome) },
+];
+
+const settingColumns = (): Column<SettingPreview>[] => [
+  { header: t('col_setting'), cell: (s) => settingWords(s.field) },
+  { header: t('col_now'), cell: (s) => <code>{s.current}</code> },
+  {
+    header: t('col_in_file'),
+    cell: (s) => (
+      <>
+        <code>{s.imported}</code>
+        {s.managed && <span class="hint"> ({t('policy_preview_managed')})</span>}
+      </>
+    ),
+  },
+];
+
+function approvalColumns(confirmed: Confirmed, onConfirm: Props['onConfirm']): Column<ImportApprovalPreview>[] {
+  return [
+    {
+      header: t('col_skill'),
+      cell: (a) => (
+        <>
+          <strong>{a.name || a.url}</strong>
+          <div class="hint">{a.origin}</div>
+        </>
+      ),
+    },
+    { header: t('col_status_then'), cell: (a) => statusLabel(a.statusAtApproval) },
+    { header: t('col_outcome'), cell: (a) => <ApprovalOutcome a={a} confirmed={confirmed} onConfirm={onConfirm} /> },
+  ];
 }
 
 /** What the import would add, in words with each count's own plural: "1 approval, 2 keys to pin". */
@@ -104,95 +149,45 @@ export function ImportPreviewPanel({ preview, confirmed, onConfirm, busy, onAppl
       <h3 id="import-preview-title">{t('import_preview_title')}</h3>
       <p data-testid="import-preview-counts">{nothing ? t('import_nothing_new') : t('import_will', counts.join(', '))}</p>
       {preview.pins.length > 0 && (
-        <table class="table" data-testid="import-preview-pins">
-          <caption>{t('import_preview_pins')}</caption>
-          <thead>
-            <tr>
-              <th scope="col">{t('col_origin')}</th>
-              <th scope="col">{t('col_fingerprint')}</th>
-              <th scope="col">{t('col_outcome')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {preview.pins.map((p) => (
-              <tr key={p.origin} data-origin={p.origin} data-outcome={p.outcome}>
-                <td>{p.origin}</td>
-                <td>
-                  <Fingerprint value={p.fingerprint} />
-                  {p.stored && p.stored !== p.fingerprint && <Fingerprint value={p.stored} label={t('import_stored')} />}
-                </td>
-                <td>{outcomeText(p.outcome)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <DataTable
+          caption={t('import_preview_pins')}
+          testId="import-preview-pins"
+          columns={pinColumns()}
+          items={preview.pins}
+          rowKey={(p) => p.origin}
+          rowData={(p) => ({ 'data-origin': p.origin, 'data-outcome': p.outcome })}
+        />
       )}
       {preview.approvals.length > 0 && (
-        <table class="table" data-testid="import-preview-approvals">
-          <caption>{t('import_preview_approvals')}</caption>
-          <thead>
-            <tr>
-              <th scope="col">{t('col_skill')}</th>
-              <th scope="col">{t('col_status_then')}</th>
-              <th scope="col">{t('col_outcome')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {preview.approvals.map((a) => (
-              <ApprovalRow key={a.id} a={a} confirmed={confirmed} onConfirm={onConfirm} />
-            ))}
-          </tbody>
-        </table>
+        <DataTable
+          caption={t('import_preview_approvals')}
+          testId="import-preview-approvals"
+          columns={approvalColumns(confirmed, onConfirm)}
+          items={preview.approvals}
+          rowKey={(a) => a.id}
+          rowData={(a) => ({ 'data-approval-id': a.id, 'data-outcome': a.outcome })}
+        />
       )}
       {needsAny && <p class="hint">{t('import_needs_note')}</p>}
       {preview.revocations.length > 0 && (
-        <table class="table" data-testid="import-preview-revocations">
-          <caption>{t('import_preview_revocations')}</caption>
-          <thead>
-            <tr>
-              <th scope="col">{t('col_origin')}</th>
-              <th scope="col">{t('col_fingerprint')}</th>
-              <th scope="col">{t('col_outcome')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {preview.revocations.map((r) => (
-              <tr key={`${r.origin} ${r.fingerprint}`} data-origin={r.origin} data-outcome={r.outcome}>
-                <td>{r.origin}</td>
-                <td>
-                  <Fingerprint value={r.fingerprint} />
-                </td>
-                <td>{outcomeText(r.outcome)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <DataTable
+          caption={t('import_preview_revocations')}
+          testId="import-preview-revocations"
+          columns={revocationColumns()}
+          items={preview.revocations}
+          rowKey={(r) => `${r.origin} ${r.fingerprint}`}
+          rowData={(r) => ({ 'data-origin': r.origin, 'data-outcome': r.outcome })}
+        />
       )}
       {preview.settings && preview.settings.length > 0 && (
-        <table class="table" data-testid="import-preview-settings">
-          <caption>{t('import_preview_settings')}</caption>
-          <thead>
-            <tr>
-              <th scope="col">{t('col_setting')}</th>
-              <th scope="col">{t('col_now')}</th>
-              <th scope="col">{t('col_in_file')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {preview.settings.map((s) => (
-              <tr key={s.field} data-field={s.field} data-managed={s.managed ? 'true' : undefined}>
-                <td>{settingWords(s.field)}</td>
-                <td>
-                  <code>{s.current}</code>
-                </td>
-                <td>
-                  <code>{s.imported}</code>
-                  {s.managed && <span class="hint"> ({t('policy_preview_managed')})</span>}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <DataTable
+          caption={t('import_preview_settings')}
+          testId="import-preview-settings"
+          columns={settingColumns()}
+          items={preview.settings}
+          rowKey={(s) => s.field}
+          rowData={(s) => ({ 'data-field': s.field, 'data-managed': s.managed ? 'true' : undefined })}
+        />
       )}
       <div class="actions">
         <button type="button" onClick={onCancel} data-action="import-cancel">

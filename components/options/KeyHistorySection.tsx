@@ -7,7 +7,7 @@ import type { Response } from '../../lib/messages';
 import { Fingerprint } from '../shared/Fingerprint';
 import { formatDate } from '../shared/format';
 import type { OptionsEnv } from './env';
-import { KeyTableHead, KeyTableRow, useConfirmedAction } from './KeyTable';
+import { keyColumns, useConfirmedAction } from './KeyTable';
 import { OriginLink } from './OriginLink';
 import { compareText, listPlaceholder, PagedTable, useSortedList, type CountText } from './PagedTable';
 
@@ -72,23 +72,15 @@ export function KeyHistorySection({ env, version, onChanged }: { env: OptionsEnv
         count={COUNT}
         items={state.items}
         matches={historyMatches}
-        head={<KeyTableHead withState />}
-        row={(e) => (
-          <KeyTableRow
-            key={`${e.origin} ${e.fingerprint}`}
-            origin={e.origin}
-            originCell={<OriginLink origin={e.origin} popupUrl={env.popupUrl} />}
-            fingerprint={e.fingerprint}
-            stateText={keyStateText(e)}
-            firstSeen={e.firstSeen}
-            lastSeen={e.lastSeen}
-            data={{ 'data-fingerprint-row': e.fingerprint, 'data-state': e.state }}
-            // A revoked key stays revoked: nothing to do on its row.
-            action={
-              e.state === 'revoked' ? null : { name: 'revoke-key', label: t('revoke_key'), ariaLabel: t('revoke_key_for', e.origin), onClick: () => revoke.ask(e) }
-            }
-          />
-        )}
+        columns={keyColumns<KeyHistoryEntry>({
+          originCell: (e) => <OriginLink origin={e.origin} popupUrl={env.popupUrl} />,
+          stateText: keyStateText,
+          // A revoked key stays revoked: nothing to do on its row.
+          action: (e) =>
+            e.state === 'revoked' ? null : { name: 'revoke-key', label: t('revoke_key'), ariaLabel: t('revoke_key_for', e.origin), onClick: () => revoke.ask(e) },
+        })}
+        rowKey={(e) => `${e.origin} ${e.fingerprint}`}
+        rowData={(e) => ({ 'data-origin': e.origin, 'data-fingerprint-row': e.fingerprint, 'data-state': e.state })}
       />
       {revoke.dialog}
     </>

@@ -1,7 +1,7 @@
 // What the two publisher-key tables of the options page share (PRODUCT.md §5): the pins and the
 // key history both list a site, a fingerprint, when it was first and last seen and one action
 // that needs a confirmation (Forget a pin, Revoke a key). The paging is the caller's (PagedTable
-// or PagedTableView); these are the columns, the rows and the confirmed action.
+// or PagedTableView); these are the columns (for DataTable) and the confirmed action.
 import type { ComponentChild, ComponentChildren, JSX } from 'preact';
 import { useState } from 'preact/hooks';
 import { t } from '../../lib/i18n';
@@ -10,21 +10,14 @@ import { useAnnounce } from '../shared/Announcer';
 import { Dialog } from '../shared/Dialog';
 import { Fingerprint } from '../shared/Fingerprint';
 import { errorText, formatDate } from '../shared/format';
+import type { Column } from './DataTable';
 
-/** The header row; `withState` adds the key history's state column after the fingerprint. */
-export function KeyTableHead({ withState = false }: { withState?: boolean }) {
-  return (
-    <tr>
-      <th scope="col">{t('col_origin')}</th>
-      <th scope="col">{t('col_fingerprint')}</th>
-      {withState && <th scope="col">{t('col_state')}</th>}
-      <th scope="col">{t('first_seen')}</th>
-      <th scope="col">{t('last_seen')}</th>
-      <th scope="col">
-        <span class="visually-hidden">{t('col_actions')}</span>
-      </th>
-    </tr>
-  );
+/** What a row of either table shows: a site's key and when it was first and last seen. */
+export interface KeyRowItem {
+  origin: string;
+  fingerprint: string;
+  firstSeen: number;
+  lastSeen: number;
 }
 
 export interface RowAction {
@@ -36,40 +29,39 @@ export interface RowAction {
   onClick: () => void;
 }
 
-interface RowProps {
-  origin: string;
+interface KeyColumnsOptions<T> {
   /** The origin cell's content: the origin as text, or a link to its popup view. */
-  originCell: ComponentChild;
-  fingerprint: string;
-  /** The key history's state cell; absent: no state column. */
-  stateText?: string;
-  firstSeen: number;
-  lastSeen: number;
-  /** Extra data- attributes of the row, after data-origin. */
-  data?: Record<`data-${string}`, string>;
+  originCell: (item: T) => ComponentChild;
+  /** The key history's state column, after the fingerprint; absent: no state column. */
+  stateText?: (item: T) => string;
   /** Null: nothing to do on this row (an empty cell stays, for the column). */
-  action: RowAction | null;
+  action: (item: T) => RowAction | null;
 }
 
-export function KeyTableRow({ origin, originCell, fingerprint, stateText, firstSeen, lastSeen, data, action }: RowProps) {
-  return (
-    <tr data-origin={origin} {...data}>
-      <td>{originCell}</td>
-      <td>
-        <Fingerprint value={fingerprint} />
-      </td>
-      {stateText !== undefined && <td data-testid="key-state">{stateText}</td>}
-      <td>{formatDate(firstSeen)}</td>
-      <td>{formatDate(lastSeen)}</td>
-      <td>
-        {action && (
-          <button type="button" class="btn-quiet" onClick={action.onClick} aria-label={action.ariaLabel} data-action={action.name}>
-            {action.label}
-          </button>
-        )}
-      </td>
-    </tr>
-  );
+/** The columns: site, fingerprint, (state,) first seen, last seen and the row's one action. */
+export function keyColumns<T extends KeyRowItem>({ originCell, stateText, action }: KeyColumnsOptions<T>): Column<T>[] {
+  const state: Column<T>[] = stateText ? [{ header: t('col_state'), cell: stateText, cellData: { 'data-testid': 'key-state' } }] : [];
+  return [
+    { header: t('col_origin'), cell: originCell },
+    { header: t('col_fingerprint'), cell: (item) => <Fingerprint value={item.fingerprint} /> },
+    ...state,
+    { header: t('first_seen'), cell: (item) => formatDate(item.firstSeen) },
+    { header: t('last_seen'), cell: (item) => formatDate(item.lastSeen) },
+    {
+      header: t('col_actions'),
+      hideHeader: true,
+      cell: (item) => {
+        const a = action(item);
+        return (
+          a && (
+            <button type="button" class="btn-quiet" onClick={a.onClick} aria-label={a.ariaLabel} data-action={a.name}>
+              {a.label}
+            </button>
+          )
+        );
+      },
+    },
+  ];
 }
 
 interface ConfirmedActionOptions<T> {

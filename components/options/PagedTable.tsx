@@ -7,6 +7,7 @@ import { useEffect, useId, useMemo, useRef, useState } from 'preact/hooks';
 import { t } from '../../lib/i18n';
 import { errorText } from '../shared/format';
 import { LIST_PAGE_ROWS, normalizeFilter } from '../../lib/lists/pins-page';
+import { DataTable, type DataTableProps } from './DataTable';
 
 /** Rows added to the table at first and by each "Show more". */
 export const PAGE_SIZE = LIST_PAGE_ROWS;
@@ -63,22 +64,22 @@ export interface CountText {
   none: (filter: string) => string;
 }
 
-interface Props<T> {
+/** The columns and rows of the table (DataTable). */
+type TableParts<T> = Pick<DataTableProps<T>, 'columns' | 'rowKey' | 'rowData'>;
+
+interface Props<T> extends TableParts<T> {
   testId: string;
   caption: string;
-  /** The header row's cells (`<th scope="col">`). */
-  head: ComponentChild;
   /** Every item, already in display order. */
   items: readonly T[];
   /** Whether an item matches a normalized, non-empty filter (see normalizeFilter). */
   matches: (item: T, filter: string) => boolean;
-  row: (item: T) => ComponentChild;
   filterLabel: string;
   count: CountText;
   pageSize?: number;
 }
 
-export function PagedTable<T>({ testId, caption, head, items, matches, row, filterLabel, count, pageSize = PAGE_SIZE }: Props<T>) {
+export function PagedTable<T>({ testId, caption, columns, rowKey, rowData, items, matches, filterLabel, count, pageSize = PAGE_SIZE }: Props<T>) {
   const [filter, setFilter] = useState('');
   const [limit, setLimit] = useState(pageSize);
   const needle = normalizeFilter(filter);
@@ -88,7 +89,9 @@ export function PagedTable<T>({ testId, caption, head, items, matches, row, filt
     <PagedTableView
       testId={testId}
       caption={caption}
-      head={head}
+      columns={columns}
+      rowKey={rowKey}
+      rowData={rowData}
       shown={shown}
       matching={matching.length}
       total={items.length}
@@ -98,7 +101,6 @@ export function PagedTable<T>({ testId, caption, head, items, matches, row, filt
         setLimit(pageSize);
       }}
       onMore={() => setLimit(shown.length + pageSize)}
-      row={row}
       filterLabel={filterLabel}
       count={count}
       pageSize={pageSize}
@@ -106,10 +108,9 @@ export function PagedTable<T>({ testId, caption, head, items, matches, row, filt
   );
 }
 
-interface ViewProps<T> {
+interface ViewProps<T> extends TableParts<T> {
   testId: string;
   caption: string;
-  head: ComponentChild;
   /** The rows drawn, in display order. */
   shown: readonly T[];
   /** Rows matching the filter, drawn or not. */
@@ -121,7 +122,6 @@ interface ViewProps<T> {
   onFilter: (text: string) => void;
   /** "Show more": the caller adds up to `pageSize` rows to `shown`. */
   onMore: () => void;
-  row: (item: T) => ComponentChild;
   filterLabel: string;
   count: CountText;
   pageSize?: number;
@@ -131,7 +131,7 @@ interface ViewProps<T> {
  * The table, its filter box, count and "Show more", for rows someone else pages: PagedTable
  * over a list in the page, or the pins section over pages the background sorts and filters.
  */
-export function PagedTableView<T>({ testId, caption, head, shown, matching, total, filter, onFilter, onMore, row, filterLabel, count, pageSize = PAGE_SIZE }: ViewProps<T>) {
+export function PagedTableView<T>({ testId, caption, columns, rowKey, rowData, shown, matching, total, filter, onFilter, onMore, filterLabel, count, pageSize = PAGE_SIZE }: ViewProps<T>) {
   const id = useId();
   const tbody = useRef<HTMLTableSectionElement>(null);
   const focusRow = useRef<number | null>(null);
@@ -182,11 +182,18 @@ export function PagedTableView<T>({ testId, caption, head, shown, matching, tota
         )}
       </div>
       {shown.length > 0 && (
-        <table class="table" id={`${id}-table`} data-testid={testId} data-total={total} data-matching={matching}>
-          <caption class="visually-hidden">{caption}</caption>
-          <thead>{head}</thead>
-          <tbody ref={tbody}>{shown.map(row)}</tbody>
-        </table>
+        <DataTable
+          caption={caption}
+          hideCaption
+          columns={columns}
+          items={shown}
+          rowKey={rowKey}
+          rowData={rowData}
+          id={`${id}-table`}
+          testId={testId}
+          data={{ 'data-total': total, 'data-matching': matching }}
+          tbodyRef={tbody}
+        />
       )}
       {more > 0 && (
         <div class="actions list-more">

@@ -3,7 +3,7 @@ import type { Pin } from '../../lib/types';
 import { t } from '../../lib/i18n';
 import { errorText } from '../shared/format';
 import type { OptionsEnv } from './env';
-import { KeyTableHead, KeyTableRow, useConfirmedAction } from './KeyTable';
+import { keyColumns, useConfirmedAction } from './KeyTable';
 import { listPlaceholder, PAGE_SIZE, PagedTableView, type CountText } from './PagedTable';
 import { pinMatches } from '../../lib/lists/pins-page';
 import { OriginLink } from './OriginLink';
@@ -77,18 +77,12 @@ export function PinsSection({ env, version, onChanged }: { env: OptionsEnv; vers
         filter={filter}
         onFilter={setFilter}
         onMore={more}
-        head={<KeyTableHead />}
-        row={(p) => (
-          <KeyTableRow
-            key={p.origin}
-            origin={p.origin}
-            originCell={<OriginLink origin={p.origin} popupUrl={env.popupUrl} />}
-            fingerprint={p.fingerprint}
-            firstSeen={p.firstSeen}
-            lastSeen={p.lastSeen}
-            action={{ name: 'forget', label: t('forget'), ariaLabel: t('forget_pin_for', p.origin), onClick: () => forget.ask(p) }}
-          />
-        )}
+        columns={keyColumns<Pin>({
+          originCell: (p) => <OriginLink origin={p.origin} popupUrl={env.popupUrl} />,
+          action: (p) => ({ name: 'forget', label: t('forget'), ariaLabel: t('forget_pin_for', p.origin), onClick: () => forget.ask(p) }),
+        })}
+        rowKey={(p) => p.origin}
+        rowData={(p) => ({ 'data-origin': p.origin })}
       />
       {forget.dialog}
     </>

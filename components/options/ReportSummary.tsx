@@ -3,19 +3,10 @@
 // words, and the report's own notes for the publisher (technical, in English).
 import type { OriginReport, SourceReport } from '../../lib/types';
 import { t, type MessageKey } from '../../lib/i18n';
+import { documentLabel } from '../../lib/i18n/document';
 import { tn } from '../../lib/i18n/plural';
 import { formatBytes, formatDate } from '../shared/format';
 import { statusLabel } from '../shared/status';
-
-const KIND: Record<SourceReport['kind'], MessageKey> = {
-  'llms-txt': 'source_llms_txt',
-  index: 'source_index',
-  'legacy-index': 'source_legacy_index',
-  'signing-key': 'doc_signing_key',
-  attestations: 'doc_attestations',
-  'skill-md': 'doc_skill_md',
-  archive: 'doc_archive',
-};
 
 const OUTCOME: Record<SourceReport['outcome'], MessageKey> = {
   ok: 'src_ok',
@@ -59,7 +50,7 @@ export function ReportSummary({ report }: { report: OriginReport }) {
             {report.sources.map((s, i) => (
               <tr key={i} data-kind={s.kind} data-outcome={s.outcome}>
                 <td>
-                  {t(KIND[s.kind])}
+                  {documentLabel(s.kind)}
                   <div class="hint break">{s.url}</div>
                 </td>
                 <td>

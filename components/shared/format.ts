@@ -1,6 +1,7 @@
 // Small display helpers shared by the popup and the options page.
 import { t } from '../../lib/i18n';
 import { formatDateTime, formatSize } from '../../lib/i18n/format';
+import { documentLabel } from '../../lib/i18n/document';
 import { tn } from '../../lib/i18n/plural';
 import type { CandidateSource, SkillReport } from '../../lib/types';
 
@@ -55,15 +56,9 @@ export function fingerprintGroups(fp: string): { prefix: string; groups: string[
   return { prefix, groups };
 }
 
+/** The listing a skill came from, in words (its row of DOCUMENTS names the catalogue key). */
 export function sourceLabel(source: CandidateSource): string {
-  switch (source) {
-    case 'llms-txt':
-      return t('source_llms_txt');
-    case 'index':
-      return t('source_index');
-    case 'legacy-index':
-      return t('source_legacy_index');
-  }
+  return documentLabel(source);
 }
 
 export function errorText(err: unknown): string {

@@ -2,23 +2,24 @@
 // FORMATS.md §9.2, §9.6): a fresh entry answers without a request, an expired positive entry
 // is revalidated, a transient failure keeps the last good bytes and backs off, and the legacy
 // index is asked only when the current index is absent. Returns bytes, never parsed objects.
+// Which documents, where and how: DOCUMENTS (lib/types.ts).
 import type { RequestGuard } from '../net/request-guard';
 import { backoffMs, positiveTtlMs } from '../net/cache-policy';
 import { fetchBounded } from '../net/fetch-bounded';
 import { LIMITS } from '../net/limits';
 import { diag } from '../report/codes';
-import type { Clock, Diagnostic, DocumentKind, FetchLike, Settings, SourceReport } from '../types';
+import { CANDIDATE_SOURCES, DOCUMENTS } from '../types';
+import type { CandidateSource, Clock, Diagnostic, DocumentKind, FetchLike, Settings, SourceReport } from '../types';
 import type { FetchResult } from '../net/fetch-result';
 import type { ProbeCacheEntry } from '../trust/records';
 import type { ProbeStore } from './session';
 import type { StorageNotes } from './storage-guard';
 
+/** The paths of the documents the key and attestation phases ask for by name (their rows of DOCUMENTS). */
 export const PATHS = {
-  llmsTxt: '/llms.txt',
-  index: '/.well-known/agent-skills/index.json',
-  legacyIndex: '/.well-known/skills/index.json',
-  signingKey: '/.well-known/agent-skills/signing-key.pub',
-  attestations: '/.well-known/agent-skills/attestations.json',
+  index: DOCUMENTS.index.path,
+  signingKey: DOCUMENTS['signing-key'].path,
+  attestations: DOCUMENTS.attestations.path,
 } as const;
 
 import type { Sha256 } from '../verify/sha256';
@@ -61,12 +62,11 @@ export interface DocOutcome {
   diagnostics: Diagnostic[];
 }
 
-export interface Discovery {
-  llms: DocOutcome;
-  index: DocOutcome;
-  /** Present only when the legacy path was consulted (current index absent, setting on). */
-  legacy: DocOutcome | null;
-}
+/**
+ * Every listing of DOCUMENTS by kind: null when it was not asked for (one asked only in place of
+ * another, like the legacy index: the other was not absent, or its setting is off).
+ */
+export type Discovery = Record<CandidateSource, DocOutcome | null>;
 
 function source(kind: DocumentKind, url: string, patch: Partial<SourceReport>): SourceReport {
   return { kind, url, finalUrl: null, httpStatus: null, outcome: 'skipped', reason: null, contentType: null, bytes: null, ms: null, fromCache: false, ...patch };
@@ -213,14 +213,20 @@ async function settle(kind: DocumentKind, origin: string, url: string, r: FetchR
 }
 
 /**
- * llms.txt and the index in parallel; the legacy index only when the current index is absent,
- * asked as soon as the index has answered (it does not wait for llms.txt).
+ * The listings in parallel, in the order of DOCUMENTS (llms.txt, the index); each one asked for
+ * only in place of another (the legacy index) as soon as that one answered absent, when its
+ * setting is on.
  */
 export async function discoverDocuments(origin: string, ctx: FetchContext, settings: Settings): Promise<Discovery> {
-  const indexThenLegacy = fetchDocument('index', origin, PATHS.index, ctx).then(async (index) => ({
-    index,
-    legacy: settings.legacyIndex && index.state === 'absent' ? await fetchDocument('legacy-index', origin, PATHS.legacyIndex, ctx) : null,
-  }));
-  const [llms, { index, legacy }] = await Promise.all([fetchDocument('llms-txt', origin, PATHS.llmsTxt, ctx), indexThenLegacy]);
-  return { llms, index, legacy };
+  const disc = Object.fromEntries(CANDIDATE_SOURCES.map((k) => [k, null])) as Discovery;
+  const chain = async (kind: CandidateSource): Promise<void> => {
+    const doc = await fetchDocument(kind, origin, DOCUMENTS[kind].path, ctx);
+    disc[kind] = doc;
+    for (const k of CANDIDATE_SOURCES) {
+      const instead = DOCUMENTS[k].insteadOf;
+      if (instead?.kind === kind && settings[instead.setting] && doc.state === 'absent') disc[k] = await fetchDocument(k, origin, DOCUMENTS[k].path, ctx);
+    }
+  };
+  await Promise.all(CANDIDATE_SOURCES.filter((k) => DOCUMENTS[k].insteadOf === null).map(chain));
+  return disc;
 }

@@ -4,22 +4,19 @@
 import { httpOrigin } from '../origin';
 import { LIMITS } from '../net/limits';
 import type { RequestGuard } from '../net/request-guard';
-import { parseIndex } from '../parse/index-json';
-import { parseLlmsTxt } from '../parse/llms-txt';
 import { mergeCandidates } from '../parse/merge';
 import { buildReport, errorReport, skillReport } from '../report/build-report';
 import { diag } from '../report/codes';
+import { CANDIDATE_SOURCES, DOCUMENTS } from '../types';
 import type { Clock, Diagnostic, FetchLike, OriginReport, Settings, SourceReport } from '../types';
-import type { ParsedIndex } from '../parse/index-json';
-import type { ParsedLlmsTxt } from '../parse/llms-txt';
-import type { SkillCandidate } from '../parse/candidate';
 import type { TrustStore } from '../trust/store-api';
 import type { ManagedKey } from '../trust/managed';
 import { errorOutcome, processSkills } from './artifacts';
 import { attestSkills } from './attest';
-import { discoverDocuments, type DocOutcome, type FetchContext } from './discover';
+import { discoverDocuments, type FetchContext } from './discover';
 import { budgetSummary, downloadBudget } from './download-budget';
 import { resolveKeys, type KeyContext } from './keys';
+import { LISTING_PARSERS, type Listing } from './listings';
 import { COMMIT_OPS, openSession, type ProbeSession, type SessionOptions } from './session';
 import { StoreError } from '../trust/errors';
 import type { Sha256 } from '../verify/sha256';
@@ -60,19 +57,6 @@ export interface ProbeOptions {
 /** The phases of one probe, in order; `commit` is the one readwrite transaction (and the rare second). */
 export const PHASES = ['discover', 'parse', 'keys', 'artifacts', 'attestations', 'report', 'commit'] as const;
 
-function parseIndexDoc(doc: DocOutcome, origin: string, source: 'index' | 'legacy-index', diagnostics: Diagnostic[]): ParsedIndex | null {
-  if (doc.state !== 'present' || !doc.bytes) return null;
-  const parsed = parseIndex(doc.bytes, doc.finalUrl, origin, source);
-  if ('invalid' in parsed) {
-    doc.source.outcome = 'invalid';
-    doc.source.reason = parsed.code;
-    diagnostics.push(diag('index-invalid', `${parsed.message} (${parsed.code})`, { url: doc.finalUrl }));
-    return null;
-  }
-  diagnostics.push(...parsed.diagnostics);
-  return parsed;
-}
-
 /** `first`'s value once `others` have settled too, so nothing of the probe runs on after a failure. */
 async function settledAll<T>(first: Promise<T>, ...others: Promise<unknown>[]): Promise<T> {
   const [r] = await Promise.allSettled([first, ...others]);
@@ -88,34 +72,31 @@ async function run(origin: string, deps: EngineDeps, opts: ProbeOptions, started
 
   phase('discover');
   const disc = await discoverDocuments(origin, ctx, deps.settings);
-  for (const d of [disc.llms, disc.index, disc.legacy]) {
+  for (const kind of CANDIDATE_SOURCES) {
+    const d = disc[kind];
     if (!d) continue;
     sources.push(d.source);
     diagnostics.push(...d.diagnostics);
   }
 
   phase('parse');
-  let llms: ParsedLlmsTxt | null = null;
-  if (disc.llms.state === 'present' && disc.llms.bytes) {
-    llms = parseLlmsTxt(disc.llms.bytes, disc.llms.finalUrl, origin);
-    diagnostics.push(...llms.diagnostics);
-    if (!llms.hasSkillsSection) diagnostics.push(diag('no-skills-section', 'llms.txt has no `## Skills` section.', { url: disc.llms.finalUrl }));
+  const listings: Listing[] = [];
+  for (const kind of CANDIDATE_SOURCES) {
+    const d = disc[kind];
+    if (d?.state === 'present' && d.bytes) listings.push(LISTING_PARSERS[kind](d, d.bytes, origin, diagnostics));
   }
-  let index = parseIndexDoc(disc.index, origin, 'index', diagnostics);
-  if (!index && disc.legacy) {
-    index = parseIndexDoc(disc.legacy, origin, 'legacy-index', diagnostics);
-    if (index) diagnostics.push(diag('legacy-index-used', 'The current index is absent; the legacy index is used.', { url: disc.legacy.finalUrl }));
-  }
-  const indexDocPresent = disc.index.state === 'present' || disc.legacy?.state === 'present';
-  const publishes = (llms?.hasSkillsSection ?? false) || indexDocPresent;
-  if (!publishes && disc.llms.state !== 'unavailable' && disc.index.state !== 'unavailable') {
+  const index = listings.find((l) => l.index !== null)?.index ?? null;
+  const publishes = listings.some((l) => l.publishes);
+  // A listing asked for only in place of another does not count: the one it stands in for decides.
+  const unavailable = CANDIDATE_SOURCES.some((k) => DOCUMENTS[k].insteadOf === null && disc[k]?.state === 'unavailable');
+  if (!publishes && !unavailable) {
     diagnostics.push(diag('no-discovery-documents', 'The origin publishes neither a `## Skills` section in llms.txt nor a skill index.'));
   }
 
   // signing-key.pub, the artifacts and attestations.json are asked together: the downloads need
   // no key (each skill waits for it before its signature check), and attestations bind listings.
   phase('keys');
-  const keysAsked = resolveKeys(origin, index, disc.index.state === 'unavailable', ctx, deps.managedKeys?.find((k) => k.origin === origin) ?? null);
+  const keysAsked = resolveKeys(origin, index, disc.index?.state === 'unavailable', ctx, deps.managedKeys?.find((k) => k.origin === origin) ?? null);
   let known: KeyContext | null = null;
   keysAsked.then(
     (k) => {
@@ -124,8 +105,7 @@ async function run(origin: string, deps: EngineDeps, opts: ProbeOptions, started
     () => undefined,
   );
 
-  const candidates: SkillCandidate[] = [...(llms?.candidates ?? []), ...(index?.candidates ?? [])];
-  const merged = mergeCandidates(candidates);
+  const merged = mergeCandidates(listings.flatMap((l) => l.candidates));
 
   phase('artifacts');
   const budget = downloadBudget(deps.downloadBudget ?? LIMITS.probeDownload);

@@ -11,7 +11,7 @@ import { followReported } from './fetch-reported';
 import { preflight } from './fetch-request';
 import { LIMITS } from './limits';
 
-export { isArtifactKind } from './fetch-request';
+export { isArtifactKind } from '../types';
 export type { BoundedFetchOptions, ByteMeter } from './fetch-options';
 
 /**

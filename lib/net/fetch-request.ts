@@ -1,24 +1,10 @@
 // The shared state of one bounded request (fetch-bounded.ts): its preflight checks, request
 // options and the small helpers every stage uses. FORMATS.md §9.1–9.3.
-import type { DocumentKind } from '../types';
+import { DOCUMENTS, isArtifactKind, type DocumentKind } from '../types';
 import type { FetchResult } from './fetch-result';
 import type { BoundedFetchOptions } from './fetch-options';
 import { checkArtifactUrl } from './url-safety';
 
-const ACCEPT: Record<DocumentKind, string> = {
-  'llms-txt': 'text/plain, text/markdown;q=0.9, */*;q=0.1',
-  index: 'application/json, text/plain;q=0.5, */*;q=0.1',
-  'legacy-index': 'application/json, text/plain;q=0.5, */*;q=0.1',
-  attestations: 'application/json, text/plain;q=0.5, */*;q=0.1',
-  'signing-key': 'text/plain, application/octet-stream;q=0.5, */*;q=0.1',
-  'skill-md': 'text/markdown, text/plain;q=0.9, */*;q=0.1',
-  archive: 'application/zip, application/gzip, application/x-gzip;q=0.9, application/octet-stream;q=0.5, */*;q=0.1',
-};
-
-/** SKILL.md and archives are artifacts; everything else is a discovery document. */
-export function isArtifactKind(kind: DocumentKind): boolean {
-  return kind === 'skill-md' || kind === 'archive';
-}
 
 /** Thrown into pending awaits when the request is aborted (timeout or caller). */
 class Aborted extends Error {}
@@ -105,7 +91,7 @@ export function preflight(
   });
   aborted.catch(() => undefined);
 
-  const headers: Record<string, string> = { Accept: ACCEPT[kind] };
+  const headers: Record<string, string> = { Accept: DOCUMENTS[kind].accept };
   const etagSent = opts.conditional?.etag ?? null;
   const lastModifiedSent = opts.conditional?.lastModified ?? null;
   if (etagSent !== null) headers['If-None-Match'] = etagSent;

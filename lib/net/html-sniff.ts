@@ -1,5 +1,5 @@
 // Is a 200 body really an HTML page (SPA fallback, soft 404)? FORMATS.md §9.4.
-import type { DocumentKind } from '../types';
+import { DOCUMENTS, type DocumentKind } from '../types';
 
 const TEXT_MARKERS = ['<!doctype html', '<html', '<head', '<body'];
 
@@ -32,25 +32,16 @@ function isHtmlContentType(contentType: string | null): boolean {
 }
 
 /**
- * True when the body is an HTML page rather than the document asked for.
- * JSON documents (index, legacy index, attestations) are HTML when the body starts with `<`.
- * Text documents (llms.txt, SKILL.md, `.pub`) and archives are HTML when the body starts with
- * an HTML tag (`<!doctype html`, `<html`, `<head`, `<body`, any case), or when the
- * Content-Type is text/html and the body starts with `<`.
+ * True when the body is an HTML page rather than the document asked for, by the kind's `sniff`
+ * in DOCUMENTS. `json` documents (index, legacy index, attestations) are HTML when the body
+ * starts with `<`. `text` documents (llms.txt, SKILL.md, `.pub`) and archives are HTML when the
+ * body starts with an HTML tag (`<!doctype html`, `<html`, `<head`, `<body`, any case), or when
+ * the Content-Type is text/html and the body starts with `<`.
  */
 export function sniffsAsHtml(bytes: Uint8Array, contentType: string | null, kind: DocumentKind): boolean {
   const at = contentStart(bytes);
   const startsWithLt = bytes[at] === 0x3c;
-  switch (kind) {
-    case 'index':
-    case 'legacy-index':
-    case 'attestations':
-      return startsWithLt;
-    case 'llms-txt':
-    case 'skill-md':
-    case 'signing-key':
-    case 'archive':
-      if (TEXT_MARKERS.some((m) => startsWithCaseless(bytes, at, m))) return true;
-      return startsWithLt && isHtmlContentType(contentType);
-  }
+  if (DOCUMENTS[kind].sniff === 'json') return startsWithLt;
+  if (TEXT_MARKERS.some((m) => startsWithCaseless(bytes, at, m))) return true;
+  return startsWithLt && isHtmlContentType(contentType);
 }

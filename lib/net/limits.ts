@@ -1,20 +1,13 @@
 // Hard limits of the probe (PRODUCT.md §2.3, §2.7; FORMATS.md §9.1, §9.6). Sizes in bytes, times in ms.
-import type { DocumentKind } from '../types';
+import { DOCUMENTS, type DocumentKind } from '../types';
 
 const KiB = 1024;
 const MiB = 1024 * KiB;
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 
+/** The probe's limits; the byte cap of each kind of document is its row of DOCUMENTS (lib/types.ts), read through capFor. */
 export const LIMITS = {
-  llmsTxt: 1 * MiB,
-  index: 256 * KiB,
-  legacyIndex: 256 * KiB,
-  signingKey: 256 * KiB,
-  attestations: 256 * KiB,
-  skillMd: 256 * KiB,
-  /** Bytes downloaded for one archive. */
-  archive: 16 * MiB,
   /** Sum of the unpacked file sizes of one archive. */
   archiveUnpacked: 16 * MiB,
   /** Entries in one archive. */
@@ -39,22 +32,7 @@ export const LIMITS = {
   maxPositiveTtlMs: 24 * HOUR,
 } as const;
 
-/** The byte cap for one document of the given kind. */
+/** The byte cap for one document of the given kind (for an archive: the bytes downloaded). */
 export function capFor(kind: DocumentKind): number {
-  switch (kind) {
-    case 'llms-txt':
-      return LIMITS.llmsTxt;
-    case 'index':
-      return LIMITS.index;
-    case 'legacy-index':
-      return LIMITS.legacyIndex;
-    case 'signing-key':
-      return LIMITS.signingKey;
-    case 'attestations':
-      return LIMITS.attestations;
-    case 'skill-md':
-      return LIMITS.skillMd;
-    case 'archive':
-      return LIMITS.archive;
-  }
+  return DOCUMENTS[kind].cap;
 }

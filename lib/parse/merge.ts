@@ -13,7 +13,7 @@
 // - Signature: the first index candidate's signature; a different one later adds
 //   `signature-differs`.
 
-import type { CandidateSource, DeclaredDigest, Diagnostic } from '../types';
+import { DOCUMENTS, type DeclaredDigest, type Diagnostic } from '../types';
 import type { SkillCandidate } from './candidate';
 import { diag } from './common';
 
@@ -33,10 +33,9 @@ export interface MergedSkill {
   diagnostics?: Diagnostic[];
 }
 
-const SOURCE_RANK: Record<CandidateSource, number> = { 'llms-txt': 0, index: 1, 'legacy-index': 2 };
-
+/** The listing states the entry's type (an index), rather than implying it by the URL (llms.txt). */
 function isIndex(c: SkillCandidate): boolean {
-  return c.source === 'index' || c.source === 'legacy-index';
+  return DOCUMENTS[c.source].statesType;
 }
 
 function unionDeclared(candidates: SkillCandidate[]): DeclaredDigest[] {
@@ -104,7 +103,7 @@ function mergeGroup(key: string, url: string | null, group: SkillCandidate[]): M
 export function mergeCandidates(candidates: SkillCandidate[]): MergedSkill[] {
   const ordered = candidates
     .map((c, i) => ({ c, i }))
-    .sort((a, b) => SOURCE_RANK[a.c.source] - SOURCE_RANK[b.c.source] || a.c.position - b.c.position || a.i - b.i)
+    .sort((a, b) => DOCUMENTS[a.c.source].rank - DOCUMENTS[b.c.source].rank || a.c.position - b.c.position || a.i - b.i)
     .map(({ c }) => c);
 
   const groups = new Map<string, { url: string | null; members: SkillCandidate[] }>();

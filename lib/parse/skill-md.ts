@@ -2,7 +2,7 @@
 // never touched. Every failure is a warning; nothing here changes a skill's status.
 
 import { parseDocument } from 'yaml';
-import type { Diagnostic } from '../types';
+import { DOCUMENTS, type Diagnostic } from '../types';
 import type { SkillCandidate } from './candidate';
 import { decodeUtf8 } from './decode';
 import { simpleFrontmatter } from './frontmatter-simple';
@@ -196,12 +196,6 @@ function normalize(text: string): string {
   return text.normalize('NFC').trim();
 }
 
-const SOURCE_LABEL: Record<SkillCandidate['source'], string> = {
-  'llms-txt': 'llms.txt',
-  index: 'the index',
-  'legacy-index': 'the legacy index',
-};
-
 /**
  * Compares the frontmatter name and description with what the discovery documents said,
  * after NFC and trimming. Differences are warnings only. A name the index did not state
@@ -214,11 +208,11 @@ export function compareMetadata(fm: Frontmatter, candidates: SkillCandidate[]): 
     const nameWasStated = c.source === 'llms-txt' || !c.diagnostics.some((d) => d.code === 'index-name-missing');
     if (fm.name !== null && c.name !== null && nameWasStated && normalize(fm.name) !== normalize(c.name)) {
       out.push(
-        diag('name-differs', 'warning', `The SKILL.md name "${fm.name}" differs from "${c.name}" in ${SOURCE_LABEL[c.source]}.`, at),
+        diag('name-differs', 'warning', `The SKILL.md name "${fm.name}" differs from "${c.name}" in ${DOCUMENTS[c.source].title}.`, at),
       );
     }
     if (fm.description !== null && c.description !== null && c.description.trim() !== '' && normalize(fm.description) !== normalize(c.description)) {
-      out.push(diag('description-differs', 'warning', `The SKILL.md description differs from the one in ${SOURCE_LABEL[c.source]}.`, at));
+      out.push(diag('description-differs', 'warning', `The SKILL.md description differs from the one in ${DOCUMENTS[c.source].title}.`, at));
     }
   }
   return out;

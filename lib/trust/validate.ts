@@ -1,6 +1,6 @@
 // Shape checks for every record the trust store reads or writes. A stored record that fails
 // its check is skipped by readers (and reported), never deleted; an input that fails is refused.
-import { ALL_STATUSES } from '../types';
+import { ALL_STATUSES, DOCUMENTS } from '../types';
 import type { Approval, ArchiveBinding, ArchiveEntry, ArchiveFileDigest, DocumentKind, OriginReport, Pin, ProbeState, SkillStatus } from '../types';
 import type { DigestFailure, KeyHistoryEntry, KeyHistoryState, ProbeCacheEntry, StoredSkill } from './records';
 import type { CacheRecord, ReportRecord } from './schema';
@@ -33,7 +33,6 @@ export function isSkillStatus(v: unknown): v is SkillStatus {
   return typeof v === 'string' && (ALL_STATUSES as readonly string[]).includes(v);
 }
 
-const DOCUMENT_KINDS: readonly DocumentKind[] = ['llms-txt', 'index', 'legacy-index', 'signing-key', 'attestations', 'skill-md', 'archive'];
 const PROBE_STATES: readonly ProbeState[] = ['idle', 'probing', 'done', 'skipped', 'error'];
 
 /**
@@ -177,7 +176,7 @@ export function toCacheEntry(v: unknown): ProbeCacheEntry | null {
   if (!isObject(v)) return null;
   const { url, origin, kind, positive, status, finalUrl, contentType, etag, lastModified, storedAt, expiresAt, failures, retryAt, reason, digestFailure } = v;
   if (!isNonEmptyString(url) || !isNonEmptyString(origin)) return null;
-  if (typeof kind !== 'string' || !(DOCUMENT_KINDS as readonly string[]).includes(kind)) return null;
+  if (typeof kind !== 'string' || !Object.hasOwn(DOCUMENTS, kind)) return null;
   if (typeof positive !== 'boolean') return null;
   if (!(status === null || (Number.isInteger(status) && typeof status === 'number'))) return null;
   if (!isStringOrNull(finalUrl) || !isStringOrNull(contentType) || !isStringOrNull(etag) || !isStringOrNull(lastModified)) return null;

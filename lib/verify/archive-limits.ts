@@ -1,5 +1,5 @@
 // Caps for an in-memory unpack (PRODUCT.md §2.3, FORMATS.md §6.3) and the shape both readers return.
-import { LIMITS } from '../net/limits';
+import { capFor } from '../net/limits';
 import type { ArchiveEntry } from '../types';
 
 export const DEFAULT_MAX_FILES = 512;
@@ -8,7 +8,7 @@ export const DEFAULT_MAX_BYTES = 16 * 1024 * 1024;
  * The root SKILL.md is the one file shown and handed on: it gets the cap of a plain SKILL.md
  * (256 KiB, FORMATS.md §9.1), so an archive is no way around that cap.
  */
-export const DEFAULT_MAX_SKILL_MD = LIMITS.skillMd;
+export const DEFAULT_MAX_SKILL_MD = capFor('skill-md');
 
 export interface ArchiveLimits {
   /** Regular files, directories not counted. */

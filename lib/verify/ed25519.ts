@@ -21,6 +21,7 @@
 import { Point } from '@noble/ed25519';
 import { sha512 } from '@noble/hashes/sha2.js';
 import { decodeBase64Strict } from './base64';
+import { subtle } from './subtle';
 
 /** The field prime 2^255 - 19. */
 const P = 2n ** 255n - 19n;
@@ -244,14 +245,6 @@ export function verifyWithNoble(publicKey: Uint8Array, signature: Uint8Array, me
 // ---------------------------------------------------------------------------
 // WebCrypto backend
 // ---------------------------------------------------------------------------
-
-function subtle(): SubtleCrypto | null {
-  const c: unknown = (globalThis as { crypto?: unknown }).crypto;
-  if (typeof c !== 'object' || c === null) return null;
-  const s: unknown = (c as { subtle?: unknown }).subtle;
-  if (typeof s !== 'object' || s === null) return null;
-  return s as SubtleCrypto;
-}
 
 const keyCache = new Map<string, CryptoKey>();
 const KEY_CACHE_MAX = 64;

@@ -14,6 +14,7 @@
 // the environment says it is (no timing), so the choice is deterministic.
 
 import { sha256 as nobleSha256 } from '@noble/hashes/sha2.js';
+import { subtle } from './subtle';
 
 /** Threshold under node, and wherever the engine is not recognised (measured under node 20). */
 export const NODE_WEBCRYPTO_MIN_BYTES = 8 * 1024;
@@ -44,14 +45,6 @@ export function webCryptoMinBytesFor(g: unknown): number {
 
 /** Inputs at least this long go to WebCrypto when it is available (chosen once for this environment). */
 export const WEBCRYPTO_MIN_BYTES: number = webCryptoMinBytesFor(globalThis);
-
-function subtle(): SubtleCrypto | null {
-  const c: unknown = (globalThis as { crypto?: unknown }).crypto;
-  if (typeof c !== 'object' || c === null) return null;
-  const s: unknown = (c as { subtle?: unknown }).subtle;
-  if (typeof s !== 'object' || s === null) return null;
-  return s as SubtleCrypto;
-}
 
 /** SHA-256 of the bytes, synchronous (pure JS). */
 export function sha256Sync(bytes: Uint8Array): Uint8Array {

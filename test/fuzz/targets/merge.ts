@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import { blankCandidate } from '../../../lib/parse/common';
 import { mergeCandidates } from '../../../lib/parse/merge';
-import type { CandidateSource } from '../../../lib/types';
+import { CANDIDATE_SOURCES, DOCUMENTS, type CandidateSource } from '../../../lib/types';
 import type { SkillCandidate } from '../../../lib/parse/candidate';
 import { checkDiagnostics } from '../invariants';
 import { call, check, seen, type FuzzTarget } from '../types';
@@ -14,7 +14,7 @@ const NAMES = [null, 'review', 'Review', ' review ', 'café', 'cafe\u0301', '', 
 const HEXES = ['a'.repeat(64), 'A'.repeat(64), 'b'.repeat(64), '0123456789abcdef'.repeat(4)];
 
 const spec = fc.record({
-  source: fc.constantFrom<CandidateSource>('llms-txt', 'index', 'legacy-index'),
+  source: fc.constantFrom<CandidateSource>(...CANDIDATE_SOURCES),
   url: fc.constantFrom(...URLS),
   type: fc.constantFrom<'skill-md' | 'archive'>('skill-md', 'archive'),
   name: fc.constantFrom(...NAMES),
@@ -26,7 +26,8 @@ const spec = fc.record({
 
 /** Candidates with positions unique per source, as the parsers number them. */
 const candidates = fc.array(spec, { maxLength: 24 }).map((specs) => {
-  const next: Record<CandidateSource, number> = { 'llms-txt': 1, index: 0, 'legacy-index': 0 };
+  // llms.txt numbers its candidates by line (from 1), an index by entry (from 0).
+  const next = Object.fromEntries(CANDIDATE_SOURCES.map((k) => [k, k === 'llms-txt' ? 1 : 0])) as Record<CandidateSource, number>;
   return specs.map((s): SkillCandidate => {
     const c = blankCandidate(s.source, next[s.source]++, s.url ?? '');
     c.url = s.url;
@@ -40,7 +41,8 @@ const candidates = fc.array(spec, { maxLength: 24 }).map((specs) => {
   });
 });
 
-const RANK: Record<CandidateSource, number> = { 'llms-txt': 0, index: 1, 'legacy-index': 2 };
+/** The merge order of the sources: their rows of DOCUMENTS (lib/types.ts). */
+const RANK = (source: CandidateSource): number => DOCUMENTS[source].rank;
 
 export const mergeTarget: FuzzTarget = {
   id: 'merge',
@@ -62,7 +64,7 @@ export const mergeTarget: FuzzTarget = {
           check(!placed.has(c), 'a candidate is in two skills');
           placed.add(c);
           check(c.url === skill.url, 'a candidate with another URL joined the skill');
-          if (previous) check(RANK[previous.source] < RANK[c.source] || (previous.source === c.source && previous.position < c.position), 'candidates out of source order');
+          if (previous) check(RANK(previous.source) < RANK(c.source) || (previous.source === c.source && previous.position < c.position), 'candidates out of source order');
           previous = c;
         }
         const hexes = new Set<string>();

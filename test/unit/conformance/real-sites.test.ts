@@ -11,8 +11,7 @@ import { startServer, type TestServer } from '../../support/server';
 import { SITES, localPathFor, mappedFetch, productionHost, realSites, siteOrigin, siteRows, type ManifestRow } from '../../support/corpus-sites';
 import { harness } from '../../support/engine-harness';
 import type { OriginReport, SkillReport, SkillStatus } from '../../../lib/types';
-import { ALL_STATUSES } from '../../../lib/types';
-import { PATHS } from '../../../lib/engine/discover';
+import { ALL_STATUSES, DOCUMENTS } from '../../../lib/types';
 import { INVENTED_TYPE_SITES, NAMED, SITE_FACTS } from './real-expectations';
 
 interface SiteRun {
@@ -24,7 +23,7 @@ interface SiteRun {
 }
 
 const runs = new Map<string, SiteRun>();
-const DISCOVERY_PATHS = new Set<string>(Object.values(PATHS));
+const DISCOVERY_PATHS = new Set<string>(Object.values(DOCUMENTS).flatMap((d) => (d.path === null ? [] : [d.path])));
 const PROBE_LIMIT_MS = 20_000;
 
 function isFile(p: string): boolean {

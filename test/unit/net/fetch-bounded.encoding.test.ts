@@ -7,7 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fetchBounded, type BoundedFetchOptions } from '../../../lib/net/fetch-bounded';
-import { LIMITS } from '../../../lib/net/limits';
+import { capFor } from '../../../lib/net/limits';
 import type { Clock, DocumentKind, FetchLike } from '../../../lib/types';
 import type { FetchResult } from '../../../lib/net/fetch-result';
 import { startServer, type Route, type TestServer } from '../../support/server';
@@ -32,10 +32,10 @@ function gzipped(path: string, decoded: Uint8Array, opts: { length?: 'encoded' |
 }
 
 // Random bytes do not compress: their gzip encoding is a little longer than they are.
-const incompressibleAtCap = new Uint8Array(randomBytes(LIMITS.skillMd));
+const incompressibleAtCap = new Uint8Array(randomBytes(capFor('skill-md')));
 const incompressibleSmall = new Uint8Array(randomBytes(100));
 const bomb = new Uint8Array(8 * MiB).fill(0x20);
-const justOver = new Uint8Array(LIMITS.skillMd + 1).fill(0x61);
+const justOver = new Uint8Array(capFor('skill-md') + 1).fill(0x61);
 
 let server: TestServer;
 
@@ -62,7 +62,7 @@ function get(path: string, kind: DocumentKind, extra: Partial<BoundedFetchOption
 
 describe('fetchBounded: caps on decoded bytes under Content-Encoding gzip', () => {
   it('the test server really sends an encoded length over the cap for a body at the cap', () => {
-    expect(gzipSync(incompressibleAtCap, { level: 9 }).byteLength).toBeGreaterThan(LIMITS.skillMd);
+    expect(gzipSync(incompressibleAtCap, { level: 9 }).byteLength).toBeGreaterThan(capFor('skill-md'));
   });
 
   it('hands back the decoded bytes (what is hashed is what the browser yields)', async () => {
@@ -75,7 +75,7 @@ describe('fetchBounded: caps on decoded bytes under Content-Encoding gzip', () =
     const r = await get('/at-cap.md', 'skill-md');
     expect(r.kind).toBe('ok');
     if (r.kind === 'ok') {
-      expect(r.bytes.byteLength).toBe(LIMITS.skillMd);
+      expect(r.bytes.byteLength).toBe(capFor('skill-md'));
       expect(Buffer.from(r.bytes).equals(Buffer.from(incompressibleAtCap))).toBe(true);
     }
   });
@@ -87,16 +87,16 @@ describe('fetchBounded: caps on decoded bytes under Content-Encoding gzip', () =
 
   it('a small gzip body that inflates past the cap is too-large (declared length under the cap)', async () => {
     const r = await get('/bomb.md', 'skill-md');
-    expect(r).toMatchObject({ kind: 'too-large', limit: LIMITS.skillMd });
+    expect(r).toMatchObject({ kind: 'too-large', limit: capFor('skill-md') });
   });
 
   it('a gzip bomb without Content-Length is too-large', async () => {
     const r = await get('/bomb-chunked.md', 'index');
-    expect(r).toMatchObject({ kind: 'too-large', limit: LIMITS.index });
+    expect(r).toMatchObject({ kind: 'too-large', limit: capFor('index') });
   });
 
   it('one decoded byte over the cap is too-large, though the encoded body is tiny', async () => {
     const r = await get('/just-over.md', 'skill-md');
-    expect(r).toMatchObject({ kind: 'too-large', limit: LIMITS.skillMd });
+    expect(r).toMatchObject({ kind: 'too-large', limit: capFor('skill-md') });
   });
 });

@@ -4,13 +4,6 @@ import type { DocumentKind } from '../../../lib/types';
 
 describe('LIMITS', () => {
   it('holds the caps of FORMATS.md §9.1 in bytes', () => {
-    expect(LIMITS.llmsTxt).toBe(1_048_576);
-    expect(LIMITS.index).toBe(262_144);
-    expect(LIMITS.legacyIndex).toBe(262_144);
-    expect(LIMITS.signingKey).toBe(262_144);
-    expect(LIMITS.attestations).toBe(262_144);
-    expect(LIMITS.skillMd).toBe(262_144);
-    expect(LIMITS.archive).toBe(16_777_216);
     expect(LIMITS.archiveUnpacked).toBe(16_777_216);
     expect(LIMITS.archiveFiles).toBe(512);
     expect(LIMITS.probeDownload).toBe(33_554_432);

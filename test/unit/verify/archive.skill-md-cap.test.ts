@@ -2,7 +2,7 @@
 // an archive within its own caps is no way around that cap.
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_MAX_SKILL_MD, unpackArchive } from '../../../lib/verify/archive';
-import { LIMITS } from '../../../lib/net/limits';
+import { capFor } from '../../../lib/net/limits';
 import { buildTarGz, buildZip } from '../../support/archive-builder';
 
 const enc = new TextEncoder();
@@ -19,19 +19,19 @@ const builders = {
 
 describe('archive root SKILL.md cap', () => {
   it('is the cap of a plain SKILL.md', () => {
-    expect(DEFAULT_MAX_SKILL_MD).toBe(LIMITS.skillMd);
+    expect(DEFAULT_MAX_SKILL_MD).toBe(capFor('skill-md'));
     expect(DEFAULT_MAX_SKILL_MD).toBe(256 * 1024);
   });
 
   for (const format of ['zip', 'tar.gz'] as const) {
     it(`${format}: a root SKILL.md of exactly 256 KiB unpacks`, async () => {
-      const r = await unpackArchive(builders[format](skillMdOf(LIMITS.skillMd)), format);
+      const r = await unpackArchive(builders[format](skillMdOf(capFor('skill-md'))), format);
       expect(r.ok).toBe(true);
-      if (r.ok) expect(r.skillMd.byteLength).toBe(LIMITS.skillMd);
+      if (r.ok) expect(r.skillMd.byteLength).toBe(capFor('skill-md'));
     });
 
     it(`${format}: one byte over is too-large with its own code`, async () => {
-      const r = await unpackArchive(builders[format](skillMdOf(LIMITS.skillMd + 1)), format);
+      const r = await unpackArchive(builders[format](skillMdOf(capFor('skill-md') + 1)), format);
       expect(r).toMatchObject({ ok: false, status: 'too-large', code: 'archive-skill-md-too-large' });
     });
 
@@ -43,8 +43,8 @@ describe('archive root SKILL.md cap', () => {
 
     it(`${format}: other files may be larger than 256 KiB`, async () => {
       const bytes = format === 'zip'
-        ? buildZip([{ name: 'SKILL.md', data: skillMdOf(1000) }, { name: 'data.bin', data: new Uint8Array(LIMITS.skillMd * 2) }])
-        : buildTarGz([{ name: 'SKILL.md', data: skillMdOf(1000) }, { name: 'data.bin', data: new Uint8Array(LIMITS.skillMd * 2) }]);
+        ? buildZip([{ name: 'SKILL.md', data: skillMdOf(1000) }, { name: 'data.bin', data: new Uint8Array(capFor('skill-md') * 2) }])
+        : buildTarGz([{ name: 'SKILL.md', data: skillMdOf(1000) }, { name: 'data.bin', data: new Uint8Array(capFor('skill-md') * 2) }]);
       expect((await unpackArchive(bytes, format)).ok).toBe(true);
     });
   }

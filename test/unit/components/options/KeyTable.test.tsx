@@ -1,12 +1,13 @@
 // @vitest-environment happy-dom
 // The options page's shared key-table pieces (components/options/KeyTable.tsx) on their own:
-// the row's optional state cell and action, and the confirmed action's outcomes.
+// the columns' optional state cell and action, and the confirmed action's outcomes.
 import { afterEach, describe, expect, it } from 'vitest';
 import '../../../support/dom-shim';
 import { t } from '../../../../lib/i18n';
 import type { ActionResult } from '../../../../lib/messages';
 import { AnnouncerProvider } from '../../../../components/shared/Announcer';
-import { KeyTableHead, KeyTableRow, useConfirmedAction } from '../../../../components/options/KeyTable';
+import { DataTable } from '../../../../components/options/DataTable';
+import { keyColumns, useConfirmedAction, type KeyRowItem } from '../../../../components/options/KeyTable';
 import { FP_OLD, ORIGIN } from '../../../fixtures/ui/reports';
 import { byText, click, mount } from '../harness';
 
@@ -21,26 +22,30 @@ function Table({ send, changed }: { send: (origin: string) => Promise<ActionResu
     dialog: (origin) => ({ title: `Really ${origin}?`, confirmLabel: 'Do it', body: <p>explained</p> }),
     onChanged: changed,
   });
+  const first: KeyRowItem = { origin: ORIGIN, fingerprint: FP_OLD, firstSeen: 1, lastSeen: 2 };
+  const second: KeyRowItem = { origin: 'https://b.example', fingerprint: FP_OLD, firstSeen: 1, lastSeen: 2 };
   return (
     <>
-      <table>
-        <thead>
-          <KeyTableHead withState />
-        </thead>
-        <tbody>
-          <KeyTableRow
-            origin={ORIGIN}
-            originCell={ORIGIN}
-            fingerprint={FP_OLD}
-            stateText="Pinned"
-            firstSeen={1}
-            lastSeen={2}
-            data={{ 'data-state': 'pinned' }}
-            action={{ name: 'act', label: 'Act', ariaLabel: `Act on ${ORIGIN}`, onClick: () => action.ask(ORIGIN) }}
-          />
-          <KeyTableRow origin="https://b.example" originCell="b" fingerprint={FP_OLD} firstSeen={1} lastSeen={2} action={null} />
-        </tbody>
-      </table>
+      <DataTable
+        caption="with state"
+        testId="with-state"
+        columns={keyColumns<KeyRowItem>({
+          originCell: (k) => k.origin,
+          stateText: () => 'Pinned',
+          action: (k) => ({ name: 'act', label: 'Act', ariaLabel: `Act on ${k.origin}`, onClick: () => action.ask(k.origin) }),
+        })}
+        items={[first]}
+        rowKey={(k) => k.origin}
+        rowData={(k) => ({ 'data-origin': k.origin, 'data-state': 'pinned' })}
+      />
+      <DataTable
+        caption="without"
+        testId="without"
+        columns={keyColumns<KeyRowItem>({ originCell: () => 'b', action: () => null })}
+        items={[second]}
+        rowKey={(k) => k.origin}
+        rowData={(k) => ({ 'data-origin': k.origin })}
+      />
       {action.dialog}
     </>
   );
@@ -66,13 +71,18 @@ function setup(send: (origin: string) => Promise<ActionResult>) {
 
 const dialog = () => document.querySelector('[role="alertdialog"]');
 
-describe('KeyTableRow', () => {
+describe('keyColumns', () => {
   it('draws the state cell and the action only when given; the row keeps its data attributes', async () => {
     const root = await setup(async () => ({ ok: true })).render();
-    expect(Array.from(root.querySelectorAll('thead th')).map((th) => th.textContent)).toEqual([
+    const withState = root.querySelector('[data-testid="with-state"]');
+    expect(Array.from(withState?.querySelectorAll('thead th') ?? []).map((th) => [th.textContent, th.getAttribute('scope')])).toEqual(
+      [t('col_origin'), t('col_fingerprint'), t('col_state'), t('first_seen'), t('last_seen'), t('col_actions')].map((h) => [h, 'col']),
+    );
+    expect(withState?.querySelector('thead th:last-child .visually-hidden')?.textContent).toBe(t('col_actions'));
+    expect(withState?.querySelector('caption')?.textContent).toBe('with state');
+    expect(Array.from(root.querySelectorAll('[data-testid="without"] thead th')).map((th) => th.textContent)).toEqual([
       t('col_origin'),
       t('col_fingerprint'),
-      t('col_state'),
       t('first_seen'),
       t('last_seen'),
       t('col_actions'),
