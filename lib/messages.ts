@@ -78,7 +78,7 @@ export interface PrivilegedRequests {
    */
   'skillpin:approved-list': { request: { offset?: number; limit?: number }; response: ApprovedSkillSummary[] };
   /**
-   * Build the context in the background and insert it into the chat composer of `tabId`,
+   * Build the skill context in the background and insert it into the chat composer of `tabId`,
    * provided that tab still shows `chatOrigin` (the chat site the popup offered) and that
    * origin is a chat site.
    */

@@ -10,7 +10,7 @@ import { isExportOutOfDate, type ExportRecord } from '../export/record';
 import type { ApprovedSkillSummary, LibraryAttention } from '../messages';
 import type { ManagedPolicy } from '../trust/managed';
 import type { Approval, OriginReport, Settings, SkillReport } from '../types';
-import type { ServiceContext } from './service-context';
+import type { WorkerState } from './worker-state';
 import { handOffVerdict } from './hand-off-gate';
 import { findSkill } from './opt-in-rules';
 import { readExportRecords } from './skill-export';
@@ -55,12 +55,12 @@ function summaryOf(a: Approval, report: OriginReport | null, policy: ManagedPoli
 }
 
 /** The approved skills in list order, or the page `offset` … `offset + limit` of them. */
-export async function approvedList(ctx: ServiceContext, page: ListPage = {}): Promise<ApprovedSkillSummary[]> {
-  const s = await ctx.store();
+export async function approvedList(worker: WorkerState, page: ListPage = {}): Promise<ApprovedSkillSummary[]> {
+  const s = await worker.store();
   const all = (await s.listApprovals()).sort(byListOrder);
   const start = page.offset ?? 0;
   const approvals = all.slice(start, page.limit === undefined ? undefined : start + page.limit);
-  const [policy, settings, records] = await Promise.all([ctx.policy(), ctx.settings.effective(), readExportRecords((k) => ctx.platform.getLocal(k))]);
+  const [policy, settings, records] = await Promise.all([worker.policy(), worker.settings.effective(), readExportRecords((k) => worker.platform.getLocal(k))]);
   const exports = new Map(records.map((r) => [`${r.origin} ${r.url}`, r] as const));
   const reports = new Map<string, OriginReport | null>();
   const out: ApprovedSkillSummary[] = [];

@@ -4,18 +4,18 @@
 // sets the badge when it ends (an approval, an import, a key decision probe the origins they touch).
 import { httpOrigin } from '../origin';
 import { badgeFor, notCheckedTitle } from './badge';
-import type { ServiceContext } from './service-context';
+import type { WorkerState } from './worker-state';
 
-export async function refreshBadges(ctx: ServiceContext): Promise<void> {
+export async function refreshBadges(worker: WorkerState): Promise<void> {
   // Under a policy not known yet the gate decides nothing; the badges stay until it is.
-  if ((await ctx.policy()) === null) return;
-  const tabs = await ctx.platform.listTabs();
+  if ((await worker.policy()) === null) return;
+  const tabs = await worker.platform.listTabs();
   for (const tab of tabs) {
     const origin = tab.url ? httpOrigin(tab.url) : null;
-    if (!tab.url || !origin || ctx.probes.inFlight(origin, tab.incognito)) continue;
-    const decision = await ctx.probes.check('navigation', tab.url, { kind: 'tab', incognito: tab.incognito });
+    if (!tab.url || !origin || worker.probes.inFlight(origin, tab.incognito)) continue;
+    const decision = await worker.probes.check('navigation', tab.url, { kind: 'tab', incognito: tab.incognito });
     // A private tab shows the private windows' report (lib/trust/private-store.ts).
-    const badge = decision.probe ? badgeFor(await ctx.currentReport(origin, decision.private)) : { text: '', color: '#5b6470', title: notCheckedTitle(decision.reason) };
-    await ctx.platform.setBadge(tab.id, badge).catch(() => undefined);
+    const badge = decision.probe ? badgeFor(await worker.currentReport(origin, decision.private)) : { text: '', color: '#5b6470', title: notCheckedTitle(decision.reason) };
+    await worker.platform.setBadge(tab.id, badge).catch(() => undefined);
   }
 }

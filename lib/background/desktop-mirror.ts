@@ -8,7 +8,7 @@ import type { Verification } from '../desktop/protocol';
 import type { HandOffKind } from '../messages';
 import { NAME_MAX, display } from '../text/display';
 import { t } from '../i18n';
-import type { ServiceContext } from './service-context';
+import type { WorkerState } from './worker-state';
 import { release, type Released } from './hand-off-gate';
 
 /**
@@ -60,12 +60,12 @@ export function mirrorableOf(origin: string, url: string, r: Released): { ok: tr
  * desktop target. An approval it refuses (withdrawn, changed content or key, a policy or list
  * that excludes it, bytes that no longer hash, the feature off) is left out.
  */
-export async function mirrorableSkills(ctx: ServiceContext): Promise<{ skills: MirrorableSkill[]; notMirrored: NotMirrored[] }> {
-  const approvals = await (await ctx.store()).listApprovals();
+export async function mirrorableSkills(worker: WorkerState): Promise<{ skills: MirrorableSkill[]; notMirrored: NotMirrored[] }> {
+  const approvals = await (await worker.store()).listApprovals();
   const skills: MirrorableSkill[] = [];
   const notMirrored: NotMirrored[] = [];
   for (const a of approvals) {
-    const r = await release(ctx, { origin: a.origin, url: a.url, sender: null, target: { kind: 'desktop' } });
+    const r = await release(worker, { origin: a.origin, url: a.url, sender: null, target: { kind: 'desktop' } });
     if (!r.ok) continue;
     const built = mirrorableOf(a.origin, a.url, r);
     if (built.ok) skills.push(built.skill);

@@ -14,7 +14,7 @@ import { planMirror } from '../desktop/outbox';
 import type { AgentOutcome } from '../desktop/protocol';
 import type { DesktopSkillStatus, DesktopState, DesktopStatus } from '../messages';
 import type { Clock } from '../types';
-import type { DesktopCause, DesktopSync, ServiceContext } from './service-context';
+import type { DesktopCause, DesktopSync, WorkerState } from './worker-state';
 import type { BackgroundPlatform, NativePlatform } from './deps';
 import { mirrorableSkills, type NotMirrored } from './desktop-mirror';
 import { choicesOf, describePlan, outcomeKey, withOutcomes } from './desktop-status';
@@ -50,7 +50,7 @@ class Syncer implements DesktopSync {
   constructor(
     private readonly platform: BackgroundPlatform,
     private readonly clock: Clock,
-    private readonly context: () => ServiceContext,
+    private readonly context: () => WorkerState,
   ) {
     const native = platform.native;
     this.native = native;
@@ -157,16 +157,16 @@ class Syncer implements DesktopSync {
   private async evaluate(cause: DesktopCause): Promise<void> {
     const { native, link } = this;
     if (!native || !link) return;
-    const ctx = this.context();
-    const settings = await ctx.settings.effective();
+    const worker = this.context();
+    const settings = await worker.settings.effective();
     if (!(await native.granted().catch(() => false))) return this.halt(settings.desktopMirror ? 'no-permission' : 'off');
     if (!native.available()) return this.halt(settings.desktopMirror || (await this.held()) ? 'restart-needed' : 'off');
     if (!settings.desktopMirror) return this.clear(cause);
     this.clearing = false;
-    if (cause.origin !== undefined && !(await (await ctx.store()).listApprovals()).some((a) => a.origin === cause.origin)) return;
+    if (cause.origin !== undefined && !(await (await worker.store()).listApprovals()).some((a) => a.origin === cause.origin)) return;
     // Not a rule of its own: the gate refuses every skill then. Noted for the options page.
-    this.policyPending = (await ctx.policy()) === null;
-    const found = await mirrorableSkills(ctx);
+    this.policyPending = (await worker.policy()) === null;
+    const found = await mirrorableSkills(worker);
     const plan = await planMirror(found.skills, choicesOf(settings));
     const signature = JSON.stringify(plan.sync.skills);
     if (!cause.force && signature === this.lastSignature && this.phase === 'link') return;
@@ -191,6 +191,6 @@ class Syncer implements DesktopSync {
   }
 }
 
-export function createDesktopSync(platform: BackgroundPlatform, clock: Clock, context: () => ServiceContext): DesktopSync {
+export function createDesktopSync(platform: BackgroundPlatform, clock: Clock, context: () => WorkerState): DesktopSync {
   return new Syncer(platform, clock, context);
 }

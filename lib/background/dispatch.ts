@@ -3,13 +3,13 @@
 // state or settings is announced to open pages afterwards, whether it succeeded or not, and
 // brings the desktop mirror up to date.
 import { changesOf, isPrivileged, parseRequest, type Request } from '../messages';
-import type { ServiceContext } from './service-context';
+import type { WorkerState } from './worker-state';
 import type { Handlers } from './handlers/types';
 import { isExtensionPage, type SenderLike } from './sender';
 import { t } from '../i18n';
 
-export function createDispatch(ctx: ServiceContext, handlers: Handlers): (message: unknown, sender: SenderLike) => Promise<unknown> {
-  const { deps } = ctx;
+export function createDispatch(worker: WorkerState, handlers: Handlers): (message: unknown, sender: SenderLike) => Promise<unknown> {
+  const { deps } = worker;
   return async (message, sender) => {
     const req = parseRequest(message);
     if (!req) return { ok: false, error: 'bad-request', message: t('err_bad_request') };
@@ -17,7 +17,7 @@ export function createDispatch(ctx: ServiceContext, handlers: Handlers): (messag
       return { ok: false, error: 'forbidden', message: t('err_forbidden') };
     }
     const changes = changesOf(req.type);
-    if (changes) ctx.stateChanged.mark();
+    if (changes) worker.stateChanged.mark();
     const handler = handlers[req.type] as (r: Request, s: SenderLike) => Promise<unknown>;
     try {
       return await handler(req, sender);
@@ -25,9 +25,9 @@ export function createDispatch(ctx: ServiceContext, handlers: Handlers): (messag
       return { ok: false, error: 'internal', message: err instanceof Error ? err.message : String(err) };
     } finally {
       // Also after a failed write: pages then read again and show what is really stored.
-      if (changes) await ctx.announce(changes);
+      if (changes) await worker.announce(changes);
       // Trust state or settings changed: the desktop mirror holds exactly what may be used now.
-      if (changes) ctx.desktop.changed({ force: true });
+      if (changes) worker.desktop.changed({ force: true });
     }
   };
 }

@@ -3,7 +3,7 @@
 // storage changes and notification clicks. Context-menu clicks are in menu-click.ts.
 import type { OriginReport } from '../types';
 import { badgeFor, notCheckedTitle } from './badge';
-import type { ServiceContext } from './service-context';
+import type { WorkerState } from './worker-state';
 import { httpOrigin } from '../origin';
 import type { BackgroundService } from './deps';
 
@@ -13,8 +13,8 @@ export const QUIET_REVISIT_MS = 60_000;
 
 type Events = Pick<BackgroundService, 'onNavigation' | 'onTabActivated' | 'onTabClosed' | 'onAlarm' | 'onManagedChanged' | 'onAccessChanged' | 'onNotificationClick'>;
 
-export function createEvents(ctx: ServiceContext): Events {
-  const { platform, probes, clock } = ctx;
+export function createEvents(worker: WorkerState): Events {
+  const { platform, probes, clock } = worker;
 
   /**
    * A report finished less than a minute ago, after the last change of trust state or
@@ -24,7 +24,7 @@ export function createEvents(ctx: ServiceContext): Events {
    */
   function isQuiet(report: OriginReport): boolean {
     if (report.state !== 'done' || report.finishedAt === null) return false;
-    if (report.finishedAt < ctx.stateChanged.at()) return false;
+    if (report.finishedAt < worker.stateChanged.at()) return false;
     const age = clock.now() - report.finishedAt;
     return age >= 0 && age < QUIET_REVISIT_MS;
   }
@@ -32,23 +32,23 @@ export function createEvents(ctx: ServiceContext): Events {
   const events: Events = {
     async onNavigation(tabId, url, incognito) {
       // A toolbar click's grant ends when its tab leaves the origin (at the commit, at once).
-      ctx.access.navigated(tabId, url);
+      worker.access.navigated(tabId, url);
       // Off the page's path: nothing else of a navigation's handling (the gate's checks, the stored
       // report read, the badge, the probe) runs before the page has loaded or the cap passed.
-      if (ctx.deps.loadGate && !(await ctx.deps.loadGate.afterLoad(tabId, url))) return null;
+      if (worker.deps.loadGate && !(await worker.deps.loadGate.afterLoad(tabId, url))) return null;
       const subject = { kind: 'tab', incognito } as const;
       // Refused only because the policy was not known yet: handled again, badge and all, once it is.
       const again = () => events.onNavigation(tabId, url, incognito);
       // The stored report is read beside the gate's checks (a read asks nothing of the origin; it is
       // used only when the gate lets the probe through, from the store the gate's answer names).
       const origin = httpOrigin(url);
-      const stored = origin ? ctx.currentReport(origin, incognito).catch(() => null) : Promise.resolve(null);
+      const stored = origin ? worker.currentReport(origin, incognito).catch(() => null) : Promise.resolve(null);
       const decision = await probes.check('navigation', url, subject, again);
       if (!decision.probe) {
         await platform.setBadge(tabId, { text: '', color: '#5b6470', title: notCheckedTitle(decision.reason) }).catch(() => undefined);
         return null;
       }
-      const known = decision.origin === origin && decision.private === incognito ? await stored : await ctx.currentReport(decision.origin, decision.private);
+      const known = decision.origin === origin && decision.private === incognito ? await stored : await worker.currentReport(decision.origin, decision.private);
       if (known) await platform.setBadge(tabId, badgeFor(known)).catch(() => undefined);
       if (known && isQuiet(known)) return known;
       return probes.probe('navigation', url, subject);
@@ -56,45 +56,45 @@ export function createEvents(ctx: ServiceContext): Events {
     async onTabActivated(tabId, url) {
       const origin = url ? httpOrigin(url) : null;
       const priv = origin ? (await platform.listTabs().catch(() => [])).some((t) => t.id === tabId && t.incognito) : false;
-      const report = origin ? await ctx.currentReport(origin, priv) : null;
+      const report = origin ? await worker.currentReport(origin, priv) : null;
       await platform.setBadge(tabId, badgeFor(report)).catch(() => undefined);
-      await ctx.refreshMenus(url).catch(() => undefined);
+      await worker.refreshMenus(url).catch(() => undefined);
     },
     onTabClosed(tabId) {
-      ctx.access.tabClosed(tabId);
+      worker.access.tabClosed(tabId);
       // The last private tab closed: what the private windows stored is forgotten with them.
       void platform
         .listTabs()
         .then((tabs) => {
-          if (!tabs.some((t) => t.incognito)) ctx.privateStore.clear();
+          if (!tabs.some((t) => t.incognito)) worker.privateStore.clear();
         })
         .catch(() => undefined);
     },
     async onAlarm(name) {
       if (name !== REVALIDATE_ALARM) return;
-      const s = await ctx.store();
+      const s = await worker.store();
       const origins = [...new Set((await s.listApprovals()).map((a) => a.origin))];
       for (const origin of origins) {
         await probes.probe('revalidate', origin, { kind: 'background' }).catch(() => undefined);
       }
       // Once an hour the mirror is checked whole, so a copy changed or removed on disk is put back.
-      ctx.desktop.changed({ force: true });
+      worker.desktop.changed({ force: true });
     },
     async onManagedChanged() {
-      ctx.forgetPolicy();
+      worker.forgetPolicy();
       // Reports made under the old policy are not quiet any more (isQuiet): the next visit re-probes.
-      ctx.stateChanged.mark();
-      await ctx.refreshMenusSafe();
+      worker.stateChanged.mark();
+      await worker.refreshMenusSafe();
       // Open pages follow it like any other settings change (the options page marks managed fields).
-      await ctx.announce('settings');
+      await worker.announce('settings');
       // A policy that now forbids a mirrored skill removes it (once the new policy is read).
-      ctx.desktop.changed({ force: true });
+      worker.desktop.changed({ force: true });
     },
     async onAccessChanged(granted) {
-      ctx.access.changed();
-      await ctx.announce('settings');
+      worker.access.changed();
+      await worker.announce('settings');
       // nativeMessaging granted or removed: the mirror starts, or stops sending.
-      ctx.desktop.changed({ force: true });
+      worker.desktop.changed({ force: true });
       if (granted.length === 0 || !platform.activeTabs) return;
       // Access just granted (the popup's "Allow", or the browser's own menu): the site in front is probed now.
       const tabs = await platform.activeTabs().catch(() => []);

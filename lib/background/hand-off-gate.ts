@@ -24,7 +24,7 @@ import type { StoredSkill } from '../trust/records';
 import type { Approval, Settings, SkillReport } from '../types';
 import { lfNormalize } from '../verify/digest';
 import { sha256, toHex } from '../verify/sha256';
-import type { ServiceContext } from './service-context';
+import type { WorkerState } from './worker-state';
 import { chatTarget, type FrameTarget } from './chat-delivery';
 import { findSkill, handOff, type Refusal } from './opt-in-rules';
 import type { SenderLike } from './sender';
@@ -95,35 +95,35 @@ async function intact(stored: StoredSkill, approval: Approval): Promise<boolean>
   return toHex(await sha256(lfNormalize(stored.bytes))) === approval.digestLf && stored.digestLf === approval.digestLf;
 }
 
-async function checkTarget(ctx: ServiceContext, target: HandOffTarget, settings: Settings): Promise<({ ok: true; chatOrigin: string | null }) | ({ ok: false } & Refusal)> {
+async function checkTarget(worker: WorkerState, target: HandOffTarget, settings: Settings): Promise<({ ok: true; chatOrigin: string | null }) | ({ ok: false } & Refusal)> {
   if (target.kind === 'desktop') return settings.desktopMirror ? { ok: true, chatOrigin: null } : no('desktop-off', desktopOffMessage());
   if (target.kind !== 'chat') return { ok: true, chatOrigin: null };
-  const chat = await chatTarget(ctx.platform, settings.chatSites, target.frame, target.expectedOrigin);
+  const chat = await chatTarget(worker.platform, settings.chatSites, target.frame, target.expectedOrigin);
   if (!chat.ok) return no('not-a-chat', chat.message);
   // A chat in a private window gets nothing unless the user allowed private windows.
-  if (!settings.probeInPrivate && (await ctx.privateRequest(chat.origin, target.frame.tabId, {}))) return no('private-window', privateMessage());
+  if (!settings.probeInPrivate && (await worker.privateRequest(chat.origin, target.frame.tabId, {}))) return no('private-window', privateMessage());
   return { ok: true, chatOrigin: chat.origin };
 }
 
 /** The one way to the bytes of a skill that is about to leave the extension. Never throws for a refusal. */
-export async function release(ctx: ServiceContext, req: HandOffRequest): Promise<ReleaseResult> {
-  const policy = await ctx.policy();
+export async function release(worker: WorkerState, req: HandOffRequest): Promise<ReleaseResult> {
+  const policy = await worker.policy();
   if (policy === null) return no('policy-pending', policyPendingMessage());
-  const settings = await ctx.settings.effective();
-  const priv = await ctx.isPrivate(req.origin, req.sender);
+  const settings = await worker.settings.effective();
+  const priv = await worker.isPrivate(req.origin, req.sender);
   if (!settings.probeInPrivate && priv) return no('private-window', privateMessage());
   // Before the report: an excluded site is not probed for it either.
   if (excluded(req.origin, settings)) return no('site-excluded', excludedMessage());
   // The mirror follows what this browser has seen; every other path may need the site's first report.
-  const report = req.target.kind === 'desktop' ? await ctx.currentReport(req.origin, priv) : await reportFor(ctx, req.origin, req.sender);
+  const report = req.target.kind === 'desktop' ? await worker.currentReport(req.origin, priv) : await reportFor(worker, req.origin, req.sender);
   const verdict = handOffVerdict(findSkill(report, req.url), req.origin, policy, settings);
   if (!verdict.ok) return verdict;
   // The stored record of exactly the approved content: for an archive its files too, never a newer
   // archive's that has the same SKILL.md (lib/engine/approved-bytes.ts).
-  const stored = await approvedBytes(await ctx.storeOf(priv), verdict.approval);
+  const stored = await approvedBytes(await worker.storeOf(priv), verdict.approval);
   if (!stored) return no('bytes-missing', t('err_bytes_missing'));
   if (!(await intact(stored, verdict.approval))) return no('bytes-changed', t('err_bytes_changed'));
-  const target = await checkTarget(ctx, req.target, settings);
+  const target = await checkTarget(worker, req.target, settings);
   if (!target.ok) return target;
   return { ok: true, skill: verdict.skill, approval: verdict.approval, stored, signatureState: verdict.signatureState, chatOrigin: target.chatOrigin, private: priv };
 }

@@ -1,7 +1,7 @@
 // A context-menu click: "Copy skill context" copies every usable approved skill of the page's
 // origin; an "Insert skill context" item inserts one skill into the chat frame it was opened in.
 // Both take their bytes from the hand-off gate (skill-context-paths.ts), like every other path.
-import type { ServiceContext } from './service-context';
+import type { WorkerState } from './worker-state';
 import { httpOrigin } from '../origin';
 import { approvedList } from './approved-list';
 import type { MenuTab } from './deps';
@@ -9,24 +9,24 @@ import { contextFor, insertSkill } from './skill-context-paths';
 import { COPY_MENU_ID, parseInsertItemId } from './menus';
 import type { SenderLike } from './sender';
 
-export async function onMenuClick(ctx: ServiceContext, menuItemId: string, tab: MenuTab | null, frameId = 0): Promise<boolean> {
+export async function onMenuClick(worker: WorkerState, menuItemId: string, tab: MenuTab | null, frameId = 0): Promise<boolean> {
   const tabId = tab?.id ?? null;
   // The menu was used in this tab: the private-window rule follows that tab's flag.
   const sender: SenderLike = tab ? { tab } : {};
   if (menuItemId === COPY_MENU_ID) {
     const origin = tab?.url ? httpOrigin(tab.url) : null;
     if (!origin) return false;
-    const approved = (await approvedList(ctx)).filter((a) => a.origin === origin && a.usable);
+    const approved = (await approvedList(worker)).filter((a) => a.origin === origin && a.usable);
     const blocks: string[] = [];
     for (const a of approved) {
-      const context = await contextFor(ctx, a.origin, a.url, sender, { kind: 'clipboard' });
+      const context = await contextFor(worker, a.origin, a.url, sender, { kind: 'clipboard' });
       if (context.ok) blocks.push(context.context);
     }
     if (blocks.length === 0) return false;
-    return ctx.platform.copyText(blocks.join('\n\n'));
+    return worker.platform.copyText(blocks.join('\n\n'));
   }
   const item = parseInsertItemId(menuItemId);
   if (item === null || tabId === null) return false;
-  const result = await insertSkill(ctx, { origin: item.origin, url: item.url, frame: { tabId, frameId }, expectedOrigin: null }, sender);
+  const result = await insertSkill(worker, { origin: item.origin, url: item.url, frame: { tabId, frameId }, expectedOrigin: null }, sender);
   return result.ok;
 }

@@ -2,11 +2,11 @@
 // BackgroundPlatform (deps.ts), so the same code runs in Chrome's service worker, Firefox's
 // event page and node tests. entrypoints/background/ only wires events to it.
 //
-// Where things live: context.ts (the worker's state and caches), dispatch.ts (the message
+// Where things live: create-worker-state.ts (the worker's state and caches), dispatch.ts (the message
 // gate), handlers/ (one slice per concern: reports, approvals, keys, settings, transfer, desktop),
 // events.ts and menu-click.ts (browser events), skill-access.ts (reports, bytes, contexts),
 // desktop-sync.ts (the desktop mirror, kept after every change).
-import { createContext } from './context';
+import { createWorkerState } from './create-worker-state';
 import type { BackgroundDeps, BackgroundService } from './deps';
 import { createDispatch } from './dispatch';
 import { createEvents } from './events';
@@ -18,24 +18,24 @@ export type { BackgroundDeps, BackgroundPlatform, BackgroundService } from './de
 export { QUIET_REVISIT_MS, REVALIDATE_ALARM } from './events';
 
 export function createBackgroundService(deps: BackgroundDeps): BackgroundService {
-  const ctx = createContext(deps);
+  const worker = createWorkerState(deps);
   return {
     // Ready once the store is open and the organisation's policy is known (or has not answered for
     // READY_POLICY_WAIT_MS: then the gates refuse until it does).
-    ready: ctx
+    ready: worker
       .store()
-      .then(() => ctx.policySettled(deps.readyPolicyWaitMs ?? READY_POLICY_WAIT_MS))
+      .then(() => worker.policySettled(deps.readyPolicyWaitMs ?? READY_POLICY_WAIT_MS))
       // A worker that starts syncs the desktop mirror once (it may have stopped mid-run).
-      .then(() => ctx.desktop.start()),
-    handleMessage: createDispatch(ctx, createHandlers(ctx)),
-    ...createEvents(ctx),
-    onMenuClick: (menuItemId, tab, frameId) => onMenuClick(ctx, menuItemId, tab, frameId),
-    refreshMenus: (activeUrl) => ctx.refreshMenus(activeUrl),
+      .then(() => worker.desktop.start()),
+    handleMessage: createDispatch(worker, createHandlers(worker)),
+    ...createEvents(worker),
+    onMenuClick: (menuItemId, tab, frameId) => onMenuClick(worker, menuItemId, tab, frameId),
+    refreshMenus: (activeUrl) => worker.refreshMenus(activeUrl),
     // Through the gate like every probe: the background's own re-check of an origin.
-    probe: (origin) => ctx.probes.probe('recheck', origin, { kind: 'background' }),
+    probe: (origin) => worker.probes.probe('recheck', origin, { kind: 'background' }),
     idle: async () => {
-      await ctx.probes.idle();
-      await ctx.desktop.settled();
+      await worker.probes.idle();
+      await worker.desktop.settled();
     },
   };
 }

@@ -4,21 +4,21 @@
 import type { TrustStore } from '../trust/store-api';
 import type { StoredSkill } from '../trust/records';
 import type { OriginReport, SkillReport } from '../types';
-import type { ServiceContext } from './service-context';
+import type { WorkerState } from './worker-state';
 import type { SenderLike } from './sender';
 
 /**
  * The report of an origin not probed yet, for a request from a Skillpin page or a menu (approve,
- * trust a key, a context, an export): probed through the gate (probe-gate.ts), so no such request
+ * trust a key, a skill context, an export): probed through the gate (probe-gate.ts), so no such request
  * can make the first request to an origin the rules exclude. `sender` null: the background's own.
  */
-export function freshReport(ctx: ServiceContext, origin: string, sender: SenderLike | null): Promise<OriginReport> {
-  return ctx.probes.probe('first-report', origin, sender === null ? { kind: 'background' } : { kind: 'request', sender });
+export function freshReport(worker: WorkerState, origin: string, sender: SenderLike | null): Promise<OriginReport> {
+  return worker.probes.probe('first-report', origin, sender === null ? { kind: 'background' } : { kind: 'request', sender });
 }
 
 /** The stored report (a private window's for a request about one), or a fresh one when there is none. */
-export async function reportFor(ctx: ServiceContext, origin: string, sender: SenderLike | null): Promise<OriginReport> {
-  return (await ctx.currentReport(origin, await ctx.isPrivate(origin, sender))) ?? (await freshReport(ctx, origin, sender));
+export async function reportFor(worker: WorkerState, origin: string, sender: SenderLike | null): Promise<OriginReport> {
+  return (await worker.currentReport(origin, await worker.isPrivate(origin, sender))) ?? (await freshReport(worker, origin, sender));
 }
 
 /** The stored bytes a skill has now (those its digest check passed; for an archive, its current files), or null. */

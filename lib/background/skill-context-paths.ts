@@ -3,7 +3,7 @@
 // its bytes from the hand-off gate (hand-off-gate.ts release) and from nowhere else.
 import { buildSkillContext } from '../skill-context/block';
 import type { ContextResult, InsertResult } from '../messages';
-import type { ServiceContext } from './service-context';
+import type { WorkerState } from './worker-state';
 import { deliverToChat, type FrameTarget } from './chat-delivery';
 import { release, type HandOffTarget, type Released } from './hand-off-gate';
 import type { SenderLike } from './sender';
@@ -23,19 +23,19 @@ function contextOf(origin: string, url: string, r: Released): string {
 }
 
 /** The context block of an approved skill for `target`, or why not. */
-export async function contextFor(ctx: ServiceContext, origin: string, url: string, sender: SenderLike | null, target: HandOffTarget = { kind: 'clipboard' }): Promise<ContextResult> {
-  const r = await release(ctx, { origin, url, sender, target });
+export async function contextFor(worker: WorkerState, origin: string, url: string, sender: SenderLike | null, target: HandOffTarget = { kind: 'clipboard' }): Promise<ContextResult> {
+  const r = await release(worker, { origin, url, sender, target });
   if (!r.ok) return { ok: false, error: r.error, message: r.message };
   return { ok: true, context: contextOf(origin, url, r), name: r.skill.name };
 }
 
 /** Inserts an approved skill into a chat frame; `expectedOrigin` is the chat site the popup offered (null: the frame's own). */
 export async function insertSkill(
-  ctx: ServiceContext,
+  worker: WorkerState,
   req: { origin: string; url: string; frame: FrameTarget; expectedOrigin: string | null; quiet?: boolean },
   sender: SenderLike | null,
 ): Promise<InsertResult> {
-  const r = await release(ctx, { origin: req.origin, url: req.url, sender, target: { kind: 'chat', frame: req.frame, expectedOrigin: req.expectedOrigin } });
+  const r = await release(worker, { origin: req.origin, url: req.url, sender, target: { kind: 'chat', frame: req.frame, expectedOrigin: req.expectedOrigin } });
   if (!r.ok) return { ok: false, method: 'none', message: r.message };
-  return deliverToChat(ctx.platform, req.frame, contextOf(req.origin, req.url, r), r.chatOrigin as string, req.quiet === true);
+  return deliverToChat(worker.platform, req.frame, contextOf(req.origin, req.url, r), r.chatOrigin as string, req.quiet === true);
 }

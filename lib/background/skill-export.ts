@@ -8,7 +8,7 @@ import { exportSkill } from '../export/export-skill';
 import type { SkillExportResult } from '../messages';
 import type { OriginReport } from '../types';
 import { encodeBase64 } from '../verify/base64';
-import type { ServiceContext } from './service-context';
+import type { WorkerState } from './worker-state';
 import { release } from './hand-off-gate';
 import { findSkill } from './opt-in-rules';
 import type { SenderLike } from './sender';
@@ -26,14 +26,14 @@ export async function readExportRecords(getLocal: (key: string) => Promise<unkno
   }
 }
 
-export async function exportForUpload(ctx: ServiceContext, origin: string, url: string, sender: SenderLike | null): Promise<SkillExportResult> {
+export async function exportForUpload(worker: WorkerState, origin: string, url: string, sender: SenderLike | null): Promise<SkillExportResult> {
   const no = (error: string, message: string, problems: string[] = []): SkillExportResult => ({ ok: false, error, message, problems });
-  const r = await release(ctx, { origin, url, sender, target: { kind: 'download' } });
+  const r = await release(worker, { origin, url, sender, target: { kind: 'download' } });
   if (!r.ok) return r.error === 'not-approved' ? no('not-approved', t('err_export_not_approved')) : no(r.error, r.message);
-  const now = ctx.clock.now();
+  const now = worker.clock.now();
   const built = exportSkill(r.stored, r.approval, now);
   if (!built.ok) return no(built.error, built.message, built.problems.map((p) => p.message));
-  const { platform } = ctx;
+  const { platform } = worker;
   // The record is written before the file is handed over: an export the user saves is never unrecorded.
   // An export from a private window is not recorded (nothing of a private window is written to disk).
   if (!r.private) await platform.setLocal(EXPORTS_KEY, withExport(await readExportRecords((k) => platform.getLocal(k)), built.record));

@@ -10,14 +10,14 @@ import { settingsHandlers } from '../../lib/background/handlers/settings';
 import { transferHandlers } from '../../lib/background/handlers/transfer';
 import { desktopHandlers } from '../../lib/background/handlers/desktop';
 import type { Handler, Slice } from '../../lib/background/handlers/types';
-import type { ServiceContext } from '../../lib/background/service-context';
+import type { WorkerState } from '../../lib/background/worker-state';
 import { isCompleteSettings, readSettings } from '../../lib/trust/settings';
 import { DEFAULT_SETTINGS } from '../../lib/types';
 
 // Building the slices only makes closures: nothing in the context is called.
-const ctx = { scheduler: {}, platform: {}, clock: {}, deps: {} } as unknown as ServiceContext;
+const ctx = { scheduler: {}, platform: {}, clock: {}, deps: {} } as unknown as WorkerState;
 
-const SLICES: Record<Concern, (c: ServiceContext) => object> = {
+const SLICES: Record<Concern, (c: WorkerState) => object> = {
   reports: reportHandlers,
   approvals: approvalHandlers,
   keys: keyHandlers,
@@ -47,7 +47,7 @@ describe('one definition per request type', () => {
 
   it('each slice answers exactly the types its concern names, and together they answer every type once', () => {
     const seen: string[] = [];
-    for (const [concern, build] of Object.entries(SLICES) as [Concern, (c: ServiceContext) => object][]) {
+    for (const [concern, build] of Object.entries(SLICES) as [Concern, (c: WorkerState) => object][]) {
       const keys = Object.keys(build(ctx)).sort();
       expect(keys, concern).toEqual(REQUEST_TYPES.filter((t) => MESSAGES[t].concern === concern).sort());
       seen.push(...keys);

@@ -1,9 +1,9 @@
 // Approvals: approve and revoke a skill, read its bytes and its context, list what is
-// approved, and hand a context to a chat tab.
+// approved, and hand a skill context to a chat tab.
 import { approvalFor, approvalKeyFingerprint, canBind, changesSinceApproval } from '../../engine/approved-bytes';
 import { managedKeyFor } from '../../trust/managed';
 import { approvedList } from '../approved-list';
-import type { ServiceContext } from '../service-context';
+import type { WorkerState } from '../worker-state';
 import { policyPendingMessage } from '../hand-off-gate';
 import { contextFor, insertSkill } from '../skill-context-paths';
 import { approvalDecision, findSkill, refused, toSkillText } from '../opt-in-rules';
@@ -11,16 +11,16 @@ import { currentBytes, reportFor } from '../skill-access';
 import { t } from '../../i18n';
 import { fail, type Slice } from './types';
 
-export function approvalHandlers(ctx: ServiceContext): Slice<'approvals'> {
-  const { probes, clock } = ctx;
+export function approvalHandlers(worker: WorkerState): Slice<'approvals'> {
+  const { probes, clock } = worker;
   return {
     'skillpin:approve': async (req, sender) => {
       // Nothing is approved under a policy that is not known (it may require signatures).
-      const policy = await ctx.policy();
+      const policy = await worker.policy();
       if (!policy) return fail('policy-pending', policyPendingMessage());
       // Approved in a private window: kept in memory with the private windows' results.
-      const s = await ctx.storeOf(await ctx.isPrivate(req.origin, sender));
-      const report = await reportFor(ctx, req.origin, sender);
+      const s = await worker.storeOf(await worker.isPrivate(req.origin, sender));
+      const report = await reportFor(worker, req.origin, sender);
       const decision = approvalDecision(findSkill(report, req.url), req, policy);
       if (!decision.ok) return refused(decision);
       const { skill, status } = decision;
@@ -35,27 +35,27 @@ export function approvalHandlers(ctx: ServiceContext): Slice<'approvals'> {
       return { ok: true };
     },
     'skillpin:revoke': async (req, sender) => {
-      await (await ctx.storeOf(await ctx.isPrivate(req.origin, sender))).revoke(req.origin, req.url);
+      await (await worker.storeOf(await worker.isPrivate(req.origin, sender))).revoke(req.origin, req.url);
       await probes.probe('after-approval', req.origin, { kind: 'request', sender });
       return { ok: true };
     },
     'skillpin:skill-text': async (req, sender) => {
-      const priv = await ctx.isPrivate(req.origin, sender);
-      const s = await ctx.storeOf(priv);
-      const skill = findSkill(await ctx.currentReport(req.origin, priv), req.url);
+      const priv = await worker.isPrivate(req.origin, sender);
+      const s = await worker.storeOf(priv);
+      const skill = findSkill(await worker.currentReport(req.origin, priv), req.url);
       const currentRecord = skill ? await currentBytes(s, req.origin, skill) : await s.getLatestSkill(req.origin, req.url);
       const approval = await s.getApproval(req.origin, req.url);
       // The record of the approved version (for the diff only: a hand-off asks approvedBytes).
       const approvedRecord = approval ? await s.getSkill(req.origin, req.url, approval.digestLf, approval.archive?.filesDigest ?? '') : null;
       return { current: toSkillText(currentRecord), approved: toSkillText(approvedRecord), files: changesSinceApproval(approval, approvedRecord, currentRecord) };
     },
-    'skillpin:skill-context': async (req, sender) => contextFor(ctx, req.origin, req.url, sender, { kind: 'clipboard' }),
-    'skillpin:approved-list': async (req) => approvedList(ctx, { ...(req.offset === undefined ? {} : { offset: req.offset }), ...(req.limit === undefined ? {} : { limit: req.limit }) }),
-    'skillpin:approvals-list': async () => (await ctx.store()).listApprovals(),
+    'skillpin:skill-context': async (req, sender) => contextFor(worker, req.origin, req.url, sender, { kind: 'clipboard' }),
+    'skillpin:approved-list': async (req) => approvedList(worker, { ...(req.offset === undefined ? {} : { offset: req.offset }), ...(req.limit === undefined ? {} : { limit: req.limit }) }),
+    'skillpin:approvals-list': async () => (await worker.store()).listApprovals(),
     'skillpin:insert': async (req, sender) =>
-      insertSkill(ctx, { origin: req.origin, url: req.url, frame: { tabId: req.tabId, frameId: 0 }, expectedOrigin: req.chatOrigin, quiet: true }, sender),
+      insertSkill(worker, { origin: req.origin, url: req.url, frame: { tabId: req.tabId, frameId: 0 }, expectedOrigin: req.chatOrigin, quiet: true }, sender),
     // The side panel says what happened itself, as the popup does: the chat page shows no message of its own.
     'skillpin:library-insert': async (req, sender) =>
-      insertSkill(ctx, { origin: req.origin, url: req.url, frame: { tabId: req.tabId, frameId: 0 }, expectedOrigin: req.chatOrigin, quiet: true }, sender),
+      insertSkill(worker, { origin: req.origin, url: req.url, frame: { tabId: req.tabId, frameId: 0 }, expectedOrigin: req.chatOrigin, quiet: true }, sender),
   };
 }

@@ -1,15 +1,15 @@
 // Desktop agents: how the mirror stands, and bringing it up to date now (docs/desktop.md). Turning
 // the feature on or off, picking agent folders and confirming a skill for one are settings
 // (settings-update); the mirror follows every such change (dispatch.ts).
-import type { ServiceContext } from '../service-context';
+import type { WorkerState } from '../worker-state';
 import type { Slice } from './types';
 
-export function desktopHandlers(ctx: ServiceContext): Slice<'desktop'> {
+export function desktopHandlers(worker: WorkerState): Slice<'desktop'> {
   return {
     'skillpin:desktop-status': async () => {
-      await ctx.desktop.settled();
-      return ctx.desktop.status();
+      await worker.desktop.settled();
+      return worker.desktop.status();
     },
-    'skillpin:desktop-check': async () => ctx.desktop.check(),
+    'skillpin:desktop-check': async () => worker.desktop.check(),
   };
 }

@@ -1,6 +1,6 @@
 // Every request type's handler, composed from the slices. The type Handlers requires one
 // for each request type; Slice<C> (types.ts) allows each slice only its own.
-import type { ServiceContext } from '../service-context';
+import type { WorkerState } from '../worker-state';
 import { approvalHandlers } from './approvals';
 import { desktopHandlers } from './desktop';
 import { keyHandlers } from './keys';
@@ -9,13 +9,13 @@ import { settingsHandlers } from './settings';
 import { transferHandlers } from './transfer';
 import type { Handlers } from './types';
 
-export function createHandlers(ctx: ServiceContext): Handlers {
+export function createHandlers(worker: WorkerState): Handlers {
   return {
-    ...reportHandlers(ctx),
-    ...approvalHandlers(ctx),
-    ...keyHandlers(ctx),
-    ...settingsHandlers(ctx),
-    ...transferHandlers(ctx),
-    ...desktopHandlers(ctx),
+    ...reportHandlers(worker),
+    ...approvalHandlers(worker),
+    ...keyHandlers(worker),
+    ...settingsHandlers(worker),
+    ...transferHandlers(worker),
+    ...desktopHandlers(worker),
   };
 }

@@ -4,22 +4,22 @@ import { normalizeFilter, pageLimit, pinsPage } from '../../lists/pins-page';
 import { StoreError } from '../../trust/errors';
 import { managedKeyFor } from '../../trust/managed';
 import type { CarryOver } from '../../trust/store-api';
-import type { ServiceContext } from '../service-context';
+import type { WorkerState } from '../worker-state';
 import { policyPendingMessage } from '../hand-off-gate';
 import { reportFor } from '../skill-access';
 import { fail, type Slice } from './types';
 import { t } from '../../i18n';
 
 
-export function keyHandlers(ctx: ServiceContext): Slice<'keys'> {
-  const { probes, clock } = ctx;
+export function keyHandlers(worker: WorkerState): Slice<'keys'> {
+  const { probes, clock } = worker;
   return {
     'skillpin:trust-key': async (req, sender) => {
       // Under a policy not known yet, the administrator may have pinned this origin's key.
-      const policy = await ctx.policy();
+      const policy = await worker.policy();
       if (!policy) return fail('policy-pending', policyPendingMessage());
-      const s = await ctx.storeOf(await ctx.isPrivate(req.origin, sender));
-      const report = await reportFor(ctx, req.origin, sender);
+      const s = await worker.storeOf(await worker.isPrivate(req.origin, sender));
+      const report = await reportFor(worker, req.origin, sender);
       if (managedKeyFor(policy, req.origin)) {
         return fail('key-managed', t('err_key_managed'));
       }
@@ -47,9 +47,9 @@ export function keyHandlers(ctx: ServiceContext): Slice<'keys'> {
       await probes.probe('after-trust-key', req.origin, { kind: 'request', sender });
       return { ok: true };
     },
-    'skillpin:pins-list': async () => (await ctx.store()).listPins(),
+    'skillpin:pins-list': async () => (await worker.store()).listPins(),
     'skillpin:pins-page': async (req) => {
-      const s = await ctx.store();
+      const s = await worker.store();
       // Without a filter, one page is read through the store's key; a filter looks at every pin.
       if (normalizeFilter(req.filter) !== '' || !s.pinsPage) return pinsPage(await s.listPins(), req);
       const offset = Math.max(0, req.offset);
@@ -57,12 +57,12 @@ export function keyHandlers(ctx: ServiceContext): Slice<'keys'> {
       return { items: page.items, offset: Math.min(offset, page.total), matching: page.total, total: page.total };
     },
     'skillpin:pin-forget': async (req) => {
-      await (await ctx.store()).forgetPin(req.origin);
+      await (await worker.store()).forgetPin(req.origin);
       return { ok: true };
     },
-    'skillpin:key-history': async () => (await ctx.store()).listKeyHistory(),
+    'skillpin:key-history': async () => (await worker.store()).listKeyHistory(),
     'skillpin:key-revoke': async (req, sender) => {
-      const s = await ctx.storeOf(await ctx.isPrivate(req.origin, sender));
+      const s = await worker.storeOf(await worker.isPrivate(req.origin, sender));
       await s.revokeKey(req.origin, req.fingerprint, clock.now());
       // The origin's report must show the revocation at once (its skills signed by that key are blocked).
       if (await s.getReport(req.origin)) await probes.probe('after-key-revoke', req.origin, { kind: 'request', sender }).catch(() => undefined);

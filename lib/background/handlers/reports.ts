@@ -2,42 +2,42 @@
 import type { OriginSummary } from '../../messages';
 import { skippedReport } from '../../report/skipped-report';
 import { httpOrigin } from '../../origin';
-import type { ServiceContext } from '../service-context';
+import type { WorkerState } from '../worker-state';
 import { READY_POLICY_WAIT_MS } from '../policy-cache';
 import { forgetKeptReport, keepReportSoon } from '../kept-report';
 import type { Slice } from './types';
 
 /** Chrome's on-click grant, noted when the toolbar popup opens over a tab that shows the origin. */
-async function noteClick(ctx: ServiceContext, tabId: number, origin: string): Promise<void> {
-  if (!ctx.platform.clickGrantsAccess) return;
-  const tabs = await ctx.platform.listTabs().catch(() => []);
-  if (tabs.some((t) => t.id === tabId && t.url !== null && httpOrigin(t.url) === origin)) ctx.access.clicked(tabId, origin);
+async function noteClick(worker: WorkerState, tabId: number, origin: string): Promise<void> {
+  if (!worker.platform.clickGrantsAccess) return;
+  const tabs = await worker.platform.listTabs().catch(() => []);
+  if (tabs.some((t) => t.id === tabId && t.url !== null && httpOrigin(t.url) === origin)) worker.access.clicked(tabId, origin);
 }
 
-export function reportHandlers(ctx: ServiceContext): Slice<'reports'> {
-  const { probes } = ctx;
+export function reportHandlers(worker: WorkerState): Slice<'reports'> {
+  const { probes } = worker;
   return {
     'skillpin:ready': async () => {
-      await ctx.store();
+      await worker.store();
       // Pages and tests that wait for readiness then meet a known policy whenever the browser gives one.
-      await ctx.policySettled(ctx.deps.readyPolicyWaitMs ?? READY_POLICY_WAIT_MS);
-      return { ready: true, version: ctx.deps.version };
+      await worker.policySettled(worker.deps.readyPolicyWaitMs ?? READY_POLICY_WAIT_MS);
+      return { ready: true, version: worker.deps.version };
     },
     'skillpin:report': async (req, sender) => {
-      if (req.clickedTab !== undefined) await noteClick(ctx, req.clickedTab, req.origin);
+      if (req.clickedTab !== undefined) await noteClick(worker, req.clickedTab, req.origin);
       // A site the user does not let Skillpin read is said so, not shown as it was read before
       // (that report stays stored for when access comes back).
-      if (!(await ctx.access.mayRead(req.origin))) {
-        void forgetKeptReport(ctx.platform, req.origin);
-        return skippedReport(req.origin, 'no-site-access', ctx.clock.now());
+      if (!(await worker.access.mayRead(req.origin))) {
+        void forgetKeptReport(worker.platform, req.origin);
+        return skippedReport(req.origin, 'no-site-access', worker.clock.now());
       }
       // A popup in a private window is answered from the private windows' store.
-      const priv = await ctx.isPrivate(req.origin, sender, req.clickedTab);
+      const priv = await worker.isPrivate(req.origin, sender, req.clickedTab);
       // While a probe of the origin is running, answer its result rather than the older
       // report (or null): joining the probe in flight starts no new one.
-      const report = await (probes.join(req.origin, priv) ?? ctx.currentReport(req.origin, priv));
+      const report = await (probes.join(req.origin, priv) ?? worker.currentReport(req.origin, priv));
       // What the popup paints next time before this answer comes (not awaited: it is not the answer).
-      keepReportSoon(ctx.platform, report, priv);
+      keepReportSoon(worker.platform, report, priv);
       return report;
     },
     'skillpin:probe': async (req, sender) => {
@@ -47,7 +47,7 @@ export function reportHandlers(ctx: ServiceContext): Slice<'reports'> {
       return probes.probe('recheck', req.origin, subject);
     },
     'skillpin:reports-list': async () => {
-      const reports = await (await ctx.store()).listReports();
+      const reports = await (await worker.store()).listReports();
       const out: OriginSummary[] = reports.map((r) => ({
         origin: r.origin,
         finishedAt: r.finishedAt,

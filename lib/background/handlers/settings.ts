@@ -4,7 +4,7 @@ import type { ActionResult, PolicySummary } from '../../messages';
 import { managedConflicts, managedFields, withoutManaged } from '../../trust/managed';
 import { mergeSettings } from '../../trust/settings';
 import type { Settings } from '../../types';
-import type { ServiceContext } from '../service-context';
+import type { WorkerState } from '../worker-state';
 import { policyPendingMessage } from '../hand-off-gate';
 import { fail, type Slice } from './types';
 import { t } from '../../i18n';
@@ -14,21 +14,21 @@ function managedRefusal(fields: readonly string[]): ActionResult {
   return fail('managed-setting', t('err_managed_setting', settingsWords(fields)));
 }
 
-export function settingsHandlers(ctx: ServiceContext): Slice<'settings'> {
+export function settingsHandlers(worker: WorkerState): Slice<'settings'> {
   async function write(settings: Settings): Promise<void> {
-    await ctx.settings.write(settings);
+    await worker.settings.write(settings);
     // The insert menu's patterns follow the chat-site list.
-    await ctx.refreshMenusSafe();
+    await worker.refreshMenusSafe();
   }
   return {
-    'skillpin:settings-get': async () => ctx.settings.effective(),
+    'skillpin:settings-get': async () => worker.settings.effective(),
     'skillpin:settings-set': async (req) => {
-      const policy = await ctx.policy();
+      const policy = await worker.policy();
       // Which fields are the organisation's is not known yet: nothing is written.
       if (!policy) return fail('policy-pending', policyPendingMessage());
       // A sender that predates a later field (chatSites, the desktop ones) omits it (the validator
       // allows that): the stored value stays; every other field is in the message.
-      const user = await ctx.settings.user();
+      const user = await worker.settings.user();
       const settings: Settings = { ...user, ...req.settings };
       // A managed field may be sent only with the policy's value (what settings-get answered);
       // any other value is refused and nothing is written. The user's own value stays stored.
@@ -39,19 +39,19 @@ export function settingsHandlers(ctx: ServiceContext): Slice<'settings'> {
     },
     'skillpin:settings-update': async (req) => {
       // A change to a field the organisation manages is refused as a whole: nothing is written.
-      const policy = await ctx.policy();
+      const policy = await worker.policy();
       if (!policy) return fail('policy-pending', policyPendingMessage());
       const conflicts = managedConflicts(req.changes, policy);
       if (conflicts.length > 0) return managedRefusal(conflicts);
       // Only the fields the user changed, over what is stored now (not over what the page
       // loaded): a value another page saved meanwhile survives.
-      await write(mergeSettings(await ctx.settings.user(), withoutManaged(req.changes, policy)));
-      return { ok: true, settings: await ctx.settings.effective() };
+      await write(mergeSettings(await worker.settings.user(), withoutManaged(req.changes, policy)));
+      return { ok: true, settings: await worker.settings.effective() };
     },
     'skillpin:policy-get': async () => {
-      const policy = await ctx.policy();
+      const policy = await worker.policy();
       if (!policy) {
-        const problem = ctx.policyProblem();
+        const problem = worker.policyProblem();
         return { active: true, pending: true, managedFields: [], requireSigned: false, pinnedKeys: [], invalid: problem ? [problem] : [] };
       }
       const fields = managedFields(policy);
@@ -65,8 +65,8 @@ export function settingsHandlers(ctx: ServiceContext): Slice<'settings'> {
       return summary;
     },
     'skillpin:site-access': async (req) => {
-      const summary = await ctx.access.summary();
-      return { ...summary, origin: req.origin === undefined ? null : { origin: req.origin, readable: await ctx.access.mayRead(req.origin) } };
+      const summary = await worker.access.summary();
+      return { ...summary, origin: req.origin === undefined ? null : { origin: req.origin, readable: await worker.access.mayRead(req.origin) } };
     },
   };
 }

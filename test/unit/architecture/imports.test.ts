@@ -287,15 +287,15 @@ describe('module boundaries', () => {
 
   it('the import scan reads every form: multi-line, type-only, re-exports, and not commented-out imports', () => {
     expect(specifiers('lib/messages.ts')).toEqual(expect.arrayContaining(['./types', './trust/backup/import', './chat/insert']));
-    expect(resolveModule('lib/background/context.ts', '../engine/probe-origin')).toBe('lib/engine/probe-origin.ts');
-    expect(resolveModule('lib/background/context.ts', '@/lib/types')).toBe('lib/types.ts');
-    expect(libGraph().get('lib/background/context.ts')).toContain('lib/engine/probe-origin.ts');
+    expect(resolveModule('lib/background/create-worker-state.ts', '../engine/probe-origin')).toBe('lib/engine/probe-origin.ts');
+    expect(resolveModule('lib/background/create-worker-state.ts', '@/lib/types')).toBe('lib/types.ts');
+    expect(libGraph().get('lib/background/create-worker-state.ts')).toContain('lib/engine/probe-origin.ts');
     expect(withoutComments("// import x from './a';\n/* export * from './b' */ import y from './c';")).not.toMatch(/\.\/a|\.\/b/);
   });
 
   it('the scan sees the tree (guards against an empty walk)', () => {
     expect(files('lib').length).toBeGreaterThan(40);
     expect(files('components').length).toBeGreaterThan(10);
-    expect(imports('lib/background/context.ts')).toContain('../engine/probe-origin');
+    expect(imports('lib/background/create-worker-state.ts')).toContain('../engine/probe-origin');
   });
 });

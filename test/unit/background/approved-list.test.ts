@@ -60,9 +60,9 @@ describe('the approved list for the library', () => {
     expect(alpha.size).toBe(reported?.contextSize);
     expect(alpha.tokens).toBe(reported?.tokens);
     // The size is the block Copy hands on, exactly.
-    const ctx = await ask<ContextResult>({ type: 'skillpin:skill-context', origin: a.origin, url: alpha.url });
-    if (!ctx.ok) throw new Error(ctx.message);
-    expect(alpha.size).toBe(new TextEncoder().encode(ctx.context).byteLength);
+    const worker = await ask<ContextResult>({ type: 'skillpin:skill-context', origin: a.origin, url: alpha.url });
+    if (!worker.ok) throw new Error(worker.message);
+    expect(alpha.size).toBe(new TextEncoder().encode(worker.context).byteLength);
   });
 
   it('answers a page of the list: the first rows, then the rest', async () => {

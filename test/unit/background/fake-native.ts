@@ -62,7 +62,7 @@ export class FakeNative implements NativePlatform {
     this.connects++;
     const onMessage: ((m: unknown) => void)[] = [];
     const onDisconnect: ((p: NativePort) => void)[] = [];
-    const ctx = { allowed: true, caller: FAKE_CALLER, places: this.places, now: () => Date.now() };
+    const worker = { allowed: true, caller: FAKE_CALLER, places: this.places, now: () => Date.now() };
     const port: NativePort & { reason: string | null } = {
       reason: null,
       postMessage: (message) => {
@@ -74,7 +74,7 @@ export class FakeNative implements NativePlatform {
             for (const l of onDisconnect) l(port);
             return;
           }
-          const reply = JSON.parse(JSON.stringify(answer(Buffer.from(JSON.stringify(copy)), ctx)));
+          const reply = JSON.parse(JSON.stringify(answer(Buffer.from(JSON.stringify(copy)), worker)));
           for (const l of onMessage) l(reply);
         }, 0);
       },

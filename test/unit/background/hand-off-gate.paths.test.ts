@@ -297,7 +297,7 @@ describe('the hand-off gate: every path that hands content out', () => {
     expect(users('mirrorableSkills')).toEqual(['lib/background/desktop-sync.ts']);
     expect(users('planMirror')).toEqual(['lib/background/desktop-sync.ts']);
     expect(readFileSync('lib/background/desktop-sync.ts', 'utf8')).toMatch(/planMirror\(found\.skills,/);
-    for (const file of ['lib/background/skill-context-paths.ts', 'lib/background/skill-export.ts', 'lib/background/desktop-mirror.ts']) expect(readFileSync(file, 'utf8')).toMatch(/\brelease\(ctx,/);
+    for (const file of ['lib/background/skill-context-paths.ts', 'lib/background/skill-export.ts', 'lib/background/desktop-mirror.ts']) expect(readFileSync(file, 'utf8')).toMatch(/\brelease\(worker,/);
   });
 
   for (const [path, driver] of Object.entries(DRIVERS)) {

@@ -160,11 +160,11 @@ describe('the background menus follow the stored chat sites', () => {
     const id = insertItemId(server.origin, skill.url);
     expect(model?.insertItems.map((i) => i.id)).toContain(id);
     expect(model?.insertPatterns).toContain('http://localhost/*');
-    const ctx = await ask<ContextResult>({ type: 'skillpin:skill-context', origin: server.origin, url: skill.url });
-    if (!ctx.ok) throw new Error(ctx.message);
+    const worker = await ask<ContextResult>({ type: 'skillpin:skill-context', origin: server.origin, url: skill.url });
+    if (!worker.ok) throw new Error(worker.message);
     platform.show(7, 'http://localhost:3000/c/1');
     expect(await service.onMenuClick(id, { id: 7, url: 'http://localhost:3000/c/1' })).toBe(true);
-    expect(platform.inserts).toEqual([{ tabId: 7, frameId: 0, text: ctx.context, origin: 'http://localhost:3000' }]);
+    expect(platform.inserts).toEqual([{ tabId: 7, frameId: 0, text: worker.context, origin: 'http://localhost:3000' }]);
     // The menu shows on every port of that host (match patterns have no port): another port gets nothing.
     platform.show(8, 'http://localhost:3001/c/1');
     expect(await service.onMenuClick(id, { id: 8, url: 'http://localhost:3001/c/1' })).toBe(false);

@@ -81,22 +81,22 @@ describe('navigation, badge and approval', () => {
     const skill = report!.skills[0]!;
     const res = await ask<ActionResult>({ type: 'skillpin:approve', origin: server.origin, url: skill.url, digestLf: skill.actual!.lf, confirmUnverified: false, confirmCrossOrigin: false });
     expect(res).toEqual({ ok: true });
-    const ctx = await ask<ContextResult>({ type: 'skillpin:skill-context', origin: server.origin, url: skill.url });
-    expect(ctx.ok).toBe(true);
-    if (ctx.ok) {
-      expect(ctx.context).toContain(server.origin);
-      expect(ctx.context).toContain(skill.actual!.lf);
+    const worker = await ask<ContextResult>({ type: 'skillpin:skill-context', origin: server.origin, url: skill.url });
+    expect(worker.ok).toBe(true);
+    if (worker.ok) {
+      expect(worker.context).toContain(server.origin);
+      expect(worker.context).toContain(skill.actual!.lf);
     }
     // The copy menu shows on that origin and copies the same block.
     await service.onTabActivated(1, server.origin + '/');
     expect(platform.menus?.copyVisible).toBe(true);
     expect(await service.onMenuClick('skillpin-copy', { id: 1, url: server.origin + '/' })).toBe(true);
-    expect(platform.copies).toEqual([ctx.ok ? ctx.context : '']);
+    expect(platform.copies).toEqual([worker.ok ? worker.context : '']);
     // Insert through the menu item of a chat page.
     const itemId = platform.menus!.insertItems[0]!.id;
     platform.show(9, 'https://chatgpt.com/c/1');
     expect(await service.onMenuClick(itemId, { id: 9, url: 'https://chatgpt.com/' })).toBe(true);
-    expect(platform.inserts).toEqual([{ tabId: 9, frameId: 0, text: ctx.ok ? ctx.context : '', origin: 'https://chatgpt.com' }]);
+    expect(platform.inserts).toEqual([{ tabId: 9, frameId: 0, text: worker.ok ? worker.context : '', origin: 'https://chatgpt.com' }]);
   });
 
   it('a revisit within a minute of a finished probe reuses its report; later, or after a settings change, it probes', async () => {
@@ -218,8 +218,8 @@ describe('key change', () => {
     expect(platform.notifications).toHaveLength(1);
     expect(service.onNotificationClick(platform.notifications[0]!.id)).toBe(server.origin);
 
-    const ctx = await ask<ContextResult>({ type: 'skillpin:skill-context', origin: server.origin, url: skill.url });
-    expect(ctx.ok).toBe(false);
+    const worker = await ask<ContextResult>({ type: 'skillpin:skill-context', origin: server.origin, url: skill.url });
+    expect(worker.ok).toBe(false);
 
     const wrong = await ask<ActionResult>({ type: 'skillpin:trust-key', origin: server.origin, expectedFingerprint: 'SHA256:stale', newFingerprint: changed.key.offered!.fingerprint });
     expect(wrong).toMatchObject({ ok: false, error: 'pin-changed' });

@@ -1,6 +1,6 @@
 // What one background worker keeps, as the handler slices (handlers/), the browser events
-// (events.ts) and the hand-off gate see it: the shape of the state createContext (context.ts)
-// builds. Only types, below every module that takes the context, so none of them imports context.ts.
+// (events.ts) and the hand-off gate see it: the shape of the state createWorkerState (create-worker-state.ts)
+// builds. Only types, below every module that takes the worker state, so none of them imports its builder.
 import type { DesktopStatus, StateChangeKind } from '../messages';
 import type { ManagedPolicy } from '../trust/managed';
 import type { PrivateStore } from '../trust/private-store';
@@ -13,7 +13,7 @@ import type { SettingsCache } from './settings-cache';
 import type { SiteAccess } from './site-access';
 import type { ChangeMarker } from './state-change';
 
-export interface ServiceContext {
+export interface WorkerState {
   deps: BackgroundDeps;
   platform: BackgroundPlatform;
   clock: Clock;

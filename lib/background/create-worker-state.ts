@@ -20,11 +20,11 @@ import { changeMarker, stateAnnouncer } from './state-change';
 import { refreshBadges } from './badge-refresh';
 import { storeOnce } from './store-once';
 import { keepReportSoon } from './kept-report';
-import type { ServiceContext } from './service-context';
+import type { WorkerState } from './worker-state';
 
-export type { ServiceContext } from './service-context';
+export type { WorkerState } from './worker-state';
 
-export function createContext(deps: BackgroundDeps): ServiceContext {
+export function createWorkerState(deps: BackgroundDeps): WorkerState {
   const { platform, clock } = deps;
   const store = storeOnce(deps.openStore);
   const privateStore = createPrivateStore(store);
@@ -35,11 +35,11 @@ export function createContext(deps: BackgroundDeps): ServiceContext {
     ...(deps.policyWaitMs === undefined ? {} : { waitMs: deps.policyWaitMs }),
     // A policy known at last, after callers were told it was not: pages and menus follow it.
     onArrived: () => {
-      void ctx.announce('settings');
-      void ctx.refreshMenusSafe();
+      void worker.announce('settings');
+      void worker.refreshMenusSafe();
       // The probes refused meanwhile (a page loaded while the policy was not known) run now.
       probes.retryPending();
-      ctx.desktop.changed({ force: true });
+      worker.desktop.changed({ force: true });
     },
   });
   const settings = settingsCache(store, policy.get);
@@ -50,7 +50,7 @@ export function createContext(deps: BackgroundDeps): ServiceContext {
     clock,
     policy: policy.get,
     settings: () => settings.effective(),
-    privateRequest: (origin, tabId, sender) => ctx.privateRequest(origin, tabId, sender),
+    privateRequest: (origin, tabId, sender) => worker.privateRequest(origin, tabId, sender),
     mayRead: (origin) => access.mayRead(origin),
     run: async (origin, opts) => {
       // The gate let this probe through with a known policy; one forgotten since (managed storage
@@ -69,26 +69,26 @@ export function createContext(deps: BackgroundDeps): ServiceContext {
       // The popup paints the latest report before the worker answers it (kept-report.ts).
       keepReportSoon(platform, report, opts.private === true);
       await maybeNotify(platform, report, opts.private ? privateNotified : null);
-      await ctx.refreshMenusSafe();
+      await worker.refreshMenusSafe();
       // A content or key change, or a skill that stopped verifying, leaves the mirror at once.
-      ctx.desktop.changed({ origin });
+      worker.desktop.changed({ origin });
       // Open pages that show approved skills (the side panel's library, the options page) follow a
       // report that changes what they show of one (a content or key change found on a visit), and
       // only such a report: a probe that found nothing new refreshes no page and no badge.
-      if (approvedViewChanged(await before, report)) await ctx.announce('reports');
+      if (approvedViewChanged(await before, report)) await worker.announce('reports');
       return report;
     },
   });
 
   const announceChange = stateAnnouncer((k, v) => platform.setLocal(k, v), clock);
-  const ctx: ServiceContext = {
+  const worker: WorkerState = {
     deps,
     platform,
     clock,
     store,
     privateStore,
     storeOf: async (priv) => (priv ? privateStore : store()),
-    isPrivate: async (origin, sender, tabId) => (sender === null ? false : ctx.privateRequest(origin, tabId, sender)),
+    isPrivate: async (origin, sender, tabId) => (sender === null ? false : worker.privateRequest(origin, tabId, sender)),
     policy: policy.get,
     forgetPolicy: policy.forget,
     policyProblem: policy.problem,
@@ -100,23 +100,23 @@ export function createContext(deps: BackgroundDeps): ServiceContext {
     async announce(kind) {
       await announceChange(kind);
       // The badges follow too (not awaited: an answer to a page does not wait for every tab).
-      void refreshBadges(ctx).catch(() => undefined);
+      void refreshBadges(worker).catch(() => undefined);
     },
     async currentReport(origin, priv = false) {
-      const report = await (await ctx.storeOf(priv)).getReport(origin);
+      const report = await (await worker.storeOf(priv)).getReport(origin);
       // A report left in 'probing' by a stopped worker is stale: nothing is in flight here.
       if (report && report.state === 'probing' && !probes.inFlight(origin, priv)) return null;
       return report;
     },
     async refreshMenus(activeUrl) {
       lastActiveUrl = activeUrl;
-      const approved = await approvedList(ctx);
+      const approved = await approvedList(worker);
       const { chatSites } = await settings.effective();
       await platform.updateMenus(menuModel(approved, activeUrl ? httpOrigin(activeUrl) : null, chatSites));
     },
     async refreshMenusSafe() {
       try {
-        await ctx.refreshMenus(lastActiveUrl);
+        await worker.refreshMenus(lastActiveUrl);
       } catch {
         // Menus are a convenience; a failure here must not break probing.
       }
@@ -128,8 +128,8 @@ export function createContext(deps: BackgroundDeps): ServiceContext {
         return true;
       }
     },
-    // Built now, reading the context only when it first runs (its own part of it is this field).
-    desktop: createDesktopSync(platform, clock, () => ctx),
+    // Built now, reading the worker state only when it first runs (its own part of it is this field).
+    desktop: createDesktopSync(platform, clock, () => worker),
   };
-  return ctx;
+  return worker;
 }
