@@ -29,7 +29,10 @@ export interface Catalog {
  */
 export function originLabel(origin: string): string {
   const u = new URL(origin);
-  const host = u.hostname.replace(/^\[|\]$/g, '').replace(/:/g, '-').toLowerCase();
+  const host = u.hostname
+    .replace(/^\[|\]$/g, '')
+    .replace(/:/g, '-')
+    .toLowerCase();
   return `${host}${u.port ? `_${u.port}` : ''}${u.protocol === 'http:' ? '_http' : ''}`;
 }
 

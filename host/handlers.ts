@@ -97,7 +97,10 @@ function put(ctx: HostContext, id: number, skill: WireSkill, requests: AgentRequ
   if (record === null) {
     const { files: wire, ...facts } = skill;
     record = { format: 1, key, caller: ctx.caller, ...facts, files: wire.map((f) => ({ path: f.path, sha256: f.sha256, size: f.size })), storedAt: ctx.now(), agents: [] };
-    ctx.mirror.store(record, [...checked.files].map(([path, bytes]) => ({ path, bytes })));
+    ctx.mirror.store(
+      record,
+      [...checked.files].map(([path, bytes]) => ({ path, bytes })),
+    );
   }
   agents.push(...reconcile(ctx, record, requests, checked.files));
   return { type: 'stored', id, skill: refOf(skill), agents };

@@ -62,10 +62,14 @@ const quoteSh = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
 
 function launcherText(p: Places, program: string, o: InstallOptions): string {
   if (p.platform === 'win32') {
-    const sets = Object.entries(o.env).map(([k, v]) => `set "${k}=${v}"\r\n`).join('');
+    const sets = Object.entries(o.env)
+      .map(([k, v]) => `set "${k}=${v}"\r\n`)
+      .join('');
     return `@echo off\r\nrem Written by skillpin install-host; removed by skillpin uninstall-host.\r\n${sets}"${o.node}" "${program}" native-host %*\r\n`;
   }
-  const sets = Object.entries(o.env).map(([k, v]) => `${k}=${quoteSh(v)}; export ${k}\n`).join('');
+  const sets = Object.entries(o.env)
+    .map(([k, v]) => `${k}=${quoteSh(v)}; export ${k}\n`)
+    .join('');
   return `#!/bin/sh\n# Written by skillpin install-host; removed by skillpin uninstall-host.\n${sets}exec ${quoteSh(o.node)} ${quoteSh(program)} native-host "$@"\n`;
 }
 

@@ -97,7 +97,9 @@ export class Mirror {
 
   private partitions(): string[] {
     try {
-      return readdirSync(this.root).filter((n) => PARTITION.test(n)).sort();
+      return readdirSync(this.root)
+        .filter((n) => PARTITION.test(n))
+        .sort();
     } catch {
       return [];
     }

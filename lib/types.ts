@@ -103,14 +103,7 @@ export interface Diagnostic {
 // ---------------------------------------------------------------------------
 
 /** What a document or artifact request is for (a SourceReport's kind, a probe-cache entry's kind): a row of DOCUMENTS. */
-export type DocumentKind =
-  | 'llms-txt'
-  | 'index'
-  | 'legacy-index'
-  | 'signing-key'
-  | 'attestations'
-  | 'skill-md'
-  | 'archive';
+export type DocumentKind = 'llms-txt' | 'index' | 'legacy-index' | 'signing-key' | 'attestations' | 'skill-md' | 'archive';
 
 const KiB = 1024;
 const MiB = 1024 * KiB;

@@ -76,7 +76,16 @@ const machine = [
 ];
 
 mkdirSync(join(root, 'docs'), { recursive: true });
-writeFileSync(docPath, renderReport(sections, { command: `npm run bench${filters.length ? ' -- ' + filters.join(' ') : ''}`, startedAt, seconds, machine, failed: run.status === 0 ? [] : missing.length ? missing : ['(see the Playwright output)'] }) + '\n');
+writeFileSync(
+  docPath,
+  renderReport(sections, {
+    command: `npm run bench${filters.length ? ' -- ' + filters.join(' ') : ''}`,
+    startedAt,
+    seconds,
+    machine,
+    failed: run.status === 0 ? [] : missing.length ? missing : ['(see the Playwright output)'],
+  }) + '\n',
+);
 
 const targets = sections.flatMap((s) => s.targets);
 const met = targets.filter((t) => t.met === true).length;

@@ -63,7 +63,9 @@ const badgeColor = publisherTab ? await badgeColorOf(publisherTab.id) : null;
 console.log(`badge:          ${badge || '(none)'} on the demo publisher tab; Skillpin ${pinned ? 'is pinned to the toolbar' : 'is NOT pinned (see the extensions menu)'}`);
 
 if (stay) {
-  const icon = pinned ? 'the Skillpin icon (a green pin with a check mark) right of the address bar' : 'the puzzle-piece Extensions icon right of the address bar, then the pin next to Skillpin, then the Skillpin icon (a green pin with a check mark)';
+  const icon = pinned
+    ? 'the Skillpin icon (a green pin with a check mark) right of the address bar'
+    : 'the puzzle-piece Extensions icon right of the address bar, then the pin next to Skillpin, then the Skillpin icon (a green pin with a check mark)';
   console.log('\nChromium is open on the demo publisher, its only tab. What to click:');
   console.log(`  1. Click ${icon}, showing ${badge || 'its badge'}: the popup lists the site's ${DEMO_SKILLS.length} verified skills.`);
   console.log(`  2. In the popup, click "Approve" on a skill (e.g. ${DEMO_SKILLS[0]?.name}).`);
@@ -113,9 +115,16 @@ if (await details.count()) {
   const back = popup.getByRole('button', { name: /back/i });
   if (await back.count()) await back.first().click();
 }
-const approve = popup.locator('[data-skill-url]').first().getByRole('button', { name: /approve/i });
+const approve = popup
+  .locator('[data-skill-url]')
+  .first()
+  .getByRole('button', { name: /approve/i });
 await approve.first().click();
-await popup.getByRole('button', { name: 'Insert into chat' }).first().waitFor({ state: 'attached', timeout: 10_000 }).catch(() => undefined);
+await popup
+  .getByRole('button', { name: 'Insert into chat' })
+  .first()
+  .waitFor({ state: 'attached', timeout: 10_000 })
+  .catch(() => undefined);
 await popup.waitForTimeout(300);
 await snap(popup, '04-popup-approved.png');
 
@@ -181,7 +190,10 @@ await popup
   .getByRole('button', { name: /review|details|changes/i })
   .first()
   .click();
-await popup.getByText(/collector\.example/).first().waitFor({ timeout: 10_000 });
+await popup
+  .getByText(/collector\.example/)
+  .first()
+  .waitFor({ timeout: 10_000 });
 await snap(popup, '08-popup-content-changed.png');
 
 // The publisher re-publishes with a new key: every skill is blocked until the user decides.
@@ -189,7 +201,10 @@ rotateKey(demo, changedSkills);
 const rotated = await recheck(popup);
 console.log(`after a new key: key ${rotated.key.state}, skills ${[...new Set(rotated.skills.map((/** @type {{ status: string }} */ s) => s.status))].join(', ')}`);
 await popup.goto(popupUrl);
-await popup.getByRole('button', { name: /trust new key/i }).first().waitFor({ timeout: 10_000 });
+await popup
+  .getByRole('button', { name: /trust new key/i })
+  .first()
+  .waitFor({ timeout: 10_000 });
 await snap(popup, '09-popup-key-changed.png');
 const keyBadge = publisherTab ? await worker.evaluate((id) => chrome.action.getBadgeText({ tabId: id }), publisherTab.id) : '';
 const keyBadgeColor = publisherTab ? await badgeColorOf(publisherTab.id) : null;

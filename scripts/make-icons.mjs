@@ -4,7 +4,8 @@ import { deflateSync } from 'node:zlib';
 import { mkdirSync, writeFileSync } from 'node:fs';
 
 function crc32(buf) {
-  let c, crc = 0xffffffff;
+  let c,
+    crc = 0xffffffff;
   for (let n = 0; n < buf.length; n++) {
     c = (crc ^ buf[n]) & 0xff;
     for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
@@ -13,9 +14,11 @@ function crc32(buf) {
   return (crc ^ 0xffffffff) >>> 0;
 }
 function chunk(type, data) {
-  const len = Buffer.alloc(4); len.writeUInt32BE(data.length);
+  const len = Buffer.alloc(4);
+  len.writeUInt32BE(data.length);
   const td = Buffer.concat([Buffer.from(type), data]);
-  const crc = Buffer.alloc(4); crc.writeUInt32BE(crc32(td));
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(td));
   return Buffer.concat([len, td, crc]);
 }
 function png(size, pixel) {
@@ -24,29 +27,45 @@ function png(size, pixel) {
     raw[y * (size * 4 + 1)] = 0;
     for (let x = 0; x < size; x++) {
       // 4x4 supersampling for smooth edges
-      let r = 0, g = 0, b = 0, a = 0;
-      for (let sy = 0; sy < 4; sy++) for (let sx = 0; sx < 4; sx++) {
-        const p = pixel((x + (sx + 0.5) / 4) / size, (y + (sy + 0.5) / 4) / size);
-        r += p[0] * p[3]; g += p[1] * p[3]; b += p[2] * p[3]; a += p[3];
-      }
+      let r = 0,
+        g = 0,
+        b = 0,
+        a = 0;
+      for (let sy = 0; sy < 4; sy++)
+        for (let sx = 0; sx < 4; sx++) {
+          const p = pixel((x + (sx + 0.5) / 4) / size, (y + (sy + 0.5) / 4) / size);
+          r += p[0] * p[3];
+          g += p[1] * p[3];
+          b += p[2] * p[3];
+          a += p[3];
+        }
       const o = y * (size * 4 + 1) + 1 + x * 4;
-      raw[o] = a ? Math.round(r / a) : 0; raw[o + 1] = a ? Math.round(g / a) : 0; raw[o + 2] = a ? Math.round(b / a) : 0; raw[o + 3] = Math.round(a / 16);
+      raw[o] = a ? Math.round(r / a) : 0;
+      raw[o + 1] = a ? Math.round(g / a) : 0;
+      raw[o + 2] = a ? Math.round(b / a) : 0;
+      raw[o + 3] = Math.round(a / 16);
     }
   }
   const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(size, 0); ihdr.writeUInt32BE(size, 4); ihdr[8] = 8; ihdr[9] = 6;
+  ihdr.writeUInt32BE(size, 0);
+  ihdr.writeUInt32BE(size, 4);
+  ihdr[8] = 8;
+  ihdr[9] = 6;
   return Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]);
 }
 function segDist(px, py, ax, ay, bx, by) {
-  const dx = bx - ax, dy = by - ay;
+  const dx = bx - ax,
+    dy = by - ay;
   const t = Math.max(0, Math.min(1, ((px - ax) * dx + (py - ay) * dy) / (dx * dx + dy * dy)));
   return Math.hypot(px - (ax + t * dx), py - (ay + t * dy));
 }
 function pixel(u, v) {
-  const cx = 0.5, cy = 0.40, R = 0.34;
+  const cx = 0.5,
+    cy = 0.4,
+    R = 0.34;
   const inHead = Math.hypot(u - cx, v - cy) <= R;
   // the pin's point: a triangle from the head down to (0.5, 0.96)
-  const tip = v > cy && v <= 0.96 && Math.abs(u - cx) <= R * 0.82 * (0.96 - v) / (0.96 - cy);
+  const tip = v > cy && v <= 0.96 && Math.abs(u - cx) <= (R * 0.82 * (0.96 - v)) / (0.96 - cy);
   if (!inHead && !tip) return [0, 0, 0, 0];
   const check = Math.min(segDist(u, v, 0.34, 0.41, 0.46, 0.53), segDist(u, v, 0.46, 0.53, 0.67, 0.29));
   if (check < 0.055) return [255, 255, 255, 255];

@@ -113,7 +113,11 @@ async function journey(lang) {
     const sections = await options.locator('.nav a').evaluateAll((links) => links.map((a) => a.getAttribute('href') ?? '').filter((h) => h.startsWith('#')));
     for (const [i, href] of sections.entries()) {
       const id = href.slice(1);
-      if (id === 'diagnostics') await options.locator('#diag-origin').selectOption(site.origin).catch(() => undefined);
+      if (id === 'diagnostics')
+        await options
+          .locator('#diag-origin')
+          .selectOption(site.origin)
+          .catch(() => undefined);
       await options.locator(`.nav a[href="${href}"]`).click();
       await options.waitForTimeout(200);
       await shoot(options, lang, `${String(10 + i).padStart(2, '0')}-options-${id}`);

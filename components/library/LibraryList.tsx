@@ -30,13 +30,7 @@ function Row({ entry, index, active, tab, actions, onReview, onPick }: RowProps)
   const tone = attentionTone(item);
   const size = insertedSize({ contextSize: item.size, tokens: item.tokens });
   return (
-    <li
-      id={rowId(index)}
-      class={`card lib-row${active ? ' lib-active' : ''}`}
-      data-skill-url={item.url}
-      data-active={active ? 'true' : undefined}
-      onFocusCapture={() => onPick(index)}
-    >
+    <li id={rowId(index)} class={`card lib-row${active ? ' lib-active' : ''}`} data-skill-url={item.url} data-active={active ? 'true' : undefined} onFocusCapture={() => onPick(index)}>
       <div class="card-head">
         <h3 class="card-title">{name}</h3>
         <span class={`chip chip-${tone}`} data-attention={item.attention ?? 'none'}>
@@ -54,13 +48,7 @@ function Row({ entry, index, active, tab, actions, onReview, onPick }: RowProps)
       <ExportNote status={actions.exporter.exportOf(item.origin, item.url)} />
       <div class="actions">
         {item.usable && tab?.isChat && (
-          <button
-            type="button"
-            class="btn-primary"
-            disabled={actions.busy}
-            onClick={() => void actions.insert(tab.tabId, tab.origin, item.origin, item.url, item.name)}
-            data-action="insert"
-          >
+          <button type="button" class="btn-primary" disabled={actions.busy} onClick={() => void actions.insert(tab.tabId, tab.origin, item.origin, item.url, item.name)} data-action="insert">
             {t('insert_into_chat')}
           </button>
         )}

@@ -78,8 +78,18 @@ function Agents({ model }: { model: DesktopModel }) {
 export function DesktopSection({ env, version = 0 }: { env: OptionsEnv; version?: number }) {
   const model = useDesktop(env, version);
   const { status, settings } = model;
-  if (model.error) return <p class="error" role="alert">{t('desktop_error', model.error)}</p>;
-  if (!status || !settings) return <p class="loading" aria-busy="true">{t('loading')}</p>;
+  if (model.error)
+    return (
+      <p class="error" role="alert">
+        {t('desktop_error', model.error)}
+      </p>
+    );
+  if (!status || !settings)
+    return (
+      <p class="loading" aria-busy="true">
+        {t('loading')}
+      </p>
+    );
   const on = settings.desktopMirror;
   return (
     <div class="desktop" data-testid="desktop">

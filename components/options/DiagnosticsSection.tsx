@@ -59,8 +59,18 @@ export function DiagnosticsSection({ env, initialOrigin }: { env: OptionsEnv; in
     else announce(t('copy_clipboard_denied'), 'error');
   }
 
-  if (list.phase === 'loading') return <p class="loading" aria-busy="true">{t('loading')}</p>;
-  if (list.phase === 'error') return <p class="error" role="alert">{t('list_error', list.message)}</p>;
+  if (list.phase === 'loading')
+    return (
+      <p class="loading" aria-busy="true">
+        {t('loading')}
+      </p>
+    );
+  if (list.phase === 'error')
+    return (
+      <p class="error" role="alert">
+        {t('list_error', list.message)}
+      </p>
+    );
   if (list.items.length === 0) return <p class="empty">{t('diag_empty')}</p>;
   return (
     <div class="diag">

@@ -79,9 +79,7 @@ export function ImportResultPanel({ result }: { result: ImportResult }) {
     <div class={`result ${result.ok && result.pinConflicts.length === 0 ? 'result-ok' : 'result-warn'}`} data-testid="import-result">
       <p data-testid="import-summary">{resultSummary(result)}</p>
       {result.pinConflicts.length > 0 && <PinConflicts conflicts={result.pinConflicts} />}
-      {(result.settingsManaged?.length ?? 0) > 0 && (
-        <p data-testid="import-settings-managed">{t('policy_import_managed', settingsWords(result.settingsManaged ?? []))}</p>
-      )}
+      {(result.settingsManaged?.length ?? 0) > 0 && <p data-testid="import-settings-managed">{t('policy_import_managed', settingsWords(result.settingsManaged ?? []))}</p>}
       {(result.pinsRevoked?.length ?? 0) > 0 && <p data-testid="import-revoked-pins">{tn('import_revoked_pins', result.pinsRevoked?.length ?? 0)}</p>}
       {(result.approvalsSkipped?.length ?? 0) > 0 && <SkippedApprovals skipped={result.approvalsSkipped ?? []} />}
       {result.errors.length > 0 && (

@@ -76,8 +76,7 @@ export function KeyHistorySection({ env, version, onChanged }: { env: OptionsEnv
           originCell: (e) => <OriginLink origin={e.origin} popupUrl={env.popupUrl} />,
           stateText: keyStateText,
           // A revoked key stays revoked: nothing to do on its row.
-          action: (e) =>
-            e.state === 'revoked' ? null : { name: 'revoke-key', label: t('revoke_key'), ariaLabel: t('revoke_key_for', e.origin), onClick: () => revoke.ask(e) },
+          action: (e) => (e.state === 'revoked' ? null : { name: 'revoke-key', label: t('revoke_key'), ariaLabel: t('revoke_key_for', e.origin), onClick: () => revoke.ask(e) }),
         })}
         rowKey={(e) => `${e.origin} ${e.fingerprint}`}
         rowData={(e) => ({ 'data-origin': e.origin, 'data-fingerprint-row': e.fingerprint, 'data-state': e.state })}

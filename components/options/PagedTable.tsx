@@ -49,8 +49,18 @@ export function useSortedList<T>(fetchList: () => Promise<readonly T[]>, compare
  * `empty` overrides "no items" for lists paged elsewhere, where a page can be empty and the list not.
  */
 export function listPlaceholder<T>(state: ListState<T>, emptyText: string, empty?: boolean): ComponentChild | null {
-  if (state.phase === 'loading') return <p class="loading" aria-busy="true">{t('loading')}</p>;
-  if (state.phase === 'error') return <p class="error" role="alert">{t('list_error', state.message)}</p>;
+  if (state.phase === 'loading')
+    return (
+      <p class="loading" aria-busy="true">
+        {t('loading')}
+      </p>
+    );
+  if (state.phase === 'error')
+    return (
+      <p class="error" role="alert">
+        {t('list_error', state.message)}
+      </p>
+    );
   if (empty ?? state.items.length === 0) return <p class="empty">{emptyText}</p>;
   return null;
 }
@@ -157,23 +167,23 @@ export function PagedTableView<T>({ testId, caption, columns, rowKey, rowData, s
     <>
       <div class="list-tools">
         {(total > FILTER_MIN_ROWS || filter !== '') && (
-        <div class="list-filter">
-          <label for={`${id}-filter`}>{filterLabel}</label>
-          <input
-            id={`${id}-filter`}
-            type="search"
-            value={filter}
-            autocomplete="off"
-            spellcheck={false}
-            aria-controls={`${id}-table`}
-            aria-describedby={`${id}-count`}
-            onInput={(e) => {
-              focusRow.current = null;
-              onFilter((e.currentTarget as HTMLInputElement).value);
-            }}
-            data-testid={`${testId}-filter`}
-          />
-        </div>
+          <div class="list-filter">
+            <label for={`${id}-filter`}>{filterLabel}</label>
+            <input
+              id={`${id}-filter`}
+              type="search"
+              value={filter}
+              autocomplete="off"
+              spellcheck={false}
+              aria-controls={`${id}-table`}
+              aria-describedby={`${id}-count`}
+              onInput={(e) => {
+                focusRow.current = null;
+                onFilter((e.currentTarget as HTMLInputElement).value);
+              }}
+              data-testid={`${testId}-filter`}
+            />
+          </div>
         )}
         {(total > FILTER_MIN_ROWS || filter !== '' || more > 0) && (
           <p class="list-count hint" id={`${id}-count`} role="status" aria-live="polite" data-testid={`${testId}-count`}>

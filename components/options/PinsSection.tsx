@@ -10,10 +10,7 @@ import { OriginLink } from './OriginLink';
 
 export { pinMatches };
 
-type PinsState =
-  | { phase: 'loading' }
-  | { phase: 'error'; message: string }
-  | { phase: 'ready'; items: Pin[]; matching: number; total: number };
+type PinsState = { phase: 'loading' } | { phase: 'error'; message: string } | { phase: 'ready'; items: Pin[]; matching: number; total: number };
 
 /**
  * The pins a page at a time from the background, which sorts and filters them

@@ -46,7 +46,21 @@ function parsedCount(text: string, count: (value: unknown) => number | null): nu
 const SUMMARY: Record<(typeof JSON_TEXTS)[number]['field'], PluralBase> = { reviewers: 'set_reviewers_count', snapshotKeys: 'set_snapshot_keys_count' };
 
 /** The text box of a list or JSON setting: read-only while the organisation manages it, its error and help named. */
-function FieldBox({ field, rows, form, managed, error, set }: { field: TextName; rows: number; form: SettingsForm; managed: boolean; error: string | undefined; set: (field: TextName, value: string) => void }) {
+function FieldBox({
+  field,
+  rows,
+  form,
+  managed,
+  error,
+  set,
+}: {
+  field: TextName;
+  rows: number;
+  form: SettingsForm;
+  managed: boolean;
+  error: string | undefined;
+  set: (field: TextName, value: string) => void;
+}) {
   return (
     <textarea
       id={`set-${field}`}

@@ -25,8 +25,18 @@ function ChangedElsewhere({ onReload }: { onReload: () => void }) {
 export function SettingsSection({ env, version = 0 }: { env: OptionsEnv; version?: number }) {
   const settings = useSettings(env, version);
   const { state, errors, saving, policy, set } = settings;
-  if (state.phase === 'loading') return <p class="loading" aria-busy="true">{t('loading')}</p>;
-  if (state.phase === 'error') return <p class="error" role="alert">{t('settings_error', state.message)}</p>;
+  if (state.phase === 'loading')
+    return (
+      <p class="loading" aria-busy="true">
+        {t('loading')}
+      </p>
+    );
+  if (state.phase === 'error')
+    return (
+      <p class="error" role="alert">
+        {t('settings_error', state.message)}
+      </p>
+    );
   const { form } = state;
   const dirty = JSON.stringify(form) !== JSON.stringify(state.saved);
   return (

@@ -63,14 +63,7 @@ export function TransferSection({ env, onChanged }: { env: OptionsEnv; onChanged
         </button>
       </div>
       {preview && (
-        <ImportPreviewPanel
-          preview={preview}
-          confirmed={transfer.confirmed}
-          onConfirm={transfer.confirm}
-          busy={busy}
-          onApply={() => void transfer.doImport()}
-          onCancel={transfer.cancelPreview}
-        />
+        <ImportPreviewPanel preview={preview} confirmed={transfer.confirmed} onConfirm={transfer.confirm} busy={busy} onApply={() => void transfer.doImport()} onCancel={transfer.cancelPreview} />
       )}
       {result && <ImportResultPanel result={result} />}
     </div>

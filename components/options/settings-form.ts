@@ -169,17 +169,7 @@ export function fromForm(form: SettingsForm): { settings: FormSettings; errors: 
   };
 }
 
-export const FORM_FIELDS: readonly (keyof SettingsForm)[] = [
-  'paused',
-  'probeInPrivate',
-  'allowListOnly',
-  'legacyIndex',
-  'allowList',
-  'denyList',
-  'reviewers',
-  'snapshotKeys',
-  'chatSites',
-];
+export const FORM_FIELDS: readonly (keyof SettingsForm)[] = ['paused', 'probeInPrivate', 'allowListOnly', 'legacyIndex', 'allowList', 'denyList', 'reviewers', 'snapshotKeys', 'chatSites'];
 
 /** The fields whose text or box differs from the form as loaded (`saved`). */
 export function changedFields(form: SettingsForm, saved: SettingsForm): (keyof SettingsForm)[] {

@@ -87,8 +87,7 @@ export function useSettings(env: OptionsEnv, version: number): SettingsModel {
     if (version > 0) recheck();
   }, [version, recheck]);
 
-  const set = <K extends keyof SettingsForm>(field: K, value: SettingsForm[K]) =>
-    setState((prev) => (prev.phase === 'ready' ? { ...prev, form: { ...prev.form, [field]: value } } : prev));
+  const set = <K extends keyof SettingsForm>(field: K, value: SettingsForm[K]) => setState((prev) => (prev.phase === 'ready' ? { ...prev, form: { ...prev.form, [field]: value } } : prev));
 
   async function save() {
     if (state.phase !== 'ready') return;

@@ -60,13 +60,7 @@ export function ChatPanel({ env, tabId, chatOrigin, actions, version = 0 }: Prop
               {item.usable ? (
                 <div class="actions">
                   {tabId !== null && (
-                    <button
-                      type="button"
-                      class="btn-primary"
-                      disabled={actions.busy}
-                      onClick={() => void actions.insert(tabId, chatOrigin, item.origin, item.url, item.name)}
-                      data-action="insert"
-                    >
+                    <button type="button" class="btn-primary" disabled={actions.busy} onClick={() => void actions.insert(tabId, chatOrigin, item.origin, item.url, item.name)} data-action="insert">
                       {t('insert_into_chat')}
                     </button>
                   )}

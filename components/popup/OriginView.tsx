@@ -158,20 +158,21 @@ export function OriginView({ env, origin, tabId = null, chatTab, recheck, change
   );
   const access: SiteAccessActions = {
     onProbe: () => void (kept ? undefined : probe()),
-    onAllow: env.requestAccess && !kept
-      ? (scope) => {
-          const request = env.requestAccess;
-          if (!request) return;
-          // Asked from the click itself (the browsers allow a permission request only from a user gesture).
-          void request(scope === 'all' ? ALL_SITES_PATTERNS : [originPattern(origin) ?? origin]).then(
-            (granted) => {
-              if (granted) void probe();
-              else announce(t('access_denied'), 'error');
-            },
-            (err: unknown) => announce(t('action_failed', errorText(err)), 'error'),
-          );
-        }
-      : undefined,
+    onAllow:
+      env.requestAccess && !kept
+        ? (scope) => {
+            const request = env.requestAccess;
+            if (!request) return;
+            // Asked from the click itself (the browsers allow a permission request only from a user gesture).
+            void request(scope === 'all' ? ALL_SITES_PATTERNS : [originPattern(origin) ?? origin]).then(
+              (granted) => {
+                if (granted) void probe();
+                else announce(t('access_denied'), 'error');
+              },
+              (err: unknown) => announce(t('action_failed', errorText(err)), 'error'),
+            );
+          }
+        : undefined,
   };
   const openDetails = (s: SkillReport) => {
     if (kept) return;

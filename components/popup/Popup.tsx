@@ -125,16 +125,7 @@ function Body({ env, target }: Props) {
         {target?.kind === 'origin' && target.isChat && <ChatSection env={env} tabId={chatViewTab} origin={target.origin} version={version} />}
         {target?.kind === 'origin' && (
           // On a chat site that publishes no skills of its own, its section says nothing (hideEmpty).
-          <OriginView
-            env={env}
-            origin={target.origin}
-            tabId={target.tabId}
-            chatTab={chatTab}
-            recheck={recheck}
-            changes={version}
-            onBusy={setBusy}
-            hideEmpty={target.isChat}
-          />
+          <OriginView env={env} origin={target.origin} tabId={target.tabId} chatTab={chatTab} recheck={recheck} changes={version} onBusy={setBusy} hideEmpty={target.isChat} />
         )}
       </main>
     </PolicyContext.Provider>

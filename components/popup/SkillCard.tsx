@@ -48,19 +48,7 @@ export function ApprovalLine({ skill }: { skill: SkillReport }) {
  * refused). Approved: Insert into chat (with a chat tab open) and Copy skill context, then a second
  * row with Export for upload and, apart from it, Withdraw approval.
  */
-export function SkillButtons({
-  skill,
-  actions,
-  chatTab,
-  origin,
-  reviewed = false,
-}: {
-  skill: SkillReport;
-  actions: SkillActions;
-  chatTab: ChatTab | null;
-  origin: string;
-  reviewed?: boolean;
-}) {
+export function SkillButtons({ skill, actions, chatTab, origin, reviewed = false }: { skill: SkillReport; actions: SkillActions; chatTab: ChatTab | null; origin: string; reviewed?: boolean }) {
   const reasonId = useId();
   const approved = skill.approval.state === 'approved';
   const check = approveCheck(skill, reviewed, usePolicy()?.requireSigned === true);
@@ -74,14 +62,7 @@ export function SkillButtons({
   if (!approved || !url) {
     return (
       <div class="actions">
-        <button
-          type="button"
-          class="btn-primary"
-          disabled={!check.ok || actions.busy}
-          aria-describedby={check.ok ? undefined : reasonId}
-          onClick={() => actions.approve(skill)}
-          data-action="approve"
-        >
+        <button type="button" class="btn-primary" disabled={!check.ok || actions.busy} aria-describedby={check.ok ? undefined : reasonId} onClick={() => actions.approve(skill)} data-action="approve">
           {skill.approval.state === 'suspended' || skill.status === 'content-changed' ? t('reapprove') : t('approve')}
         </button>
         {withdraw}
@@ -130,7 +111,7 @@ export function SkillCard({ skill, origin, actions, chatTab, onDetails }: Props)
     insertedSize(skill),
   ].filter((x): x is string => x !== null);
   return (
-    <li class={`card card-${skill.status}`} aria-labelledby={headingId} data-skill-id={skill.id} data-skill-url={skill.url ?? ""}>
+    <li class={`card card-${skill.status}`} aria-labelledby={headingId} data-skill-id={skill.id} data-skill-url={skill.url ?? ''}>
       <div class="card-head">
         <h3 class="card-title" id={headingId}>
           {skill.name}

@@ -94,12 +94,7 @@ export function withChatCheck(target: PopupTarget, isChatHost: IsChatHost): Popu
  * used chat tab of `preferOrigin` (the popup's own origin), else the most recently used
  * chat tab of any window. Null when none is open.
  */
-export async function findChatTab(
-  tabs: TabsLike,
-  isChatHost: IsChatHost,
-  preferTabId: number | null = null,
-  preferOrigin: string | null = null,
-): Promise<ChatTab | null> {
+export async function findChatTab(tabs: TabsLike, isChatHost: IsChatHost, preferTabId: number | null = null, preferOrigin: string | null = null): Promise<ChatTab | null> {
   let all: TabInfo[];
   try {
     all = await tabs.query({});

@@ -6,10 +6,7 @@ import { errorText } from '../shared/format';
 import type { PopupEnv } from './env';
 
 /** `files`: for an archive, what changed in its files since the approval (null: nothing to compare). */
-export type TextState =
-  | { phase: 'loading' }
-  | { phase: 'error'; message: string }
-  | { phase: 'ready'; current: SkillText | null; approved: SkillText | null; files: ArchiveFileChange[] | null };
+export type TextState = { phase: 'loading' } | { phase: 'error'; message: string } | { phase: 'ready'; current: SkillText | null; approved: SkillText | null; files: ArchiveFileChange[] | null };
 
 /** `url` null: the skill has no usable URL, so there is no text to ask for. A new `contentKey` (the digests) reloads it. */
 export function useSkillText(env: PopupEnv, origin: string, url: string | null, contentKey: string | undefined): TextState {

@@ -48,7 +48,13 @@ function FileChange({ change }: { change: ArchiveFileChange }) {
         <code class="break">{change.path}</code> <span class="file-change-kind">{t(CHANGE_LABEL[change.change])}</span>
       </p>
       <p class="hint hex">{t('file_change_digests', change.before?.sha256 ?? t('file_change_none'), change.after?.sha256 ?? t('file_change_none'))}</p>
-      {change.text ? <SkillDiff oldText={change.text.before} newText={change.text.after} /> : <p class="hint" data-testid="file-no-text">{t('file_change_no_text')}</p>}
+      {change.text ? (
+        <SkillDiff oldText={change.text.before} newText={change.text.after} />
+      ) : (
+        <p class="hint" data-testid="file-no-text">
+          {t('file_change_no_text')}
+        </p>
+      )}
     </li>
   );
 }

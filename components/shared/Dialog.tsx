@@ -53,15 +53,7 @@ export function Dialog({ title, children, confirmLabel, cancelLabel, danger, onC
 
   return (
     <div class="dialog-backdrop" onClick={(e) => e.target === e.currentTarget && onCancel()}>
-      <div
-        class="dialog"
-        role="alertdialog"
-        aria-modal="true"
-        aria-labelledby={`${id}-t`}
-        aria-describedby={`${id}-d`}
-        ref={box}
-        onKeyDown={onKeyDown}
-      >
+      <div class="dialog" role="alertdialog" aria-modal="true" aria-labelledby={`${id}-t`} aria-describedby={`${id}-d`} ref={box} onKeyDown={onKeyDown}>
         <h2 id={`${id}-t`} class="dialog-title">
           {title}
         </h2>

@@ -4,9 +4,7 @@ import { diffLines } from 'diff';
 import { t } from '../../lib/i18n';
 import { tn } from '../../lib/i18n/plural';
 
-export type DiffRow =
-  | { kind: 'add' | 'del' | 'same'; text: string; oldNo: number | null; newNo: number | null }
-  | { kind: 'skip'; count: number };
+export type DiffRow = { kind: 'add' | 'del' | 'same'; text: string; oldNo: number | null; newNo: number | null } | { kind: 'skip'; count: number };
 
 function splitLines(value: string): string[] {
   const lines = value.split('\n');

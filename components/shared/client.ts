@@ -37,8 +37,7 @@ export function createClient(send: Send) {
     probe: (origin: string, tabId?: number | null) => request('skillpin:probe', tabId === undefined || tabId === null ? { origin } : { origin, tabId }),
     approve: (req: Body<'skillpin:approve'>) => request('skillpin:approve', req),
     revoke: (origin: string, url: string) => request('skillpin:revoke', { origin, url }),
-    trustKey: (origin: string, expectedFingerprint: string | null, newFingerprint: string) =>
-      request('skillpin:trust-key', { origin, expectedFingerprint, newFingerprint }),
+    trustKey: (origin: string, expectedFingerprint: string | null, newFingerprint: string) => request('skillpin:trust-key', { origin, expectedFingerprint, newFingerprint }),
     skillText: (origin: string, url: string) => request('skillpin:skill-text', { origin, url }),
     skillContext: (origin: string, url: string) => request('skillpin:skill-context', { origin, url }),
     approvedList: () => request('skillpin:approved-list', none),
@@ -64,8 +63,7 @@ export function createClient(send: Send) {
     approvalsList: () => request('skillpin:approvals-list', none),
     backupData: () => request('skillpin:backup', none),
     importPreview: (json: string) => request('skillpin:import-preview', { json }),
-    importData: (json: string, confirmations: { confirmUnverified?: string[]; confirmCrossOrigin?: string[] } = {}) =>
-      request('skillpin:import', { json, ...confirmations }),
+    importData: (json: string, confirmations: { confirmUnverified?: string[]; confirmCrossOrigin?: string[] } = {}) => request('skillpin:import', { json, ...confirmations }),
     reportsList: () => request('skillpin:reports-list', none),
     skillExport: (origin: string, url: string) => request('skillpin:skill-export', { origin, url }),
     exportsList: () => request('skillpin:exports-list', none),

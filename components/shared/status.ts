@@ -7,7 +7,6 @@ import { statusWords } from '../../lib/i18n/status';
 
 export type Tone = 'good' | 'caution' | 'bad' | 'neutral';
 
-
 const EXPLAIN: Record<SkillStatus, MessageKey> = {
   'verified-signed': 'explain_verified_signed',
   verified: 'explain_verified',

@@ -50,10 +50,13 @@ export function installRequestGuard(extensionBase: string): RequestGuard {
   const ended = (d: unknown): void => watcher.onEnded(d as RequestDetails);
   const redirected = (d: unknown): void => watcher.onBeforeRedirect(d as RequestDetails);
   type Listener = Parameters<typeof browser.webRequest.onBeforeRequest.addListener>[0];
-  const wr = browser.webRequest as unknown as Record<'onBeforeRedirect' | 'onResponseStarted' | 'onCompleted' | 'onErrorOccurred', {
-    addListener(cb: (d: unknown) => void, filter: typeof FILTER): void;
-    removeListener(cb: (d: unknown) => void): void;
-  }>;
+  const wr = browser.webRequest as unknown as Record<
+    'onBeforeRedirect' | 'onResponseStarted' | 'onCompleted' | 'onErrorOccurred',
+    {
+      addListener(cb: (d: unknown) => void, filter: typeof FILTER): void;
+      removeListener(cb: (d: unknown) => void): void;
+    }
+  >;
   const ENDS = ['onResponseStarted', 'onCompleted', 'onErrorOccurred'] as const;
 
   function listen(): Promise<void> {

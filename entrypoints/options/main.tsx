@@ -14,7 +14,11 @@ import '../../components/options/options.css';
 const env: OptionsEnv = {
   // The first page of pins is asked for now, while the page draws, not after its first paint; the
   // other lists and the settings once it is in, so that the worker answers the pins first.
-  client: withEarlyAnswers(createClient((msg) => browser.runtime.sendMessage(msg)), ['pinsFirstPage'], ['settingsGet', 'approvalsList', 'reportsList']),
+  client: withEarlyAnswers(
+    createClient((msg) => browser.runtime.sendMessage(msg)),
+    ['pinsFirstPage'],
+    ['settingsGet', 'approvalsList', 'reportsList'],
+  ),
   clipboard: writeClipboard,
   download: (filename, text) => saveFile(filename, new TextEncoder().encode(text), 'application/json'),
   requestAccess: (patterns) => browser.permissions.request({ origins: patterns }),

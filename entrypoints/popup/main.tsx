@@ -8,16 +8,7 @@ import { writeClipboard } from '../../components/shared/clipboard';
 import { stateChangeWatcher } from '../../components/shared/state-changes';
 import { Popup } from '../../components/popup/Popup';
 import type { PopupEnv } from '../../components/popup/env';
-import {
-  chatSiteCheck,
-  findChatTab,
-  resolveTarget,
-  withChatCheck,
-  type IsChatHost,
-  type PopupTarget,
-  type TabInfo,
-  type TabsLike,
-} from '../../components/popup/target';
+import { chatSiteCheck, findChatTab, resolveTarget, withChatCheck, type IsChatHost, type PopupTarget, type TabInfo, type TabsLike } from '../../components/popup/target';
 import { openLibrary } from '../background/library-panel';
 import { keptReportKey, keptReportOf } from '../../lib/background/kept-report';
 import '../../components/shared/base.css';
@@ -107,8 +98,7 @@ void currentWindow.then(
 const env: PopupEnv = {
   client,
   clipboard: writeClipboard,
-  findChatTab: async () =>
-    findChatTab(tabs, await isChatHost, target?.kind === 'origin' ? target.tabId : null, target?.kind === 'origin' ? target.origin : null),
+  findChatTab: async () => findChatTab(tabs, await isChatHost, target?.kind === 'origin' ? target.tabId : null, target?.kind === 'origin' ? target.origin : null),
   requestAccess: (patterns) => browser.permissions.request({ origins: patterns }),
   watchChanges: stateChangeWatcher(browser.storage.onChanged),
   optionsUrl: '/options.html',

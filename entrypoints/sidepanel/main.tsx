@@ -15,7 +15,10 @@ import '../../components/shared/review.css';
 import '../../components/library/library.css';
 
 // The first rows are asked for now, while the page draws (components/shared/early.ts).
-const client = withEarlyAnswers(createClient((msg) => browser.runtime.sendMessage(msg)), ['approvedFirstPage']);
+const client = withEarlyAnswers(
+  createClient((msg) => browser.runtime.sendMessage(msg)),
+  ['approvedFirstPage'],
+);
 const isKnownChatHost = (host: string) => adapterForHost(host) !== null;
 const tabs: TabsOfWindow = {
   getCurrent: async () => (await browser.tabs.getCurrent()) as TabInfo | undefined,

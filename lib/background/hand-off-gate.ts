@@ -95,7 +95,7 @@ async function intact(stored: StoredSkill, approval: Approval): Promise<boolean>
   return toHex(await sha256(lfNormalize(stored.bytes))) === approval.digestLf && stored.digestLf === approval.digestLf;
 }
 
-async function checkTarget(worker: WorkerState, target: HandOffTarget, settings: Settings): Promise<({ ok: true; chatOrigin: string | null }) | ({ ok: false } & Refusal)> {
+async function checkTarget(worker: WorkerState, target: HandOffTarget, settings: Settings): Promise<{ ok: true; chatOrigin: string | null } | ({ ok: false } & Refusal)> {
   if (target.kind === 'desktop') return settings.desktopMirror ? { ok: true, chatOrigin: null } : no('desktop-off', desktopOffMessage());
   if (target.kind !== 'chat') return { ok: true, chatOrigin: null };
   const chat = await chatTarget(worker.platform, settings.chatSites, target.frame, target.expectedOrigin);

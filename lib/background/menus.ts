@@ -9,7 +9,6 @@ import type { ApprovedSkillSummary, HandOffKind } from '../messages';
 import { CHAT_MATCH_PATTERNS } from '../chat/adapters';
 import { chatSitePatterns } from '../chat/sites';
 
-
 export const COPY_MENU_ID = 'skillpin-copy';
 export const INSERT_MENU_ID = 'skillpin-insert';
 /** "Open all my skills beside the page": opens the side panel (it hands nothing out, so it is no hand-off path). */

@@ -33,7 +33,10 @@ export function notificationFor(report: OriginReport, outdated: readonly ExportR
   const changed = report.skills.filter((s) => s.status === 'content-changed');
   if (changed.length > 0) {
     // An archive's file set is part of the content: a second swap of its files is a second change.
-    const digests = changed.map((s) => `${s.url}=${s.actual?.lf ?? ''}${s.archive?.filesDigest ? `+${s.archive.filesDigest}` : ''}`).sort().join(',');
+    const digests = changed
+      .map((s) => `${s.url}=${s.actual?.lf ?? ''}${s.archive?.filesDigest ? `+${s.archive.filesDigest}` : ''}`)
+      .sort()
+      .join(',');
     const names = display(changed.map((s) => display(s.name, NAME_MAX)).join(', '), 3 * NAME_MAX);
     return {
       key: `content|${report.origin}|${digests}`,

@@ -27,7 +27,6 @@ export interface PolicyRules {
 
 const NO_RULES: PolicyRules = { requireSigned: false };
 
-
 export interface ApproveRequest {
   digestLf: string;
   /** For an archive: the digest of the file set the user saw (FORMATS.md §6.6). */
@@ -55,13 +54,7 @@ export function approvalDecision(
   if (skill.type === 'archive' && (skill.archive?.filesDigest === undefined || req.filesDigest !== skill.archive.filesDigest)) {
     return no('digest-changed', t('err_archive_changed_while_looking'));
   }
-  const status: SkillStatus = reapproval
-    ? skill.signature.state === 'valid'
-      ? 'verified-signed'
-      : skill.declared.length > 0
-        ? 'verified'
-        : 'unverified'
-    : skill.status;
+  const status: SkillStatus = reapproval ? (skill.signature.state === 'valid' ? 'verified-signed' : skill.declared.length > 0 ? 'verified' : 'unverified') : skill.status;
   if (rules.requireSigned && status !== 'verified-signed') return no('policy-requires-signed', t('err_requires_signed', statusWords(status)));
   if (status === 'unverified' && !req.confirmUnverified) return no('needs-confirmation', t('err_confirm_unverified'));
   if (skill.crossOrigin && !req.confirmCrossOrigin) return no('needs-confirmation', t('err_confirm_cross', skill.artifactHost ?? '?'));

@@ -11,7 +11,6 @@ export interface TabFlag {
   incognito: boolean;
 }
 
-
 /**
  * True when the request must be treated as coming from a private window:
  * - the sending page itself is in a private tab (the browser's `sender.tab`), or

@@ -32,7 +32,12 @@ export async function exportForUpload(worker: WorkerState, origin: string, url: 
   if (!r.ok) return r.error === 'not-approved' ? no('not-approved', t('err_export_not_approved')) : no(r.error, r.message);
   const now = worker.clock.now();
   const built = exportSkill(r.stored, r.approval, now);
-  if (!built.ok) return no(built.error, built.message, built.problems.map((p) => p.message));
+  if (!built.ok)
+    return no(
+      built.error,
+      built.message,
+      built.problems.map((p) => p.message),
+    );
   const { platform } = worker;
   // The record is written before the file is handed over: an export the user saves is never unrecorded.
   // An export from a private window is not recorded (nothing of a private window is written to disk).

@@ -45,7 +45,7 @@ export const CHAT_ADAPTERS: readonly ChatAdapter[] = [
       { selector: 'textarea#prompt-textarea', editor: 'textarea', legacyUntil: '2027-06' },
     ],
     exclude: [],
-    source: 'peer extensions\' adapters (MCP SuperAssistant, My Prompt Manager) and their issue reports',
+    source: "peer extensions' adapters (MCP SuperAssistant, My Prompt Manager) and their issue reports",
     checked: '2026-12',
   },
   {
@@ -72,7 +72,7 @@ export const CHAT_ADAPTERS: readonly ChatAdapter[] = [
       { selector: 'div.ql-editor[contenteditable="true"][role="textbox"]', editor: 'quill' },
     ],
     exclude: ['.edit-mode'],
-    source: 'peer extensions\' adapters (My Prompt Manager, MCP SuperAssistant); .edit-mode holds the edit box of an earlier message',
+    source: "peer extensions' adapters (My Prompt Manager, MCP SuperAssistant); .edit-mode holds the edit box of an earlier message",
     checked: '2026-12',
   },
   {
@@ -85,7 +85,7 @@ export const CHAT_ADAPTERS: readonly ChatAdapter[] = [
       { selector: 'textarea#ask-input', editor: 'textarea', legacyUntil: '2027-06' },
     ],
     exclude: [],
-    source: 'peer extensions\' adapters (MCP SuperAssistant)',
+    source: "peer extensions' adapters (MCP SuperAssistant)",
     checked: '2026-12',
   },
   {
@@ -97,7 +97,7 @@ export const CHAT_ADAPTERS: readonly ChatAdapter[] = [
       { selector: 'textarea[name="message.text"]', editor: 'textarea', legacyUntil: '2027-06' },
     ],
     exclude: [],
-    source: 'peer extensions\' adapters (My Prompt Manager); the textarea is the composer before Le Chat moved to ProseMirror',
+    source: "peer extensions' adapters (My Prompt Manager); the textarea is the composer before Le Chat moved to ProseMirror",
     checked: '2026-12',
   },
   {
@@ -110,7 +110,7 @@ export const CHAT_ADAPTERS: readonly ChatAdapter[] = [
       { selector: 'textarea#chat-input', editor: 'textarea', legacyUntil: '2027-03' },
     ],
     exclude: [],
-    source: 'peer extensions\' reports: the textarea no longer has #chat-input',
+    source: "peer extensions' reports: the textarea no longer has #chat-input",
     checked: '2026-12',
   },
   {
@@ -122,7 +122,7 @@ export const CHAT_ADAPTERS: readonly ChatAdapter[] = [
       { selector: 'textarea[data-testid="composer-input"]', editor: 'textarea' },
     ],
     exclude: [],
-    source: 'peer extensions\' adapters (My Prompt Manager)',
+    source: "peer extensions' adapters (My Prompt Manager)",
     checked: '2026-12',
   },
 ];

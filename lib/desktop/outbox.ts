@@ -68,7 +68,15 @@ async function planOne(skill: MirrorableSkill, choices: AgentChoices): Promise<P
   };
   const revision = skillRevision({ ...facts, files });
   const skillMd = files.find((f) => f.path === 'SKILL.md')?.bytes ?? new Uint8Array(0);
-  const needs = skill.grantsTools || skill.hasScripts || needsConfirmation(grantsOf(skillMd, files.map((f) => f.path)));
+  const needs =
+    skill.grantsTools ||
+    skill.hasScripts ||
+    needsConfirmation(
+      grantsOf(
+        skillMd,
+        files.map((f) => f.path),
+      ),
+    );
   const agents = choices.agents.map((agent) => ({ agent, confirmedRevision: needs && choices.confirmed(ref, agent, revision) ? revision : null }));
   return {
     ref,

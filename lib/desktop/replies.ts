@@ -27,14 +27,7 @@ function isRef(v: unknown): v is SkillRef {
 }
 
 function isOutcome(v: unknown): v is AgentOutcome {
-  return (
-    isRef(v) &&
-    isJsonObject(v) &&
-    isAgentId(v.agent) &&
-    AGENT_STATES.includes(v.state as AgentState) &&
-    (v.folder === null || isString(v.folder)) &&
-    (v.message === null || isString(v.message))
-  );
+  return isRef(v) && isJsonObject(v) && isAgentId(v.agent) && AGENT_STATES.includes(v.state as AgentState) && (v.folder === null || isString(v.folder)) && (v.message === null || isString(v.message));
 }
 
 function isHeld(v: unknown): v is HeldSkill {

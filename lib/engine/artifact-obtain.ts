@@ -40,7 +40,11 @@ function failureOf(r: Exclude<FetchResult, { kind: 'ok' } | { kind: 'not-modifie
     case 'absent':
       return { status: 'fetch-failed', code: ABSENT_CODES[r.reason] ?? 'fetch-client-error', message: `The artifact is not available (${r.reason}${r.status !== null ? `, HTTP ${r.status}` : ''}).` };
     case 'transient':
-      return { status: 'fetch-failed', code: 'fetch-transient', message: `The artifact could not be fetched now (${r.reason}${r.status !== null ? `, HTTP ${r.status}` : ''}) and no verified copy is stored.` };
+      return {
+        status: 'fetch-failed',
+        code: 'fetch-transient',
+        message: `The artifact could not be fetched now (${r.reason}${r.status !== null ? `, HTTP ${r.status}` : ''}) and no verified copy is stored.`,
+      };
     case 'too-large':
       return { status: 'too-large', code: 'fetch-too-large', message: `The artifact is over its ${r.limit}-byte cap.` };
     case 'blocked':
@@ -59,9 +63,7 @@ function reusable(stored: StoredSkill, type: MergedSkill['type']): boolean {
 /** Does a stored copy satisfy every declared digest (raw or lf form; archives by their raw digest)? */
 function storedMatches(stored: StoredSkill, type: MergedSkill['type'], hexes: string[]): boolean {
   if (hexes.length === 0 || !reusable(stored, type)) return false;
-  return hexes.every((h) =>
-    type === 'archive' ? stored.archive?.sha256 === h : stored.digestRaw === h || stored.digestLf === h,
-  );
+  return hexes.every((h) => (type === 'archive' ? stored.archive?.sha256 === h : stored.digestRaw === h || stored.digestLf === h));
 }
 
 async function findStored(ctx: ObtainContext, url: string, type: MergedSkill['type'], hexes: string[]): Promise<StoredSkill | null> {
@@ -103,8 +105,7 @@ export async function obtain(ctx: ObtainContext, merged: MergedSkill, url: strin
     if (stored) return { kind: 'stored', stored, why: 'digest-known', finalUrl: (await ctx.store.getCache(url))?.finalUrl ?? null };
   }
   const latest = await ctx.store.getLatestSkill(ctx.origin, url);
-  const usable =
-    latest && reusable(latest, merged.type) && !(needFiles && merged.type === 'archive') && (hexes.length === 0 || storedMatches(latest, merged.type, hexes)) ? latest : null;
+  const usable = latest && reusable(latest, merged.type) && !(needFiles && merged.type === 'archive') && (hexes.length === 0 || storedMatches(latest, merged.type, hexes)) ? latest : null;
   const entry = await ctx.store.getCache(url);
   const lastFinal = entry?.finalUrl ?? null;
   const now = ctx.clock.now();
@@ -123,8 +124,19 @@ export async function obtain(ctx: ObtainContext, merged: MergedSkill, url: strin
   if (r.kind === 'too-large' && r.budget && ctx.budget) return overBudget(ctx.budget, usable, r.finalUrl ?? lastFinal);
   if (r.kind === 'ok') {
     const written: ProbeCacheEntry = {
-      url, origin: ctx.origin, kind: merged.type, positive: true, status: r.status, finalUrl: r.finalUrl, contentType: r.contentType,
-      etag: r.etag, lastModified: r.lastModified, bytes: null, storedAt: now, expiresAt: now + positiveTtlMs(r.cacheControl), failures: 0,
+      url,
+      origin: ctx.origin,
+      kind: merged.type,
+      positive: true,
+      status: r.status,
+      finalUrl: r.finalUrl,
+      contentType: r.contentType,
+      etag: r.etag,
+      lastModified: r.lastModified,
+      bytes: null,
+      storedAt: now,
+      expiresAt: now + positiveTtlMs(r.cacheControl),
+      failures: 0,
     };
     await ctx.store.putCache(written);
     return { kind: 'bytes', bytes: r.bytes, contentType: r.contentType, finalUrl: r.finalUrl, entry: written };

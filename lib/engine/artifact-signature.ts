@@ -33,10 +33,7 @@ export function sameVerified(a: StoredSkill['signatureVerified'], b: Verified): 
  * when it remembers this very signature verified under this very key, the bytes are not
  * verified again (PRODUCT.md §2.7), except in a forced probe.
  */
-export function signatureOf(
-  ctx: SignatureContext,
-  merged: MergedSkill,
-): (skillMd: Uint8Array, digestLf: string, known: StoredSkill | null) => Promise<SignatureCheck> {
+export function signatureOf(ctx: SignatureContext, merged: MergedSkill): (skillMd: Uint8Array, digestLf: string, known: StoredSkill | null) => Promise<SignatureCheck> {
   const k = ctx.key;
   const sig = merged.signature;
   return async (skillMd, digestLf, known) => {

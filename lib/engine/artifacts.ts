@@ -45,8 +45,19 @@ function snapshotConfig(ctx: ArtifactPrelude, merged: MergedSkill): Settings['sn
 
 function emptyOutcome(merged: MergedSkill, decision: StatusDecision, diagnostics: Diagnostic[]): SkillOutcome {
   return {
-    merged, decision, actual: null, skillMd: null, frontmatter: null, trusted: false,
-    signature: { state: 'not-checked', message: null }, archive: null, snapshot: null, advisory: [], fromStore: false, finalUrl: null, diagnostics,
+    merged,
+    decision,
+    actual: null,
+    skillMd: null,
+    frontmatter: null,
+    trusted: false,
+    signature: { state: 'not-checked', message: null },
+    archive: null,
+    snapshot: null,
+    advisory: [],
+    fromStore: false,
+    finalUrl: null,
+    diagnostics,
   };
 }
 
@@ -128,8 +139,13 @@ function readText(skillMd: Uint8Array | null, merged: MergedSkill, url: string, 
 /** The user-configured snapshot-v1 check (FORMATS.md §7) over the verified files. */
 function checkSnapshot(ctx: ArtifactContext, cfg: Settings['snapshotKeys'][number], files: Map<string, Uint8Array>, frontmatter: Frontmatter): Promise<SnapshotReport> {
   return verifySnapshot({
-    files, origin: ctx.origin, skillId: cfg.skillId, version: frontmatter.version, versionIsNonString: frontmatter.versionIsNonString,
-    publicKey: cfg.publicKey, signature: cfg.signature,
+    files,
+    origin: ctx.origin,
+    skillId: cfg.skillId,
+    version: frontmatter.version,
+    versionIsNonString: frontmatter.versionIsNonString,
+    publicKey: cfg.publicKey,
+    signature: cfg.signature,
     ...(cfg.revisionPin !== undefined ? { revisionPin: cfg.revisionPin } : {}),
     ...(cfg.versionPin !== undefined ? { versionPin: cfg.versionPin } : {}),
   });
@@ -174,10 +190,13 @@ export async function processSkill(pre: ArtifactPrelude, keys: Promise<KeyContex
   const snapCfg = snapshotConfig(pre, merged);
   const got = await obtain(pre, merged, url, snapCfg !== null);
   const ex =
-    got.kind === 'failed' ? null
-    : got.kind === 'known-mismatch' ? rememberedMismatch(got, url, diagnostics)
-    : got.kind === 'stored' ? storedCopy(got, merged, url, diagnostics)
-    : await downloaded(got, merged, url, diagnostics, pre.sha256);
+    got.kind === 'failed'
+      ? null
+      : got.kind === 'known-mismatch'
+        ? rememberedMismatch(got, url, diagnostics)
+        : got.kind === 'stored'
+          ? storedCopy(got, merged, url, diagnostics)
+          : await downloaded(got, merged, url, diagnostics, pre.sha256);
   if (ex?.digest.mismatch) await noteMismatch(pre, merged, got, ex.digest, url, diagnostics);
   const ctx: ArtifactContext = { ...pre, key: await keys };
   const base = statusBase(ctx, merged, approval);
@@ -239,12 +258,7 @@ function hostOf(m: MergedSkill): string {
  * The downloads start at once, beside the key's own request (`keys`); once the key could not be
  * resolved, no further skill is started (the probe fails with that error).
  */
-export async function processSkills(
-  ctx: ArtifactPrelude,
-  keys: Promise<KeyContext>,
-  skills: MergedSkill[],
-  onError: (m: MergedSkill, e: unknown) => SkillOutcome,
-): Promise<SkillOutcome[]> {
+export async function processSkills(ctx: ArtifactPrelude, keys: Promise<KeyContext>, skills: MergedSkill[], onError: (m: MergedSkill, e: unknown) => SkillOutcome): Promise<SkillOutcome[]> {
   let keyFailure: { error: unknown } | null = null;
   keys.catch((error: unknown) => {
     keyFailure = { error };
@@ -269,8 +283,19 @@ export async function processSkills(
 export function errorOutcome(key: KeyContext | null, merged: MergedSkill, e: unknown): SkillOutcome {
   const message = `Processing failed: ${e instanceof Error ? e.message : String(e)}`;
   const decision = decideStatus({
-    refusal: { status: 'invalid', code: 'skill-error', message }, disagree: false, obtainFailure: null, digest: null, archiveFailure: null,
-    keyState: key?.report.state ?? 'none', keyUnavailable: false, signature: 'not-checked', signatureFailure: null, snapshot: null, approval: null, archiveFiles: null, currentFingerprint: null,
+    refusal: { status: 'invalid', code: 'skill-error', message },
+    disagree: false,
+    obtainFailure: null,
+    digest: null,
+    archiveFailure: null,
+    keyState: key?.report.state ?? 'none',
+    keyUnavailable: false,
+    signature: 'not-checked',
+    signatureFailure: null,
+    snapshot: null,
+    approval: null,
+    archiveFiles: null,
+    currentFingerprint: null,
   });
   return emptyOutcome(merged, decision, [diag('skill-error', message, merged.url ? { url: merged.url } : {})]);
 }

@@ -21,14 +21,7 @@ function listed(m: MergedSkill): { name: string; tool: string } | null {
   return null;
 }
 
-export async function attestSkills(
-  origin: string,
-  skills: MergedSkill[],
-  publishes: boolean,
-  settings: Settings,
-  today: Date,
-  ctx: FetchContext,
-): Promise<AttestationResults> {
+export async function attestSkills(origin: string, skills: MergedSkill[], publishes: boolean, settings: Settings, today: Date, ctx: FetchContext): Promise<AttestationResults> {
   const out: AttestationResults = { verdicts: new Map(), sources: [], diagnostics: [] };
   const registry = settings.reviewers;
   if (!publishes || Object.keys(registry).length === 0) return out;

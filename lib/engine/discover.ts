@@ -116,9 +116,7 @@ export async function fetchDocument(kind: DocumentKind, origin: string, path: st
     }
   }
 
-  const conditional = entry && entry.positive && entry.bytes !== null && (entry.etag !== null || entry.lastModified !== null)
-    ? { etag: entry.etag, lastModified: entry.lastModified }
-    : null;
+  const conditional = entry && entry.positive && entry.bytes !== null && (entry.etag !== null || entry.lastModified !== null) ? { etag: entry.etag, lastModified: entry.lastModified } : null;
   let r: FetchResult = await fetchBounded(ctx.fetch, url, { kind, origin, clock: ctx.clock, conditional, guard: ctx.guard });
   if (r.kind === 'not-modified' && !(entry && entry.positive && entry.bytes)) {
     // Nothing to reuse: ask again without validators.
@@ -145,7 +143,14 @@ async function settle(kind: DocumentKind, origin: string, url: string, r: FetchR
         failures: 0,
       });
       return {
-        kind, url, state: 'present', bytes: r.bytes, finalUrl: r.finalUrl, contentType: r.contentType, unchanged: false, diagnostics: [],
+        kind,
+        url,
+        state: 'present',
+        bytes: r.bytes,
+        finalUrl: r.finalUrl,
+        contentType: r.contentType,
+        unchanged: false,
+        diagnostics: [],
         source: source(kind, url, { finalUrl: r.finalUrl, httpStatus: r.status, outcome: 'ok', contentType: r.contentType, bytes: r.bytes.byteLength, ms: r.ms }),
       };
     }
@@ -162,8 +167,13 @@ async function settle(kind: DocumentKind, origin: string, url: string, r: FetchR
       });
       return fromEntry(prev, {
         source: source(kind, url, {
-          finalUrl: prev.finalUrl, httpStatus: 304, outcome: 'not-modified', reason: 'revalidated', contentType: prev.contentType,
-          bytes: prev.bytes ? prev.bytes.byteLength : null, ms: r.ms,
+          finalUrl: prev.finalUrl,
+          httpStatus: 304,
+          outcome: 'not-modified',
+          reason: 'revalidated',
+          contentType: prev.contentType,
+          bytes: prev.bytes ? prev.bytes.byteLength : null,
+          ms: r.ms,
         }),
       });
     }
@@ -171,12 +181,27 @@ async function settle(kind: DocumentKind, origin: string, url: string, r: FetchR
     case 'too-large': {
       const reason = r.kind === 'absent' ? r.reason : 'too-large';
       await ctx.store.putCache({
-        ...base, positive: false, status: r.status, finalUrl: r.finalUrl, contentType: r.contentType, etag: null, lastModified: null,
-        bytes: null, expiresAt: now + LIMITS.negativeTtlMs, failures: 0, reason,
+        ...base,
+        positive: false,
+        status: r.status,
+        finalUrl: r.finalUrl,
+        contentType: r.contentType,
+        etag: null,
+        lastModified: null,
+        bytes: null,
+        expiresAt: now + LIMITS.negativeTtlMs,
+        failures: 0,
+        reason,
       });
       const out: DocOutcome = {
-        kind, url, state: r.kind === 'absent' ? 'absent' : 'too-large', bytes: null, finalUrl: r.finalUrl ?? url, contentType: r.contentType,
-        unchanged: false, diagnostics: [],
+        kind,
+        url,
+        state: r.kind === 'absent' ? 'absent' : 'too-large',
+        bytes: null,
+        finalUrl: r.finalUrl ?? url,
+        contentType: r.contentType,
+        unchanged: false,
+        diagnostics: [],
         source: source(kind, url, { finalUrl: r.finalUrl, httpStatus: r.status, outcome: r.kind, reason, contentType: r.contentType, ms: r.ms }),
       };
       if (r.kind === 'too-large') out.diagnostics.push(diag('document-too-large', `Over the ${r.limit}-byte cap; the document was dropped.`, { url }));
@@ -188,8 +213,18 @@ async function settle(kind: DocumentKind, origin: string, url: string, r: FetchR
       const kept: ProbeCacheEntry = entry
         ? { ...entry, failures, retryAt: now + wait }
         : {
-            ...base, positive: false, status: r.status, finalUrl: null, contentType: null, etag: null, lastModified: null, bytes: null,
-            expiresAt: now, failures, retryAt: now + wait, reason: 'transient',
+            ...base,
+            positive: false,
+            status: r.status,
+            finalUrl: null,
+            contentType: null,
+            etag: null,
+            lastModified: null,
+            bytes: null,
+            expiresAt: now,
+            failures,
+            retryAt: now + wait,
+            reason: 'transient',
           };
       await ctx.store.putCache(kept);
       const src = source(kind, url, { httpStatus: r.status, outcome: 'transient', reason: r.reason, ms: r.ms });
@@ -199,13 +234,26 @@ async function settle(kind: DocumentKind, origin: string, url: string, r: FetchR
         return out;
       }
       return {
-        kind, url, state: 'unavailable', bytes: null, finalUrl: url, contentType: null, unchanged: false, source: src,
+        kind,
+        url,
+        state: 'unavailable',
+        bytes: null,
+        finalUrl: url,
+        contentType: null,
+        unchanged: false,
+        source: src,
         diagnostics: [diag('document-unavailable', `Transient failure (${r.reason}); retried later.`, { url })],
       };
     }
     case 'blocked':
       return {
-        kind, url, state: 'blocked', bytes: null, finalUrl: url, contentType: null, unchanged: false,
+        kind,
+        url,
+        state: 'blocked',
+        bytes: null,
+        finalUrl: url,
+        contentType: null,
+        unchanged: false,
         source: source(kind, url, { outcome: 'blocked', reason: r.reason, ms: r.ms }),
         diagnostics: [diag('document-blocked', `Not requested: ${r.reason}.`, { url })],
       };

@@ -158,13 +158,7 @@ function policyPin(managed: ManagedKey): Pin {
  * With a key the administrator pinned for the origin (`managed`), that key is the pin: the
  * stored pin is not read, nothing is pinned on first sight, and any other key is `changed`.
  */
-export async function resolveKeys(
-  origin: string,
-  index: ParsedIndex | null,
-  indexUnavailable: boolean,
-  ctx: FetchContext,
-  managed: ManagedKey | null = null,
-): Promise<KeyContext> {
+export async function resolveKeys(origin: string, index: ParsedIndex | null, indexUnavailable: boolean, ctx: FetchContext, managed: ManagedKey | null = null): Promise<KeyContext> {
   const diagnostics: Diagnostic[] = [];
   const sources: SourceReport[] = [];
   const pin = managed ? policyPin(managed) : await ctx.store.getPin(origin);
@@ -175,12 +169,7 @@ export async function resolveKeys(
     sources.push(pubDoc.source);
     diagnostics.push(...pubDoc.diagnostics);
   }
-  const { decision, malformed } = decideKey(
-    { index, indexUnavailable, pub: pubFacts(pubDoc), pin },
-    diagnostics,
-    origin + PATHS.index,
-    origin + PATHS.signingKey,
-  );
+  const { decision, malformed } = decideKey({ index, indexUnavailable, pub: pubFacts(pubDoc), pin }, diagnostics, origin + PATHS.index, origin + PATHS.signingKey);
 
   const now = ctx.clock.now();
   let report: KeyReport;

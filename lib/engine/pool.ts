@@ -17,12 +17,7 @@ export async function mapPool<T, R>(items: readonly T[], limit: number, work: (i
  * Like mapPool, with the bound per group: items whose `groupOf` is the same (an artifact's
  * host) run at most `limit` at a time, different groups side by side. Results keep the input order.
  */
-export async function mapPoolGrouped<T, R>(
-  items: readonly T[],
-  groupOf: (item: T) => string,
-  limit: number,
-  work: (item: T, index: number) => Promise<R>,
-): Promise<R[]> {
+export async function mapPoolGrouped<T, R>(items: readonly T[], groupOf: (item: T) => string, limit: number, work: (item: T, index: number) => Promise<R>): Promise<R[]> {
   const groups = new Map<string, number[]>();
   items.forEach((item, i) => {
     const g = groupOf(item);

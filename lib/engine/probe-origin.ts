@@ -112,7 +112,11 @@ async function run(origin: string, deps: EngineDeps, opts: ProbeOptions, started
   const actx = { ...ctx, origin, settings: deps.settings, budget };
   const today = deps.today ? deps.today() : new Date(deps.clock.now());
   const attested = attestSkills(origin, merged, publishes, deps.settings, today, ctx);
-  const outcomes = await settledAll(processSkills(actx, keysAsked, merged, (m, e) => errorOutcome(known, m, e)), keysAsked, attested);
+  const outcomes = await settledAll(
+    processSkills(actx, keysAsked, merged, (m, e) => errorOutcome(known, m, e)),
+    keysAsked,
+    attested,
+  );
 
   phase('attestations');
   const [keys, att] = await Promise.all([keysAsked, attested]);
@@ -209,9 +213,10 @@ export async function probeOrigin(origin: string, deps: EngineDeps, opts: ProbeO
     // Again from what was just fetched (a forced probe has fetched everything already): a pin
     // written meanwhile is read afresh; an unwritable first pin keeps the buffered results.
     const again = { ...opts, force: false };
-    a = next === 'pin-changed'
-      ? await attempt(normalized, deps, again, startedAt, storage, {})
-      : await attempt(normalized, deps, again, startedAt, storage, { pinUnwritable: next.pinUnwritable, ...(a.session ? { seed: a.session.pending() } : {}) });
+    a =
+      next === 'pin-changed'
+        ? await attempt(normalized, deps, again, startedAt, storage, {})
+        : await attempt(normalized, deps, again, startedAt, storage, { pinUnwritable: next.pinUnwritable, ...(a.session ? { seed: a.session.pending() } : {}) });
   }
   a.report.diagnostics.push(...saving.diagnostics());
   return a.report;

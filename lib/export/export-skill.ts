@@ -27,9 +27,7 @@ export interface ExportSource {
   };
 }
 
-export type SkillExport =
-  | { ok: true; filename: string; zip: Uint8Array; record: ExportRecord }
-  | { ok: false; error: 'preflight' | 'files-missing'; message: string; problems: PreflightProblem[] };
+export type SkillExport = { ok: true; filename: string; zip: Uint8Array; record: ExportRecord } | { ok: false; error: 'preflight' | 'files-missing'; message: string; problems: PreflightProblem[] };
 
 /**
  * The files of an archive skill besides its root SKILL.md, as stored with the verified bytes;

@@ -41,8 +41,7 @@ export interface PreflightProblem {
 
 export type PreflightResult =
   /** `name` is the frontmatter name: the folder the ZIP holds is named after it. */
-  | { ok: true; name: string }
-  | { ok: false; problems: PreflightProblem[] };
+  { ok: true; name: string } | { ok: false; problems: PreflightProblem[] };
 
 export const MAX_NAME_LENGTH = 64;
 export const MAX_DESCRIPTION_LENGTH = 1024;

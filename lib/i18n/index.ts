@@ -51,8 +51,7 @@ function catalogueEntry(key: string): CatalogueEntry | null {
 export function formatEntry(entry: CatalogueEntry, subs: string[]): string {
   const placeholders: Record<string, string> = {};
   for (const [name, ph] of Object.entries(entry.placeholders ?? {})) placeholders[name.toLowerCase()] = ph.content;
-  const expand = (content: string): string =>
-    content.replace(/\$(\d)/g, (_m, d: string) => subs[Number(d) - 1] ?? '');
+  const expand = (content: string): string => content.replace(/\$(\d)/g, (_m, d: string) => subs[Number(d) - 1] ?? '');
   return entry.message.replace(/\$\$|\$([A-Za-z0-9_@]+)\$/g, (m, name: string | undefined) => {
     if (m === '$$') return '$';
     const content = name === undefined ? undefined : placeholders[name.toLowerCase()];

@@ -36,7 +36,10 @@ export function libraryIndex(items: readonly ApprovedSkillSummary[]): LibraryEnt
 
 /** The words of a query: trimmed, lowercased, split on white space; none matches everything. */
 export function queryWords(query: string): string[] {
-  return query.toLowerCase().split(/\s+/).filter((w) => w !== '');
+  return query
+    .toLowerCase()
+    .split(/\s+/)
+    .filter((w) => w !== '');
 }
 
 /** The entries every word of `query` is found in, in list order. */

@@ -52,8 +52,12 @@ const IPV4 = [
 const IPV6 = '\\[[0-9a-f:.]*\\]';
 const NAME_LIST = ['localhost', ...LOCAL_SUFFIXES, ...LOOPBACK_NAMES, ...ADDRESS_NAMES];
 /** Names under a local suffix, a few per rule (each rule's compiled pattern must stay under 2 KB). */
-const NAMES = Array.from({ length: Math.ceil(NAME_LIST.length / 4) }, (_, i) =>
-  `([^/?#@:]*\\.)?(${NAME_LIST.slice(i * 4, i * 4 + 4).map(escapeRegExp).join('|')})\\.?`,
+const NAMES = Array.from(
+  { length: Math.ceil(NAME_LIST.length / 4) },
+  (_, i) =>
+    `([^/?#@:]*\\.)?(${NAME_LIST.slice(i * 4, i * 4 + 4)
+      .map(escapeRegExp)
+      .join('|')})\\.?`,
 );
 const SINGLE_LABEL = '[^/?#@:.\\[\\]]+\\.?';
 
@@ -98,9 +102,7 @@ export function requestKey(url: URL): string {
  */
 export function permitRule(id: number, href: string, extensionId: string): SessionRule {
   const own = { tabIds: [-1], initiatorDomains: [extensionId] };
-  const condition = /[*^|]/.test(href)
-    ? { regexFilter: `^${escapeRegExp(href)}$`, isUrlFilterCaseSensitive: true, ...own }
-    : { urlFilter: `|${href}|`, isUrlFilterCaseSensitive: true, ...own };
+  const condition = /[*^|]/.test(href) ? { regexFilter: `^${escapeRegExp(href)}$`, isUrlFilterCaseSensitive: true, ...own } : { urlFilter: `|${href}|`, isUrlFilterCaseSensitive: true, ...own };
   return { id, priority: 2, action: { type: 'allow' }, condition };
 }
 
@@ -140,7 +142,10 @@ export function createPermits(update: (change: RuleChange) => Promise<void>, opt
   const drop = (href: string, h: Held): void => {
     forget(href, h);
     // A rule that could not be removed keeps its id out of reuse (install() clears it at the next start).
-    void run({ removeRuleIds: [h.id] }).then(() => freeIds.push(h.id), () => undefined);
+    void run({ removeRuleIds: [h.id] }).then(
+      () => freeIds.push(h.id),
+      () => undefined,
+    );
   };
 
   return {

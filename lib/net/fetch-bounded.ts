@@ -58,14 +58,7 @@ export async function fetchBounded(fetch: FetchLike, url: string, opts: BoundedF
 }
 
 /** Preflight, redirects, then the final response: each stage returns a result when it ends the request. */
-async function attempt(
-  fetch: FetchLike,
-  url: string,
-  opts: BoundedFetchOptions,
-  controller: AbortController,
-  ms: () => number,
-  timedOut: () => boolean,
-): Promise<FetchResult> {
+async function attempt(fetch: FetchLike, url: string, opts: BoundedFetchOptions, controller: AbortController, ms: () => number, timedOut: () => boolean): Promise<FetchResult> {
   const c = preflight(url, opts, controller, ms, timedOut);
   if (!('requested' in c)) return c;
   const guard = opts.guard;

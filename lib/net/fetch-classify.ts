@@ -103,12 +103,7 @@ const OVER_BUDGET = Symbol('over-budget');
  * body of unknown length takes from it as it streams; no room is OVER_BUDGET. Rejects on
  * stream errors and aborts.
  */
-async function readCapped(
-  response: Response,
-  cap: number,
-  guard: <T>(p: Promise<T>) => Promise<T>,
-  meter?: ByteMeter,
-): Promise<Uint8Array | null | typeof OVER_BUDGET> {
+async function readCapped(response: Response, cap: number, guard: <T>(p: Promise<T>) => Promise<T>, meter?: ByteMeter): Promise<Uint8Array | null | typeof OVER_BUDGET> {
   const declared = response.headers.get('content-length');
   const length = !isEncoded(response) && declared !== null && /^\s*\d+\s*$/.test(declared) ? Number(declared) : null;
   if (length !== null && length > cap) {

@@ -5,7 +5,6 @@ import type { FetchResult } from './fetch-result';
 import type { BoundedFetchOptions } from './fetch-options';
 import { checkArtifactUrl } from './url-safety';
 
-
 /** Thrown into pending awaits when the request is aborted (timeout or caller). */
 class Aborted extends Error {}
 
@@ -62,13 +61,7 @@ export function transient(c: Pick<RequestCtx, 'url' | 'ms' | 'timedOut'>, reason
  * The checks made before any request (the origin and the URL under §9.3) and the request's
  * options: a result when the request must not be made, else its context.
  */
-export function preflight(
-  url: string,
-  opts: BoundedFetchOptions,
-  controller: AbortController,
-  ms: () => number,
-  timedOut: () => boolean,
-): RequestCtx | FetchResult {
+export function preflight(url: string, opts: BoundedFetchOptions, controller: AbortController, ms: () => number, timedOut: () => boolean): RequestCtx | FetchResult {
   const { kind } = opts;
   const artifact = isArtifactKind(kind);
   const early = { url, ms, timedOut };
@@ -108,7 +101,16 @@ export function preflight(
     priority: 'low',
   };
   return {
-    url, kind, artifact, origin, requested, init, opts, controller, etagSent, lastModifiedSent,
+    url,
+    kind,
+    artifact,
+    origin,
+    requested,
+    init,
+    opts,
+    controller,
+    etagSent,
+    lastModifiedSent,
     race: <T>(p: Promise<T>): Promise<T> => Promise.race([p, aborted]),
     ms,
     timedOut,

@@ -252,8 +252,7 @@ export function createRequestWatcher(opts: WatcherOptions): RequestWatcher {
     wakeAll(e);
   };
 
-  const snapshot = (e: Entry): WatchedChain | null =>
-    e.urls.length === 0 ? null : { urls: [...e.urls], refused: e.refused, ended: e.ended, redirectTo: e.redirectTo, addresses: { ...e.addresses } };
+  const snapshot = (e: Entry): WatchedChain | null => (e.urls.length === 0 ? null : { urls: [...e.urls], refused: e.refused, ended: e.ended, redirectTo: e.redirectTo, addresses: { ...e.addresses } });
 
   const guard: RequestGuard = {
     manualRedirects: opts.manualRedirects ?? false,

@@ -92,12 +92,7 @@ export function isSameOrigin(path: string, base: string, origin: string): boolea
   }
 }
 
-export function diag(
-  code: string,
-  level: DiagnosticLevel,
-  message: string,
-  extra?: { url?: string; line?: number },
-): Diagnostic {
+export function diag(code: string, level: DiagnosticLevel, message: string, extra?: { url?: string; line?: number }): Diagnostic {
   const d: Diagnostic = { code, level, message };
   if (extra?.url !== undefined) d.url = extra.url;
   if (extra?.line !== undefined) d.line = extra.line;

@@ -128,9 +128,7 @@ export function readUrlEntry(entry: Entry, position: number, ctx: EntryContext):
     c.diagnostics.push(diag('index-name-missing', 'info', 'The entry has no "name"; the last URL segment is shown.', at));
   }
   if (from === 'name' && !followsNameRule(name ?? '')) {
-    c.diagnostics.push(
-      diag('index-name-rule', 'warning', 'The name does not follow the agentskills rule (1–64 of a-z, 0-9 and single hyphens).', at),
-    );
+    c.diagnostics.push(diag('index-name-rule', 'warning', 'The name does not follow the agentskills rule (1–64 of a-z, 0-9 and single hyphens).', at));
   }
   return c;
 }
@@ -228,23 +226,13 @@ export function readV01Entry(entry: Entry, position: number, ctx: EntryContext):
 // Superseded draft and custom shapes: unsupported, never fetched
 // ---------------------------------------------------------------------------
 
-export function readDraftOrCustomEntry(
-  entry: Entry,
-  position: number,
-  shape: 'draft' | 'custom',
-  ctx: EntryContext,
-): SkillCandidate {
+export function readDraftOrCustomEntry(entry: Entry, position: number, shape: 'draft' | 'custom', ctx: EntryContext): SkillCandidate {
   const rawUrl = ownString(entry, 'path') ?? '';
   const c = blank(ctx.source, position, rawUrl);
   readDisplay(c, entry);
   c.name = declaredName(entry).name;
   if (shape === 'draft') {
-    refuse(
-      c,
-      'unsupported',
-      'index-draft-files-objects',
-      'The entry uses "files" of {path, digest} objects (superseded 2026-02-13 draft); it is never fetched.',
-    );
+    refuse(c, 'unsupported', 'index-draft-files-objects', 'The entry uses "files" of {path, digest} objects (superseded 2026-02-13 draft); it is never fetched.');
   } else {
     refuse(c, 'unsupported', 'index-custom-shape', 'The entry has neither a "url" nor a v0.1 "files" list; it is never fetched.');
   }

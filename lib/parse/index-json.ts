@@ -50,12 +50,7 @@ function invalid(code: string, message: string): InvalidDocument {
  * Parses an index document. `finalUrl` is its URL after redirects (the base for relative
  * URLs and for v0.1 artifact paths); `origin` is the probed origin.
  */
-export function parseIndex(
-  bytes: Uint8Array,
-  finalUrl: string,
-  origin: string,
-  source: 'index' | 'legacy-index',
-): ParsedIndex | InvalidDocument {
+export function parseIndex(bytes: Uint8Array, finalUrl: string, origin: string, source: 'index' | 'legacy-index'): ParsedIndex | InvalidDocument {
   const text = decodeUtf8(bytes);
   let root: unknown;
   try {
@@ -76,18 +71,14 @@ export function parseIndex(
   const at = { url: finalUrl };
 
   for (const dup of findDuplicateKeys(text)) {
-    diagnostics.push(
-      diag('index-duplicate-key', 'warning', `The key "${dup.key}" appears twice in one object; the last value is used.`, at),
-    );
+    diagnostics.push(diag('index-duplicate-key', 'warning', `The key "${dup.key}" appears twice in one object; the last value is used.`, at));
   }
 
   let schema: string | null = null;
   if (hasOwn(root, '$schema')) {
     schema = ownString(root, '$schema');
     if (schema !== KNOWN_SCHEMA) {
-      diagnostics.push(
-        diag('index-unknown-schema', 'warning', 'Unrecognized $schema; the entries are processed by their shape.', at),
-      );
+      diagnostics.push(diag('index-unknown-schema', 'warning', 'Unrecognized $schema; the entries are processed by their shape.', at));
     }
   } else {
     diagnostics.push(diag('index-unknown-schema', 'warning', 'No $schema; the entries are processed by their shape.', at));

@@ -73,12 +73,7 @@ export function isSectionEnd(line: string): boolean {
   return (hashes === 1 || hashes === 2) && isBlank(line[i + hashes]);
 }
 
-export type ItemScan =
-  | { kind: 'not-bullet' }
-  | { kind: 'no-link' }
-  | { kind: 'bare-url' }
-  | { kind: 'malformed'; reason: string }
-  | { kind: 'item'; title: string; url: string; rest: string };
+export type ItemScan = { kind: 'not-bullet' } | { kind: 'no-link' } | { kind: 'bare-url' } | { kind: 'malformed'; reason: string } | { kind: 'item'; title: string; url: string; rest: string };
 
 function isThematicBreak(line: string, from: number, ch: string): boolean {
   let count = 0;
@@ -139,10 +134,7 @@ export function scanItem(line: string): ItemScan {
   return { kind: 'item', title, url, rest: line.slice(j + 1) };
 }
 
-export type CommentScan =
-  | { kind: 'none' }
-  | { kind: 'not-last'; before: string }
-  | { kind: 'comment'; before: string; json: string };
+export type CommentScan = { kind: 'none' } | { kind: 'not-last'; before: string } | { kind: 'comment'; before: string; json: string };
 
 const COMMENT_OPEN = '<!--';
 const SKILL_KEY = 'skill:';

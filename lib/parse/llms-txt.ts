@@ -99,12 +99,7 @@ function readItem(text: string, line: number, base: string, origin: string): Ski
   const beforeComment = comment.kind === 'none' ? scan.rest : comment.before;
   const sep = scanDescription(beforeComment);
   if (!sep.ok) {
-    return diag(
-      'llms-item-malformed',
-      'warning',
-      'A list item in ## Skills is skipped: the link is not followed by ":", " -", " –", " —" or the end of the line.',
-      { line },
-    );
+    return diag('llms-item-malformed', 'warning', 'A list item in ## Skills is skipped: the link is not followed by ":", " -", " –", " —" or the end of the line.', { line });
   }
 
   const c = emptyCandidate(line, scan.url);
@@ -123,9 +118,7 @@ function readItem(text: string, line: number, base: string, origin: string): Ski
   }
 
   if (comment.kind === 'not-last') {
-    c.diagnostics.push(
-      diag('llms-comment-not-last', 'warning', 'The <!-- skill: … --> comment is not the last thing on the line; it is ignored.', at),
-    );
+    c.diagnostics.push(diag('llms-comment-not-last', 'warning', 'The <!-- skill: … --> comment is not the last thing on the line; it is ignored.', at));
   } else if (comment.kind === 'comment') {
     let meta: unknown;
     let parsed = true;
@@ -140,9 +133,7 @@ function readItem(text: string, line: number, base: string, origin: string): Ski
       c.diagnostics.push(diag('llms-comment-not-object', 'warning', 'The <!-- skill: … --> comment is not a JSON object; it is ignored.', at));
     } else {
       for (const dup of findDuplicateKeys(comment.json, 5)) {
-        c.diagnostics.push(
-          diag('llms-comment-duplicate-key', 'warning', `The comment repeats the key "${dup.key}"; the last value is used.`, at),
-        );
+        c.diagnostics.push(diag('llms-comment-duplicate-key', 'warning', `The comment repeats the key "${dup.key}"; the last value is used.`, at));
       }
       applyComment(c, meta, line, base, origin);
     }
@@ -190,9 +181,7 @@ export function parseLlmsTxt(bytes: Uint8Array, finalUrl: string, origin: string
       itemsInSection = 0;
       sectionLine = line;
       if (sections > 1) {
-        diagnostics.push(
-          diag('llms-second-skills-section', 'warning', 'Another ## Skills section; its items are collected too.', { line }),
-        );
+        diagnostics.push(diag('llms-second-skills-section', 'warning', 'Another ## Skills section; its items are collected too.', { line }));
       }
       continue;
     }

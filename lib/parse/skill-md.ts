@@ -174,9 +174,7 @@ export function parseFrontmatterText(text: string): Frontmatter {
   if (out.name === null) {
     diagnostics.push(diag('frontmatter-name-missing', 'warning', 'The frontmatter has no string "name".'));
   } else if (!followsNameRule(out.name)) {
-    diagnostics.push(
-      diag('frontmatter-name-rule', 'warning', 'The name does not follow the agentskills rule (1–64 of a-z, 0-9 and single hyphens).'),
-    );
+    diagnostics.push(diag('frontmatter-name-rule', 'warning', 'The name does not follow the agentskills rule (1–64 of a-z, 0-9 and single hyphens).'));
   }
   if (out.description === null) {
     diagnostics.push(diag('frontmatter-description-missing', 'warning', 'The frontmatter has no string "description".'));
@@ -207,9 +205,7 @@ export function compareMetadata(fm: Frontmatter, candidates: SkillCandidate[]): 
     const at = { url: c.url ?? undefined };
     const nameWasStated = c.source === 'llms-txt' || !c.diagnostics.some((d) => d.code === 'index-name-missing');
     if (fm.name !== null && c.name !== null && nameWasStated && normalize(fm.name) !== normalize(c.name)) {
-      out.push(
-        diag('name-differs', 'warning', `The SKILL.md name "${fm.name}" differs from "${c.name}" in ${DOCUMENTS[c.source].title}.`, at),
-      );
+      out.push(diag('name-differs', 'warning', `The SKILL.md name "${fm.name}" differs from "${c.name}" in ${DOCUMENTS[c.source].title}.`, at));
     }
     if (fm.description !== null && c.description !== null && c.description.trim() !== '' && normalize(fm.description) !== normalize(c.description)) {
       out.push(diag('description-differs', 'warning', `The SKILL.md description differs from the one in ${DOCUMENTS[c.source].title}.`, at));

@@ -11,12 +11,7 @@ import { hiddenMarkdown } from '../verify/hidden-markdown';
 import { isBidi, isInvisible } from '../verify/advisory';
 
 export function escapeHtml(text: string): string {
-  return text
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 }
 
 /** Schemes a rendered link may keep. Everything else becomes plain text. */
@@ -25,13 +20,64 @@ export const ALLOWED_LINK_PROTOCOLS: readonly string[] = ['https:', 'http:', 'ma
 /** The DOMPurify configuration every rendered SKILL.md goes through. */
 export const PURIFY_CONFIG: Config = {
   ALLOWED_TAGS: [
-    'a', 'p', 'br', 'hr', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'ul', 'ol', 'li', 'blockquote', 'pre', 'code',
-    'em', 'strong', 'del', 's', 'table', 'thead', 'tbody', 'tr', 'th', 'td', 'sup', 'sub', 'kbd', 'dl', 'dt', 'dd',
+    'a',
+    'p',
+    'br',
+    'hr',
+    'h1',
+    'h2',
+    'h3',
+    'h4',
+    'h5',
+    'h6',
+    'ul',
+    'ol',
+    'li',
+    'blockquote',
+    'pre',
+    'code',
+    'em',
+    'strong',
+    'del',
+    's',
+    'table',
+    'thead',
+    'tbody',
+    'tr',
+    'th',
+    'td',
+    'sup',
+    'sub',
+    'kbd',
+    'dl',
+    'dt',
+    'dd',
   ],
   ALLOWED_ATTR: ['href', 'title', 'align', 'start'],
   FORBID_TAGS: [
-    'script', 'style', 'iframe', 'frame', 'frameset', 'object', 'embed', 'form', 'input', 'button', 'textarea',
-    'select', 'svg', 'math', 'img', 'picture', 'source', 'video', 'audio', 'link', 'meta', 'base', 'template',
+    'script',
+    'style',
+    'iframe',
+    'frame',
+    'frameset',
+    'object',
+    'embed',
+    'form',
+    'input',
+    'button',
+    'textarea',
+    'select',
+    'svg',
+    'math',
+    'img',
+    'picture',
+    'source',
+    'video',
+    'audio',
+    'link',
+    'meta',
+    'base',
+    'template',
   ],
   FORBID_ATTR: ['style', 'class', 'id', 'srcset', 'src', 'action', 'formaction', 'xlink:href'],
   ALLOW_DATA_ATTR: false,
@@ -164,8 +210,28 @@ const HTML_NS = 'http://www.w3.org/1999/xhtml';
 
 /** Elements removed together with everything inside them (the rest are unwrapped to their text). */
 const DROP_WITH_CONTENT = new Set([
-  'script', 'style', 'template', 'iframe', 'frame', 'frameset', 'object', 'embed', 'svg', 'math', 'noscript',
-  'noembed', 'noframes', 'textarea', 'select', 'title', 'xmp', 'plaintext', 'head', 'meta', 'link', 'base',
+  'script',
+  'style',
+  'template',
+  'iframe',
+  'frame',
+  'frameset',
+  'object',
+  'embed',
+  'svg',
+  'math',
+  'noscript',
+  'noembed',
+  'noframes',
+  'textarea',
+  'select',
+  'title',
+  'xmp',
+  'plaintext',
+  'head',
+  'meta',
+  'link',
+  'base',
 ]);
 
 function allowedList(key: 'ALLOWED_TAGS' | 'ALLOWED_ATTR'): Set<string> {

@@ -1,16 +1,7 @@
 // Assembles the OriginReport every view and test reads (docs/report.md). Statuses come
 // decided from the engine; this module only arranges them for display.
 import { DESCRIPTION_MAX, NAME_MAX, displayText } from '../text/display';
-import type {
-  AttestationReport,
-  CandidateSource,
-  Diagnostic,
-  KeyReport,
-  OriginReport,
-  SkillReport,
-  SkillStatus,
-  SourceReport,
-} from '../types';
+import type { AttestationReport, CandidateSource, Diagnostic, KeyReport, OriginReport, SkillReport, SkillStatus, SourceReport } from '../types';
 import { isApprovable, WARNING_STATUSES } from '../types';
 import type { SkillOutcome } from './skill-outcome';
 import { skillContextSize } from '../skill-context/block';
@@ -105,9 +96,17 @@ export function skillReport(origin: string, o: SkillOutcome, attestation: Attest
   else if (idxDesc !== null) [description, descriptionFrom] = [idxDesc, 'index'];
   else if (llmsDesc !== null) [description, descriptionFrom] = [llmsDesc, 'llms-txt'];
   description = shown(description, DESCRIPTION_MAX);
-  const advisory = hiddenInName > 0
-    ? [...o.advisory, { code: 'hidden-in-name' as const, message: `The skill's name or description carries ${hiddenInName} invisible or bidirectional character(s), shown as their code points`, count: hiddenInName }]
-    : o.advisory;
+  const advisory =
+    hiddenInName > 0
+      ? [
+          ...o.advisory,
+          {
+            code: 'hidden-in-name' as const,
+            message: `The skill's name or description carries ${hiddenInName} invisible or bidirectional character(s), shown as their code points`,
+            count: hiddenInName,
+          },
+        ]
+      : o.advisory;
 
   const inserted = insertedSize(origin, name, o, pinnedFingerprint);
 
@@ -140,8 +139,8 @@ export function skillReport(origin: string, o: SkillOutcome, attestation: Attest
     names,
     description,
     descriptionFrom,
-    version: pick((c) => c.version) ?? (fm?.version ?? null),
-    license: pick((c) => c.license) ?? (fm?.license ?? null),
+    version: pick((c) => c.version) ?? fm?.version ?? null,
+    license: pick((c) => c.license) ?? fm?.license ?? null,
     homepage: pick((c) => c.homepage),
     scope: pick((c) => c.scope),
     tool: toolPath !== null ? { path: toolPath, sha256: toolSha } : null,

@@ -25,7 +25,10 @@ export const ENGINE_CODES = {
   'fetch-too-large': { level: 'error', meaning: 'The artifact is over its byte cap.' },
   'url-blocked': { level: 'error', meaning: 'The artifact URL or one of its redirects breaks the artifact URL rules (FORMATS.md §9.3).' },
   'skill-limit': { level: 'error', meaning: 'The origin lists more skills than are fetched per origin (64); this one was not fetched.' },
-  'probe-budget': { level: 'warning', meaning: "The site's other artifacts used up the 32 MiB one probe may download; this one was not downloaded (its last verified bytes are used when there are any) and is fetched on a later probe." },
+  'probe-budget': {
+    level: 'warning',
+    meaning: "The site's other artifacts used up the 32 MiB one probe may download; this one was not downloaded (its last verified bytes are used when there are any) and is fetched on a later probe.",
+  },
   'key-changed': { level: 'error', meaning: 'The origin offers a key that differs from its pin.' },
   'key-conflict': { level: 'error', meaning: 'signing_key in the index and signing-key.pub name different keys.' },
   'key-stopped-signing': { level: 'error', meaning: 'The origin is pinned but no longer offers a usable key.' },
@@ -38,7 +41,10 @@ export const ENGINE_CODES = {
   'snapshot-failed': { level: 'error', meaning: 'A user-configured snapshot-v1 signature does not verify over the skill files.' },
   'content-changed': { level: 'warning', meaning: 'An approved skill changed its digest under the same key; re-approval after the diff is needed.' },
   'archive-files-changed': { level: 'warning', meaning: "An approved archive's files changed (added, removed or changed) under the same SKILL.md and key; re-approval after the diff is needed." },
-  'approval-files-unbound': { level: 'warning', meaning: "The approval of this archive was made by an earlier version and binds its SKILL.md only: it is suspended until the user approves the archive's files." },
+  'approval-files-unbound': {
+    level: 'warning',
+    meaning: "The approval of this archive was made by an earlier version and binds its SKILL.md only: it is suspended until the user approves the archive's files.",
+  },
   'skill-error': { level: 'error', meaning: 'Processing this skill failed unexpectedly; nothing stored before was changed.' },
 
   // --- origin and source diagnostics ---
@@ -60,8 +66,15 @@ export const ENGINE_CODES = {
   'signatures-ignored': { level: 'warning', meaning: 'Entries carry signatures but the origin offers no usable key; the signatures are ignored.' },
   'probe-budget-used': { level: 'warning', meaning: "The site's artifacts reached the download budget of one probe (32 MiB); the rest are fetched on later probes." },
   'artifact-stale': { level: 'warning', meaning: 'The artifact could not be fetched now; the last verified bytes are used.' },
-  'skill-bytes-over-budget': { level: 'warning', meaning: 'The verified bytes were not stored: the site, or all sites together, would go over the stored-bytes budget and only approved bytes are left to evict. Nothing stored before was removed; approving needs the bytes stored.' },
-  'artifact-mismatch-remembered': { level: 'info', meaning: 'The bytes of this artifact failed its declared digest on an earlier probe; they are not downloaded again until the cache entry expires, then only revalidated.' },
+  'skill-bytes-over-budget': {
+    level: 'warning',
+    meaning:
+      'The verified bytes were not stored: the site, or all sites together, would go over the stored-bytes budget and only approved bytes are left to evict. Nothing stored before was removed; approving needs the bytes stored.',
+  },
+  'artifact-mismatch-remembered': {
+    level: 'info',
+    meaning: 'The bytes of this artifact failed its declared digest on an earlier probe; they are not downloaded again until the cache entry expires, then only revalidated.',
+  },
   'cross-origin-artifact': { level: 'warning', meaning: 'The artifact is on another host than the origin; approving it needs an extra confirmation.' },
   'attestations-unavailable': { level: 'info', meaning: 'The attestations document could not be used; attestation verdicts are not shown.' },
   'approval-suspended': { level: 'warning', meaning: 'The approval no longer matches the skill (digest, key or status) and is suspended.' },

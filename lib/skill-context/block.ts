@@ -62,12 +62,7 @@ export function headerSafe(value: string, maxLength = 512): string {
 export function contextHeaderLines(input: Omit<SkillContextInput, 'bytes'>): string[] {
   const lf = headerSafe(input.digestLf, 128);
   const raw = headerSafe(input.digestRaw, 128);
-  const lines = [
-    `Origin: ${headerSafe(input.origin)}`,
-    `Skill: ${headerSafe(input.name)}`,
-    `URL: ${headerSafe(input.url, 2048)}`,
-    `SHA-256: ${lf} (LF-normalized)`,
-  ];
+  const lines = [`Origin: ${headerSafe(input.origin)}`, `Skill: ${headerSafe(input.name)}`, `URL: ${headerSafe(input.url, 2048)}`, `SHA-256: ${lf} (LF-normalized)`];
   if (raw.toLowerCase() !== lf.toLowerCase()) lines.push(`SHA-256 of the raw bytes: ${raw}`);
   const state = SIGNATURE_NOTES[input.signatureState] === undefined ? 'unverified' : input.signatureState;
   lines.push(`Signature: ${state} (${SIGNATURE_NOTES[state]})`);

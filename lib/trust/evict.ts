@@ -297,14 +297,7 @@ function protection(tx: SkillsTx, written: ReadonlySet<string>): (pk: SkillKey) 
  * enough and `refuse` is set, the write is refused with `over-budget` (the caller's transaction
  * aborts, so nothing written or evicted is kept); without `refuse` (an approval) the bytes stay.
  */
-export async function enforceByteBudget(
-  tx: SkillsTx,
-  origins: readonly string[],
-  written: ReadonlySet<string>,
-  budget: ByteBudget,
-  refuse: boolean,
-  totals: ByteTotals,
-): Promise<number> {
+export async function enforceByteBudget(tx: SkillsTx, origins: readonly string[], written: ReadonlySet<string>, budget: ByteBudget, refuse: boolean, totals: ByteTotals): Promise<number> {
   const skills = tx.objectStore('skills');
   const isProtected = protection(tx, written);
   let evicted = 0;

@@ -95,11 +95,7 @@ export class StoreCore {
     return this.db;
   }
 
-  private async run<S extends Names[], M extends IDBTransactionMode, T>(
-    stores: S,
-    mode: M,
-    body: (tx: IDBPTransaction<SkillpinDB, S, M>) => Promise<T>,
-  ): Promise<T> {
+  private async run<S extends Names[], M extends IDBTransactionMode, T>(stores: S, mode: M, body: (tx: IDBPTransaction<SkillpinDB, S, M>) => Promise<T>): Promise<T> {
     let tx: IDBPTransaction<SkillpinDB, S, M>;
     try {
       tx = this.connection().transaction(stores, mode, { durability: 'strict' });

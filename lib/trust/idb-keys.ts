@@ -22,12 +22,7 @@ function byFirstSeen(a: KeyHistoryEntry, b: KeyHistoryEntry): number {
 }
 
 /** The history entry of (origin, fingerprint); an unreadable one may be a revocation: refuse. */
-export async function historyEntry(
-  core: StoreCore,
-  keys: { get(key: [string, string]): Promise<KeyHistoryEntry | undefined> },
-  origin: string,
-  fingerprint: string,
-): Promise<KeyHistoryEntry | null> {
+export async function historyEntry(core: StoreCore, keys: { get(key: [string, string]): Promise<KeyHistoryEntry | undefined> }, origin: string, fingerprint: string): Promise<KeyHistoryEntry | null> {
   const raw: unknown = await keys.get([origin, fingerprint]);
   if (raw === undefined) return null;
   const entry = toKeyHistoryEntry(raw);

@@ -85,7 +85,14 @@ export async function putSkillsInTx(core: StoreCore, tx: SkillsTx, checked: { or
   batch.forEach((s, i) => {
     if (present[i] !== undefined) kept.add(writtenKey(s));
   });
-  await enforceByteBudget(tx, batch.map((s) => s.origin), kept, core.budget(), true, totals);
+  await enforceByteBudget(
+    tx,
+    batch.map((s) => s.origin),
+    kept,
+    core.budget(),
+    true,
+    totals,
+  );
 }
 
 export async function getSkill(core: StoreCore, origin: string, url: string, digestLf: string, filesDigest = ''): Promise<StoredSkill | null> {

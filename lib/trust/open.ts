@@ -65,12 +65,7 @@ export function openDatabase(opts: OpenOptions): Promise<IDBPDatabase<SkillpinDB
       if (settled || timer !== undefined) return;
       timer = setTimeout(() => {
         timer = undefined;
-        fail(
-          new StoreError(
-            'blocked',
-            `another Skillpin page keeps the trust database open at version ${event.oldVersion}; close it and try again`,
-          ),
-        );
+        fail(new StoreError('blocked', `another Skillpin page keeps the trust database open at version ${event.oldVersion}; close it and try again`));
       }, opts.blockedTimeoutMs);
     };
 

@@ -28,7 +28,10 @@ export interface PrivateStore extends TrustStore {
   clear(): void;
 }
 
-type TrustPart = Pick<TrustStore, 'getPin' | 'pinIfAbsent' | 'replacePin' | 'forgetPin' | 'listPins' | 'getKeyHistory' | 'listKeyHistory' | 'revokeKey' | 'getApprovals' | 'getApproval' | 'approve' | 'revoke' | 'listApprovals'>;
+type TrustPart = Pick<
+  TrustStore,
+  'getPin' | 'pinIfAbsent' | 'replacePin' | 'forgetPin' | 'listPins' | 'getKeyHistory' | 'listKeyHistory' | 'revokeKey' | 'getApprovals' | 'getApproval' | 'approve' | 'revoke' | 'listApprovals'
+>;
 
 /** Pins, key history and approvals: the normal store's until a private window changes the origin. */
 function trustPart(m: PrivateMemory): TrustPart {

@@ -217,8 +217,7 @@ export function toCacheEntry(v: unknown): ProbeCacheEntry | null {
 function isDigestFailure(v: unknown): v is DigestFailure {
   if (!isObject(v)) return false;
   const { declared, rawHex, lfHex } = v;
-  return typeof declared === 'string' && declared.split(',').every((h) => HEX64.test(h)) &&
-    typeof rawHex === 'string' && HEX64.test(rawHex) && typeof lfHex === 'string' && HEX64.test(lfHex);
+  return typeof declared === 'string' && declared.split(',').every((h) => HEX64.test(h)) && typeof rawHex === 'string' && HEX64.test(rawHex) && typeof lfHex === 'string' && HEX64.test(lfHex);
 }
 
 export function toCacheRecord(entry: ProbeCacheEntry, evictKey: [number, number]): CacheRecord {

@@ -152,7 +152,11 @@ export function reachKeys(data: Record<string, unknown> | null | undefined): str
 
 function describeValue(v: unknown): string {
   if (typeof v === 'string') return v.length > 80 ? `${v.slice(0, 80)}…` : v;
-  if (Array.isArray(v)) return v.slice(0, 8).map((x) => (typeof x === 'string' ? x : typeof x === 'object' && x !== null ? Object.keys(x).join('/') : String(x))).join(', ');
+  if (Array.isArray(v))
+    return v
+      .slice(0, 8)
+      .map((x) => (typeof x === 'string' ? x : typeof x === 'object' && x !== null ? Object.keys(x).join('/') : String(x)))
+      .join(', ');
   if (typeof v === 'object' && v !== null) return Object.keys(v).slice(0, 8).join(', ');
   return String(v);
 }

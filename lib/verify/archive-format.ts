@@ -3,9 +3,7 @@
 
 export type ArchiveFormat = 'zip' | 'tar.gz';
 
-export type FormatDetection =
-  | { ok: true; format: ArchiveFormat }
-  | { ok: false; status: 'invalid' | 'unsupported'; code: string; message: string };
+export type FormatDetection = { ok: true; format: ArchiveFormat } | { ok: false; status: 'invalid' | 'unsupported'; code: string; message: string };
 
 const BY_CONTENT_TYPE: Record<string, ArchiveFormat> = {
   'application/gzip': 'tar.gz',

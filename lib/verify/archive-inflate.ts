@@ -8,10 +8,7 @@ import { Crc32 } from './archive-crc32';
 /** Compressed bytes pushed per step: small enough to bound the overshoot, large enough to be fast. */
 const SLICE = 4096;
 
-export type InflateOutcome =
-  | { ok: true; bytes: Uint8Array; crc: number }
-  | { ok: false; reason: 'over-cap' }
-  | { ok: false; reason: 'truncated' | 'corrupt'; detail: string; libraryCode?: number };
+export type InflateOutcome = { ok: true; bytes: Uint8Array; crc: number } | { ok: false; reason: 'over-cap' } | { ok: false; reason: 'truncated' | 'corrupt'; detail: string; libraryCode?: number };
 
 interface PushStream {
   push(chunk: Uint8Array, final?: boolean): void;
@@ -84,9 +81,7 @@ export function inflateRawBounded(input: Uint8Array, cap: number): InflateOutcom
   return { ok: true, bytes: sink.join(), crc: sink.crc.digest() };
 }
 
-export type GunzipOutcome =
-  | InflateOutcome
-  | { ok: false; reason: 'bad-header' | 'multiple-members' | 'trailing-data' | 'trailer-mismatch'; detail: string };
+export type GunzipOutcome = InflateOutcome | { ok: false; reason: 'bad-header' | 'multiple-members' | 'trailing-data' | 'trailer-mismatch'; detail: string };
 
 /** Length of a gzip member header (RFC 1952 §2.3), or a reason it is not acceptable. */
 function gzipHeaderLength(input: Uint8Array): { ok: true; length: number } | { ok: false; detail: string } {

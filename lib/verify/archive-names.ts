@@ -104,10 +104,7 @@ export class NameRegistry {
       return null;
     }
     if (before.path !== path) {
-      return invalid(
-        'archive-name-collision',
-        `The names ${showName(before.path)} and ${showName(path)} are the same after Unicode normalization and case folding.`,
-      );
+      return invalid('archive-name-collision', `The names ${showName(before.path)} and ${showName(path)} are the same after Unicode normalization and case folding.`);
     }
     if (before.type !== type) {
       return invalid('archive-name-collision', `The name ${showName(path)} is used both as a file and as a directory.`);

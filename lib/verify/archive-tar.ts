@@ -44,7 +44,9 @@ function numberField(block: Uint8Array, start: number, length: number): number |
     }
     return value;
   }
-  const text = TEXT.decode(bytes).replace(/[\u0000 ]+$/, '').replace(/^ +/, '');
+  const text = TEXT.decode(bytes)
+    .replace(/[\u0000 ]+$/, '')
+    .replace(/^ +/, '');
   if (text === '') return 0;
   if (!/^[0-7]+$/.test(text)) return null;
   return parseInt(text, 8);

@@ -145,12 +145,7 @@ function zip64Field(r: Reader, start: number, length: number): { at: number; len
 }
 
 /** Replace 0xFFFFFFFF sizes (and offset) by their ZIP64 values, in the order APPNOTE 4.5.3 gives. */
-function applyZip64(
-  r: Reader,
-  extraStart: number,
-  extraLength: number,
-  values: { size: number; compressedSize: number; offset?: number },
-): boolean {
+function applyZip64(r: Reader, extraStart: number, extraLength: number, values: { size: number; compressedSize: number; offset?: number }): boolean {
   const wantSize = values.size === 0xffffffff;
   const wantCompressed = values.compressedSize === 0xffffffff;
   const wantOffset = values.offset === 0xffffffff;

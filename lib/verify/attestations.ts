@@ -25,9 +25,7 @@ export interface AttestationEntry {
   sigstore: boolean;
 }
 
-export type AttestationParse =
-  | { ok: true; entries: AttestationEntry[]; skipped: number }
-  | { ok: false; code: string; message: string };
+export type AttestationParse = { ok: true; entries: AttestationEntry[]; skipped: number } | { ok: false; code: string; message: string };
 
 const REQUIRED_STRINGS = ['origin', 'skill', 'tool_sha256', 'attester', 'signed_on', 'valid_until'] as const;
 
@@ -178,13 +176,7 @@ export async function evaluateAttestations(args: EvaluateArgs): Promise<Attestat
 
     const first = invalid[0];
     if (first !== undefined) {
-      return report(
-        'invalid',
-        'attestation-invalid',
-        `attestation by registered reviewer ${first.attester} does not verify for ${skillName}`,
-        first.attester,
-        first.valid_until,
-      );
+      return report('invalid', 'attestation-invalid', `attestation by registered reviewer ${first.attester} does not verify for ${skillName}`, first.attester, first.valid_until);
     }
     if (attested.length > 0) {
       const best = attested.reduce((a, b) => (b.valid_until > a.valid_until ? b : a));
@@ -197,11 +189,7 @@ export async function evaluateAttestations(args: EvaluateArgs): Promise<Attestat
     const notes: string[] = [];
     if (unknownAttesters > 0) notes.push(`${unknownAttesters} by unregistered attesters`);
     if (ignoredDates > 0) notes.push(`${ignoredDates} with malformed or future dates`);
-    return report(
-      'unattested',
-      'attestation-none',
-      notes.length > 0 ? `no usable attestation (${notes.join(', ')} ignored)` : 'no attestation for this skill',
-    );
+    return report('unattested', 'attestation-none', notes.length > 0 ? `no usable attestation (${notes.join(', ')} ignored)` : 'no attestation for this skill');
   } catch (e) {
     return report('unattested', 'attestation-error', `attestations could not be evaluated: ${e instanceof Error ? e.message : String(e)}`);
   }

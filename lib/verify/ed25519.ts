@@ -290,15 +290,11 @@ export async function verifyWithWebCrypto(publicKey: Uint8Array, signature: Uint
 
 // RFC 8032 §7.1 TEST 1: a known answer used to check that WebCrypto works.
 const KAT_KEY = hexBytes('d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a');
-const KAT_SIG = hexBytes(
-  'e5564300c360ac729086e2cc806e828a84877f1eb8e5d974d873e065224901555fb8821590a33bacc61e39701cf9b46bd25bf5f0595bbe24655141438e7a100b',
-);
+const KAT_SIG = hexBytes('e5564300c360ac729086e2cc806e828a84877f1eb8e5d974d873e065224901555fb8821590a33bacc61e39701cf9b46bd25bf5f0595bbe24655141438e7a100b');
 
 // The same key and empty message, signed with R' = R + T for an order-8 point
 // T (S recomputed). A cofactored verifier accepts it; RFC 8032 must not.
-const KAT_TORSION_SIG = hexBytes(
-  'e87997aa4252662127e6038862cb45483f6abf88fac62efe41e9e2a76f24444310aaecf060159cb6f1f8f9dfdcbbb17388aeac2d1bcf0322c8075e84357f3d0e',
-);
+const KAT_TORSION_SIG = hexBytes('e87997aa4252662127e6038862cb45483f6abf88fac62efe41e9e2a76f24444310aaecf060159cb6f1f8f9dfdcbbb17388aeac2d1bcf0322c8075e84357f3d0e');
 
 function hexBytes(hex: string): Uint8Array {
   const out = new Uint8Array(hex.length / 2);

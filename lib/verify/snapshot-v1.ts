@@ -15,9 +15,7 @@ export const SNAPSHOT_CONTRACT = 'agentskills-snapshot-v1';
 export const SNAPSHOT_MAX_FILES = 512;
 export const SNAPSHOT_MAX_BYTES = 16 * 1024 * 1024;
 
-export type RevisionResult =
-  | { ok: true; input: string; revision: string }
-  | { ok: false; code: string; message: string };
+export type RevisionResult = { ok: true; input: string; revision: string } | { ok: false; code: string; message: string };
 
 /** Why a path is refused by the file-set rules, or null when it is fine. */
 function pathProblem(path: string): string | null {
@@ -132,11 +130,7 @@ export async function verifySnapshot(input: SnapshotInput): Promise<SnapshotRepo
       }
     }
     if (input.versionPin !== undefined && input.version !== input.versionPin) {
-      return failed(
-        'snapshot-version-pin',
-        `version ${input.version === null ? 'null' : JSON.stringify(input.version)} differs from the pinned ${JSON.stringify(input.versionPin)}`,
-        rev.revision,
-      );
+      return failed('snapshot-version-pin', `version ${input.version === null ? 'null' : JSON.stringify(input.version)} differs from the pinned ${JSON.stringify(input.versionPin)}`, rev.revision);
     }
     return { state: 'verified', revision: rev.revision, message: 'snapshot-v1 signature verifies', code: 'snapshot-verified' };
   } catch (e) {

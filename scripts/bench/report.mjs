@@ -39,7 +39,9 @@ export function renderReport(sections, run) {
   lines.push('');
   lines.push(`Written by \`${run.command}\` on ${run.startedAt} (whole run ${Math.round(run.seconds)} s). Do not edit by hand: run it again.`);
   lines.push('Every row names the command that reproduces it (after `npx wxt build -c test/bench/wxt.bench.config.ts`, which `npm run bench` does first).');
-  lines.push('Medians with the interquartile range (IQR, p25–p75) or p95; A/B figures are interleaved (A B, then B A). Timings are never asserted: a figure that misses its target is listed below with its cause.');
+  lines.push(
+    'Medians with the interquartile range (IQR, p25–p75) or p95; A/B figures are interleaved (A B, then B A). Timings are never asserted: a figure that misses its target is listed below with its cause.',
+  );
   lines.push('');
   lines.push('## Machine');
   lines.push('');
@@ -53,12 +55,17 @@ export function renderReport(sections, run) {
   lines.push('');
   lines.push(`${met} met, ${missed.length} missed, ${all.length - met - missed.length} informative.`);
   lines.push('');
-  lines.push(table(['target', 'goal', 'measured', 'result'], all.map((t) => [t.what, t.target, t.measured, verdict(t.met)])));
+  lines.push(
+    table(
+      ['target', 'goal', 'measured', 'result'],
+      all.map((t) => [t.what, t.target, t.measured, verdict(t.met)]),
+    ),
+  );
   lines.push('');
   if (missed.length > 0) {
     lines.push('### Why the missed targets are missed');
     lines.push('');
-    for (const t of missed) lines.push(`- **${t.what}** (${t.measured}; goal ${t.target}): ${t.why ?? 'see the section\'s notes.'}`);
+    for (const t of missed) lines.push(`- **${t.what}** (${t.measured}; goal ${t.target}): ${t.why ?? "see the section's notes."}`);
     lines.push('');
   }
   for (const s of sorted) {

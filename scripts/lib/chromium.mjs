@@ -13,15 +13,7 @@ export function chromiumPath() {
 }
 
 /** Flags every Skillpin-driven Chromium gets, with or without the extension. */
-export const BROWSER_ARGS = [
-  '--no-first-run',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+export const BROWSER_ARGS = ['--no-first-run', '--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 /** @param {string} extensionDir */
 export function extensionArgs(extensionDir) {
@@ -59,7 +51,10 @@ export function viewerArgs(extensionDir, uid) {
  * @param {string} dir
  */
 export function unpackedExtensionId(dir) {
-  const hex = createHash('sha256').update(realpathSync(resolve(dir))).digest('hex').slice(0, 32);
+  const hex = createHash('sha256')
+    .update(realpathSync(resolve(dir)))
+    .digest('hex')
+    .slice(0, 32);
   return [...hex].map((c) => String.fromCharCode(97 + parseInt(c, 16))).join('');
 }
 

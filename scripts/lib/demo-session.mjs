@@ -47,7 +47,12 @@ export function buildOnce() {
 /** Resolves once the page's extension answers `skillpin:ready` (store open, policy known). */
 async function waitReady(/** @type {import('playwright-core').Page} */ page) {
   for (let i = 0; ; i++) {
-    const ready = await page.evaluate(() => chrome.runtime.sendMessage({ type: 'skillpin:ready' })).then((r) => r?.ready === true, () => false);
+    const ready = await page
+      .evaluate(() => chrome.runtime.sendMessage({ type: 'skillpin:ready' }))
+      .then(
+        (r) => r?.ready === true,
+        () => false,
+      );
     if (ready) return;
     if (i > 300) throw new Error('the extension did not become ready within 30 s');
     await page.waitForTimeout(100);

@@ -1,5 +1,12 @@
 export type ZipFiles = Record<string, Uint8Array>;
-export interface LintMessage { _type?: string; code: string; message?: string; file?: string; line?: number; column?: number }
+export interface LintMessage {
+  _type?: string;
+  code: string;
+  message?: string;
+  file?: string;
+  line?: number;
+  column?: number;
+}
 export function readZip(bytes: Uint8Array): ZipFiles;
 export function manifestReferences(m: Record<string, unknown>): string[];
 export function fileReferences(path: string, text: string): string[];

@@ -88,15 +88,18 @@ export function writePublisherSite(dir, spec) {
     if (sign) writeFileSync(join(dir, '.well-known/agent-skills/signing-key.pub'), keys.publicKeyB64 + '\n');
   }
   const list = spec.skills.map((s) => `<li><a href="/skills/${s.name}/SKILL.md">${s.name}</a>: ${s.description}</li>`).join('');
-  writeFileSync(join(dir, 'index.html'), `<!doctype html><html><head><meta charset="utf-8"><title>${title}</title></head><body><h1>${title}</h1><p>This site publishes Agent Skills.</p><ul>${list}</ul></body></html>\n`);
+  writeFileSync(
+    join(dir, 'index.html'),
+    `<!doctype html><html><head><meta charset="utf-8"><title>${title}</title></head><body><h1>${title}</h1><p>This site publishes Agent Skills.</p><ul>${list}</ul></body></html>\n`,
+  );
   return { dir, keys, entries };
 }
 
 /** Five skills for the demo and the tests. */
 export const DEMO_SKILLS = [
-  { name: 'search-docs', description: 'Search this site\'s documentation and cite the page you used.', version: '1.2.0', license: 'MIT' },
+  { name: 'search-docs', description: "Search this site's documentation and cite the page you used.", version: '1.2.0', license: 'MIT' },
   { name: 'open-ticket', description: 'File a support ticket with the right product, severity and reproduction steps.', version: '0.9.1', license: 'Apache-2.0' },
   { name: 'api-client', description: 'Call the public REST API with pagination and rate limits handled.', version: '2.0.0', license: 'MIT' },
   { name: 'release-notes', description: 'Summarise release notes between two versions.', version: '1.0.0' },
-  { name: 'style-guide', description: 'Write in this site\'s house style: short sentences, active voice, no jargon.' },
+  { name: 'style-guide', description: "Write in this site's house style: short sentences, active voice, no jargon." },
 ];

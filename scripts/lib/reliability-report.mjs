@@ -106,7 +106,7 @@ export function renderFuzzSection(fuzz) {
     'is checked for: nothing is thrown out of the parser; every outcome is a known status whose code',
     '`docs/report.md` documents; no cap is exceeded (frontmatter size, alias expansion, archive files, bytes and',
     'entries); no unpacked path leaves the skill root and no two collide after normalization and case folding; a',
-    'resolved URL keeps the artifact URL rules; plus each target\'s own oracle (JSON.parse for the index shape,',
+    "resolved URL keeps the artifact URL rules; plus each target's own oracle (JSON.parse for the index shape,",
     'well-formed archives unpack intact, the merge does not depend on the input order, decoding matches UTF-8).',
     '',
     '| target | entry point | inputs | runs | failed | distinct outcomes | time |',
@@ -157,9 +157,7 @@ export function extractFuzzSection(md) {
  */
 export function renderReliability({ node, browser, faults, fuzzSection }) {
   const bmap = new Map((browser?.cases ?? []).map((c) => [c.id, c]));
-  const cases = [...node.cases].sort(
-    (a, b) => CATEGORY_ORDER.indexOf(a.category) - CATEGORY_ORDER.indexOf(b.category),
-  );
+  const cases = [...node.cases].sort((a, b) => CATEGORY_ORDER.indexOf(a.category) - CATEGORY_ORDER.indexOf(b.category));
   const categories = [...new Set([...CATEGORY_ORDER.filter((k) => cases.some((c) => c.category === k)), ...cases.map((c) => c.category)])];
 
   const lines = [];

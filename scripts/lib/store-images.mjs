@@ -70,9 +70,7 @@ export function screenHtml(spec) {
   const windowHeight = 46 + page.height;
   const popupLeft = left + spec.windowWidth + 24;
   const badge = spec.badge ? `<span class="badge" style="background:${cssColor(spec.badgeColor)}">${esc(spec.badge)}</span>` : '';
-  const popupBox = popup
-    ? `<div class="popup" style="left:${popupLeft}px;height:${popup.height}px"><img src="${dataUrl(popup.png)}" width="400" alt=""></div>`
-    : '';
+  const popupBox = popup ? `<div class="popup" style="left:${popupLeft}px;height:${popup.height}px"><img src="${dataUrl(popup.png)}" width="400" alt=""></div>` : '';
   // The toolbar icon enlarged, below it in the window, with a line back to it.
   const zoom = spec.zoom
     ? `<div class="leader" style="left:${left + spec.windowWidth - 32}px;top:196px;width:150px;transform:rotate(118deg)"></div>

@@ -1,7 +1,24 @@
-export interface Exit { status: number | null; signal?: string | null; error?: string }
-export interface Outcome { label: string; passed: number; failed: number; skipped: number; flaky: string[]; problems: string[] }
-export interface Rules { floor: number; ci: boolean }
-export interface ResultFiles { remove(path: string): void; read(path: string): string | null }
+export interface Exit {
+  status: number | null;
+  signal?: string | null;
+  error?: string;
+}
+export interface Outcome {
+  label: string;
+  passed: number;
+  failed: number;
+  skipped: number;
+  flaky: string[];
+  problems: string[];
+}
+export interface Rules {
+  floor: number;
+  ci: boolean;
+}
+export interface ResultFiles {
+  remove(path: string): void;
+  read(path: string): string | null;
+}
 export const TEST_FLOORS: { unit: number; e2e: number };
 export function commandOutcome(label: string, exit: Exit): Outcome;
 export function vitestOutcome(exit: Exit, text: string | null, rules: Rules): Outcome;

@@ -31,7 +31,12 @@ const isRecord = (v) => typeof v === 'object' && v !== null && !Array.isArray(v)
 const count = (v) => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : 0);
 
 /** @param {string} text */
-const firstLine = (text) => text.split('\n').find((l) => l.trim() !== '')?.trim().slice(0, 300) ?? '';
+const firstLine = (text) =>
+  text
+    .split('\n')
+    .find((l) => l.trim() !== '')
+    ?.trim()
+    .slice(0, 300) ?? '';
 
 /** @param {Exit} exit @returns {string | null} */
 function exitProblem(exit) {

@@ -44,7 +44,17 @@ test('crypto backends under node and in the Chromium service worker', async () =
           const s = med.get(c.backend);
           if (!s) continue;
           const ratio = js && c !== js ? (med.get(js.backend)?.median ?? NaN) / s.median : NaN;
-          rows.push([r.env, op, KIB(size), c.backend, `${fmt(s.median * 1000, 1)} µs`, `${fmt(s.p25 * 1000, 1)}–${fmt(s.p75 * 1000, 1)} µs`, Number.isFinite(ratio) ? `${fmt(ratio, 2)}×` : '—', c.ok ? 'yes' : 'NO', reproCommand('crypto.bench.ts')]);
+          rows.push([
+            r.env,
+            op,
+            KIB(size),
+            c.backend,
+            `${fmt(s.median * 1000, 1)} µs`,
+            `${fmt(s.p25 * 1000, 1)}–${fmt(s.p75 * 1000, 1)} µs`,
+            Number.isFinite(ratio) ? `${fmt(ratio, 2)}×` : '—',
+            c.ok ? 'yes' : 'NO',
+            reproCommand('crypto.bench.ts'),
+          ]);
         }
         if (wc && js && product) {
           // The product's choice at this size: SHA-256 goes to WebCrypto from webCryptoMinBytes on,
@@ -76,7 +86,9 @@ test('crypto backends under node and in the Chromium service worker', async () =
     }
     notes.push(`${r.env}: Ed25519 backend detected by the product: ${r.ed25519Backend}; SHA-256 goes to WebCrypto from ${r.webCryptoMinBytes} bytes on.`);
   }
-  notes.push('Per-operation times are medians of 12 batches (each batch ≥ 8 ms of back-to-back calls), backends interleaved batch by batch. "vs @noble" is the JS backend\'s median divided by this row\'s (> 1: this row is faster).');
+  notes.push(
+    'Per-operation times are medians of 12 batches (each batch ≥ 8 ms of back-to-back calls), backends interleaved batch by batch. "vs @noble" is the JS backend\'s median divided by this row\'s (> 1: this row is faster).',
+  );
   notes.push('"WebCrypto subtle.verify (bare)" has no strict checks (canonical key and R, S < L, small order): the product never uses it alone; it shows what the strict checks cost on top.');
 
   const section: BenchSection = {

@@ -186,14 +186,18 @@ async function phaseShares(dir: string): Promise<Record<string, number>> {
     const { store } = await freshStore();
     let last = performance.now();
     let current: string | null = null;
-    await probeOrigin('http://phase.localhost', { fetch, store, clock: realClock, settings: defaultSettings() }, {
-      onPhase: (p) => {
-        const now = performance.now();
-        if (current) totals[current] = (totals[current] ?? 0) + (now - last);
-        current = p;
-        last = now;
+    await probeOrigin(
+      'http://phase.localhost',
+      { fetch, store, clock: realClock, settings: defaultSettings() },
+      {
+        onPhase: (p) => {
+          const now = performance.now();
+          if (current) totals[current] = (totals[current] ?? 0) + (now - last);
+          current = p;
+          last = now;
+        },
       },
-    });
+    );
     if (current) totals[current] = (totals[current] ?? 0) + (performance.now() - last);
     store.close();
   }
@@ -241,8 +245,24 @@ async function engineVsLimit(total: number, rounds: number): Promise<{ rows: (st
   const site = `${total} skills (${s.hosts.length} origin${s.hosts.length > 1 ? 's' : ''} × ${Math.min(total, SHARD)})`;
   const repro = reproCommand('engine.bench.ts');
   const rows = [
-    [site, 'Skillpin probeOrigin as shipped (default SHA-256, strict Ed25519, fake-indexeddb), the whole probe', `${fmt(a.median)} ms`, `${fmt(a.p25)}–${fmt(a.p75)} ms`, `${fmt((a.median / total) * 1000, 0)} µs`, a.n, repro],
-    [site, 'bare loop on the same fetch: index read, key imported once, each SKILL.md hashed (subtle.digest), compared and verified (subtle.verify)', `${fmt(b.median)} ms`, `${fmt(b.p25)}–${fmt(b.p75)} ms`, `${fmt((b.median / total) * 1000, 0)} µs`, b.n, repro],
+    [
+      site,
+      'Skillpin probeOrigin as shipped (default SHA-256, strict Ed25519, fake-indexeddb), the whole probe',
+      `${fmt(a.median)} ms`,
+      `${fmt(a.p25)}–${fmt(a.p75)} ms`,
+      `${fmt((a.median / total) * 1000, 0)} µs`,
+      a.n,
+      repro,
+    ],
+    [
+      site,
+      'bare loop on the same fetch: index read, key imported once, each SKILL.md hashed (subtle.digest), compared and verified (subtle.verify)',
+      `${fmt(b.median)} ms`,
+      `${fmt(b.p25)}–${fmt(b.p75)} ms`,
+      `${fmt((b.median / total) * 1000, 0)} µs`,
+      b.n,
+      repro,
+    ],
     [site, `Skillpin ÷ bare loop: ${fmt(ratio, 2)}× (median of per-round ratios ${fmt(pairs.median, 2)}×); report phase ${fmt(share.median * 100, 1)} % of the probe`, '', '', '', a.n, repro],
   ];
   const targets: TargetCheck[] = [
@@ -277,14 +297,21 @@ test('engine throughput: Skillpin vs the reference validator', async () => {
   let shares: Record<string, number> | null = null;
 
   // The whole engine against the bare hash + verify loop, at 5, 50 and 1,000 skills.
-  for (const [total, rounds] of [[5, 31], [50, 15], [1000, 5]] as const) {
+  for (const [total, rounds] of [
+    [5, 31],
+    [50, 15],
+    [1000, 5],
+  ] as const) {
     const lim = await engineVsLimit(total, rounds);
     rows.push(...lim.rows);
     targets.push(...lim.targets);
     raw[`limit-${total}`] = lim.raw;
   }
 
-  for (const [total, rounds] of [[100, 11], [1000, 5]] as const) {
+  for (const [total, rounds] of [
+    [100, 11],
+    [1000, 5],
+  ] as const) {
     const s = makeShards(total);
     // Warm-up: JIT, module caches, the WebCrypto key import.
     await runSkillpin(s);
@@ -305,21 +332,63 @@ test('engine throughput: Skillpin vs the reference validator', async () => {
     const c = summarize(like as number[]);
     const ratio = a.median / b.median;
     raw[`skills-${total}`] = { skillpin: sp, reference: ref, likeForLike: like };
-    rows.push([`${total} skills (${s.hosts.length} origins × ${SHARD})`, 'Skillpin probeOrigin (fetch from disk, fake-indexeddb)', `${fmt(a.median)} ms`, `${fmt(a.p25)}–${fmt(a.p75)} ms`, `${fmt((a.median / total) * 1000, 0)} µs`, a.n, repro]);
-    rows.push([`${total} skills (${s.hosts.length} origins × ${SHARD})`, 'reference validateLlmsTxt (in process)', `${fmt(b.median)} ms`, `${fmt(b.p25)}–${fmt(b.p75)} ms`, `${fmt((b.median / total) * 1000, 0)} µs`, b.n, repro]);
-    rows.push([`${total} skills (${s.hosts.length} origins × ${SHARD})`, 'Skillpin like for like: parseLlmsTxt + checkDigests + parseFrontmatter, files read from disk (no signatures, no storage)', `${fmt(c.median)} ms`, `${fmt(c.p25)}–${fmt(c.p75)} ms`, `${fmt((c.median / total) * 1000, 0)} µs`, c.n, repro]);
+    rows.push([
+      `${total} skills (${s.hosts.length} origins × ${SHARD})`,
+      'Skillpin probeOrigin (fetch from disk, fake-indexeddb)',
+      `${fmt(a.median)} ms`,
+      `${fmt(a.p25)}–${fmt(a.p75)} ms`,
+      `${fmt((a.median / total) * 1000, 0)} µs`,
+      a.n,
+      repro,
+    ]);
+    rows.push([
+      `${total} skills (${s.hosts.length} origins × ${SHARD})`,
+      'reference validateLlmsTxt (in process)',
+      `${fmt(b.median)} ms`,
+      `${fmt(b.p25)}–${fmt(b.p75)} ms`,
+      `${fmt((b.median / total) * 1000, 0)} µs`,
+      b.n,
+      repro,
+    ]);
+    rows.push([
+      `${total} skills (${s.hosts.length} origins × ${SHARD})`,
+      'Skillpin like for like: parseLlmsTxt + checkDigests + parseFrontmatter, files read from disk (no signatures, no storage)',
+      `${fmt(c.median)} ms`,
+      `${fmt(c.p25)}–${fmt(c.p75)} ms`,
+      `${fmt((c.median / total) * 1000, 0)} µs`,
+      c.n,
+      repro,
+    ]);
     const an = summarize(spNative as number[]);
     const cn = summarize(likeNative as number[]);
     raw[`skills-${total}-native-sha256`] = { skillpin: spNative, likeForLike: likeNative };
-    rows.push([`${total} skills (${s.hosts.length} origins × ${SHARD})`, `Skillpin probeOrigin, SHA-256 from the injected I/O (node:crypto): ${fmt(an.median / a.median, 2)}× the default's time`, `${fmt(an.median)} ms`, `${fmt(an.p25)}–${fmt(an.p75)} ms`, `${fmt((an.median / total) * 1000, 0)} µs`, an.n, repro]);
-    rows.push([`${total} skills (${s.hosts.length} origins × ${SHARD})`, `Skillpin like for like, SHA-256 from the injected I/O (node:crypto): ${fmt(cn.median / c.median, 2)}× the default's time`, `${fmt(cn.median)} ms`, `${fmt(cn.p25)}–${fmt(cn.p75)} ms`, `${fmt((cn.median / total) * 1000, 0)} µs`, cn.n, repro]);
+    rows.push([
+      `${total} skills (${s.hosts.length} origins × ${SHARD})`,
+      `Skillpin probeOrigin, SHA-256 from the injected I/O (node:crypto): ${fmt(an.median / a.median, 2)}× the default's time`,
+      `${fmt(an.median)} ms`,
+      `${fmt(an.p25)}–${fmt(an.p75)} ms`,
+      `${fmt((an.median / total) * 1000, 0)} µs`,
+      an.n,
+      repro,
+    ]);
+    rows.push([
+      `${total} skills (${s.hosts.length} origins × ${SHARD})`,
+      `Skillpin like for like, SHA-256 from the injected I/O (node:crypto): ${fmt(cn.median / c.median, 2)}× the default's time`,
+      `${fmt(cn.median)} ms`,
+      `${fmt(cn.p25)}–${fmt(cn.p75)} ms`,
+      `${fmt((cn.median / total) * 1000, 0)} µs`,
+      cn.n,
+      repro,
+    ]);
     const likeNativeRatio = cn.median / b.median;
     targets.push({
       what: `engine like for like, ${total} skills, SHA-256 from the injected I/O (node:crypto, as the reference hashes): Skillpin time ÷ reference time`,
       target: '≤ 1.00 (at least as fast)',
       measured: `${fmt(likeNativeRatio, 2)} (${fmt(cn.median)} ms vs ${fmt(b.median)} ms)`,
       met: likeNativeRatio <= 1,
-      ...(likeNativeRatio > 1 ? { why: `with the hash native on both sides, what remains is parsing: parseFrontmatter and parseLlmsTxt (see the like-for-like costs of the default run), and reading each SKILL.md once` } : {}),
+      ...(likeNativeRatio > 1
+        ? { why: `with the hash native on both sides, what remains is parsing: parseFrontmatter and parseLlmsTxt (see the like-for-like costs of the default run), and reading each SKILL.md once` }
+        : {}),
     });
     const likeRatio = c.median / b.median;
     const costsLike = await likeForLikeCosts(s);
@@ -346,7 +415,11 @@ test('engine throughput: Skillpin vs the reference validator', async () => {
       met: ratio <= 0.5,
       ...(ratio > 0.5
         ? {
-            why: `Skillpin spends ${fmt(perSkill, 0)} µs per skill, the reference ${fmt(refPerSkill, 0)} µs. One bare WebCrypto Ed25519 verify costs ${fmt(costs.bare, 0)} µs here and the product's strict verify ${fmt(costs.strict, 0)} µs: the signature check alone exceeds the reference's whole per-skill cost (it verifies no signature and stores nothing), so ≥ 2× faster is out of reach while doing strictly more. Phase shares of a probe: ${Object.entries(shares).map(([k, v]) => `${k} ${fmt(v * 100, 0)} %`).join(', ')}.`,
+            why: `Skillpin spends ${fmt(perSkill, 0)} µs per skill, the reference ${fmt(refPerSkill, 0)} µs. One bare WebCrypto Ed25519 verify costs ${fmt(costs.bare, 0)} µs here and the product's strict verify ${fmt(costs.strict, 0)} µs: the signature check alone exceeds the reference's whole per-skill cost (it verifies no signature and stores nothing), so ≥ 2× faster is out of reach while doing strictly more. Phase shares of a probe: ${Object.entries(
+              shares,
+            )
+              .map(([k, v]) => `${k} ${fmt(v * 100, 0)} %`)
+              .join(', ')}.`,
           }
         : {}),
     });
@@ -357,7 +430,15 @@ test('engine throughput: Skillpin vs the reference validator', async () => {
         await runSkillpinLoopback(s, servers);
         const lb = summarize((await interleave(7, [() => runSkillpinLoopback(s, servers)]))[0] as number[]);
         raw['loopback-100'] = lb;
-        rows.push([`${total} skills (${s.hosts.length} origins × ${SHARD})`, 'Skillpin probeOrigin over loopback HTTP (node fetch)', `${fmt(lb.median)} ms`, `${fmt(lb.p25)}–${fmt(lb.p75)} ms`, `${fmt((lb.median / total) * 1000, 0)} µs`, lb.n, repro]);
+        rows.push([
+          `${total} skills (${s.hosts.length} origins × ${SHARD})`,
+          'Skillpin probeOrigin over loopback HTTP (node fetch)',
+          `${fmt(lb.median)} ms`,
+          `${fmt(lb.p25)}–${fmt(lb.p75)} ms`,
+          `${fmt((lb.median / total) * 1000, 0)} µs`,
+          lb.n,
+          repro,
+        ]);
       } finally {
         await Promise.all(servers.map((sv) => sv.close()));
       }

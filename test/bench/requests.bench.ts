@@ -82,7 +82,12 @@ test('requests per origin in Chromium: first visit and revisit within the cache 
           await wait(`${o}/?again=${k}`, expected, 'commit');
         }
         await page.waitForTimeout(300);
-        revisits.push(s.requestsFor(o).slice(before).filter((r) => !isPageRequest(r)).length);
+        revisits.push(
+          s
+            .requestsFor(o)
+            .slice(before)
+            .filter((r) => !isPageRequest(r)).length,
+        );
       }
       const budget = s.skills === 0 ? 3 : 2 + s.skills;
       const maxFirst = Math.max(...firsts);
@@ -94,7 +99,9 @@ test('requests per origin in Chromium: first visit and revisit within the cache 
         measured: String(maxFirst),
         met: maxFirst <= budget,
         ...(maxFirst > budget && s.skills > 0
-          ? { why: 'the extra request is /.well-known/agent-skills/signing-key.pub, which FORMATS.md §9 requires whenever the index carries a signature (compared with signing_key when both exist); the spec wins over the 2 + skills budget' }
+          ? {
+              why: 'the extra request is /.well-known/agent-skills/signing-key.pub, which FORMATS.md §9 requires whenever the index carries a signature (compared with signing_key when both exist); the spec wins over the 2 + skills budget',
+            }
           : {}),
       });
       targets.push({ what: `requests, ${label}, revisits within the cache lifetime`, target: '0', measured: String(Math.max(...revisits)), met: Math.max(...revisits) === 0 });
@@ -109,7 +116,7 @@ test('requests per origin in Chromium: first visit and revisit within the cache 
     columns: ['site', 'visit', 'requests (5 origins)', 'answers', 'budget', 'reproduce'],
     rows,
     targets,
-    notes: ['Counted per origin from the loopback server log (Host header); the page\'s own document and favicon requests are left out. Five fresh origins per site.'],
+    notes: ["Counted per origin from the loopback server log (Host header); the page's own document and favicon requests are left out. Five fresh origins per site."],
     seconds: (Date.now() - started) / 1000,
   });
 });
@@ -151,10 +158,16 @@ test('requests per origin under node: revisits after the cache lifetime', async 
             const okVerify = !expect.noVerify || v === 0;
             targets.push({
               what: `requests, ${label}, ${what}`,
-              target: [`≤ ${expect.max} requests`, expect.conditionalOnly ? 'all conditional' : '', expect.noBodies ? 'no bodies' : '', expect.noVerify ? 'no signature re-verified' : ''].filter(Boolean).join(', '),
+              target: [`≤ ${expect.max} requests`, expect.conditionalOnly ? 'all conditional' : '', expect.noBodies ? 'no bodies' : '', expect.noVerify ? 'no signature re-verified' : '']
+                .filter(Boolean)
+                .join(', '),
               measured: `${reqs.length} requests (${describe(reqs)}), ${bodies} body bytes, ${v} signatures verified`,
               met: okCount && okCond && okBodies && okVerify,
-              ...(!okVerify ? { why: 'lib/engine/artifacts.ts processSkill: bytes reused from the store (digest known, or 304) skip the digest but still go through signatureOf (artifact-signature.ts) → verifySignatureB64 on every probe' } : {}),
+              ...(!okVerify
+                ? {
+                    why: 'lib/engine/artifacts.ts processSkill: bytes reused from the store (digest known, or 304) skip the digest but still go through signatureOf (artifact-signature.ts) → verifySignatureB64 on every probe',
+                  }
+                : {}),
             });
           }
         };

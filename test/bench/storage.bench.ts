@@ -81,7 +81,10 @@ test('IndexedDB bytes per origin probed, bounded by eviction', async () => {
     await probe(`http://${host}`, fetch, store, clock);
     if (checkpoints.has(i)) {
       const b = await storeBytes(idb, name);
-      const counts = Object.entries(b.byStore).filter(([, v]) => v.records > 0).map(([k, v]) => `${k} ${v.records} (${fmt(v.bytes / 1024, 0)} KiB)`).join(', ');
+      const counts = Object.entries(b.byStore)
+        .filter(([, v]) => v.records > 0)
+        .map(([k, v]) => `${k} ${v.records} (${fmt(v.bytes / 1024, 0)} KiB)`)
+        .join(', ');
       rows.push([i.toLocaleString('en'), `${fmt(b.total / 1024 / 1024, 2)} MiB`, `${fmt(b.total / i, 0)} B`, counts, reproCommand('storage.bench.ts')]);
       raw[`at-${i}`] = b;
     }

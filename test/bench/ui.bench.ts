@@ -35,27 +35,35 @@ const ANSWERED_CARDS = 'section.site:not([data-kept]) [data-skill-url]';
 async function timeToListOnce(context: BrowserContext, url: string, selector: string, count: number, firstCount = count, answered = selector): Promise<ListTimes> {
   const page = await context.newPage();
   try {
-    await page.addInitScript(({ selector, count, firstCount, answered }) => {
-      const w = window as unknown as { __benchListAt?: number; __benchFirstAt?: number; __benchAnsweredAt?: number };
-      const check = (): boolean => {
-        const n = document.querySelectorAll(selector).length;
-        if (w.__benchFirstAt === undefined && n >= firstCount) w.__benchFirstAt = performance.now();
-        if (w.__benchAnsweredAt === undefined && document.querySelectorAll(answered).length >= firstCount) w.__benchAnsweredAt = performance.now();
-        if (w.__benchListAt === undefined && document.querySelectorAll(answered).length >= count) w.__benchListAt = performance.now();
-        return w.__benchListAt !== undefined;
-      };
-      // The answer replacing a kept report may change no node but the section's data-kept.
-      new MutationObserver((_, obs) => {
-        if (check()) obs.disconnect();
-      }).observe(document, { childList: true, subtree: true, attributes: true, attributeFilter: ['data-kept'] });
-    }, { selector, count, firstCount, answered });
+    await page.addInitScript(
+      ({ selector, count, firstCount, answered }) => {
+        const w = window as unknown as { __benchListAt?: number; __benchFirstAt?: number; __benchAnsweredAt?: number };
+        const check = (): boolean => {
+          const n = document.querySelectorAll(selector).length;
+          if (w.__benchFirstAt === undefined && n >= firstCount) w.__benchFirstAt = performance.now();
+          if (w.__benchAnsweredAt === undefined && document.querySelectorAll(answered).length >= firstCount) w.__benchAnsweredAt = performance.now();
+          if (w.__benchListAt === undefined && document.querySelectorAll(answered).length >= count) w.__benchListAt = performance.now();
+          return w.__benchListAt !== undefined;
+        };
+        // The answer replacing a kept report may change no node but the section's data-kept.
+        new MutationObserver((_, obs) => {
+          if (check()) obs.disconnect();
+        }).observe(document, { childList: true, subtree: true, attributes: true, attributeFilter: ['data-kept'] });
+      },
+      { selector, count, firstCount, answered },
+    );
     await page.goto(url);
     // One round trip returns every figure: the tab can go away right after (see ui notes).
     const handle = await page.waitForFunction(
       () => {
         const w = window as unknown as { __benchListAt?: number; __benchFirstAt?: number; __benchAnsweredAt?: number };
         if (w.__benchListAt === undefined) return null;
-        return { ms: w.__benchListAt, first: w.__benchFirstAt ?? w.__benchListAt, answered: w.__benchAnsweredAt ?? w.__benchListAt, fcp: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? Number.NaN };
+        return {
+          ms: w.__benchListAt,
+          first: w.__benchFirstAt ?? w.__benchListAt,
+          answered: w.__benchAnsweredAt ?? w.__benchListAt,
+          fcp: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? Number.NaN,
+        };
       },
       null,
       { timeout: 60_000 },
@@ -217,8 +225,24 @@ test('popup and options page render times', async () => {
     const floorF = summarize(floorFcp);
     const blank = summarize(blankTimes);
     const blankF = summarize(blankFcp);
-    rows.push(['floor: a one-paragraph data: page', `${fmt(floor.median)} ms`, `${fmt(floor.p95)} ms`, `${fmt(floor.p25)}–${fmt(floor.p75)} ms`, `${fmt(floorF.median)} ms`, floor.n, reproCommand('ui.bench.ts')]);
-    rows.push(['floor: a blank extension page (bench-blank.html: one paragraph, no script, no style)', `${fmt(blank.median)} ms`, `${fmt(blank.p95)} ms`, `${fmt(blank.p25)}–${fmt(blank.p75)} ms`, `${fmt(blankF.median)} ms`, blank.n, reproCommand('ui.bench.ts')]);
+    rows.push([
+      'floor: a one-paragraph data: page',
+      `${fmt(floor.median)} ms`,
+      `${fmt(floor.p95)} ms`,
+      `${fmt(floor.p25)}–${fmt(floor.p75)} ms`,
+      `${fmt(floorF.median)} ms`,
+      floor.n,
+      reproCommand('ui.bench.ts'),
+    ]);
+    rows.push([
+      'floor: a blank extension page (bench-blank.html: one paragraph, no script, no style)',
+      `${fmt(blank.median)} ms`,
+      `${fmt(blank.p95)} ms`,
+      `${fmt(blank.p25)}–${fmt(blank.p75)} ms`,
+      `${fmt(blankF.median)} ms`,
+      blank.n,
+      reproCommand('ui.bench.ts'),
+    ]);
     for (const [n, o] of origins) {
       const s = summarize(popup.get(n) ?? []);
       const s1 = summarize(popupFirst.get(n) ?? []);
@@ -226,16 +250,43 @@ test('popup and options page render times', async () => {
       const f = summarize(fcp.get(n) ?? []);
       const firstCards = Math.min(o.listed, POPUP_FIRST_CARDS);
       const over = s1.median - blank.median;
-      rows.push([`popup, ${n} skills: first render (the first ${firstCards} cards, from the kept report or the answer, whichever came first)`, `${fmt(s1.median)} ms`, `${fmt(s1.p95)} ms`, `${fmt(s1.p25)}–${fmt(s1.p75)} ms`, `${fmt(f.median)} ms`, s1.n, reproCommand('ui.bench.ts')]);
-      rows.push([`popup, ${n} skills: the first ${firstCards} cards of the worker's answer (actions enabled)`, `${fmt(sa.median)} ms`, `${fmt(sa.p95)} ms`, `${fmt(sa.p25)}–${fmt(sa.p75)} ms`, `${fmt(f.median)} ms`, sa.n, reproCommand('ui.bench.ts')]);
-      if (o.listed > firstCards) rows.push([`popup, ${n} skills: every card of the answer (${o.listed}, the rest drawn in idle time)`, `${fmt(s.median)} ms`, `${fmt(s.p95)} ms`, `${fmt(s.p25)}–${fmt(s.p75)} ms`, `${fmt(f.median)} ms`, s.n, reproCommand('ui.bench.ts')]);
+      rows.push([
+        `popup, ${n} skills: first render (the first ${firstCards} cards, from the kept report or the answer, whichever came first)`,
+        `${fmt(s1.median)} ms`,
+        `${fmt(s1.p95)} ms`,
+        `${fmt(s1.p25)}–${fmt(s1.p75)} ms`,
+        `${fmt(f.median)} ms`,
+        s1.n,
+        reproCommand('ui.bench.ts'),
+      ]);
+      rows.push([
+        `popup, ${n} skills: the first ${firstCards} cards of the worker's answer (actions enabled)`,
+        `${fmt(sa.median)} ms`,
+        `${fmt(sa.p95)} ms`,
+        `${fmt(sa.p25)}–${fmt(sa.p75)} ms`,
+        `${fmt(f.median)} ms`,
+        sa.n,
+        reproCommand('ui.bench.ts'),
+      ]);
+      if (o.listed > firstCards)
+        rows.push([
+          `popup, ${n} skills: every card of the answer (${o.listed}, the rest drawn in idle time)`,
+          `${fmt(s.median)} ms`,
+          `${fmt(s.p95)} ms`,
+          `${fmt(s.p25)}–${fmt(s.p75)} ms`,
+          `${fmt(f.median)} ms`,
+          s.n,
+          reproCommand('ui.bench.ts'),
+        ]);
       targets.push({
         what: `popup first render (the first ${firstCards} cards), ${n} skills`,
         target: '≤ a blank extension page + 40 ms',
         measured: `${fmt(s1.median)} ms = blank page (${fmt(blank.median)} ms) + ${fmt(over)} ms (p95 ${fmt(s1.p95)}; the worker's answer on screen at ${fmt(sa.median)} ms, every card at ${fmt(s.median)} ms)`,
         met: over <= 40,
         ...(over > 40
-          ? { why: `the popup's own share over a blank extension page is ${fmt(over)} ms: its scripts and styles (a blank page paints at ${fmt(blankF.median)} ms), the kept report read from session storage (the worker's answer, at ${fmt(sa.median)} ms, replaces it), ${firstCards} cards` }
+          ? {
+              why: `the popup's own share over a blank extension page is ${fmt(over)} ms: its scripts and styles (a blank page paints at ${fmt(blankF.median)} ms), the kept report read from session storage (the worker's answer, at ${fmt(sa.median)} ms, replaces it), ${firstCards} cards`,
+            }
           : {}),
       });
       raw[`popup-${n}`] = { every: popup.get(n), first: popupFirst.get(n), answered: popupAnswered.get(n) };
@@ -280,7 +331,15 @@ test('popup and options page render times', async () => {
       const ak = summarize(answers.key);
       const aa = summarize(answers.all);
       const pair = summarize(answers.key.map((x, i) => x / (answers.all[i] as number)).filter((x) => Number.isFinite(x)));
-      rows.push([`options page, ${n.toLocaleString('en')} pins: the worker's answer for the first 100 rows through the store's key ÷ reading every pin and sorting (a filter every pin matches), side by side: ${fmt(pair.median, 2)}× (median of per-pair ratios)`, `${fmt(ak.median)} ms vs ${fmt(aa.median)} ms`, `${fmt(ak.p95)} ms vs ${fmt(aa.p95)} ms`, `${fmt(ak.p25)}–${fmt(ak.p75)} ms`, '', ak.n, reproCommand('ui.bench.ts')]);
+      rows.push([
+        `options page, ${n.toLocaleString('en')} pins: the worker's answer for the first 100 rows through the store's key ÷ reading every pin and sorting (a filter every pin matches), side by side: ${fmt(pair.median, 2)}× (median of per-pair ratios)`,
+        `${fmt(ak.median)} ms vs ${fmt(aa.median)} ms`,
+        `${fmt(ak.p95)} ms vs ${fmt(aa.p95)} ms`,
+        `${fmt(ak.p25)}–${fmt(ak.p75)} ms`,
+        '',
+        ak.n,
+        reproCommand('ui.bench.ts'),
+      ]);
       raw[`pins-page-${n}`] = answers;
     }
   } finally {
@@ -295,11 +354,11 @@ test('popup and options page render times', async () => {
     targets,
     notes: [
       ...(lostTabs > 0 ? [`${lostTabs} extension tab(s) disappeared before their figure could be read and were measured again.`] : []),
-      'Time = navigation start → the list holds the items named (popup: its first render, the first 12 cards, the first 12 cards of the worker\'s answer, and every card of it; options: the first page of 100 pin rows of a table that counts every pin), stamped by a MutationObserver installed before the page\'s scripts. The popup is opened as popup.html?origin=… in a tab, as the end-to-end tests do.',
-      'The popup paints the origin\'s last report kept by the worker in session storage (lib/background/kept-report.ts) when it comes before the worker\'s answer: inert, every action disabled, until the answer replaces it (its section loses data-kept). Its first render counts those cards; the answered row counts only the answer\'s.',
-      'The blank extension page is bench-blank.html, which only the bench build carries (test/bench/wxt.bench.config.ts): the floor of the popup\'s goal, loaded in the same rounds.',
+      "Time = navigation start → the list holds the items named (popup: its first render, the first 12 cards, the first 12 cards of the worker's answer, and every card of it; options: the first page of 100 pin rows of a table that counts every pin), stamped by a MutationObserver installed before the page's scripts. The popup is opened as popup.html?origin=… in a tab, as the end-to-end tests do.",
+      "The popup paints the origin's last report kept by the worker in session storage (lib/background/kept-report.ts) when it comes before the worker's answer: inert, every action disabled, until the answer replaces it (its section loses data-kept). Its first render counts those cards; the answered row counts only the answer's.",
+      "The blank extension page is bench-blank.html, which only the bench build carries (test/bench/wxt.bench.config.ts): the floor of the popup's goal, loaded in the same rounds.",
       'The 200-skill site lists 200 skills; the engine verifies the first 64 (the per-origin cap) and lists the rest as not fetched, so the popup renders 200 cards.',
-      'Pins are written straight into the extension\'s IndexedDB (pins store) before the options page loads; the 1,000 and 10,000 runs follow each other (not interleaved). Without a filter the worker reads one page of 100 through the key of the pins store (IndexedDB keys the pins by origin); with a filter it reads every pin, filters and sorts; either way it answers one page (skillpin:pins-page) and the page never receives the whole list.',
+      "Pins are written straight into the extension's IndexedDB (pins store) before the options page loads; the 1,000 and 10,000 runs follow each other (not interleaved). Without a filter the worker reads one page of 100 through the key of the pins store (IndexedDB keys the pins by origin); with a filter it reads every pin, filters and sorts; either way it answers one page (skillpin:pins-page) and the page never receives the whole list.",
     ],
     raw,
     seconds: (Date.now() - started) / 1000,

@@ -49,19 +49,24 @@ async function waitVerdict(sw: Worker, page: Page, url: string, expected: string
  * own pattern), bodies read. Returns the worker-side elapsed time.
  */
 async function bareFetch(sw: Worker, origin: string, docs: string[], artifacts: string[]): Promise<number> {
-  return sw.evaluate(async ({ origin, docs, artifacts }) => {
-    const get = async (p: string): Promise<void> => {
-      const r = await fetch(origin + p, { cache: 'no-store', credentials: 'omit', redirect: 'manual' });
-      await r.arrayBuffer();
-    };
-    const t0 = performance.now();
-    await Promise.all(docs.map(get));
-    let next = 0;
-    await Promise.all(Array.from({ length: Math.min(6, artifacts.length) }, async () => {
-      while (next < artifacts.length) await get(artifacts[next++] as string);
-    }));
-    return performance.now() - t0;
-  }, { origin, docs, artifacts });
+  return sw.evaluate(
+    async ({ origin, docs, artifacts }) => {
+      const get = async (p: string): Promise<void> => {
+        const r = await fetch(origin + p, { cache: 'no-store', credentials: 'omit', redirect: 'manual' });
+        await r.arrayBuffer();
+      };
+      const t0 = performance.now();
+      await Promise.all(docs.map(get));
+      let next = 0;
+      await Promise.all(
+        Array.from({ length: Math.min(6, artifacts.length) }, async () => {
+          while (next < artifacts.length) await get(artifacts[next++] as string);
+        }),
+      );
+      return performance.now() - t0;
+    },
+    { origin, docs, artifacts },
+  );
 }
 
 /**
@@ -72,32 +77,37 @@ async function bareFetch(sw: Worker, origin: string, docs: string[], artifacts: 
  * strict checks). No parsing of llms.txt or frontmatter, no trust store, no report, no badge.
  */
 async function bareVerify(sw: Worker, origin: string, docs: string[]): Promise<{ ms: number; verified: number }> {
-  return sw.evaluate(async ({ origin, docs }) => {
-    const get = async (p: string): Promise<Uint8Array<ArrayBuffer>> => {
-      const r = await fetch(new URL(p, origin).href, { cache: 'no-store', credentials: 'omit', redirect: 'manual' });
-      return new Uint8Array(await r.arrayBuffer());
-    };
-    const b64 = (s: string): Uint8Array<ArrayBuffer> => Uint8Array.from(atob(s), (c) => c.charCodeAt(0));
-    const t0 = performance.now();
-    const bodies = await Promise.all(docs.map(get));
-    const at = docs.indexOf('/.well-known/agent-skills/index.json');
-    if (at < 0) return { ms: performance.now() - t0, verified: 0 };
-    const index = JSON.parse(new TextDecoder().decode(bodies[at])) as { signing_key: string; skills: { url: string; sha256: string; signature: string }[] };
-    const key = await crypto.subtle.importKey('raw', b64(index.signing_key), { name: 'Ed25519' }, false, ['verify']);
-    const entries = index.skills;
-    let next = 0;
-    let verified = 0;
-    await Promise.all(Array.from({ length: Math.min(6, entries.length) }, async () => {
-      while (next < entries.length) {
-        const e = entries[next++] as (typeof entries)[number];
-        const bytes = await get(e.url);
-        const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes));
-        const hex = Array.from(digest, (b) => b.toString(16).padStart(2, '0')).join('');
-        if (hex === e.sha256 && (await crypto.subtle.verify({ name: 'Ed25519' }, key, b64(e.signature), bytes))) verified += 1;
-      }
-    }));
-    return { ms: performance.now() - t0, verified };
-  }, { origin, docs });
+  return sw.evaluate(
+    async ({ origin, docs }) => {
+      const get = async (p: string): Promise<Uint8Array<ArrayBuffer>> => {
+        const r = await fetch(new URL(p, origin).href, { cache: 'no-store', credentials: 'omit', redirect: 'manual' });
+        return new Uint8Array(await r.arrayBuffer());
+      };
+      const b64 = (s: string): Uint8Array<ArrayBuffer> => Uint8Array.from(atob(s), (c) => c.charCodeAt(0));
+      const t0 = performance.now();
+      const bodies = await Promise.all(docs.map(get));
+      const at = docs.indexOf('/.well-known/agent-skills/index.json');
+      if (at < 0) return { ms: performance.now() - t0, verified: 0 };
+      const index = JSON.parse(new TextDecoder().decode(bodies[at])) as { signing_key: string; skills: { url: string; sha256: string; signature: string }[] };
+      const key = await crypto.subtle.importKey('raw', b64(index.signing_key), { name: 'Ed25519' }, false, ['verify']);
+      const entries = index.skills;
+      let next = 0;
+      let verified = 0;
+      await Promise.all(
+        Array.from({ length: Math.min(6, entries.length) }, async () => {
+          while (next < entries.length) {
+            const e = entries[next++] as (typeof entries)[number];
+            const bytes = await get(e.url);
+            const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes));
+            const hex = Array.from(digest, (b) => b.toString(16).padStart(2, '0')).join('');
+            if (hex === e.sha256 && (await crypto.subtle.verify({ name: 'Ed25519' }, key, b64(e.signature), bytes))) verified += 1;
+          }
+        }),
+      );
+      return { ms: performance.now() - t0, verified };
+    },
+    { origin, docs },
+  );
 }
 
 /**
@@ -171,8 +181,24 @@ test('time to verdict vs the bare network', async () => {
       const req = requestLists.get(s.skills) ?? { docs: [], artifacts: [] };
       const label = s.skills === 0 ? 'publishes nothing' : `${s.skills} signed skills`;
       rows.push([label, 'first visit: probe start (load event) → badge', `${fmt(v.median)} ms`, `${fmt(v.p95)} ms`, `${fmt(v.p25)}–${fmt(v.p75)} ms`, v.n, reproCommand('verdict.bench.ts')]);
-      rows.push([label, `bare fetches of the same ${req.docs.length + req.artifacts.length} files`, `${fmt(n.median)} ms`, `${fmt(n.p95)} ms`, `${fmt(n.p25)}–${fmt(n.p75)} ms`, n.n, reproCommand('verdict.bench.ts')]);
-      rows.push([label, 'revisit (same origin): load event → badge (from the stored report)', `${fmt(r.median)} ms`, `${fmt(r.p95)} ms`, `${fmt(r.p25)}–${fmt(r.p75)} ms`, r.n, reproCommand('verdict.bench.ts')]);
+      rows.push([
+        label,
+        `bare fetches of the same ${req.docs.length + req.artifacts.length} files`,
+        `${fmt(n.median)} ms`,
+        `${fmt(n.p95)} ms`,
+        `${fmt(n.p25)}–${fmt(n.p75)} ms`,
+        n.n,
+        reproCommand('verdict.bench.ts'),
+      ]);
+      rows.push([
+        label,
+        'revisit (same origin): load event → badge (from the stored report)',
+        `${fmt(r.median)} ms`,
+        `${fmt(r.p95)} ms`,
+        `${fmt(r.p25)}–${fmt(r.p75)} ms`,
+        r.n,
+        reproCommand('verdict.bench.ts'),
+      ]);
       const over = v.median - n.median;
       const bdsT = breakdowns.get(s.skills) ?? [];
       const m = (f: (b: Breakdown) => number): number => summarize(bdsT.map(f)).median;
@@ -183,7 +209,13 @@ test('time to verdict vs the bare network', async () => {
         met: over <= 20,
         ...(over > 20
           ? {
-              why: `medians per first visit: ${fmt(m((x) => x.beforeFirstRequest))} ms pass between the probe's start (load event) and the first request (settings come from memory, the origin's stored state is one IndexedDB read); the requests stay in flight ${fmt(m((x) => x.requests))} ms against ${fmt(n.median)} ms bare (${s.skills === 0 ? 'the legacy index is asked only after the current index answered 404' : 'signing-key.pub is asked after the index, then the artifacts 6 at a time per host, each hashed, its frontmatter parsed, its advisory flags computed and its signature checked in its lane'}; ${fmt(m((x) => x.readwriteTx), 0)} readwrite and ${fmt(m((x) => x.readonlyTx), 0)} readonly IndexedDB transactions in all); then ${fmt(m((x) => x.afterLastResponse))} ms from the last response to the badge (the tab query and setBadgeText; the one write runs beside it)`,
+              why: `medians per first visit: ${fmt(m((x) => x.beforeFirstRequest))} ms pass between the probe's start (load event) and the first request (settings come from memory, the origin's stored state is one IndexedDB read); the requests stay in flight ${fmt(m((x) => x.requests))} ms against ${fmt(n.median)} ms bare (${s.skills === 0 ? 'the legacy index is asked only after the current index answered 404' : 'signing-key.pub is asked after the index, then the artifacts 6 at a time per host, each hashed, its frontmatter parsed, its advisory flags computed and its signature checked in its lane'}; ${fmt(
+                m((x) => x.readwriteTx),
+                0,
+              )} readwrite and ${fmt(
+                m((x) => x.readonlyTx),
+                0,
+              )} readonly IndexedDB transactions in all); then ${fmt(m((x) => x.afterLastResponse))} ms from the last response to the badge (the tab query and setBadgeText; the one write runs beside it)`,
             }
           : {}),
       });
@@ -192,8 +224,24 @@ test('time to verdict vs the bare network', async () => {
       const bw = badgeVsWrite.get(s.skills) ?? [];
       const bwRatio = summarize(bw.map((x) => x.badge / x.written).filter((x) => Number.isFinite(x)));
       const bwWritten = summarize(bw.map((x) => x.written));
-      rows.push([label, `first visit: the badge from the verdict in memory ÷ the end of the probe's one write (probe start → badge ${fmt(summarize(bw.map((x) => x.badge)).median)} ms, probe start → report written ${fmt(bwWritten.median)} ms; median of per-visit ratios)`, `${fmt(bwRatio.median)}×`, `${fmt(bwRatio.p95)}×`, `${fmt(bwRatio.p25)}–${fmt(bwRatio.p75)}×`, bwRatio.n, reproCommand('verdict.bench.ts')]);
-      rows.push([label, `first visit, where the time goes (medians): probe start → first request ${med((x) => x.beforeFirstRequest)} ms; requests in flight ${med((x) => x.requests)} ms; last response → badge ${med((x) => x.afterLastResponse)} ms; ${med((x) => x.readwriteTx)} readwrite + ${med((x) => x.readonlyTx)} readonly IndexedDB transactions (readwrite lifetimes add up to ${med((x) => x.readwriteMs)} ms)`, '', '', '', bds.length, reproCommand('verdict.bench.ts')]);
+      rows.push([
+        label,
+        `first visit: the badge from the verdict in memory ÷ the end of the probe's one write (probe start → badge ${fmt(summarize(bw.map((x) => x.badge)).median)} ms, probe start → report written ${fmt(bwWritten.median)} ms; median of per-visit ratios)`,
+        `${fmt(bwRatio.median)}×`,
+        `${fmt(bwRatio.p95)}×`,
+        `${fmt(bwRatio.p25)}–${fmt(bwRatio.p75)}×`,
+        bwRatio.n,
+        reproCommand('verdict.bench.ts'),
+      ]);
+      rows.push([
+        label,
+        `first visit, where the time goes (medians): probe start → first request ${med((x) => x.beforeFirstRequest)} ms; requests in flight ${med((x) => x.requests)} ms; last response → badge ${med((x) => x.afterLastResponse)} ms; ${med((x) => x.readwriteTx)} readwrite + ${med((x) => x.readonlyTx)} readonly IndexedDB transactions (readwrite lifetimes add up to ${med((x) => x.readwriteMs)} ms)`,
+        '',
+        '',
+        '',
+        bds.length,
+        reproCommand('verdict.bench.ts'),
+      ]);
       if (s.skills > 0) {
         const mine = verdicts.get(s.skills) ?? [];
         const lim = limit.get(s.skills) ?? [];
@@ -202,7 +250,15 @@ test('time to verdict vs the bare network', async () => {
         const perSkillLimit = l.median / s.skills;
         const ratio = perSkill / perSkillLimit;
         const pairRatios = summarize(mine.map((x, i) => x / (lim[i] as number)).filter((x) => Number.isFinite(x)));
-        rows.push([label, `bare fetch + hash + verify loop in the same worker (the limit): ${fmt(perSkillLimit * 1000, 0)} µs per skill against Skillpin's ${fmt(perSkill * 1000, 0)} µs`, `${fmt(l.median)} ms`, `${fmt(l.p95)} ms`, `${fmt(l.p25)}–${fmt(l.p75)} ms`, l.n, reproCommand('verdict.bench.ts')]);
+        rows.push([
+          label,
+          `bare fetch + hash + verify loop in the same worker (the limit): ${fmt(perSkillLimit * 1000, 0)} µs per skill against Skillpin's ${fmt(perSkill * 1000, 0)} µs`,
+          `${fmt(l.median)} ms`,
+          `${fmt(l.p95)} ms`,
+          `${fmt(l.p25)}–${fmt(l.p75)} ms`,
+          l.n,
+          reproCommand('verdict.bench.ts'),
+        ]);
         const fm = (f: (b: Breakdown) => number): string => fmt(summarize(bdsT.map(f)).median);
         targets.push({
           what: `per-skill time vs the limit, ${label}: Skillpin (probe start → badge) ÷ bare fetch + hash + verify loop in the same worker`,
@@ -229,7 +285,7 @@ test('time to verdict vs the bare network', async () => {
     rows,
     targets,
     notes: [
-      'Both ends are stamped in the service worker with performance.now(): a webNavigation.onCompleted listener (the top frame\'s load event, where a navigation\'s probe starts: lib/scheduler/load-gate.ts) and a wrapper around action.setBadgeText (the badge counts once the call resolved). Each first visit is a fresh origin.',
+      "Both ends are stamped in the service worker with performance.now(): a webNavigation.onCompleted listener (the top frame's load event, where a navigation's probe starts: lib/scheduler/load-gate.ts) and a wrapper around action.setBadgeText (the badge counts once the call resolved). Each first visit is a fresh origin.",
       'The bare row replays, from the same worker with fetch(), exactly the requests the extension made for that origin (taken from the test server log): the discovery documents together, then the SKILL.md files six at a time, bodies read.',
       'The limit row runs, in the same worker right after each Skillpin probe, a loop that fetches the same discovery documents, reads signing_key and the entries from the index, then fetches the SKILL.md files six at a time, hashes each with crypto.subtle.digest, compares the digest and verifies the signature with crypto.subtle.verify (no strict checks, no parsing, no storage, no badge). Per skill = the whole time ÷ the number of skills, for both.',
     ],

@@ -91,7 +91,14 @@ test('the wake of the worker', async () => {
       if (ms !== null) wakes.push(ms);
     }
     const w = summarize(wakes);
-    rows.push(['cold wake: the browser starts the stopped worker for a navigation (StartWorkerRequested → StartWorkerFinished: top-level script run, listeners registered)', `${fmt(w.median)} ms`, `${fmt(w.p95)} ms`, `${fmt(w.p25)}–${fmt(w.p75)} ms`, w.n, reproCommand('wake.bench.ts')]);
+    rows.push([
+      'cold wake: the browser starts the stopped worker for a navigation (StartWorkerRequested → StartWorkerFinished: top-level script run, listeners registered)',
+      `${fmt(w.median)} ms`,
+      `${fmt(w.p95)} ms`,
+      `${fmt(w.p25)}–${fmt(w.p75)} ms`,
+      w.n,
+      reproCommand('wake.bench.ts'),
+    ]);
     raw['wakes'] = wakes;
 
     // A warm worker: its CPU time while a page loads (the commit's handling; the probe starts at the load event).
@@ -110,9 +117,20 @@ test('the wake of the worker', async () => {
           await page.waitForTimeout(s.skills > 0 ? 600 : 300);
         }
         const c = summarize(cpu);
-        const top = [...by.entries()].sort((x, y) => y[1] - x[1]).slice(0, 4).map(([k, v]) => `${k} ${fmt(v, 2)} ms`).join(', ');
+        const top = [...by.entries()]
+          .sort((x, y) => y[1] - x[1])
+          .slice(0, 4)
+          .map(([k, v]) => `${k} ${fmt(v, 2)} ms`)
+          .join(', ');
         const label = s.skills === 0 ? 'publishes nothing' : `${s.skills} signed skills`;
-        rows.push([`warm worker, ${label}: worker CPU time from navigation start to the page's load event (sampling profile, idle left out; mean per load: ${top})`, `${fmt(c.median, 2)} ms`, `${fmt(c.p95, 2)} ms`, `${fmt(c.p25, 2)}–${fmt(c.p75, 2)} ms`, c.n, reproCommand('wake.bench.ts')]);
+        rows.push([
+          `warm worker, ${label}: worker CPU time from navigation start to the page's load event (sampling profile, idle left out; mean per load: ${top})`,
+          `${fmt(c.median, 2)} ms`,
+          `${fmt(c.p95, 2)} ms`,
+          `${fmt(c.p25, 2)}–${fmt(c.p75, 2)} ms`,
+          c.n,
+          reproCommand('wake.bench.ts'),
+        ]);
         raw[`cpu-${s.skills}`] = cpu;
       }
     } finally {

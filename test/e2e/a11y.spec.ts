@@ -59,7 +59,14 @@ test('the side-panel library passes axe in both themes: the list, and the review
     const report = await waitForReport<OriginReport>(extPage, site.origin);
     for (const s of report.skills.slice(0, 2)) {
       if (!s.url || !s.actual) throw new Error(`${s.name} did not verify`);
-      await extPage.evaluate((m) => chrome.runtime.sendMessage(m), { type: 'skillpin:approve', origin: site.origin, url: s.url, digestLf: s.actual.lf, confirmUnverified: false, confirmCrossOrigin: false });
+      await extPage.evaluate((m) => chrome.runtime.sendMessage(m), {
+        type: 'skillpin:approve',
+        origin: site.origin,
+        url: s.url,
+        digestLf: s.actual.lf,
+        confirmUnverified: false,
+        confirmCrossOrigin: false,
+      });
     }
     const panel = await context.newPage();
     await panel.setViewportSize({ width: 360, height: 700 });

@@ -42,7 +42,11 @@ test('the toolbar popup opens on the active tab and lists that site, for whichev
     await pageB.goto(b.origin + '/');
     await waitForReport(extPage, a.origin);
     await waitForReport(extPage, b.origin);
-    for (const [page, site, skills] of [[pageA, a, DEMO_SKILLS.length], [pageB, b, 2], [pageA, a, DEMO_SKILLS.length]] as const) {
+    for (const [page, site, skills] of [
+      [pageA, a, DEMO_SKILLS.length],
+      [pageB, b, 2],
+      [pageA, a, DEMO_SKILLS.length],
+    ] as const) {
       await activate(sw, await tabIdOf(sw, page));
       await sw.evaluate(() => chrome.action.openPopup());
       // The popup Chromium opened is the toolbar one (a POPUP context), at the manifest's address.
@@ -106,10 +110,24 @@ test('a right click in a chat frame inside the page inserts into that frame, by 
     const inner = page.frameLocator('#frame').locator('#inner');
     await inner.focus();
     const tabId = await tabIdOf(sw, page);
-    const frameId = await sw.evaluate(async ({ id, url }) => (await chrome.webNavigation.getAllFrames({ tabId: id }))?.find((f) => f.url === url)?.frameId ?? -1, { id: tabId, url: `${chat.origin}/frame.html` });
+    const frameId = await sw.evaluate(async ({ id, url }) => (await chrome.webNavigation.getAllFrames({ tabId: id }))?.find((f) => f.url === url)?.frameId ?? -1, {
+      id: tabId,
+      url: `${chat.origin}/frame.html`,
+    });
     expect(frameId).toBeGreaterThan(0);
     const item = insertItemId(site.origin, skill.url);
-    await expect.poll(() => sw.evaluate((id) => chrome.contextMenus.update(id, {}).then(() => true, () => false), item)).toBe(true);
+    await expect
+      .poll(() =>
+        sw.evaluate(
+          (id) =>
+            chrome.contextMenus.update(id, {}).then(
+              () => true,
+              () => false,
+            ),
+          item,
+        ),
+      )
+      .toBe(true);
 
     // Opened in the frame: the frame's composer gets the skill, the page's own stays empty.
     await clickMenuItem(sw, { menuItemId: item, tabId, frameId, editable: true });

@@ -51,7 +51,16 @@ test('a user chat site: the popup for a publisher inserts an approved skill into
 
     // The insert menu exists for the approved skill (update rejects unknown ids).
     await expect
-      .poll(() => sw.evaluate((id) => chrome.contextMenus.update(id, {}).then(() => true, () => false), insertItemId(site.origin, skill.url)))
+      .poll(() =>
+        sw.evaluate(
+          (id) =>
+            chrome.contextMenus.update(id, {}).then(
+              () => true,
+              () => false,
+            ),
+          insertItemId(site.origin, skill.url),
+        ),
+      )
       .toBe(true);
 
     const popup = await context.newPage();

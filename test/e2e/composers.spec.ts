@@ -72,7 +72,10 @@ for (const id of ['chatgpt', 'claude', 'gemini', 'perplexity', 'deepseek']) {
       const chat = await context.newPage();
       const spec = await openComposer(chat, composers, id);
       // Typed for real (trusted key events), as a user would before inserting.
-      await chat.locator(id === 'deepseek' ? 'textarea' : '[contenteditable="true"]:not(.edit-mode *)').last().click();
+      await chat
+        .locator(id === 'deepseek' ? 'textarea' : '[contenteditable="true"]:not(.edit-mode *)')
+        .last()
+        .click();
       await chat.keyboard.type('Please use this:');
       expect((await composerState(chat)).model).toBe('Please use this:');
       const result = await insertVia(extPage, await tabIdOf(sw, chat), composers.origin(spec), skill);
@@ -170,7 +173,18 @@ test('right click "Insert skill context" in the Claude composer inserts there (t
     await openComposer(chat, composers, 'claude');
     const tabId = await tabIdOf(sw, chat);
     const itemId = insertItemId(skill.origin, skill.url);
-    await expect.poll(() => sw.evaluate((id) => chrome.contextMenus.update(id, {}).then(() => true, () => false), itemId)).toBe(true);
+    await expect
+      .poll(() =>
+        sw.evaluate(
+          (id) =>
+            chrome.contextMenus.update(id, {}).then(
+              () => true,
+              () => false,
+            ),
+          itemId,
+        ),
+      )
+      .toBe(true);
     await clickMenuItem(sw, { menuItemId: itemId, tabId, frameId: 0, editable: true });
     await expect.poll(async () => (await composerState(chat)).model).not.toBe('');
     const state = await composerState(chat);
@@ -202,7 +216,10 @@ test('on every real-editor page the adapter finds the editor itself, by one sele
     rows.push(`${spec.id}: ${row.selector} ×${row.count}${row.isEditor ? '' : ' (NOT the editor)'}`);
   }
   console.log(rows.join('\n'));
-  expect(rows.filter((r) => !/ ×1$/.test(r)), rows.join('\n')).toEqual([]);
+  expect(
+    rows.filter((r) => !/ ×1$/.test(r)),
+    rows.join('\n'),
+  ).toEqual([]);
 });
 
 test('the test composers turn a long paste into an attachment, as the sites do (why Skillpin never pastes)', async ({ context, composers }) => {

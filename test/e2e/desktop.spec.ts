@@ -78,10 +78,10 @@ async function grantNativeMessaging(page: Page): Promise<boolean> {
 async function mirrorFromPage(page: Page, skills: Record<string, unknown>[], agents: string[]): Promise<Record<string, unknown>> {
   // Evaluated over the debugging protocol: extension pages allow no inline script.
   await page.evaluate(await desktopPageScript());
-  return page.evaluate(
-    ([s, a]) => (globalThis as unknown as { skillpinDesktop: { mirror(s: unknown, a: unknown, c: string[]): Promise<Record<string, unknown>> } }).skillpinDesktop.mirror(s, a, []),
-    [skills, agents] as const,
-  );
+  return page.evaluate(([s, a]) => (globalThis as unknown as { skillpinDesktop: { mirror(s: unknown, a: unknown, c: string[]): Promise<Record<string, unknown>> } }).skillpinDesktop.mirror(s, a, []), [
+    skills,
+    agents,
+  ] as const);
 }
 
 /** The options page the background opened (after its restart), once it has drawn the desktop section. */
@@ -97,7 +97,11 @@ async function reopenedOptions(ctx: BrowserContext, closed: Page): Promise<Page>
 async function approveInPopup(ctx: BrowserContext, origin: string, name: string): Promise<void> {
   const popup = await ctx.newPage();
   await popup.goto(`chrome-extension://${extensionId}/popup.html?origin=${encodeURIComponent(origin)}`);
-  await popup.locator('[data-skill-url]', { hasText: name }).first().getByRole('button', { name: /approve/i }).click();
+  await popup
+    .locator('[data-skill-url]', { hasText: name })
+    .first()
+    .getByRole('button', { name: /approve/i })
+    .click();
   await expect.poll(async () => (await send<OriginReport>(popup, { type: 'skillpin:report', origin }))?.skills.find((s) => s.name === name)?.approval.state).toBe('approved');
   await popup.close();
 }

@@ -78,7 +78,9 @@ test('an approved archive whose script is swapped: content-changed, export and c
     return {
       '/index.html': '<!doctype html><title>Runner</title><p>A site with an archive skill.</p>',
       '/skills/runner.zip': zip,
-      '/.well-known/agent-skills/index.json': JSON.stringify({ skills: [{ name: 'runner', type: 'archive', description: 'Runs the site script.', url: '/skills/runner.zip', digest: `sha256:${digest}` }] }),
+      '/.well-known/agent-skills/index.json': JSON.stringify({
+        skills: [{ name: 'runner', type: 'archive', description: 'Runs the site script.', url: '/skills/runner.zip', digest: `sha256:${digest}` }],
+      }),
     };
   };
   const server = await startServer({ files: site('echo approved\n') });

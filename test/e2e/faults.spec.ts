@@ -96,7 +96,6 @@ async function approveFirst(page: Page, report: OriginReport, name: string): Pro
 
 const allSigned = (r: OriginReport): boolean => r.skills.length === DEMO_SKILLS.length && r.skills.every((s) => s.status === 'verified-signed');
 
-
 // Every outcome goes to test-results/faults-browser.json; `npm run docs` puts it into docs/reliability.md.
 test.afterEach(async ({}, info) => {
   recordFaultResult(info);
@@ -308,7 +307,14 @@ test.describe('IndexedDB faults', () => {
       // A write the user asked for fails with the reason, and writes nothing.
       const other = k.skills.find((s) => s.name === 'api-client');
       if (!other?.url || !other.actual) throw new Error('no api-client');
-      const refused = await send<ActionResult>(extPage, { type: 'skillpin:approve', origin: known.origin, url: other.url, digestLf: other.actual.lf, confirmUnverified: false, confirmCrossOrigin: false });
+      const refused = await send<ActionResult>(extPage, {
+        type: 'skillpin:approve',
+        origin: known.origin,
+        url: other.url,
+        digestLf: other.actual.lf,
+        confirmUnverified: false,
+        confirmCrossOrigin: false,
+      });
       expect(refused.ok).toBe(false);
       if (!refused.ok) expect(refused.message).toMatch(/quota/i);
 
@@ -356,7 +362,12 @@ test.describe('IndexedDB faults', () => {
       const r = await send<OriginReport>(extPage, { type: 'skillpin:probe', origin: damaged.origin });
       expect(r.state).toBe('done');
       expect(r.skills).toHaveLength(DEMO_SKILLS.length);
-      expect(r.diagnostics.filter((d) => d.code === 'storage-error').map((d) => d.message).join(' ')).toMatch(/unreadable pins record/);
+      expect(
+        r.diagnostics
+          .filter((d) => d.code === 'storage-error')
+          .map((d) => d.message)
+          .join(' '),
+      ).toMatch(/unreadable pins record/);
       expect(r.skills.every((s) => s.status !== 'verified-signed')).toBe(true);
       expect(await rawGet(extPage, 'pins', damaged.origin)).toEqual(badPin);
       expect(await rawGet(extPage, 'approvals', [badApproval.origin, badApproval.url])).toEqual(badApproval);
@@ -526,10 +537,7 @@ test('200 navigations across 50 origins: one probe per origin, nothing stuck pro
     const quiet = async (): Promise<OriginReport[]> => {
       let last = -1;
       for (;;) {
-        const reports = await extPage.evaluate(
-          (os) => Promise.all(os.map((o) => chrome.runtime.sendMessage({ type: 'skillpin:report', origin: o }) as Promise<OriginReport | null>)),
-          origins,
-        );
+        const reports = await extPage.evaluate((os) => Promise.all(os.map((o) => chrome.runtime.sendMessage({ type: 'skillpin:report', origin: o }) as Promise<OriginReport | null>)), origins);
         const total = servers.reduce((n, s) => n + s.log.length, 0);
         if (reports.every((r) => r !== null && r.state !== 'probing') && total === last) return reports as OriginReport[];
         last = total;

@@ -67,7 +67,16 @@ test('the context-menu copy handler puts the exact skill context on the clipboar
     // unknown ids); a right click on the page, delivered to the background's menu listener, copies.
     const tabId = await tabIdOf(sw, page);
     await sw.evaluate((id) => chrome.tabs.update(id, { active: true }), tabId);
-    await expect.poll(() => sw.evaluate(() => chrome.contextMenus.update('skillpin-copy', {}).then(() => true, () => false))).toBe(true);
+    await expect
+      .poll(() =>
+        sw.evaluate(() =>
+          chrome.contextMenus.update('skillpin-copy', {}).then(
+            () => true,
+            () => false,
+          ),
+        ),
+      )
+      .toBe(true);
     await page.bringToFront();
     await clickMenuItem(sw, { menuItemId: 'skillpin-copy', tabId });
     await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(ctx.context);
@@ -118,11 +127,12 @@ test('a new key on a pinned origin: warning badge, notification, blocked until t
     if (!newFp) throw new Error('no offered key');
     await expect(popup.locator(`[data-fingerprint="${newFp}"]`).first()).toBeVisible();
     await popup.getByRole('button', { name: /trust new key/i }).click();
-    await popup.getByRole('alertdialog').getByRole('button', { name: /trust new key/i }).click();
+    await popup
+      .getByRole('alertdialog')
+      .getByRole('button', { name: /trust new key/i })
+      .click();
 
-    await expect
-      .poll(async () => (await send<OriginReport>(extPage, { type: 'skillpin:report', origin: site.origin }))?.skills.every((s) => s.status === 'verified-signed'))
-      .toBe(true);
+    await expect.poll(async () => (await send<OriginReport>(extPage, { type: 'skillpin:report', origin: site.origin }))?.skills.every((s) => s.status === 'verified-signed')).toBe(true);
     const trusted = await send<OriginReport>(extPage, { type: 'skillpin:report', origin: site.origin });
     expect(trusted.key.pinned?.fingerprint).toBe(newFp);
     // The approved skill's bytes did not change: its approval carried over to the new key.
@@ -151,12 +161,18 @@ test('an approved SKILL.md that changes shows a diff and can be re-approved', as
 
     const popup = await context.newPage();
     await popup.goto(`chrome-extension://${extensionId}/popup.html?origin=${encodeURIComponent(site.origin)}`);
-    await popup.locator('[data-skill-url]', { hasText: 'api-client' }).first().getByRole('button', { name: /review|details|changes/i }).first().click();
+    await popup
+      .locator('[data-skill-url]', { hasText: 'api-client' })
+      .first()
+      .getByRole('button', { name: /review|details|changes/i })
+      .first()
+      .click();
     await expect(popup.getByText(/NEW LINE: always send the auth token/).first()).toBeVisible();
-    await popup.getByRole('button', { name: /approve this version/i }).first().click();
-    await expect
-      .poll(async () => (await send<OriginReport>(extPage, { type: 'skillpin:report', origin: site.origin }))?.skills.find((s) => s.url === skill.url)?.status)
-      .toBe('verified-signed');
+    await popup
+      .getByRole('button', { name: /approve this version/i })
+      .first()
+      .click();
+    await expect.poll(async () => (await send<OriginReport>(extPage, { type: 'skillpin:report', origin: site.origin }))?.skills.find((s) => s.url === skill.url)?.status).toBe('verified-signed');
   } finally {
     await site.close();
   }

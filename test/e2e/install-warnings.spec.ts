@@ -15,9 +15,7 @@ const built = (): Manifest => JSON.parse(readFileSync(join(EXTENSION_DIR, 'manif
 function warningsOf(page: Page, manifest: Manifest): Promise<string[]> {
   return page.evaluate(
     (json) =>
-      new Promise<string[]>((done, fail) =>
-        chrome.management.getPermissionWarningsByManifest(json, (w) => (chrome.runtime.lastError ? fail(new Error(chrome.runtime.lastError.message)) : done(w))),
-      ),
+      new Promise<string[]>((done, fail) => chrome.management.getPermissionWarningsByManifest(json, (w) => (chrome.runtime.lastError ? fail(new Error(chrome.runtime.lastError.message)) : done(w)))),
     JSON.stringify(manifest),
   );
 }

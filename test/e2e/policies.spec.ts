@@ -148,7 +148,9 @@ test('requireSignedSkills set after an unsigned skill was approved: every hand-o
     const skill = report.skills[0];
     if (!skill?.url || !skill.actual) throw new Error(`no skill: ${JSON.stringify(report).slice(0, 600)}`);
     expect(skill.status).toBe('verified');
-    expect(await send<ActionResult>(page, { type: 'skillpin:approve', origin: site.origin, url: skill.url, digestLf: skill.actual.lf, confirmUnverified: false, confirmCrossOrigin: false })).toEqual({ ok: true });
+    expect(await send<ActionResult>(page, { type: 'skillpin:approve', origin: site.origin, url: skill.url, digestLf: skill.actual.lf, confirmUnverified: false, confirmCrossOrigin: false })).toEqual({
+      ok: true,
+    });
     expect(await send<{ ok: boolean }>(page, { type: 'skillpin:skill-export', origin: site.origin, url: skill.url })).toMatchObject({ ok: true });
     await first.context.close();
     close = null;

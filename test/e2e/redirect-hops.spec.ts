@@ -103,8 +103,7 @@ test('Chromium: a private origin probing itself follows its own redirects, each 
   const local = await startLocalSite();
   const dir = mkdtempSync(join(tmpdir(), 'skillpin-hops-'));
   const { context, sw, extensionId } = await launch(dir, ARGS);
-  const permits = async (): Promise<unknown[]> =>
-    (await sw.evaluate(() => chrome.declarativeNetRequest.getSessionRules())).filter((r) => r.id >= FIRST_PERMIT_ID).map((r) => r.condition);
+  const permits = async (): Promise<unknown[]> => (await sw.evaluate(() => chrome.declarativeNetRequest.getSessionRules())).filter((r) => r.id >= FIRST_PERMIT_ID).map((r) => r.condition);
   try {
     const page = await context.newPage();
     await page.goto(`chrome-extension://${extensionId}/options.html`);
@@ -113,7 +112,14 @@ test('Chromium: a private origin probing itself follows its own redirects, each 
     await expect.poll(() => local.held()).toBe(1);
     await expect.poll(permits).toEqual([{ urlFilter: `|${local.heldUrl}|`, isUrlFilterCaseSensitive: true, tabIds: [-1], initiatorDomains: [extensionId] }]);
     // Another URL of the same private origin stays blocked for the extension meanwhile.
-    const other = await sw.evaluate((u) => fetch(u).then((r) => `${r.status}`, (e: Error) => e.name), `${local.origin}/other/SKILL.md`);
+    const other = await sw.evaluate(
+      (u) =>
+        fetch(u).then(
+          (r) => `${r.status}`,
+          (e: Error) => e.name,
+        ),
+      `${local.origin}/other/SKILL.md`,
+    );
     expect(other).toBe('TypeError');
     expect(local.hits.some((h) => h.path === '/other/SKILL.md')).toBe(false);
     local.release();

@@ -9,13 +9,4 @@ import { tarGzTarget } from './targets/tar-gz';
 import { zipTarget } from './targets/zip';
 import type { FuzzTarget } from './types';
 
-export const FUZZ_TARGETS: readonly FuzzTarget[] = [
-  llmsTxtTarget,
-  indexJsonTarget,
-  frontmatterTarget,
-  resolveUrlTarget,
-  mergeTarget,
-  decodeTarget,
-  zipTarget,
-  tarGzTarget,
-];
+export const FUZZ_TARGETS: readonly FuzzTarget[] = [llmsTxtTarget, indexJsonTarget, frontmatterTarget, resolveUrlTarget, mergeTarget, decodeTarget, zipTarget, tarGzTarget];

@@ -5,26 +5,9 @@ import type { LoggedRequest } from '../support/server';
 import type { FetchLike, KeyState, OriginReport, SkillStatus } from '../../lib/types';
 import type { TrustStore } from '../../lib/trust/store-api';
 
-export type Category =
-  | 'size-time'
-  | 'archive'
-  | 'redirect-url'
-  | 'content'
-  | 'crypto-trust'
-  | 'rendering'
-  | 'messaging'
-  | 'faults';
+export type Category = 'size-time' | 'archive' | 'redirect-url' | 'content' | 'crypto-trust' | 'rendering' | 'messaging' | 'faults';
 
-export const CATEGORIES: readonly Category[] = [
-  'size-time',
-  'archive',
-  'redirect-url',
-  'content',
-  'crypto-trust',
-  'rendering',
-  'messaging',
-  'faults',
-];
+export const CATEGORIES: readonly Category[] = ['size-time', 'archive', 'redirect-url', 'content', 'crypto-trust', 'rendering', 'messaging', 'faults'];
 
 // ---------------------------------------------------------------------------
 // What the hostile server plays

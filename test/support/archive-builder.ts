@@ -166,7 +166,11 @@ export interface ZipOptions {
 type DeflateLevel = 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9;
 
 function zip64Extra(size: number, compressedSize: number, offset?: number): Uint8Array {
-  const w = new Writer().u16(0x0001).u16(offset === undefined ? 16 : 24).u64(size).u64(compressedSize);
+  const w = new Writer()
+    .u16(0x0001)
+    .u16(offset === undefined ? 16 : 24)
+    .u64(size)
+    .u64(compressedSize);
   if (offset !== undefined) w.u64(offset);
   return w.done();
 }
@@ -457,7 +461,10 @@ export function buildTar(entries: TarEntrySpec[], options: TarOptions = {}): Uin
       const data = paxData(e.pax);
       parts.push(tarHeader({ nameBytes: encoder.encode('PaxHeader/entry'), typeflag: 'x', size: data.length, mode: 0o644, format }), padded(data));
     }
-    for (const [flag, text] of [['L', e.longName], ['K', e.longLink]] as const) {
+    for (const [flag, text] of [
+      ['L', e.longName],
+      ['K', e.longLink],
+    ] as const) {
       if (text === undefined) continue;
       const data = encoder.encode(`${text}\u0000`);
       parts.push(tarHeader({ nameBytes: encoder.encode('././@LongLink'), typeflag: flag, size: data.length, mode: 0o644, format: 'gnu' }), padded(data));
@@ -552,5 +559,8 @@ export function zipBomb(unpackedBytes: number, options: { lyingSize?: number } =
 
 /** A tar.gz whose `bomb.bin` holds `unpackedBytes` zeros. */
 export function tarGzBomb(unpackedBytes: number): Uint8Array {
-  return buildTarGz([{ name: 'SKILL.md', data: MINIMAL_SKILL_MD }, { name: 'bomb.bin', data: new Uint8Array(unpackedBytes) }]);
+  return buildTarGz([
+    { name: 'SKILL.md', data: MINIMAL_SKILL_MD },
+    { name: 'bomb.bin', data: new Uint8Array(unpackedBytes) },
+  ]);
 }

@@ -36,7 +36,10 @@ let manifestCache: ManifestRow[] | null = null;
 
 export function readManifest(): ManifestRow[] {
   if (manifestCache) return manifestCache;
-  const lines = readFileSync(join(REAL, 'MANIFEST.tsv'), 'utf8').split('\n').slice(1).filter((l) => l.trim() !== '');
+  const lines = readFileSync(join(REAL, 'MANIFEST.tsv'), 'utf8')
+    .split('\n')
+    .slice(1)
+    .filter((l) => l.trim() !== '');
   manifestCache = lines.map((line) => {
     const [localPath = '', sourceRepo = '', sourcePath = '', commit = '', size = '0', sha256 = '', notes = ''] = line.split('\t');
     const parts = localPath.split('/');
@@ -46,7 +49,9 @@ export function readManifest(): ManifestRow[] {
 }
 
 export function realSites(): string[] {
-  return readdirSync(SITES).filter((d) => statSync(join(SITES, d)).isDirectory()).sort();
+  return readdirSync(SITES)
+    .filter((d) => statSync(join(SITES, d)).isDirectory())
+    .sort();
 }
 
 export function siteRows(site: string): ManifestRow[] {

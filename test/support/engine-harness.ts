@@ -45,9 +45,7 @@ export async function harness(fetchImpl: FetchLike = (u, i) => fetch(u, i), sett
 
 /** The skill whose name (display, index or llms.txt) or URL path ends with `key`. */
 export function skill(report: OriginReport, key: string): SkillReport {
-  const found = report.skills.find(
-    (s) => s.name === key || s.names.index === key || s.names.llmsTxt === key || (s.url !== null && new URL(s.url).pathname.endsWith(key)),
-  );
+  const found = report.skills.find((s) => s.name === key || s.names.index === key || s.names.llmsTxt === key || (s.url !== null && new URL(s.url).pathname.endsWith(key)));
   if (!found) throw new Error(`no skill ${key} in ${report.origin}: ${report.skills.map((s) => s.name).join(', ')}`);
   return found;
 }
@@ -63,9 +61,5 @@ export async function approveSkill(h: Harness, report: OriginReport, s: SkillRep
   if (!s.url || !s.actual) throw new Error('cannot approve a skill without bytes');
   const stored = await h.store.getSkill(report.origin, s.url, s.actual.lf, s.archive?.filesDigest ?? '');
   if (!stored) throw new Error('no stored bytes for ' + s.url);
-  await h.store.approve(
-    approvalFor(stored, report.key, s, h.clock.now()),
-    stored,
-    report.key.pinnedBy === 'policy' ? (report.key.pinned?.fingerprint ?? null) : null,
-  );
+  await h.store.approve(approvalFor(stored, report.key, s, h.clock.now()), stored, report.key.pinnedBy === 'policy' ? (report.key.pinned?.fingerprint ?? null) : null);
 }

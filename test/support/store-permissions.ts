@@ -65,7 +65,11 @@ function tableRows(lines: { text: string; line: number }[], columns: number): { 
   const rows = lines.filter((l) => l.text.startsWith('|'));
   if (rows.length < 2 || !/^\|(\s*-+\s*\|)+$/.test(rows[1]?.text.replace(/:/g, '') ?? '')) throw new Error(`${PERMISSIONS_DOC}: a table with a header row is expected at line ${rows[0]?.line ?? '?'}`);
   return rows.slice(2).map(({ text, line }) => {
-    const cells = text.replace(/^\|/, '').replace(/\|$/, '').split(' | ').map((c) => c.trim());
+    const cells = text
+      .replace(/^\|/, '')
+      .replace(/\|$/, '')
+      .split(' | ')
+      .map((c) => c.trim());
     if (cells.length !== columns) throw new Error(`${PERMISSIONS_DOC}:${line}: ${cells.length} cells, ${columns} expected`);
     return { cells, line };
   });
@@ -156,7 +160,11 @@ export function tableProblems(doc: PermissionsDoc, manifests: Record<Browser, Ma
     check(`the ${kind} ${name}`, rows, (b) => items[b].permissions.some((p) => p.kind === kind && p.name === name));
   }
   for (const name of new Set([...doc.entries.map((r) => r.name), ...BROWSERS.flatMap((b) => items[b].entries)])) {
-    check(`the manifest entry ${name}`, doc.entries.filter((r) => r.name === name), (b) => items[b].entries.includes(name));
+    check(
+      `the manifest entry ${name}`,
+      doc.entries.filter((r) => r.name === name),
+      (b) => items[b].entries.includes(name),
+    );
   }
   for (const row of doc.permissions) {
     const chrome = row.browsers.includes('chrome');

@@ -37,7 +37,10 @@ describe('STATUSES', () => {
     expect(new Set(labels).size).toBe(labels.length);
     for (const locale of ['en', 'de']) {
       const catalogue = JSON.parse(readFileSync(join(ROOT, 'public/_locales', locale, 'messages.json'), 'utf8')) as Record<string, unknown>;
-      expect(labels.filter((l) => !Object.hasOwn(catalogue, l)), locale).toEqual([]);
+      expect(
+        labels.filter((l) => !Object.hasOwn(catalogue, l)),
+        locale,
+      ).toEqual([]);
     }
   });
 });

@@ -10,7 +10,6 @@ import { reportFor } from '../skill-access';
 import { fail, type Slice } from './types';
 import { t } from '../../i18n';
 
-
 export function keyHandlers(worker: WorkerState): Slice<'keys'> {
   const { probes, clock } = worker;
   return {
@@ -34,7 +33,8 @@ export function keyHandlers(worker: WorkerState): Slice<'keys'> {
       const carry: CarryOver[] = [];
       for (const skill of report.skills) {
         // An archive carries its approval only with the same files (FORMATS.md §6.6).
-        if (skill.url && skill.actual && (skill.status === 'key-changed' || approvable(skill.status))) carry.push({ url: skill.url, digestLf: skill.actual.lf, filesDigest: skill.archive?.filesDigest ?? '' });
+        if (skill.url && skill.actual && (skill.status === 'key-changed' || approvable(skill.status)))
+          carry.push({ url: skill.url, digestLf: skill.actual.lf, filesDigest: skill.archive?.filesDigest ?? '' });
       }
       let replaced: boolean;
       try {

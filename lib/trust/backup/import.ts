@@ -168,8 +168,7 @@ export async function importBackup(
       if (outcome.result === 'pinned') {
         result.pinsAdded++;
         changed.add(pin.origin);
-      }
-      else if (outcome.result === 'match') result.pinsUnchanged++;
+      } else if (outcome.result === 'match') result.pinsUnchanged++;
       else if (outcome.result === 'revoked') {
         conflicted.add(pin.origin);
         result.pinsRevoked?.push({ origin: pin.origin, fingerprint: pin.fingerprint });
@@ -210,8 +209,7 @@ export async function importBackup(
       if (outcome === 'added') {
         result.approvalsAdded++;
         changed.add(approval.origin);
-      }
-      else if (outcome === 'unchanged') result.approvalsUnchanged = (result.approvalsUnchanged ?? 0) + 1;
+      } else if (outcome === 'unchanged') result.approvalsUnchanged = (result.approvalsUnchanged ?? 0) + 1;
       else skip(approval, outcome === 'different' ? 'different-approval' : 'pin-mismatch');
     } catch (e) {
       errors.push(`approval of ${approval.url} not imported: ${describe(e)}`);

@@ -13,7 +13,6 @@ function compareApprovals(a: Approval, b: Approval): number {
   return a.url < b.url ? -1 : a.url > b.url ? 1 : 0;
 }
 
-
 /** What a backup carries besides pins and approvals. */
 export interface BackupExtras {
   /** Key history entries; only the revoked ones are written. */

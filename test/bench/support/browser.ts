@@ -22,9 +22,7 @@ export interface BenchBrowser {
 
 export async function launchBench(withExtension: boolean): Promise<BenchBrowser> {
   const profile = mkdtempSync(join(tmpdir(), 'skillpin-bench-'));
-  const args = withExtension
-    ? [`--disable-extensions-except=${BENCH_EXTENSION_DIR}`, `--load-extension=${BENCH_EXTENSION_DIR}`, ...COMMON_ARGS]
-    : ['--disable-extensions', ...COMMON_ARGS];
+  const args = withExtension ? [`--disable-extensions-except=${BENCH_EXTENSION_DIR}`, `--load-extension=${BENCH_EXTENSION_DIR}`, ...COMMON_ARGS] : ['--disable-extensions', ...COMMON_ARGS];
   const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args });
   let sw: Worker | null = null;
   let extensionId: string | null = null;

@@ -82,7 +82,10 @@ export async function runCryptoCases(env: string, rounds = 12, targetMs = 8): Pr
       ['@noble + strict checks', async () => verifyWithNoble(pub, sig, msg)],
       ['product verifyEd25519()', () => verifyEd25519(pub, sig, msg)],
     ];
-    for (const [op, cases] of [['sha256', shaCases], ['ed25519-verify', edCases]] as const) {
+    for (const [op, cases] of [
+      ['sha256', shaCases],
+      ['ed25519-verify', edCases],
+    ] as const) {
       const sizes: number[] = [];
       const oks: boolean[] = [];
       for (const [, fn] of cases) {

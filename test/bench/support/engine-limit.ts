@@ -55,13 +55,17 @@ export async function engineWithReportShare(origins: readonly string[], fetch: F
   const t0 = performance.now();
   for (const origin of origins) {
     let reportStart: number | null = null;
-    const r = await probeOrigin(origin, { fetch, store, clock: realClock, settings: defaultSettings() }, {
-      onPhase: (p) => {
-        const now = performance.now();
-        if (reportStart !== null) reportMs += now - reportStart;
-        reportStart = p === 'report' ? now : null;
+    const r = await probeOrigin(
+      origin,
+      { fetch, store, clock: realClock, settings: defaultSettings() },
+      {
+        onPhase: (p) => {
+          const now = performance.now();
+          if (reportStart !== null) reportMs += now - reportStart;
+          reportStart = p === 'report' ? now : null;
+        },
       },
-    });
+    );
     verified += r.skills.filter((k) => k.status === 'verified-signed').length;
   }
   return { ms: performance.now() - t0, reportMs, verified };

@@ -45,7 +45,11 @@ type Setter = (details: { tabId?: number; text: string | null }) => Promise<void
 
 export async function instrumentWorker(sw: Worker): Promise<void> {
   await sw.evaluate(() => {
-    const g = globalThis as unknown as { __skillpinBenchProbe?: Probe; chrome: { action: { setBadgeText: Setter }; webNavigation: { onCommitted: Listen; onCompleted: Listen } }; browser?: { action?: { setBadgeText: Setter } } };
+    const g = globalThis as unknown as {
+      __skillpinBenchProbe?: Probe;
+      chrome: { action: { setBadgeText: Setter }; webNavigation: { onCommitted: Listen; onCompleted: Listen } };
+      browser?: { action?: { setBadgeText: Setter } };
+    };
     if (g.__skillpinBenchProbe) return;
     const probe: Probe = { badges: [], commits: [], loads: [], fetches: [], txs: [] };
     g.__skillpinBenchProbe = probe;

@@ -103,7 +103,12 @@ test('Firefox, the journey: turn it on in the options page, approve on a site, t
     const uri = (name: string) => `skill://${host}_http/${name}/SKILL.md`;
     const first = await servedSkills(places);
     expect(first.map((s) => s.uri).sort()).toEqual([uri('api-client'), uri('search-docs')]);
-    expect(first.find((s) => s.uri === uri('search-docs'))?.files.get('SKILL.md')?.equals(served('search-docs'))).toBe(true);
+    expect(
+      first
+        .find((s) => s.uri === uri('search-docs'))
+        ?.files.get('SKILL.md')
+        ?.equals(served('search-docs')),
+    ).toBe(true);
 
     spoilMirroredFile(places, { origin: site.origin, url: apiUrl }, 'SKILL.md');
     expect((await servedSkills(places, [uri('api-client')])).map((s) => s.uri)).toEqual([uri('search-docs')]);

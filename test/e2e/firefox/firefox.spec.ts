@@ -4,17 +4,7 @@
 // restart with the same profile; copies never go through the page.
 import { test, expect } from '@playwright/test';
 import type { Page } from 'puppeteer-core';
-import {
-  ensureFirefoxBuild,
-  ffSend,
-  ffTabId,
-  ffWaitForReport,
-  launchFirefox,
-  newProfileDir,
-  openExtensionPage,
-  removeProfileDir,
-  type FirefoxSession,
-} from './support';
+import { ensureFirefoxBuild, ffSend, ffTabId, ffWaitForReport, launchFirefox, newProfileDir, openExtensionPage, removeProfileDir, type FirefoxSession } from './support';
 import { startPublisher, seed, type PublisherSite } from '../support/sites';
 import { startComposerServer, type ComposerServer } from '../composers/server';
 import { composerPage, COMPOSER_PAGES } from '../composers/catalogue';
@@ -124,14 +114,19 @@ test('Firefox: the skill context goes into the real editors line for line, nothi
         const result = await ffSend<InsertResult>(f.ext, { type: 'skillpin:insert', tabId, chatOrigin: composers.origin(spec), origin: site.origin, url: skill.url });
         const state = await model(chat);
         const ok = result.ok && state.model === skill.context && state.sends === 0 && state.attachments === 0 && state.caretAtEnd;
-        results.push(`${spec.id}: ${ok ? 'ok' : `FAILED (${result.message}; ${lineDiff(state.model, skill.context)}; sends ${state.sends}, attachments ${state.attachments}, caret at end ${state.caretAtEnd})`}`);
+        results.push(
+          `${spec.id}: ${ok ? 'ok' : `FAILED (${result.message}; ${lineDiff(state.model, skill.context)}; sends ${state.sends}, attachments ${state.attachments}, caret at end ${state.caretAtEnd})`}`,
+        );
         await chat.close();
       }
     });
   } finally {
     await site.close();
   }
-  expect(results.filter((r) => !r.endsWith(': ok')), results.join('\n')).toEqual([]);
+  expect(
+    results.filter((r) => !r.endsWith(': ok')),
+    results.join('\n'),
+  ).toEqual([]);
 });
 
 test('Firefox: a composer that drops text is put back, the clipboard gets the skill from the extension, not through the page', async () => {
@@ -144,10 +139,14 @@ test('Firefox: a composer that drops text is put back, the clipboard gets the sk
       await chat.waitForFunction(() => window.composerTest?.ready === true);
       // The page rewrites anything copied through it.
       await chat.evaluate(() => {
-        document.addEventListener('copy', (e) => {
-          e.clipboardData?.setData('text/plain', 'REWRITTEN BY THE PAGE');
-          e.preventDefault();
-        }, true);
+        document.addEventListener(
+          'copy',
+          (e) => {
+            e.clipboardData?.setData('text/plain', 'REWRITTEN BY THE PAGE');
+            e.preventDefault();
+          },
+          true,
+        );
       });
       const tabId = await ffTabId(f.ext, composers.url(spec));
       const result = await ffSend<InsertResult>(f.ext, { type: 'skillpin:insert', tabId, chatOrigin: composers.origin(spec), origin: site.origin, url: skill.url });
@@ -199,17 +198,14 @@ test('Firefox: pins and approvals are kept across a restart with the same profil
       true,
     );
     expect(fingerprint).toBeTruthy();
-    await withFirefox(
-      async (f) => {
-        const pins = await ffSend<{ origin: string; fingerprint: string }[]>(f.ext, { type: 'skillpin:pins-list' });
-        expect(pins.map((p) => [p.origin, p.fingerprint])).toEqual([[site.origin, fingerprint]]);
-        const approvals = await ffSend<{ origin: string; url: string }[]>(f.ext, { type: 'skillpin:approvals-list' });
-        expect(approvals.map((a) => a.origin)).toEqual([site.origin]);
-        const approved = await ffSend<{ name: string; usable: boolean }[]>(f.ext, { type: 'skillpin:approved-list' });
-        expect(approved.map((a) => a.name)).toEqual(['open-ticket']);
-      },
-      profileDir,
-    );
+    await withFirefox(async (f) => {
+      const pins = await ffSend<{ origin: string; fingerprint: string }[]>(f.ext, { type: 'skillpin:pins-list' });
+      expect(pins.map((p) => [p.origin, p.fingerprint])).toEqual([[site.origin, fingerprint]]);
+      const approvals = await ffSend<{ origin: string; url: string }[]>(f.ext, { type: 'skillpin:approvals-list' });
+      expect(approvals.map((a) => a.origin)).toEqual([site.origin]);
+      const approved = await ffSend<{ name: string; usable: boolean }[]>(f.ext, { type: 'skillpin:approved-list' });
+      expect(approved.map((a) => a.name)).toEqual(['open-ticket']);
+    }, profileDir);
   } finally {
     await site.close();
     removeProfileDir(profileDir);

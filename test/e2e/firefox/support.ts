@@ -97,7 +97,9 @@ export async function openExtensionPage(session: FirefoxSession, path: string): 
   // BiDi does not report this navigation as one: poll the document until it is the extension page.
   const deadline = Date.now() + 15_000;
   for (;;) {
-    const here = await page.evaluate(() => (document.readyState === 'complete' && typeof (globalThis as { browser?: { runtime?: unknown } }).browser?.runtime === 'object' ? location.href : '')).catch(() => '');
+    const here = await page
+      .evaluate(() => (document.readyState === 'complete' && typeof (globalThis as { browser?: { runtime?: unknown } }).browser?.runtime === 'object' ? location.href : ''))
+      .catch(() => '');
     if (here === target) return page;
     if (Date.now() > deadline) throw new Error(`could not open ${target}`);
     await new Promise((done) => setTimeout(done, 100));

@@ -58,7 +58,8 @@ test('Firefox: with the host permission taken back, a tab address is hidden with
       const [tab] = await browser.pages();
       await (tab ?? (await browser.newPage())).goto(site);
       const ext = await extensionPage(browser, server.url('/index.html'));
-      const contains = () => ext.evaluate((o) => (globalThis as unknown as { chrome: { permissions: { contains(p: object): Promise<boolean> } } }).chrome.permissions.contains({ origins: [o] }), `${site}*`);
+      const contains = () =>
+        ext.evaluate((o) => (globalThis as unknown as { chrome: { permissions: { contains(p: object): Promise<boolean> } } }).chrome.permissions.contains({ origins: [o] }), `${site}*`);
       expect(await contains(), 'granted at install').toBe(true);
       expect(await tabUrls(ext)).toEqual([site]);
       await ext.evaluate(() => (globalThis as unknown as { chrome: { permissions: { remove(p: object): Promise<boolean> } } }).chrome.permissions.remove({ origins: ['http://*/*', 'https://*/*'] }));

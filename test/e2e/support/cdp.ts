@@ -57,7 +57,10 @@ export async function currentWorker(context: BrowserContext, timeoutMs = 15_000)
     const sw = workers[workers.length - 1];
     if (sw) {
       const ok = await Promise.race([
-        workerReady(sw, 2_000).then(() => true, () => false),
+        workerReady(sw, 2_000).then(
+          () => true,
+          () => false,
+        ),
         new Promise<boolean>((r) => setTimeout(() => r(false), 2_500)),
       ]);
       if (ok) return sw;

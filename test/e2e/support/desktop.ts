@@ -31,7 +31,15 @@ let bundled: string | null = null;
 /** The page script that defines `skillpinDesktop.mirror(skills, agents, confirmedUrls)`. */
 export async function desktopPageScript(): Promise<string> {
   if (bundled !== null) return bundled;
-  const out = await esbuild.build({ entryPoints: [join(dirname(fileURLToPath(import.meta.url)), 'desktop-page-entry.ts')], bundle: true, format: 'iife', platform: 'browser', write: false, target: 'es2022', logLevel: 'warning' });
+  const out = await esbuild.build({
+    entryPoints: [join(dirname(fileURLToPath(import.meta.url)), 'desktop-page-entry.ts')],
+    bundle: true,
+    format: 'iife',
+    platform: 'browser',
+    write: false,
+    target: 'es2022',
+    logLevel: 'warning',
+  });
   bundled = out.outputFiles[0]?.text ?? '';
   return bundled;
 }
@@ -100,7 +108,9 @@ export async function servedSkills(p: TempPlaces, notServed: string[] = []): Pro
 
 /** Every skill the server lists, each file read and checked against its entry; `notServed` must be refused. */
 async function readServed(client: Client, notServed: string[]): Promise<ServedSkill[]> {
-  const list = (await client.request({ method: 'skills/list', params: {} }, z.any())) as { skills: { uri: string; resources: { uri: string; digest: string; size: number }[]; _meta: Record<string, unknown> }[] };
+  const list = (await client.request({ method: 'skills/list', params: {} }, z.any())) as {
+    skills: { uri: string; resources: { uri: string; digest: string; size: number }[]; _meta: Record<string, unknown> }[];
+  };
   const out: ServedSkill[] = [];
   for (const entry of list.skills) {
     const files = new Map<string, Buffer>();

@@ -49,7 +49,16 @@ export async function policyRead(sw: Worker, timeoutMs = 30_000): Promise<void> 
 export async function openReadyPage(context: BrowserContext, extensionId: string, path = 'options.html'): Promise<Page> {
   const page = await context.newPage();
   await page.goto(`chrome-extension://${extensionId}/${path}`);
-  await expect.poll(() => send<{ ready?: boolean }>(page, { type: 'skillpin:ready' }).then((r) => r?.ready === true, () => false), { timeout: 30_000 }).toBe(true);
+  await expect
+    .poll(
+      () =>
+        send<{ ready?: boolean }>(page, { type: 'skillpin:ready' }).then(
+          (r) => r?.ready === true,
+          () => false,
+        ),
+      { timeout: 30_000 },
+    )
+    .toBe(true);
   return page;
 }
 

@@ -171,6 +171,8 @@ export async function sweepFromPage(s: HostileSession, p: PlayedCase): Promise<V
   );
   const answered = outcome.answers.filter((a) => a.startsWith('answered'));
   if (answered.length > 0) problems.push(`the page world reached the extension: ${answered[0]?.slice(0, 160) ?? ''}`);
-  const how = outcome.available ? `chrome.runtime.sendMessage present, ${outcome.answers.length - answered.length}/${outcome.answers.length} calls threw or went unanswered` : 'chrome.runtime.sendMessage undefined';
+  const how = outcome.available
+    ? `chrome.runtime.sendMessage present, ${outcome.answers.length - answered.length}/${outcome.answers.length} calls threw or went unanswered`
+    : 'chrome.runtime.sendMessage undefined';
   return { facts: [`page world: ${how}; ${requests.length} window messages posted`], problems };
 }

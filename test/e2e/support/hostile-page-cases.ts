@@ -63,7 +63,14 @@ async function addComposer(p: PlayedCase): Promise<string> {
  * The user's explicit insertion of an approved skill into the focused composer: the popup's
  * Insert (an extension-page message) or the context menu's "Insert skill context" item.
  */
-async function insertExplicitly(s: HostileSession, p: PlayedCase, origin: string, url: string, selector: string, via: 'popup' | 'menu'): Promise<{ value: string; context: string | null; problems: string[] }> {
+async function insertExplicitly(
+  s: HostileSession,
+  p: PlayedCase,
+  origin: string,
+  url: string,
+  selector: string,
+  via: 'popup' | 'menu',
+): Promise<{ value: string; context: string | null; problems: string[] }> {
   const problems: string[] = [];
   const ctx = await send<ContextResult>(s.extPage, { type: 'skillpin:skill-context', origin, url });
   if (!ctx.ok) return { value: '', context: null, problems: [`no context for the approved skill: ${ctx.error}`] };
@@ -81,7 +88,14 @@ async function insertExplicitly(s: HostileSession, p: PlayedCase, origin: string
     const menuDeadline = Date.now() + 5000;
     let shown = false;
     while (!shown && Date.now() < menuDeadline) {
-      shown = await s.sw.evaluate((id) => chrome.contextMenus.update(id, {}).then(() => true, () => false), item);
+      shown = await s.sw.evaluate(
+        (id) =>
+          chrome.contextMenus.update(id, {}).then(
+            () => true,
+            () => false,
+          ),
+        item,
+      );
       if (!shown) await p.page.waitForTimeout(100);
     }
     if (shown) await clickMenuItem(s.sw, { menuItemId: item, tabId: p.tabId, frameId: 0, editable: true });

@@ -6,7 +6,21 @@
 import type { HostileCase } from '../../hostile/types';
 import { checkBadge, trapProblem, type PlayedCase } from './hostile-play';
 import type { HostileSession } from './hostile-session';
-import { backToList, cardOf, checkCards, checkDiagnostics, checkLinks, checkRaw, checkRendered, checkVisibleText, interactWithRendered, merge, openDetails, openPopup, type ViewResult } from './hostile-views';
+import {
+  backToList,
+  cardOf,
+  checkCards,
+  checkDiagnostics,
+  checkLinks,
+  checkRaw,
+  checkRendered,
+  checkVisibleText,
+  interactWithRendered,
+  merge,
+  openDetails,
+  openPopup,
+  type ViewResult,
+} from './hostile-views';
 import { watchSummary, type PageWatch } from './hostile-watch';
 
 /**
@@ -47,13 +61,22 @@ export async function renderChecks(s: HostileSession, c: HostileCase, p: PlayedC
     parts.push({ facts: [], problems: opened.problems });
     parts.push(await checkCards(popup, p.report));
     // A real hover over the name and description, where handlers in markup would fire.
-    await cardOf(popup, skill).locator('.card-title').hover({ timeout: 2000 }).catch(() => undefined);
-    await cardOf(popup, skill).locator('.card-desc').hover({ timeout: 2000 }).catch(() => undefined);
+    await cardOf(popup, skill)
+      .locator('.card-title')
+      .hover({ timeout: 2000 })
+      .catch(() => undefined);
+    await cardOf(popup, skill)
+      .locator('.card-desc')
+      .hover({ timeout: 2000 })
+      .catch(() => undefined);
     const details = await openDetails(popup, skill);
     const inBudget = details.ms <= RENDER_BUDGET_MS;
     parts.push({ facts: inBudget ? ['details view rendered (no hang)'] : [], problems: details.problems });
     if (!inBudget) parts.push({ facts: [], problems: [`the details view took ${details.ms} ms (budget ${RENDER_BUDGET_MS} ms)`] });
-    const heading = await popup.page.locator('#details-title').evaluate((el) => ({ children: el.children.length, text: el.textContent ?? '' }), undefined, { timeout: 2000 }).catch(() => null);
+    const heading = await popup.page
+      .locator('#details-title')
+      .evaluate((el) => ({ children: el.children.length, text: el.textContent ?? '' }), undefined, { timeout: 2000 })
+      .catch(() => null);
     if (!heading || heading.children !== 0 || heading.text !== skill.name) parts.push({ facts: [], problems: [`the details heading does not show the name as text (${JSON.stringify(heading)})`] });
     const rendered = await checkRendered(popup);
     parts.push(rendered);

@@ -48,7 +48,14 @@ export async function silentDetectors(s: HostileSession): Promise<string[]> {
       }, SENTINEL);
       if ((await popup.global(SENTINEL)) === undefined) silent.push('sentinel in the popup not seen');
       const before = p.served.trapHits().length;
-      await popup.page.evaluate((url) => fetch(url).then(() => 'answered', () => 'blocked'), `${p.origin}/never/self-check-popup`);
+      await popup.page.evaluate(
+        (url) =>
+          fetch(url).then(
+            () => 'answered',
+            () => 'blocked',
+          ),
+        `${p.origin}/never/self-check-popup`,
+      );
       await popup.page.waitForTimeout(200);
       const csp = await popup.csp();
       if (!csp.some((c) => c.startsWith('connect-src'))) silent.push(`CSP violation of the popup not recorded (${csp.join(', ') || 'none'})`);

@@ -96,8 +96,7 @@ function unavailable(name: string): never {
  * every write throws.
  */
 export function extensionStore(s: HostileSession): TrustStore {
-  const skillText = (origin: string, url: string): Promise<{ current: SkillText | null; approved: SkillText | null }> =>
-    send(s.extPage, { type: 'skillpin:skill-text', origin, url });
+  const skillText = (origin: string, url: string): Promise<{ current: SkillText | null; approved: SkillText | null }> => send(s.extPage, { type: 'skillpin:skill-text', origin, url });
   return {
     getPin: async (origin) => (await listPins(s)).find((p) => p.origin === origin) ?? null,
     pinIfAbsent: () => readOnly('pinIfAbsent'),

@@ -18,7 +18,13 @@ function byKey(report: OriginReport, key: string): SkillReport | null {
 }
 
 async function textOf(popup: PageWatch, selector: string): Promise<string> {
-  return (await popup.page.locator(selector).first().textContent({ timeout: 2000 }).catch(() => null)) ?? '';
+  return (
+    (await popup.page
+      .locator(selector)
+      .first()
+      .textContent({ timeout: 2000 })
+      .catch(() => null)) ?? ''
+  );
 }
 
 async function contextRefused(s: HostileSession, origin: string, skill: SkillReport | null): Promise<string | null> {

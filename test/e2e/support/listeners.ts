@@ -33,13 +33,16 @@ export interface MenuClick {
  * ids), the click data name the page, the frame and its URL, and the tab is the real one.
  */
 export async function clickMenuItem(sw: Worker, click: MenuClick): Promise<void> {
-  const { info, tab } = await sw.evaluate(async ({ menuItemId, tabId, frameId, editable }) => {
-    await chrome.contextMenus.update(menuItemId, {});
-    const tab = await chrome.tabs.get(tabId);
-    const frame = frameId === 0 ? null : await chrome.webNavigation.getFrame({ tabId, frameId });
-    if (frameId !== 0 && !frame) throw new Error(`tab ${tabId} has no frame ${frameId}`);
-    return { info: { menuItemId, editable, frameId, pageUrl: tab.url ?? '', ...(frame ? { frameUrl: frame.url } : {}) }, tab };
-  }, { menuItemId: click.menuItemId, tabId: click.tabId, frameId: click.frameId ?? 0, editable: click.editable ?? false });
+  const { info, tab } = await sw.evaluate(
+    async ({ menuItemId, tabId, frameId, editable }) => {
+      await chrome.contextMenus.update(menuItemId, {});
+      const tab = await chrome.tabs.get(tabId);
+      const frame = frameId === 0 ? null : await chrome.webNavigation.getFrame({ tabId, frameId });
+      if (frameId !== 0 && !frame) throw new Error(`tab ${tabId} has no frame ${frameId}`);
+      return { info: { menuItemId, editable, frameId, pageUrl: tab.url ?? '', ...(frame ? { frameUrl: frame.url } : {}) }, tab };
+    },
+    { menuItemId: click.menuItemId, tabId: click.tabId, frameId: click.frameId ?? 0, editable: click.editable ?? false },
+  );
   await callListeners(sw, 'contextMenus.onClicked', [info, tab]);
 }
 

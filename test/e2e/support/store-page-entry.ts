@@ -28,10 +28,33 @@ async function buildV4(name: string): Promise<void> {
   const skills = tx.objectStore('skills');
   skills.put({ origin: ORIGIN, url: `${ORIGIN}/a/SKILL.md`, digestLf: 'a'.repeat(64), digestRaw: 'a'.repeat(64), bytes: new Uint8Array(50), storedAt: 10, size: 50 });
   skills.put({
-    origin: ORIGIN, url: `${ORIGIN}/r.zip`, digestLf: 'c'.repeat(64), digestRaw: 'c'.repeat(64), bytes: enc.encode('# r\n'), storedAt: 20, size: 34,
-    archive: { sha256: 'd'.repeat(64), format: 'zip', entries: [{ path: 'SKILL.md', size: 4, type: 'file' }, { path: 'run.sh', size: 30, type: 'file' }], files: [{ path: 'run.sh', bytes: new Uint8Array(30) }] },
+    origin: ORIGIN,
+    url: `${ORIGIN}/r.zip`,
+    digestLf: 'c'.repeat(64),
+    digestRaw: 'c'.repeat(64),
+    bytes: enc.encode('# r\n'),
+    storedAt: 20,
+    size: 34,
+    archive: {
+      sha256: 'd'.repeat(64),
+      format: 'zip',
+      entries: [
+        { path: 'SKILL.md', size: 4, type: 'file' },
+        { path: 'run.sh', size: 30, type: 'file' },
+      ],
+      files: [{ path: 'run.sh', bytes: new Uint8Array(30) }],
+    },
   });
-  tx.objectStore('approvals').put({ origin: ORIGIN, url: `${ORIGIN}/r.zip`, digestLf: 'c'.repeat(64), digestRaw: 'c'.repeat(64), keyFingerprint: null, statusAtApproval: 'verified', name: 'r', approvedAt: 21 });
+  tx.objectStore('approvals').put({
+    origin: ORIGIN,
+    url: `${ORIGIN}/r.zip`,
+    digestLf: 'c'.repeat(64),
+    digestRaw: 'c'.repeat(64),
+    keyFingerprint: null,
+    statusAtApproval: 'verified',
+    name: 'r',
+    approvedAt: 21,
+  });
   await new Promise<void>((resolve, reject) => {
     tx.oncomplete = () => resolve();
     tx.onerror = () => reject(tx.error);

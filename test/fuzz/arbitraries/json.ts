@@ -18,7 +18,14 @@ export const oddValue: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 4, arbitrary: oddScalar },
   { weight: 1, arbitrary: fc.array(oddScalar, { maxLength: 3 }) },
   { weight: 1, arbitrary: fc.dictionary(fc.oneof(oddKey, fc.string({ maxLength: 4 })), oddScalar, { maxKeys: 3 }) },
-  { weight: 1, arbitrary: fc.nat(60).map((n) => { let v: unknown = 1; for (let i = 0; i < n; i++) v = [v]; return v; }) },
+  {
+    weight: 1,
+    arbitrary: fc.nat(60).map((n) => {
+      let v: unknown = 1;
+      for (let i = 0; i < n; i++) v = [v];
+      return v;
+    }),
+  },
 );
 
 /** 64 hex digits, and the near misses publishers write. */

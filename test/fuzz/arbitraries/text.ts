@@ -7,12 +7,95 @@ const encoder = new TextEncoder();
 
 /** Characters and short strings that mean something to one of the parsers, or to none. */
 export const HOSTILE_PIECES = [
-  '\u0000', '\t', '\r', '\n', '\r\n', '\u000b', '\u000c', '\u001b', '\u007f', '\u0085', '\u00a0', '\u2028', '\u2029',
-  '\u200b', '\u200d', '\u202e', '\u2066', '\ufeff', '\ufffd', '\ud800', '\udfff', '\ud83d\ude00',
-  '\\', '/', '//', '..', '../', '.', '%', '%2e', '%2F', '%00', '%zz', '#', '?', '&', '=', '@', ':', ';',
-  '[', ']', '(', ')', '<', '>', '<!--', '-->', '`', '```', '~~~', '"', "'", '{', '}', '{{', '}}', '${', '$', '__', '_', '*', '-', '+', '|',
-  'é', 'e\u0301', 'ß', 'SS', 'İ', 'ı', '\ufb01', '\u2126', '\u03a9', '𝒜', '\u0130', 'ς', 'σ',
-  'skills', 'SKILL.md', 'skill.md', 'name', 'description', '---', '## Skills', 'skill:', 'sha256', 'https://', 'http://',
+  '\u0000',
+  '\t',
+  '\r',
+  '\n',
+  '\r\n',
+  '\u000b',
+  '\u000c',
+  '\u001b',
+  '\u007f',
+  '\u0085',
+  '\u00a0',
+  '\u2028',
+  '\u2029',
+  '\u200b',
+  '\u200d',
+  '\u202e',
+  '\u2066',
+  '\ufeff',
+  '\ufffd',
+  '\ud800',
+  '\udfff',
+  '\ud83d\ude00',
+  '\\',
+  '/',
+  '//',
+  '..',
+  '../',
+  '.',
+  '%',
+  '%2e',
+  '%2F',
+  '%00',
+  '%zz',
+  '#',
+  '?',
+  '&',
+  '=',
+  '@',
+  ':',
+  ';',
+  '[',
+  ']',
+  '(',
+  ')',
+  '<',
+  '>',
+  '<!--',
+  '-->',
+  '`',
+  '```',
+  '~~~',
+  '"',
+  "'",
+  '{',
+  '}',
+  '{{',
+  '}}',
+  '${',
+  '$',
+  '__',
+  '_',
+  '*',
+  '-',
+  '+',
+  '|',
+  'é',
+  'e\u0301',
+  'ß',
+  'SS',
+  'İ',
+  'ı',
+  '\ufb01',
+  '\u2126',
+  '\u03a9',
+  '𝒜',
+  '\u0130',
+  'ς',
+  'σ',
+  'skills',
+  'SKILL.md',
+  'skill.md',
+  'name',
+  'description',
+  '---',
+  '## Skills',
+  'skill:',
+  'sha256',
+  'https://',
+  'http://',
 ];
 
 export const hostilePiece = fc.constantFrom(...HOSTILE_PIECES);
@@ -20,7 +103,9 @@ export const hostilePiece = fc.constantFrom(...HOSTILE_PIECES);
 /** A short string mixing ordinary text with hostile pieces. */
 export function hostileText(maxPieces = 6): fc.Arbitrary<string> {
   return fc
-    .array(fc.oneof({ weight: 3, arbitrary: hostilePiece }, { weight: 2, arbitrary: fc.string({ maxLength: 6 }) }, { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 4 }) }), { maxLength: maxPieces })
+    .array(fc.oneof({ weight: 3, arbitrary: hostilePiece }, { weight: 2, arbitrary: fc.string({ maxLength: 6 }) }, { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 4 }) }), {
+      maxLength: maxPieces,
+    })
     .map((parts) => parts.join(''));
 }
 
@@ -32,13 +117,11 @@ export const lineEnd = fc.constantFrom('\n', '\n', '\n', '\r\n', '\r');
 
 /** Lines joined with their own terminators, with an optional BOM and final terminator. */
 export function joinLines(lines: fc.Arbitrary<string>, maxLines: number): fc.Arbitrary<string> {
-  return fc
-    .tuple(fc.array(fc.tuple(lines, lineEnd), { maxLength: maxLines }), fc.boolean(), fc.boolean())
-    .map(([pairs, bom, finalEnd]) => {
-      let text = pairs.map(([line, end], i) => (i === pairs.length - 1 && !finalEnd ? line : line + end)).join('');
-      if (bom) text = `\ufeff${text}`;
-      return text;
-    });
+  return fc.tuple(fc.array(fc.tuple(lines, lineEnd), { maxLength: maxLines }), fc.boolean(), fc.boolean()).map(([pairs, bom, finalEnd]) => {
+    let text = pairs.map(([line, end], i) => (i === pairs.length - 1 && !finalEnd ? line : line + end)).join('');
+    if (bom) text = `\ufeff${text}`;
+    return text;
+  });
 }
 
 export type Edit = { kind: 'set' | 'insert' | 'delete' | 'truncate'; at: number; byte: number };

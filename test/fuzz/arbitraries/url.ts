@@ -8,10 +8,40 @@ export const scheme = fc.constantFrom('', '', 'https:', 'https:', 'http:', 'HTTP
 const slashes = fc.constantFrom('', '/', '//', '//', '///', '\\\\', '/\\', '\\/');
 const userinfo = fc.constantFrom('', '', '', 'user@', 'u:p@', '@', ':@', 'example.test@');
 export const host = fc.constantFrom(
-  'example.test', 'example.test', 'EXAMPLE.test', 'sub.example.test', 'other.test', 'cdn.other.test', 'example.test.',
-  'localhost', 'LOCALHOST', 'foo.localhost', '127.0.0.1', '127.1', '0x7f.1', '0177.0.0.1', '2130706433', '0', '0.0.0.0',
-  '[::1]', '[::]', '[::ffff:127.0.0.1]', '[::ffff:7f00:1]', '[fe80::1]', '[fd00::1]', '10.0.0.1', '192.168.1.1', '172.16.0.1',
-  '169.254.169.254', '100.64.0.1', 'printer.local', 'router.internal', 'xn--nxasmq6b', 'ex%61mple.test', 'exa mple.test', '',
+  'example.test',
+  'example.test',
+  'EXAMPLE.test',
+  'sub.example.test',
+  'other.test',
+  'cdn.other.test',
+  'example.test.',
+  'localhost',
+  'LOCALHOST',
+  'foo.localhost',
+  '127.0.0.1',
+  '127.1',
+  '0x7f.1',
+  '0177.0.0.1',
+  '2130706433',
+  '0',
+  '0.0.0.0',
+  '[::1]',
+  '[::]',
+  '[::ffff:127.0.0.1]',
+  '[::ffff:7f00:1]',
+  '[fe80::1]',
+  '[fd00::1]',
+  '10.0.0.1',
+  '192.168.1.1',
+  '172.16.0.1',
+  '169.254.169.254',
+  '100.64.0.1',
+  'printer.local',
+  'router.internal',
+  'xn--nxasmq6b',
+  'ex%61mple.test',
+  'exa mple.test',
+  '',
 );
 const port = fc.constantFrom('', '', '', ':443', ':80', ':8080', ':0', ':65535', ':65536', ':', ':x');
 const segment = fc.oneof(
@@ -26,14 +56,12 @@ const fragment = fc.constantFrom('', '', '', '#x', '#', '#a b', '#../..');
 export const rawUrl: fc.Arbitrary<string> = fc.oneof(
   {
     weight: 6,
-    arbitrary: fc
-      .record({ scheme, slashes, userinfo, host, port, path: fc.array(segment, { maxLength: 5 }), query, fragment, absolutePath: fc.boolean() })
-      .map((p) => {
-        const path = (p.absolutePath ? '/' : '') + p.path.join('/');
-        // With no slashes the host would read as a path segment: leave it out half of the time.
-        const authority = p.slashes.length > 0 ? `${p.userinfo}${p.host}${p.port}` : '';
-        return `${p.scheme}${p.slashes}${authority}${authority !== '' && path !== '' && !path.startsWith('/') ? '/' : ''}${path}${p.query}${p.fragment}`;
-      }),
+    arbitrary: fc.record({ scheme, slashes, userinfo, host, port, path: fc.array(segment, { maxLength: 5 }), query, fragment, absolutePath: fc.boolean() }).map((p) => {
+      const path = (p.absolutePath ? '/' : '') + p.path.join('/');
+      // With no slashes the host would read as a path segment: leave it out half of the time.
+      const authority = p.slashes.length > 0 ? `${p.userinfo}${p.host}${p.port}` : '';
+      return `${p.scheme}${p.slashes}${authority}${authority !== '' && path !== '' && !path.startsWith('/') ? '/' : ''}${path}${p.query}${p.fragment}`;
+    }),
   },
   { weight: 1, arbitrary: hostileText(6) },
   { weight: 1, arbitrary: fc.constantFrom('', ' ', 'SKILL.md', '/skills/a/SKILL.md', '//evil.test/x', 'https://example.test/a/SKILL.md', 'data:text/plain,hi', 'javascript:alert(1)') },

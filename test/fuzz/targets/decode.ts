@@ -18,7 +18,10 @@ export const decodeTarget: FuzzTarget = {
       const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
       check(text === reference.decode(bom ? bytes.subarray(3) : bytes), 'decoding differs from UTF-8 with the leading BOM dropped');
       const lines = call('splitLines', () => splitLines(text));
-      check(lines.every((l) => !l.includes('\n') && !l.includes('\r')), 'a line keeps a terminator');
+      check(
+        lines.every((l) => !l.includes('\n') && !l.includes('\r')),
+        'a line keeps a terminator',
+      );
       const unified = text.replace(/\r\n|\r/g, '\n');
       const expected = unified === '' ? [] : (unified.endsWith('\n') ? unified.slice(0, -1) : unified).split('\n');
       seen(lines.length === 0 ? 'no-lines' : lines.length === 1 ? 'one-line' : 'lines');

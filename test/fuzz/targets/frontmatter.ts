@@ -10,12 +10,65 @@ import { call, check, seen, type FuzzTarget } from '../types';
 
 const encoder = new TextEncoder();
 
-const scalar = fc.oneof(word, hostileText(4), fc.constantFrom('"quoted"', "'single'", '1.0', '1', '~', 'null', 'yes', '[1, 2]', '{a: 1}', '|', '>-', '"\\u0000"', '!!binary aGk=', '!!js/function "f"', '&a x', '*a', '*undefined', "''", '""', '0x1F', '.inf', '2026-01-01'));
-const key = fc.oneof(fc.constantFrom('name', 'name', 'description', 'description', 'version', 'license', 'compatibility', 'metadata', 'allowed-tools', '__proto__', 'constructor', 'prototype', '<<', '? complex', '"name"', 'name ', '- item'), word);
+const scalar = fc.oneof(
+  word,
+  hostileText(4),
+  fc.constantFrom(
+    '"quoted"',
+    "'single'",
+    '1.0',
+    '1',
+    '~',
+    'null',
+    'yes',
+    '[1, 2]',
+    '{a: 1}',
+    '|',
+    '>-',
+    '"\\u0000"',
+    '!!binary aGk=',
+    '!!js/function "f"',
+    '&a x',
+    '*a',
+    '*undefined',
+    "''",
+    '""',
+    '0x1F',
+    '.inf',
+    '2026-01-01',
+  ),
+);
+const key = fc.oneof(
+  fc.constantFrom(
+    'name',
+    'name',
+    'description',
+    'description',
+    'version',
+    'license',
+    'compatibility',
+    'metadata',
+    'allowed-tools',
+    '__proto__',
+    'constructor',
+    'prototype',
+    '<<',
+    '? complex',
+    '"name"',
+    'name ',
+    '- item',
+  ),
+  word,
+);
 
 function aliasBomb(levels: number, width: number): string {
   const lines = [`l0: &l0 [${Array(width).fill('x').join(', ')}]`];
-  for (let i = 1; i <= levels; i++) lines.push(`l${i}: &l${i} [${Array(width).fill(`*l${i - 1}`).join(', ')}]`);
+  for (let i = 1; i <= levels; i++)
+    lines.push(
+      `l${i}: &l${i} [${Array(width)
+        .fill(`*l${i - 1}`)
+        .join(', ')}]`,
+    );
   return lines.join('\n');
 }
 
@@ -23,7 +76,26 @@ const yamlLine = fc.oneof(
   { weight: 8, arbitrary: fc.tuple(key, fc.constantFrom(': ', ':', ' : ', ':\t', ': '), scalar).map(([k, s, v]) => `${k}${s}${v}`) },
   { weight: 1, arbitrary: fc.tuple(fc.integer({ min: 1, max: 6 }), fc.integer({ min: 2, max: 6 })).map(([l, w]) => aliasBomb(l, w)) },
   { weight: 1, arbitrary: fc.nat(300).map((n) => `deep: ${'['.repeat(n)}${']'.repeat(n)}`) },
-  { weight: 1, arbitrary: fc.constantFrom('base: &b {name: x}', '<<: *b', 'merged: {<<: *b}', '  indented: 1', '\tname: tab', '- a', '---', '...', '%YAML 1.2', '%TAG ! tag:x,2000:', '# comment', 'name: |\n  line\n  line', 'polluted: !!map {__proto__: {x: 1}}', '__proto__: {polluted: yes}', 'constructor: {prototype: {polluted: yes}}') },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      'base: &b {name: x}',
+      '<<: *b',
+      'merged: {<<: *b}',
+      '  indented: 1',
+      '\tname: tab',
+      '- a',
+      '---',
+      '...',
+      '%YAML 1.2',
+      '%TAG ! tag:x,2000:',
+      '# comment',
+      'name: |\n  line\n  line',
+      'polluted: !!map {__proto__: {x: 1}}',
+      '__proto__: {polluted: yes}',
+      'constructor: {prototype: {polluted: yes}}',
+    ),
+  },
   { weight: 1, arbitrary: hostileText(6) },
 );
 

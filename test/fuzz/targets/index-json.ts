@@ -12,7 +12,12 @@ import { checkCandidate, checkCode, checkDiagnostics } from '../invariants';
 import { call, check, seen, type FuzzTarget } from '../types';
 
 const name = fc.oneof(word, hostileText(3), fc.constantFrom('..', '.', 'a/b', 'a%2fb', 'code-review', 'Code-Review', '-x', 'x--y'), oddValue);
-const digest = fc.oneof(hex64.map((h) => `sha256:${h}`), hex64, oddValue, fc.constantFrom('sha256:', 'SHA256:' + 'a'.repeat(64), 'sha512:' + 'a'.repeat(64)));
+const digest = fc.oneof(
+  hex64.map((h) => `sha256:${h}`),
+  hex64,
+  oddValue,
+  fc.constantFrom('sha256:', 'SHA256:' + 'a'.repeat(64), 'sha512:' + 'a'.repeat(64)),
+);
 const display = { description: fc.oneof(word, hostileText(4), oddValue), version: oddValue, license: oddValue, homepage: fc.oneof(rawUrl, oddValue) };
 
 const urlEntry = fc.record(
@@ -35,8 +40,14 @@ const urlEntry = fc.record(
 );
 
 const v01Path = fc.oneof(fc.constantFrom('SKILL.md', 'SKILL.md', 'scripts/run.sh', '../x', '/abs', 'https://x.test/a', 'a\\b', 'a?b', 'a#b', '[x]', 'é', '', 'a/../b', 'a\u0000'), hostileText(3));
-const v01Entry = fc.record({ name, files: fc.array(fc.oneof({ weight: 4, arbitrary: v01Path }, { weight: 1, arbitrary: oddValue }), { maxLength: 4 }), digest, ...display }, { requiredKeys: ['name', 'files'] });
-const draftEntry = fc.record({ name, path: fc.oneof(rawUrl, oddValue), files: fc.array(fc.record({ path: fc.oneof(v01Path, oddValue), digest }), { minLength: 1, maxLength: 3 }), ...display }, { requiredKeys: ['files'] });
+const v01Entry = fc.record(
+  { name, files: fc.array(fc.oneof({ weight: 4, arbitrary: v01Path }, { weight: 1, arbitrary: oddValue }), { maxLength: 4 }), digest, ...display },
+  { requiredKeys: ['name', 'files'] },
+);
+const draftEntry = fc.record(
+  { name, path: fc.oneof(rawUrl, oddValue), files: fc.array(fc.record({ path: fc.oneof(v01Path, oddValue), digest }), { minLength: 1, maxLength: 3 }), ...display },
+  { requiredKeys: ['files'] },
+);
 const customEntry = fc.dictionary(fc.oneof(oddKey, fc.constantFrom('href', 'link', 'files', 'url', 'path')), oddValue, { maxKeys: 4 });
 
 const entry = fc.oneof(

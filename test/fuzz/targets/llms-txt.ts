@@ -10,7 +10,28 @@ import { hostileText, joinLines, textBytes, word } from '../arbitraries/text';
 import { checkCandidate, checkDiagnostics } from '../invariants';
 import { call, check, seen, type FuzzTarget } from '../types';
 
-const heading = fc.constantFrom('## Skills', '## Skills', '##Skills', '## Skills ##', ' ## Skills', '   ## Skills', '    ## Skills', '## skills', '## SKILLS', '# Skills', '### Skills', '## Skills and more', '## Skills\t', '## Other', '#', '##', '## ', 'Skills', '---', '===');
+const heading = fc.constantFrom(
+  '## Skills',
+  '## Skills',
+  '##Skills',
+  '## Skills ##',
+  ' ## Skills',
+  '   ## Skills',
+  '    ## Skills',
+  '## skills',
+  '## SKILLS',
+  '# Skills',
+  '### Skills',
+  '## Skills and more',
+  '## Skills\t',
+  '## Other',
+  '#',
+  '##',
+  '## ',
+  'Skills',
+  '---',
+  '===',
+);
 const fence = fc.constantFrom('```', '```', '~~~', '````', '   ```js', '    ```', '``', '~~~~ x', '```` ```');
 const bullet = fc.constantFrom('- ', '- ', '* ', '+ ', '-', '  - ', '    - ', '1. ', '-\t', '- - ', '> - ');
 const separator = fc.constantFrom(': ', ': ', ' - ', ' – ', ' — ', '', ' ', '::', 'x', ' -', ':');
@@ -23,10 +44,19 @@ const commentMeta = fc.dictionary(
 const comment = fc.oneof(
   { weight: 3, arbitrary: fc.constant('') },
   { weight: 3, arbitrary: jsonText(commentMeta).map((j) => ` <!-- skill: ${j} -->`) },
-  { weight: 1, arbitrary: fc.tuple(fc.constantFrom('<!-- skill:', '<!--skill:', '<!-- SKILL:', '<!-- skill: ', '<!-- '), hostileText(4), fc.constantFrom(' -->', '-->', '', ' --> tail', ' -->-->')).map(([a, b, c]) => ` ${a}${b}${c}`) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .tuple(fc.constantFrom('<!-- skill:', '<!--skill:', '<!-- SKILL:', '<!-- skill: ', '<!-- '), hostileText(4), fc.constantFrom(' -->', '-->', '', ' --> tail', ' -->-->'))
+      .map(([a, b, c]) => ` ${a}${b}${c}`),
+  },
 );
 
-const title = fc.oneof({ weight: 3, arbitrary: word }, { weight: 2, arbitrary: hostileText(4) }, { weight: 1, arbitrary: fc.constantFrom('', ' ', '[nested](x)', 'a]b', 'a\\]b', '`code`', '![img](x)') });
+const title = fc.oneof(
+  { weight: 3, arbitrary: word },
+  { weight: 2, arbitrary: hostileText(4) },
+  { weight: 1, arbitrary: fc.constantFrom('', ' ', '[nested](x)', 'a]b', 'a\\]b', '`code`', '![img](x)') },
+);
 const linkUrl = fc.oneof({ weight: 4, arbitrary: rawUrl }, { weight: 1, arbitrary: rawUrl.map((u) => `<${u}>`) }, { weight: 1, arbitrary: rawUrl.map((u) => `${u} "title"`) });
 
 const item = fc

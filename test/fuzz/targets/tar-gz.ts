@@ -16,7 +16,11 @@ const pax = fc.dictionary(fc.constantFrom('path', 'path', 'size', 'linkpath', 'G
 const entrySpec: fc.Arbitrary<TarEntrySpec> = fc.record(
   {
     name: hostileName,
-    data: fc.oneof(fc.constant(utf8('---\nname: fuzz\n---\n')), fc.uint8Array({ maxLength: 80 }), fc.oneof({ weight: 4, arbitrary: fc.nat(1500) }, { weight: 1, arbitrary: fc.nat(9000) }).map((n) => new Uint8Array(n))),
+    data: fc.oneof(
+      fc.constant(utf8('---\nname: fuzz\n---\n')),
+      fc.uint8Array({ maxLength: 80 }),
+      fc.oneof({ weight: 4, arbitrary: fc.nat(1500) }, { weight: 1, arbitrary: fc.nat(9000) }).map((n) => new Uint8Array(n)),
+    ),
     typeflag: fc.constantFrom('0', '0', '\u0000', '5', '1', '2', '3', '4', '6', '7', 'x', 'g', 'L', 'K', 'S', 'V', 'Z'),
     linkname: fc.constantFrom('SKILL.md', '../../etc/passwd', '/etc/passwd'),
     mode: fc.constantFrom(0o644, 0o755, 0o4755, 0o7777),
@@ -35,7 +39,11 @@ const entrySpec: fc.Arbitrary<TarEntrySpec> = fc.record(
 
 /** Most entries keep one or two of the optional fields, so that most streams stay close to valid. */
 const quietEntry = fc
-  .tuple(entrySpec, fc.array(fc.constantFrom('typeflag', 'linkname', 'mode', 'headerSize', 'base256Size', 'pax', 'longName', 'longLink', 'prefix', 'rawName', 'format', 'badChecksum'), { maxLength: 2 }), fc.boolean())
+  .tuple(
+    entrySpec,
+    fc.array(fc.constantFrom('typeflag', 'linkname', 'mode', 'headerSize', 'base256Size', 'pax', 'longName', 'longLink', 'prefix', 'rawName', 'format', 'badChecksum'), { maxLength: 2 }),
+    fc.boolean(),
+  )
   .map(([spec, keep, plain]) => {
     const out: TarEntrySpec = { name: spec.name, ...(spec.data !== undefined ? { data: spec.data } : {}) };
     if (!plain) for (const k of keep) (out as unknown as Record<string, unknown>)[k] = (spec as unknown as Record<string, unknown>)[k];
@@ -73,13 +81,35 @@ const hostileTarGz = fc
 export const tarGzTarget: FuzzTarget = {
   id: 'tar-gz',
   entry: "unpackArchive(…, 'tar.gz') (lib/verify/archive.ts, archive-tar.ts, archive-inflate.ts)",
-  inputs: 'tar.gz files with hostile names, every type flag, PAX paths, sizes and sparse keys, GNU long names, prefixes, huge octal and base-256 sizes, bad checksums, end-block and gzip-member damage, byte edits; small caps; clean archives as an oracle',
+  inputs:
+    'tar.gz files with hostile names, every type flag, PAX paths, sizes and sparse keys, GNU long names, prefixes, huge octal and base-256 sizes, bad checksums, end-block and gzip-member damage, byte edits; small caps; clean archives as an oracle',
   property: () =>
     fc.asyncProperty(
       fc.oneof(
         { weight: 8, arbitrary: fc.tuple(fc.constant('hostile' as const), hostileTarGz, fc.constant([] as { name: string; data: Uint8Array }[])) },
-        { weight: 1, arbitrary: fc.tuple(fc.constant('bytes' as const), fc.uint8Array({ maxLength: 200 }).map((b) => (b.length >= 2 ? Uint8Array.from([0x1f, 0x8b, ...b.subarray(2)]) : b)), fc.constant([] as { name: string; data: Uint8Array }[])) },
-        { weight: 2, arbitrary: cleanFiles.chain((files) => fc.tuple(fc.constant('clean' as const), fc.constant(buildTarGz(files.map((f) => ({ name: f.name, data: f.data })), { gzip: { level: 1 } })), fc.constant(files))) },
+        {
+          weight: 1,
+          arbitrary: fc.tuple(
+            fc.constant('bytes' as const),
+            fc.uint8Array({ maxLength: 200 }).map((b) => (b.length >= 2 ? Uint8Array.from([0x1f, 0x8b, ...b.subarray(2)]) : b)),
+            fc.constant([] as { name: string; data: Uint8Array }[]),
+          ),
+        },
+        {
+          weight: 2,
+          arbitrary: cleanFiles.chain((files) =>
+            fc.tuple(
+              fc.constant('clean' as const),
+              fc.constant(
+                buildTarGz(
+                  files.map((f) => ({ name: f.name, data: f.data })),
+                  { gzip: { level: 1 } },
+                ),
+              ),
+              fc.constant(files),
+            ),
+          ),
+        },
       ),
       limits,
       async ([kind, bytes, files], lim) => {

@@ -25,8 +25,15 @@ const headerOverrides = fc.record(
 
 const entrySpec: fc.Arbitrary<ZipEntrySpec> = fc.record(
   {
-    name: fc.oneof({ weight: 8, arbitrary: hostileName }, { weight: 1, arbitrary: fc.constantFrom(new Uint8Array([0xc3, 0x28]), new Uint8Array([0x61, 0x00, 0x62]), new Uint8Array([0xed, 0xa0, 0x80])) }),
-    data: fc.oneof(fc.constant(utf8('---\nname: fuzz\ndescription: A fuzzed skill.\n---\n')), fc.uint8Array({ maxLength: 80 }), fc.oneof({ weight: 4, arbitrary: fc.nat(1500) }, { weight: 1, arbitrary: fc.nat(9000) }).map((n) => new Uint8Array(n))),
+    name: fc.oneof(
+      { weight: 8, arbitrary: hostileName },
+      { weight: 1, arbitrary: fc.constantFrom(new Uint8Array([0xc3, 0x28]), new Uint8Array([0x61, 0x00, 0x62]), new Uint8Array([0xed, 0xa0, 0x80])) },
+    ),
+    data: fc.oneof(
+      fc.constant(utf8('---\nname: fuzz\ndescription: A fuzzed skill.\n---\n')),
+      fc.uint8Array({ maxLength: 80 }),
+      fc.oneof({ weight: 4, arbitrary: fc.nat(1500) }, { weight: 1, arbitrary: fc.nat(9000) }).map((n) => new Uint8Array(n)),
+    ),
     method: fc.constantFrom(0, 8, 8, 12, 14, 99),
     mode: fc.constantFrom(0o100644, 0o040755, 0o120777, 0o020644, 0o060644, 0o010644, 0o140755, 0o644),
     externalAttributes: fc.constantFrom(0, 0x10, 0x20, 0xffffffff),
@@ -46,7 +53,13 @@ const entrySpec: fc.Arbitrary<ZipEntrySpec> = fc.record(
 
 /** Optional fields are left out most of the time so that most entries stay close to valid. */
 const quietEntry = fc
-  .tuple(entrySpec, fc.array(fc.constantFrom('method', 'mode', 'externalAttributes', 'madeBy', 'encrypted', 'flags', 'dataDescriptor', 'zip64', 'central', 'local', 'localOffsetOf', 'localOffset', 'omitLocal'), { maxLength: 2 }), fc.boolean())
+  .tuple(
+    entrySpec,
+    fc.array(fc.constantFrom('method', 'mode', 'externalAttributes', 'madeBy', 'encrypted', 'flags', 'dataDescriptor', 'zip64', 'central', 'local', 'localOffsetOf', 'localOffset', 'omitLocal'), {
+      maxLength: 2,
+    }),
+    fc.boolean(),
+  )
   .map(([spec, keep, plain]) => {
     const out: ZipEntrySpec = { name: spec.name, ...(spec.data !== undefined ? { data: spec.data } : {}) };
     if (!plain) for (const k of keep) (out as unknown as Record<string, unknown>)[k] = (spec as unknown as Record<string, unknown>)[k];
@@ -82,13 +95,28 @@ const hostileZip = fc
 export const zipTarget: FuzzTarget = {
   id: 'zip',
   entry: "unpackArchive(…, 'zip') (lib/verify/archive.ts, archive-zip.ts)",
-  inputs: 'zip files with hostile names (../, absolute, drive, UNC, backslash, NUL, case and NFC twins), links and devices, methods, encryption, data descriptors, ZIP64, disagreeing headers, huge declared sizes, bad offsets and end records, byte edits; small caps; clean archives as an oracle',
+  inputs:
+    'zip files with hostile names (../, absolute, drive, UNC, backslash, NUL, case and NFC twins), links and devices, methods, encryption, data descriptors, ZIP64, disagreeing headers, huge declared sizes, bad offsets and end records, byte edits; small caps; clean archives as an oracle',
   property: () =>
     fc.asyncProperty(
       fc.oneof(
         { weight: 8, arbitrary: fc.tuple(fc.constant('hostile' as const), hostileZip, fc.constant([] as { name: string; data: Uint8Array }[])) },
         { weight: 1, arbitrary: fc.tuple(fc.constant('bytes' as const), fc.uint8Array({ maxLength: 200 }), fc.constant([] as { name: string; data: Uint8Array }[])) },
-        { weight: 2, arbitrary: cleanFiles.chain((files) => fc.tuple(fc.constant('clean' as const), fc.constant(buildZip(files.map((f) => ({ name: f.name, data: f.data })), { level: 1 })), fc.constant(files))) },
+        {
+          weight: 2,
+          arbitrary: cleanFiles.chain((files) =>
+            fc.tuple(
+              fc.constant('clean' as const),
+              fc.constant(
+                buildZip(
+                  files.map((f) => ({ name: f.name, data: f.data })),
+                  { level: 1 },
+                ),
+              ),
+              fc.constant(files),
+            ),
+          ),
+        },
       ),
       limits,
       async ([kind, bytes, files], lim) => {

@@ -114,7 +114,7 @@ function quotaScenario(methods: StoreMethod[], opts: { second?: (seedByte: numbe
 
 /** Two sites signed by different keys, both presented as one origin, probed at the same time. */
 const raceScenario: Scenario = {
-  expectedText: '5 rounds: one probe pinned-now and the other changed every time; the stored pin is the winner\'s key; the loser\'s skills are key-changed',
+  expectedText: "5 rounds: one probe pinned-now and the other changed every time; the stored pin is the winner's key; the loser's skills are key-changed",
   async run(env) {
     const a = signedTwo(80);
     const b = signedTwo(81);
@@ -144,9 +144,7 @@ const raceScenario: Scenario = {
     }
     const allGood = facts.every((f) => f === 'changed+pinned-now');
     return {
-      observed: allGood
-        ? '5 rounds: one probe pinned-now and the other changed every time; the stored pin is the winner\'s key; the loser\'s skills are key-changed'
-        : `rounds: ${facts.join(', ')}`,
+      observed: allGood ? "5 rounds: one probe pinned-now and the other changed every time; the stored pin is the winner's key; the loser's skills are key-changed" : `rounds: ${facts.join(', ')}`,
       reports,
       stores,
       problems,
@@ -284,11 +282,25 @@ export const FAULT_CASES: HostileCase[] = [
     'quota-on-skill-write',
     'The store throws QuotaExceeded when new verified bytes are written',
     quotaScenario(['putSkill', 'putSkills', 'commitProbe:skills'], {
-      second: (s) => stageOf(published({ seed: seed(s), skills: [{ name: 'alpha', description: 'The alpha skill.' }, { name: 'beta', description: 'The beta skill.' }, { name: 'gamma', description: 'A new skill.' }] })),
+      second: (s) =>
+        stageOf(
+          published({
+            seed: seed(s),
+            skills: [
+              { name: 'alpha', description: 'The alpha skill.' },
+              { name: 'beta', description: 'The beta skill.' },
+              { name: 'gamma', description: 'A new skill.' },
+            ],
+          }),
+        ),
     }),
   ),
   fault('quota-on-report-write', 'The store throws QuotaExceeded when the report is saved', quotaScenario(['putReport', 'commitProbe:report'])),
-  fault('quota-on-every-write', 'Every write of the store throws QuotaExceeded during a probe', quotaScenario(['commitProbe', 'putCache', 'putCacheEntries', 'putSkill', 'putSkills', 'putReport', 'pinIfAbsent', 'approve', 'replacePin'], { force: true })),
+  fault(
+    'quota-on-every-write',
+    'Every write of the store throws QuotaExceeded during a probe',
+    quotaScenario(['commitProbe', 'putCache', 'putCacheEntries', 'putSkill', 'putSkills', 'putReport', 'pinIfAbsent', 'approve', 'replacePin'], { force: true }),
+  ),
   fault('store-unreadable', 'The store cannot be read (cache, pins, reports)', unreadableStore),
   fault('fetch-rejects-with-non-errors', 'fetch rejects with undefined and strings; a body stream errors half way', oddFetch),
   fault('race-two-keys-one-origin', 'Two concurrent probes of one origin see two different keys', raceScenario),

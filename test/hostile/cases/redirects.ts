@@ -104,7 +104,12 @@ export const REDIRECT_URL_CASES: HostileCase[] = [
   artifactRedirectCase('skill-redirect-loop', 'SKILL.md redirects in a loop', { '/skills/target/SKILL.md': redirect('/x'), '/x': redirect('/skills/target/SKILL.md') }, 'fetch-failed/fetch-redirect', {
     browser: { include: true, assert: 'The skill shows fetch-failed (redirect loop); the control skill is verified.' },
   }),
-  artifactRedirectCase('skill-redirect-6-hops', 'SKILL.md reached after 6 redirects', { ...chain('/skills/target/SKILL.md', 6, '/final.md'), '/final.md': markdown(TARGET_BODY) }, 'fetch-failed/fetch-redirect'),
+  artifactRedirectCase(
+    'skill-redirect-6-hops',
+    'SKILL.md reached after 6 redirects',
+    { ...chain('/skills/target/SKILL.md', 6, '/final.md'), '/final.md': markdown(TARGET_BODY) },
+    'fetch-failed/fetch-redirect',
+  ),
   artifactRedirectCase('skill-redirect-5-hops', 'SKILL.md reached after exactly 5 redirects', { ...chain('/skills/target/SKILL.md', 5, '/final.md'), '/final.md': markdown(TARGET_BODY) }, 'verified'),
   artifactRedirectCase('skill-redirect-no-location', 'SKILL.md answers 302 without a Location', { '/skills/target/SKILL.md': redirect(null) }, 'fetch-failed/fetch-redirect'),
 
@@ -140,7 +145,8 @@ export const REDIRECT_URL_CASES: HostileCase[] = [
     id: 'index-redirect-scheme-downgrade',
     category: 'redirect-url',
     title: 'The index redirects from https to http on the same host',
-    site: () => one({ paths: { [PATH.index]: redirect('http://hostile.example/.well-known/agent-skills/index.json'), [PATH.llms]: text(CONTROL_LLMS()), '/skills/control/SKILL.md': markdown(CONTROL_BODY) } }),
+    site: () =>
+      one({ paths: { [PATH.index]: redirect('http://hostile.example/.well-known/agent-skills/index.json'), [PATH.llms]: text(CONTROL_LLMS()), '/skills/control/SKILL.md': markdown(CONTROL_BODY) } }),
     expected: { sources: { index: 'absent/cross-origin-redirect' }, skillStatuses: { control: 'verified' } },
   },
   {
@@ -181,9 +187,24 @@ export const REDIRECT_URL_CASES: HostileCase[] = [
   urlCase('skill-url-wildcard-dns-localtest', 'Artifact URL https://app.localtest.me/SKILL.md (resolves to 127.0.0.1)', 'https://app.localtest.me/SKILL.md', 'invalid'),
   artifactRedirectCase('skill-redirect-to-single-label', 'SKILL.md redirects to https://nas/SKILL.md', { '/skills/target/SKILL.md': redirect('https://nas/SKILL.md') }, 'invalid/url-blocked'),
   artifactRedirectCase('skill-redirect-to-loopback', 'SKILL.md redirects to https://127.0.0.1/SKILL.md', { '/skills/target/SKILL.md': redirect('https://127.0.0.1/SKILL.md') }, 'invalid/url-blocked'),
-  artifactRedirectCase('skill-redirect-to-metadata', 'SKILL.md redirects to http://169.254.169.254/', { '/skills/target/SKILL.md': redirect('http://169.254.169.254/latest/meta-data/') }, 'invalid/url-blocked'),
-  artifactRedirectCase('skill-redirect-to-dot-local', 'SKILL.md redirects to https://nas.local/SKILL.md', { '/skills/target/SKILL.md': redirect('https://nas.local/SKILL.md', 307) }, 'invalid/url-blocked'),
-  artifactRedirectCase('skill-redirect-to-private', 'SKILL.md redirects to https://10.1.2.3/SKILL.md after one same-origin hop', { '/skills/target/SKILL.md': redirect('/hop'), '/hop': redirect('https://10.1.2.3/SKILL.md', 308) }, 'invalid/url-blocked'),
+  artifactRedirectCase(
+    'skill-redirect-to-metadata',
+    'SKILL.md redirects to http://169.254.169.254/',
+    { '/skills/target/SKILL.md': redirect('http://169.254.169.254/latest/meta-data/') },
+    'invalid/url-blocked',
+  ),
+  artifactRedirectCase(
+    'skill-redirect-to-dot-local',
+    'SKILL.md redirects to https://nas.local/SKILL.md',
+    { '/skills/target/SKILL.md': redirect('https://nas.local/SKILL.md', 307) },
+    'invalid/url-blocked',
+  ),
+  artifactRedirectCase(
+    'skill-redirect-to-private',
+    'SKILL.md redirects to https://10.1.2.3/SKILL.md after one same-origin hop',
+    { '/skills/target/SKILL.md': redirect('/hop'), '/hop': redirect('https://10.1.2.3/SKILL.md', 308) },
+    'invalid/url-blocked',
+  ),
 
   // --- schemes, credentials, downgrades ---
   urlCase('skill-url-javascript', 'Artifact URL javascript:fetch(…)', "javascript:fetch('/never/js-url')", 'invalid', {
@@ -195,13 +216,28 @@ export const REDIRECT_URL_CASES: HostileCase[] = [
   urlCase('skill-url-extension-scheme', 'Artifact URL chrome-extension://…/SKILL.md', 'chrome-extension://abcdefghijklmnopabcdefghijklmnop/SKILL.md', 'invalid'),
   urlCase('skill-url-credentials', 'Artifact URL with user:password@', 'https://user:secret@hostile.example/skills/target/SKILL.md', 'invalid'),
   urlCase('skill-url-http-downgrade', 'https origin lists an http: artifact', 'http://hostile.example/skills/target/SKILL.md', 'invalid'),
-  artifactRedirectCase('skill-redirect-https-to-http', 'SKILL.md redirects from https to http', { '/skills/target/SKILL.md': redirect('http://hostile.example/skills/target/SKILL.md') }, 'invalid/url-blocked'),
+  artifactRedirectCase(
+    'skill-redirect-https-to-http',
+    'SKILL.md redirects from https to http',
+    { '/skills/target/SKILL.md': redirect('http://hostile.example/skills/target/SKILL.md') },
+    'invalid/url-blocked',
+  ),
   urlCase('skill-url-placeholder', 'Artifact URL with an unexpanded __PUBLIC_ORIGIN__ placeholder', '__PUBLIC_ORIGIN__/skills/target/SKILL.md', 'invalid'),
   urlCase('skill-url-template', 'Artifact URL with a {{base}} template', '{{base}}/skills/target/SKILL.md', 'invalid'),
   urlCase('skill-url-backslash', 'Artifact URL with backslashes', '\\\\evil\\share\\SKILL.md', 'invalid'),
 
-  artifactRedirectCase('skill-redirect-adds-credentials', 'SKILL.md redirects to the same URL with user:password@', { '/skills/target/SKILL.md': redirect('https://admin:hunter2@hostile.example/skills/target/SKILL.md') }, 'invalid/url-blocked'),
-  artifactRedirectCase('skill-redirect-to-javascript', 'SKILL.md redirects to a javascript: URL', { '/skills/target/SKILL.md': redirect("javascript:fetch('/never/redirect-js')") }, 'invalid/url-blocked'),
+  artifactRedirectCase(
+    'skill-redirect-adds-credentials',
+    'SKILL.md redirects to the same URL with user:password@',
+    { '/skills/target/SKILL.md': redirect('https://admin:hunter2@hostile.example/skills/target/SKILL.md') },
+    'invalid/url-blocked',
+  ),
+  artifactRedirectCase(
+    'skill-redirect-to-javascript',
+    'SKILL.md redirects to a javascript: URL',
+    { '/skills/target/SKILL.md': redirect("javascript:fetch('/never/redirect-js')") },
+    'invalid/url-blocked',
+  ),
   artifactRedirectCase('skill-redirect-to-file', 'SKILL.md redirects to file:///etc/passwd', { '/skills/target/SKILL.md': redirect('file:///etc/passwd') }, 'invalid/url-blocked'),
   {
     id: 'llms-redirect-to-file',

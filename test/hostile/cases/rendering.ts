@@ -235,7 +235,10 @@ export const RENDERING_CASES: HostileCase[] = [
       () => '# Plain body\n',
       2,
       // The details view names the skill by its SKILL.md frontmatter: that name and description, as literal text.
-      { assert: 'The name and description show as literal text in the popup, the details view and the badge tooltip; nothing runs, no beacon.', visibleText: ['<svg onload=alert(1)>', '<iframe src=javascript:alert(1)>'] },
+      {
+        assert: 'The name and description show as literal text in the popup, the details view and the badge tooltip; nothing runs, no beacon.',
+        visibleText: ['<svg onload=alert(1)>', '<iframe src=javascript:alert(1)>'],
+      },
       { name: '<img src=x onerror="window.__skillpinPwned=1">', description: '<script>window.__skillpinPwned=2</script><b>bold?</b>' },
     ),
     site: () => {
@@ -250,7 +253,10 @@ export const RENDERING_CASES: HostileCase[] = [
       return one({
         paths: {
           [PATH.index]: (ctx) => json(indexDoc([entry(ctx)])),
-          [PATH.llms]: (ctx) => text(llmsTxt([{ title: `<b onmouseover="fetch('${ctx.origin}/never/render-markup-in-names-2')">hover</b>`, url: '/skills/payload/SKILL.md', description: '<img src=x onerror=alert(1)>' }])),
+          [PATH.llms]: (ctx) =>
+            text(
+              llmsTxt([{ title: `<b onmouseover="fetch('${ctx.origin}/never/render-markup-in-names-2')">hover</b>`, url: '/skills/payload/SKILL.md', description: '<img src=x onerror=alert(1)>' }]),
+            ),
           '/skills/payload/SKILL.md': markdown(body),
         },
       });

@@ -215,10 +215,7 @@ export const SIZE_TIME_CASES: HostileCase[] = [
       return one({ paths });
     },
     expected: {
-      skillStatuses: [
-        ...Array<StatusExpectation>(64).fill('unverified/unverified-no-digest'),
-        ...Array<StatusExpectation>(10_000 - 64).fill('fetch-failed/skill-limit'),
-      ],
+      skillStatuses: [...Array<StatusExpectation>(64).fill('unverified/unverified-no-digest'), ...Array<StatusExpectation>(10_000 - 64).fill('fetch-failed/skill-limit')],
       custom: {
         text: 'at most 64 artifact requests',
         check: (ctx) => {
@@ -244,11 +241,7 @@ export const SIZE_TIME_CASES: HostileCase[] = [
           const limited = ctx.report.skills.filter((s) => s.statusCode === 'skill-limit').length;
           const fetched = ctx.report.skills.filter((s) => s.statusCode === 'fetch-not-found').length;
           const n = requestedPaths(ctx).filter((p) => p.startsWith('/s/')).length;
-          return firstProblem(
-            limited !== 9_936 ? `${limited} skill-limit` : null,
-            fetched !== 64 ? `${fetched} fetched` : null,
-            n > 64 ? `${n} artifact requests` : null,
-          );
+          return firstProblem(limited !== 9_936 ? `${limited} skill-limit` : null, fetched !== 64 ? `${fetched} fetched` : null, n > 64 ? `${n} artifact requests` : null);
         },
       },
     },

@@ -85,9 +85,7 @@ describe('citations in the repository', () => {
   });
 
   it('every citation names a document under docs/design and a section it has', () => {
-    const bad = files.flatMap((f) =>
-      unresolved(citationsIn(readFileSync(join(ROOT, f), 'utf8'), selfOf(f)), readDoc).map((u) => `${f}:${u.line}: ${u.text} — ${u.why}`),
-    );
+    const bad = files.flatMap((f) => unresolved(citationsIn(readFileSync(join(ROOT, f), 'utf8'), selfOf(f)), readDoc).map((u) => `${f}:${u.line}: ${u.text} — ${u.why}`));
     expect(bad).toEqual([]);
   });
 
@@ -95,7 +93,9 @@ describe('citations in the repository', () => {
     const bad: string[] = [];
     for (const f of files.filter((x) => x.startsWith(`${DESIGN}/`) && x.endsWith('.md'))) {
       // Code (fenced or inline) is not a link: the llms.txt grammar shows `](` url `)`.
-      const text = readFileSync(join(ROOT, f), 'utf8').replace(/```[\s\S]*?```/g, '').replace(/`[^`\n]*`/g, '');
+      const text = readFileSync(join(ROOT, f), 'utf8')
+        .replace(/```[\s\S]*?```/g, '')
+        .replace(/`[^`\n]*`/g, '');
       for (const m of text.matchAll(/\]\(([^)\s]+)\)/g)) {
         const target = (m[1] ?? '').split('#')[0] ?? '';
         if (target === '' || /^[a-z]+:/.test(target)) continue;

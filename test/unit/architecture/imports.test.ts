@@ -177,7 +177,9 @@ function floorOf(unit: string): number {
 
 describe('module boundaries', () => {
   it('lib/ never imports from entrypoints/ or components/', () => {
-    const bad = files('lib').flatMap((f) => imports(f).map((s) => [f, target(f, s)] as const)).filter(([, t]) => t.startsWith('entrypoints') || t.startsWith('components'));
+    const bad = files('lib')
+      .flatMap((f) => imports(f).map((s) => [f, target(f, s)] as const))
+      .filter(([, t]) => t.startsWith('entrypoints') || t.startsWith('components'));
     expect(bad).toEqual([]);
   });
 
@@ -212,7 +214,8 @@ describe('module boundaries', () => {
     for (const f of [...files('host'), ...files('lib/desktop')]) {
       for (const s of imports(f)) {
         if (network.test(s)) bad.push(`${f}: ${s}`);
-        if (s.startsWith('@modelcontextprotocol/') && !['@modelcontextprotocol/sdk/server/index.js', '@modelcontextprotocol/sdk/server/stdio.js', '@modelcontextprotocol/sdk/types.js'].includes(s)) bad.push(`${f}: ${s}`);
+        if (s.startsWith('@modelcontextprotocol/') && !['@modelcontextprotocol/sdk/server/index.js', '@modelcontextprotocol/sdk/server/stdio.js', '@modelcontextprotocol/sdk/types.js'].includes(s))
+          bad.push(`${f}: ${s}`);
       }
       if (/\bfetch\s*\(|XMLHttpRequest|WebSocket/.test(readFileSync(join(ROOT, f), 'utf8'))) bad.push(`${f}: a network call`);
     }
@@ -221,7 +224,11 @@ describe('module boundaries', () => {
   });
 
   it('lib/ runs under node and in a service worker: no node: built-ins', () => {
-    const bad = files('lib').flatMap((f) => imports(f).filter((s) => s.startsWith('node:')).map((s) => `${f}: ${s}`));
+    const bad = files('lib').flatMap((f) =>
+      imports(f)
+        .filter((s) => s.startsWith('node:'))
+        .map((s) => `${f}: ${s}`),
+    );
     expect(bad).toEqual([]);
   });
 
@@ -248,8 +255,18 @@ describe('module boundaries', () => {
       ['e', ['e']],
       ['f', ['d']],
     ]);
-    expect(importCycles(graph)).toEqual([['a', 'b', 'c', 'a'], ['e', 'e']]);
-    expect(importCycles(new Map([['x', ['y']], ['y', ['x']]]))).toEqual([['x', 'y', 'x']]);
+    expect(importCycles(graph)).toEqual([
+      ['a', 'b', 'c', 'a'],
+      ['e', 'e'],
+    ]);
+    expect(
+      importCycles(
+        new Map([
+          ['x', ['y']],
+          ['y', ['x']],
+        ]),
+      ),
+    ).toEqual([['x', 'y', 'x']]);
   });
 
   it('every import in lib/ resolves to a file (a missed resolution would hide an edge)', () => {

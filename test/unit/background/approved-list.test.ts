@@ -18,7 +18,7 @@ const OTHER = keyPair(82);
 let servers: TestServer[] = [];
 let service: BackgroundService;
 let platform: FakePlatform;
-const ask = <T,>(msg: Record<string, unknown>, sender: object = LIBRARY) => service.handleMessage(msg, sender) as Promise<T>;
+const ask = <T>(msg: Record<string, unknown>, sender: object = LIBRARY) => service.handleMessage(msg, sender) as Promise<T>;
 
 async function approveAll(origin: string): Promise<void> {
   const report = await ask<OriginReport>({ type: 'skillpin:probe', origin }, POPUP);

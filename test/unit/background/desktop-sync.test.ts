@@ -27,7 +27,7 @@ let platform: RulesPlatform;
 let native: FakeNative;
 let factory: IDBFactory;
 let service: BackgroundService;
-const ask = <T,>(msg: Record<string, unknown>, sender: object = OPTIONS_PAGE) => service.handleMessage(msg, sender) as Promise<T>;
+const ask = <T>(msg: Record<string, unknown>, sender: object = OPTIONS_PAGE) => service.handleMessage(msg, sender) as Promise<T>;
 const url = (name: string) => `${server.origin}/skills/${name}/SKILL.md`;
 
 async function start(): Promise<void> {
@@ -54,7 +54,9 @@ async function approve(...names: string[]): Promise<void> {
   for (const name of names) {
     const s = report.skills.find((k) => k.url === url(name));
     if (!s?.actual) throw new Error(`${name} did not verify`);
-    expect(await ask({ type: 'skillpin:approve', origin: server.origin, url: url(name), digestLf: s.actual.lf, confirmUnverified: false, confirmCrossOrigin: false }, POPUP)).toMatchObject({ ok: true });
+    expect(await ask({ type: 'skillpin:approve', origin: server.origin, url: url(name), digestLf: s.actual.lf, confirmUnverified: false, confirmCrossOrigin: false }, POPUP)).toMatchObject({
+      ok: true,
+    });
   }
   await service.idle();
 }
@@ -163,15 +165,30 @@ describe('the desktop mirror in the background', () => {
     await approve('runner');
     await settings({ desktopMirror: true, desktopAgents: ['claude-code', 'gemini-cli'] });
     const first = (await status()).skills.find((s) => s.url === url('runner'));
-    expect(first).toMatchObject({ needsConfirmation: true, tools: ['allowed-tools'], agents: [{ agent: 'claude-code', confirmed: false, state: 'needs-confirmation' }, { agent: 'gemini-cli', confirmed: false, state: 'needs-confirmation' }] });
+    expect(first).toMatchObject({
+      needsConfirmation: true,
+      tools: ['allowed-tools'],
+      agents: [
+        { agent: 'claude-code', confirmed: false, state: 'needs-confirmation' },
+        { agent: 'gemini-cli', confirmed: false, state: 'needs-confirmation' },
+      ],
+    });
     expect(held()).toEqual([url('runner')]);
     expect(native.agentCopy('.claude/skills', 'runner')).toBeNull();
     const revision = first?.revision as string;
     // A confirmation of another revision counts for nothing; this one, for Claude Code only.
-    await settings({ desktopConfirmed: [{ origin: server.origin, url: url('runner'), agent: 'gemini-cli', revision: 'f'.repeat(64) }, { origin: server.origin, url: url('runner'), agent: 'claude-code', revision }] });
+    await settings({
+      desktopConfirmed: [
+        { origin: server.origin, url: url('runner'), agent: 'gemini-cli', revision: 'f'.repeat(64) },
+        { origin: server.origin, url: url('runner'), agent: 'claude-code', revision },
+      ],
+    });
     expect(native.agentCopy('.claude/skills', 'runner')?.toString('utf8')).toBe(TOOLS);
     expect(native.agentCopy('.gemini/skills', 'runner')).toBeNull();
-    expect((await status()).skills[0]?.agents).toMatchObject([{ agent: 'claude-code', confirmed: true, state: 'written' }, { agent: 'gemini-cli', confirmed: false, state: 'needs-confirmation' }]);
+    expect((await status()).skills[0]?.agents).toMatchObject([
+      { agent: 'claude-code', confirmed: true, state: 'written' },
+      { agent: 'gemini-cli', confirmed: false, state: 'needs-confirmation' },
+    ]);
   });
 
   it('an archive skill is mirrored with every file of the verified archive', async () => {
@@ -180,12 +197,18 @@ describe('the desktop mirror in the background', () => {
     const digest = createHash('sha256').update(zip).digest('hex');
     server.options.files = {
       '/skills/code-review.zip': zip,
-      '/.well-known/agent-skills/index.json': JSON.stringify({ $schema: 'https://schemas.agentskills.io/discovery/0.2.0/schema.json', skills: [{ name: 'code-review', type: 'archive', description: 'd', url: '/skills/code-review.zip', digest: `sha256:${digest}` }] }),
+      '/.well-known/agent-skills/index.json': JSON.stringify({
+        $schema: 'https://schemas.agentskills.io/discovery/0.2.0/schema.json',
+        skills: [{ name: 'code-review', type: 'archive', description: 'd', url: '/skills/code-review.zip', digest: `sha256:${digest}` }],
+      }),
     };
     const report = await ask<OriginReport>({ type: 'skillpin:probe', origin: server.origin }, POPUP);
     const skill = report.skills[0];
     if (!skill?.url || !skill.actual) throw new Error('the archive did not verify');
-    await ask({ type: 'skillpin:approve', origin: server.origin, url: skill.url, digestLf: skill.actual.lf, filesDigest: skill.archive?.filesDigest, confirmUnverified: false, confirmCrossOrigin: false }, POPUP);
+    await ask(
+      { type: 'skillpin:approve', origin: server.origin, url: skill.url, digestLf: skill.actual.lf, filesDigest: skill.archive?.filesDigest, confirmUnverified: false, confirmCrossOrigin: false },
+      POPUP,
+    );
     await settings({ desktopMirror: true, desktopAgents: ['claude-code'] });
     const mirrored = native.mirrored().get(skill.url);
     expect([...(mirrored?.keys() ?? [])].sort()).toEqual(files.map((f) => f.name).sort());

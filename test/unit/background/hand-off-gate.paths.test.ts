@@ -170,7 +170,13 @@ const RULES: Record<string, Rule> = {
     skill: 'alpha',
     targets: ALL,
     apply: async (env) => {
-      env.server.options.files = buildSite({ skills: [{ name: 'alpha', text: skillText('alpha', 'Now do something else.') }, { name: 'beta', signature: 'none' }], key: K });
+      env.server.options.files = buildSite({
+        skills: [
+          { name: 'alpha', text: skillText('alpha', 'Now do something else.') },
+          { name: 'beta', signature: 'none' },
+        ],
+        key: K,
+      });
       expect((await reprobe(env)).skills.find((s) => s.url === env.skill.alpha)?.status).toBe('content-changed');
     },
   },
@@ -247,7 +253,7 @@ beforeEach(async () => {
   const factory = new IDBFactory();
   const name = 'hand-off-paths';
   const service = await startService({ platform, name, indexedDB: factory, policyWaitMs: 30 });
-  const ask = <T,>(msg: Record<string, unknown>, sender: object = POPUP) => service.handleMessage(msg, sender) as Promise<T>;
+  const ask = <T>(msg: Record<string, unknown>, sender: object = POPUP) => service.handleMessage(msg, sender) as Promise<T>;
   const skill = { alpha: `${server.origin}/skills/alpha/SKILL.md`, beta: `${server.origin}/skills/beta/SKILL.md` };
   env = { server, origin: server.origin, platform, native, service, factory, name, ask, incognito: false, skill };
   const report = await ask<OriginReport>({ type: 'skillpin:probe', origin: server.origin });
@@ -297,7 +303,8 @@ describe('the hand-off gate: every path that hands content out', () => {
     expect(users('mirrorableSkills')).toEqual(['lib/background/desktop-sync.ts']);
     expect(users('planMirror')).toEqual(['lib/background/desktop-sync.ts']);
     expect(readFileSync('lib/background/desktop-sync.ts', 'utf8')).toMatch(/planMirror\(found\.skills,/);
-    for (const file of ['lib/background/skill-context-paths.ts', 'lib/background/skill-export.ts', 'lib/background/desktop-mirror.ts']) expect(readFileSync(file, 'utf8')).toMatch(/\brelease\(worker,/);
+    for (const file of ['lib/background/skill-context-paths.ts', 'lib/background/skill-export.ts', 'lib/background/desktop-mirror.ts'])
+      expect(readFileSync(file, 'utf8')).toMatch(/\brelease\(worker,/);
   });
 
   for (const [path, driver] of Object.entries(DRIVERS)) {

@@ -174,7 +174,7 @@ beforeEach(async () => {
       },
     });
   const service = await startService({ platform, name: `probe-paths-${Math.random()}`, now: () => now, wrapStore: countReports, policyWaitMs: 30 });
-  const ask = <T,>(msg: Record<string, unknown>, sender: object = POPUP) => service.handleMessage(msg, sender) as Promise<T>;
+  const ask = <T>(msg: Record<string, unknown>, sender: object = POPUP) => service.handleMessage(msg, sender) as Promise<T>;
   const url = `${server.origin}/skills/alpha/SKILL.md`;
   // No probe yet: a trigger that needs a stored report makes it in its setup; first-report needs none.
   env = { server, origin: server.origin, platform, service, ask, incognito: false, alpha: { url, digestLf: digestOf(lf(new TextEncoder().encode(skillText('alpha')))) } };

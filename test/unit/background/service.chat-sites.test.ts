@@ -102,16 +102,27 @@ describe('chatSitePatterns', () => {
   });
 
   it('skips what is not an exact origin and hosts a pattern cannot spell', () => {
-    expect(chatSitePatterns(['http://[::1]:3000', 'http://localhost:3000/chat', 'ftp://a.example', '*.example.com', 7, null, 'https://ok.example'])).toEqual([
-      'https://ok.example/*',
-    ]);
+    expect(chatSitePatterns(['http://[::1]:3000', 'http://localhost:3000/chat', 'ftp://a.example', '*.example.com', 7, null, 'https://ok.example'])).toEqual(['https://ok.example/*']);
     expect(chatSitePatterns([])).toEqual([]);
   });
 });
 
 describe('menuModel insert patterns', () => {
   const approved: ApprovedSkillSummary[] = [
-    { origin: 'https://docs.example.com', url: 'https://docs.example.com/s/SKILL.md', name: 'search', status: 'verified-signed', usable: true, approvedAt: 1, description: null, verifiedAt: 1, size: 10, tokens: 60, attention: null, refusal: null },
+    {
+      origin: 'https://docs.example.com',
+      url: 'https://docs.example.com/s/SKILL.md',
+      name: 'search',
+      status: 'verified-signed',
+      usable: true,
+      approvedAt: 1,
+      description: null,
+      verifiedAt: 1,
+      size: 10,
+      tokens: 60,
+      attention: null,
+      refusal: null,
+    },
   ];
 
   it('are the built-in chat sites when the user has none', () => {

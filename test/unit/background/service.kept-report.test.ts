@@ -13,7 +13,7 @@ import { POPUP, startService } from './service-harness';
 let server: TestServer;
 let platform: RulesPlatform;
 let service: BackgroundService;
-const ask = <T,>(msg: Record<string, unknown>) => service.handleMessage(msg, POPUP) as Promise<T>;
+const ask = <T>(msg: Record<string, unknown>) => service.handleMessage(msg, POPUP) as Promise<T>;
 /** The copy is written after the answer has gone (a timer): one turn of the timers later. */
 const kept = async () => {
   await new Promise((r) => setTimeout(r, 5));

@@ -100,7 +100,11 @@ describe('managed settings', () => {
     await setPolicy({ allowList: ['https://corp.example'], allowListOnly: true });
     const eff = await ask<Settings>({ type: 'skillpin:settings-get' });
     const refused = await ask<ActionResult>({ type: 'skillpin:settings-set', settings: { ...eff, allowListOnly: false, allowList: [] } });
-    expect(refused).toMatchObject({ ok: false, error: 'managed-setting', message: 'Your organisation manages these settings, so they cannot be changed here: Allow list, Only sites on the allow list.' });
+    expect(refused).toMatchObject({
+      ok: false,
+      error: 'managed-setting',
+      message: 'Your organisation manages these settings, so they cannot be changed here: Allow list, Only sites on the allow list.',
+    });
     expect(await ask({ type: 'skillpin:settings-set', settings: { ...eff, legacyIndex: false } })).toEqual({ ok: true });
     expect(await userSettings()).toMatchObject({ allowList: ['https://mine.example'], allowListOnly: false, legacyIndex: false });
     // When the policy goes away the user's own values apply again.
@@ -230,7 +234,10 @@ describe('a policy that does not answer (it fails closed)', () => {
 
   it('nothing is approved, imported or saved while it is not known', async () => {
     const { svc } = await hungWorker();
-    const approve = await svc.handleMessage({ type: 'skillpin:approve', origin: server.origin, url: `${server.origin}/skills/beta/SKILL.md`, digestLf: 'a'.repeat(64), confirmUnverified: true, confirmCrossOrigin: true }, PAGE);
+    const approve = await svc.handleMessage(
+      { type: 'skillpin:approve', origin: server.origin, url: `${server.origin}/skills/beta/SKILL.md`, digestLf: 'a'.repeat(64), confirmUnverified: true, confirmCrossOrigin: true },
+      PAGE,
+    );
     expect(approve).toMatchObject({ ok: false, error: 'policy-pending' });
     const json = writeBackup([{ origin: server.origin, key: K.b64, fingerprint: fingerprint(K.publicKey), firstSeen: 1, lastSeen: 1 }], [], 1);
     expect(await svc.handleMessage({ type: 'skillpin:import', json }, PAGE)).toMatchObject({ ok: false, pinsAdded: 0 });
@@ -267,7 +274,7 @@ describe('a page loaded while the policy was not known', () => {
     expect(p.badges.get(3)?.text).not.toBe('');
   });
 
-  it("refused for another rule once it is known: the badge says that rule, not that it waits", async () => {
+  it('refused for another rule once it is known: the badge says that rule, not that it waits', async () => {
     const p = new RulesPlatform();
     p.managed = HANG;
     let clock = now;

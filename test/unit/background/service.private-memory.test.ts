@@ -131,5 +131,3 @@ describe('private windows keep their results in memory', () => {
     expect(await ask({ type: 'skillpin:report', origin: server.origin, clickedTab: 6 })).toBeNull();
   });
 });
-
-

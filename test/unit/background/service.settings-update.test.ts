@@ -35,8 +35,7 @@ const platform: BackgroundPlatform = {
 };
 
 let factory: IDBFactory;
-const makeService = (): Promise<BackgroundService> =>
-  startService({ platform, name: 'settings-update', indexedDB: factory, fetch: () => Promise.reject(new Error('no network in this test')) });
+const makeService = (): Promise<BackgroundService> => startService({ platform, name: 'settings-update', indexedDB: factory, fetch: () => Promise.reject(new Error('no network in this test')) });
 
 beforeEach(() => {
   factory = new IDBFactory();

@@ -120,7 +120,7 @@ describe('navigation, badge and approval', () => {
     expect(later?.finishedAt).toBe(now);
   });
 
-  it('a report asked while the origin is being probed answers that probe\'s result, without a second probe', async () => {
+  it("a report asked while the origin is being probed answers that probe's result, without a second probe", async () => {
     const probing = service.probe(server.origin);
     const asked = await ask<OriginReport | null>({ type: 'skillpin:report', origin: server.origin });
     const done = await probing;
@@ -141,7 +141,14 @@ describe('navigation, badge and approval', () => {
     const after = await ask<OriginReport>({ type: 'skillpin:probe', origin: server.origin });
     const bad = after.skills.find((s) => s.name === 'search-docs')!;
     expect(bad.status).toBe('digest-mismatch');
-    const refused = await ask<ActionResult>({ type: 'skillpin:approve', origin: server.origin, url: bad.url, digestLf: bad.actual?.lf ?? '0'.repeat(64), confirmUnverified: true, confirmCrossOrigin: true });
+    const refused = await ask<ActionResult>({
+      type: 'skillpin:approve',
+      origin: server.origin,
+      url: bad.url,
+      digestLf: bad.actual?.lf ?? '0'.repeat(64),
+      confirmUnverified: true,
+      confirmCrossOrigin: true,
+    });
     expect(refused).toMatchObject({ ok: false, error: 'not-approvable' });
   });
 
@@ -271,8 +278,6 @@ describe('key change', () => {
     expect(await ask({ type: 'skillpin:key-revoke', origin: server.origin, fingerprint: 'SHA256:short' })).toMatchObject({ error: 'bad-request' });
   });
 });
-
-
 
 describe('an artifact redirected to another host', () => {
   it('shows the host that served it and needs the cross-host confirmation (the listed URL is on the origin)', async () => {

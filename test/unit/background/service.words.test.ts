@@ -90,7 +90,15 @@ describe('Undo of a withdrawal', () => {
 
   it('a restore field of the wrong shape is refused as a malformed request', async () => {
     const withdrawn = await approveAndWithdraw('api-client');
-    const bad = await ask<ActionResult>({ type: 'skillpin:approve', origin: origin(), url: withdrawn.url, digestLf: withdrawn.digestLf, confirmUnverified: false, confirmCrossOrigin: false, restore: { keyFingerprint: 5, approvedAt: 'yesterday' } });
+    const bad = await ask<ActionResult>({
+      type: 'skillpin:approve',
+      origin: origin(),
+      url: withdrawn.url,
+      digestLf: withdrawn.digestLf,
+      confirmUnverified: false,
+      confirmCrossOrigin: false,
+      restore: { keyFingerprint: 5, approvedAt: 'yesterday' },
+    });
     expect(bad).toMatchObject({ ok: false, error: 'bad-request' });
   });
 });

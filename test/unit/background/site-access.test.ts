@@ -74,7 +74,7 @@ describe('the background without site access', () => {
   let platform: RulesPlatform;
   let service: BackgroundService;
   let now: number;
-  const ask = <T,>(msg: Record<string, unknown>, sender: object = POPUP) => service.handleMessage(msg, sender) as Promise<T>;
+  const ask = <T>(msg: Record<string, unknown>, sender: object = POPUP) => service.handleMessage(msg, sender) as Promise<T>;
 
   beforeEach(async () => {
     server = await startServer({ files: buildSite({ skills: [{ name: 'alpha' }], key: keyPair(91) }) });

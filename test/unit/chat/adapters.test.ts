@@ -54,12 +54,9 @@ describe('chat adapters', () => {
     expect(adapterForHost(host)?.id).toBe(id);
   });
 
-  it.each(['evilchatgpt.com', 'chatgpt.com.evil.example', 'mistral.ai', 'google.com', 'microsoft.com', 'deepseek.com', '', 'localhost'])(
-    '%s has no adapter',
-    (host) => {
-      expect(adapterForHost(host)).toBeNull();
-    },
-  );
+  it.each(['evilchatgpt.com', 'chatgpt.com.evil.example', 'mistral.ai', 'google.com', 'microsoft.com', 'deepseek.com', '', 'localhost'])('%s has no adapter', (host) => {
+    expect(adapterForHost(host)).toBeNull();
+  });
 
   it('tolerates a non-string host', () => {
     expect(adapterForHost(undefined as unknown as string)).toBeNull();

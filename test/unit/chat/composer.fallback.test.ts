@@ -40,7 +40,7 @@ describe('pageComposer', () => {
     add('input', 'search', 400, 30, { type: 'text' });
     const area = add('textarea', 'box', 300, 60);
     expect(pageComposer(document)).toBe(area);
-    expect((findComposer(document, null)?.el ?? null)).toBe(area);
+    expect(findComposer(document, null)?.el ?? null).toBe(area);
   });
 
   it('the single visible contenteditable (its editing host, not an inner element)', () => {
@@ -48,18 +48,18 @@ describe('pageComposer', () => {
     const inner = sized(document.createElement('p'), 500, 80);
     inner.setAttribute('contenteditable', 'true');
     host.append(inner);
-    expect((findComposer(document, null)?.el ?? null)).toBe(host);
+    expect(findComposer(document, null)?.el ?? null).toBe(host);
   });
 
   it('the largest of several, the first in document order on a tie', () => {
     add('textarea', 'small', 200, 40);
     const big = add('div', 'big', 600, 90, { contenteditable: 'true' });
     add('textarea', 'medium', 600, 60);
-    expect((findComposer(document, null)?.el ?? null)).toBe(big);
+    expect(findComposer(document, null)?.el ?? null).toBe(big);
     document.body.innerHTML = '';
     const first = add('textarea', 'first', 300, 60);
     add('div', 'second', 300, 60, { contenteditable: 'true' });
-    expect((findComposer(document, null)?.el ?? null)).toBe(first);
+    expect(findComposer(document, null)?.el ?? null).toBe(first);
   });
 
   it('never a hidden, disabled or read-only field, however large', () => {
@@ -79,16 +79,16 @@ describe('pageComposer', () => {
     wrapper.setAttribute('inert', '');
     wrapper.append(sized(document.createElement('textarea'), 900, 900));
     document.body.append(wrapper);
-    expect((findComposer(document, null)?.el ?? null)).toBeNull();
+    expect(findComposer(document, null)?.el ?? null).toBeNull();
     const small = add('textarea', 'small', 100, 20);
-    expect((findComposer(document, null)?.el ?? null)).toBe(small);
-    expect(unusable).not.toContain((findComposer(document, null)?.el ?? null));
+    expect(findComposer(document, null)?.el ?? null).toBe(small);
+    expect(unusable).not.toContain(findComposer(document, null)?.el ?? null);
   });
 
   it('never a single-line input', () => {
     add('input', 'title', 900, 40, { type: 'text' });
     add('input', 'query', 900, 40, { type: 'search' });
-    expect((findComposer(document, null)?.el ?? null)).toBeNull();
+    expect(findComposer(document, null)?.el ?? null).toBeNull();
   });
 });
 
@@ -97,27 +97,27 @@ describe('findComposer order', () => {
     add('textarea', 'big', 900, 300);
     const small = add('textarea', 'small', 100, 20);
     small.focus();
-    expect((findComposer(document, null)?.el ?? null)).toBe(small);
+    expect(findComposer(document, null)?.el ?? null).toBe(small);
   });
 
   it('focus on <body> or on something that is not a composer falls back to the page', () => {
     const box = add('textarea', 'box', 600, 80);
     expect(document.activeElement).toBe(document.body);
-    expect((findComposer(document, null)?.el ?? null)).toBe(box);
+    expect(findComposer(document, null)?.el ?? null).toBe(box);
     const button = add('button', 'send', 80, 30);
     button.focus();
     expect(document.activeElement).toBe(button);
-    expect((findComposer(document, null)?.el ?? null)).toBe(box);
+    expect(findComposer(document, null)?.el ?? null).toBe(box);
     const locked = add('textarea', 'locked', 900, 400, { readonly: '' });
     locked.focus();
-    expect((findComposer(document, null)?.el ?? null)).toBe(box);
+    expect(findComposer(document, null)?.el ?? null).toBe(box);
   });
 
   it('a known site whose selectors match nothing does not guess', () => {
     add('textarea', 'box', 600, 80);
     const claude = CHAT_ADAPTERS.find((a) => a.id === 'claude') ?? null;
     expect(claude).not.toBeNull();
-    expect((findComposer(document, claude)?.el ?? null)).toBeNull();
+    expect(findComposer(document, claude)?.el ?? null).toBeNull();
   });
 });
 

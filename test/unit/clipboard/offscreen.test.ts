@@ -1,14 +1,6 @@
 // @vitest-environment happy-dom
 import { describe, expect, it, vi } from 'vitest';
-import {
-  copyViaOffscreen,
-  ensureOffscreenDocument,
-  handleOffscreenMessage,
-  MAX_COPY_CHARS,
-  OFFSCREEN_PATH,
-  parseOffscreenCopy,
-  type OffscreenApiLike,
-} from '../../../lib/clipboard/offscreen';
+import { copyViaOffscreen, ensureOffscreenDocument, handleOffscreenMessage, MAX_COPY_CHARS, OFFSCREEN_PATH, parseOffscreenCopy, type OffscreenApiLike } from '../../../lib/clipboard/offscreen';
 import { resetClipboardPage, setClipboard, stubCopy } from './page-stubs';
 
 const ID = 'ext-id';

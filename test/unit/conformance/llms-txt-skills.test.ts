@@ -45,12 +45,14 @@ function expectStatuses(r: OriginReport, want: Record<string, SkillStatus>): voi
   expect(got).toEqual(want);
 }
 
-const notFound = (path: string) => (req: IncomingMessage, res: ServerResponse, url: URL): boolean => {
-  if (url.pathname !== path) return false;
-  res.writeHead(404, { 'content-type': 'text/plain' });
-  res.end('gone');
-  return true;
-};
+const notFound =
+  (path: string) =>
+  (req: IncomingMessage, res: ServerResponse, url: URL): boolean => {
+    if (url.pathname !== path) return false;
+    res.writeHead(404, { 'content-type': 'text/plain' });
+    res.end('gone');
+    return true;
+  };
 
 const file = (p: string): Uint8Array => new Uint8Array(readFileSync(p));
 
@@ -212,7 +214,10 @@ describe('llms-txt-skills publishers', () => {
     const server = await serve({ root: ORIGIN_C, mounts: { '/llms-txt-skills/': GEN_A } });
     const reviewers = JSON.parse(readFileSync(join(LTS, '_external/mcpwasm/reviewers.from-wrangler-gateway.toml.json'), 'utf8')) as Record<string, unknown>;
     const registry = (reviewers['reviewers'] ?? reviewers) as Harness['settings']['reviewers'];
-    const h = await harness(mappedFetch(server.origin, (u) => (u.host === 'mauricioperera.github.io' ? u.pathname : null)), { reviewers: registry });
+    const h = await harness(
+      mappedFetch(server.origin, (u) => (u.host === 'mauricioperera.github.io' ? u.pathname : null)),
+      { reviewers: registry },
+    );
     h.clock.t = Date.UTC(2026, 9, 1);
     const r = count(await h.probe('https://mauricioperera.github.io'));
     expect(at(r, '/skills/site_facts/SKILL.md').attestation?.verdict).toBe('attested');

@@ -11,7 +11,7 @@ export const INVENTED_TYPE_SITES: Record<string, string[]> = {
   'Montelibero__tfm-fund': ['markdown'],
   'DJNgoma__daliso-website': ['reference'],
   'Mathew-Harvey__WebIntel-landing': ['skill'],
-  'whiteknightonhorse__APIbase__static': ['skill'],
+  whiteknightonhorse__APIbase__static: ['skill'],
 };
 
 export interface SkillExpectation {
@@ -48,7 +48,12 @@ export const NAMED: SkillExpectation[] = [
   { site: 'veritrans__midtrans-agent-skills', codePrefix: 'fetch-', count: 1, status: 'fetch-failed', why: 'indexed file only under _repo/' },
   // FORMATS.md §11 rows.
   { site: 'CNOCTAVE__chinese-novelist-skill-cnoctave', codePrefix: 'fetch-not-found', count: 1, status: 'fetch-failed', why: './relative URL resolved against the index directory; target is a 404' },
-  { site: 'max-sixty__worktrunk__docs_public', path: '/.well-known/agent-skills/worktrunk/SKILL.md', status: 'verified', why: './worktrunk/SKILL.md resolved against the index; git symlink stored resolved' },
+  {
+    site: 'max-sixty__worktrunk__docs_public',
+    path: '/.well-known/agent-skills/worktrunk/SKILL.md',
+    status: 'verified',
+    why: './worktrunk/SKILL.md resolved against the index; git symlink stored resolved',
+  },
   { site: 'mikeckennedy__listmonk__docs', path: '/.well-known/agent-skills/listmonk/SKILL.md', status: 'unverified', why: 'v0.1 shape at the current path' },
 ];
 

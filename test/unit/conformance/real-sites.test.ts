@@ -90,9 +90,7 @@ function derivedStatus(run: SiteRun, s: SkillReport): SkillStatus | 'refused' {
 const summary = { sites: 0, skills: 0, byStatus: {} as Record<string, number>, slowestMs: 0 };
 
 afterAll(() => {
-  console.log(
-    `conformance real/: ${summary.sites} sites, ${summary.skills} skills, slowest probe ${summary.slowestMs} ms; by status ${JSON.stringify(summary.byStatus)}`,
-  );
+  console.log(`conformance real/: ${summary.sites} sites, ${summary.skills} skills, slowest probe ${summary.slowestMs} ms; by status ${JSON.stringify(summary.byStatus)}`);
 });
 
 describe('real sites', () => {

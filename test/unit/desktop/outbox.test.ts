@@ -30,14 +30,20 @@ describe('the messages the extension sends', () => {
 
   it('a skill that grants tools carries the confirmation only for the agents the user confirmed it for', async () => {
     const tools = textSkill('tooling', skillMd('tooling', 'T', 'allowed-tools: Bash\n'));
-    const plan = await planMirror([tools], choices(['claude-code', 'agents'], (_url, agent) => agent === 'agents'));
+    const plan = await planMirror(
+      [tools],
+      choices(['claude-code', 'agents'], (_url, agent) => agent === 'agents'),
+    );
     const entry = plan.sync.skills[0];
     expect(entry?.agents).toEqual([
       { agent: 'claude-code', confirmedRevision: null },
       { agent: 'agents', confirmedRevision: entry?.revision },
     ]);
     // A plain skill carries none: it needs no confirmation.
-    const plain = await planMirror([textSkill('alpha', skillMd('alpha', 'A'))], choices(['claude-code'], () => true));
+    const plain = await planMirror(
+      [textSkill('alpha', skillMd('alpha', 'A'))],
+      choices(['claude-code'], () => true),
+    );
     expect(plain.sync.skills[0]?.agents).toEqual([{ agent: 'claude-code', confirmedRevision: null }]);
     // The flag the extension already knows counts too.
     const flagged = await planMirror([textSkill('alpha', skillMd('alpha', 'A'), { hasScripts: true })], choices(['claude-code']));

@@ -22,7 +22,7 @@ describe('the mirror protocol', () => {
   it('the largest skill, base64 and all, fits one message with room', () => {
     const base64 = Math.ceil(MAX_BYTES_PER_SKILL / 3) * 4;
     expect(base64 + MAX_FILES_PER_SKILL * (1024 + 200) + 4096).toBeLessThan(MAX_MESSAGE_TO_HOST);
-    expect(MAX_MESSAGE_TO_HOST).toBeLessThanOrEqual(64 * 1024 * 1024 / 2);
+    expect(MAX_MESSAGE_TO_HOST).toBeLessThanOrEqual((64 * 1024 * 1024) / 2);
   });
 
   it('accepts the messages the extension builds', async () => {
@@ -41,12 +41,12 @@ describe('the mirror protocol', () => {
     ['extra field', { type: 'status', id: 1, more: 1 }, 'invalid-message'],
     ['origin with a path', { type: 'sync', id: 1, skills: [{ origin: 'https://a.example/x', url: 'https://a.example/x', revision: hex, agents: [] }] }, 'invalid-message'],
     ['file: origin', { type: 'sync', id: 1, skills: [{ origin: 'file://', url: 'https://a.example/', revision: hex, agents: [] }] }, 'invalid-message'],
-    ['unknown agent', { type: 'sync', id: 1, skills: [{ origin: 'https://a.example', url: 'https://a.example/', revision: hex, agents: [{ agent: 'vim', confirmedRevision: null }] }] }, 'invalid-message'],
     [
-      'twice the same skill',
-      { type: 'sync', id: 1, skills: [0, 1].map(() => ({ origin: 'https://a.example', url: 'https://a.example/', revision: hex, agents: [] })) },
+      'unknown agent',
+      { type: 'sync', id: 1, skills: [{ origin: 'https://a.example', url: 'https://a.example/', revision: hex, agents: [{ agent: 'vim', confirmedRevision: null }] }] },
       'invalid-message',
     ],
+    ['twice the same skill', { type: 'sync', id: 1, skills: [0, 1].map(() => ({ origin: 'https://a.example', url: 'https://a.example/', revision: hex, agents: [] })) }, 'invalid-message'],
   ])('refuses %s', (_name, message, code) => {
     expect(parseHostRequest(message)).toMatchObject({ ok: false, code });
   });

@@ -20,7 +20,11 @@ const hostilePart = fuzz === null ? md : md.replace(fuzz, '');
 
 /** Table cells of a markdown row (escaped pipes stay inside their cell). */
 function cells(row: string): string[] {
-  return row.replace(/^\|/, '').replace(/\|$/, '').split(/(?<!\\)\|/).map((c) => c.trim());
+  return row
+    .replace(/^\|/, '')
+    .replace(/\|$/, '')
+    .split(/(?<!\\)\|/)
+    .map((c) => c.trim());
 }
 
 /** The rows of the table under `## heading`, up to the next heading. */
@@ -64,7 +68,10 @@ describe('docs/reliability.md is up to date with the cases (regenerate with npm 
 
   it('counts the cases of every category as the catalogue does', () => {
     const counts = countByCategory();
-    const table = hostilePart.split('\n').filter((l) => /^\| [a-z-]+ \| \d+ \|/.test(l)).map(cells);
+    const table = hostilePart
+      .split('\n')
+      .filter((l) => /^\| [a-z-]+ \| \d+ \|/.test(l))
+      .map(cells);
     expect(Object.fromEntries(table.map((r) => [r[0], Number(r[1])]))).toEqual(Object.fromEntries(CATEGORIES.filter((c) => counts[c] > 0).map((c) => [c, counts[c]])));
   });
 

@@ -7,16 +7,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  buildProductionManifests,
-  manifestItems,
-  parsePermissionsDoc,
-  readPermissionsDoc,
-  tableProblems,
-  type Browser,
-  type Manifest,
-  type PermissionsDoc,
-} from '../../support/store-permissions';
+import { buildProductionManifests, manifestItems, parsePermissionsDoc, readPermissionsDoc, tableProblems, type Browser, type Manifest, type PermissionsDoc } from '../../support/store-permissions';
 
 const ROOT = join(__dirname, '../../..');
 const OUT = join(ROOT, 'test-results/store-manifests');

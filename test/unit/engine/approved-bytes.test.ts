@@ -34,7 +34,13 @@ describe('approvalOf', () => {
     expect(approvalOf(archive(), fields).archive).toEqual({ filesDigest: F, sha256: 'c'.repeat(64), files: [{ path: 'scripts/run.sh', size: 3, sha256: 'b'.repeat(64) }] });
   });
   it('refuses an archive record of an older version (no file digests): it cannot be approved as it is', () => {
-    const old = archive({ filesDigest: undefined, entries: [{ path: 'SKILL.md', size: 4, type: 'file' }, { path: 'scripts/run.sh', size: 3, type: 'file' }] });
+    const old = archive({
+      filesDigest: undefined,
+      entries: [
+        { path: 'SKILL.md', size: 4, type: 'file' },
+        { path: 'scripts/run.sh', size: 3, type: 'file' },
+      ],
+    });
     expect(canBind(old)).toBe(false);
     expect(() => archiveBindingOf(old)).toThrow(/no recorded digest/);
     expect(canBind(archive())).toBe(true);
@@ -82,7 +88,10 @@ describe('changesSinceApproval', () => {
     expect(changesSinceApproval({ ...approval, archive: undefined }, archive(), archive())).toBeNull();
     const current = archive({
       filesDigest: 'e'.repeat(64),
-      entries: [{ path: 'SKILL.md', size: 4, type: 'file', sha256: A }, { path: 'scripts/run.sh', size: 4, type: 'file', sha256: 'd'.repeat(64) }],
+      entries: [
+        { path: 'SKILL.md', size: 4, type: 'file', sha256: A },
+        { path: 'scripts/run.sh', size: 4, type: 'file', sha256: 'd'.repeat(64) },
+      ],
       files: [{ path: 'scripts/run.sh', bytes: enc.encode('pwd\n') }],
     });
     expect(changesSinceApproval(approval, archive(), current)).toEqual([

@@ -100,7 +100,13 @@ describe('key table: origin not pinned', () => {
   });
 
   it('signatures that are not base64 of 64 bytes are bad-signature, never a crash', async () => {
-    const s = await site({ skills: [{ name: 'alpha', signature: '%%%' }, { name: 'beta', signature: Buffer.alloc(63).toString('base64') }], key: K1 });
+    const s = await site({
+      skills: [
+        { name: 'alpha', signature: '%%%' },
+        { name: 'beta', signature: Buffer.alloc(63).toString('base64') },
+      ],
+      key: K1,
+    });
     const h = await harness();
     const r = await h.probe(s.origin);
     expect(r.state).toBe('done');

@@ -38,10 +38,15 @@ describe('mapPoolGrouped', () => {
   it('bounds each group on its own, runs groups side by side and keeps the input order', async () => {
     const t = tracker();
     const items = Array.from({ length: 30 }, (_, i) => ({ host: i % 3 === 0 ? 'cdn.example' : 'site.example', i }));
-    const out = await mapPoolGrouped(items, (x) => x.host, 6, async (x, i) => {
-      await t.run(x.host, 3);
-      return `${x.host}#${i}`;
-    });
+    const out = await mapPoolGrouped(
+      items,
+      (x) => x.host,
+      6,
+      async (x, i) => {
+        await t.run(x.host, 3);
+        return `${x.host}#${i}`;
+      },
+    );
     expect(out).toEqual(items.map((x, i) => `${x.host}#${i}`));
     expect(t.max.get('site.example')).toBe(6);
     expect(t.max.get('cdn.example')).toBe(6);
@@ -50,6 +55,13 @@ describe('mapPoolGrouped', () => {
   });
 
   it('handles no items', async () => {
-    expect(await mapPoolGrouped([], () => 'x', 6, async () => 1)).toEqual([]);
+    expect(
+      await mapPoolGrouped(
+        [],
+        () => 'x',
+        6,
+        async () => 1,
+      ),
+    ).toEqual([]);
   });
 });

@@ -48,7 +48,13 @@ describe('approvals', () => {
     const first = await h.probe(s.origin);
     const alpha = first.skills.find((k) => k.name === 'alpha');
     if (alpha) await approveSkill(h, first, alpha);
-    s.options.files = buildSite({ skills: [{ name: 'alpha', signature: 'none' }, { name: 'beta', signature: 'none' }], key: K1 });
+    s.options.files = buildSite({
+      skills: [
+        { name: 'alpha', signature: 'none' },
+        { name: 'beta', signature: 'none' },
+      ],
+      key: K1,
+    });
     const r = await h.probe(s.origin, { force: true });
     expect(r.skills.map((k) => [k.name, k.status, k.statusCode])).toEqual([
       ['alpha', 'key-changed', 'key-downgrade'],
@@ -105,10 +111,21 @@ describe('malformed input never escapes', () => {
     ['binary llms.txt', { '/llms.txt': new Uint8Array([0xff, 0xfe, 0x00, 0x01, 0x80, 0x0a, 0x23]) }],
     ['index that is not JSON', { '/.well-known/agent-skills/index.json': '{"skills": [' }],
     ['index that is an array', { '/.well-known/agent-skills/index.json': '[1,2,3]' }],
-    ['index entries of every wrong type', { '/.well-known/agent-skills/index.json': '{"skills":[1,"x",null,{"url":5},{"files":[{"path":"a"}]},{"url":"javascript:alert(1)"},{"url":"/a","digest":"sha256:zz"},{"url":"/b","type":"tool"}]}' }],
+    [
+      'index entries of every wrong type',
+      {
+        '/.well-known/agent-skills/index.json': '{"skills":[1,"x",null,{"url":5},{"files":[{"path":"a"}]},{"url":"javascript:alert(1)"},{"url":"/a","digest":"sha256:zz"},{"url":"/b","type":"tool"}]}',
+      },
+    ],
     ['deeply nested JSON', { '/.well-known/agent-skills/index.json': '{"skills":' + '['.repeat(5000) + ']'.repeat(5000) + '}' }],
     ['llms.txt with broken comments and URLs', { '/llms.txt': '## Skills\n- [a](/a.md) <!-- skill: {nope} -->\n- [b](__NAME__/SKILL.md)\n- [c](data:text/plain,hi)\n- [d](http://[::1/x)\n' }],
-    ['signing-key.pub of garbage', { '/.well-known/agent-skills/index.json': '{"signing_alg":"ed25519","skills":[{"url":"/a/SKILL.md","signature":"AAAA"}]}', '/.well-known/agent-skills/signing-key.pub': '\u0000\u0001 not a key' }],
+    [
+      'signing-key.pub of garbage',
+      {
+        '/.well-known/agent-skills/index.json': '{"signing_alg":"ed25519","skills":[{"url":"/a/SKILL.md","signature":"AAAA"}]}',
+        '/.well-known/agent-skills/signing-key.pub': '\u0000\u0001 not a key',
+      },
+    ],
     ['SKILL.md with hostile frontmatter', { '/llms.txt': '## Skills\n- [a](/a/SKILL.md): x\n', '/a/SKILL.md': '---\na: &x [*x, *x]\nb: !!js/function "x"\na: dup\n---\n' }],
   ];
   for (const [name, files] of cases) {
@@ -135,7 +152,15 @@ describe('malformed input never escapes', () => {
   it('an origin that is not http(s) is an error report, with no request and nothing stored', async () => {
     const store = await freshStore();
     let calls = 0;
-    const r = await probeOrigin('file:///etc', { fetch: async () => { calls += 1; return new Response(''); }, store, clock: new FakeClock(), settings: DEFAULT_SETTINGS });
+    const r = await probeOrigin('file:///etc', {
+      fetch: async () => {
+        calls += 1;
+        return new Response('');
+      },
+      store,
+      clock: new FakeClock(),
+      settings: DEFAULT_SETTINGS,
+    });
     expect(r.state).toBe('error');
     expect(r.diagnostics[0]?.code).toBe('engine-error');
     expect(calls).toBe(0);
@@ -225,9 +250,12 @@ describe('snapshot-v1 and attestations', () => {
     delete (idx.skills[0] as Record<string, unknown>)['digest'];
     files['/.well-known/agent-skills/index.json'] = JSON.stringify(idx);
     const s = await serve({ files });
-    const h = await harness(mappedFetch(s.origin, (u) => (u.host === 'example.com' ? u.pathname : null)), {
-      snapshotKeys: [{ origin: 'https://example.com', skillId: 'hello-world', publicKey: vectors.ed25519_public_key_b64, signature }],
-    });
+    const h = await harness(
+      mappedFetch(s.origin, (u) => (u.host === 'example.com' ? u.pathname : null)),
+      {
+        snapshotKeys: [{ origin: 'https://example.com', skillId: 'hello-world', publicKey: vectors.ed25519_public_key_b64, signature }],
+      },
+    );
     return h.probe('https://example.com');
   }
 

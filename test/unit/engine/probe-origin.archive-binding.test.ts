@@ -40,8 +40,7 @@ function site(archive: Uint8Array, name = 'runner.zip'): Record<string, string |
   };
 }
 
-const scriptOf = (stored: { archive?: { files?: { path: string; bytes: Uint8Array }[] } } | null) =>
-  new TextDecoder().decode(stored?.archive?.files?.find((f) => f.path === 'scripts/run.sh')?.bytes);
+const scriptOf = (stored: { archive?: { files?: { path: string; bytes: Uint8Array }[] } } | null) => new TextDecoder().decode(stored?.archive?.files?.find((f) => f.path === 'scripts/run.sh')?.bytes);
 
 async function approvedSite() {
   const s = await serve({ files: site(zipOfFiles(files(APPROVED_SCRIPT))) });
@@ -145,14 +144,33 @@ describe('archive approvals stored by the previous version', () => {
     const factory = new IDBFactory();
     await v4Store(factory, 'v4', {
       skill: {
-        origin: s.origin, url, digestLf: lf, digestRaw: lf, bytes: enc.encode(SKILL_MD), storedAt: 1, size: SKILL_MD.length + APPROVED_SCRIPT.length,
-        archive: { sha256: archiveSha, format: 'zip', entries: [{ path: 'SKILL.md', size: SKILL_MD.length, type: 'file' }, { path: 'scripts/run.sh', size: APPROVED_SCRIPT.length, type: 'file' }], files: [{ path: 'scripts/run.sh', bytes: enc.encode(APPROVED_SCRIPT) }] },
+        origin: s.origin,
+        url,
+        digestLf: lf,
+        digestRaw: lf,
+        bytes: enc.encode(SKILL_MD),
+        storedAt: 1,
+        size: SKILL_MD.length + APPROVED_SCRIPT.length,
+        archive: {
+          sha256: archiveSha,
+          format: 'zip',
+          entries: [
+            { path: 'SKILL.md', size: SKILL_MD.length, type: 'file' },
+            { path: 'scripts/run.sh', size: APPROVED_SCRIPT.length, type: 'file' },
+          ],
+          files: [{ path: 'scripts/run.sh', bytes: enc.encode(APPROVED_SCRIPT) }],
+        },
       },
       approval: { origin: s.origin, url, digestLf: lf, digestRaw: lf, keyFingerprint: null, statusAtApproval: 'verified', name: 'runner', approvedAt: 2 },
     });
     const store = await openTrustStore({ name: 'v4', indexedDB: factory });
     const clock = new FakeClock();
-    const h = { store, clock, settings: DEFAULT_SETTINGS, probe: (o: string, opts?: { force?: boolean }) => probeOrigin(o, { fetch: (u, i) => fetch(u, i), store, clock, settings: DEFAULT_SETTINGS }, opts) };
+    const h = {
+      store,
+      clock,
+      settings: DEFAULT_SETTINGS,
+      probe: (o: string, opts?: { force?: boolean }) => probeOrigin(o, { fetch: (u, i) => fetch(u, i), store, clock, settings: DEFAULT_SETTINGS }, opts),
+    };
 
     const r = await h.probe(s.origin);
     expect(r.skills[0]).toMatchObject({ status: 'verified', approval: { state: 'suspended', suspendedBecause: 'content-changed', code: 'approval-files-unbound' } });
@@ -174,10 +192,18 @@ describe('archive approvals stored by the previous version', () => {
     const h = await harness();
     const first = await h.probe(s.origin);
     const skill = first.skills[0]!;
-    expect(await h.store.importApproval?.({
-      origin: s.origin, url: skill.url!, digestLf: skill.actual!.lf, digestRaw: skill.actual!.raw, keyFingerprint: null,
-      statusAtApproval: 'verified', name: 'runner', approvedAt: h.clock.now(),
-    })).toBe('added');
+    expect(
+      await h.store.importApproval?.({
+        origin: s.origin,
+        url: skill.url!,
+        digestLf: skill.actual!.lf,
+        digestRaw: skill.actual!.raw,
+        keyFingerprint: null,
+        statusAtApproval: 'verified',
+        name: 'runner',
+        approvedAt: h.clock.now(),
+      }),
+    ).toBe('added');
     const r = await h.probe(s.origin, { force: true });
     expect(r.skills[0]).toMatchObject({ status: 'verified', approval: { state: 'suspended', code: 'approval-files-unbound' } });
     expect(await approvedBytes(h.store, r.skills[0]!.approval.approval!)).toBeNull();

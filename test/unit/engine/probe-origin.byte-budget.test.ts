@@ -42,8 +42,14 @@ describe('a probe over the byte budget', () => {
     const url = server.url('/skills/approved/SKILL.md');
     const bytes = new TextEncoder().encode(APPROVED);
     const approval: Approval = {
-      origin: server.origin, url, digestLf: hex(APPROVED), digestRaw: hex(APPROVED), keyFingerprint: null,
-      statusAtApproval: 'verified', name: 'approved', approvedAt: 1,
+      origin: server.origin,
+      url,
+      digestLf: hex(APPROVED),
+      digestRaw: hex(APPROVED),
+      keyFingerprint: null,
+      statusAtApproval: 'verified',
+      name: 'approved',
+      approvedAt: 1,
     };
     await store.approve(approval, { origin: server.origin, url, digestLf: approval.digestLf, digestRaw: approval.digestRaw, bytes, storedAt: 1 });
 

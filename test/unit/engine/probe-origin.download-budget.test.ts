@@ -31,7 +31,14 @@ function countingFetch(prefix: string): { fetch: FetchLike; read: () => number }
     fetch: async (url, init) => {
       const res = await fetch(url, init);
       if (!new URL(url).pathname.startsWith(prefix) || !res.body) return res;
-      const counted = res.body.pipeThrough(new TransformStream<Uint8Array, Uint8Array>({ transform(chunk, c) { read += chunk.byteLength; c.enqueue(chunk); } }));
+      const counted = res.body.pipeThrough(
+        new TransformStream<Uint8Array, Uint8Array>({
+          transform(chunk, c) {
+            read += chunk.byteLength;
+            c.enqueue(chunk);
+          },
+        }),
+      );
       return new Response(counted, { status: res.status, statusText: res.statusText, headers: res.headers });
     },
   };
@@ -41,8 +48,10 @@ function archiveIndex(archives: Record<string, Uint8Array>): string {
   return JSON.stringify({ skills: Object.entries(archives).map(([name, zip]) => ({ name, type: 'archive', url: `/a/${name}.zip`, digest: `sha256:${hex(zip)}` })) });
 }
 
-const withBudget = (h: Harness, budget: number, fetchImpl: FetchLike = (u, i) => fetch(u, i)) => (origin: string, force = false): Promise<OriginReport> =>
-  probeOrigin(origin, { fetch: fetchImpl, store: h.store, clock: h.clock, settings: h.settings, downloadBudget: budget }, { force });
+const withBudget =
+  (h: Harness, budget: number, fetchImpl: FetchLike = (u, i) => fetch(u, i)) =>
+  (origin: string, force = false): Promise<OriginReport> =>
+    probeOrigin(origin, { fetch: fetchImpl, store: h.store, clock: h.clock, settings: h.settings, downloadBudget: budget }, { force });
 
 describe('per-probe download budget', () => {
   it('is 32 MiB: three archives of 15 MiB cost one probe at most 32 MiB, the third is left with a clear status', async () => {

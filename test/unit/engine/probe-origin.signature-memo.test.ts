@@ -71,7 +71,7 @@ describe('verified signatures are remembered with the bytes', () => {
     expect(allSigned(forced.value)).toBe(true);
   });
 
-  it("a swapped signature on unchanged bytes is verified again and is bad-signature; the others are not verified", async () => {
+  it('a swapped signature on unchanged bytes is verified again and is bad-signature; the others are not verified', async () => {
     const s = await serve(SITE);
     const h = await harness();
     await h.probe(s.origin);

@@ -99,10 +99,18 @@ describe('file rules (archive skills)', () => {
   const file = (path: string): ExportFile => ({ path, bytes: md('x') });
   it('accepts files under the folder, up to 200 with SKILL.md', () => {
     expect(preflight(ok, [file('references/a.md'), file('scripts/run.sh')])).toEqual({ ok: true, name: 'tool' });
-    expect(preflight(ok, Array.from({ length: MAX_FILES - 1 }, (_, i) => file(`f${i}.txt`)))).toMatchObject({ ok: true });
+    expect(
+      preflight(
+        ok,
+        Array.from({ length: MAX_FILES - 1 }, (_, i) => file(`f${i}.txt`)),
+      ),
+    ).toMatchObject({ ok: true });
   });
   it('refuses more than 200 files', () => {
-    const r = preflight(ok, Array.from({ length: MAX_FILES }, (_, i) => file(`f${i}.txt`)));
+    const r = preflight(
+      ok,
+      Array.from({ length: MAX_FILES }, (_, i) => file(`f${i}.txt`)),
+    );
     expect(messages(r)).toEqual(['The skill has 201 files; at most 200 are allowed.']);
   });
   it('refuses a second SKILL.md anywhere in the folder, whatever its case', () => {
@@ -171,7 +179,10 @@ describe('names Windows or macOS cannot unpack (issue 20)', () => {
 
   it('says it in German when the browser runs in German', async () => {
     const { formatEntry, setMessageSource } = await import('../../../lib/i18n');
-    const german = JSON.parse(readFileSync(join(__dirname, '../../../public/_locales/de/messages.json'), 'utf8')) as Record<string, { message: string; placeholders?: Record<string, { content: string }> }>;
+    const german = JSON.parse(readFileSync(join(__dirname, '../../../public/_locales/de/messages.json'), 'utf8')) as Record<
+      string,
+      { message: string; placeholders?: Record<string, { content: string }> }
+    >;
     setMessageSource((name, subs) => {
       const entry = german[name];
       return entry ? formatEntry(entry, subs ?? []) : '';

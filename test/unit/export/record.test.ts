@@ -7,7 +7,16 @@ import { FP_NEW, FP_OLD, HEX_A, HEX_B, ORIGIN, approved, makeReport, makeSkill }
 
 const URL_A = `${ORIGIN}/skills/search/SKILL.md`;
 const rec = (o: Partial<ExportRecord> = {}): ExportRecord => ({
-  origin: ORIGIN, url: URL_A, name: 'search-docs', digestLf: HEX_A, digestRaw: HEX_A, keyFingerprint: null, archiveSha256: null, filesDigest: null, exportedAt: 1, ...o,
+  origin: ORIGIN,
+  url: URL_A,
+  name: 'search-docs',
+  digestLf: HEX_A,
+  digestRaw: HEX_A,
+  keyFingerprint: null,
+  archiveSha256: null,
+  filesDigest: null,
+  exportedAt: 1,
+  ...o,
 });
 
 describe('isExportOutOfDate', () => {

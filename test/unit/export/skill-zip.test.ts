@@ -31,7 +31,7 @@ describe('buildSkillZip', () => {
     expect(Buffer.from(back['placeholder/SKILL.md']!).equals(Buffer.from(bytes))).toBe(true);
   });
 
-  it('puts an archive skill\'s files under the same folder, in a stable order', () => {
+  it("puts an archive skill's files under the same folder, in a stable order", () => {
     const skillMd = new TextEncoder().encode('---\nname: tool\ndescription: d\n---\n');
     const files = [
       { path: 'scripts/run.sh', bytes: new Uint8Array([1, 2, 3]) },
@@ -58,8 +58,15 @@ describe('exportSkill over stored verified bytes', () => {
     if (!r.ok) throw new Error(r.message);
     expect(r.filename).toBe('pdf-processing.zip');
     expect(r.record).toEqual({
-      origin: 'https://pub.example', url: 'https://pub.example/s/SKILL.md', name: 'pdf-processing', digestLf: digest, digestRaw: digest,
-      keyFingerprint: 'SHA256:key', archiveSha256: null, filesDigest: null, exportedAt: when.getTime(),
+      origin: 'https://pub.example',
+      url: 'https://pub.example/s/SKILL.md',
+      name: 'pdf-processing',
+      digestLf: digest,
+      digestRaw: digest,
+      keyFingerprint: 'SHA256:key',
+      archiveSha256: null,
+      filesDigest: null,
+      exportedAt: when.getTime(),
     });
     const back = unzipSync(r.zip);
     expect(Object.keys(back)).toEqual(['pdf-processing/SKILL.md']);
@@ -74,7 +81,12 @@ describe('exportSkill over stored verified bytes', () => {
     expect(files.length).toBeGreaterThan(0);
     const raw = toHex(await sha256(unpacked.skillMd));
     const stored: StoredSkill = {
-      origin: 'https://pub.example', url: 'https://pub.example/a.tar.gz', digestLf: raw, digestRaw: raw, bytes: unpacked.skillMd, storedAt: 1,
+      origin: 'https://pub.example',
+      url: 'https://pub.example/a.tar.gz',
+      digestLf: raw,
+      digestRaw: raw,
+      bytes: unpacked.skillMd,
+      storedAt: 1,
       archive: { sha256: toHex(await sha256(tgz)), format: 'tar.gz', entries: unpacked.entries, files },
     };
     const r = exportSkill(stored, approvalFor(stored), when.getTime());
@@ -95,8 +107,20 @@ describe('exportSkill over stored verified bytes', () => {
   it('refuses an archive whose other files were not stored (an older record) instead of exporting a partial skill', () => {
     const bytes = fixture('export/spec-with-optional-fields.SKILL.md');
     const stored: StoredSkill = {
-      origin: 'https://pub.example', url: 'https://pub.example/a.zip', digestLf: 'a'.repeat(64), digestRaw: 'a'.repeat(64), bytes, storedAt: 1,
-      archive: { sha256: 'b'.repeat(64), format: 'zip', entries: [{ path: 'SKILL.md', size: bytes.length, type: 'file' }, { path: 'ref.md', size: 3, type: 'file' }] },
+      origin: 'https://pub.example',
+      url: 'https://pub.example/a.zip',
+      digestLf: 'a'.repeat(64),
+      digestRaw: 'a'.repeat(64),
+      bytes,
+      storedAt: 1,
+      archive: {
+        sha256: 'b'.repeat(64),
+        format: 'zip',
+        entries: [
+          { path: 'SKILL.md', size: bytes.length, type: 'file' },
+          { path: 'ref.md', size: 3, type: 'file' },
+        ],
+      },
     };
     expect(exportSkill(stored, approvalFor(stored), 1)).toMatchObject({ ok: false, error: 'files-missing' });
   });

@@ -26,8 +26,24 @@ describe('atomic writes', () => {
   });
 
   it('a folder is swapped in whole: old files that the new tree lacks are gone', () => {
-    writeTreeAtomic(t.root, 'skill', [{ path: 'SKILL.md', bytes: bytes('v1') }, { path: 'old/x.md', bytes: bytes('x') }], modes);
-    writeTreeAtomic(t.root, 'skill', [{ path: 'SKILL.md', bytes: bytes('v2') }, { path: 'new/y.md', bytes: bytes('y') }], modes);
+    writeTreeAtomic(
+      t.root,
+      'skill',
+      [
+        { path: 'SKILL.md', bytes: bytes('v1') },
+        { path: 'old/x.md', bytes: bytes('x') },
+      ],
+      modes,
+    );
+    writeTreeAtomic(
+      t.root,
+      'skill',
+      [
+        { path: 'SKILL.md', bytes: bytes('v2') },
+        { path: 'new/y.md', bytes: bytes('y') },
+      ],
+      modes,
+    );
     expect(readFileSync(join(t.root, 'skill/SKILL.md'), 'utf8')).toBe('v2');
     expect(existsSync(join(t.root, 'skill/old'))).toBe(false);
     expect(readdirSync(t.root)).toEqual(['skill']);
@@ -36,7 +52,17 @@ describe('atomic writes', () => {
   it('a write that fails halfway leaves the old folder as it was and nothing beside it', () => {
     writeTreeAtomic(t.root, 'skill', [{ path: 'SKILL.md', bytes: bytes('v1') }], modes);
     // The same path twice: the second open ('wx') fails after the first file was written.
-    expect(() => writeTreeAtomic(t.root, 'skill', [{ path: 'SKILL.md', bytes: bytes('v2') }, { path: 'SKILL.md', bytes: bytes('v3') }], modes)).toThrow();
+    expect(() =>
+      writeTreeAtomic(
+        t.root,
+        'skill',
+        [
+          { path: 'SKILL.md', bytes: bytes('v2') },
+          { path: 'SKILL.md', bytes: bytes('v3') },
+        ],
+        modes,
+      ),
+    ).toThrow();
     expect(readFileSync(join(t.root, 'skill/SKILL.md'), 'utf8')).toBe('v1');
     expect(readdirSync(t.root)).toEqual(['skill']);
   });

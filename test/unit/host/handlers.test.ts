@@ -116,10 +116,18 @@ describe('sync and put', () => {
   it('a skill that grants tools is written only with the confirmation for that agent and that content', async () => {
     const text = skillMd('tooling', 'Uses tools', 'allowed-tools: Bash(git:*) Read\n');
     const skill = textSkill('tooling', text);
-    const none = await messagesFor([skill], choices(['claude-code', 'gemini-cli'], (_u, agent) => agent === 'gemini-cli'));
+    const none = await messagesFor(
+      [skill],
+      choices(['claude-code', 'gemini-cli'], (_u, agent) => agent === 'gemini-cli'),
+    );
     send(none.sync);
     const reply = send(none.puts[0]);
-    expect(reply).toMatchObject({ agents: [{ agent: 'claude-code', state: 'needs-confirmation' }, { agent: 'gemini-cli', state: 'written' }] });
+    expect(reply).toMatchObject({
+      agents: [
+        { agent: 'claude-code', state: 'needs-confirmation' },
+        { agent: 'gemini-cli', state: 'written' },
+      ],
+    });
     expect(existsSync(join(claude(), 'tooling'))).toBe(false);
     // A confirmation of another revision does not count.
     const put = none.puts[0] as { agents: { agent: string; confirmedRevision: string | null }[] };
@@ -134,7 +142,10 @@ describe('sync and put', () => {
     const { sync, puts } = await messagesFor([skill], choices(['claude-code']));
     send(sync);
     expect(send(puts[0])).toMatchObject({ agents: [{ state: 'needs-confirmation' }] });
-    const ok = await messagesFor([skill], choices(['claude-code'], () => true));
+    const ok = await messagesFor(
+      [skill],
+      choices(['claude-code'], () => true),
+    );
     expect(send(ok.puts[0])).toMatchObject({ agents: [{ state: 'written' }] });
   });
 

@@ -37,7 +37,9 @@ describe('install-host', () => {
     expect(existsSync(join(t.root, 'profile/NativeMessagingHosts/dev.skillpin.mirror.json'))).toBe(true);
     const firefox = JSON.parse(readFileSync(join(t.home, '.mozilla/native-messaging-hosts/dev.skillpin.mirror.json'), 'utf8'));
     expect(firefox.allowed_extensions).toEqual(['skillpin@skillpin.dev']);
-    expect(readFileSync(join(t.dataDir, 'bin/skillpin-native-host'), 'utf8')).toContain(`SKILLPIN_DATA_DIR='${t.dataDir}'; export SKILLPIN_DATA_DIR\nexec '/usr/bin/node' '${join(t.dataDir, 'bin/skillpin.mjs')}' native-host "$@"`);
+    expect(readFileSync(join(t.dataDir, 'bin/skillpin-native-host'), 'utf8')).toContain(
+      `SKILLPIN_DATA_DIR='${t.dataDir}'; export SKILLPIN_DATA_DIR\nexec '/usr/bin/node' '${join(t.dataDir, 'bin/skillpin.mjs')}' native-host "$@"`,
+    );
     expect(JSON.parse(readFileSync(join(t.dataDir, 'install.json'), 'utf8'))).toEqual(record);
   });
 
@@ -51,7 +53,10 @@ describe('install-host', () => {
 
   it('uses the macOS folders, and on Windows the registry keys under HKCU', () => {
     const mac = places({ home: t.home, dataDir: t.dataDir, platform: 'darwin', env: {} });
-    expect(chromeManifestDirs(mac, [])).toEqual([join(t.home, 'Library/Application Support/Google/Chrome/NativeMessagingHosts'), join(t.home, 'Library/Application Support/Chromium/NativeMessagingHosts')]);
+    expect(chromeManifestDirs(mac, [])).toEqual([
+      join(t.home, 'Library/Application Support/Google/Chrome/NativeMessagingHosts'),
+      join(t.home, 'Library/Application Support/Chromium/NativeMessagingHosts'),
+    ]);
     expect(mac.dataDir).toBe(t.dataDir);
     expect(places({ home: '/Users/u', platform: 'darwin', env: {} }).dataDir).toBe('/Users/u/Library/Application Support/Skillpin');
     const calls: string[][] = [];

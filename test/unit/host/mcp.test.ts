@@ -18,7 +18,12 @@ import { CHROME_CALLER, messagesFor, NO_NETWORK, SAMPLE_SKILLS, SKILLPIN_BIN, sk
 
 let t: TempPlaces;
 const review = skillFromFolder(join(SAMPLE_SKILLS, 'code-review'), { origin: 'https://docs.example', url: 'https://docs.example/skills/code-review.zip' });
-const refunds = skillFromFolder(join(SAMPLE_SKILLS, 'acme/billing/refunds'), { origin: 'http://127.0.0.1:8080', url: 'http://127.0.0.1:8080/refunds.zip', verification: 'digest-only', keyFingerprint: null });
+const refunds = skillFromFolder(join(SAMPLE_SKILLS, 'acme/billing/refunds'), {
+  origin: 'http://127.0.0.1:8080',
+  url: 'http://127.0.0.1:8080/refunds.zip',
+  verification: 'digest-only',
+  keyFingerprint: null,
+});
 const crlf = textSkill('crlf-lines', skillMd('crlf-lines', 'Kept byte for byte').replace(/\n/g, '\r\n'));
 
 beforeAll(async () => {
@@ -77,7 +82,12 @@ describe('skillpin mcp with the SDK client', () => {
     expect(list.skills.map((s) => s.uri)).toEqual(['skill://127.0.0.1_8080_http/refunds/SKILL.md', 'skill://docs.example/code-review/SKILL.md', 'skill://skills.example/crlf-lines/SKILL.md']);
     const entry = list.skills.find((s) => s.uri.includes('code-review')) as Entry;
     expect(entry.frontmatter).toEqual({ name: 'code-review', description: expect.stringContaining('structured code reviews'), metadata: { author: 'skills-over-mcp-ig', version: '0.1' } });
-    expect(entry._meta).toMatchObject({ 'dev.skillpin/origin': 'https://docs.example', 'dev.skillpin/verification': 'signed', 'dev.skillpin/keyFingerprint': review.keyFingerprint, 'dev.skillpin/approvedAt': '2026-11-01T12:00:00.000Z' });
+    expect(entry._meta).toMatchObject({
+      'dev.skillpin/origin': 'https://docs.example',
+      'dev.skillpin/verification': 'signed',
+      'dev.skillpin/keyFingerprint': review.keyFingerprint,
+      'dev.skillpin/approvedAt': '2026-11-01T12:00:00.000Z',
+    });
     for (const skill of list.skills) {
       const source = [review, refunds, crlf].find((s) => s.origin === skill._meta['dev.skillpin/origin']);
       expect(skill.resources.length).toBe(source?.files.length);

@@ -47,7 +47,18 @@ describe('recordBrowserResult', () => {
 });
 
 describe('writeReliabilityReport (npm run docs)', () => {
-  const nodeRow = (c: ReturnType<typeof browserCases>[number]) => ({ id: c.id, category: c.category, title: c.title, browserOnly: c.browserOnly === true, browser: { include: true, assert: c.browser?.assert ?? null }, expected: 'E', observed: 'E', pass: true, problems: [], ms: 1 });
+  const nodeRow = (c: ReturnType<typeof browserCases>[number]) => ({
+    id: c.id,
+    category: c.category,
+    title: c.title,
+    browserOnly: c.browserOnly === true,
+    browser: { include: true, assert: c.browser?.assert ?? null },
+    expected: 'E',
+    observed: 'E',
+    pass: true,
+    problems: [],
+    ms: 1,
+  });
 
   it('fills the chromium column from the browser results', () => {
     const c = browserCases()[0];
@@ -72,7 +83,32 @@ describe('writeReliabilityReport (npm run docs)', () => {
     writeReliabilityReport({ nodePath: node, browserPath: join(dir, 'none.json'), outPath: out, faultsPath: join(dir, 'none.json') });
     const first = readFileSync(out, 'utf8');
     expect(first).toContain('Pending: run `npm run fuzz`.');
-    const fuzz = { runner: 'fuzz', generatedAt: '2026-02-03T04:05:06.000Z', node: 'v20', seed: 7, runsPerTarget: 5, durationMs: 1000, complete: true, targets: [{ id: 'decode', entry: 'decodeUtf8', inputs: 'bytes', seed: 7, runs: 5, skipped: 0, failed: false, durationMs: 10, counterexample: null, error: null, path: null, shrinks: 0, outcomes: { lines: 5 } }] };
+    const fuzz = {
+      runner: 'fuzz',
+      generatedAt: '2026-02-03T04:05:06.000Z',
+      node: 'v20',
+      seed: 7,
+      runsPerTarget: 5,
+      durationMs: 1000,
+      complete: true,
+      targets: [
+        {
+          id: 'decode',
+          entry: 'decodeUtf8',
+          inputs: 'bytes',
+          seed: 7,
+          runs: 5,
+          skipped: 0,
+          failed: false,
+          durationMs: 10,
+          counterexample: null,
+          error: null,
+          path: null,
+          shrinks: 0,
+          outcomes: { lines: 5 },
+        },
+      ],
+    };
     writeFuzzSection(out, fuzz as Parameters<typeof writeFuzzSection>[1]);
     const withFuzz = readFileSync(out, 'utf8');
     expect(withFuzz).toContain('| `decode` | decodeUtf8 | bytes | 5 | 0 | 1 |');

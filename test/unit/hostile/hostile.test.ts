@@ -47,10 +47,14 @@ describe('hostile publishers (node engine)', () => {
   }
 
   for (const c of slow) {
-    it(`${c.category}: ${c.id} (real time)`, async () => {
-      const run = slowRuns.get(c.id);
-      if (!run) throw new Error(`${c.id} was not started`);
-      check(await run);
-    }, (c.slowMs ?? 0) + 10_000);
+    it(
+      `${c.category}: ${c.id} (real time)`,
+      async () => {
+        const run = slowRuns.get(c.id);
+        if (!run) throw new Error(`${c.id} was not started`);
+        check(await run);
+      },
+      (c.slowMs ?? 0) + 10_000,
+    );
   }
 });

@@ -31,7 +31,9 @@ describe('badge titles', () => {
     setMessageSource(null);
     expect(badgeFor(makeReport(two)).title).toBe('Skillpin: 2 usable skills');
     expect(badgeFor(makeReport([two[0]!])).title).toBe('Skillpin: 1 usable skill');
-    expect(badgeFor(makeReport([makeSkill({ status: 'digest-mismatch' })], { summary: { total: 1, usable: 0, approved: 0, warnings: 1, byStatus: {} } })).title).toBe('Skillpin: warning, 1 skill needs attention');
+    expect(badgeFor(makeReport([makeSkill({ status: 'digest-mismatch' })], { summary: { total: 1, usable: 0, approved: 0, warnings: 1, byStatus: {} } })).title).toBe(
+      'Skillpin: warning, 1 skill needs attention',
+    );
     expect(notCheckedTitle('private-window')).toBe('Skillpin: not checked (private window)');
     expect(notCheckedTitle('some-new-reason')).toBe('Skillpin: not checked (some-new-reason)');
   });

@@ -19,7 +19,9 @@ interface Entry {
 type Catalogue = Record<string, Entry>;
 
 const catalogue = (lang: string): Catalogue => JSON.parse(readFileSync(join(LOCALES, lang, 'messages.json'), 'utf8')) as Catalogue;
-const languages = readdirSync(LOCALES).filter((d) => statSync(join(LOCALES, d)).isDirectory()).sort();
+const languages = readdirSync(LOCALES)
+  .filter((d) => statSync(join(LOCALES, d)).isDirectory())
+  .sort();
 const english = catalogue('en');
 
 function files(dir: string, re: RegExp): string[] {
@@ -88,8 +90,14 @@ describe('locales', () => {
   for (const lang of languages) {
     it(`${lang}: the same keys as English, every message non-empty`, () => {
       const c = catalogue(lang);
-      expect(Object.keys(english).filter((k) => !(k in c)), `${lang} lacks`).toEqual([]);
-      expect(Object.keys(c).filter((k) => !(k in english)), `${lang} has extra`).toEqual([]);
+      expect(
+        Object.keys(english).filter((k) => !(k in c)),
+        `${lang} lacks`,
+      ).toEqual([]);
+      expect(
+        Object.keys(c).filter((k) => !(k in english)),
+        `${lang} has extra`,
+      ).toEqual([]);
       expect(Object.keys(c).filter((k) => typeof c[k]?.message !== 'string' || c[k].message.trim() === '')).toEqual([]);
     });
 
@@ -99,8 +107,12 @@ describe('locales', () => {
       for (const [key, en] of Object.entries(english)) {
         const entry = c[key];
         if (!entry) continue;
-        const defined = Object.keys(entry.placeholders ?? {}).map((n) => n.toLowerCase()).sort();
-        const enDefined = Object.keys(en.placeholders ?? {}).map((n) => n.toLowerCase()).sort();
+        const defined = Object.keys(entry.placeholders ?? {})
+          .map((n) => n.toLowerCase())
+          .sort();
+        const enDefined = Object.keys(en.placeholders ?? {})
+          .map((n) => n.toLowerCase())
+          .sort();
         if (defined.join() !== enDefined.join()) wrong.push(`${key}: defines ${defined.join() || 'none'}, English ${enDefined.join() || 'none'}`);
         for (const [name, p] of Object.entries(entry.placeholders ?? {})) {
           if (p.content !== en.placeholders?.[name]?.content) wrong.push(`${key}: ${name} is ${p.content}, English ${en.placeholders?.[name]?.content ?? 'none'}`);
@@ -234,7 +246,7 @@ describe('no sentence outside the catalogue in what reaches a user', () => {
       'const why = (host: string) => `This skill is hosted on ${host}; confirm to approve it.`;',
       "console.warn('Skillpin: the request rules could not be installed');",
       "const adapter = { host: 'chat.example', source: 'the site’s own composer markup' };",
-      "const STYLE = `\n:host { all: initial; }\n.box { position: fixed; right: 16px; }\n`;",
+      'const STYLE = `\n:host { all: initial; }\n.box { position: fixed; right: 16px; }\n`;',
       "const key = t('chat_tab_gone');",
     ].join('\n');
     expect(sentencesIn(sample).map((f) => f.line)).toEqual([1, 2]);

@@ -22,12 +22,7 @@ describe('pinsPage', () => {
 
   it('filters before paging (origin part, or fingerprint part without spaces), trimmed and case-blind', () => {
     const withFp = [...PINS, pin('https://e.example', 'SHA256:abcdEFGH' + 'x'.repeat(35))];
-    expect(pinsPage(withFp, { offset: 0, limit: 10, filter: '  .EXAMPLE ' }).items.map((p) => p.origin)).toEqual([
-      'https://a.example',
-      'https://c.example',
-      'https://d.example',
-      'https://e.example',
-    ]);
+    expect(pinsPage(withFp, { offset: 0, limit: 10, filter: '  .EXAMPLE ' }).items.map((p) => p.origin)).toEqual(['https://a.example', 'https://c.example', 'https://d.example', 'https://e.example']);
     const byFp = pinsPage(withFp, { offset: 0, limit: 10, filter: 'abcd efgh' });
     expect([byFp.items.map((p) => p.origin), byFp.matching, byFp.total]).toEqual([['https://e.example'], 1, 5]);
     expect(pinsPage(withFp, { offset: 0, limit: 10, filter: 'nothing' })).toEqual({ items: [], offset: 0, matching: 0, total: 5 });
@@ -46,15 +41,7 @@ describe('the pins-page message', () => {
   it('accepts a page request and refuses bad offsets, limits and filters', () => {
     const ok = { type: 'skillpin:pins-page', offset: 0, limit: 100, filter: '' };
     expect(parseRequest(ok)).not.toBeNull();
-    for (const bad of [
-      { offset: -1 },
-      { offset: 1.5 },
-      { limit: 0 },
-      { limit: PINS_PAGE_MAX + 1 },
-      { limit: '100' },
-      { filter: null },
-      { filter: 'x'.repeat(1001) },
-    ]) {
+    for (const bad of [{ offset: -1 }, { offset: 1.5 }, { limit: 0 }, { limit: PINS_PAGE_MAX + 1 }, { limit: '100' }, { filter: null }, { filter: 'x'.repeat(1001) }]) {
       expect(parseRequest({ ...ok, ...bad }), JSON.stringify(bad)).toBeNull();
     }
   });

@@ -7,14 +7,66 @@ import { classifyHost } from '../../../lib/net/url-safety';
 import { EXT_ID, simRules } from './browser-sim';
 
 const NON_PUBLIC = [
-  '127.0.0.1', '127.1.2.3', '0.0.0.0', '10.0.0.5', '172.16.0.1', '172.31.255.1', '192.168.1.1', '100.64.0.1', '100.127.1.1',
-  '169.254.169.254', '224.0.0.251', '239.1.1.1', '255.255.255.255', '198.18.0.1', '198.19.4.4', '192.0.0.8', '192.0.2.1',
-  '192.88.99.1', '198.51.100.7', '203.0.113.9', '2130706433', '0x7f.0.0.1', '0177.0.0.1',
-  '[::1]', '[::ffff:127.0.0.1]', '[fd12:3456::1]', '[fe80::1]', '[64:ff9b::7f00:1]', '[2002:c0a8:101::1]', '[ff02::1]',
-  'localhost', 'LOCALHOST', 'api.localhost', 'localhost.', 'router', 'nas.', 'printer.local', 'db.internal', 'tv.home.arpa',
-  'box.lan', 'host.localdomain', 'app.localtest.me', 'lvh.me', '127.0.0.1.nip.io', '10.0.0.1.sslip.io', 'x.traefik.me',
+  '127.0.0.1',
+  '127.1.2.3',
+  '0.0.0.0',
+  '10.0.0.5',
+  '172.16.0.1',
+  '172.31.255.1',
+  '192.168.1.1',
+  '100.64.0.1',
+  '100.127.1.1',
+  '169.254.169.254',
+  '224.0.0.251',
+  '239.1.1.1',
+  '255.255.255.255',
+  '198.18.0.1',
+  '198.19.4.4',
+  '192.0.0.8',
+  '192.0.2.1',
+  '192.88.99.1',
+  '198.51.100.7',
+  '203.0.113.9',
+  '2130706433',
+  '0x7f.0.0.1',
+  '0177.0.0.1',
+  '[::1]',
+  '[::ffff:127.0.0.1]',
+  '[fd12:3456::1]',
+  '[fe80::1]',
+  '[64:ff9b::7f00:1]',
+  '[2002:c0a8:101::1]',
+  '[ff02::1]',
+  'localhost',
+  'LOCALHOST',
+  'api.localhost',
+  'localhost.',
+  'router',
+  'nas.',
+  'printer.local',
+  'db.internal',
+  'tv.home.arpa',
+  'box.lan',
+  'host.localdomain',
+  'app.localtest.me',
+  'lvh.me',
+  '127.0.0.1.nip.io',
+  '10.0.0.1.sslip.io',
+  'x.traefik.me',
 ];
-const PUBLIC = ['example.com', 'pub.skillpin.test', 'www.example.co.uk', '8.8.8.8', '172.32.0.1', '100.128.0.1', '192.169.1.1', '11.0.0.1', 'localhost.example.com', 'internal.example.com', 'nip.io.example.com'];
+const PUBLIC = [
+  'example.com',
+  'pub.skillpin.test',
+  'www.example.co.uk',
+  '8.8.8.8',
+  '172.32.0.1',
+  '100.128.0.1',
+  '192.169.1.1',
+  '11.0.0.1',
+  'localhost.example.com',
+  'internal.example.com',
+  'nip.io.example.com',
+];
 
 const matches = (url: string): boolean => blockPatterns().some((p) => new RegExp(p, 'i').test(url));
 
@@ -42,7 +94,7 @@ describe('block rules', () => {
     expect(needsPermit(url)).toBe(true);
   });
 
-  it('the rules match only the extension\'s own requests outside tabs, ids below the permits', () => {
+  it("the rules match only the extension's own requests outside tabs, ids below the permits", () => {
     for (const r of blockRules(EXT_ID)) {
       expect(r.condition.tabIds).toEqual([-1]);
       expect(r.condition.initiatorDomains).toEqual([EXT_ID]);
@@ -51,10 +103,15 @@ describe('block rules', () => {
     }
   });
 
-  it('a page\'s service worker or shared worker (another initiator, also outside tabs) is not blocked', async () => {
+  it("a page's service worker or shared worker (another initiator, also outside tabs) is not blocked", async () => {
     const rules = simRules();
     await createPermits((c) => rules.update(c), { extensionId: EXT_ID }).install([]);
-    for (const [url, page] of [['http://localhost:3000/sw.js', 'localhost'], ['http://127.0.0.1:8080/api', '127.0.0.1'], ['http://wiki.corp.internal/x', 'wiki.corp.internal'], ['http://intranet/x', 'intranet']]) {
+    for (const [url, page] of [
+      ['http://localhost:3000/sw.js', 'localhost'],
+      ['http://127.0.0.1:8080/api', '127.0.0.1'],
+      ['http://wiki.corp.internal/x', 'wiki.corp.internal'],
+      ['http://intranet/x', 'intranet'],
+    ]) {
       expect(rules.blocks(url as string), url).toBe(true);
       expect(rules.blocks(url as string, page), url).toBe(false);
     }
@@ -62,7 +119,7 @@ describe('block rules', () => {
 });
 
 describe('permit rules', () => {
-  it('allow exactly one URL, case-sensitively, for the extension\'s own requests, above the block rules', () => {
+  it("allow exactly one URL, case-sensitively, for the extension's own requests, above the block rules", () => {
     const rule = permitRule(FIRST_PERMIT_ID, 'http://127.0.0.1:8080/skills/a/SKILL.md?v=1', EXT_ID);
     expect(rule).toEqual({
       id: FIRST_PERMIT_ID,
@@ -87,10 +144,13 @@ describe('permits', () => {
   function setup(opts: { failAdd?: () => boolean; failRemove?: () => boolean } = {}) {
     const changes: RuleChange[] = [];
     const rules = simRules(opts);
-    const permits = createPermits(async (c) => {
-      changes.push(c);
-      await rules.update(c);
-    }, { extensionId: EXT_ID });
+    const permits = createPermits(
+      async (c) => {
+        changes.push(c);
+        await rules.update(c);
+      },
+      { extensionId: EXT_ID },
+    );
     return { changes, rules, permits, ready: permits.install([]) };
   }
   const settle = (): Promise<void> => new Promise((done) => setTimeout(done, 0));
@@ -169,7 +229,10 @@ describe('permits', () => {
     await settle();
     fail = false;
     const b = await permits.acquire(new URL(URL_B));
-    const ids = rules.rules().filter((r) => r.id >= FIRST_PERMIT_ID).map((r) => r.id);
+    const ids = rules
+      .rules()
+      .filter((r) => r.id >= FIRST_PERMIT_ID)
+      .map((r) => r.id);
     expect(ids).toEqual([FIRST_PERMIT_ID, FIRST_PERMIT_ID + 1]);
     b();
     await settle();
@@ -177,7 +240,7 @@ describe('permits', () => {
     expect(rules.rules()).toEqual(blockRules(EXT_ID));
   });
 
-  it('install replaces a previous worker\'s rules with the block rules', async () => {
+  it("install replaces a previous worker's rules with the block rules", async () => {
     const { changes, rules, permits, ready } = setup();
     await ready;
     await permits.acquire(new URL(URL_A));

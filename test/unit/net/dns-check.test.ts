@@ -32,7 +32,7 @@ describe('vetResolvedHost', () => {
     expect(await vet('https://pub.example', 'https://empty.example.com/s.md')).toBe(UNRESOLVED);
     expect(await vet('https://pub.example', 'https://nx.example.com/s.md')).toBe(UNRESOLVED);
   });
-  it('the origin\'s own host and any request of a private origin are left to the name rules', async () => {
+  it("the origin's own host and any request of a private origin are left to the name rules", async () => {
     expect(await vet('https://rebind.example.com', 'https://rebind.example.com/llms.txt')).toBeNull();
     expect(await vet('http://127.0.0.1:8080', 'https://rebind.example.com/s.md')).toBeNull();
   });

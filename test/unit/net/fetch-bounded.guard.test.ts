@@ -147,7 +147,10 @@ describe('fetchBounded in Chrome: hop by hop from the reported Location, each ho
 
 describe('fetchBounded in Chrome: where a name resolved (webRequest ip)', () => {
   const CDN = 'https://cdn.example/s.md';
-  const at = (map: Record<string, string>) => (host: string): string | undefined => map[host];
+  const at =
+    (map: Record<string, string>) =>
+    (host: string): string | undefined =>
+      map[host];
 
   it('bytes another public name served from a private address are dropped (the request was already made)', async () => {
     for (const address of ['127.0.0.1', '192.168.1.20', '::1', 'fd00::5', '169.254.169.254']) {

@@ -10,11 +10,13 @@ const realFetch: FetchLike = (url, init) => fetch(url, init);
 const clock: Clock = { now: () => Date.now() };
 
 type Handler = (req: IncomingMessage, res: ServerResponse, url: URL) => void;
-const on = (path: string, handler: Handler): Route => (req, res, url) => {
-  if (url.pathname !== path) return false;
-  handler(req, res, url);
-  return true;
-};
+const on =
+  (path: string, handler: Handler): Route =>
+  (req, res, url) => {
+    if (url.pathname !== path) return false;
+    handler(req, res, url);
+    return true;
+  };
 
 const closed = new Map<string, boolean>();
 const timers = new Set<ReturnType<typeof setInterval>>();

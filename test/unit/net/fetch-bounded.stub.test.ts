@@ -247,10 +247,13 @@ describe('opaque-redirect fallback (browsers)', () => {
   });
 
   it('a followed chain that fails (Chromium: a loop or more than 20 hops is a TypeError) is absent too-many-redirects', async () => {
-    const s: { fetch: FetchLike; calls: Call[] } = { calls: [], fetch: (url, init) => {
-      s.calls.push({ url, init });
-      return init.redirect === 'manual' ? Promise.resolve(opaqueRedirect()) : Promise.reject(new TypeError('Failed to fetch'));
-    } };
+    const s: { fetch: FetchLike; calls: Call[] } = {
+      calls: [],
+      fetch: (url, init) => {
+        s.calls.push({ url, init });
+        return init.redirect === 'manual' ? Promise.resolve(opaqueRedirect()) : Promise.reject(new TypeError('Failed to fetch'));
+      },
+    };
     for (const kind of ['llms-txt', 'skill-md'] as const) {
       const r = await run(s.fetch, PUB + '/llms.txt', kind);
       expect(r).toMatchObject({ kind: 'absent', reason: 'too-many-redirects' });
@@ -328,15 +331,18 @@ describe('default byte caps per kind', () => {
   ] as const)('%s: a declared length one over %d is too-large and the body is not read', async (kind, cap) => {
     let pulled = false;
     let cancelled = false;
-    const body = new ReadableStream<Uint8Array>({
-      pull(controller) {
-        pulled = true;
-        controller.enqueue(new Uint8Array(1));
+    const body = new ReadableStream<Uint8Array>(
+      {
+        pull(controller) {
+          pulled = true;
+          controller.enqueue(new Uint8Array(1));
+        },
+        cancel() {
+          cancelled = true;
+        },
       },
-      cancel() {
-        cancelled = true;
-      },
-    }, { highWaterMark: 0 });
+      { highWaterMark: 0 },
+    );
     const s = stub(() => new Response(body, { status: 200, headers: { 'Content-Length': String(cap + 1) } }));
     const url = PUB + (isArtifactKind(kind) ? '/artifact' : '/doc');
     expect(await run(s.fetch, url, kind)).toMatchObject({ kind: 'too-large', limit: cap });

@@ -11,14 +11,29 @@ import type { FetchResult } from '../../../lib/net/fetch-result';
 const clock = { now: () => 0 };
 const opts = (kind: DocumentKind, origin = 'https://pub.example', extra: Partial<BoundedFetchOptions> = {}): BoundedFetchOptions => ({ kind, origin, clock, ...extra });
 const ctx = (url: string, o: BoundedFetchOptions): RequestCtx => {
-  const c = preflight(url, o, new AbortController(), () => 0, () => false);
+  const c = preflight(
+    url,
+    o,
+    new AbortController(),
+    () => 0,
+    () => false,
+  );
   if (!('requested' in c)) throw new Error(`refused: ${JSON.stringify(c)}`);
   return c;
 };
 const kindOf = (r: RequestCtx | FetchResult): string => ('requested' in r ? 'ctx' : `${r.kind}/${'reason' in r ? r.reason : ''}`);
 
 describe('preflight', () => {
-  const pf = (url: string, o: BoundedFetchOptions) => kindOf(preflight(url, o, new AbortController(), () => 0, () => false));
+  const pf = (url: string, o: BoundedFetchOptions) =>
+    kindOf(
+      preflight(
+        url,
+        o,
+        new AbortController(),
+        () => 0,
+        () => false,
+      ),
+    );
   it('refuses before any request', () => {
     expect(pf('https://pub.example/llms.txt', opts('llms-txt', 'ftp://pub.example'))).toBe('blocked/origin-invalid');
     expect(pf('not a url', opts('llms-txt'))).toBe('blocked/url-invalid');

@@ -65,11 +65,17 @@ describe('request watcher: recorded event sequences (Chrome)', () => {
   });
 
   it('an end without an address leaves none: the caller waits, then fails closed', async () => {
-    const chain = await settledAfter([['request', d('3', A)], ['ended', d('3', A)]], (c) => c.addresses[A] !== undefined);
+    const chain = await settledAfter(
+      [
+        ['request', d('3', A)],
+        ['ended', d('3', A)],
+      ],
+      (c) => c.addresses[A] !== undefined,
+    );
     expect(chain).toMatchObject({ urls: [A], ended: true, addresses: {} });
   });
 
-  it('requests of pages and tabs are not the extension\'s: never filed, even for the same URL', async () => {
+  it("requests of pages and tabs are not the extension's: never filed, even for the same URL", async () => {
     const chain = await settledAfter([
       ['request', d('1', A, { initiator: 'http://localhost:3000' })],
       ['ended', d('1', A, { initiator: 'http://localhost:3000', ip: '127.0.0.1' })],

@@ -217,8 +217,7 @@ describe('corpus: index cases (FORMATS.md §11)', () => {
 });
 
 describe('corpus: discovery RFC examples', () => {
-  const rfc = (name: string): ParsedIndex | InvalidDocument =>
-    parseIndex(readFileSync(join(CORPUS, 'discovery-rfc', name)), CURRENT, ORIGIN, 'index');
+  const rfc = (name: string): ParsedIndex | InvalidDocument => parseIndex(readFileSync(join(CORPUS, 'discovery-rfc', name)), CURRENT, ORIGIN, 'index');
   const ok = (name: string): ParsedIndex => {
     const r = rfc(name);
     if ('invalid' in r) throw new Error(name);
@@ -246,14 +245,11 @@ describe('corpus: discovery RFC examples', () => {
     expect(refusals(r)).toEqual(['ok', 'ok']);
     expect(r.candidates.map((c) => c.url)).toEqual([`${ORIGIN}/.well-known/agent-skills/wrangler/SKILL.md`, `${ORIGIN}/.well-known/agent-skills/code-review/SKILL.md`]);
   });
-  it.each(['draft-2026-02-13_index-format.example.json', 'draft-2026-02-13_index-with-digests-and-package.example.json'])(
-    '%s: files of objects → unsupported',
-    (name) => {
-      const r = ok(name);
-      expect(r.shape).toBe('other');
-      expect(refusals(r).every((s) => s === 'unsupported:index-draft-files-objects')).toBe(true);
-    },
-  );
+  it.each(['draft-2026-02-13_index-format.example.json', 'draft-2026-02-13_index-with-digests-and-package.example.json'])('%s: files of objects → unsupported', (name) => {
+    const r = ok(name);
+    expect(r.shape).toBe('other');
+    expect(refusals(r).every((s) => s === 'unsupported:index-draft-files-objects')).toBe(true);
+  });
   it('the client lockfile is not an index', () => {
     expect(rfc('agentskills-pr254_client-lockfile.example.json')).toMatchObject({ invalid: true, code: 'index-no-skills-array' });
   });
@@ -353,7 +349,9 @@ describe('corpus: SKILL.md frontmatter', () => {
     }
     expect(missing.length).toBeGreaterThanOrEqual(18);
     expect(missing.length).toBeLessThanOrEqual(28);
-    expect(missing).toEqual(expect.arrayContaining(['PlakarKorp__plakar.io__static/.well-known/agent-skills/install-plakar/SKILL.md', 'Project-HAMi__website__static/.well-known/agent-skills/hami-docs/SKILL.md']));
+    expect(missing).toEqual(
+      expect.arrayContaining(['PlakarKorp__plakar.io__static/.well-known/agent-skills/install-plakar/SKILL.md', 'Project-HAMi__website__static/.well-known/agent-skills/hami-docs/SKILL.md']),
+    );
     expect(yamlErrors).toHaveLength(9);
     expect(yamlErrors.filter((p) => p.startsWith('Fliplet__'))).toHaveLength(6);
   });

@@ -7,7 +7,6 @@ import { parseFrontmatter } from '../../../lib/parse/skill-md';
 import { skillMarkdown } from '../../../scripts/lib/publisher-site.mjs';
 import { CORPUS } from '../../support/corpus-sites';
 
-
 /** What the full parser makes of a block, with the product's options; null when it errs or warns. */
 function viaYaml(block: string): unknown {
   const doc = parseDocument(block, { schema: 'core', customTags: [], uniqueKeys: true, merge: false, prettyErrors: false });
@@ -47,11 +46,40 @@ describe('simpleFrontmatter', () => {
 
   it('leaves to the YAML parser everything outside the simple form', () => {
     const refused = [
-      'name: true\n', 'name: null\n', 'name: 1.0\n', 'version: 0x1F\n', 'name: a # comment\n', 'name: a: b\n', 'name: "a\\nb"\n',
-      "name: 'quoted'\n", 'name: a\nname: b\n', 'name: a\n\ndescription: b\n', 'name:\ta\n', 'name: a\r\n', 'name: a \n', '  name: a\n',
-      'name: [a, b]\n', 'name: {a: b}\n', 'name: |\n  text\n', 'name: >\n  text\n', 'name: &x a\n', 'name: *x\n', 'name: !tag a\n',
-      'true: a\n', 'null: a\n', '_x: a\n', 'name: ~\n', 'name: -a\n', 'name: "é"\n', 'name: a\n  b\n', 'name:  a\n', 'name: a  b\n', '',
-      'name: a\n- b\n', 'name: ""x\n', 'name: a\'s \'x\'\n',
+      'name: true\n',
+      'name: null\n',
+      'name: 1.0\n',
+      'version: 0x1F\n',
+      'name: a # comment\n',
+      'name: a: b\n',
+      'name: "a\\nb"\n',
+      "name: 'quoted'\n",
+      'name: a\nname: b\n',
+      'name: a\n\ndescription: b\n',
+      'name:\ta\n',
+      'name: a\r\n',
+      'name: a \n',
+      '  name: a\n',
+      'name: [a, b]\n',
+      'name: {a: b}\n',
+      'name: |\n  text\n',
+      'name: >\n  text\n',
+      'name: &x a\n',
+      'name: *x\n',
+      'name: !tag a\n',
+      'true: a\n',
+      'null: a\n',
+      '_x: a\n',
+      'name: ~\n',
+      'name: -a\n',
+      'name: "é"\n',
+      'name: a\n  b\n',
+      'name:  a\n',
+      'name: a  b\n',
+      '',
+      'name: a\n- b\n',
+      'name: ""x\n',
+      "name: a's 'x'\n",
     ];
     for (const block of refused) expect(simpleFrontmatter(block), JSON.stringify(block)).toBeNull();
   });

@@ -169,9 +169,7 @@ describe('parseIndex: entry shapes (§2.3)', () => {
     expect(ok({ skills: [] }).shape).toBe('empty');
   });
   it('reads v0.2 JSON at the legacy path and v0.1 JSON at the current path', () => {
-    expect(ok({ skills: [{ name: 'a', url: './a/SKILL.md' }] }, LEGACY_URL, 'legacy-index').candidates[0]?.url).toBe(
-      'https://example.test/.well-known/skills/a/SKILL.md',
-    );
+    expect(ok({ skills: [{ name: 'a', url: './a/SKILL.md' }] }, LEGACY_URL, 'legacy-index').candidates[0]?.url).toBe('https://example.test/.well-known/skills/a/SKILL.md');
     expect(ok({ skills: [{ name: 'b', files: ['SKILL.md'] }] }).candidates[0]?.source).toBe('index');
   });
 });
@@ -225,13 +223,10 @@ describe('parseIndex: URL entries (§2.4)', () => {
     expect(entry({ name: 'a', type: 'skill-md', url: '/a.zip' }).type).toBe('skill-md');
     expect(entry({ name: 'a', type: 'archive', url: '/a/SKILL.md' }).type).toBe('archive');
   });
-  it.each(['task', 'tool', 'skill', 'content', 'documentation', 'reference', 'api', 'Skill-MD', '', null, 3, ['skill-md']])(
-    'type %j is unsupported and the entry is never fetched',
-    (type) => {
-      const c = entry({ name: 'a', type, url: '/a/SKILL.md' });
-      expect(c.refusal).toMatchObject({ status: 'unsupported', code: 'index-type-unsupported' });
-    },
-  );
+  it.each(['task', 'tool', 'skill', 'content', 'documentation', 'reference', 'api', 'Skill-MD', '', null, 3, ['skill-md']])('type %j is unsupported and the entry is never fetched', (type) => {
+    const c = entry({ name: 'a', type, url: '/a/SKILL.md' });
+    expect(c.refusal).toMatchObject({ status: 'unsupported', code: 'index-type-unsupported' });
+  });
   it('an unsupported type wins over an invalid digest and URL; those stay as diagnostics', () => {
     const c = entry({ name: 'a', type: 'navigation', url: '__X__/a', sha256: 'PLACEHOLDER_DIGEST' });
     expect(c.refusal?.status).toBe('unsupported');
@@ -254,21 +249,14 @@ describe('parseIndex: URL entries (§2.4)', () => {
     }
     expect(entry({ name: 'ok-name-2', url: '/a/SKILL.md' }).diagnostics).toEqual([]);
   });
-  it.each([
-    'sha256:c4d5e6f7...',
-    `sha256-${'A'.repeat(43)}=`,
-    HEX_A,
-    `SHA256:${HEX_A}`,
-    `sha256:${HEX_A}0`,
-    `sha256:${'z'.repeat(64)}`,
-    '',
-    null,
-    42,
-  ])('digest %j makes the skill invalid', (digest) => {
-    const c = entry({ name: 'a', url: '/a/SKILL.md', digest });
-    expect(c.refusal).toMatchObject({ status: 'invalid', code: 'index-digest-invalid' });
-    expect(c.declared).toEqual([]);
-  });
+  it.each(['sha256:c4d5e6f7...', `sha256-${'A'.repeat(43)}=`, HEX_A, `SHA256:${HEX_A}`, `sha256:${HEX_A}0`, `sha256:${'z'.repeat(64)}`, '', null, 42])(
+    'digest %j makes the skill invalid',
+    (digest) => {
+      const c = entry({ name: 'a', url: '/a/SKILL.md', digest });
+      expect(c.refusal).toMatchObject({ status: 'invalid', code: 'index-digest-invalid' });
+      expect(c.declared).toEqual([]);
+    },
+  );
   it.each(['PLACEHOLDER_DIGEST', `sha256:${HEX_A}`, HEX_A.slice(1), '', null, 0])('sha256 %j makes the skill invalid', (sha256) => {
     const c = entry({ name: 'a', url: '/a/SKILL.md', sha256 });
     expect(c.refusal).toMatchObject({ status: 'invalid', code: 'index-sha256-invalid' });
@@ -334,14 +322,11 @@ describe('parseIndex: v0.1 entries (§2.5)', () => {
     });
     expect(v01('技能', ['SKILL.md']).url).toBe('https://example.test/.well-known/agent-skills/%E6%8A%80%E8%83%BD/SKILL.md');
   });
-  it.each(['', '.', '..', 'a/b', 'a\\b', 'a?b', 'a#b', 'a%20b', 'a\u0000b', 'a\nb', 'a\u007fb', 7, null])(
-    'name %j is invalid',
-    (name) => {
-      const c = v01(name, ['SKILL.md']);
-      expect(c.refusal).toMatchObject({ status: 'invalid', code: 'v01-name-invalid' });
-      expect(c.url).toBeNull();
-    },
-  );
+  it.each(['', '.', '..', 'a/b', 'a\\b', 'a?b', 'a#b', 'a%20b', 'a\u0000b', 'a\nb', 'a\u007fb', 7, null])('name %j is invalid', (name) => {
+    const c = v01(name, ['SKILL.md']);
+    expect(c.refusal).toMatchObject({ status: 'invalid', code: 'v01-name-invalid' });
+    expect(c.url).toBeNull();
+  });
   it.each([
     [[], 'v01-files-empty'],
     [['https://raw.githubusercontent.com/o/r/main/SKILL.md'], 'v01-file-not-relative'],

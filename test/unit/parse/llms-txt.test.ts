@@ -70,27 +70,11 @@ describe('parseLlmsTxt: a plain item', () => {
 });
 
 describe('parseLlmsTxt: section start and end', () => {
-  it.each([
-    '## Skills',
-    '## skills',
-    '##   SKILLS  ',
-    '## Skills ##',
-    '   ## Skills',
-    '##\tSkills',
-  ])('"%s" starts the section', (heading) => {
+  it.each(['## Skills', '## skills', '##   SKILLS  ', '## Skills ##', '   ## Skills', '##\tSkills'])('"%s" starts the section', (heading) => {
     expect(names(`${heading}\n${ITEM}\n`)).toEqual(['a']);
   });
 
-  it.each([
-    '### Skills',
-    '# Skills',
-    '#### Writing Skills',
-    '## Agent Skills',
-    '## Skills list',
-    '##Skills',
-    '    ## Skills',
-    '\t## Skills',
-  ])('"%s" is not a section start', (heading) => {
+  it.each(['### Skills', '# Skills', '#### Writing Skills', '## Agent Skills', '## Skills list', '##Skills', '    ## Skills', '\t## Skills'])('"%s" is not a section start', (heading) => {
     const r = parse(`${heading}\n${ITEM}\n`);
     expect(r.hasSkillsSection).toBe(false);
     expect(r.candidates).toEqual([]);
@@ -231,11 +215,7 @@ describe('parseLlmsTxt: list syntax', () => {
   it('allows an empty description, with a warning', () => {
     const r = parse('## Skills\n- [a](/a/SKILL.md)\n- [b](/b/SKILL.md):   \n- [c](/c/SKILL.md) <!-- skill: {"version":"1"} -->\n');
     expect(r.candidates.map((c) => c.description)).toEqual(['', '', '']);
-    expect(r.candidates.map((c) => codes(c.diagnostics))).toEqual([
-      ['llms-item-empty-description'],
-      ['llms-item-empty-description'],
-      ['llms-item-empty-description'],
-    ]);
+    expect(r.candidates.map((c) => codes(c.diagnostics))).toEqual([['llms-item-empty-description'], ['llms-item-empty-description'], ['llms-item-empty-description']]);
     expect(r.candidates[2]?.version).toBe('1');
   });
   it('warns about an empty title and leaves the name null', () => {

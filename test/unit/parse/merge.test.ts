@@ -39,17 +39,12 @@ describe('mergeCandidates', () => {
 
   it('marks disagreement when any two declared digests differ', () => {
     expect(
-      mergeCandidates([
-        cand({ source: 'llms-txt', position: 1, url: URL_A, declared: [inline(HEX_A)] }),
-        cand({ source: 'index', position: 0, url: URL_A, declared: [idxSha(HEX_B)] }),
-      ])[0]?.disagree,
+      mergeCandidates([cand({ source: 'llms-txt', position: 1, url: URL_A, declared: [inline(HEX_A)] }), cand({ source: 'index', position: 0, url: URL_A, declared: [idxSha(HEX_B)] })])[0]?.disagree,
     ).toBe(true);
     expect(mergeCandidates([cand({ source: 'index', position: 0, url: URL_A, declared: [idxDigest(HEX_A), idxSha(HEX_B)] })])[0]?.disagree).toBe(true);
     expect(
-      mergeCandidates([
-        cand({ source: 'llms-txt', position: 1, url: URL_A, declared: [inline(HEX_A)] }),
-        cand({ source: 'llms-txt', position: 2, url: URL_A, declared: [inline(HEX_B)] }),
-      ])[0]?.disagree,
+      mergeCandidates([cand({ source: 'llms-txt', position: 1, url: URL_A, declared: [inline(HEX_A)] }), cand({ source: 'llms-txt', position: 2, url: URL_A, declared: [inline(HEX_B)] })])[0]
+        ?.disagree,
     ).toBe(true);
     expect(mergeCandidates([cand({ source: 'index', position: 0, url: URL_A })])[0]).toMatchObject({ disagree: false, declared: [] });
   });
@@ -67,10 +62,7 @@ describe('mergeCandidates', () => {
   });
 
   it('does not flag a name repeated by two sources for the same URL', () => {
-    const merged = mergeCandidates([
-      cand({ source: 'llms-txt', position: 1, url: URL_A, name: 'a' }),
-      cand({ source: 'index', position: 0, url: URL_A, name: 'a' }),
-    ]);
+    const merged = mergeCandidates([cand({ source: 'llms-txt', position: 1, url: URL_A, name: 'a' }), cand({ source: 'index', position: 0, url: URL_A, name: 'a' })]);
     expect(merged[0]?.diagnostics).toEqual([]);
   });
 
@@ -88,18 +80,12 @@ describe('mergeCandidates', () => {
   it('carries the strongest refusal: unsupported before invalid, and any refusal over none', () => {
     const invalid = { status: 'invalid' as const, code: 'llms-sha256-invalid', message: 'i' };
     const unsupported = { status: 'unsupported' as const, code: 'index-type-unsupported', message: 'u' };
-    expect(
-      mergeCandidates([
-        cand({ source: 'llms-txt', position: 1, url: URL_A, refusal: invalid }),
-        cand({ source: 'index', position: 0, url: URL_A, refusal: unsupported }),
-      ])[0]?.refusal,
-    ).toBe(unsupported);
-    expect(
-      mergeCandidates([
-        cand({ source: 'llms-txt', position: 1, url: URL_A, declared: [inline(HEX_A)] }),
-        cand({ source: 'index', position: 0, url: URL_A, refusal: invalid }),
-      ])[0]?.refusal,
-    ).toBe(invalid);
+    expect(mergeCandidates([cand({ source: 'llms-txt', position: 1, url: URL_A, refusal: invalid }), cand({ source: 'index', position: 0, url: URL_A, refusal: unsupported })])[0]?.refusal).toBe(
+      unsupported,
+    );
+    expect(mergeCandidates([cand({ source: 'llms-txt', position: 1, url: URL_A, declared: [inline(HEX_A)] }), cand({ source: 'index', position: 0, url: URL_A, refusal: invalid })])[0]?.refusal).toBe(
+      invalid,
+    );
     const first = { status: 'invalid' as const, code: 'first', message: '' };
     expect(
       mergeCandidates([
@@ -110,10 +96,7 @@ describe('mergeCandidates', () => {
   });
 
   it('prefers the index type when the sources disagree, with a diagnostic', () => {
-    const merged = mergeCandidates([
-      cand({ source: 'llms-txt', position: 1, url: URL_A, type: 'archive' }),
-      cand({ source: 'index', position: 0, url: URL_A, type: 'skill-md' }),
-    ]);
+    const merged = mergeCandidates([cand({ source: 'llms-txt', position: 1, url: URL_A, type: 'archive' }), cand({ source: 'index', position: 0, url: URL_A, type: 'skill-md' })]);
     expect(merged[0]?.type).toBe('skill-md');
     expect(codes(merged[0]?.diagnostics)).toEqual(['type-differs']);
     expect(mergeCandidates([cand({ source: 'llms-txt', position: 1, url: URL_A, type: 'archive' })])[0]?.type).toBe('archive');

@@ -155,9 +155,7 @@ describe('parseFrontmatter: fields', () => {
     expect(fm(`---\nname: a\ndescription: ${'d'.repeat(1024)}\n---\n`).diagnostics).toEqual([]);
   });
   it('warns about a compatibility field over 500 characters', () => {
-    expect(codes(fm(`---\nname: a\ndescription: d\ncompatibility: ${'c'.repeat(501)}\n---\n`).diagnostics)).toEqual([
-      'frontmatter-compatibility-length',
-    ]);
+    expect(codes(fm(`---\nname: a\ndescription: d\ncompatibility: ${'c'.repeat(501)}\n---\n`).diagnostics)).toEqual(['frontmatter-compatibility-length']);
   });
 });
 

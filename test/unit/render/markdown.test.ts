@@ -143,9 +143,7 @@ describe('sanitizeSkillHtml (the second layer, fed raw HTML directly)', () => {
   });
 
   it('strips javascript: links even when entity-encoded or padded', () => {
-    const out = dom(
-      sanitizeSkillHtml('<a href="java&#x09;script:alert(1)">a</a><a href=" javascript:alert(1)">b</a><a href="&#106;avascript:alert(1)">c</a>', document),
-    );
+    const out = dom(sanitizeSkillHtml('<a href="java&#x09;script:alert(1)">a</a><a href=" javascript:alert(1)">b</a><a href="&#106;avascript:alert(1)">c</a>', document));
     expect(out.querySelectorAll('a')).toHaveLength(0);
     expect(out.textContent).toBe('abc');
   });

@@ -56,7 +56,12 @@ function controllable(): { run: (origin: string, opts: { force: boolean }) => Pr
 }
 
 const flush = (): Promise<void> => new Promise((r) => setTimeout(r, 0));
-const fakeClock = (start = 1_000): { now(): number; t: number } => ({ t: start, now() { return this.t; } });
+const fakeClock = (start = 1_000): { now(): number; t: number } => ({
+  t: start,
+  now() {
+    return this.t;
+  },
+});
 
 describe('one probe per origin', () => {
   it('concurrent callers share one run and one result', async () => {

@@ -28,11 +28,15 @@ describe('focused and skipped tests', () => {
     ['unit', "import { it } from 'vitest';\nit.skip('dropped', () => {});\n", 'noSkippedTests'],
     ['e2e', "import { test } from '@playwright/test';\ntest.only('runs alone', async () => {});\n", 'noFocusedTests'],
     ['e2e', "import { test } from '@playwright/test';\ntest.skip(true, 'not here');\ntest('a', async () => {});\n", 'noSkippedTests'],
-  ])('test/%s: %j is a lint error', (path, source, rule) => {
-    const r = lint(path, source);
-    expect(r.out).toContain(`lint/suspicious/${rule}`);
-    expect(r.status, r.out).not.toBe(0);
-  }, 60_000);
+  ])(
+    'test/%s: %j is a lint error',
+    (path, source, rule) => {
+      const r = lint(path, source);
+      expect(r.out).toContain(`lint/suspicious/${rule}`);
+      expect(r.status, r.out).not.toBe(0);
+    },
+    60_000,
+  );
 
   it('a plain test passes the lint (the check above is not Biome failing on everything)', () => {
     const r = lint('unit', "import { expect, it } from 'vitest';\nit('runs', () => expect(1).toBe(1));\n");

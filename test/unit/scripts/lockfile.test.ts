@@ -43,7 +43,7 @@ describe('package-lock.json', () => {
     expect(missing).toEqual([]);
   });
 
-  it('the publisher\'s unserved optional engine is the local absent package, which fails on import', async () => {
+  it("the publisher's unserved optional engine is the local absent package, which fails on import", async () => {
     expect(pkg.overrides?.['@rckflr/minimemory']).toBe('$@rckflr/minimemory');
     expect(pkg.devDependencies['@rckflr/minimemory']).toBe('file:scripts/npm/minimemory-absent');
     expect(lock.packages['node_modules/@rckflr/minimemory']).toMatchObject({ link: true, resolved: 'scripts/npm/minimemory-absent' });

@@ -3,17 +3,7 @@
 // erroring run and an empty run must each fail, a clean run passes, and the closing line keeps
 // the shape CI reads.
 import { describe, expect, it } from 'vitest';
-import {
-  closingLines,
-  commandOutcome,
-  playwrightOutcome,
-  runTestStep,
-  stepLines,
-  TEST_FLOORS,
-  vitestOutcome,
-  type Exit,
-  type ResultFiles,
-} from '../../../scripts/lib/test-run.mjs';
+import { closingLines, commandOutcome, playwrightOutcome, runTestStep, stepLines, TEST_FLOORS, vitestOutcome, type Exit, type ResultFiles } from '../../../scripts/lib/test-run.mjs';
 
 const OK: Exit = { status: 0 };
 const EXIT_1: Exit = { status: 1 };
@@ -88,7 +78,11 @@ describe('vitest runs', () => {
   });
 
   it('failing tests are counted as failures, without an extra one for the exit status they explain', () => {
-    const o = vitestOutcome(EXIT_1, vitestJson({ numPassedTests: 2, numFailedTests: 1, success: false, testResults: [{ name: 'x', status: 'failed', assertionResults: [{ status: 'failed' }] }] }), LOCAL);
+    const o = vitestOutcome(
+      EXIT_1,
+      vitestJson({ numPassedTests: 2, numFailedTests: 1, success: false, testResults: [{ name: 'x', status: 'failed', assertionResults: [{ status: 'failed' }] }] }),
+      LOCAL,
+    );
     expect(o).toMatchObject({ passed: 2, failed: 1, problems: [] });
   });
 
@@ -108,7 +102,16 @@ describe('vitest runs', () => {
 
 describe('Playwright runs', () => {
   it('a clean run passes; flaky tests count as passed and are named', () => {
-    const suites = [{ title: 'flows.spec.ts', specs: [{ title: 'copies', tests: [{ status: 'flaky' }] }, { title: 'inserts', tests: [{ status: 'expected' }] }], suites: [] }];
+    const suites = [
+      {
+        title: 'flows.spec.ts',
+        specs: [
+          { title: 'copies', tests: [{ status: 'flaky' }] },
+          { title: 'inserts', tests: [{ status: 'expected' }] },
+        ],
+        suites: [],
+      },
+    ];
     const o = playwrightOutcome(OK, playwrightJson({ expected: 2, flaky: 1, skipped: 1 }, [], suites), LOCAL);
     expect(o).toMatchObject({ passed: 3, failed: 0, skipped: 1, flaky: ['flows.spec.ts › copies'], problems: [] });
   });

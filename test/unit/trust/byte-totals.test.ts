@@ -107,7 +107,10 @@ describe('running byte totals', () => {
     const kept = sized(A, 'kept', 800, 1);
     await store.approve(approvalFor(kept, null), kept);
     const before = await totals(factory, name);
-    const err = await store.putSkill(sized(A, 'new', 400, 2)).then(() => null, (e: unknown) => e);
+    const err = await store.putSkill(sized(A, 'new', 400, 2)).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect((err as StoreError).code).toBe('over-budget');
     expect(await totals(factory, name)).toEqual(before);
     expect(await expected(factory, name)).toEqual(before);

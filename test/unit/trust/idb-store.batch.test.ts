@@ -50,7 +50,12 @@ describe('getOriginState', () => {
     expect(state?.pin).toBeNull();
     expect(state?.skills.map((s) => s.digestLf)).toEqual([good.digestLf]);
     expect(state?.cache).toEqual([]);
-    expect(errors.filter((e) => e.code === 'corrupt-record').map((e) => e.store).sort()).toEqual(['cache', 'pins', 'skills']);
+    expect(
+      errors
+        .filter((e) => e.code === 'corrupt-record')
+        .map((e) => e.store)
+        .sort(),
+    ).toEqual(['cache', 'pins', 'skills']);
     expect(await rawAll(factory, name, 'skills')).toHaveLength(2);
   });
 });

@@ -24,7 +24,10 @@ async function has(store: TrustStore, s: StoredSkill): Promise<boolean> {
 }
 
 async function refusal(p: Promise<unknown>): Promise<StoreError> {
-  const err = await p.then(() => null, (e: unknown) => e);
+  const err = await p.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(StoreError);
   return err as StoreError;
 }

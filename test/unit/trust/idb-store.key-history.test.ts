@@ -15,9 +15,7 @@ describe('key history', () => {
     const { store } = await freshStore();
     await store.pinIfAbsent(ORIGIN, A.key, A.fingerprint, 100);
     await store.pinIfAbsent(ORIGIN, A.key, A.fingerprint, 250);
-    expect(await store.getKeyHistory(ORIGIN)).toEqual([
-      { origin: ORIGIN, fingerprint: A.fingerprint, key: A.key, firstSeen: 100, lastSeen: 250, state: 'pinned', revokedAt: null },
-    ]);
+    expect(await store.getKeyHistory(ORIGIN)).toEqual([{ origin: ORIGIN, fingerprint: A.fingerprint, key: A.key, firstSeen: 100, lastSeen: 250, state: 'pinned', revokedAt: null }]);
   });
 
   it('records a different key the origin offers as offered, without touching the pin', async () => {
@@ -82,9 +80,7 @@ describe('revoked keys', () => {
     expect(await store.revokeKey(ORIGIN, A.fingerprint, 60)).toBe('unchanged');
     expect(await store.pinIfAbsent(ORIGIN, A.key, A.fingerprint, 100)).toEqual({ result: 'revoked', pin: null });
     expect(await store.getPin(ORIGIN)).toBeNull();
-    expect(await store.getKeyHistory(ORIGIN)).toEqual([
-      { origin: ORIGIN, fingerprint: A.fingerprint, key: null, firstSeen: 50, lastSeen: 50, state: 'revoked', revokedAt: 50 },
-    ]);
+    expect(await store.getKeyHistory(ORIGIN)).toEqual([{ origin: ORIGIN, fingerprint: A.fingerprint, key: null, firstSeen: 50, lastSeen: 50, state: 'revoked', revokedAt: 50 }]);
     // Only for that origin: another origin may pin the same key.
     expect((await store.pinIfAbsent(OTHER, A.key, A.fingerprint, 100)).result).toBe('pinned');
   });

@@ -19,7 +19,15 @@ describe('pinsPage', () => {
       await store.pinIfAbsent(o, k.key, k.fingerprint, 1 + i);
     }
     const all = await store.listPins();
-    for (const [offset, limit] of [[0, 3], [3, 3], [6, 3], [0, 100], [7, 5], [8, 2], [20, 2]] as const) {
+    for (const [offset, limit] of [
+      [0, 3],
+      [3, 3],
+      [6, 3],
+      [0, 100],
+      [7, 5],
+      [8, 2],
+      [20, 2],
+    ] as const) {
       const page = await store.pinsPage?.(offset, limit);
       const expected = sortedPage(all, { offset, limit, filter: '' });
       expect(page?.items).toEqual(expected.items);

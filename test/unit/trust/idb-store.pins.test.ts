@@ -42,10 +42,7 @@ describe('pinIfAbsent', () => {
 
   it('two concurrent first sights with different keys: exactly one is pinned', async () => {
     const { store } = await freshStore();
-    const results = await Promise.all([
-      store.pinIfAbsent(ORIGIN, A.key, A.fingerprint, 100),
-      store.pinIfAbsent(ORIGIN, B.key, B.fingerprint, 100),
-    ]);
+    const results = await Promise.all([store.pinIfAbsent(ORIGIN, A.key, A.fingerprint, 100), store.pinIfAbsent(ORIGIN, B.key, B.fingerprint, 100)]);
     expect(results.map((r) => r.result).sort()).toEqual(['mismatch', 'pinned']);
     const winner = results.find((r) => r.result === 'pinned');
     expect((await store.getPin(ORIGIN))?.fingerprint).toBe(winner?.pin.fingerprint);
@@ -160,10 +157,7 @@ describe('replacePin', () => {
     const { store: first, factory, name } = await freshStore();
     const second = await openTrustStore({ name, indexedDB: factory });
     await first.pinIfAbsent(ORIGIN, A.key, A.fingerprint, 100);
-    const results = await Promise.all([
-      first.replacePin(ORIGIN, A.fingerprint, B.key, B.fingerprint, 200),
-      second.replacePin(ORIGIN, A.fingerprint, C.key, C.fingerprint, 200),
-    ]);
+    const results = await Promise.all([first.replacePin(ORIGIN, A.fingerprint, B.key, B.fingerprint, 200), second.replacePin(ORIGIN, A.fingerprint, C.key, C.fingerprint, 200)]);
     expect(results.filter(Boolean)).toHaveLength(1);
     const winner = results[0] ? B : C;
     expect((await first.getPin(ORIGIN))?.fingerprint).toBe(winner.fingerprint);

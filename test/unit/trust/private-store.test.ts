@@ -45,7 +45,13 @@ describe('the private windows store', () => {
     const before = await dump(t);
     const p = createPrivateStore(async () => base);
     const b = makeSkill(ORIGIN, url('b'), 'beta', 20);
-    const commit: ProbeCommit = { origin: ORIGIN, pin: { key: K.key, fingerprint: K.fingerprint, now: 30, expect: 'match' }, skills: [b], cache: [makeCacheEntry(url('b'), true, 30, 900)], report: makeReport(ORIGIN, 30) };
+    const commit: ProbeCommit = {
+      origin: ORIGIN,
+      pin: { key: K.key, fingerprint: K.fingerprint, now: 30, expect: 'match' },
+      skills: [b],
+      cache: [makeCacheEntry(url('b'), true, 30, 900)],
+      report: makeReport(ORIGIN, 30),
+    };
     expect(await p.commitProbe?.(commit)).toMatchObject({ pin: { result: 'match', pin: { lastSeen: 30 } }, reportWritten: true });
     await p.approve(approvalFor(b, K.fingerprint, 31), b);
     await p.revoke(ORIGIN, url('a'));
@@ -54,7 +60,7 @@ describe('the private windows store', () => {
     expect(await p.replacePin(ORIGIN, K2.fingerprint, keyPair(23).key, keyPair(23).fingerprint, 33)).toBe(false);
     await p.putReport(makeReport('https://other.example', 34));
     await p.forgetPin(ORIGIN);
-    await expect(p.putSettings((await base.getSettings()))).rejects.toMatchObject({ code: 'invalid-input' });
+    await expect(p.putSettings(await base.getSettings())).rejects.toMatchObject({ code: 'invalid-input' });
     expect(await dump(t)).toEqual(before);
     // The private view has what it did.
     expect(await p.getPin(ORIGIN)).toBeNull();

@@ -274,7 +274,15 @@ describe('migration v4 → v5 (files key, byte totals)', () => {
     bytes: new Uint8Array(100),
     storedAt: 20,
     size: 130,
-    archive: { sha256: 'd'.repeat(64), format: 'zip', entries: [{ path: 'SKILL.md', size: 100, type: 'file' }, { path: 'run.sh', size: 30, type: 'file' }], files: [{ path: 'run.sh', bytes: new Uint8Array(30) }] },
+    archive: {
+      sha256: 'd'.repeat(64),
+      format: 'zip',
+      entries: [
+        { path: 'SKILL.md', size: 100, type: 'file' },
+        { path: 'run.sh', size: 30, type: 'file' },
+      ],
+      files: [{ path: 'run.sh', bytes: new Uint8Array(30) }],
+    },
   };
   const records = [
     { origin: ORIGIN_A, url: `${ORIGIN_A}/a/SKILL.md`, digestLf: 'a'.repeat(64), digestRaw: 'a'.repeat(64), bytes: new Uint8Array(50), storedAt: 10, size: 50 },
@@ -293,7 +301,16 @@ describe('migration v4 → v5 (files key, byte totals)', () => {
         tx.oncomplete = () => resolve();
         tx.onerror = () => reject(tx.error);
         for (const r of records) tx.objectStore('skills').put(r);
-        tx.objectStore('approvals').put({ origin: ORIGIN_A, url: archiveRecord.url, digestLf: archiveRecord.digestLf, digestRaw: archiveRecord.digestRaw, keyFingerprint: null, statusAtApproval: 'verified', name: 'z', approvedAt: 21 });
+        tx.objectStore('approvals').put({
+          origin: ORIGIN_A,
+          url: archiveRecord.url,
+          digestLf: archiveRecord.digestLf,
+          digestRaw: archiveRecord.digestRaw,
+          keyFingerprint: null,
+          statusAtApproval: 'verified',
+          name: 'z',
+          approvedAt: 21,
+        });
       });
     } finally {
       db.close();

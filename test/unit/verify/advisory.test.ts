@@ -89,14 +89,7 @@ describe('advisoryFlags', () => {
   });
 
   it('finds links to other origins: markdown, bare, autolinks, references, HTML, protocol-relative', () => {
-    const same = [
-      '[a](/x)',
-      '[a](https://docs.example.com/y)',
-      '[a](HTTPS://DOCS.EXAMPLE.COM:443/z)',
-      'see https://docs.example.com/page',
-      '[a](#frag)',
-      '[a](mailto:someone@example.com)',
-    ];
+    const same = ['[a](/x)', '[a](https://docs.example.com/y)', '[a](HTTPS://DOCS.EXAMPLE.COM:443/z)', 'see https://docs.example.com/page', '[a](#frag)', '[a](mailto:someone@example.com)'];
     expect(flag(advisoryFlags(same.join('\n'), ORIGIN), 'cross-origin-link')).toBeUndefined();
 
     const cases: Array<[string, string]> = [

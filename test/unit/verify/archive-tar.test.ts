@@ -38,7 +38,12 @@ describe('tar.gz: well-formed archives', () => {
   });
 
   it.each(['ustar', 'gnu', 'v7'] as const)('%s headers', async (format) => {
-    const r = await expectOk(buildTarGz([{ ...skillEntry, format }, { name: 'a/b.md', data: 'b', format }]));
+    const r = await expectOk(
+      buildTarGz([
+        { ...skillEntry, format },
+        { name: 'a/b.md', data: 'b', format },
+      ]),
+    );
     expect(r.entries.map((e) => e.path)).toEqual(['SKILL.md', 'a/b.md']);
   });
 
@@ -60,13 +65,23 @@ describe('tar.gz: well-formed archives', () => {
   });
 
   it('a PAX size replaces the header size', async () => {
-    const r = await expectOk(buildTarGz([{ ...skillEntry, headerSize: 0, pax: { size: String(SKILL_MD.length) } }, { name: 'after.md', data: 'after' }]));
+    const r = await expectOk(
+      buildTarGz([
+        { ...skillEntry, headerSize: 0, pax: { size: String(SKILL_MD.length) } },
+        { name: 'after.md', data: 'after' },
+      ]),
+    );
     expect(r.skillMd).toEqual(SKILL_MD);
     expect(r.files.get('after.md')).toEqual(enc.encode('after'));
   });
 
   it('mode, uid and gid are ignored (setuid scripts are plain bytes)', async () => {
-    const r = await expectOk(buildTarGz([{ ...skillEntry, mode: 0o7777 }, { name: 'scripts/run.sh', data: '#!/bin/sh\nrm -rf /\n', mode: 0o4755 }]));
+    const r = await expectOk(
+      buildTarGz([
+        { ...skillEntry, mode: 0o7777 },
+        { name: 'scripts/run.sh', data: '#!/bin/sh\nrm -rf /\n', mode: 0o4755 },
+      ]),
+    );
     expect(new TextDecoder().decode(r.files.get('scripts/run.sh'))).toContain('#!/bin/sh');
   });
 
@@ -278,8 +293,22 @@ describe('tar.gz: malformed headers', () => {
   });
 
   it('two PAX headers, or two GNU long names, for one entry', async () => {
-    await expectFailure(buildTarGz([{ name: 'p1', typeflag: 'x', data: '11 mtime=1\n' }, { ...skillEntry, pax: { mtime: '2' } }]), 'invalid', 'tar-bad-pax');
-    await expectFailure(buildTarGz([{ name: 'l', typeflag: 'L', data: 'a.md\u0000' }, { ...skillEntry, longName: 'SKILL.md' }]), 'invalid', 'tar-bad-header');
+    await expectFailure(
+      buildTarGz([
+        { name: 'p1', typeflag: 'x', data: '11 mtime=1\n' },
+        { ...skillEntry, pax: { mtime: '2' } },
+      ]),
+      'invalid',
+      'tar-bad-pax',
+    );
+    await expectFailure(
+      buildTarGz([
+        { name: 'l', typeflag: 'L', data: 'a.md\u0000' },
+        { ...skillEntry, longName: 'SKILL.md' },
+      ]),
+      'invalid',
+      'tar-bad-header',
+    );
   });
 
   it('a global PAX header that sets a path or a size', async () => {

@@ -36,17 +36,41 @@ describe('zip: well-formed archives', () => {
   });
 
   it('stored entries, MS-DOS host, no directory entries', async () => {
-    const r = await unpackArchive(buildZip([{ name: 'SKILL.md', data: SKILL_MD, method: 0 }, { name: 'a/b.txt', data: 'x', method: 0 }]), 'zip');
-    expect(r).toMatchObject({ ok: true, entries: [{ path: 'SKILL.md', type: 'file' }, { path: 'a/b.txt', size: 1, type: 'file' }] });
+    const r = await unpackArchive(
+      buildZip([
+        { name: 'SKILL.md', data: SKILL_MD, method: 0 },
+        { name: 'a/b.txt', data: 'x', method: 0 },
+      ]),
+      'zip',
+    );
+    expect(r).toMatchObject({
+      ok: true,
+      entries: [
+        { path: 'SKILL.md', type: 'file' },
+        { path: 'a/b.txt', size: 1, type: 'file' },
+      ],
+    });
   });
 
   it('data descriptors (local sizes and CRC zero)', async () => {
-    const r = await unpackArchive(buildZip([{ ...skillEntry, dataDescriptor: true }, { name: 'x.md', data: 'hello', dataDescriptor: true, method: 0 }]), 'zip');
+    const r = await unpackArchive(
+      buildZip([
+        { ...skillEntry, dataDescriptor: true },
+        { name: 'x.md', data: 'hello', dataDescriptor: true, method: 0 },
+      ]),
+      'zip',
+    );
     expect(r.ok).toBe(true);
   });
 
   it('ZIP64 extra fields and a ZIP64 end record', async () => {
-    const bytes = buildZip([{ ...skillEntry, zip64: true }, { name: 'b.md', data: 'b', zip64: true }], { zip64End: true });
+    const bytes = buildZip(
+      [
+        { ...skillEntry, zip64: true },
+        { name: 'b.md', data: 'b', zip64: true },
+      ],
+      { zip64End: true },
+    );
     const r = await unpackArchive(bytes, 'zip');
     expect(r).toMatchObject({ ok: true, entries: [{ path: 'SKILL.md' }, { path: 'b.md', size: 1 }] });
   });
@@ -64,7 +88,13 @@ describe('zip: well-formed archives', () => {
   });
 
   it('permission bits (setuid, setgid, sticky) are ignored', async () => {
-    const r = await unpackArchive(buildZip([{ ...skillEntry, mode: 0o107777 }, { name: 'run.sh', data: '#!/bin/sh\n', mode: 0o104755 }]), 'zip');
+    const r = await unpackArchive(
+      buildZip([
+        { ...skillEntry, mode: 0o107777 },
+        { name: 'run.sh', data: '#!/bin/sh\n', mode: 0o104755 },
+      ]),
+      'zip',
+    );
     expect(r).toMatchObject({ ok: true, entries: [{ path: 'SKILL.md' }, { path: 'run.sh', type: 'file' }] });
   });
 
@@ -107,7 +137,12 @@ describe('zip: caps (too-large)', () => {
   });
 
   it('ZIP64 sizes above the cap are refused before inflating', async () => {
-    const entry: ZipEntrySpec = { name: 'huge.bin', data: 'x', zip64: true, central: { extra: new Uint8Array([1, 0, 16, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0]), size: 0xffffffff, compressedSize: 0xffffffff } };
+    const entry: ZipEntrySpec = {
+      name: 'huge.bin',
+      data: 'x',
+      zip64: true,
+      central: { extra: new Uint8Array([1, 0, 16, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0]), size: 0xffffffff, compressedSize: 0xffffffff },
+    };
     await expectFailure(buildZip([skillEntry, entry]), 'too-large', 'archive-too-large');
   });
 

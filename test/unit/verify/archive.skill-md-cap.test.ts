@@ -13,8 +13,16 @@ function skillMdOf(size: number): Uint8Array {
 }
 
 const builders = {
-  zip: (data: Uint8Array) => buildZip([{ name: 'SKILL.md', data }, { name: 'README.md', data: 'other file\n' }]),
-  'tar.gz': (data: Uint8Array) => buildTarGz([{ name: 'SKILL.md', data }, { name: 'README.md', data: 'other file\n' }]),
+  zip: (data: Uint8Array) =>
+    buildZip([
+      { name: 'SKILL.md', data },
+      { name: 'README.md', data: 'other file\n' },
+    ]),
+  'tar.gz': (data: Uint8Array) =>
+    buildTarGz([
+      { name: 'SKILL.md', data },
+      { name: 'README.md', data: 'other file\n' },
+    ]),
 } as const;
 
 describe('archive root SKILL.md cap', () => {
@@ -42,9 +50,16 @@ describe('archive root SKILL.md cap', () => {
     });
 
     it(`${format}: other files may be larger than 256 KiB`, async () => {
-      const bytes = format === 'zip'
-        ? buildZip([{ name: 'SKILL.md', data: skillMdOf(1000) }, { name: 'data.bin', data: new Uint8Array(capFor('skill-md') * 2) }])
-        : buildTarGz([{ name: 'SKILL.md', data: skillMdOf(1000) }, { name: 'data.bin', data: new Uint8Array(capFor('skill-md') * 2) }]);
+      const bytes =
+        format === 'zip'
+          ? buildZip([
+              { name: 'SKILL.md', data: skillMdOf(1000) },
+              { name: 'data.bin', data: new Uint8Array(capFor('skill-md') * 2) },
+            ])
+          : buildTarGz([
+              { name: 'SKILL.md', data: skillMdOf(1000) },
+              { name: 'data.bin', data: new Uint8Array(capFor('skill-md') * 2) },
+            ]);
       expect((await unpackArchive(bytes, format)).ok).toBe(true);
     });
   }

@@ -1,12 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import * as ed from '@noble/ed25519';
 import type { ReviewerRegistry } from '../../../lib/types';
-import {
-  type AttestationEntry,
-  attestationPayload,
-  evaluateAttestations,
-  parseAttestations,
-} from '../../../lib/verify/attestations';
+import { type AttestationEntry, attestationPayload, evaluateAttestations, parseAttestations } from '../../../lib/verify/attestations';
 import { encodeBase64 } from '../../../lib/verify/base64';
 import { corpusBytes, corpusJson, hex } from './corpus';
 

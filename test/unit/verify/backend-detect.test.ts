@@ -38,9 +38,7 @@ async function expectStrictResults(m: VerifyModule): Promise<void> {
 describe('backend detection', () => {
   it('the torsion known answer separates cofactored from strict verification', async () => {
     const key = hex('d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a');
-    const sig = hex(
-      'e87997aa4252662127e6038862cb45483f6abf88fac62efe41e9e2a76f24444310aaecf060159cb6f1f8f9dfdcbbb17388aeac2d1bcf0322c8075e84357f3d0e',
-    );
+    const sig = hex('e87997aa4252662127e6038862cb45483f6abf88fac62efe41e9e2a76f24444310aaecf060159cb6f1f8f9dfdcbbb17388aeac2d1bcf0322c8075e84357f3d0e');
     expect(await ed.verifyAsync(sig, new Uint8Array(0), key, { zip215: false })).toBe(true);
     const m = await import('../../../lib/verify/ed25519');
     expect(m.verifyWithNoble(key, sig, new Uint8Array(0))).toBe(false);

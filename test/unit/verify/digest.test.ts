@@ -46,13 +46,34 @@ describe('sha256', () => {
 describe('lfNormalize', () => {
   it('replaces CR LF with LF and nothing else', () => {
     const cases: Array<[number[], number[]]> = [
-      [[0x61, 0x0d, 0x0a, 0x62], [0x61, 0x0a, 0x62]],
-      [[0x0d, 0x0a, 0x0d, 0x0a], [0x0a, 0x0a]],
-      [[0x0d, 0x0d, 0x0a], [0x0d, 0x0a]], // a lone CR before CR LF stays
-      [[0x61, 0x0d, 0x62], [0x61, 0x0d, 0x62]], // lone CR stays
-      [[0x61, 0x0d], [0x61, 0x0d]], // final lone CR stays
-      [[0x0a, 0x0d], [0x0a, 0x0d]], // LF CR is not CR LF
-      [[0xef, 0xbb, 0xbf, 0x61, 0x0d, 0x0a], [0xef, 0xbb, 0xbf, 0x61, 0x0a]], // BOM stays
+      [
+        [0x61, 0x0d, 0x0a, 0x62],
+        [0x61, 0x0a, 0x62],
+      ],
+      [
+        [0x0d, 0x0a, 0x0d, 0x0a],
+        [0x0a, 0x0a],
+      ],
+      [
+        [0x0d, 0x0d, 0x0a],
+        [0x0d, 0x0a],
+      ], // a lone CR before CR LF stays
+      [
+        [0x61, 0x0d, 0x62],
+        [0x61, 0x0d, 0x62],
+      ], // lone CR stays
+      [
+        [0x61, 0x0d],
+        [0x61, 0x0d],
+      ], // final lone CR stays
+      [
+        [0x0a, 0x0d],
+        [0x0a, 0x0d],
+      ], // LF CR is not CR LF
+      [
+        [0xef, 0xbb, 0xbf, 0x61, 0x0d, 0x0a],
+        [0xef, 0xbb, 0xbf, 0x61, 0x0a],
+      ], // BOM stays
       [[], []],
     ];
     for (const [input, want] of cases) {
@@ -84,10 +105,7 @@ describe('checkDigests — FORMATS.md §4 vectors', () => {
   });
 
   it('crlf-served: match (lf-normalized), raw differs', async () => {
-    const r = await checkDigests(corpusBytes(`${LTS}/_synthetic/crlf-served/skills/placeholder/SKILL.md`), [
-      declared(PLACEHOLDER, 'inline-sha256'),
-      declared(PLACEHOLDER, 'index-sha256'),
-    ]);
+    const r = await checkDigests(corpusBytes(`${LTS}/_synthetic/crlf-served/skills/placeholder/SKILL.md`), [declared(PLACEHOLDER, 'inline-sha256'), declared(PLACEHOLDER, 'index-sha256')]);
     expect(r.rawHex.startsWith('ed34e67c')).toBe(true);
     expect(r.lfHex).toBe(PLACEHOLDER);
     expect(r.matchedForm).toBe('lf-normalized');

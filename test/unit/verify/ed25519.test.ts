@@ -1,17 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import * as ed from '@noble/ed25519';
 import { sha512 } from '@noble/hashes/sha2.js';
-import {
-  ED25519_L,
-  ed25519Backend,
-  encodedYAtLeastP,
-  scalarBelowL,
-  parsePublicKey,
-  verifyEd25519,
-  verifySignatureB64,
-  verifyWithNoble,
-  verifyWithWebCrypto,
-} from '../../../lib/verify/ed25519';
+import { ED25519_L, ed25519Backend, encodedYAtLeastP, scalarBelowL, parsePublicKey, verifyEd25519, verifySignatureB64, verifyWithNoble, verifyWithWebCrypto } from '../../../lib/verify/ed25519';
 import { encodeBase64 } from '../../../lib/verify/base64';
 import { hex } from './corpus';
 import { RFC8032_VECTORS } from './rfc8032-vectors';
@@ -321,12 +311,15 @@ describe('verifySignatureB64', () => {
     expect(offCurve).not.toBeNull();
     expect(await message(concat(offCurve!, S))).toBe('signature-invalid: signature R is not a curve point');
     expect(await message(concat(le32(P + 1n), S))).toBe('signature-invalid: signature R is not a canonical encoding (y >= p)');
-    expect(await message(concat(hex(SMALL_ORDER_CANONICAL[0]!).map((b, i) => (i === 31 ? b | 0x80 : b)), S))).toBe(
-      'signature-invalid: signature R is not a canonical encoding (x = 0 with sign bit)',
-    );
-    expect(await message(concat(s.subarray(0, 32), le32(numLE(S) + ED25519_L)))).toBe(
-      'signature-invalid: signature scalar S is not below the group order (non-canonical)',
-    );
+    expect(
+      await message(
+        concat(
+          hex(SMALL_ORDER_CANONICAL[0]!).map((b, i) => (i === 31 ? b | 0x80 : b)),
+          S,
+        ),
+      ),
+    ).toBe('signature-invalid: signature R is not a canonical encoding (x = 0 with sign bit)');
+    expect(await message(concat(s.subarray(0, 32), le32(numLE(S) + ED25519_L)))).toBe('signature-invalid: signature scalar S is not below the group order (non-canonical)');
     expect(await message(flip(s, 40))).toBe('signature-invalid: signature does not verify under the key');
   });
 });

@@ -10,8 +10,14 @@ describe('archiveFileChanges', () => {
     const before = [f('same.md', 'a'), f('gone.md', 'b'), f('run.sh', 'c')];
     const after = [f('same.md', 'a'), f('run.sh', 'd'), f('new.md', 'e')];
     const bytes = {
-      before: new Map([['gone.md', enc.encode('old\n')], ['run.sh', enc.encode('echo 1\n')]]),
-      after: new Map([['run.sh', enc.encode('echo 2\n')], ['new.md', enc.encode('fresh\n')]]),
+      before: new Map([
+        ['gone.md', enc.encode('old\n')],
+        ['run.sh', enc.encode('echo 1\n')],
+      ]),
+      after: new Map([
+        ['run.sh', enc.encode('echo 2\n')],
+        ['new.md', enc.encode('fresh\n')],
+      ]),
     };
     expect(archiveFileChanges(before, after, bytes)).toEqual([
       { path: 'gone.md', change: 'removed', before: { size: 1, sha256: 'b'.repeat(64) }, after: null, text: { before: 'old\n', after: '' } },
@@ -24,8 +30,17 @@ describe('archiveFileChanges', () => {
     const before = [f('bin', 'a'), f('latin1', 'b'), f('big', 'c'), f('unstored', 'd')];
     const after = [f('bin', '1'), f('latin1', '2'), f('big', '3'), f('unstored', '4')];
     const bytes = {
-      before: new Map([['bin', new Uint8Array([1, 0, 2])], ['latin1', new Uint8Array([0xe9])], ['big', new Uint8Array(MAX_TEXT_DIFF_BYTES + 1).fill(0x61)]]),
-      after: new Map([['bin', enc.encode('x')], ['latin1', enc.encode('é')], ['big', enc.encode('y')], ['unstored', enc.encode('z')]]),
+      before: new Map([
+        ['bin', new Uint8Array([1, 0, 2])],
+        ['latin1', new Uint8Array([0xe9])],
+        ['big', new Uint8Array(MAX_TEXT_DIFF_BYTES + 1).fill(0x61)],
+      ]),
+      after: new Map([
+        ['bin', enc.encode('x')],
+        ['latin1', enc.encode('é')],
+        ['big', enc.encode('y')],
+        ['unstored', enc.encode('z')],
+      ]),
     };
     expect(archiveFileChanges(before, after, bytes).map((c) => [c.path, c.text])).toEqual([
       ['big', null],

@@ -1,14 +1,7 @@
 // The SHA-256 backend threshold is chosen per environment; the digests never depend on it.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createHash } from 'node:crypto';
-import {
-  CHROMIUM_WEBCRYPTO_MIN_BYTES,
-  NODE_WEBCRYPTO_MIN_BYTES,
-  WEBCRYPTO_MIN_BYTES,
-  sha256WithThreshold,
-  toHex,
-  webCryptoMinBytesFor,
-} from '../../../lib/verify/sha256';
+import { CHROMIUM_WEBCRYPTO_MIN_BYTES, NODE_WEBCRYPTO_MIN_BYTES, WEBCRYPTO_MIN_BYTES, sha256WithThreshold, toHex, webCryptoMinBytesFor } from '../../../lib/verify/sha256';
 
 const nodeHex = (b: Uint8Array): string => createHash('sha256').update(b).digest('hex');
 const CHROME_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36';
@@ -37,9 +30,19 @@ describe('webCryptoMinBytesFor', () => {
   it('Chromium (service worker or page) gets the Chromium threshold, by brand or by user agent', () => {
     expect(webCryptoMinBytesFor({ navigator: { userAgent: CHROME_UA } })).toBe(CHROMIUM_WEBCRYPTO_MIN_BYTES);
     expect(webCryptoMinBytesFor({ navigator: { userAgent: HEADLESS_UA } })).toBe(CHROMIUM_WEBCRYPTO_MIN_BYTES);
-    expect(webCryptoMinBytesFor({ navigator: { userAgent: 'x', userAgentData: { brands: [{ brand: 'Not.A/Brand', version: '99' }, { brand: 'Chromium', version: '156' }] } } })).toBe(
-      CHROMIUM_WEBCRYPTO_MIN_BYTES,
-    );
+    expect(
+      webCryptoMinBytesFor({
+        navigator: {
+          userAgent: 'x',
+          userAgentData: {
+            brands: [
+              { brand: 'Not.A/Brand', version: '99' },
+              { brand: 'Chromium', version: '156' },
+            ],
+          },
+        },
+      }),
+    ).toBe(CHROMIUM_WEBCRYPTO_MIN_BYTES);
   });
 
   it('an engine that was not measured, or a global without the usual fields, keeps the node threshold', () => {

@@ -211,15 +211,31 @@ describe('snapshot-v1 rules', () => {
     expect(code([['README.md', skill]])).toBe('snapshot-no-skill-md');
     expect(code([['skill.md', skill]])).toBe('snapshot-no-skill-md');
     for (const bad of ['a\\b.md', 'C:x.md', 'a\u0000b', '', '/abs.md', 'a//b.md', 'dir/', './x.md', 'a/../b.md', '..', '.']) {
-      expect(code([['SKILL.md', skill], [bad, skill]]), JSON.stringify(bad)).toBe('snapshot-bad-path');
+      expect(
+        code([
+          ['SKILL.md', skill],
+          [bad, skill],
+        ]),
+        JSON.stringify(bad),
+      ).toBe('snapshot-bad-path');
     }
     const many: Array<[string, Uint8Array]> = [['SKILL.md', skill]];
     for (let i = 0; i < 512; i++) many.push([`f/${i}.md`, skill]);
     expect(code(many)).toBe('snapshot-too-many-files');
     expect(code(many.slice(0, 512))).toBe('ok');
     const big = new Uint8Array(16 * 1024 * 1024);
-    expect(code([['SKILL.md', skill], ['big.bin', big]])).toBe('snapshot-too-large');
-    expect(code([['SKILL.md', new Uint8Array(0)], ['big.bin', big]])).toBe('ok');
+    expect(
+      code([
+        ['SKILL.md', skill],
+        ['big.bin', big],
+      ]),
+    ).toBe('snapshot-too-large');
+    expect(
+      code([
+        ['SKILL.md', new Uint8Array(0)],
+        ['big.bin', big],
+      ]),
+    ).toBe('ok');
   });
 
   it('a bad file set gives a failed report, not a throw', async () => {

@@ -108,7 +108,7 @@ describe('the library list', () => {
     const root = await setup(() => items).render();
     const text = (name: string) => byText(root, '[data-skill-url]', name)?.querySelector('.chip')?.textContent;
     expect(text('changed')).toContain('Content changed since you approved it');
-    expect(text('keyed')).toContain("publisher key changed");
+    expect(text('keyed')).toContain('publisher key changed');
     expect(text('revoked')).toContain('a key you revoked');
     expect(text('stale')).toContain('the copy you exported is out of date');
     const changed = byText(root, '[data-skill-url]', 'changed') as HTMLElement;
@@ -188,11 +188,7 @@ describe('keyboard first', () => {
 
   it('Enter on a skill that needs the user opens its review; off a chat site it inserts nothing', async () => {
     const items = [summary(DOCS, 'changed', { usable: false, status: 'content-changed', attention: 'content-changed', refusal: 'not-approved' }), summary(DOCS, 'fine')];
-    const { bg, render } = setup(
-      () => items,
-      { 'skillpin:report': () => makeReport([]), 'skillpin:skill-text': () => ({ current: null, approved: null, files: null }) },
-      NEWS,
-    );
+    const { bg, render } = setup(() => items, { 'skillpin:report': () => makeReport([]), 'skillpin:skill-text': () => ({ current: null, approved: null, files: null }) }, NEWS);
     const root = await render();
     await key(search(root), 'ArrowDown');
     await key(search(root), 'Enter');

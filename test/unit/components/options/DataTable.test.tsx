@@ -30,7 +30,15 @@ const ITEMS: Item[] = [
 describe('DataTable', () => {
   it('draws a caption, a header per column (scope col, the hidden one for screen readers only) and a row per item', async () => {
     const root = await mount(
-      <DataTable caption="Things" testId="things" data={{ 'data-total': 2 }} columns={COLUMNS} items={ITEMS} rowKey={(i) => i.id} rowData={(i) => ({ 'data-id': i.id, 'data-flag': i.flag ? 'yes' : undefined })} />,
+      <DataTable
+        caption="Things"
+        testId="things"
+        data={{ 'data-total': 2 }}
+        columns={COLUMNS}
+        items={ITEMS}
+        rowKey={(i) => i.id}
+        rowData={(i) => ({ 'data-id': i.id, 'data-flag': i.flag ? 'yes' : undefined })}
+      />,
     );
     const table = root.querySelector('table[data-testid="things"]');
     expect(table?.getAttribute('data-total')).toBe('2');

@@ -50,7 +50,17 @@ function world(opts: { granted?: boolean; status?: DesktopStatus; check?: { rest
       return Promise.resolve(opts.granted ?? true);
     },
   });
-  return { bg, order, settings: () => settings, render: () => mount(<AnnouncerProvider><DesktopSection env={env} /></AnnouncerProvider>) };
+  return {
+    bg,
+    order,
+    settings: () => settings,
+    render: () =>
+      mount(
+        <AnnouncerProvider>
+          <DesktopSection env={env} />
+        </AnnouncerProvider>,
+      ),
+  };
 }
 
 async function toggle(el: HTMLInputElement | null, value: boolean): Promise<void> {
@@ -102,7 +112,10 @@ describe('Desktop agents in the options page', () => {
   });
 
   it('the program not installed: the install command is open, with Check again', async () => {
-    const w = world({ settings: { ...DEFAULT_SETTINGS, desktopMirror: true }, status: { ...DESKTOP_OFF, enabled: true, permission: true, state: 'host-absent', message: 'Specified native messaging host not found.' } });
+    const w = world({
+      settings: { ...DEFAULT_SETTINGS, desktopMirror: true },
+      status: { ...DESKTOP_OFF, enabled: true, permission: true, state: 'host-absent', message: 'Specified native messaging host not found.' },
+    });
     const root = await w.render();
     expect(root.querySelector('[data-testid="desktop-state"]')?.textContent).toContain(t('desktop_state_host_absent'));
     expect(root.querySelector<HTMLDetailsElement>('[data-testid="desktop-install"]')?.open).toBe(true);

@@ -89,10 +89,7 @@ describe('settings', () => {
     await check(root.querySelector<HTMLInputElement>('#set-probeInPrivate'), true);
     await check(root.querySelector<HTMLInputElement>('#set-legacyIndex'), false);
     await typeInto(root.querySelector('#set-allowList'), 'https://docs.example.com/some/path\n\n*.Example.org\n');
-    await typeInto(
-      root.querySelector('#set-snapshotKeys'),
-      JSON.stringify([{ origin: ORIGIN, skillId: 'search', publicKey: 'PK', signature: 'SIG', versionPin: '1.0' }]),
-    );
+    await typeInto(root.querySelector('#set-snapshotKeys'), JSON.stringify([{ origin: ORIGIN, skillId: 'search', publicKey: 'PK', signature: 'SIG', versionPin: '1.0' }]));
     await click(root.querySelector('[data-action="save-settings"]'));
     expect(saved).toEqual([
       {
@@ -430,7 +427,12 @@ describe('pins and approvals', () => {
     expect(bg.ofType('skillpin:pins-page').map(({ offset, limit, filter }) => ({ offset, limit, filter }))).toEqual([{ offset: 0, limit: 100, filter: '' }]);
     await click(root.querySelector('[data-action="show-more"]'));
     await typeInto(root.querySelector('[data-testid="pins-filter"]'), 's09');
-    expect(bg.ofType('skillpin:pins-page').slice(1).map(({ offset, limit, filter }) => ({ offset, limit, filter }))).toEqual([
+    expect(
+      bg
+        .ofType('skillpin:pins-page')
+        .slice(1)
+        .map(({ offset, limit, filter }) => ({ offset, limit, filter })),
+    ).toEqual([
       { offset: 100, limit: 100, filter: '' },
       { offset: 0, limit: 100, filter: 's09' },
     ]);
@@ -475,9 +477,7 @@ describe('pins and approvals', () => {
     await typeInto(root.querySelector('[data-testid="approvals-filter"]'), 'SKILL-14');
     expect(root.querySelectorAll('[data-testid="approvals"] tbody tr')).toHaveLength(10);
     await typeInto(root.querySelector('[data-testid="approvals-filter"]'), '/s149/');
-    expect(Array.from(root.querySelectorAll<HTMLElement>('[data-testid="approvals"] tbody tr')).map((r) => r.dataset.url)).toEqual([
-      `${ORIGIN}/skills/s149/SKILL.md`,
-    ]);
+    expect(Array.from(root.querySelectorAll<HTMLElement>('[data-testid="approvals"] tbody tr')).map((r) => r.dataset.url)).toEqual([`${ORIGIN}/skills/s149/SKILL.md`]);
   });
 
   it('pin and approval matching rules', () => {
@@ -514,7 +514,16 @@ describe('export and import', () => {
       ...EMPTY_PREVIEW,
       pins: [{ origin: ORIGIN, fingerprint: FP_OLD, outcome: 'unchanged', stored: FP_OLD }],
       approvals: [
-        { id: 'x', origin: ORIGIN, url: `${ORIGIN}/s/SKILL.md`, name: 'search-docs', statusAtApproval: 'verified', keyFingerprint: null, outcome: 'unchanged', needs: { unverified: false, crossOrigin: false } },
+        {
+          id: 'x',
+          origin: ORIGIN,
+          url: `${ORIGIN}/s/SKILL.md`,
+          name: 'search-docs',
+          statusAtApproval: 'verified',
+          keyFingerprint: null,
+          outcome: 'unchanged',
+          needs: { unverified: false, crossOrigin: false },
+        },
       ],
     };
     const { render, bg } = setup({ 'skillpin:import-preview': () => preview });
@@ -541,8 +550,26 @@ describe('export and import', () => {
         { origin: ORIGIN, fingerprint: FP_NEW, outcome: 'conflict', stored: FP_OLD },
       ],
       approvals: [
-        { id: ids.plain, origin: 'https://a.example', url: 'https://a.example/s/SKILL.md', name: 'plain', statusAtApproval: 'verified-signed', keyFingerprint: FP_NEW, outcome: 'add', needs: { unverified: false, crossOrigin: false } },
-        { id: ids.unverified, origin: 'https://b.example', url: 'https://cdn.example/u/SKILL.md', name: 'loose', statusAtApproval: 'unverified', keyFingerprint: null, outcome: 'add', needs: { unverified: true, crossOrigin: true } },
+        {
+          id: ids.plain,
+          origin: 'https://a.example',
+          url: 'https://a.example/s/SKILL.md',
+          name: 'plain',
+          statusAtApproval: 'verified-signed',
+          keyFingerprint: FP_NEW,
+          outcome: 'add',
+          needs: { unverified: false, crossOrigin: false },
+        },
+        {
+          id: ids.unverified,
+          origin: 'https://b.example',
+          url: 'https://cdn.example/u/SKILL.md',
+          name: 'loose',
+          statusAtApproval: 'unverified',
+          keyFingerprint: null,
+          outcome: 'add',
+          needs: { unverified: true, crossOrigin: true },
+        },
       ],
       revocations: [{ origin: 'https://c.example', fingerprint: FP_OLD, outcome: 'add' }],
       settings: [{ field: 'paused', current: 'false', imported: 'true' }],
@@ -569,9 +596,7 @@ describe('export and import', () => {
     // Only the cross-host confirmation is given: it is sent, the unverified one is not.
     await click(loose?.querySelector('[data-confirm="cross-origin"]') ?? null);
     await click(root.querySelector('[data-action="import-confirm"]'));
-    expect(bg.ofType('skillpin:import')).toEqual([
-      { type: 'skillpin:import', json: '{"format":"skillpin-trust"}', confirmUnverified: [], confirmCrossOrigin: [ids.unverified] },
-    ]);
+    expect(bg.ofType('skillpin:import')).toEqual([{ type: 'skillpin:import', json: '{"format":"skillpin-trust"}', confirmUnverified: [], confirmCrossOrigin: [ids.unverified] }]);
     expect(root.querySelector('[data-testid="import-preview"]')).toBeNull();
   });
 
@@ -687,7 +712,12 @@ describe('answers asked for early (options page start-up)', () => {
     const gate = new Promise<void>((r) => {
       release = r;
     });
-    const bg = fakeBackground({ ...BASE, ...pinHandlers(() => [makePin()]), 'skillpin:pins-page': async () => (await gate, { offset: 0, items: [], matching: 0, total: 0 }), 'skillpin:approvals-list': () => [] });
+    const bg = fakeBackground({
+      ...BASE,
+      ...pinHandlers(() => [makePin()]),
+      'skillpin:pins-page': async () => (await gate, { offset: 0, items: [], matching: 0, total: 0 }),
+      'skillpin:approvals-list': () => [],
+    });
     const client = withEarlyAnswers(bg.client, ['pinsFirstPage'], ['approvalsList', 'settingsGet']);
     await flush();
     expect(bg.ofType('skillpin:pins-page')).toHaveLength(1);

@@ -39,7 +39,14 @@ function archiveSkill(overrides: Partial<SkillReport> = {}): SkillReport {
 }
 
 const approvalOf = (filesDigest?: string) => ({
-  origin: ORIGIN, url: ZIP, digestLf: HEX_A, digestRaw: HEX_A, keyFingerprint: null, statusAtApproval: 'verified' as const, name: 'runner', approvedAt: 1,
+  origin: ORIGIN,
+  url: ZIP,
+  digestLf: HEX_A,
+  digestRaw: HEX_A,
+  keyFingerprint: null,
+  statusAtApproval: 'verified' as const,
+  name: 'runner',
+  approvedAt: 1,
   ...(filesDigest ? { archive: { filesDigest, sha256: HEX_C, files: [{ path: 'scripts/run.sh', size: 14, sha256: HEX_C }] } } : {}),
 });
 
@@ -109,8 +116,7 @@ describe('an archive whose files changed since the approval', () => {
 });
 
 describe('an archive approved by an older version', () => {
-  const unbound = () =>
-    archiveSkill({ approval: { state: 'suspended', approval: approvalOf(), suspendedBecause: 'content-changed', code: 'approval-files-unbound' } });
+  const unbound = () => archiveSkill({ approval: { state: 'suspended', approval: approvalOf(), suspendedBecause: 'content-changed', code: 'approval-files-unbound' } });
 
   it('says why the approval is suspended, and sends to the details to review the files first', async () => {
     const { render } = setup(makeReport([unbound()]), null);

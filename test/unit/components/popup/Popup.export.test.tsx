@@ -14,7 +14,19 @@ const TARGET: PopupTarget = { kind: 'origin', origin: ORIGIN, tabId: 7, isChat: 
 const URL_A = `${ORIGIN}/skills/search/SKILL.md`;
 
 function record(overrides: Partial<ExportStatus> = {}): ExportStatus {
-  return { origin: ORIGIN, url: URL_A, name: 'search-docs', digestLf: HEX_A, digestRaw: HEX_A, keyFingerprint: null, archiveSha256: null, filesDigest: null, exportedAt: Date.UTC(2026, 10, 1), outOfDate: false, ...overrides };
+  return {
+    origin: ORIGIN,
+    url: URL_A,
+    name: 'search-docs',
+    digestLf: HEX_A,
+    digestRaw: HEX_A,
+    keyFingerprint: null,
+    archiveSha256: null,
+    filesDigest: null,
+    exportedAt: Date.UTC(2026, 10, 1),
+    outOfDate: false,
+    ...overrides,
+  };
 }
 
 function setup(handlers: Handlers) {

@@ -66,7 +66,22 @@ describe('the popup follows changes made elsewhere', () => {
     );
     const root = await render();
     expect(root.querySelector('[data-testid="chat-panel"]')?.textContent).toContain('No approved skills yet');
-    items = [{ origin: ORIGIN, url: `${ORIGIN}/a/SKILL.md`, name: 'alpha', status: 'verified', usable: true, approvedAt: 1, description: null, verifiedAt: 1, size: 10, tokens: 3, attention: null, refusal: null }];
+    items = [
+      {
+        origin: ORIGIN,
+        url: `${ORIGIN}/a/SKILL.md`,
+        name: 'alpha',
+        status: 'verified',
+        usable: true,
+        approvedAt: 1,
+        description: null,
+        verifiedAt: 1,
+        size: 10,
+        tokens: 3,
+        attention: null,
+        refusal: null,
+      },
+    ];
     await signal.changed('trust');
     expect(root.querySelectorAll('[data-testid="chat-panel"] [data-skill-url]')).toHaveLength(1);
     // The chat site publishes nothing itself: its own section says nothing.

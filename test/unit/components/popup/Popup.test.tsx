@@ -183,9 +183,12 @@ describe('report fetched before the view is drawn (env.readyReport)', () => {
   });
 
   it('a popup opened for an origin (no tab) sends its probe without a tab id', async () => {
-    const { render, bg } = setup({ 'skillpin:report': () => null, 'skillpin:probe': () => makeReport([makeSkill()]) }, {
-      target: { kind: 'origin', origin: ORIGIN, tabId: null, isChat: false },
-    });
+    const { render, bg } = setup(
+      { 'skillpin:report': () => null, 'skillpin:probe': () => makeReport([makeSkill()]) },
+      {
+        target: { kind: 'origin', origin: ORIGIN, tabId: null, isChat: false },
+      },
+    );
     await render();
     expect(bg.ofType('skillpin:probe')).toEqual([{ type: 'skillpin:probe', origin: ORIGIN }]);
   });
@@ -538,9 +541,7 @@ describe('details', () => {
     });
     const report = makeReport([skill], { key: { state: 'match', pinned: makePin(), offered: { key: 'AAAA', fingerprint: FP_OLD, source: 'index' }, conflicting: null } });
     const text = '# Search\n\nUse <script>alert(1)</script> and [docs](https://docs.example.com/a).';
-    const { render, bg } = setup(
-      withReport(report, { 'skillpin:skill-text': () => ({ current: { text, digestLf: HEX_A, digestRaw: HEX_A, size: text.length }, approved: null }) }),
-    );
+    const { render, bg } = setup(withReport(report, { 'skillpin:skill-text': () => ({ current: { text, digestLf: HEX_A, digestRaw: HEX_A, size: text.length }, approved: null }) }));
     const root = await render();
     await click(root.querySelector('[data-action="details"]'));
     expect(bg.ofType('skillpin:skill-text')).toEqual([{ type: 'skillpin:skill-text', origin: ORIGIN, url: skill.url }]);
@@ -599,8 +600,34 @@ describe('details', () => {
 
 describe('on a chat site', () => {
   const items: ApprovedSkillSummary[] = [
-    { origin: ORIGIN, url: `${ORIGIN}/a/SKILL.md`, name: 'alpha', status: 'verified', usable: true, approvedAt: 1, description: null, verifiedAt: 1, size: 10, tokens: 60, attention: null, refusal: null },
-    { origin: 'https://other.example', url: 'https://other.example/b/SKILL.md', name: 'beta', status: 'key-changed', usable: false, approvedAt: 2, description: null, verifiedAt: 2, size: 10, tokens: 60, attention: 'key-changed', refusal: 'not-approved' },
+    {
+      origin: ORIGIN,
+      url: `${ORIGIN}/a/SKILL.md`,
+      name: 'alpha',
+      status: 'verified',
+      usable: true,
+      approvedAt: 1,
+      description: null,
+      verifiedAt: 1,
+      size: 10,
+      tokens: 60,
+      attention: null,
+      refusal: null,
+    },
+    {
+      origin: 'https://other.example',
+      url: 'https://other.example/b/SKILL.md',
+      name: 'beta',
+      status: 'key-changed',
+      usable: false,
+      approvedAt: 2,
+      description: null,
+      verifiedAt: 2,
+      size: 10,
+      tokens: 60,
+      attention: 'key-changed',
+      refusal: 'not-approved',
+    },
   ];
 
   it('lists approved skills from all origins, to insert here or copy', async () => {

@@ -61,7 +61,7 @@ describe('resolveTarget', () => {
 });
 
 describe('chatSiteCheck', () => {
-  it('is true for known chat hosts and for the exact origins of the user\'s chat sites', () => {
+  it("is true for known chat hosts and for the exact origins of the user's chat sites", () => {
     const check = chatSiteCheck(isChat, ['http://localhost:3000', 'https://chat.internal.example/', 'not an origin', 7, 'ftp://x.example']);
     expect(check('claude.ai', 'https://claude.ai')).toBe(true);
     expect(check('localhost', 'http://localhost:3000')).toBe(true);
@@ -118,7 +118,7 @@ describe('findChatTab', () => {
     expect((await findChatTab(tabs(list), isChat, 2, 'https://claude.ai'))?.tabId).toBe(2);
     expect((await findChatTab(tabs(list), isChat, null, 'https://docs.example.com'))?.tabId).toBe(2);
   });
-  it('finds tabs of the user\'s chat sites by exact origin, port included', async () => {
+  it("finds tabs of the user's chat sites by exact origin, port included", async () => {
     const check = chatSiteCheck(isChat, ['http://localhost:3000', 'https://chat.internal.example']);
     const list = [
       { id: 1, url: 'http://localhost:8080/', title: 'Other app', lastAccessed: 50 },

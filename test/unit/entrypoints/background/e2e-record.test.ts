@@ -8,7 +8,13 @@ import { E2E_GLOBAL, startE2eRecord } from '../../../../entrypoints/background/e
 
 function fakeEvent() {
   const added: unknown[] = [];
-  return { added, addListener(fn: unknown) { added.push(fn); }, hasListeners: () => added.length > 0 };
+  return {
+    added,
+    addListener(fn: unknown) {
+      added.push(fn);
+    },
+    hasListeners: () => added.length > 0,
+  };
 }
 
 afterEach(() => {
@@ -31,7 +37,7 @@ describe('e2e listener record', () => {
     expect((globalThis as Record<string, unknown>)[E2E_GLOBAL]).toBe(record);
   });
 
-  it('records only what is registered in the same synchronous run: later listeners are the browser\'s alone', async () => {
+  it("records only what is registered in the same synchronous run: later listeners are the browser's alone", async () => {
     const onCompleted = fakeEvent();
     const proto = { addListener: onCompleted.addListener };
     const event = Object.assign(Object.create(proto) as typeof proto, { added: onCompleted.added });

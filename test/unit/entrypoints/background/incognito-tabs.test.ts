@@ -94,7 +94,10 @@ describe('incognito tabs', () => {
   });
 
   it('a tab closed while the start-up query was in flight is not brought back by its answer', async () => {
-    const f = fakeTabs([{ id: 5, incognito: false }, { id: 6, incognito: true }]);
+    const f = fakeTabs([
+      { id: 5, incognito: false },
+      { id: 6, incognito: true },
+    ]);
     f.hold();
     const known = createIncognitoTabs(f.api);
     const seeding = known.seed();
@@ -108,7 +111,10 @@ describe('incognito tabs', () => {
   });
 
   it('without the start-up query (it failed) every tab is still answered, through tabs.get', async () => {
-    const f = fakeTabs([{ id: 1, incognito: true }, { id: 2, incognito: false }]);
+    const f = fakeTabs([
+      { id: 1, incognito: true },
+      { id: 2, incognito: false },
+    ]);
     f.failQueries();
     const known = createIncognitoTabs(f.api);
     expect(await known.isIncognito(1)).toBe(true);

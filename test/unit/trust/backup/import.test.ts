@@ -120,9 +120,7 @@ describe('importBackup', () => {
     const skill = makeSkill('https://unsigned.example.org', 'https://cdn.example.net/skills/unsigned/SKILL.md', 'mine', 1);
     await store.approve(approvalFor(skill, null), skill);
     const result = await importBackup(store, FIXTURE, NOW, CONFIRMED);
-    expect(result.approvalsSkipped).toEqual([
-      { origin: 'https://unsigned.example.org', url: 'https://cdn.example.net/skills/unsigned/SKILL.md', reason: 'different-approval' },
-    ]);
+    expect(result.approvalsSkipped).toEqual([{ origin: 'https://unsigned.example.org', url: 'https://cdn.example.net/skills/unsigned/SKILL.md', reason: 'different-approval' }]);
     expect((await store.getApproval(skill.origin, skill.url))?.digestLf).toBe(skill.digestLf);
   });
 
@@ -213,8 +211,15 @@ describe('archive approvals (version 3)', () => {
   // No report of the site in this store: the import takes the skill for unverified and asks for that confirmation.
   const OK = { confirmUnverified: [`https://a.example ${ZIP}`] };
   const archiveApproval = (): Approval => ({
-    origin: 'https://a.example', url: ZIP, digestLf: 'a'.repeat(64), digestRaw: 'a'.repeat(64), keyFingerprint: null,
-    statusAtApproval: 'verified', name: 'runner', approvedAt: 5, archive: archiveBinding(),
+    origin: 'https://a.example',
+    url: ZIP,
+    digestLf: 'a'.repeat(64),
+    digestRaw: 'a'.repeat(64),
+    keyFingerprint: null,
+    statusAtApproval: 'verified',
+    name: 'runner',
+    approvedAt: 5,
+    archive: archiveBinding(),
   });
 
   it('exports the file set an archive approval binds and imports it back whole', async () => {

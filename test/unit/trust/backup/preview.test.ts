@@ -251,8 +251,15 @@ describe('archive approvals in the preview', () => {
     const files = (sha: string) => [{ path: 'run.sh', size: 3, sha256: sha.repeat(64) }];
     const { fileSetDigest } = await import('../../../../lib/verify/file-set');
     const approval = (sha: string) => ({
-      origin: 'https://a.example', url, digestLf: 'a'.repeat(64), digestRaw: 'a'.repeat(64), keyFingerprint: null,
-      statusAtApproval: 'verified' as const, name: 'r', approvedAt: 1, archive: { filesDigest: fileSetDigest(files(sha)), sha256: 'd'.repeat(64), files: files(sha) },
+      origin: 'https://a.example',
+      url,
+      digestLf: 'a'.repeat(64),
+      digestRaw: 'a'.repeat(64),
+      keyFingerprint: null,
+      statusAtApproval: 'verified' as const,
+      name: 'r',
+      approvedAt: 1,
+      archive: { filesDigest: fileSetDigest(files(sha)), sha256: 'd'.repeat(64), files: files(sha) },
     });
     expect(await store.importApproval?.(approval('b'))).toBe('added');
     expect((await previewImport(store, writeBackup([], [approval('b')], 1))).approvals[0]?.outcome).toBe('unchanged');
