@@ -81,7 +81,8 @@ test('withheld site access: a tab address is hidden without `tabs` until the too
       await page.bringToFront();
       const withTabs = permissions.includes('tabs');
       expect(await sw.evaluate(() => chrome.permissions.contains({ origins: ['http://site.grant.test/*'] }))).toBe(false);
-      expect(await sw.evaluate(() => (self as unknown as { navigations: string[] }).navigations)).toContain(`${origin}/`);
+      // The probe extension records onCommitted as it comes: the event may still be on its way.
+      await expect.poll(() => sw.evaluate(() => (self as unknown as { navigations: string[] }).navigations)).toContain(`${origin}/`);
       const before = await sw.evaluate(() => (self as unknown as { tabUrls(): Promise<(string | null)[]> }).tabUrls());
       expect(before.sort(), permissions.join()).toEqual(withTabs ? [`${origin}/`, `http://other.grant.test:${server.port}/`].sort() : [null, null]);
       if (withTabs) continue;
