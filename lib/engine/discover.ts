@@ -2,7 +2,7 @@
 // FORMATS.md §9.2, §9.6): a fresh entry answers without a request, an expired positive entry
 // is revalidated, a transient failure keeps the last good bytes and backs off, and the legacy
 // index is asked only when the current index is absent. Returns bytes, never parsed objects.
-// Which documents, where and how: DOCUMENTS (lib/types.ts).
+// Which documents, where and how: DOCUMENTS (lib/types/documents.ts).
 import type { RequestGuard } from '../net/request-guard';
 import { backoffMs, positiveTtlMs } from '../net/cache-policy';
 import { fetchBounded } from '../net/fetch-bounded';

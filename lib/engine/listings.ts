@@ -1,5 +1,5 @@
 // The parsers of the listings, the documents that list skills (role `listing` in DOCUMENTS,
-// lib/types.ts): one per kind, so a listing with no parser does not compile. The parse phase of
+// lib/types/documents.ts): one per kind, so a listing with no parser does not compile. The parse phase of
 // lib/engine/probe-origin.ts runs the one of each listing the discover phase brought.
 import { parseIndex, type ParsedIndex } from '../parse/index-json';
 import { parseLlmsTxt } from '../parse/llms-txt';

@@ -1,5 +1,5 @@
 // A kind of document in plain words (the popup's sources, the options page's report summary). The
-// words come from the kind's row of DOCUMENTS (lib/types.ts); only its label is read here.
+// words come from the kind's row of DOCUMENTS (lib/types/documents.ts); only its label is read here.
 import { DOCUMENTS, type DocumentKind } from '../types';
 import { t, type MessageKey } from './index';
 

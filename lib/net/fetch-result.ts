@@ -1,5 +1,5 @@
 // What one bounded GET produced (FORMATS.md §9): the fetcher's answer to the engine. The report
-// names its kinds as a source's outcome (FetchOutcome in lib/types.ts).
+// names its kinds as a source's outcome (FetchOutcome in lib/types/documents.ts).
 import type { FetchOutcome } from '../types';
 
 /** What one bounded GET produced. Bytes are raw: never decoded then re-encoded. */

@@ -6,7 +6,7 @@ const MiB = 1024 * KiB;
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 
-/** The probe's limits; the byte cap of each kind of document is its row of DOCUMENTS (lib/types.ts), read through capFor. */
+/** The probe's limits; the byte cap of each kind of document is its row of DOCUMENTS (lib/types/documents.ts), read through capFor. */
 export const LIMITS = {
   /** Sum of the unpacked file sizes of one archive. */
   archiveUnpacked: 16 * MiB,

@@ -1,5 +1,5 @@
 // The records the trust store keeps besides the pins and approvals the report shows (those are in
-// lib/types.ts): the key history, the verified bytes of each skill, and the probe cache.
+// lib/types/): the key history, the verified bytes of each skill, and the probe cache.
 import type { ArchiveEntry, DocumentKind } from '../types';
 
 /**

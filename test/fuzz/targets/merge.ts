@@ -41,7 +41,7 @@ const candidates = fc.array(spec, { maxLength: 24 }).map((specs) => {
   });
 });
 
-/** The merge order of the sources: their rows of DOCUMENTS (lib/types.ts). */
+/** The merge order of the sources: their rows of DOCUMENTS (lib/types/documents.ts). */
 const RANK = (source: CandidateSource): number => DOCUMENTS[source].rank;
 
 export const mergeTarget: FuzzTarget = {

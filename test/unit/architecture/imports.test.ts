@@ -33,7 +33,7 @@ function target(file: string, spec: string): string {
 
 /**
  * The floors of lib/ (ARCHITECTURE.md §4), lowest first. A unit is a directory of lib/ or a file at
- * its top (`types` is lib/types.ts). A module imports from its own unit or from a lower floor, never
+ * its top (`types` is lib/types/). A module imports from its own unit or from a lower floor, never
  * from its own floor's other units nor from a higher one.
  */
 const FLOORS: readonly (readonly string[])[] = [
@@ -305,7 +305,7 @@ describe('module boundaries', () => {
   it('the import scan reads every form: multi-line, type-only, re-exports, and not commented-out imports', () => {
     expect(specifiers('lib/messages.ts')).toEqual(expect.arrayContaining(['./types', './trust/backup/import', './chat/insert']));
     expect(resolveModule('lib/background/create-worker-state.ts', '../engine/probe-origin')).toBe('lib/engine/probe-origin.ts');
-    expect(resolveModule('lib/background/create-worker-state.ts', '@/lib/types')).toBe('lib/types.ts');
+    expect(resolveModule('lib/background/create-worker-state.ts', '@/lib/types')).toBe('lib/types/index.ts');
     expect(libGraph().get('lib/background/create-worker-state.ts')).toContain('lib/engine/probe-origin.ts');
     expect(withoutComments("// import x from './a';\n/* export * from './b' */ import y from './c';")).not.toMatch(/\.\/a|\.\/b/);
   });

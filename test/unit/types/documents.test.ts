@@ -1,16 +1,16 @@
-// The table of document kinds of lib/types.ts (DOCUMENTS): every kind has a row, every listing a
+// The table of document kinds of lib/types/documents.ts (DOCUMENTS): every kind has a row, every listing a
 // parser, every row its words in both catalogues, and the rows agree with each other.
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { LISTING_PARSERS } from '../../lib/engine/listings';
-import { CANDIDATE_SOURCES, DOCUMENT_KINDS, DOCUMENTS, isArtifactKind, type DocumentKind } from '../../lib/types';
+import { LISTING_PARSERS } from '../../../lib/engine/listings';
+import { CANDIDATE_SOURCES, DOCUMENT_KINDS, DOCUMENTS, isArtifactKind, type DocumentKind } from '../../../lib/types';
 
-const ROOT = join(__dirname, '../..');
+const ROOT = join(__dirname, '../../..');
 
-/** The members of the DocumentKind union as lib/types.ts spells them (the type is gone at run time). */
+/** The members of the DocumentKind union as lib/types/documents.ts spells them (the type is gone at run time). */
 function declaredKinds(): string[] {
-  const text = readFileSync(join(ROOT, 'lib/types.ts'), 'utf8');
+  const text = readFileSync(join(ROOT, 'lib/types/documents.ts'), 'utf8');
   const union = /export type DocumentKind =([^;]*);/.exec(text)?.[1] ?? '';
   return [...union.matchAll(/'([^']+)'/g)].map((m) => m[1] as string);
 }

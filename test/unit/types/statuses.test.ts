@@ -1,10 +1,10 @@
-// The status record of lib/types.ts: the lists every module reads come from its rows.
+// The status record of lib/types/statuses.ts: the lists every module reads come from its rows.
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ALL_STATUSES, APPROVABLE_STATUSES, isApprovable, STATUSES, WARNING_STATUSES } from '../../lib/types';
+import { ALL_STATUSES, APPROVABLE_STATUSES, isApprovable, STATUSES, WARNING_STATUSES } from '../../../lib/types';
 
-const ROOT = join(__dirname, '../..');
+const ROOT = join(__dirname, '../../..');
 
 describe('STATUSES', () => {
   it('lists every status once, in the order of PRODUCT.md §4', () => {

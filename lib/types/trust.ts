@@ -1,0 +1,113 @@
+// The trust records (pins, approvals) and the settings the messages, the store and the backup file share.
+import type { SkillStatus } from './statuses';
+import type { ArchiveBinding } from './verification';
+
+// ---------------------------------------------------------------------------
+// Trust (lib/trust)
+// ---------------------------------------------------------------------------
+
+export interface Pin {
+  origin: string;
+  /** Base64 of the raw 32-byte ed25519 key. */
+  key: string;
+  fingerprint: string;
+  firstSeen: number;
+  lastSeen: number;
+}
+
+export interface Approval {
+  origin: string;
+  url: string;
+  /** SHA-256 of the LF-normalized bytes (PRODUCT.md §9.2). */
+  digestLf: string;
+  /** SHA-256 of the raw bytes, recorded beside it. */
+  digestRaw: string;
+  /** Fingerprint of the pinned key at approval time; null when the origin did not sign. */
+  keyFingerprint: string | null;
+  /** The status the skill had when it was approved. */
+  statusAtApproval: SkillStatus;
+  name: string;
+  approvedAt: number;
+  /**
+   * For an archive skill: the files the approval binds besides the root SKILL.md. Absent for a
+   * SKILL.md skill, and on an archive approval stored by an older version, which bound the root
+   * SKILL.md only: such an approval is suspended until the user approves again (PRODUCT.md §9.2).
+   */
+  archive?: ArchiveBinding;
+}
+
+export interface ReviewerRegistry {
+  [attester: string]: { public_key: string; registered_at: string };
+}
+
+export interface SnapshotKeyConfig {
+  origin: string;
+  skillId: string;
+  publicKey: string;
+  signature: string;
+  keyId?: string;
+  revisionPin?: string;
+  versionPin?: string;
+}
+
+export interface Settings {
+  paused: boolean;
+  probeInPrivate: boolean;
+  /** Origins (or `*.host` patterns) that are always probed even when `allowListOnly`. */
+  allowList: string[];
+  /** Origins (or `*.host` patterns) never probed. */
+  denyList: string[];
+  /** Probe only allow-listed origins. */
+  allowListOnly: boolean;
+  legacyIndex: boolean;
+  reviewers: ReviewerRegistry;
+  snapshotKeys: SnapshotKeyConfig[];
+  /**
+   * Exact http(s) origins (`scheme://host[:port]`, no path) the user treats as chat sites
+   * besides the built-in adapters: the popup offers "Insert into chat" for their tabs and
+   * the context menu's "Insert skill context" appears on them.
+   */
+  chatSites: string[];
+  /**
+   * Hand the approved skills that may be used now to Skillpin's desktop program (docs/desktop.md).
+   * Off by default; it works only while the browser grants the optional nativeMessaging permission.
+   */
+  desktopMirror: boolean;
+  /** The agents whose skill folders the desktop program copies skills into (none by default). */
+  desktopAgents: AgentId[];
+  /**
+   * For a skill that grants tools or carries scripts: the agent folders the user confirmed it for,
+   * each bound to the skill's mirror revision (its content and approval), so a change asks again.
+   */
+  desktopConfirmed: DesktopConfirmation[];
+}
+
+/**
+ * An agent whose skill folder the desktop program may write: one key of AGENT_FOLDERS in
+ * lib/desktop/limits.ts (whose `satisfies` keeps the two equal).
+ */
+export type AgentId = 'claude-code' | 'agents' | 'gemini-cli';
+
+/** The user confirmed that this revision of this skill may be written to this agent's folder. */
+export interface DesktopConfirmation {
+  origin: string;
+  url: string;
+  agent: AgentId;
+  /** The skill's mirror revision (lib/desktop/revision.ts), 64 hex digits. */
+  revision: string;
+}
+
+export const DEFAULT_SETTINGS: Settings = {
+  paused: false,
+  probeInPrivate: false,
+  allowList: [],
+  denyList: [],
+  allowListOnly: false,
+  legacyIndex: true,
+  reviewers: {},
+  snapshotKeys: [],
+  chatSites: [],
+  desktopMirror: false,
+  desktopAgents: [],
+  desktopConfirmed: [],
+};
