@@ -179,7 +179,7 @@ export function changedFields(form: SettingsForm, saved: SettingsForm): (keyof S
 /**
  * What a Save sends: the parsed value of each field the user changed, and nothing else. A
  * field left as loaded is not sent even if parsing would normalise it, so it can never
- * overwrite a newer value stored from elsewhere (the background merges, messages.ts).
+ * overwrite a newer value stored from elsewhere (the background merges, lib/messages/).
  */
 export function settingsChanges(form: SettingsForm, saved: SettingsForm, parsed: FormSettings): Partial<Settings> {
   const out: Partial<Settings> = {};

@@ -1,5 +1,5 @@
 // The only way the popup and the options page talk to the background. Each method
-// sends one typed message from lib/messages.ts; the transport is injected so tests
+// sends one typed message from lib/messages/; the transport is injected so tests
 // pass a fake and the entrypoints pass browser.runtime.sendMessage.
 import { t } from '../../lib/i18n';
 import { LIST_PAGE_ROWS } from '../../lib/lists/pins-page';
@@ -46,7 +46,7 @@ export function createClient(send: Send) {
     /** The side panel's first rows: what the library asks for as its script starts (components/shared/early.ts). */
     approvedFirstPage: () => request('skillpin:approved-list', { offset: 0, limit: LIBRARY_FIRST_ROWS }),
     insert: (tabId: number, chatOrigin: string, origin: string, url: string) => request('skillpin:insert', { tabId, chatOrigin, origin, url }),
-    /** The side panel's Insert into chat (its own hand-off path, lib/messages.ts). */
+    /** The side panel's Insert into chat (its own hand-off path, lib/messages/). */
     libraryInsert: (tabId: number, chatOrigin: string, origin: string, url: string) => request('skillpin:library-insert', { tabId, chatOrigin, origin, url }),
     settingsGet: () => request('skillpin:settings-get', none),
     settingsSet: (settings: Body<'skillpin:settings-set'>['settings']) => request('skillpin:settings-set', { settings }),

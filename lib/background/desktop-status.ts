@@ -1,6 +1,6 @@
 // What the options page is told of the desktop mirror: the user's agent choices as the plan reads
 // them, and each planned skill with what asks for confirmation and what the program did with each
-// agent-folder copy (desktop-sync.ts keeps them; lib/messages.ts DesktopStatus).
+// agent-folder copy (desktop-sync.ts keeps them; lib/messages/ DesktopStatus).
 import { grantsOf } from '../desktop/grants';
 import type { AgentChoices, MirrorableSkill, MirrorPlan } from '../desktop/outbox';
 import type { AgentOutcome } from '../desktop/protocol';

@@ -1,4 +1,4 @@
-// The gate every runtime message passes: it must be a well-formed request (lib/messages.ts),
+// The gate every runtime message passes: it must be a well-formed request (lib/messages/),
 // a privileged one must come from the extension's own pages, and one that may change trust
 // state or settings is announced to open pages afterwards, whether it succeeded or not, and
 // brings the desktop mirror up to date.

@@ -1,6 +1,6 @@
 // The one gate every path passes by which a skill's content leaves the extension (PRODUCT.md §6,
 // §10): the popup's Copy and Insert, the context menu's Copy and Insert, Export for upload, the
-// desktop mirror, and any path added later. lib/messages.ts names, per request type, where its
+// desktop mirror, and any path added later. lib/messages/ names, per request type, where its
 // content goes (`handsOff`); the menus do the same (menus.ts MENU_HAND_OFFS), and so does the
 // background's own path to the desktop program (desktop-mirror.ts DESKTOP_HAND_OFFS). A path gets
 // the approved bytes only from release(), after these checks, in this order:

@@ -1,4 +1,4 @@
-// Open extension pages follow changes made elsewhere through STATE_CHANGE_KEY (lib/messages.ts).
+// Open extension pages follow changes made elsewhere through STATE_CHANGE_KEY (lib/messages/).
 // The sequence makes every write a new value, so storage.onChanged fires for each.
 import { STATE_CHANGE_KEY, type StateChange, type StateChangeKind } from '../messages';
 import type { Clock } from '../types';

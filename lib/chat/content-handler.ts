@@ -8,7 +8,7 @@ import { showNotice, type NoticeOptions } from './notice';
 import { isHttpOrigin } from '../origin';
 import { t } from '../i18n';
 
-/** What the background sends the chat content script (lib/messages.ts re-exports these). */
+/** What the background sends the chat content script (lib/messages/ re-exports these). */
 export interface ContentInsertMessage {
   type: 'skillpin:content-insert';
   text: string;

@@ -31,7 +31,7 @@ import { adapterForHost, type ChatAdapter, type EditorKind } from './adapters';
 import { findComposer, focusAtEnd, isBlank, isTextField, normalizeLine, readComposerLines, type FoundComposer } from './composer';
 import { t, type MessageKey } from '../i18n';
 
-/** The answer to skillpin:insert and to the content script's insertion (lib/messages.ts re-exports it). */
+/** The answer to skillpin:insert and to the content script's insertion (lib/messages/ re-exports it). */
 export interface InsertResult {
   ok: boolean;
   /** How the text got in, or `clipboard` when insertion failed and the text was copied instead. */

@@ -4,7 +4,7 @@
 // API: its background copies through a tab instead (./tab.ts).
 import { copyWithTextarea } from './write';
 
-/** What the background sends the offscreen document (lib/messages.ts re-exports it). */
+/** What the background sends the offscreen document (lib/messages/ re-exports it). */
 export interface OffscreenCopyMessage {
   type: 'skillpin:offscreen-copy';
   text: string;

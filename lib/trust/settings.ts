@@ -1,5 +1,5 @@
 // Settings are one record, and CHECKS below is the one definition of its shape: the store's
-// reads, the import file and the settings messages (lib/messages.ts) all check with it.
+// reads, the import file and the settings messages (lib/messages/) all check with it.
 // Reading merges what is stored over DEFAULT_SETTINGS field by field: a missing field takes
 // its default, an unknown field is ignored, a field of the wrong type takes its default and
 // is reported. Reading settings never fails.

@@ -1,5 +1,5 @@
 // The shape of the background's answers. Each slice answers the request types that
-// lib/messages.ts assigns to its concern, no more and no fewer: Slice<C> is keyed by exactly
+// lib/messages/ assigns to its concern, no more and no fewer: Slice<C> is keyed by exactly
 // those types, so a handler missing from its slice, or placed in another, does not compile,
 // and every request type has exactly one handler.
 import type { ActionResult, Concern, Request, RequestType, Response, TypesOf } from '../../messages';

@@ -8,7 +8,7 @@ import { StoreError } from '../errors';
 import type { TrustStore } from '../store-api';
 import { readBackup } from './read';
 
-/** The answer to skillpin:import (lib/messages.ts re-exports it). */
+/** The answer to skillpin:import (lib/messages/ re-exports it). */
 export interface ImportResult {
   ok: boolean;
   pinsAdded: number;

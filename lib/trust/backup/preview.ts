@@ -7,7 +7,7 @@ import { approvalId, approvalNeeds, policyAllowsImport, type ImportPolicy } from
 import { readBackup } from './read';
 import type { TrustStore } from '../store-api';
 
-/** One approval of an import file, as the preview shows it (lib/messages.ts re-exports it). */
+/** One approval of an import file, as the preview shows it (lib/messages/ re-exports it). */
 export interface ImportApprovalPreview {
   /** origin + ' ' + url: what the confirmation lists of skillpin:import name. */
   id: string;

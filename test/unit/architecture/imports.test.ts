@@ -303,7 +303,7 @@ describe('module boundaries', () => {
   });
 
   it('the import scan reads every form: multi-line, type-only, re-exports, and not commented-out imports', () => {
-    expect(specifiers('lib/messages.ts')).toEqual(expect.arrayContaining(['./types', './trust/backup/import', './chat/insert']));
+    expect(specifiers('lib/messages/index.ts')).toEqual(expect.arrayContaining(['./requests', '../trust/backup/import', '../chat/insert']));
     expect(resolveModule('lib/background/create-worker-state.ts', '../engine/probe-origin')).toBe('lib/engine/probe-origin.ts');
     expect(resolveModule('lib/background/create-worker-state.ts', '@/lib/types')).toBe('lib/types/index.ts');
     expect(libGraph().get('lib/background/create-worker-state.ts')).toContain('lib/engine/probe-origin.ts');

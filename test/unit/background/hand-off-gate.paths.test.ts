@@ -1,6 +1,6 @@
 // Every path by which a skill's content leaves the extension passes the one hand-off gate
 // (PRODUCT.md §10). The paths come from their definitions: the request types whose definition in
-// lib/messages.ts names a `handsOff` target, the menu kinds of lib/background/menus.ts
+// lib/messages/ names a `handsOff` target, the menu kinds of lib/background/menus.ts
 // (MENU_HAND_OFFS) and the background's own paths (lib/background/desktop-mirror.ts
 // DESKTOP_HAND_OFFS). Each has a driver below that goes through the real service (a message, a
 // menu click, the background's desktop mirror over a port to the real host code), and the Record

@@ -1,6 +1,6 @@
 // The options page's Save (settings-update): only the changed fields travel, the background
 // merges them over what is stored now, and every change of settings or trust state is
-// announced to open pages through STATE_CHANGE_KEY (messages.ts).
+// announced to open pages through STATE_CHANGE_KEY (lib/messages/state-change.ts).
 import { beforeEach, describe, expect, it } from 'vitest';
 import { IDBFactory } from 'fake-indexeddb';
 import type { BackgroundPlatform, BackgroundService } from '../../../lib/background/service';

@@ -1,18 +1,18 @@
-// lib/messages.ts: one definition per request type (access, what it changes, its slice, its
+// lib/messages/: one definition per request type (access, what it changes, its slice, its
 // field checks), and the settings messages checked with the store's own definition of Settings.
 import { describe, expect, it } from 'vitest';
-import { changesOf, isPrivileged, MESSAGES, parseRequest, REQUEST_TYPES, type Concern, type FieldChecks, type MessageDefinition } from '../../lib/messages';
-import { createHandlers } from '../../lib/background/handlers';
-import { approvalHandlers } from '../../lib/background/handlers/approvals';
-import { keyHandlers } from '../../lib/background/handlers/keys';
-import { reportHandlers } from '../../lib/background/handlers/reports';
-import { settingsHandlers } from '../../lib/background/handlers/settings';
-import { transferHandlers } from '../../lib/background/handlers/transfer';
-import { desktopHandlers } from '../../lib/background/handlers/desktop';
-import type { Handler, Slice } from '../../lib/background/handlers/types';
-import type { WorkerState } from '../../lib/background/worker-state';
-import { isCompleteSettings, readSettings } from '../../lib/trust/settings';
-import { DEFAULT_SETTINGS } from '../../lib/types';
+import { changesOf, isPrivileged, MESSAGES, parseRequest, REQUEST_TYPES, type Concern, type FieldChecks, type MessageDefinition } from '../../../lib/messages';
+import { createHandlers } from '../../../lib/background/handlers';
+import { approvalHandlers } from '../../../lib/background/handlers/approvals';
+import { keyHandlers } from '../../../lib/background/handlers/keys';
+import { reportHandlers } from '../../../lib/background/handlers/reports';
+import { settingsHandlers } from '../../../lib/background/handlers/settings';
+import { transferHandlers } from '../../../lib/background/handlers/transfer';
+import { desktopHandlers } from '../../../lib/background/handlers/desktop';
+import type { Handler, Slice } from '../../../lib/background/handlers/types';
+import type { WorkerState } from '../../../lib/background/worker-state';
+import { isCompleteSettings, readSettings } from '../../../lib/trust/settings';
+import { DEFAULT_SETTINGS } from '../../../lib/types';
 
 // Building the slices only makes closures: nothing in the context is called.
 const ctx = { scheduler: {}, platform: {}, clock: {}, deps: {} } as unknown as WorkerState;
