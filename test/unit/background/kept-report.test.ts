@@ -2,13 +2,14 @@
 // finished report of a normal window, read back only for the origin asked for, and a failed write
 // leaves no older copy behind.
 import { describe, expect, it } from 'vitest';
-import { forgetKeptReport, keepReport, keptReportKey, keptReportOf } from '../../../lib/background/kept-report';
+import { forgetKeptReport, KEPT_MAX, keepReport, keptReportKey, keptReportOf } from '../../../lib/background/kept-report';
 import { ORIGIN, makeReport, makeSkill } from '../../fixtures/ui/reports';
 
 function session(failWrites = false) {
   const map = new Map<string, unknown>();
   return {
     map,
+    getSession: async (key: string) => structuredClone(map.get(key)),
     setSession: async (key: string, value: unknown) => {
       if (failWrites && value !== null) throw new Error('QUOTA_BYTES quota exceeded');
       map.set(key, structuredClone(value));
@@ -50,5 +51,18 @@ describe('kept reports', () => {
     await forgetKeptReport(s, ORIGIN);
     expect(keptReportOf(s.map.get(keptReportKey(ORIGIN)), ORIGIN)).toBeNull();
     for (const bad of [undefined, 'x', 42, { origin: ORIGIN }, { origin: ORIGIN, skills: [], key: null, state: 'done' }]) expect(keptReportOf(bad, ORIGIN)).toBeNull();
+  });
+
+  it('keeps the last KEPT_MAX origins only, dropping the oldest copy, so a long session does not fill session storage', async () => {
+    const s = session();
+    const origins = Array.from({ length: KEPT_MAX + 3 }, (_, i) => `https://site${i}.example`);
+    await Promise.all(origins.map((o) => keepReport(s, makeReport([makeSkill()], { origin: o }), false)));
+    const kept = origins.filter((o) => keptReportOf(s.map.get(keptReportKey(o)), o) !== null);
+    expect(kept).toEqual(origins.slice(3));
+    // Keeping an origin again makes it the newest: the next one dropped is another.
+    await keepReport(s, makeReport([makeSkill()], { origin: origins[3] as string }), false);
+    await keepReport(s, makeReport([makeSkill()], { origin: 'https://new.example' }), false);
+    expect(keptReportOf(s.map.get(keptReportKey(origins[3] as string)), origins[3] as string)).not.toBeNull();
+    expect(keptReportOf(s.map.get(keptReportKey(origins[4] as string)), origins[4] as string)).toBeNull();
   });
 });

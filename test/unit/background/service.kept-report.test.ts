@@ -1,6 +1,6 @@
 // The worker keeps each finished report of a normal window for the popup's first paint
 // (lib/background/kept-report.ts): after a probe and after a report it answered.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { IDBFactory } from 'fake-indexeddb';
 import type { BackgroundService } from '../../../lib/background/service';
 import { keptReportKey, keptReportOf } from '../../../lib/background/kept-report';
@@ -14,11 +14,9 @@ let server: TestServer;
 let platform: RulesPlatform;
 let service: BackgroundService;
 const ask = <T>(msg: Record<string, unknown>) => service.handleMessage(msg, POPUP) as Promise<T>;
-/** The copy is written after the answer has gone (a timer): one turn of the timers later. */
-const kept = async () => {
-  await new Promise((r) => setTimeout(r, 5));
-  return keptReportOf(platform.session.get(keptReportKey(server.origin)), server.origin);
-};
+const kept = () => keptReportOf(platform.session.get(keptReportKey(server.origin)), server.origin);
+/** The copy is written after the answer has gone (a timer, then the session writes): wait for it. */
+const keptBecomes = (report: OriginReport) => vi.waitFor(() => expect(kept()).toEqual(report), { timeout: 2000 });
 
 beforeEach(async () => {
   server = await startServer({ files: buildSite({ skills: [{ name: 'alpha' }], key: keyPair(82) }) });
@@ -33,12 +31,12 @@ afterEach(async () => {
 
 describe('the kept report', () => {
   it('is the report of the last probe and of the last answer', async () => {
-    expect(await kept()).toBeNull();
+    expect(kept()).toBeNull();
     const probed = await ask<OriginReport>({ type: 'skillpin:probe', origin: server.origin });
     expect(probed.state).toBe('done');
-    expect(await kept()).toEqual(probed);
+    await keptBecomes(probed);
     platform.session.delete(keptReportKey(server.origin));
     const answered = await ask<OriginReport>({ type: 'skillpin:report', origin: server.origin });
-    expect(await kept()).toEqual(answered);
+    await keptBecomes(answered);
   });
 });
