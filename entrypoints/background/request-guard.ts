@@ -84,6 +84,14 @@ export function installRequestGuard(extensionBase: string): RequestGuard {
     wr.onBeforeRedirect.removeListener(redirected);
   }
 
+  let reserved = 0;
+  const idle = (): void => {
+    if (watcher.open() === 0 && reserved === 0 && listening) {
+      if (quiet) clearTimeout(quiet);
+      quiet = setTimeout(unlisten, LISTEN_LINGER_MS);
+    }
+  };
+
   const watcher = createRequestWatcher({
     extensionBase,
     blocking: firefox,
@@ -93,10 +101,20 @@ export function installRequestGuard(extensionBase: string): RequestGuard {
       const release = await acquire(url);
       return () => {
         release();
-        if (watcher.open() === 0 && listening) {
-          if (quiet) clearTimeout(quiet);
-          quiet = setTimeout(unlisten, LISTEN_LINGER_MS);
-        }
+        idle();
+      };
+    },
+    // Firefox takes no permits: a reservation only has the listeners in place early.
+    reserve: async (urls) => {
+      reserved += 1;
+      const [, ...held] = await Promise.allSettled([listen(), ...urls.map((u) => acquire(u))]);
+      let released = false;
+      return () => {
+        if (released) return;
+        released = true;
+        reserved -= 1;
+        for (const h of held) if (h.status === 'fulfilled') (h.value as () => void)();
+        idle();
       };
     },
     vet: firefox ? (origin, url) => vetResolvedHost(origin, url, resolveHost) : undefined,

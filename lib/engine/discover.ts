@@ -87,6 +87,23 @@ function fromEntry(entry: ProbeCacheEntry, patch: Partial<DocOutcome> & { source
   };
 }
 
+const isFresh = (entry: ProbeCacheEntry, now: number): boolean => entry.expiresAt > now && entry.reason !== 'transient';
+const inBackoff = (entry: ProbeCacheEntry, now: number): boolean => entry.retryAt !== undefined && entry.retryAt > now;
+
+/** What fetchDocument answers for `path` without a request (a fresh entry, a backoff), or 'request' when it asks the network. */
+export async function cacheAnswer(origin: string, path: string, ctx: FetchContext): Promise<DocState | 'request'> {
+  if (ctx.force) return 'request';
+  const entry = await ctx.store.getCache(origin + path);
+  const now = ctx.clock.now();
+  if (!entry || !(isFresh(entry, now) || inBackoff(entry, now))) return 'request';
+  return fromEntry(entry, { source: source(entry.kind, entry.url, {}) }).state;
+}
+
+/** Whether fetchDocument would ask the network for `path` now. */
+export async function willRequest(origin: string, path: string, ctx: FetchContext): Promise<boolean> {
+  return (await cacheAnswer(origin, path, ctx)) === 'request';
+}
+
 /** One discovery document (llms.txt, index, legacy index, signing-key.pub, attestations). */
 export async function fetchDocument(kind: DocumentKind, origin: string, path: string, ctx: FetchContext): Promise<DocOutcome> {
   const url = origin + path;
@@ -94,7 +111,7 @@ export async function fetchDocument(kind: DocumentKind, origin: string, path: st
   const entry = await ctx.store.getCache(url);
 
   if (entry && !ctx.force) {
-    if (entry.expiresAt > now && entry.reason !== 'transient') {
+    if (isFresh(entry, now)) {
       return fromEntry(entry, {
         source: source(kind, url, {
           finalUrl: entry.finalUrl,
@@ -107,11 +124,11 @@ export async function fetchDocument(kind: DocumentKind, origin: string, path: st
         }),
       });
     }
-    if (entry.retryAt !== undefined && entry.retryAt > now) {
+    if (inBackoff(entry, now)) {
       const out = fromEntry(entry, {
         source: source(kind, url, { finalUrl: entry.finalUrl, outcome: 'cached', reason: 'backoff', contentType: entry.contentType, fromCache: true }),
       });
-      out.diagnostics.push(diag('document-backoff', `Not requested before ${new Date(entry.retryAt).toISOString()} after ${entry.failures ?? 1} transient failure(s).`, { url }));
+      out.diagnostics.push(diag('document-backoff', `Not requested before ${new Date(entry.retryAt ?? now).toISOString()} after ${entry.failures ?? 1} transient failure(s).`, { url }));
       return out;
     }
   }
@@ -267,14 +284,52 @@ async function settle(kind: DocumentKind, origin: string, url: string, r: FetchR
  */
 export async function discoverDocuments(origin: string, ctx: FetchContext, settings: Settings): Promise<Discovery> {
   const disc = Object.fromEntries(CANDIDATE_SOURCES.map((k) => [k, null])) as Discovery;
-  const chain = async (kind: CandidateSource): Promise<void> => {
-    const doc = await fetchDocument(kind, origin, DOCUMENTS[kind].path, ctx);
-    disc[kind] = doc;
-    for (const k of CANDIDATE_SOURCES) {
-      const instead = DOCUMENTS[k].insteadOf;
-      if (instead?.kind === kind && settings[instead.setting] && doc.state === 'absent') disc[k] = await fetchDocument(k, origin, DOCUMENTS[k].path, ctx);
-    }
-  };
-  await Promise.all(CANDIDATE_SOURCES.filter((k) => DOCUMENTS[k].insteadOf === null).map(chain));
+  // The permits of every listing that may be asked now, in one rule update: a listing asked only in
+  // place of another, too, when the other is asked now (its answer may be absent) or is known absent.
+  const answers = new Map(await Promise.all(CANDIDATE_SOURCES.map(async (k) => [k, await cacheAnswer(origin, DOCUMENTS[k].path, ctx)] as const)));
+  const asked = CANDIDATE_SOURCES.filter((k) => {
+    const instead = DOCUMENTS[k].insteadOf;
+    if (answers.get(k) !== 'request') return false;
+    if (instead === null) return true;
+    const other = answers.get(instead.kind);
+    return settings[instead.setting] && (other === 'request' || other === 'absent');
+  }).map((k) => origin + DOCUMENTS[k].path);
+  const release = await reserveAhead(ctx, asked);
+  try {
+    await Promise.all(CANDIDATE_SOURCES.filter((k) => DOCUMENTS[k].insteadOf === null).map((k) => discoverFrom(k, origin, ctx, settings, disc)));
+  } finally {
+    release();
+  }
   return disc;
+}
+
+/** One listing, then each listing asked in its place when it answered absent and that one's setting is on. */
+async function discoverFrom(kind: CandidateSource, origin: string, ctx: FetchContext, settings: Settings, disc: Discovery): Promise<void> {
+  const doc = await fetchDocument(kind, origin, DOCUMENTS[kind].path, ctx);
+  disc[kind] = doc;
+  for (const k of CANDIDATE_SOURCES) {
+    const instead = DOCUMENTS[k].insteadOf;
+    if (instead?.kind === kind && settings[instead.setting] && doc.state === 'absent') disc[k] = await fetchDocument(k, origin, DOCUMENTS[k].path, ctx);
+  }
+}
+
+/**
+ * The request guard's permits for the URLs a phase is about to request (RequestGuard.reserve): one
+ * rule update instead of one per request. Only URLs on the origin itself; the rest, and anything
+ * not reserved, take their own permit with their request. Returns the release.
+ */
+export async function reserveAhead(ctx: FetchContext, urls: ReadonlyArray<string | null>, origin?: string): Promise<() => void> {
+  const reserve = ctx.guard?.reserve;
+  if (!reserve) return () => undefined;
+  const own = urls.filter((u): u is string => u !== null && (origin === undefined || sameOrigin(u, origin)));
+  if (own.length === 0) return () => undefined;
+  return reserve.call(ctx.guard, own);
+}
+
+function sameOrigin(url: string, origin: string): boolean {
+  try {
+    return new URL(url).origin === origin;
+  } catch {
+    return false;
+  }
 }

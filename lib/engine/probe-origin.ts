@@ -13,7 +13,7 @@ import type { TrustStore } from '../trust/store-api';
 import type { ManagedKey } from '../trust/managed';
 import { errorOutcome, processSkills } from './artifacts';
 import { attestSkills } from './attest';
-import { discoverDocuments, type FetchContext } from './discover';
+import { discoverDocuments, PATHS, reserveAhead, willRequest, type FetchContext } from './discover';
 import { budgetSummary, downloadBudget } from './download-budget';
 import { resolveKeys, type KeyContext } from './keys';
 import { LISTING_PARSERS, type Listing } from './listings';
@@ -95,7 +95,27 @@ async function run(origin: string, deps: EngineDeps, opts: ProbeOptions, started
 
   // signing-key.pub, the artifacts and attestations.json are asked together: the downloads need
   // no key (each skill waits for it before its signature check), and attestations bind listings.
+  const merged = mergeCandidates(listings.flatMap((l) => l.candidates));
+
   phase('keys');
+  // A listing downloaded now names artifacts this probe downloads: their permits and the key's in
+  // one rule update before any of them is asked (a listing unchanged since the last probe names
+  // stored artifacts, which are mostly not asked again: those take their own permits).
+  const downloaded = listings.length > 0 && CANDIDATE_SOURCES.some((k) => disc[k]?.state === 'present' && disc[k]?.unchanged === false);
+  const signed = index !== null && index.candidates.some((c) => c.signature !== null);
+  const releaseAhead = await reserveAhead(
+    ctx,
+    [
+      signed && (await willRequest(origin, PATHS.signingKey, ctx)) ? origin + PATHS.signingKey : null,
+      ...(downloaded
+        ? merged
+            .filter((m) => !m.refusal && m.url !== null)
+            .slice(0, LIMITS.maxSkillsPerOrigin)
+            .map((m) => m.url)
+        : []),
+    ],
+    origin,
+  );
   const keysAsked = resolveKeys(origin, index, disc.index?.state === 'unavailable', ctx, deps.managedKeys?.find((k) => k.origin === origin) ?? null);
   let known: KeyContext | null = null;
   keysAsked.then(
@@ -104,8 +124,6 @@ async function run(origin: string, deps: EngineDeps, opts: ProbeOptions, started
     },
     () => undefined,
   );
-
-  const merged = mergeCandidates(listings.flatMap((l) => l.candidates));
 
   phase('artifacts');
   const budget = downloadBudget(deps.downloadBudget ?? LIMITS.probeDownload);
@@ -116,7 +134,7 @@ async function run(origin: string, deps: EngineDeps, opts: ProbeOptions, started
     processSkills(actx, keysAsked, merged, (m, e) => errorOutcome(known, m, e)),
     keysAsked,
     attested,
-  );
+  ).finally(releaseAhead);
 
   phase('attestations');
   const [keys, att] = await Promise.all([keysAsked, attested]);

@@ -118,7 +118,11 @@ export interface Permits {
 /**
  * Permits over `update` (chrome.declarativeNetRequest.updateSessionRules). Concurrent requests for
  * the same URL share one rule; it is removed as soon as the last of them releases it. Changes are
- * applied one at a time, in order, so a removal never overtakes the addition it undoes.
+ * applied in order, so a removal never overtakes the addition it undoes; the changes that arrive
+ * while one update is in flight go out together as the next one (Chrome applies an update's
+ * removals before its additions, so a change that removes an id added earlier in the waiting
+ * group starts a group of its own). A group the browser refuses is applied again one change at a
+ * time, so one bad change fails alone.
  */
 export function createPermits(update: (change: RuleChange) => Promise<void>, opts: { extensionId: string }): Permits {
   interface Held {
@@ -126,15 +130,52 @@ export function createPermits(update: (change: RuleChange) => Promise<void>, opt
     count: number;
     ready: Promise<void>;
   }
+  interface Job {
+    change: RuleChange;
+    settle(error: unknown, failed: boolean): void;
+  }
   const held = new Map<string, Held>();
   const freeIds: number[] = [];
   let nextId = FIRST_PERMIT_ID;
-  let queue: Promise<void> = Promise.resolve();
-  const run = (change: RuleChange): Promise<void> => {
-    const p = queue.then(() => update(change));
-    queue = p.catch(() => undefined);
-    return p;
+  const groups: Job[][] = [];
+  let busy = false;
+
+  const flush = async (): Promise<void> => {
+    for (let group = groups.shift(); group; group = groups.shift()) {
+      const jobs = group;
+      const [only] = jobs.length === 1 ? jobs : [];
+      try {
+        await update(only ? only.change : mergeChanges(jobs.map((j) => j.change)));
+        for (const j of jobs) j.settle(undefined, false);
+      } catch (err) {
+        if (only) {
+          only.settle(err, true);
+          continue;
+        }
+        for (const j of jobs) {
+          try {
+            await update(j.change);
+            j.settle(undefined, false);
+          } catch (one) {
+            j.settle(one, true);
+          }
+        }
+      }
+    }
+    busy = false;
   };
+  const run = (change: RuleChange): Promise<void> =>
+    new Promise<void>((resolve, reject) => {
+      const job: Job = { change, settle: (error, failed) => (failed ? reject(error) : resolve()) };
+      const last = groups.at(-1);
+      const added = new Set((last ?? []).flatMap((j) => (j.change.addRules ?? []).map((r) => r.id)));
+      if (last && !(change.removeRuleIds ?? []).some((id) => added.has(id))) last.push(job);
+      else groups.push([job]);
+      if (!busy) {
+        busy = true;
+        queueMicrotask(() => void flush());
+      }
+    });
 
   const forget = (href: string, h: Held): void => {
     if (held.get(href) === h) held.delete(href);
@@ -182,4 +223,11 @@ export function createPermits(update: (change: RuleChange) => Promise<void>, opt
     },
     held: () => [...held.keys()],
   };
+}
+
+/** Changes in order as one update: every removal, then every addition. */
+export function mergeChanges(changes: readonly RuleChange[]): RuleChange {
+  const removeRuleIds = changes.flatMap((c) => c.removeRuleIds ?? []);
+  const addRules = changes.flatMap((c) => c.addRules ?? []);
+  return { ...(removeRuleIds.length > 0 ? { removeRuleIds } : {}), ...(addRules.length > 0 ? { addRules } : {}) };
 }

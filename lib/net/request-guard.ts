@@ -26,6 +26,14 @@ export interface RequestGuard {
    * proxy every response reports the proxy's address (FORMATS.md §9.2).
    */
   originAddresses?(origin: string): readonly string[];
+  /**
+   * Chrome: the permits for URLs a phase of the probe is about to request, taken together in one
+   * rule update, so that its requests do not wait for one update each (each request still takes
+   * its own permit, which then costs nothing). A URL reserved and then not requested lets nothing
+   * else through: a permit matches that exact URL, for the extension's own requests only. The
+   * returned release gives them up; a reservation that could not be made costs only its time.
+   */
+  reserve?(urls: readonly string[]): Promise<() => void>;
 }
 
 export interface WatchRules {
@@ -87,6 +95,8 @@ export interface WatcherOptions {
   vet?: (origin: string, url: URL) => Promise<string | null>;
   /** Chrome: what must be in place before a request to `url` (a session-rule permit); returns its release. */
   prepare?: (url: URL) => Promise<() => void>;
+  /** Chrome: RequestGuard.reserve. */
+  reserve?: (urls: URL[]) => Promise<() => void>;
   /** How long settled() waits for the end of a request by default. */
   waitMs?: number;
   /** Chrome: the fetch follows redirects by hand from the reported Location (RequestGuard.manualRedirects). */
@@ -166,6 +176,26 @@ function keyOf(url: string): string {
   } catch {
     return url;
   }
+}
+
+/** RequestGuard.reserve over the wiring's: unparseable URLs are left to their own request's checks. */
+function reserveFor(reserve: (urls: URL[]) => Promise<() => void>): (urls: readonly string[]) => Promise<() => void> {
+  return async (urls) => {
+    const parsed: URL[] = [];
+    for (const u of urls) {
+      try {
+        parsed.push(new URL(u));
+      } catch {
+        // fetch-bounded refuses it before any request.
+      }
+    }
+    if (parsed.length === 0) return () => undefined;
+    try {
+      return await reserve(parsed);
+    } catch {
+      return () => undefined;
+    }
+  };
 }
 
 export function createRequestWatcher(opts: WatcherOptions): RequestWatcher {
@@ -257,6 +287,7 @@ export function createRequestWatcher(opts: WatcherOptions): RequestWatcher {
   const guard: RequestGuard = {
     manualRedirects: opts.manualRedirects ?? false,
     originAddresses: (origin) => served.of(origin),
+    ...(opts.reserve ? { reserve: reserveFor(opts.reserve) } : {}),
     async watch(url, rules) {
       const release = opts.prepare ? await opts.prepare(new URL(url)) : () => undefined;
       const e: Entry = { rules, key: keyOf(url), urls: [], refused: null, ended: false, redirectTo: null, addresses: {}, early: new Set(), requestId: null, wake: [] };

@@ -249,4 +249,72 @@ describe('permits', () => {
     expect(changes.at(-1)?.removeRuleIds).toEqual(existing);
     expect(rules.rules()).toEqual(blockRules(EXT_ID));
   });
+  it('the changes that arrive while one update is in flight go out together as the next update', async () => {
+    const { changes, rules, permits, ready } = setup();
+    await ready;
+    const urls = [URL_A, URL_B, 'http://127.0.0.1:8080/.well-known/skills/index.json', 'http://127.0.0.1:8080/a/SKILL.md'];
+    const releases = await Promise.all(urls.map((u) => permits.acquire(new URL(u))));
+    // install, then one update for the four permits asked for in the same task.
+    expect(changes).toHaveLength(2);
+    expect(changes[1]?.addRules?.map((r) => r.id)).toEqual([0, 1, 2, 3].map((i) => FIRST_PERMIT_ID + i));
+    for (const u of urls) expect(rules.blocks(u)).toBe(false);
+    for (const r of releases) r();
+    await settle();
+    expect(changes).toHaveLength(3);
+    expect(changes[2]?.removeRuleIds).toHaveLength(4);
+    for (const u of urls) expect(rules.blocks(u)).toBe(true);
+    expect(rules.rules().every((r) => r.id < FIRST_PERMIT_ID)).toBe(true);
+  });
+
+  it('a removal never joins a waiting group that adds its id, so it is not undone by that addition', async () => {
+    const changes: RuleChange[] = [];
+    const rules = simRules();
+    let hold: (() => void) | null = null;
+    const permits = createPermits(
+      async (c) => {
+        changes.push(c);
+        if (hold === null && c.addRules?.some((r) => r.id >= FIRST_PERMIT_ID)) await new Promise<void>((go) => (hold = go));
+        await rules.update(c);
+      },
+      { extensionId: EXT_ID },
+    );
+    await permits.install([]);
+    // A's addition is in flight (held); B's addition waits; A released then waits too.
+    const a = permits.acquire(new URL(URL_A));
+    await settle();
+    const b = permits.acquire(new URL(URL_B));
+    (hold as unknown as () => void)();
+    (await a)();
+    (await b)();
+    await settle();
+    await settle();
+    expect(rules.blocks(URL_A)).toBe(true);
+    expect(rules.blocks(URL_B)).toBe(true);
+    expect(rules.rules().every((r) => r.id < FIRST_PERMIT_ID)).toBe(true);
+  });
+
+  it('a group the browser refuses is applied again one change at a time: only the bad change fails', async () => {
+    const rules = simRules();
+    const bad = 'http://127.0.0.1:8080/bad';
+    const changes: RuleChange[] = [];
+    const permits = createPermits(
+      async (c) => {
+        changes.push(c);
+        if (c.addRules?.some((r) => r.condition.urlFilter?.includes('/bad'))) throw new Error('refused');
+        await rules.update(c);
+      },
+      { extensionId: EXT_ID },
+    );
+    await permits.install([]);
+    const results = await Promise.allSettled([URL_A, bad, URL_B].map((u) => permits.acquire(new URL(u))));
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(rules.blocks(URL_A)).toBe(false);
+    expect(rules.blocks(URL_B)).toBe(false);
+    expect(rules.blocks(bad)).toBe(true);
+    // The group, each of its three changes alone, then the refused permit's id given up.
+    expect(changes.slice(1).map((c) => c.addRules?.length ?? 0)).toEqual([3, 1, 1, 1, 0]);
+    for (const r of results) if (r.status === 'fulfilled') r.value();
+    await settle();
+    expect(permits.held()).toEqual([]);
+  });
 });
