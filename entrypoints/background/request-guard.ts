@@ -27,6 +27,7 @@ async function resolveHost(host: string): Promise<string[]> {
 export function installRequestGuard(extensionBase: string): RequestGuard {
   const firefox = import.meta.env.BROWSER === 'firefox';
   let acquire: (url: URL) => Promise<() => void> = async () => () => undefined;
+  let reserve: (urls: URL[]) => Promise<() => void> = async () => () => undefined;
   if (!firefox) {
     const dnr = browser.declarativeNetRequest;
     const permits = createPermits((change) => dnr.updateSessionRules(change as Parameters<typeof dnr.updateSessionRules>[0]), { extensionId: browser.runtime.id });
@@ -37,6 +38,10 @@ export function installRequestGuard(extensionBase: string): RequestGuard {
     acquire = async (url) => {
       await installed;
       return permits.acquire(url);
+    };
+    reserve = async (urls) => {
+      await installed;
+      return permits.reserve(urls);
     };
   }
 
@@ -107,13 +112,13 @@ export function installRequestGuard(extensionBase: string): RequestGuard {
     // Firefox takes no permits: a reservation only has the listeners in place early.
     reserve: async (urls) => {
       reserved += 1;
-      const [, ...held] = await Promise.allSettled([listen(), ...urls.map((u) => acquire(u))]);
+      const [, held] = await Promise.allSettled([listen(), reserve(urls)]);
       let released = false;
       return () => {
         if (released) return;
         released = true;
         reserved -= 1;
-        for (const h of held) if (h.status === 'fulfilled') (h.value as () => void)();
+        if (held.status === 'fulfilled') held.value();
         idle();
       };
     },

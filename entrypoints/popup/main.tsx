@@ -129,13 +129,29 @@ const answered: Promise<FirstReport> = earlyReport.then(
   (early) => ({ early, kept: null }),
   () => ({ early: null, kept: null }),
 );
+let answeredYet = false;
+void answered.then(() => {
+  answeredYet = true;
+});
 const keptFirst: Promise<FirstReport> = keptReport.then((kept) => (kept ? { early: null, kept } : answered));
+// The kept copy is painted as soon as it is read, without waiting for the settings' chat sites (a
+// round trip to the background, like the answer itself): until they are in, only the built-in chat
+// sites count, and nothing on a kept copy can be acted on anyway.
+void Promise.all([origin, keptReport]).then(([resolved, kept]) => {
+  if (kept === null || target !== null || answeredYet) return;
+  target = withChatCheck(resolved, chatSiteCheck(isKnownChatHost, []));
+  readyKept = kept;
+  draw();
+});
 void Promise.all([origin, isChatHost, Promise.race([answered, keptFirst])]).then(([resolved, isChat, first]) => {
+  const painted = target !== null;
   target = withChatCheck(resolved, isChat);
-  readyReport = first.early;
-  readyKept = first.kept;
-  // Only a view painted from the kept copy takes the early request as its first load; otherwise
-  // the answer is handed over now (or failed), and the view's reads ask the background again.
-  if (first.kept === null) pendingReport = null;
+  if (!painted) {
+    readyReport = first.early;
+    readyKept = first.kept;
+    // Only a view painted from the kept copy takes the early request as its first load; otherwise
+    // the answer is handed over now (or failed), and the view's reads ask the background again.
+    if (first.kept === null) pendingReport = null;
+  }
   draw();
 });

@@ -109,6 +109,12 @@ export function permitRule(id: number, href: string, extensionId: string): Sessi
 export interface Permits {
   /** Lets the extension request exactly `url` until the returned release is called. */
   acquire(url: URL): Promise<() => void>;
+  /**
+   * Takes the permits of URLs about to be requested, in one rule update. A request for a reserved
+   * URL takes its reservation over (its release then gives the permit up, as if it had acquired
+   * it); the returned release gives up the reservations no request took.
+   */
+  reserve(urls: readonly URL[]): Promise<() => void>;
   /** Replaces every session rule with the block rules (at start: a previous worker's permits are dropped). */
   install(existingIds: number[]): Promise<void>;
   /** The URLs a permit is held for now (for tests: nothing may stay open). */
@@ -127,7 +133,10 @@ export interface Permits {
 export function createPermits(update: (change: RuleChange) => Promise<void>, opts: { extensionId: string }): Permits {
   interface Held {
     id: number;
+    /** Requests and reservations holding it. */
     count: number;
+    /** Of those, reservations no request has taken over yet. */
+    reserved: number;
     ready: Promise<void>;
   }
   interface Job {
@@ -189,6 +198,21 @@ export function createPermits(update: (change: RuleChange) => Promise<void>, opt
     );
   };
 
+  /** The held permit for `href`, its rule asked for when there is none. */
+  const take = (href: string): Held => {
+    const known = held.get(href);
+    if (known) return known;
+    const id = freeIds.shift() ?? nextId++;
+    const h: Held = { id, count: 0, reserved: 0, ready: run({ removeRuleIds: [id], addRules: [permitRule(id, href, opts.extensionId)] }) };
+    held.set(href, h);
+    return h;
+  };
+  /** One hold given up; the rule goes with the last. */
+  const give = (href: string, h: Held): void => {
+    h.count -= 1;
+    if (h.count === 0) drop(href, h);
+  };
+
   return {
     async install(existingIds) {
       await run({ removeRuleIds: existingIds, addRules: blockRules(opts.extensionId) });
@@ -196,29 +220,62 @@ export function createPermits(update: (change: RuleChange) => Promise<void>, opt
     async acquire(url) {
       if (!needsPermit(url)) return () => undefined;
       const href = requestKey(url);
-      let h = held.get(href);
-      if (!h) {
-        const id = freeIds.shift() ?? nextId++;
-        h = { id, count: 0, ready: run({ removeRuleIds: [id], addRules: [permitRule(id, href, opts.extensionId)] }) };
-        held.set(href, h);
+      let mine = held.get(href);
+      if (mine && mine.reserved > 0) {
+        // The reservation's hold becomes this request's.
+        mine.reserved -= 1;
+      } else {
+        mine = take(href);
+        mine.count += 1;
       }
-      const mine = h;
-      mine.count += 1;
+      const h = mine;
       try {
-        await mine.ready;
+        await h.ready;
       } catch {
         // The next request for this URL tries again with a rule of its own.
-        forget(href, mine);
-        mine.count -= 1;
-        if (mine.count === 0) drop(href, mine);
+        forget(href, h);
+        give(href, h);
         throw new Error('the permit rule could not be added');
       }
       let released = false;
       return () => {
         if (released) return;
         released = true;
-        mine.count -= 1;
-        if (mine.count === 0) drop(href, mine);
+        give(href, h);
+      };
+    },
+    async reserve(urls) {
+      const mine = new Map<string, Held>();
+      for (const url of urls) {
+        const href = requestKey(url);
+        if (!needsPermit(url) || mine.has(href)) continue;
+        const h = take(href);
+        h.count += 1;
+        h.reserved += 1;
+        mine.set(href, h);
+      }
+      await Promise.all(
+        [...mine].map(async ([href, h]) => {
+          try {
+            await h.ready;
+          } catch {
+            // Its requests take their own permits; the holds still reserved go.
+            forget(href, h);
+            const left = h.reserved;
+            h.reserved = 0;
+            for (let i = 0; i < left; i++) give(href, h);
+          }
+        }),
+      );
+      let released = false;
+      return () => {
+        if (released) return;
+        released = true;
+        for (const [href, h] of mine) {
+          if (h.reserved === 0) continue;
+          h.reserved -= 1;
+          give(href, h);
+        }
       };
     },
     held: () => [...held.keys()],

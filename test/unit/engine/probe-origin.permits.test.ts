@@ -42,12 +42,7 @@ async function setup(reserve: boolean) {
     prepare: (u) => permits.acquire(u),
     ...(reserve
       ? {
-          reserve: async (urls: URL[]) => {
-            const held = await Promise.all(urls.map((u) => permits.acquire(u)));
-            return () => {
-              for (const r of held) r();
-            };
-          },
+          reserve: (urls: URL[]) => permits.reserve(urls),
         }
       : {}),
   });

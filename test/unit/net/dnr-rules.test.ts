@@ -317,4 +317,67 @@ describe('permits', () => {
     await settle();
     expect(permits.held()).toEqual([]);
   });
+  it('a reservation takes several permits in one update; a request takes one over, and its release gives it up', async () => {
+    const { changes, rules, permits, ready } = setup();
+    await ready;
+    const URL_C = 'http://127.0.0.1:8080/c/SKILL.md';
+    const done = await permits.reserve([new URL(URL_A), new URL(URL_B), new URL(URL_C), new URL('https://example.com/public')]);
+    expect(changes).toHaveLength(2);
+    expect(changes[1]?.addRules).toHaveLength(3);
+    for (const u of [URL_A, URL_B, URL_C]) expect(rules.blocks(u)).toBe(false);
+    // The request for A takes A's reservation over: no update, and A goes with the request.
+    const a = await permits.acquire(new URL(URL_A));
+    expect(changes).toHaveLength(2);
+    a();
+    await settle();
+    expect(rules.blocks(URL_A)).toBe(true);
+    expect(rules.blocks(URL_B)).toBe(false);
+    // A second request for A, after: a rule of its own again.
+    const again = await permits.acquire(new URL(URL_A));
+    expect(rules.blocks(URL_A)).toBe(false);
+    again();
+    // The reservation's release gives up B and C, which no request took.
+    done();
+    done();
+    await settle();
+    for (const u of [URL_A, URL_B, URL_C]) expect(rules.blocks(u)).toBe(true);
+    expect(permits.held()).toEqual([]);
+    expect(rules.rules().every((r) => r.id < FIRST_PERMIT_ID)).toBe(true);
+  });
+
+  it('a request that comes while its reservation is being added waits for that rule; a request held past the release keeps it', async () => {
+    const { changes, rules, permits, ready } = setup();
+    await ready;
+    const reserving = permits.reserve([new URL(URL_A), new URL(URL_B)]);
+    const a = await permits.acquire(new URL(URL_A));
+    const done = await reserving;
+    expect(changes).toHaveLength(2);
+    done();
+    await settle();
+    // B went with the reservation; A stays while its request runs.
+    expect(rules.blocks(URL_B)).toBe(true);
+    expect(rules.blocks(URL_A)).toBe(false);
+    a();
+    await settle();
+    expect(rules.blocks(URL_A)).toBe(true);
+    expect(permits.held()).toEqual([]);
+  });
+
+  it('a reservation the browser refuses ends quietly; each request then takes its own permit', async () => {
+    let fail = false;
+    const { rules, permits, ready } = setup({ failAdd: () => fail });
+    await ready;
+    fail = true;
+    const done = await permits.reserve([new URL(URL_A), new URL(URL_B)]);
+    await settle();
+    expect(permits.held()).toEqual([]);
+    fail = false;
+    const a = await permits.acquire(new URL(URL_A));
+    expect(rules.blocks(URL_A)).toBe(false);
+    done();
+    a();
+    await settle();
+    expect(rules.blocks(URL_A)).toBe(true);
+    expect(permits.held()).toEqual([]);
+  });
 });
