@@ -68,14 +68,17 @@ const privateWindow = currentWindow.then(
   (w) => w.incognito,
   () => true,
 );
-const keptReport: Promise<Kept | null> = Promise.all([origin, privateWindow])
-  .then(async ([t, priv]) => {
-    if (t.kind !== 'origin' || priv) return null;
+// The copy is read while the window is asked for (both are round trips to the browser); it is only
+// used once the window is known to be a normal one.
+const keptRead: Promise<Kept | null> = origin
+  .then(async (t) => {
+    if (t.kind !== 'origin') return null;
     const key = keptReportKey(t.origin);
     const report = keptReportOf((await browser.storage.session.get(key))[key], t.origin);
     return report ? { origin: t.origin, report } : null;
   })
   .catch(() => null);
+const keptReport: Promise<Kept | null> = Promise.all([keptRead, privateWindow]).then(([kept, priv]) => (priv ? null : kept));
 let readyKept: Kept | null = null;
 // The early report is handed to the view once; every later report comes from the background.
 let readyReport: { origin: string; report: OriginReport | null } | null = null;

@@ -13,9 +13,17 @@ export function setUiLanguage(fn: UiLanguage | null, timeZone?: string): void {
   override = fn;
   zone = timeZone;
   cache.clear();
+  asked = undefined;
 }
 
+/** The browser's language as its API said it, asked once per page: it changes only with a restart of the browser. */
+let asked: string | null | undefined;
 function apiLanguage(): string | null {
+  if (asked === undefined) asked = askApiLanguage();
+  return asked;
+}
+
+function askApiLanguage(): string | null {
   const g = globalThis as unknown as Record<string, { i18n?: { getUILanguage?: () => unknown } } | undefined>;
   for (const ns of ['browser', 'chrome']) {
     const fn = g[ns]?.i18n?.getUILanguage;
