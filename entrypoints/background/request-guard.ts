@@ -14,6 +14,8 @@ import { vetResolvedHost } from '@/lib/net/dns-check';
 import { createRequestWatcher, type RequestDetails, type RequestGuard } from '@/lib/net/request-guard';
 
 const FILTER = { urls: ['http://*/*', 'https://*/*'], tabId: -1 };
+/** A permit's removal waits this long for other rule changes to go with it (lib/net/dnr-rules.ts). */
+const REMOVAL_DELAY_MS = 25;
 /** The listeners stay this long after the last watched request. */
 const LISTEN_LINGER_MS = 15_000;
 
@@ -30,7 +32,7 @@ export function installRequestGuard(extensionBase: string): RequestGuard {
   let reserve: (urls: URL[]) => Promise<() => void> = async () => () => undefined;
   if (!firefox) {
     const dnr = browser.declarativeNetRequest;
-    const permits = createPermits((change) => dnr.updateSessionRules(change as Parameters<typeof dnr.updateSessionRules>[0]), { extensionId: browser.runtime.id });
+    const permits = createPermits((change) => dnr.updateSessionRules(change as Parameters<typeof dnr.updateSessionRules>[0]), { extensionId: browser.runtime.id, removalDelayMs: REMOVAL_DELAY_MS });
     const installed = dnr
       .getSessionRules()
       .then((rules) => permits.install(rules.map((r) => r.id)))

@@ -128,9 +128,11 @@ export interface Permits {
  * while one update is in flight go out together as the next one (Chrome applies an update's
  * removals before its additions, so a change that removes an id added earlier in the waiting
  * group starts a group of its own). A group the browser refuses is applied again one change at a
- * time, so one bad change fails alone.
+ * time, so one bad change fails alone. With `removalDelayMs`, a group of removals only (no request
+ * waits for it) waits that long for an addition or more removals to go with it, so that the
+ * addition a request waits for is not queued behind an update of its own.
  */
-export function createPermits(update: (change: RuleChange) => Promise<void>, opts: { extensionId: string }): Permits {
+export function createPermits(update: (change: RuleChange) => Promise<void>, opts: { extensionId: string; removalDelayMs?: number }): Permits {
   interface Held {
     id: number;
     /** Requests and reservations holding it. */
@@ -149,9 +151,26 @@ export function createPermits(update: (change: RuleChange) => Promise<void>, opt
   const groups: Job[][] = [];
   let busy = false;
 
+  const adds = (jobs: readonly Job[]): boolean => jobs.some((j) => (j.change.addRules ?? []).length > 0);
+  /** Ends a removal group's wait early: an addition joined it. */
+  let joined: (() => void) | null = null;
   const flush = async (): Promise<void> => {
-    for (let group = groups.shift(); group; group = groups.shift()) {
-      const jobs = group;
+    for (;;) {
+      const head = groups[0];
+      if (!head) break;
+      const delay = opts.removalDelayMs ?? 0;
+      if (delay > 0 && !adds(head)) {
+        // Nothing waits for a removal: it waits a moment for an addition to ride with, or for more removals.
+        await new Promise<void>((go) => {
+          const timer = setTimeout(go, delay);
+          joined = () => {
+            clearTimeout(timer);
+            go();
+          };
+        });
+        joined = null;
+      }
+      const jobs = groups.shift() as Job[];
       const [only] = jobs.length === 1 ? jobs : [];
       try {
         await update(only ? only.change : mergeChanges(jobs.map((j) => j.change)));
@@ -180,6 +199,7 @@ export function createPermits(update: (change: RuleChange) => Promise<void>, opt
       const added = new Set((last ?? []).flatMap((j) => (j.change.addRules ?? []).map((r) => r.id)));
       if (last && !(change.removeRuleIds ?? []).some((id) => added.has(id))) last.push(job);
       else groups.push([job]);
+      if ((change.addRules ?? []).length > 0) joined?.();
       if (!busy) {
         busy = true;
         queueMicrotask(() => void flush());

@@ -38,7 +38,7 @@ test('requests per origin in Chromium: first visit and revisit within the cache 
     // A first visit's verdict follows its probe, which starts at the page's load event (a badge
     // cleared at the commit is not it); a revisit's comes from the stored report at the commit.
     const wait = async (url: string, expected: string, from: 'load' | 'commit'): Promise<void> => {
-      const ev: Probe = { badges: [], commits: [], loads: [], fetches: [], txs: [] };
+      const ev: Probe = { badges: [], commits: [], loads: [], fetches: [], txs: [], rules: [] };
       const deadline = Date.now() + 20_000;
       while (Date.now() < deadline) {
         const p = await readProbe(sw);

@@ -31,6 +31,14 @@ export interface TxEvent {
   end: number;
 }
 
+/** One declarativeNetRequest.updateSessionRules call (the request guard's permits). */
+export interface RuleEvent {
+  start: number;
+  end: number;
+  added: number;
+  removed: number;
+}
+
 export interface Probe {
   badges: BadgeEvent[];
   commits: CommitEvent[];
@@ -38,21 +46,33 @@ export interface Probe {
   loads: CommitEvent[];
   fetches: FetchEvent[];
   txs: TxEvent[];
+  rules: RuleEvent[];
 }
 
 type Listen = { addListener(f: (d: { tabId: number; url: string; frameId: number }) => void): void };
 type Setter = (details: { tabId?: number; text: string | null }) => Promise<void>;
+type RuleUpdate = (change: { addRules?: unknown[]; removeRuleIds?: number[] }) => Promise<void>;
 
 export async function instrumentWorker(sw: Worker): Promise<void> {
   await sw.evaluate(() => {
     const g = globalThis as unknown as {
       __skillpinBenchProbe?: Probe;
-      chrome: { action: { setBadgeText: Setter }; webNavigation: { onCommitted: Listen; onCompleted: Listen } };
+      chrome: { action: { setBadgeText: Setter }; webNavigation: { onCommitted: Listen; onCompleted: Listen }; declarativeNetRequest: { updateSessionRules: RuleUpdate } };
       browser?: { action?: { setBadgeText: Setter } };
     };
     if (g.__skillpinBenchProbe) return;
-    const probe: Probe = { badges: [], commits: [], loads: [], fetches: [], txs: [] };
+    const probe: Probe = { badges: [], commits: [], loads: [], fetches: [], txs: [], rules: [] };
     g.__skillpinBenchProbe = probe;
+    const dnr = g.chrome.declarativeNetRequest;
+    const origUpdate = dnr.updateSessionRules.bind(dnr);
+    dnr.updateSessionRules = async (change) => {
+      const start = performance.now();
+      try {
+        return await origUpdate(change);
+      } finally {
+        probe.rules.push({ start, end: performance.now(), added: change.addRules?.length ?? 0, removed: change.removeRuleIds?.length ?? 0 });
+      }
+    };
     // The background looks the global fetch up at call time: a wrapper sees every probe request.
     const gf = globalThis as unknown as { fetch: typeof fetch };
     const origFetch = gf.fetch.bind(globalThis);
@@ -96,12 +116,13 @@ export async function instrumentWorker(sw: Worker): Promise<void> {
 export async function readProbe(sw: Worker): Promise<Probe> {
   return sw.evaluate(() => {
     const p = (globalThis as unknown as { __skillpinBenchProbe: Probe }).__skillpinBenchProbe;
-    const out = { badges: [...p.badges], commits: [...p.commits], loads: [...p.loads], fetches: [...p.fetches], txs: [...p.txs] };
+    const out = { badges: [...p.badges], commits: [...p.commits], loads: [...p.loads], fetches: [...p.fetches], txs: [...p.txs], rules: [...p.rules] };
     p.badges.length = 0;
     p.commits.length = 0;
     p.loads.length = 0;
     p.fetches.length = 0;
     p.txs.length = 0;
+    p.rules.length = 0;
     return out;
   });
 }
@@ -145,6 +166,28 @@ export interface Breakdown {
   readonlyTx: number;
   /** Sum of readwrite transaction lifetimes (they overlap: not additive with the phases). */
   readwriteMs: number;
+  /** Session-rule updates (permits) from the probe's start to its badge, and their summed time. */
+  ruleUpdates: number;
+  ruleMs: number;
+  /** Of that time, what passed before the first request. */
+  ruleMsBeforeFirst: number;
+  /** The time rule updates ran while none of the probe's requests was in flight (what the probe waited for them, at most). */
+  ruleMsAlone: number;
+}
+
+/** The length of [start, end] not covered by any of `cover` (intervals). */
+function uncovered(start: number, end: number, cover: readonly { start: number; end: number }[]): number {
+  const parts = cover
+    .filter((c) => c.end > start && c.start < end)
+    .map((c) => [Math.max(c.start, start), Math.min(c.end, end)] as const)
+    .sort((a, b) => a[0] - b[0]);
+  let free = 0;
+  let at = start;
+  for (const [a, b] of parts) {
+    if (a > at) free += a - at;
+    at = Math.max(at, b);
+  }
+  return free + Math.max(0, end - at);
 }
 
 /**
@@ -164,6 +207,7 @@ export function breakdown(p: Probe, span: VerdictSpan, origin: string, until: nu
   const first = Math.min(...mine.map((f) => f.start));
   const last = Math.max(...mine.map((f) => f.end));
   const rw = txs.filter((t) => t.mode === 'readwrite');
+  const rules = (p.rules ?? []).filter((r) => r.start >= span.start && r.end <= span.badge);
   return {
     beforeFirstRequest: first - span.start,
     requests: last - first,
@@ -171,5 +215,9 @@ export function breakdown(p: Probe, span: VerdictSpan, origin: string, until: nu
     readwriteTx: rw.length,
     readonlyTx: txs.length - rw.length,
     readwriteMs: rw.reduce((a, t) => a + (t.end - t.start), 0),
+    ruleUpdates: rules.length,
+    ruleMs: rules.reduce((a, r) => a + (r.end - r.start), 0),
+    ruleMsBeforeFirst: rules.filter((r) => r.end <= first).reduce((a, r) => a + (r.end - r.start), 0),
+    ruleMsAlone: uncovered(span.start, span.badge, mine.length > 0 ? mine : []) - uncovered(span.start, span.badge, [...mine, ...rules]),
   };
 }

@@ -380,4 +380,33 @@ describe('permits', () => {
     expect(rules.blocks(URL_A)).toBe(true);
     expect(permits.held()).toEqual([]);
   });
+  it('with a removal delay, removals wait for the next addition and go in its update; alone, they go after the delay', async () => {
+    const changes: RuleChange[] = [];
+    const rules = simRules();
+    const permits = createPermits(
+      async (c) => {
+        changes.push(c);
+        await rules.update(c);
+      },
+      { extensionId: EXT_ID, removalDelayMs: 40 },
+    );
+    await permits.install([]);
+    const a = await permits.acquire(new URL(URL_A));
+    expect(changes).toHaveLength(2);
+    a();
+    await settle();
+    // Not removed yet: it waits for company.
+    expect(rules.blocks(URL_A)).toBe(false);
+    const b = await permits.acquire(new URL(URL_B));
+    // A's removal and B's addition went as one update, at once.
+    expect(changes).toHaveLength(3);
+    expect(changes[2]?.removeRuleIds).toContain(FIRST_PERMIT_ID);
+    expect(changes[2]?.addRules?.map((r) => r.id)).toEqual([FIRST_PERMIT_ID + 1]);
+    expect(rules.blocks(URL_A)).toBe(true);
+    b();
+    await new Promise((done) => setTimeout(done, 80));
+    expect(changes).toHaveLength(4);
+    expect(rules.blocks(URL_B)).toBe(true);
+    expect(permits.held()).toEqual([]);
+  });
 });
