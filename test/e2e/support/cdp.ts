@@ -41,7 +41,8 @@ export async function workerControl(context: BrowserContext, page: Page): Promis
     async stop() {
       const before = stopped;
       await cdp.send('ServiceWorker.stopAllWorkers');
-      await until(() => stopped > before && status === 'stopped', 10_000, 'the service worker to stop');
+      // Seen stopped: an event may start it again at once (a new worker), before this looks again.
+      await until(() => stopped > before, 10_000, 'the service worker to stop');
     },
     counts: () => ({ stopped, started }),
     running: (timeoutMs = 10_000) => until(() => status === 'running', timeoutMs, 'the service worker to run'),
