@@ -25,9 +25,14 @@ const FRAME_MS = 1000 / 60;
 const QUERY = 'skill-0042';
 
 async function probe(page: Page, origin: string): Promise<OriginReport> {
+  const deadline = Date.now() + 30_000;
   for (;;) {
     const r = (await page.evaluate((o) => chrome.runtime.sendMessage({ type: 'skillpin:probe', origin: o }), origin)) as OriginReport;
-    if (r.state !== 'probing') return r;
+    // A worker that has not read the organisation's policy yet (2 s at most, longer on a loaded
+    // machine as the browser starts) probes nothing: asked again once it has.
+    const pending = r.state === 'skipped' && r.skippedBecause === 'policy-pending';
+    if (r.state !== 'probing' && (!pending || Date.now() > deadline)) return r;
+    if (pending) await page.waitForTimeout(200);
   }
 }
 
@@ -64,7 +69,7 @@ async function approveMany(b: { context: BrowserContext; sw: Worker }, ext: stri
         const keyFingerprint = s.status === 'verified-signed' ? (report.key.pinned?.fingerprint ?? null) : null;
         approvals.push({ origin, url: s.url, digestLf: s.actual.lf, digestRaw: s.actual.raw, keyFingerprint, statusAtApproval: s.status, name: s.name, approvedAt: Date.now() });
       }
-      if (report.skills.length === 0) throw new Error(`${origin} lists no skill`);
+      if (report.skills.length === 0) throw new Error(`${origin} lists no skill: ${JSON.stringify({ state: report.state, skippedBecause: report.skippedBecause, sources: report.sources.map((s) => [s.kind, s.outcome, s.reason]), diagnostics: report.diagnostics.map((d) => d.code) })}`);
     }
     await writeApprovals(b.sw, approvals);
     console.log(`library bench: ${approvals.length} approvals written for ${origins.length} origins`);
