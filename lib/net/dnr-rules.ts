@@ -7,26 +7,10 @@
 // does without Skillpin (TOOLCHAIN.md §3). A request that may reach such a host (a private origin
 // probing itself, or its artifacts, each redirect hop after its own check) first takes a permit:
 // a higher-priority allow rule for exactly that URL, held while that request runs.
+import { createRuleQueue, type RuleChange, type SessionRule } from './rule-queue';
 import { ADDRESS_NAMES, LOCAL_SUFFIXES, LOOPBACK_NAMES, classifyHost } from './url-safety';
 
-/** The part of chrome.declarativeNetRequest.Rule these rules use. */
-export interface SessionRule {
-  id: number;
-  priority: number;
-  action: { type: 'block' | 'allow' };
-  condition: {
-    regexFilter?: string;
-    urlFilter?: string;
-    tabIds?: number[];
-    initiatorDomains?: string[];
-    isUrlFilterCaseSensitive?: boolean;
-  };
-}
-
-export interface RuleChange {
-  addRules?: SessionRule[];
-  removeRuleIds?: number[];
-}
+export type { RuleChange, SessionRule } from './rule-queue';
 
 /** Rule ids below this are the block rules; permits use ids from here on. */
 export const FIRST_PERMIT_ID = 1000;
@@ -123,14 +107,9 @@ export interface Permits {
 
 /**
  * Permits over `update` (chrome.declarativeNetRequest.updateSessionRules). Concurrent requests for
- * the same URL share one rule; it is removed as soon as the last of them releases it. Changes are
- * applied in order, so a removal never overtakes the addition it undoes; the changes that arrive
- * while one update is in flight go out together as the next one (Chrome applies an update's
- * removals before its additions, so a change that removes an id added earlier in the waiting
- * group starts a group of its own). A group the browser refuses is applied again one change at a
- * time, so one bad change fails alone. With `removalDelayMs`, a group of removals only (no request
- * waits for it) waits that long for an addition or more removals to go with it, so that the
- * addition a request waits for is not queued behind an update of its own.
+ * the same URL share one rule; it is removed as soon as the last of them releases it. The rule
+ * changes go through a queue (lib/net/rule-queue.ts): in order, so a removal never overtakes the
+ * addition it undoes, the changes that arrive while one update is in flight together as the next.
  */
 export function createPermits(update: (change: RuleChange) => Promise<void>, opts: { extensionId: string; removalDelayMs?: number }): Permits {
   interface Held {
@@ -141,70 +120,10 @@ export function createPermits(update: (change: RuleChange) => Promise<void>, opt
     reserved: number;
     ready: Promise<void>;
   }
-  interface Job {
-    change: RuleChange;
-    settle(error: unknown, failed: boolean): void;
-  }
   const held = new Map<string, Held>();
   const freeIds: number[] = [];
   let nextId = FIRST_PERMIT_ID;
-  const groups: Job[][] = [];
-  let busy = false;
-
-  const adds = (jobs: readonly Job[]): boolean => jobs.some((j) => (j.change.addRules ?? []).length > 0);
-  /** Ends a removal group's wait early: an addition joined it. */
-  let joined: (() => void) | null = null;
-  const flush = async (): Promise<void> => {
-    for (;;) {
-      const head = groups[0];
-      if (!head) break;
-      const delay = opts.removalDelayMs ?? 0;
-      if (delay > 0 && !adds(head)) {
-        // Nothing waits for a removal: it waits a moment for an addition to ride with, or for more removals.
-        await new Promise<void>((go) => {
-          const timer = setTimeout(go, delay);
-          joined = () => {
-            clearTimeout(timer);
-            go();
-          };
-        });
-        joined = null;
-      }
-      const jobs = groups.shift() as Job[];
-      const [only] = jobs.length === 1 ? jobs : [];
-      try {
-        await update(only ? only.change : mergeChanges(jobs.map((j) => j.change)));
-        for (const j of jobs) j.settle(undefined, false);
-      } catch (err) {
-        if (only) {
-          only.settle(err, true);
-          continue;
-        }
-        for (const j of jobs) {
-          try {
-            await update(j.change);
-            j.settle(undefined, false);
-          } catch (one) {
-            j.settle(one, true);
-          }
-        }
-      }
-    }
-    busy = false;
-  };
-  const run = (change: RuleChange): Promise<void> =>
-    new Promise<void>((resolve, reject) => {
-      const job: Job = { change, settle: (error, failed) => (failed ? reject(error) : resolve()) };
-      const last = groups.at(-1);
-      const added = new Set((last ?? []).flatMap((j) => (j.change.addRules ?? []).map((r) => r.id)));
-      if (last && !(change.removeRuleIds ?? []).some((id) => added.has(id))) last.push(job);
-      else groups.push([job]);
-      if ((change.addRules ?? []).length > 0) joined?.();
-      if (!busy) {
-        busy = true;
-        queueMicrotask(() => void flush());
-      }
-    });
+  const run = createRuleQueue(update, { removalDelayMs: opts.removalDelayMs });
 
   const forget = (href: string, h: Held): void => {
     if (held.get(href) === h) held.delete(href);
@@ -300,11 +219,4 @@ export function createPermits(update: (change: RuleChange) => Promise<void>, opt
     },
     held: () => [...held.keys()],
   };
-}
-
-/** Changes in order as one update: every removal, then every addition. */
-export function mergeChanges(changes: readonly RuleChange[]): RuleChange {
-  const removeRuleIds = changes.flatMap((c) => c.removeRuleIds ?? []);
-  const addRules = changes.flatMap((c) => c.addRules ?? []);
-  return { ...(removeRuleIds.length > 0 ? { removeRuleIds } : {}), ...(addRules.length > 0 ? { addRules } : {}) };
 }

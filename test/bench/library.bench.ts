@@ -69,7 +69,10 @@ async function approveMany(b: { context: BrowserContext; sw: Worker }, ext: stri
         const keyFingerprint = s.status === 'verified-signed' ? (report.key.pinned?.fingerprint ?? null) : null;
         approvals.push({ origin, url: s.url, digestLf: s.actual.lf, digestRaw: s.actual.raw, keyFingerprint, statusAtApproval: s.status, name: s.name, approvedAt: Date.now() });
       }
-      if (report.skills.length === 0) throw new Error(`${origin} lists no skill: ${JSON.stringify({ state: report.state, skippedBecause: report.skippedBecause, sources: report.sources.map((s) => [s.kind, s.outcome, s.reason]), diagnostics: report.diagnostics.map((d) => d.code) })}`);
+      if (report.skills.length === 0)
+        throw new Error(
+          `${origin} lists no skill: ${JSON.stringify({ state: report.state, skippedBecause: report.skippedBecause, sources: report.sources.map((s) => [s.kind, s.outcome, s.reason]), diagnostics: report.diagnostics.map((d) => d.code) })}`,
+        );
     }
     await writeApprovals(b.sw, approvals);
     console.log(`library bench: ${approvals.length} approvals written for ${origins.length} origins`);

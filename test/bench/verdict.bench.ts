@@ -210,7 +210,10 @@ test('time to verdict vs the bare network', async () => {
         met: over <= 20,
         ...(over > 20
           ? {
-              why: `medians per first visit: ${fmt(m((x) => x.beforeFirstRequest))} ms pass between the probe's start (load event) and the first request (settings come from memory, the origin's stored state is one IndexedDB read); the requests stay in flight ${fmt(m((x) => x.requests))} ms against ${fmt(n.median)} ms bare (${s.skills === 0 ? 'the legacy index is asked only after the current index answered 404, as FORMATS.md §2 has it' : 'signing-key.pub and the artifacts are asked once the index is in, the artifacts 6 at a time per host, each hashed, its frontmatter parsed, its advisory flags computed and its signature checked in its lane'}; ${fmt(m((x) => x.ruleUpdates), 0)} session-rule updates, running ${fmt(m((x) => x.ruleMsAlone))} ms while no request was in flight (${fmt(m((x) => x.ruleMsBeforeFirst))} ms before the first): on loopback every request needs a permit, taken a phase at a time, which a public origin's probe does not take; ${fmt(
+              why: `medians per first visit: ${fmt(m((x) => x.beforeFirstRequest))} ms pass between the probe's start (load event) and the first request (settings come from memory, the origin's stored state is one IndexedDB read); the requests stay in flight ${fmt(m((x) => x.requests))} ms against ${fmt(n.median)} ms bare (${s.skills === 0 ? 'the legacy index is asked only after the current index answered 404, as FORMATS.md §2 has it' : 'signing-key.pub and the artifacts are asked once the index is in, the artifacts 6 at a time per host, each hashed, its frontmatter parsed, its advisory flags computed and its signature checked in its lane'}; ${fmt(
+                m((x) => x.ruleUpdates),
+                0,
+              )} session-rule updates, running ${fmt(m((x) => x.ruleMsAlone))} ms while no request was in flight (${fmt(m((x) => x.ruleMsBeforeFirst))} ms before the first): on loopback every request needs a permit, taken a phase at a time, which a public origin's probe does not take; ${fmt(
                 m((x) => x.readwriteTx),
                 0,
               )} readwrite and ${fmt(
