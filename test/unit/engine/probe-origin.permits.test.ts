@@ -23,7 +23,8 @@ function routesOf(files: Record<string, string | Uint8Array>): Record<string, Ro
   );
 }
 
-async function setup(reserve: boolean) {
+/** `reserve`: the guard reserves through the permits, has no reservations, or its reservations fail. */
+async function setup(reserve: 'permits' | 'none' | 'fails', names: readonly string[] = NAMES) {
   const rules = simRules();
   const changes: RuleChange[] = [];
   const permits = createPermits(
@@ -40,13 +41,18 @@ async function setup(reserve: boolean) {
     manualRedirects: true,
     waitMs: 200,
     prepare: (u) => permits.acquire(u),
-    ...(reserve
-      ? {
-          reserve: (urls: URL[]) => permits.reserve(urls),
-        }
-      : {}),
+    ...(reserve === 'none'
+      ? {}
+      : {
+          reserve:
+            reserve === 'permits'
+              ? (urls: URL[]) => permits.reserve(urls)
+              : async () => {
+                  throw new Error('no rule update now');
+                },
+        }),
   });
-  const files = buildSite({ skills: NAMES.map((name) => ({ name })), key: K });
+  const files = buildSite({ skills: names.map((name) => ({ name })), key: K });
   const sim = simBrowser(routesOf(files), watcher, { chrome: { rules, addressOf: () => '127.0.0.1' } });
   const store = await freshStore();
   const clock = new FakeClock();
@@ -59,7 +65,7 @@ const settle = (): Promise<void> => new Promise((done) => setTimeout(done, 10));
 
 describe('permits a phase at a time', () => {
   it('a first visit of a private origin with 5 signed skills: two permit additions, every skill verified, nothing left open', async () => {
-    const { rules, permits, sim, probe, additions } = await setup(true);
+    const { rules, permits, sim, probe, additions } = await setup('permits');
     const report = await probe();
     expect(report.skills.map((s) => s.status)).toEqual(NAMES.map(() => 'verified-signed'));
     const adds = additions().map((c) => (c.addRules ?? []).map((r) => r.condition.urlFilter?.slice(1, -1).replace(ORIGIN, '')).sort());
@@ -76,14 +82,14 @@ describe('permits a phase at a time', () => {
   });
 
   it('without reservations the same probe takes one addition per request (the cost the reservations remove)', async () => {
-    const { probe, additions } = await setup(false);
+    const { probe, additions } = await setup('none');
     const report = await probe();
     expect(report.skills.map((s) => s.status)).toEqual(NAMES.map(() => 'verified-signed'));
     expect(additions().length).toBeGreaterThan(2);
   });
 
   it('a revisit answered from the cache takes no permit at all', async () => {
-    const { probe, changes, sim, clock } = await setup(true);
+    const { probe, changes, sim, clock } = await setup('permits');
     await probe();
     await settle();
     const before = changes.length;
@@ -97,22 +103,8 @@ describe('permits a phase at a time', () => {
   });
 
   it('a reservation that fails costs nothing but its time: each request takes its own permit', async () => {
-    const rules = simRules();
-    const permits = createPermits((c) => rules.update(c), { extensionId: EXT_ID });
-    await permits.install([]);
-    const watcher = createRequestWatcher({
-      extensionBase: EXT_BASE,
-      blocking: false,
-      manualRedirects: true,
-      waitMs: 200,
-      prepare: (u) => permits.acquire(u),
-      reserve: async () => {
-        throw new Error('no rule update now');
-      },
-    });
-    const files = buildSite({ skills: [{ name: 'solo' }], key: K });
-    const sim = simBrowser(routesOf(files), watcher, { chrome: { rules, addressOf: () => '127.0.0.1' } });
-    const report = await probeOrigin(ORIGIN, { fetch: sim.fetch, guard: watcher.guard, store: await freshStore(), clock: new FakeClock(), settings: DEFAULT_SETTINGS });
+    const { probe, permits } = await setup('fails', ['solo']);
+    const report = await probe();
     expect(report.skills.map((s) => s.status)).toEqual(['verified-signed']);
     await settle();
     expect(permits.held()).toEqual([]);
