@@ -253,6 +253,20 @@ function hostOf(m: MergedSkill): string {
   }
 }
 
+const fetchable = (m: MergedSkill): boolean => !m.refusal && m.url !== null;
+
+/** For each skill, whether it is past the per-origin cap: only the first maxSkillsPerOrigin fetchable ones are fetched. */
+function pastCap(skills: readonly MergedSkill[]): boolean[] {
+  let n = 0;
+  return skills.map((m) => fetchable(m) && ++n > LIMITS.maxSkillsPerOrigin);
+}
+
+/** The artifact URLs a probe downloads for these skills, when nothing of them is stored (refusals and skills past the cap left out). */
+export function artifactUrls(skills: readonly MergedSkill[]): string[] {
+  const over = pastCap(skills);
+  return skills.flatMap((m, i) => (fetchable(m) && !over[i] && m.url !== null ? [m.url] : []));
+}
+
 /**
  * Every merged skill, 6 at a time per host; skills past the 64th fetchable one are not fetched.
  * The downloads start at once, beside the key's own request (`keys`); once the key could not be
@@ -263,12 +277,7 @@ export async function processSkills(ctx: ArtifactPrelude, keys: Promise<KeyConte
   keys.catch((error: unknown) => {
     keyFailure = { error };
   });
-  let fetchable = 0;
-  const over = skills.map((m) => {
-    if (m.refusal || m.url === null) return false;
-    fetchable += 1;
-    return fetchable > LIMITS.maxSkillsPerOrigin;
-  });
+  const over = pastCap(skills);
   return mapPoolGrouped(skills, hostOf, LIMITS.artifactConcurrency, async (m, i) => {
     try {
       if (keyFailure) throw (keyFailure as { error: unknown }).error;

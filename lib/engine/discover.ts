@@ -3,6 +3,7 @@
 // is revalidated, a transient failure keeps the last good bytes and backs off, and the legacy
 // index is asked only when the current index is absent. Returns bytes, never parsed objects.
 // Which documents, where and how: DOCUMENTS (lib/types/documents.ts).
+import { httpOrigin } from '../origin';
 import type { RequestGuard } from '../net/request-guard';
 import { backoffMs, positiveTtlMs } from '../net/cache-policy';
 import { fetchBounded } from '../net/fetch-bounded';
@@ -72,12 +73,18 @@ function source(kind: DocumentKind, url: string, patch: Partial<SourceReport>): 
   return { kind, url, finalUrl: null, httpStatus: null, outcome: 'skipped', reason: null, contentType: null, bytes: null, ms: null, fromCache: false, ...patch };
 }
 
+/** The state a cache entry stands for. */
+function cachedState(entry: ProbeCacheEntry): DocState {
+  if (entry.positive && entry.bytes !== null) return 'present';
+  return entry.reason === 'too-large' ? 'too-large' : entry.reason === 'transient' ? 'unavailable' : 'absent';
+}
+
 function fromEntry(entry: ProbeCacheEntry, patch: Partial<DocOutcome> & { source: SourceReport }): DocOutcome {
   const positive = entry.positive && entry.bytes !== null;
   return {
     kind: entry.kind,
     url: entry.url,
-    state: positive ? 'present' : entry.reason === 'too-large' ? 'too-large' : entry.reason === 'transient' ? 'unavailable' : 'absent',
+    state: cachedState(entry),
     bytes: positive ? entry.bytes : null,
     finalUrl: entry.finalUrl ?? entry.url,
     contentType: entry.contentType,
@@ -88,7 +95,7 @@ function fromEntry(entry: ProbeCacheEntry, patch: Partial<DocOutcome> & { source
 }
 
 const isFresh = (entry: ProbeCacheEntry, now: number): boolean => entry.expiresAt > now && entry.reason !== 'transient';
-const inBackoff = (entry: ProbeCacheEntry, now: number): boolean => entry.retryAt !== undefined && entry.retryAt > now;
+const inBackoff = (entry: ProbeCacheEntry, now: number): entry is ProbeCacheEntry & { retryAt: number } => entry.retryAt !== undefined && entry.retryAt > now;
 
 /** What fetchDocument answers for `path` without a request (a fresh entry, a backoff), or 'request' when it asks the network. */
 export async function cacheAnswer(origin: string, path: string, ctx: FetchContext): Promise<DocState | 'request'> {
@@ -96,7 +103,7 @@ export async function cacheAnswer(origin: string, path: string, ctx: FetchContex
   const entry = await ctx.store.getCache(origin + path);
   const now = ctx.clock.now();
   if (!entry || !(isFresh(entry, now) || inBackoff(entry, now))) return 'request';
-  return fromEntry(entry, { source: source(entry.kind, entry.url, {}) }).state;
+  return cachedState(entry);
 }
 
 /** Whether fetchDocument would ask the network for `path` now. */
@@ -128,7 +135,7 @@ export async function fetchDocument(kind: DocumentKind, origin: string, path: st
       const out = fromEntry(entry, {
         source: source(kind, url, { finalUrl: entry.finalUrl, outcome: 'cached', reason: 'backoff', contentType: entry.contentType, fromCache: true }),
       });
-      out.diagnostics.push(diag('document-backoff', `Not requested before ${new Date(entry.retryAt ?? now).toISOString()} after ${entry.failures ?? 1} transient failure(s).`, { url }));
+      out.diagnostics.push(diag('document-backoff', `Not requested before ${new Date(entry.retryAt).toISOString()} after ${entry.failures ?? 1} transient failure(s).`, { url }));
       return out;
     }
   }
@@ -294,7 +301,7 @@ export async function discoverDocuments(origin: string, ctx: FetchContext, setti
     const other = answers.get(instead.kind);
     return settings[instead.setting] && (other === 'request' || other === 'absent');
   }).map((k) => origin + DOCUMENTS[k].path);
-  const release = await reserveAhead(ctx, asked);
+  const release = await reserveAhead(ctx, asked, origin);
   try {
     await Promise.all(CANDIDATE_SOURCES.filter((k) => DOCUMENTS[k].insteadOf === null).map((k) => discoverFrom(k, origin, ctx, settings, disc)));
   } finally {
@@ -318,18 +325,10 @@ async function discoverFrom(kind: CandidateSource, origin: string, ctx: FetchCon
  * rule update instead of one per request. Only URLs on the origin itself; the rest, and anything
  * not reserved, take their own permit with their request. Returns the release.
  */
-export async function reserveAhead(ctx: FetchContext, urls: ReadonlyArray<string | null>, origin?: string): Promise<() => void> {
+export async function reserveAhead(ctx: FetchContext, urls: ReadonlyArray<string | null>, origin: string): Promise<() => void> {
   const reserve = ctx.guard?.reserve;
   if (!reserve) return () => undefined;
-  const own = urls.filter((u): u is string => u !== null && (origin === undefined || sameOrigin(u, origin)));
+  const own = urls.filter((u): u is string => u !== null && httpOrigin(u) === origin);
   if (own.length === 0) return () => undefined;
   return reserve.call(ctx.guard, own);
-}
-
-function sameOrigin(url: string, origin: string): boolean {
-  try {
-    return new URL(url).origin === origin;
-  } catch {
-    return false;
-  }
 }

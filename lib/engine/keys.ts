@@ -153,6 +153,11 @@ function policyPin(managed: ManagedKey): Pin {
   return { origin: managed.origin, key: managed.key, fingerprint: managed.fingerprint, firstSeen: 0, lastSeen: 0 };
 }
 
+/** Whether the index's entries carry signatures: then signing-key.pub is asked (FORMATS.md §9). */
+export function entriesSigned(index: ParsedIndex | null): boolean {
+  return index !== null && index.candidates.some((c) => c.signature !== null);
+}
+
 /**
  * Resolves the key state for one probe, fetching signing-key.pub and pinning on first sight.
  * With a key the administrator pinned for the origin (`managed`), that key is the pin: the
@@ -162,7 +167,7 @@ export async function resolveKeys(origin: string, index: ParsedIndex | null, ind
   const diagnostics: Diagnostic[] = [];
   const sources: SourceReport[] = [];
   const pin = managed ? policyPin(managed) : await ctx.store.getPin(origin);
-  const anySignature = index !== null && index.candidates.some((c) => c.signature !== null);
+  const anySignature = entriesSigned(index);
   let pubDoc: DocOutcome | null = null;
   if (anySignature || pin !== null) {
     pubDoc = await fetchDocument('signing-key', origin, PATHS.signingKey, ctx);

@@ -11,11 +11,11 @@ import { CANDIDATE_SOURCES, DOCUMENTS } from '../types';
 import type { Clock, Diagnostic, FetchLike, OriginReport, Settings, SourceReport } from '../types';
 import type { TrustStore } from '../trust/store-api';
 import type { ManagedKey } from '../trust/managed';
-import { errorOutcome, processSkills } from './artifacts';
+import { artifactUrls, errorOutcome, processSkills } from './artifacts';
 import { attestSkills } from './attest';
 import { discoverDocuments, PATHS, reserveAhead, willRequest, type FetchContext } from './discover';
 import { budgetSummary, downloadBudget } from './download-budget';
-import { resolveKeys, type KeyContext } from './keys';
+import { entriesSigned, resolveKeys, type KeyContext } from './keys';
 import { LISTING_PARSERS, type Listing } from './listings';
 import { COMMIT_OPS, openSession, type ProbeSession, type SessionOptions } from './session';
 import { StoreError } from '../trust/errors';
@@ -102,20 +102,8 @@ async function run(origin: string, deps: EngineDeps, opts: ProbeOptions, started
   // one rule update before any of them is asked (a listing unchanged since the last probe names
   // stored artifacts, which are mostly not asked again: those take their own permits).
   const downloaded = listings.length > 0 && CANDIDATE_SOURCES.some((k) => disc[k]?.state === 'present' && disc[k]?.unchanged === false);
-  const signed = index !== null && index.candidates.some((c) => c.signature !== null);
-  const releaseAhead = await reserveAhead(
-    ctx,
-    [
-      signed && (await willRequest(origin, PATHS.signingKey, ctx)) ? origin + PATHS.signingKey : null,
-      ...(downloaded
-        ? merged
-            .filter((m) => !m.refusal && m.url !== null)
-            .slice(0, LIMITS.maxSkillsPerOrigin)
-            .map((m) => m.url)
-        : []),
-    ],
-    origin,
-  );
+  const keyAsked = entriesSigned(index) && (await willRequest(origin, PATHS.signingKey, ctx));
+  const releaseAhead = await reserveAhead(ctx, [keyAsked ? origin + PATHS.signingKey : null, ...(downloaded ? artifactUrls(merged) : [])], origin);
   const keysAsked = resolveKeys(origin, index, disc.index?.state === 'unavailable', ctx, deps.managedKeys?.find((k) => k.origin === origin) ?? null);
   let known: KeyContext | null = null;
   keysAsked.then(
