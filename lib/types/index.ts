@@ -17,3 +17,4 @@ export * from './documents';
 export * from './verification';
 export * from './trust';
 export * from './report';
+export * from './review';

@@ -40,6 +40,7 @@ const FLOORS: readonly (readonly string[])[] = [
   ['types', 'origin', 'match-patterns'],
   ['net', 'i18n', 'lists', 'scheduler', 'clipboard'],
   ['parse', 'verify', 'chat'],
+  ['review'],
   ['text', 'render', 'desktop', 'export'],
   ['skill-context', 'trust'],
   ['report', 'messages'],
