@@ -1,0 +1,41 @@
+// Path segments that name version-control or tool metadata (a `.git/config` with
+// `core.fsmonitor` runs a command at the next `git status`, which shell prompts and editors run
+// unasked). Judged the way git guards its own paths: `.git` in any case, its NTFS short name `git~1`,
+// with the code points HFS+ ignores removed, and trailing dots and spaces that Windows drops; and the
+// other version-control systems' folders (`.hg`, `.svn`, `.jj`, `.bzr`, `_darcs`, `CVS`).
+
+/** Code points HFS+ ignores when it compares names (git's is_hfs_dotgit list), and the BOM. */
+function isHfsIgnorable(cp: number): boolean {
+  return (cp >= 0x200c && cp <= 0x200f) || (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x206a && cp <= 0x206f) || cp === 0xfeff;
+}
+
+const METADATA = new Set(['.git', 'git~1', '.hg', 'hg~1', '.svn', 'svn~1', '.jj', '.bzr', '_darcs', 'cvs', '.gitmodules']);
+
+/** The segment as a case-insensitive file system would compare it: ignorable code points and trailing dots/spaces dropped, lower case. */
+export function comparableSegment(segment: string): string {
+  let out = '';
+  for (const ch of segment) {
+    const cp = ch.codePointAt(0) as number;
+    if (!isHfsIgnorable(cp)) out += ch;
+  }
+  return out.replace(/[. ]+$/, '').toLowerCase();
+}
+
+/** The metadata name a segment stands for (`.git`, `.hg`…), or null. */
+export function toolMetadataSegment(segment: string): string | null {
+  const c = comparableSegment(segment);
+  if (METADATA.has(c)) return c;
+  // NTFS alternate data streams: `.git::$INDEX_ALLOCATION` is the folder `.git`.
+  const colon = c.indexOf(':');
+  if (colon > 0 && METADATA.has(c.slice(0, colon))) return c.slice(0, colon);
+  return null;
+}
+
+/** The first segment of a path that names tool metadata, or null. */
+export function toolMetadataIn(path: string): string | null {
+  for (const segment of path.split('/')) {
+    const hit = toolMetadataSegment(segment);
+    if (hit !== null) return hit;
+  }
+  return null;
+}
