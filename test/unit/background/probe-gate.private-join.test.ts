@@ -9,7 +9,19 @@ import { DEFAULT_SETTINGS, type OriginReport } from '../../../lib/types';
 const ORIGIN = 'https://docs.example.com';
 
 function report(marker: string): OriginReport {
-  return { reportVersion: 1, origin: ORIGIN, state: 'done', skippedBecause: marker, startedAt: 0, finishedAt: 0, publishes: false, sources: [], key: { state: 'none', pinned: null, offered: null, conflicting: null }, skills: [], diagnostics: [] } as unknown as OriginReport;
+  return {
+    reportVersion: 1,
+    origin: ORIGIN,
+    state: 'done',
+    skippedBecause: marker,
+    startedAt: 0,
+    finishedAt: 0,
+    publishes: false,
+    sources: [],
+    key: { state: 'none', pinned: null, offered: null, conflicting: null },
+    skills: [],
+    diagnostics: [],
+  } as unknown as OriginReport;
 }
 
 describe('probe gate: private and normal windows', () => {
