@@ -344,7 +344,13 @@ const GRANTING = `---\nname: alpha\ndescription: The alpha skill.\nallowed-tools
 
 /** Publishes this text for alpha, checks the site again and approves it, confirming `confirm` of its findings. */
 async function republishAlpha(text: string, confirmed: 'none' | 'all'): Promise<string[]> {
-  env.server.options.files = buildSite({ skills: [{ name: 'alpha', text }, { name: 'beta', signature: 'none' }], key: K });
+  env.server.options.files = buildSite({
+    skills: [
+      { name: 'alpha', text },
+      { name: 'beta', signature: 'none' },
+    ],
+    key: K,
+  });
   env.texts.alpha = text;
   const report = await reprobe(env);
   const alpha = report.skills.find((s) => s.url === env.skill.alpha);
@@ -352,7 +358,9 @@ async function republishAlpha(text: string, confirmed: 'none' | 'all'): Promise<
   const keys = confirmKeys(alpha);
   expect(keys.length).toBeGreaterThan(0);
   const confirmFindings = confirmed === 'all' ? keys : [];
-  expect(await env.ask({ type: 'skillpin:approve', origin: env.origin, url: env.skill.alpha, digestLf: alpha.actual.lf, confirmUnverified: false, confirmCrossOrigin: false, confirmFindings })).toEqual({ ok: true });
+  expect(
+    await env.ask({ type: 'skillpin:approve', origin: env.origin, url: env.skill.alpha, digestLf: alpha.actual.lf, confirmUnverified: false, confirmCrossOrigin: false, confirmFindings }),
+  ).toEqual({ ok: true });
   return keys;
 }
 
@@ -413,4 +421,14 @@ describe('the hand-off gate: what a skill can do is confirmed before it leaves (
       expect(env.server.log.length).toBe(requests);
     });
   }
+});
+
+describe('a policy change reaches the desktop program in the same sync', () => {
+  it('a key the organisation pins for the site takes its approved skills out of the mirror and the agent folders, with no check asked', async () => {
+    expect(env.native.agentCopy('.claude/skills', 'alpha')).not.toBeNull();
+    await policy(env, { pinnedKeys: { [env.origin]: OTHER.b64 } });
+    await env.service.idle();
+    expect(env.native.mirrored().has(env.skill.alpha)).toBe(false);
+    expect(env.native.agentCopy('.claude/skills', 'alpha')).toBeNull();
+  });
 });
