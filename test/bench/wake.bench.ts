@@ -93,7 +93,7 @@ test('the wake of the worker', async () => {
     }
     const w = summarize(wakes);
     rows.push([
-      'cold wake: the browser starts the stopped worker for a page's load event (StartWorkerRequested → StartWorkerFinished: top-level script run, listeners registered)',
+      "cold wake: the browser starts the stopped worker for a page's load event (StartWorkerRequested → StartWorkerFinished: top-level script run, listeners registered)",
       `${fmt(w.median)} ms`,
       `${fmt(w.p95)} ms`,
       `${fmt(w.p25)}–${fmt(w.p75)} ms`,
