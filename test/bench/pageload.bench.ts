@@ -21,7 +21,7 @@ const LOADS = Number(process.env.BENCH_LOADS ?? 40);
 /** Loads of each kind with the worker stopped first, whose worker starts are counted. */
 const WAKE_LOADS = Number(process.env.BENCH_WAKE_COUNT_LOADS ?? 3);
 /** After each load every browser waits this long, so that Skillpin's check of the page (after its load event) does not fall in the next load. */
-const SETTLE_MS = Number(process.env.BENCH_SETTLE_MS ?? 500);
+const SETTLE_MS = Number(process.env.BENCH_SETTLE_MS ?? 400);
 
 type Side = 'skillpin' | 'empty' | 'none';
 const SIDES: readonly Side[] = ['skillpin', 'empty', 'none'];
@@ -93,28 +93,86 @@ async function startRunner(side: Side, emptyDir: string): Promise<Runner> {
 interface TraceEvent {
   name: string;
   ts: number;
-  args?: { data?: { isMainFrame?: boolean; isOutermostMainFrame?: boolean } };
+  args?: { data?: { isMainFrame?: boolean; isOutermostMainFrame?: boolean; message?: string } };
 }
 
-/** With the worker stopped, one load under a trace: the worker starts before and after the page's load event. */
-async function countWakes(cdp: CDPSession, r: Runner, v: Variant, round: string): Promise<{ before: number; after: number } | null> {
-  await cdp.send('ServiceWorker.stopAllWorkers');
-  await r.opener.waitForTimeout(300);
+interface WakeCount {
+  /** Worker starts (ServiceWorkerVersion::StartWorkerRequested) before / after the load event. */
+  startsBefore: number;
+  startsAfter: number;
+  /** Events delivered to the worker (ServiceWorkerVersion::Request: an extension event, a message) before / after it. */
+  eventsBefore: number;
+  eventsAfter: number;
+}
+
+const BEGIN_MARK = 'skillpin-bench-load-begins';
+
+/** Stops the worker and waits until it stays stopped (a queued event may start it again at once). */
+async function stopWorker(cdp: CDPSession, page: Page, status: { last: string }): Promise<void> {
+  for (let i = 0; i < 5; i++) {
+    await cdp.send('ServiceWorker.stopAllWorkers');
+    await page.waitForTimeout(400);
+    if (status.last === 'stopped') return;
+  }
+}
+
+/**
+ * One load under a trace, the worker stopped first: the worker's starts and the events it was
+ * sent, from the load's beginning (a console.timeStamp in the opener, just before window.open or
+ * the navigation) to the new page's main-frame MarkLoad, and after it.
+ */
+async function countWakes(cdp: CDPSession, r: Runner, v: Variant, round: string, status: { last: string }): Promise<WakeCount | null> {
+  await stopWorker(cdp, r.opener, status);
   const events: TraceEvent[] = [];
   const onData = (e: { value: unknown[] }): void => void events.push(...(e.value as TraceEvent[]));
   cdp.on('Tracing.dataCollected', onData);
   await cdp.send('Tracing.start', { traceConfig: { includedCategories: ['ServiceWorker', 'devtools.timeline'] }, transferMode: 'ReportEvents' } as never);
+  await r.opener.evaluate((mark) => console.timeStamp(mark), BEGIN_MARK);
   await load(r, v.tab, urlFor(r, v, round));
   await r.opener.waitForTimeout(700);
   const complete = new Promise((res) => cdp.once('Tracing.tracingComplete', res));
   await cdp.send('Tracing.end');
   await complete;
   cdp.off('Tracing.dataCollected', onData);
-  const loads = events.filter((e) => e.name === 'MarkLoad' && (e.args?.data?.isOutermostMainFrame ?? e.args?.data?.isMainFrame) === true);
-  const loadTs = loads.length > 0 ? Math.max(...loads.map((e) => e.ts)) : null;
-  if (loadTs === null) return null;
-  const starts = events.filter((e) => e.name === 'ServiceWorkerVersion::StartWorkerRequested').map((e) => e.ts);
-  return { before: starts.filter((t) => t < loadTs).length, after: starts.filter((t) => t >= loadTs).length };
+  const begin = events.find((e) => e.name === 'TimeStamp' && e.args?.data?.message === BEGIN_MARK)?.ts;
+  const marks = events.filter((e) => e.name === 'MarkLoad' && (e.args?.data?.isOutermostMainFrame ?? e.args?.data?.isMainFrame) === true && begin !== undefined && e.ts > begin);
+  if (begin === undefined || marks.length === 0) return null;
+  const loadTs = Math.max(...marks.map((e) => e.ts));
+  const at = (name: string): number[] => events.filter((e) => e.name === name && e.ts >= begin).map((e) => e.ts);
+  const starts = at('ServiceWorkerVersion::StartWorkerRequested');
+  const sent = at('ServiceWorkerVersion::Request');
+  return {
+    startsBefore: starts.filter((t) => t < loadTs).length,
+    startsAfter: starts.filter((t) => t >= loadTs).length,
+    eventsBefore: sent.filter((t) => t < loadTs).length,
+    eventsAfter: sent.filter((t) => t >= loadTs).length,
+  };
+}
+
+/** The wake pass: WAKE_LOADS loads of each kind in the Skillpin browser, each counted by countWakes. */
+async function wakePass(skillpin: Runner, variants: readonly Variant[]): Promise<Map<string, WakeCount & { n: number }>> {
+  const cdp = await skillpin.browser.context.newCDPSession(skillpin.opener);
+  const status = { last: 'running' };
+  cdp.on('ServiceWorker.workerVersionUpdated', (e: { versions: { scriptURL: string; runningStatus: string }[] }) => {
+    for (const version of e.versions) if (version.scriptURL.startsWith('chrome-extension://')) status.last = version.runningStatus;
+  });
+  await cdp.send('ServiceWorker.enable');
+  const wakes = new Map<string, WakeCount & { n: number }>();
+  for (const v of variants) {
+    const w = { startsBefore: 0, startsAfter: 0, eventsBefore: 0, eventsAfter: 0, n: 0 };
+    for (let i = 0; i < WAKE_LOADS; i++) {
+      const c = await countWakes(cdp, skillpin, v, `w${i}`, status);
+      if (!c) continue;
+      w.startsBefore += c.startsBefore;
+      w.startsAfter += c.startsAfter;
+      w.eventsBefore += c.eventsBefore;
+      w.eventsAfter += c.eventsAfter;
+      w.n += 1;
+    }
+    wakes.set(v.key, w);
+  }
+  await cdp.detach();
+  return wakes;
 }
 
 function label(v: Variant): string {
@@ -195,30 +253,16 @@ test('page-load overhead: Skillpin, an empty extension with its permissions, no 
     raw['samples'] = Object.fromEntries(samples);
 
     // The worker's wakes: Skillpin's worker stopped before each load, its starts read from the trace.
-    const skillpin = runners[0] as Runner;
-    const cdp = await skillpin.browser.context.newCDPSession(skillpin.opener);
-    await cdp.send('ServiceWorker.enable');
-    const wakes = new Map<string, { before: number; after: number; n: number }>();
-    for (const v of variants) {
-      const w = { before: 0, after: 0, n: 0 };
-      for (let i = 0; i < WAKE_LOADS; i++) {
-        const c = await countWakes(cdp, skillpin, v, `w${i}`);
-        if (c) {
-          w.before += c.before;
-          w.after += c.after;
-          w.n += 1;
-        }
-      }
-      wakes.set(v.key, w);
-    }
+    const wakes = await wakePass(runners[0] as Runner, variants);
     raw['wakes'] = Object.fromEntries(wakes);
 
     for (const v of variants) {
       const s = (side: Side): number[] => samples.get(`${v.key}/${side}`) ?? [];
       const vsNone = pairedRatio(s('skillpin'), s('none'));
       const vsEmpty = pairedRatio(s('skillpin'), s('empty'));
-      const w = wakes.get(v.key) ?? { before: 0, after: 0, n: 0 };
-      const wakeCell = w.n > 0 ? `${fmt(w.before / w.n, 2)} / ${fmt(w.after / w.n, 2)}` : 'n/a';
+      const w = wakes.get(v.key);
+      const per = (x: number): string => (w && w.n > 0 ? fmt(x / w.n, 2) : 'n/a');
+      const wakeCell = w ? `starts ${per(w.startsBefore)} / ${per(w.startsAfter)}, events ${per(w.eventsBefore)} / ${per(w.eventsAfter)}` : 'n/a';
       rows.push([
         label(v),
         `${fmt(summarize(s('skillpin')).median)} ms`,
@@ -251,7 +295,7 @@ test('page-load overhead: Skillpin, an empty extension with its permissions, no 
       'ms added vs none (95 % CI)',
       'Skillpin ÷ empty (95 % CI)',
       'ms added vs empty (95 % CI)',
-      'worker starts per load, before / after the load event (worker stopped first)',
+      'the worker per load, before / after the load event: starts, events sent to it (worker stopped first)',
       'loads',
       'reproduce',
     ],
@@ -264,7 +308,7 @@ test('page-load overhead: Skillpin, an empty extension with its permissions, no 
       `Light page: a few hundred bytes of HTML (test/bench/support/sites.ts). Heavier page: ${HEAVY_PAGE}, 1,500 paragraphs, 4 stylesheets, 6 scripts with some milliseconds of work each, 24 images, no frames.`,
       `After each load every browser waits ${SETTLE_MS} ms, so that Skillpin's check of the page (after its load event) is not inside the next load of any browser (the two cores are shared).`,
       'Ratios: geometric mean of the paired ratios (loads of the same round), with a 95 % bootstrap interval that resamples whole rounds; ms added: median of the paired differences, same interval.',
-      `Worker starts: in the Skillpin browser, ${WAKE_LOADS} more loads of each kind, each after ServiceWorker.stopAllWorkers, traced (categories ServiceWorker, devtools.timeline): ServiceWorkerVersion::StartWorkerRequested before and after the new page's main-frame MarkLoad. A listener of any event before the load event (a tab's creation, a commit, an activation) would start the worker before it.`,
+      `Worker starts: in the Skillpin browser, ${WAKE_LOADS} more loads of each kind, each after ServiceWorker.stopAllWorkers, traced (categories ServiceWorker, devtools.timeline) from a console.timeStamp in the opener just before window.open or the navigation: ServiceWorkerVersion::StartWorkerRequested (a start) and ServiceWorkerVersion::Request (an event or message sent to the worker) before and after the new page's main-frame MarkLoad. A listener of any event before the load event (a tab's creation, a commit, an activation) would start the worker before it.`,
     ],
     raw,
     seconds: (Date.now() - started) / 1000,

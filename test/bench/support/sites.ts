@@ -60,7 +60,7 @@ export function addHeavyPage(dir: string): void {
     const table = Array.from({ length: 1500 }, (_, k) => `  f${k}: (x) => (x * ${k + 1}) % ${(k % 97) + 3},`).join('\n');
     writeFileSync(
       join(dir, 'heavy', `script-${i}.js`),
-      `(() => {\nconst t = {\n${table}\n};\nlet acc = 0;\nfor (let r = 0; r < 40; r++) for (const k in t) acc = (acc + t[k](r + acc)) | 0;\nconst el = document.createElement('span');\nel.textContent = String(acc);\ndocument.body.appendChild(el);\n})();\n`,
+      `(() => {\nconst t = {\n${table}\n};\nlet acc = 0;\nfor (let r = 0; r < 4; r++) for (const k in t) acc = (acc + t[k](r + acc)) | 0;\nconst el = document.createElement('span');\nel.textContent = String(acc);\ndocument.body.appendChild(el);\n})();\n`,
     );
     js.push(`<script src="/heavy/script-${i}.js"></script>`);
   }
