@@ -107,12 +107,18 @@ interface WakeCount {
 
 const BEGIN_MARK = 'skillpin-bench-load-begins';
 
-/** Stops the worker and waits until it stays stopped (a queued event may start it again at once). */
-async function stopWorker(cdp: CDPSession, page: Page, status: { last: string }): Promise<void> {
-  for (let i = 0; i < 5; i++) {
-    await cdp.send('ServiceWorker.stopAllWorkers');
-    await page.waitForTimeout(400);
-    if (status.last === 'stopped') return;
+/** The extension worker's last running status, and when it changed (ServiceWorker.workerVersionUpdated). */
+interface WorkerStatus {
+  last: string;
+  at: number;
+}
+
+/** Stops the worker and waits until it has stayed stopped for a second (a queued event may start it again at once). */
+async function stopWorker(cdp: CDPSession, page: Page, status: WorkerStatus): Promise<void> {
+  for (let i = 0; i < 10; i++) {
+    if (status.last !== 'stopped') await cdp.send('ServiceWorker.stopAllWorkers');
+    await page.waitForTimeout(1000);
+    if (status.last === 'stopped' && Date.now() - status.at >= 1000) return;
   }
 }
 
@@ -121,7 +127,7 @@ async function stopWorker(cdp: CDPSession, page: Page, status: { last: string })
  * sent, from the load's beginning (a console.timeStamp in the opener, just before window.open or
  * the navigation) to the new page's main-frame MarkLoad, and after it.
  */
-async function countWakes(cdp: CDPSession, r: Runner, v: Variant, round: string, status: { last: string }): Promise<WakeCount | null> {
+async function countWakes(cdp: CDPSession, r: Runner, v: Variant, round: string, status: WorkerStatus): Promise<WakeCount | null> {
   await stopWorker(cdp, r.opener, status);
   const events: TraceEvent[] = [];
   const onData = (e: { value: unknown[] }): void => void events.push(...(e.value as TraceEvent[]));
@@ -152,9 +158,13 @@ async function countWakes(cdp: CDPSession, r: Runner, v: Variant, round: string,
 /** The wake pass: WAKE_LOADS loads of each kind in the Skillpin browser, each counted by countWakes. */
 async function wakePass(skillpin: Runner, variants: readonly Variant[]): Promise<Map<string, WakeCount & { n: number }>> {
   const cdp = await skillpin.browser.context.newCDPSession(skillpin.opener);
-  const status = { last: 'running' };
+  const status: WorkerStatus = { last: 'running', at: Date.now() };
   cdp.on('ServiceWorker.workerVersionUpdated', (e: { versions: { scriptURL: string; runningStatus: string }[] }) => {
-    for (const version of e.versions) if (version.scriptURL.startsWith('chrome-extension://')) status.last = version.runningStatus;
+    for (const version of e.versions) {
+      if (!version.scriptURL.startsWith('chrome-extension://') || version.runningStatus === status.last) continue;
+      status.last = version.runningStatus;
+      status.at = Date.now();
+    }
   });
   await cdp.send('ServiceWorker.enable');
   const wakes = new Map<string, WakeCount & { n: number }>();
@@ -308,7 +318,7 @@ test('page-load overhead: Skillpin, an empty extension with its permissions, no 
       `Light page: a few hundred bytes of HTML (test/bench/support/sites.ts). Heavier page: ${HEAVY_PAGE}, 1,500 paragraphs, 4 stylesheets, 6 scripts with some milliseconds of work each, 24 images, no frames.`,
       `After each load every browser waits ${SETTLE_MS} ms, so that Skillpin's check of the page (after its load event) is not inside the next load of any browser (the two cores are shared).`,
       'Ratios: geometric mean of the paired ratios (loads of the same round), with a 95 % bootstrap interval that resamples whole rounds; ms added: median of the paired differences, same interval.',
-      `Worker starts: in the Skillpin browser, ${WAKE_LOADS} more loads of each kind, each after ServiceWorker.stopAllWorkers, traced (categories ServiceWorker, devtools.timeline) from a console.timeStamp in the opener just before window.open or the navigation: ServiceWorkerVersion::StartWorkerRequested (a start) and ServiceWorkerVersion::Request (an event or message sent to the worker) before and after the new page's main-frame MarkLoad. A listener of any event before the load event (a tab's creation, a commit, an activation) would start the worker before it.`,
+      `Worker starts: in the Skillpin browser, ${WAKE_LOADS} more loads of each kind, each once the worker has been stopped (ServiceWorker.stopAllWorkers) and stayed stopped for a second, traced (categories ServiceWorker, devtools.timeline) from a console.timeStamp in the opener just before window.open or the navigation: ServiceWorkerVersion::StartWorkerRequested (a start) and ServiceWorkerVersion::Request (an event or message sent to the worker) before and after the new page's main-frame MarkLoad. A listener of any event before the load event (a tab's creation, a commit, an activation) would start the worker before it.`,
     ],
     raw,
     seconds: (Date.now() - started) / 1000,
