@@ -5,15 +5,24 @@
 // the Location onBeforeRedirect reports, and each response's address (`ip`) is judged.
 //
 // The webRequest listeners are added while the extension's own requests run (and a while after),
-// not at the top level: requests outside tabs include every web page's service worker, and a
-// top-level listener would wake this worker for each of them. Nothing is missed: a request is
-// made only after the guard is watching it, and the listeners are then in place.
+// not at the top level, and in Chrome only for the hosts those requests go to: Chrome's `tabId: -1`
+// filter means any tab (measured: every request of every page reached such a listener), so a
+// listener for every http(s) URL would be sent each request of each page loaded meanwhile, and a
+// worker stopped while it was registered would be started by the next page's requests. In Chrome
+// the extension follows each redirect hop itself, so every URL it requests is known before it is
+// requested, and each new host gets its own set of listeners filtered to it. Firefox follows hops
+// itself and must see a hop to any host before it goes out: there the filter covers every http(s)
+// URL (Firefox's `tabId: -1` is requests outside tabs). Nothing is missed: a request is made only
+// after the guard is watching its host, and the listeners are then in place.
 import { browser } from 'wxt/browser';
 import { createPermits } from '@/lib/net/dnr-rules';
 import { vetResolvedHost } from '@/lib/net/dns-check';
 import { createRequestWatcher, type RequestDetails, type RequestGuard } from '@/lib/net/request-guard';
+import { originPattern } from '@/lib/match-patterns';
 
 const FILTER = { urls: ['http://*/*', 'https://*/*'], tabId: -1 };
+/** The key of the listener set filtered to every http(s) URL. */
+const BROAD = '*';
 /** A permit's removal waits this long for other rule changes to go with it (lib/net/dnr-rules.ts). */
 const REMOVAL_DELAY_MS = 25;
 /** The listeners stay this long after the last watched request. */
@@ -25,75 +34,108 @@ async function resolveHost(host: string): Promise<string[]> {
   return (await dns.resolve(host)).addresses;
 }
 
+interface PermitsApi {
+  acquire(url: URL): Promise<() => void>;
+  reserve(urls: URL[]): Promise<() => void>;
+}
+
+/** Firefox takes no permits (it cancels a hop before it is requested). */
+const noPermits: PermitsApi = { acquire: async () => () => undefined, reserve: async () => () => undefined };
+
+/** Chrome: the block rules installed now, and a permit per request that may reach a non-public host. */
+function sessionRulePermits(): PermitsApi {
+  const dnr = browser.declarativeNetRequest;
+  const permits = createPermits((change) => dnr.updateSessionRules(change as Parameters<typeof dnr.updateSessionRules>[0]), { extensionId: browser.runtime.id, removalDelayMs: REMOVAL_DELAY_MS });
+  const installed = dnr
+    .getSessionRules()
+    .then((rules) => permits.install(rules.map((r) => r.id)))
+    .catch((err: unknown) => console.error('Skillpin: the request rules could not be installed', err));
+  return {
+    acquire: async (url) => {
+      await installed;
+      return permits.acquire(url);
+    },
+    reserve: async (urls) => {
+      await installed;
+      return permits.reserve(urls);
+    },
+  };
+}
+
 /** Installs the session rules (Chrome) and returns the guard; listeners come and go with the requests. */
 export function installRequestGuard(extensionBase: string): RequestGuard {
   const firefox = import.meta.env.BROWSER === 'firefox';
-  let acquire: (url: URL) => Promise<() => void> = async () => () => undefined;
-  let reserve: (urls: URL[]) => Promise<() => void> = async () => () => undefined;
-  if (!firefox) {
-    const dnr = browser.declarativeNetRequest;
-    const permits = createPermits((change) => dnr.updateSessionRules(change as Parameters<typeof dnr.updateSessionRules>[0]), { extensionId: browser.runtime.id, removalDelayMs: REMOVAL_DELAY_MS });
-    const installed = dnr
-      .getSessionRules()
-      .then((rules) => permits.install(rules.map((r) => r.id)))
-      .catch((err: unknown) => console.error('Skillpin: the request rules could not be installed', err));
-    acquire = async (url) => {
-      await installed;
-      return permits.acquire(url);
-    };
-    reserve = async (urls) => {
-      await installed;
-      return permits.reserve(urls);
-    };
-  }
+  const { acquire, reserve } = firefox ? noPermits : sessionRulePermits();
 
-  let listening: Promise<void> | null = null;
+  /** The listener sets added, by the match pattern they are filtered to (BROAD: every http(s) URL), each with its removal. */
+  const sets = new Map<string, () => void>();
+  let ready: Promise<void> = Promise.resolve();
   let quiet: ReturnType<typeof setTimeout> | null = null;
-  const onBefore = (d: unknown) => watcher.onBeforeRequest(d as RequestDetails);
-  const onBeforeChrome = (d: unknown): undefined => {
-    watcher.onBeforeRequest(d as RequestDetails);
-    return undefined;
-  };
-  const ended = (d: unknown): void => watcher.onEnded(d as RequestDetails);
-  const redirected = (d: unknown): void => watcher.onBeforeRedirect(d as RequestDetails);
   type Listener = Parameters<typeof browser.webRequest.onBeforeRequest.addListener>[0];
+  type Filter = { urls: string[]; tabId: number };
   const wr = browser.webRequest as unknown as Record<
     'onBeforeRedirect' | 'onResponseStarted' | 'onCompleted' | 'onErrorOccurred',
     {
-      addListener(cb: (d: unknown) => void, filter: typeof FILTER): void;
+      addListener(cb: (d: unknown) => void, filter: Filter): void;
       removeListener(cb: (d: unknown) => void): void;
     }
   >;
   const ENDS = ['onResponseStarted', 'onCompleted', 'onErrorOccurred'] as const;
 
-  function listen(): Promise<void> {
+  /** Adds one set of listeners (closures of its own, so each set is removed alone) filtered to `pattern`. */
+  function addSet(pattern: string): () => void {
+    const filter: Filter = pattern === BROAD ? FILTER : { urls: [pattern], tabId: -1 };
+    // Firefox waits for a returned promise (the name lookup) before the request or hop goes out.
+    const before = firefox
+      ? (d: unknown) => watcher.onBeforeRequest(d as RequestDetails)
+      : (d: unknown): undefined => {
+          watcher.onBeforeRequest(d as RequestDetails);
+          return undefined;
+        };
+    const ended = (d: unknown): void => watcher.onEnded(d as RequestDetails);
+    const redirected = (d: unknown): void => watcher.onBeforeRedirect(d as RequestDetails);
+    const remove = (): void => {
+      browser.webRequest.onBeforeRequest.removeListener(before as unknown as Listener);
+      for (const e of ENDS) wr[e].removeListener(ended);
+      wr.onBeforeRedirect.removeListener(redirected);
+    };
+    try {
+      if (firefox) browser.webRequest.onBeforeRequest.addListener(before as unknown as Listener, filter, ['blocking']);
+      else browser.webRequest.onBeforeRequest.addListener(before as unknown as Listener, filter);
+      for (const e of ENDS) wr[e].addListener(ended, filter);
+      wr.onBeforeRedirect.addListener(redirected, filter);
+    } catch (err) {
+      remove();
+      // A pattern the browser refuses: every http(s) URL is watched instead, never none.
+      if (pattern === BROAD) throw err;
+      const broad = sets.get(BROAD) ?? addSet(BROAD);
+      sets.set(BROAD, broad);
+      return broad;
+    }
+    return remove;
+  }
+
+  function listen(urls: readonly URL[]): Promise<void> {
     if (quiet) clearTimeout(quiet);
     quiet = null;
-    listening ??= (async () => {
-      if (firefox) {
-        // Firefox waits for a returned promise (the name lookup) before the request or hop goes out.
-        browser.webRequest.onBeforeRequest.addListener(onBefore as unknown as Listener, FILTER, ['blocking']);
-      } else {
-        browser.webRequest.onBeforeRequest.addListener(onBeforeChrome as unknown as Listener, FILTER);
-      }
-      for (const e of ENDS) wr[e].addListener(ended, FILTER);
-      wr.onBeforeRedirect.addListener(redirected, FILTER);
-      // A round trip through the extension API: the browser has the listeners before the request.
-      await browser.runtime.getPlatformInfo();
-    })();
-    return listening;
+    const patterns = firefox ? [BROAD] : urls.map((u) => originPattern(u.origin) ?? BROAD);
+    const fresh = [...new Set(patterns)].filter((p) => !sets.has(p));
+    if (fresh.length === 0) return ready;
+    for (const p of fresh) sets.set(p, addSet(p));
+    // A round trip through the extension API: the browser has the listeners before the request.
+    ready = browser.runtime.getPlatformInfo().then(() => undefined);
+    return ready;
   }
 
   function unlisten(): void {
-    listening = null;
-    browser.webRequest.onBeforeRequest.removeListener((firefox ? onBefore : onBeforeChrome) as unknown as Listener);
-    for (const e of ENDS) wr[e].removeListener(ended);
-    wr.onBeforeRedirect.removeListener(redirected);
+    for (const remove of new Set(sets.values())) remove();
+    sets.clear();
+    ready = Promise.resolve();
   }
 
   let reserved = 0;
   const idle = (): void => {
-    if (watcher.open() === 0 && reserved === 0 && listening) {
+    if (watcher.open() === 0 && reserved === 0 && sets.size > 0) {
       if (quiet) clearTimeout(quiet);
       quiet = setTimeout(unlisten, LISTEN_LINGER_MS);
     }
@@ -104,7 +146,7 @@ export function installRequestGuard(extensionBase: string): RequestGuard {
     blocking: firefox,
     manualRedirects: !firefox,
     prepare: async (url) => {
-      await listen();
+      await listen([url]);
       const release = await acquire(url);
       return () => {
         release();
@@ -114,7 +156,7 @@ export function installRequestGuard(extensionBase: string): RequestGuard {
     // Firefox takes no permits: a reservation only has the listeners in place early.
     reserve: async (urls) => {
       reserved += 1;
-      const [, held] = await Promise.allSettled([listen(), reserve(urls)]);
+      const [, held] = await Promise.allSettled([listen(urls), reserve(urls)]);
       let released = false;
       return () => {
         if (released) return;
