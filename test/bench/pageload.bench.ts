@@ -19,7 +19,13 @@ import { reproCommand, writeSection, type TargetCheck } from './support/results'
 /** Loads of each kind per browser (the rounds). */
 const LOADS = Number(process.env.BENCH_LOADS ?? 40);
 /** Loads of each kind with the worker stopped first, whose worker starts are counted. */
-const WAKE_LOADS = Number(process.env.BENCH_WAKE_COUNT_LOADS ?? 3);
+const WAKE_LOADS = Number(process.env.BENCH_WAKE_COUNT_LOADS ?? 2);
+/**
+ * Before a counted load the worker is left idle this long, then stopped: what the browser does after
+ * 30 s idle, by which time the request guard has removed its webRequest listeners (15 s after its
+ * last request). A worker stopped sooner keeps them, and a page on the host it last checked starts it.
+ */
+const WAKE_IDLE_MS = Number(process.env.BENCH_WAKE_IDLE_MS ?? 16_000);
 /** After each load every browser waits this long, so that Skillpin's check of the page (after its load event) does not fall in the next load. */
 const SETTLE_MS = Number(process.env.BENCH_SETTLE_MS ?? 400);
 
@@ -100,7 +106,7 @@ interface WakeCount {
   /** Worker starts (ServiceWorkerVersion::StartWorkerRequested) before / after the load event. */
   startsBefore: number;
   startsAfter: number;
-  /** Events delivered to the worker (ServiceWorkerVersion::Request: an extension event, a message) before / after it. */
+  /** The worker's extension work (ServiceWorkerVersion::Request: an event or message delivered, an API call made) before / after it. */
   eventsBefore: number;
   eventsAfter: number;
 }
@@ -111,10 +117,13 @@ const BEGIN_MARK = 'skillpin-bench-load-begins';
 interface WorkerStatus {
   last: string;
   at: number;
+  /** When the last counted load ended. */
+  loadEnded: number;
 }
 
 /** Stops the worker and waits until it has stayed stopped for a second (a queued event may start it again at once). */
 async function stopWorker(cdp: CDPSession, page: Page, status: WorkerStatus): Promise<void> {
+  await page.waitForTimeout(Math.max(0, WAKE_IDLE_MS - (Date.now() - status.loadEnded)));
   for (let i = 0; i < 10; i++) {
     if (status.last !== 'stopped') await cdp.send('ServiceWorker.stopAllWorkers');
     await page.waitForTimeout(1000);
@@ -136,6 +145,7 @@ async function countWakes(cdp: CDPSession, r: Runner, v: Variant, round: string,
   await r.opener.evaluate((mark) => console.timeStamp(mark), BEGIN_MARK);
   await load(r, v.tab, urlFor(r, v, round));
   await r.opener.waitForTimeout(700);
+  status.loadEnded = Date.now();
   const complete = new Promise((res) => cdp.once('Tracing.tracingComplete', res));
   await cdp.send('Tracing.end');
   await complete;
@@ -158,7 +168,7 @@ async function countWakes(cdp: CDPSession, r: Runner, v: Variant, round: string,
 /** The wake pass: WAKE_LOADS loads of each kind in the Skillpin browser, each counted by countWakes. */
 async function wakePass(skillpin: Runner, variants: readonly Variant[]): Promise<Map<string, WakeCount & { n: number }>> {
   const cdp = await skillpin.browser.context.newCDPSession(skillpin.opener);
-  const status: WorkerStatus = { last: 'running', at: Date.now() };
+  const status: WorkerStatus = { last: 'running', at: Date.now(), loadEnded: Date.now() };
   cdp.on('ServiceWorker.workerVersionUpdated', (e: { versions: { scriptURL: string; runningStatus: string }[] }) => {
     for (const version of e.versions) {
       if (!version.scriptURL.startsWith('chrome-extension://') || version.runningStatus === status.last) continue;
@@ -222,7 +232,7 @@ function targetsFor(v: Variant, vsNone: PairedRatio, vsEmpty: PairedRatio, wakes
 }
 
 test('page-load overhead: Skillpin, an empty extension with its permissions, no extension', async () => {
-  test.setTimeout(Math.max(600_000, LOADS * 60_000));
+  test.setTimeout(LOADS * 60_000 + WAKE_LOADS * 16 * (WAKE_IDLE_MS + 10_000) + 600_000);
   const started = Date.now();
   const emptyDir = makeEmptyExtension();
   const runners: Runner[] = [];
@@ -272,7 +282,7 @@ test('page-load overhead: Skillpin, an empty extension with its permissions, no 
       const vsEmpty = pairedRatio(s('skillpin'), s('empty'));
       const w = wakes.get(v.key);
       const per = (x: number): string => (w && w.n > 0 ? fmt(x / w.n, 2) : 'n/a');
-      const wakeCell = w ? `starts ${per(w.startsBefore)} / ${per(w.startsAfter)}, events ${per(w.eventsBefore)} / ${per(w.eventsAfter)}` : 'n/a';
+      const wakeCell = w ? `starts ${per(w.startsBefore)} / ${per(w.startsAfter)}, requests ${per(w.eventsBefore)} / ${per(w.eventsAfter)}` : 'n/a';
       rows.push([
         label(v),
         `${fmt(summarize(s('skillpin')).median)} ms`,
@@ -305,7 +315,7 @@ test('page-load overhead: Skillpin, an empty extension with its permissions, no 
       'ms added vs none (95 % CI)',
       'Skillpin ÷ empty (95 % CI)',
       'ms added vs empty (95 % CI)',
-      'the worker per load, before / after the load event: starts, events sent to it (worker stopped first)',
+      'the worker per load, before / after the load event: starts, extension requests (worker idle, then stopped)',
       'loads',
       'reproduce',
     ],
@@ -318,7 +328,7 @@ test('page-load overhead: Skillpin, an empty extension with its permissions, no 
       `Light page: a few hundred bytes of HTML (test/bench/support/sites.ts). Heavier page: ${HEAVY_PAGE}, 1,500 paragraphs, 4 stylesheets, 6 scripts with some milliseconds of work each, 24 images, no frames.`,
       `After each load every browser waits ${SETTLE_MS} ms, so that Skillpin's check of the page (after its load event) is not inside the next load of any browser (the two cores are shared).`,
       'Ratios: geometric mean of the paired ratios (loads of the same round), with a 95 % bootstrap interval that resamples whole rounds; ms added: median of the paired differences, same interval.',
-      `Worker starts: in the Skillpin browser, ${WAKE_LOADS} more loads of each kind, each once the worker has been stopped (ServiceWorker.stopAllWorkers) and stayed stopped for a second, traced (categories ServiceWorker, devtools.timeline) from a console.timeStamp in the opener just before window.open or the navigation: ServiceWorkerVersion::StartWorkerRequested (a start) and ServiceWorkerVersion::Request (an event or message sent to the worker) before and after the new page's main-frame MarkLoad. A listener of any event before the load event (a tab's creation, a commit, an activation) would start the worker before it.`,
+      `Worker starts: in the Skillpin browser, ${WAKE_LOADS} more loads of each kind, each after the worker was left idle ${WAKE_IDLE_MS / 1000} s (by then the request guard has removed its webRequest listeners, as before the browser's own stop after 30 s idle), stopped (ServiceWorker.stopAllWorkers) and stayed stopped for a second, traced (categories ServiceWorker, devtools.timeline) from a console.timeStamp in the opener just before window.open or the navigation: ServiceWorkerVersion::StartWorkerRequested (a start) and ServiceWorkerVersion::Request (what the browser counts as the worker's extension work: an event or message delivered, an API call made) before and after the new page's main-frame MarkLoad. A listener of any event before the load event (a tab's creation, a commit, an activation) would start the worker before it.`,
     ],
     raw,
     seconds: (Date.now() - started) / 1000,
