@@ -1,16 +1,34 @@
-// An archive skill's files in the details view: every file an approval binds, with its size and
-// checksum, and, for an archive whose files changed since the approval, the files added, removed and
+// An archive skill's files in the details view: every file an approval binds, with its size, its
+// findings (how many, the most serious) and checksum, and, for an archive whose files changed since the approval, the files added, removed and
 // changed, with a line diff of each text file (PRODUCT.md §9.2, FORMATS.md §6.6).
 import type { ArchiveFileChange } from '../../lib/messages';
 import type { SkillReport } from '../../lib/types';
 import { t } from '../../lib/i18n';
 import { formatBytes } from './format';
 import { SkillDiff } from './SkillDiff';
+import { mostSerious, severityMark, severityWords } from './findings';
+import { tn } from '../../lib/i18n/plural';
+import type { Finding } from '../../lib/types';
+
+/** A file's findings: how many, and the most serious, in words with its marker. */
+function FileFindings({ findings }: { findings: readonly Finding[] }) {
+  const worst = mostSerious(findings);
+  if (worst === null) return <span class="hint">{t('archive_file_no_findings')}</span>;
+  return (
+    <span class={`sev sev-${worst} file-findings`} data-count={findings.length} data-severity={worst}>
+      <span class="sev-mark" aria-hidden="true">
+        {severityMark(worst)}
+      </span>
+      {tn('archive_file_findings', findings.length, severityWords(worst))}
+    </span>
+  );
+}
 
 /** The files of the archive as the report lists them (directories left out). */
 export function ArchiveFileList({ skill }: { skill: SkillReport }) {
   const files = (skill.archive?.entries ?? []).filter((e) => e.type === 'file');
   if (files.length === 0) return null;
+  const findings = skill.review?.findings ?? [];
   return (
     <section class="section" aria-labelledby="archive-files-title" data-testid="archive-files">
       <h3 id="archive-files-title">{t('archive_files_title')}</h3>
@@ -20,6 +38,7 @@ export function ArchiveFileList({ skill }: { skill: SkillReport }) {
           <tr>
             <th scope="col">{t('archive_file_path')}</th>
             <th scope="col">{t('archive_file_size')}</th>
+            <th scope="col">{t('archive_file_findings_head')}</th>
             <th scope="col">{t('archive_file_sha256')}</th>
           </tr>
         </thead>
@@ -28,6 +47,9 @@ export function ArchiveFileList({ skill }: { skill: SkillReport }) {
             <tr key={f.path} data-file={f.path}>
               <td class="break">{f.path}</td>
               <td>{formatBytes(f.size)}</td>
+              <td>
+                <FileFindings findings={findings.filter((x) => x.file === f.path)} />
+              </td>
               <td class="hex">{f.sha256 ?? t('unknown')}</td>
             </tr>
           ))}
