@@ -6,7 +6,7 @@ import type { SkillReport } from '../../lib/types';
 import { t } from '../../lib/i18n';
 import { tn } from '../../lib/i18n/plural';
 import { FindingPlaces, SeverityBadge } from '../shared/Findings';
-import { groupByKind, kindWords, needsConfirmation, placesWords, type KindGroup } from '../shared/findings';
+import { groupByKind, kindWords, needsConfirmation, placesWords, type KindGroup } from '../shared/finding-words';
 import type { SkillActions } from '../shared/actions';
 
 /** Lines on the card before the rest fold, unless more kinds than that act on their own. */

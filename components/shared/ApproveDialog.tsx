@@ -7,7 +7,7 @@ import { t } from '../../lib/i18n';
 import { NAME_MAX, display } from '../../lib/text/display';
 import { Dialog } from './Dialog';
 import { SeverityBadge } from './Findings';
-import { groupByKind, kindWords } from './findings';
+import { groupByKind, kindWords } from './finding-words';
 
 export type PendingConfirmation =
   /** Approving `skill`: what it needs confirmed (any of them may be absent). */

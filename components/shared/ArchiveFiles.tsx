@@ -6,7 +6,7 @@ import type { SkillReport } from '../../lib/types';
 import { t } from '../../lib/i18n';
 import { formatBytes } from './format';
 import { SkillDiff } from './SkillDiff';
-import { mostSerious, severityMark, severityWords } from './findings';
+import { mostSerious, severityMark, severityWords } from './finding-words';
 import { tn } from '../../lib/i18n/plural';
 import type { Finding } from '../../lib/types';
 

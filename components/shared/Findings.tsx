@@ -4,7 +4,7 @@
 import type { Finding, FindingSeverity, SkillReport } from '../../lib/types';
 import { t } from '../../lib/i18n';
 import { tn } from '../../lib/i18n/plural';
-import { findingPlace, groupBySeverity, kindWords, placesWords, severityMark, severityWords, type KindGroup } from './findings';
+import { findingPlace, groupBySeverity, kindWords, placesWords, severityMark, severityWords, type KindGroup } from './finding-words';
 
 /** A severity in words, with a marker: never colour alone. */
 export function SeverityBadge({ severity }: { severity: FindingSeverity }) {

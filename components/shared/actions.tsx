@@ -8,7 +8,7 @@ import type { SkillReport } from '../../lib/types';
 import { t } from '../../lib/i18n';
 import { useAnnounce } from './Announcer';
 import { ApproveDialog, type PendingConfirmation } from './ApproveDialog';
-import { confirmKeys, findingsToAsk } from './findings';
+import { confirmKeys, findingsToAsk } from './finding-words';
 import { findingsToConfirm } from '../../lib/review';
 import { errorText } from './format';
 import { useSkillExport, type SkillExporter } from './use-export';

@@ -13,7 +13,7 @@ import type { DesktopSkillStatus, DesktopStatus } from '../../../../lib/messages
 import { mergeSettings } from '../../../../lib/trust/settings';
 import { DEFAULT_SETTINGS, type Settings } from '../../../../lib/types';
 import { AnnouncerProvider } from '../../../../components/shared/Announcer';
-import { byText, click, DESKTOP_OFF, fakeBackground, flush, mount, optionsEnv, type Handlers } from '../harness';
+import { click, DESKTOP_OFF, fakeBackground, flush, mount, optionsEnv, type Handlers } from '../harness';
 
 const ORIGIN = 'https://docs.example.com';
 const RUNNER: DesktopSkillStatus = {
