@@ -6,20 +6,18 @@ import type { SkillReport } from '../../lib/types';
 import { t } from '../../lib/i18n';
 import { formatBytes } from './format';
 import { SkillDiff } from './SkillDiff';
-import { mostSerious, severityMark, severityWords } from './finding-words';
+import { mostSerious } from './finding-words';
+import { SeverityBadge } from './Findings';
 import { tn } from '../../lib/i18n/plural';
 import type { Finding } from '../../lib/types';
 
-/** A file's findings: how many, and the most serious, in words with its marker. */
+/** A file's findings: the most serious, in words with its marker, and how many there are. */
 function FileFindings({ findings }: { findings: readonly Finding[] }) {
   const worst = mostSerious(findings);
-  if (worst === null) return <span class="hint">{t('archive_file_no_findings')}</span>;
+  if (worst === null) return null;
   return (
-    <span class={`sev sev-${worst} file-findings`} data-count={findings.length} data-severity={worst}>
-      <span class="sev-mark" aria-hidden="true">
-        {severityMark(worst)}
-      </span>
-      {tn('archive_file_findings', findings.length, severityWords(worst))}
+    <span class="file-findings" data-count={findings.length} data-severity={worst}>
+      <SeverityBadge severity={worst} /> <span class="hint">{tn('archive_file_findings', findings.length)}</span>
     </span>
   );
 }
@@ -38,18 +36,17 @@ export function ArchiveFileList({ skill }: { skill: SkillReport }) {
           <tr>
             <th scope="col">{t('archive_file_path')}</th>
             <th scope="col">{t('archive_file_size')}</th>
-            <th scope="col">{t('archive_file_findings_head')}</th>
             <th scope="col">{t('archive_file_sha256')}</th>
           </tr>
         </thead>
         <tbody>
           {files.map((f) => (
             <tr key={f.path} data-file={f.path}>
-              <td class="break">{f.path}</td>
-              <td>{formatBytes(f.size)}</td>
-              <td>
+              <td class="break">
+                {f.path}
                 <FileFindings findings={findings.filter((x) => x.file === f.path)} />
               </td>
+              <td>{formatBytes(f.size)}</td>
               <td class="hex">{f.sha256 ?? t('unknown')}</td>
             </tr>
           ))}

@@ -98,7 +98,7 @@ test('a skill that acts: the card says so, the one confirmation names it, Cancel
     await card.locator('[data-action="details"]').click();
     const section = popup.getByTestId('findings');
     await expect(section.locator('.findings-severity').first()).toHaveAttribute('data-severity', 'acts');
-    await expect(popup.locator('[data-testid="archive-files"] [data-file="scripts/run.sh"] .file-findings')).toContainText('most serious: Can act');
+    await expect(popup.locator('[data-testid="archive-files"] [data-file="scripts/run.sh"] .file-findings')).toContainText('Can act');
     await check('details with findings');
     expect(found).toEqual({});
   } finally {

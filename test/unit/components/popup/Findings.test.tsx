@@ -131,11 +131,11 @@ describe('the details view', () => {
     const root = await setup(() => makeReport([skill])).render();
     await click(root.querySelector('[data-action="details"]'));
     const files = root.querySelector('[data-testid="archive-files"]') as HTMLElement;
-    const cell = (path: string) => files.querySelector(`[data-file="${path}"] td:nth-child(3)`) as HTMLElement;
-    expect(cell('SKILL.md').querySelector<HTMLElement>('.file-findings')?.dataset.severity).toBe('acts');
-    expect(cell('SKILL.md').textContent).toContain('2 findings, most serious: Acts on its own');
-    expect(cell('scripts/run.sh').textContent).toContain('2 findings, most serious: Can act');
-    expect(cell('README.md').textContent).toBe(t('archive_file_no_findings'));
+    const marks = (path: string) => files.querySelector<HTMLElement>(`[data-file="${path}"] td:first-child .file-findings`);
+    expect(marks('SKILL.md')?.dataset.severity).toBe('acts');
+    expect(marks('SKILL.md')?.textContent).toContain('Acts on its own 2 findings');
+    expect(marks('scripts/run.sh')?.textContent).toContain('Can act 2 findings');
+    expect(marks('README.md')).toBeNull();
   });
 });
 
