@@ -276,4 +276,36 @@ describe('an approved skill whose findings are not all confirmed', () => {
     await click(byText(dialog() as Element, 'button', t('confirm_findings_allow_again')));
     expect(bg.ofType('skillpin:confirm-findings')[0]).toMatchObject({ url: URL_, confirmFindings: [findingKey(LOAD), findingKey(SCRIPT)] });
   });
+
+  it("on a chat site's popup, the approved list says so too, and Confirm opens the one confirmation", async () => {
+    const item = {
+      origin: ORIGIN,
+      url: URL_,
+      name: 'search-docs',
+      status: 'verified' as const,
+      usable: true,
+      approvedAt: 1,
+      description: null,
+      verifiedAt: 1,
+      size: 10,
+      tokens: 5,
+      attention: 'needs-confirmation' as const,
+      refusal: null,
+    };
+    const bg = fakeBackground({
+      'skillpin:report': (req) => (req.origin === ORIGIN ? makeReport([unconfirmedSkill()]) : makeReport([], { origin: req.origin })),
+      'skillpin:probe': (req) => makeReport([], { origin: req.origin }),
+      'skillpin:approved-list': () => [item],
+      'skillpin:confirm-findings': () => ({ ok: true }),
+    });
+    const env = popupEnv(bg.client);
+    const root = await mount(<Popup env={env} target={{ kind: 'origin', origin: 'https://claude.ai', tabId: 9, isChat: true }} />);
+    const panel = root.querySelector('[data-testid="chat-panel"]') as HTMLElement;
+    expect(panel.querySelector('[data-testid="needs-confirmation"]')?.textContent).toContain(t('needs_confirmation'));
+    await click(panel.querySelector('[data-action="confirm-findings"]'));
+    await click(byText(dialog() as Element, 'button', t('confirm_findings_allow_again')));
+    expect(bg.ofType('skillpin:confirm-findings')).toEqual([
+      { type: 'skillpin:confirm-findings', origin: ORIGIN, url: URL_, digestLf: HEX_A, confirmFindings: [findingKey(LOAD), findingKey(SCRIPT)] },
+    ]);
+  });
 });
