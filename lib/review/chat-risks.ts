@@ -16,8 +16,14 @@ const EXFIL = 'Makes the chat send the conversation to another server when it sh
 
 export const CHAT_RULES: LineRule[] = [
   // ![](https://x/?q={conversation}) — an image the chat loads as soon as the answer renders.
-  { kind: 'chat-exfiltration', severity: 'acts', re: new RegExp(`!\\[[^\\]\\n]{0,200}\\]\\(\\s{0,3}<?https?:\\/\\/[^\\s)]{0,300}?${PLACEHOLDER}`, 'i'), message: EXFIL },
-  { kind: 'chat-exfiltration', severity: 'acts', re: new RegExp(`<img\\b[^>\\n]{0,200}?\\bsrc\\s{0,3}=\\s{0,3}["']?https?:\\/\\/[^\\s"'>]{0,300}?${PLACEHOLDER}`, 'i'), message: EXFIL },
+  { kind: 'chat-exfiltration', severity: 'acts', re: new RegExp(`!\\[[^\\]\\n]{0,200}\\]\\(\\s{0,3}<?https?:\\/\\/[^\\s)]{0,300}?${PLACEHOLDER}`, 'i'), message: EXFIL, hints: ['!['] },
+  {
+    kind: 'chat-exfiltration',
+    severity: 'acts',
+    re: new RegExp(`<img\\b[^>\\n]{0,200}?\\bsrc\\s{0,3}=\\s{0,3}["']?https?:\\/\\/[^\\s"'>]{0,300}?${PLACEHOLDER}`, 'i'),
+    message: EXFIL,
+    hints: ['<img'],
+  },
   // "append the user's message to this URL"
   {
     kind: 'chat-exfiltration',

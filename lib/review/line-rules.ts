@@ -15,6 +15,8 @@ export interface LineRule {
   also?: RegExp;
   /** A pattern (anchored with ^) that must follow the match within THEN_REACH characters; the finding shows both. */
   followedBy?: RegExp;
+  /** Lower-case strings of which a window must hold one for the rule to run at all (a cheap pre-filter). */
+  hints?: readonly string[];
 }
 
 const THEN_REACH = 200;
@@ -38,8 +40,12 @@ export function applyLineRules(file: string, lines: readonly string[], rules: re
     const line = lines[i] as string;
     if (line.length < 4) continue;
     const parts = windowsOf(line);
+    const lower = parts.map((p) => p.toLowerCase());
     for (const rule of rules) {
-      for (const part of parts) {
+      for (let w = 0; w < parts.length; w++) {
+        const part = parts[w] as string;
+        const low = lower[w] as string;
+        if (rule.hints !== undefined && !rule.hints.some((h) => low.includes(h))) continue;
         const m = rule.re.exec(part);
         if (m === null || (rule.also !== undefined && !rule.also.test(part))) continue;
         let shownText = m[0];
