@@ -12,7 +12,7 @@ describe('docs/report.md documents the review', () => {
   it('has one row per finding kind of lib/types/review.ts, with a severity', () => {
     const kinds = [...types.matchAll(/^\s+\| '([a-z-]+)'$/gm)].map((m) => m[1]);
     expect(kinds.length).toBeGreaterThan(20);
-    const rows = new Map([...doc.matchAll(/^\| `([a-z-]+)` \| `(acts|can-act|look)` \|/gm)].map((m) => [m[1], m[2]]));
+    const rows = new Map([...doc.matchAll(/^\| `([a-z-]+)` \| `(acts|can-act|look)` \|/gm)].map((m) => [m[1] as string, m[2] as string]));
     expect(kinds.filter((k) => !rows.has(k as string))).toEqual([]);
     const dangerous = resolve(fileURLToPath(new URL('../../fixtures/dangerous', import.meta.url)));
     const given = new Map<string, string>();
