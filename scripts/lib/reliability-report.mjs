@@ -347,7 +347,16 @@ export function writeFuzzSection(outPath, fuzz, order = null) {
 export async function computeReviewSection(root) {
   const { build } = await import('esbuild');
   const bundle = resolve(root, 'test-results/review/corpus-review.mjs');
-  await build({ entryPoints: [resolve(root, 'test/support/corpus-review-cli.ts')], outfile: bundle, bundle: true, platform: 'node', format: 'esm', packages: 'external', target: 'node20', logLevel: 'warning' });
+  await build({
+    entryPoints: [resolve(root, 'test/support/corpus-review-cli.ts')],
+    outfile: bundle,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    packages: 'external',
+    target: 'node20',
+    logLevel: 'warning',
+  });
   const { rows, explained } = JSON.parse(execFileSync(process.execPath, [bundle], { cwd: root, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 }));
   return renderReviewSection(rows, explained);
 }
