@@ -111,7 +111,10 @@ export function install(p: Places, o: InstallOptions): { record: InstallRecord; 
     write(path, firefox);
     for (const key of REGISTRY_KEYS.firefox) registry.push(key), o.run('reg', ['add', key, '/ve', '/t', 'REG_SZ', '/d', path, '/f']);
   }
-  const record: InstallRecord = { format: 1, chromeIds: o.chromeIds, firefoxIds: [FIREFOX_EXTENSION_ID], files, registry };
+  // Every file and key an earlier run wrote stays listed, so uninstall removes what each run left.
+  const before = readRecord(p);
+  const union = (earlier: string[] | undefined, now: string[]): string[] => [...new Set([...(earlier ?? []), ...now])];
+  const record: InstallRecord = { format: 1, chromeIds: o.chromeIds, firefoxIds: [FIREFOX_EXTENSION_ID], files: union(before?.files, files), registry: union(before?.registry, registry) };
   writeFileAtomic(installFile(p), json(record), 0o600);
   return { record, notes };
 }
