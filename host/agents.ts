@@ -155,7 +155,6 @@ export function writeCopy(root: string, name: string, record: MirrorRecord, agen
   const tree = [...files].map(([path, bytes]) => ({ path, bytes }));
   tree.push({ path: PROVENANCE_FILE, bytes: Buffer.from(`${JSON.stringify(provenanceOf(record, agent, now), null, 2)}\n`) });
   const listed = replacing === null ? null : new Map(replacing.digests.files.map((f) => [f.path, f]));
-  const placement: Placement =
-    replacing === null || listed === null ? 'absent' : (moved) => changes(moved, listed).changed.length === 0 && sameProvenance(moved, replacing);
+  const placement: Placement = replacing === null || listed === null ? 'absent' : (moved) => changes(moved, listed).changed.length === 0 && sameProvenance(moved, replacing);
   writeTreeAtomic(root, name, tree, { dir: 0o755, file: 0o644 }, placement);
 }

@@ -53,7 +53,10 @@ function uriParam(params: Record<string, unknown> | undefined): string {
 
 function notServed(uri: string, mirror: Mirror): McpError {
   const refused = buildCatalog(mirror).refused;
-  const why = refused.length > 0 ? ` ${refused.length} mirrored skill(s) are held back: their files do not match the approved digests, their frontmatter is unusable, or they need a confirmation that was not given.` : '';
+  const why =
+    refused.length > 0
+      ? ` ${refused.length} mirrored skill(s) are held back: their files do not match the approved digests, their frontmatter is unusable, or they need a confirmation that was not given.`
+      : '';
   return new McpError(ErrorCode.InvalidParams, `No skill is served at ${uri}.${why}`);
 }
 

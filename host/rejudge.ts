@@ -59,4 +59,3 @@ export function rejudge(ctx: HostContext, entries: readonly SyncEntry[]): AgentO
   }
   return out;
 }
-

@@ -271,7 +271,12 @@ function syncEntries(value: unknown): SyncEntry[] {
     const key = `${r.origin} ${r.url}`;
     if (seen.has(key)) fail(`skills names ${r.url} twice`);
     seen.add(key);
-    return { ...r, revision: hex(e.revision, `skills[${i}].revision`), agents: agents(e.agents, `skills[${i}].agents`), confirmedRevision: confirmedOf(e.confirmedRevision, `skills[${i}].confirmedRevision`) };
+    return {
+      ...r,
+      revision: hex(e.revision, `skills[${i}].revision`),
+      agents: agents(e.agents, `skills[${i}].agents`),
+      confirmedRevision: confirmedOf(e.confirmedRevision, `skills[${i}].confirmedRevision`),
+    };
   });
 }
 
