@@ -34,7 +34,7 @@ export function rejudge(ctx: HostContext, entries: readonly SyncEntry[]): AgentO
     const metadata = record.files.map((f) => toolMetadataIn(f.path)).find((m) => m !== null) ?? null;
     if (metadata !== null) {
       const path = record.files.find((f) => toolMetadataIn(f.path) !== null)?.path ?? metadata;
-      const reason = `it held version-control metadata (${path}), which runs commands (git reads ${metadata === '.git' ? '.git/config' : metadata} in every folder it works in), and Skillpin no longer places such files in agent folders`;
+      const reason = `it held version-control metadata (${path}), which can run commands (git, run in that folder by an agent, an editor or a shell prompt, runs what a .git/config names), and Skillpin no longer places such files in agent folders`;
       for (const a of [...record.agents]) {
         const since = writtenAt(ctx, record, a);
         const o = explain(dropCopy(ctx, record, a.agent), reason, since);
