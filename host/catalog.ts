@@ -3,10 +3,10 @@
 // `skill://<host label>/<name>/…`. A skill that fails any check is left out, with the reason kept
 // so that a direct request for it gets a clear error.
 import { createHash } from 'node:crypto';
+import { metadataIn } from '../lib/desktop/paths';
 import { skillRevision } from '../lib/desktop/revision';
 import { followsNameRule } from '../lib/parse/common';
 import { parseFrontmatter } from '../lib/parse/skill-md';
-import { toolMetadataIn } from '../lib/review/tool-metadata';
 import type { Mirror, MirrorRecord } from './mirror';
 import { grantsNeedingConfirmation } from './placement';
 
@@ -57,7 +57,7 @@ function frontmatterOf(bytes: Uint8Array): Record<string, unknown> | null {
  * grants tools or carries scripts and the user did not confirm this revision for the skill.
  */
 function heldBack(record: MirrorRecord, files: ReadonlyMap<string, Uint8Array>): string | null {
-  const metadata = record.files.find((f) => toolMetadataIn(f.path) !== null);
+  const metadata = record.files.find((f) => metadataIn(f.path) !== null);
   if (metadata !== undefined) return `It carries version-control metadata (${metadata.path}), which Skillpin never hands to desktop agents.`;
   const what = grantsNeedingConfirmation(files);
   if (what !== null && record.confirmedRevision !== record.revision) return `It grants tools or carries scripts (${what}) and was not confirmed, so it is not served.`;

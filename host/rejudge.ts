@@ -4,8 +4,8 @@
 // the sync does not carry is removed. Either way the user is told what it was and that, having
 // sat in the agent's folder, it may already have run.
 import type { AgentOutcome, SyncEntry } from '../lib/desktop/protocol';
+import { metadataIn } from '../lib/desktop/paths';
 import { skillKey } from '../lib/desktop/revision';
-import { toolMetadataIn } from '../lib/review/tool-metadata';
 import { agentRoot, inspect } from './agents';
 import { HOST_VERSION } from './version';
 import type { MirrorRecord } from './mirror';
@@ -31,9 +31,9 @@ export function rejudge(ctx: HostContext, entries: readonly SyncEntry[]): AgentO
   const wanted = new Map(entries.map((e) => [skillKey(e), e]));
   const out: AgentOutcome[] = [];
   for (const record of ctx.mirror.records(ctx.partition)) {
-    const metadata = record.files.map((f) => toolMetadataIn(f.path)).find((m) => m !== null) ?? null;
+    const metadata = record.files.map((f) => metadataIn(f.path)).find((m) => m !== null) ?? null;
     if (metadata !== null) {
-      const path = record.files.find((f) => toolMetadataIn(f.path) !== null)?.path ?? metadata;
+      const path = record.files.find((f) => metadataIn(f.path) !== null)?.path ?? metadata;
       const reason = `it held version-control metadata (${path}), which can run commands (git, run in that folder by an agent, an editor or a shell prompt, runs what a .git/config names), and Skillpin no longer places such files in agent folders`;
       for (const a of [...record.agents]) {
         const since = writtenAt(ctx, record, a);

@@ -4,6 +4,9 @@ import { toolMetadataIn } from '../review/tool-metadata';
 import { checkEntryName, collisionKey } from '../verify/archive-names';
 import { MAX_PATH_LENGTH, MAX_SEGMENT_LENGTH, PROVENANCE_FILE } from './limits';
 
+/** The version-control or tool metadata a path names (`.git`, `.hg`…, any spelling), or null: never placed in an agent folder. */
+export const metadataIn = (path: string): string | null => toolMetadataIn(path);
+
 /** Characters Windows refuses in a file name (besides controls, which checkEntryName refuses). */
 const WINDOWS_FORBIDDEN = /[<>:"|?*]/;
 /** Device names Windows reserves, with or without an extension. */
