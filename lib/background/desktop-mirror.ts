@@ -51,6 +51,8 @@ export function mirrorableOf(origin: string, url: string, r: Released): { ok: tr
       approvedAt: r.approval.approvedAt,
       grantsTools: codes.has('declares-tools') || codes.has('executable-tool'),
       hasScripts: false,
+      // The gate let it out: whatever of it needs a confirmation (PRODUCT.md §6.1) was confirmed.
+      confirmed: true,
     },
   };
 }
@@ -66,7 +68,11 @@ export async function mirrorableSkills(worker: WorkerState): Promise<{ skills: M
   const notMirrored: NotMirrored[] = [];
   for (const a of approvals) {
     const r = await release(worker, { origin: a.origin, url: a.url, sender: null, target: { kind: 'desktop' } });
-    if (!r.ok) continue;
+    if (!r.ok) {
+      // Approved but not confirmed for what it can do on this computer: the options page says so.
+      if (r.error === 'needs-confirmation') notMirrored.push({ origin: a.origin, url: a.url, message: r.message });
+      continue;
+    }
     const built = mirrorableOf(a.origin, a.url, r);
     if (built.ok) skills.push(built.skill);
     else notMirrored.push({ origin: a.origin, url: a.url, message: built.message });

@@ -51,7 +51,7 @@ export function describePlan(plan: MirrorPlan, skills: readonly MirrorableSkill[
       tools: grants.tools,
       scripts: grants.scripts,
       needsConfirmation: p.needsConfirmation,
-      agents: p.agents.map((a) => ({ agent: a.agent, confirmed: choices.confirmed(p.ref, a.agent, p.revision), state: null, folder: null, message: null })),
+      agents: p.agents.map((a) => ({ agent: a.agent, confirmed: skill?.confirmed === true || choices.confirmed(p.ref, a.agent, p.revision), state: null, folder: null, message: null })),
     };
   });
 }

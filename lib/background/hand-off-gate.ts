@@ -8,8 +8,11 @@
 //   the organisation's policy is known → the site is not excluded by the deny list or the
 //   allow-list-only rule → not about a private window unless the user allowed them → the skill is
 //   listed, approved, usable, its current content is the approved content (SKILL.md and, for an
-//   archive, every file) and the policy allows its status (requireSignedSkills) → the approved
-//   bytes are stored and still hash to the approved digest → the target is one it may go to now
+//   archive, every file), the policy allows its status (requireSignedSkills) and the approval is
+//   bound to the key the administrator pinned for the site, if any → the approved bytes are stored
+//   and still hash to the approved digest → what those bytes can do, judged by the rule set in force,
+//   is confirmed for where they go (PRODUCT.md §6.1: acts on its own, every route; can act, export
+//   and the desktop program) → the target is one it may go to now
 //   (a chat target: the frame shows a chat site, the one the popup offered; the desktop program:
 //   the user turned desktop agents on)
 //
@@ -19,9 +22,11 @@
 // the modules that take a Released (test/unit/background/hand-off-gate.paths.test.ts).
 import { approvedBytes } from '../engine/approved-bytes';
 import { listMatches } from '../scheduler/should-probe';
-import type { ManagedPolicy } from '../trust/managed';
+import { reviewStored } from '../engine/skill-review';
+import { confirmationNeeded, type ReachRoute, unconfirmed } from '../review';
+import { type ManagedPolicy, managedKeyFor } from '../trust/managed';
 import type { StoredSkill } from '../trust/records';
-import type { Approval, Settings, SkillReport } from '../types';
+import type { Approval, Finding, Settings, SkillReport } from '../types';
 import { lfNormalize } from '../verify/digest';
 import { sha256, toHex } from '../verify/sha256';
 import type { WorkerState } from './worker-state';
@@ -76,7 +81,26 @@ const desktopOffMessage = (): string => t('err_desktop_off');
 export function handOffVerdict(skill: SkillReport | null, origin: string, policy: ManagedPolicy | null, settings: Settings): ReturnType<typeof handOff> {
   if (policy === null) return no('policy-pending', policyPendingMessage());
   if (excluded(origin, settings)) return no('site-excluded', excludedMessage());
-  return handOff(skill, { requireSigned: policy.requireSigned });
+  const verdict = handOff(skill, { requireSigned: policy.requireSigned });
+  // A key the administrator pinned for the site binds every approval there at once, not at the next probe.
+  const managed = managedKeyFor(policy, origin);
+  if (verdict.ok && managed !== null && verdict.approval.keyFingerprint !== managed.fingerprint) return no('policy-key', t('err_policy_key'));
+  return verdict;
+}
+
+/** Where a target's bytes go: a chat (the SKILL.md text), or a place that can run the files (PRODUCT.md §6.1). */
+export function reachOf(target: HandOffTarget): ReachRoute {
+  return target.kind === 'chat' || target.kind === 'clipboard' ? 'chat' : 'computer';
+}
+
+/** The findings of the approved bytes this route needs confirmed that the approval did not confirm, judged by the rules in force now. */
+export function unconfirmedFindings(stored: StoredSkill, approval: Approval, route: ReachRoute): Finding[] {
+  return unconfirmed(confirmationNeeded(reviewStored(stored), route), approval.review?.confirmed);
+}
+
+function needsConfirmation(missing: readonly Finding[]): { ok: false } & Refusal {
+  const what = [...new Set(missing.map((f) => `${f.message.replace(/\.$/, '')} (${f.file})`))].slice(0, 3).join('; ');
+  return no('needs-confirmation', t('err_needs_confirmation', what));
 }
 
 /** The deny list names the site, or only allow-listed sites are used and it is not one. */
@@ -123,6 +147,10 @@ export async function release(worker: WorkerState, req: HandOffRequest): Promise
   const stored = await approvedBytes(await worker.storeOf(priv), verdict.approval);
   if (!stored) return no('bytes-missing', t('err_bytes_missing'));
   if (!(await intact(stored, verdict.approval))) return no('bytes-changed', t('err_bytes_changed'));
+  // What the bytes can do, under the rule set in force: nothing that acts on its own (on any route), or
+  // can act on a computer (export, the desktop program), leaves without the user's confirmation.
+  const missing = unconfirmedFindings(stored, verdict.approval, reachOf(req.target));
+  if (missing.length > 0) return needsConfirmation(missing);
   const target = await checkTarget(worker, req.target, settings);
   if (!target.ok) return target;
   return { ok: true, skill: verdict.skill, approval: verdict.approval, stored, signatureState: verdict.signatureState, chatOrigin: target.chatOrigin, private: priv };

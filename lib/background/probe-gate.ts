@@ -104,7 +104,7 @@ export interface ProbeGate {
   /** Probes when the gate lets it, else answers a `skipped` report that is not stored. */
   probe(cause: ProbeCause, target: string, subject: ProbeSubject): Promise<OriginReport>;
   /** The probe in flight for the origin (a private window's, when `priv`), joined; null when none runs (joining starts nothing). */
-  join(origin: string, priv?: boolean): Promise<OriginReport> | null;
+  join(origin: string, priv?: boolean): Promise<OriginReport | null> | null;
   inFlight(origin: string, priv?: boolean): boolean;
   /** Resolves once no probe is waiting for the gate or running (the probes an import starts and does not await). */
   idle(): Promise<void>;
@@ -120,8 +120,12 @@ export function createProbeGate(deps: ProbeGateDeps): ProbeGate {
   /** The private windows' probes: one in flight per origin there too, apart from the normal ones. */
   const privateScheduler: Scheduler = createScheduler({ clock: deps.clock, run: (origin, opts) => deps.run(origin, { ...opts, private: true }) });
   const schedulerOf = (priv: boolean): Scheduler => (priv ? privateScheduler : scheduler);
-  /** Probes whose gate check is still running, by origin: a report asked meanwhile joins them. */
-  const checking = new Map<string, Promise<OriginReport>>();
+  /**
+   * Probes whose gate check is still running, by origin: a normal window's report asked meanwhile
+   * joins them, but only once the check turned out to be about a normal window (`normal`): a private
+   * window's result never answers a normal window.
+   */
+  const checking = new Map<string, { decided: Promise<OriginReport>; normal: Promise<boolean> }>();
   /** Probes refused because the policy was not known, by origin (the last cause and subject). */
   const pending = new Map<string, () => Promise<unknown>>();
   /** Retries running now, and private windows' probes (idle waits for them too). */
@@ -158,21 +162,22 @@ export function createProbeGate(deps: ProbeGateDeps): ProbeGate {
     check,
     probe(cause, target, subject) {
       const origin = originOf(target);
-      const decided = check(cause, target, subject).then((decision) => {
+      const checked = check(cause, target, subject);
+      const decided = checked.then((decision) => {
         if (!decision.probe) return skippedReport(origin, decision.reason, deps.clock.now());
         // A private window's probe is not joined by a normal window's request (nor the other way).
         const run = schedulerOf(decision.private).probe(decision.origin, { force: PROBE_CAUSES[cause].force });
-        if (decision.private && checking.get(origin) === decided) {
+        if (decision.private && checking.get(origin)?.decided === decided) {
           checking.delete(origin);
           track(run);
         }
         return run;
       });
       if (!checking.has(origin)) {
-        checking.set(origin, decided);
+        checking.set(origin, { decided, normal: checked.then((d) => !(d.probe && d.private)).catch(() => false) });
         // Kept until the probe it led to has ended (joining it then joins that probe).
         const done = (): void => {
-          if (checking.get(origin) === decided) checking.delete(origin);
+          if (checking.get(origin)?.decided === decided) checking.delete(origin);
         };
         decided.then(done, done);
       }
@@ -181,8 +186,11 @@ export function createProbeGate(deps: ProbeGateDeps): ProbeGate {
     join(origin, priv = false) {
       const s = schedulerOf(priv);
       if (s.inFlight(origin)) return s.probe(origin, { force: false });
-      // A check still running may turn out either way; only a normal window's request joins it.
-      return priv ? null : (checking.get(origin) ?? null);
+      // A check still running may turn out either way; only a normal window's request joins it, and
+      // only once it turned out to be a normal window's (else null: the caller reads its own store).
+      const running = priv ? undefined : checking.get(origin);
+      if (running === undefined) return null;
+      return running.normal.then((normal) => (normal ? running.decided : null));
     },
     inFlight: (origin, priv = false) => schedulerOf(priv).inFlight(origin) || (!priv && checking.has(origin)),
     retryPending() {
@@ -191,7 +199,7 @@ export function createProbeGate(deps: ProbeGateDeps): ProbeGate {
       for (const run of again) track(run());
     },
     async idle() {
-      while (checking.size > 0 || retrying.size > 0) await Promise.allSettled([...checking.values(), ...retrying]);
+      while (checking.size > 0 || retrying.size > 0) await Promise.allSettled([...[...checking.values()].map((c) => c.decided), ...retrying]);
     },
   };
   return gate;

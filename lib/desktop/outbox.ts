@@ -16,6 +16,11 @@ export interface MirrorableSkill extends SkillFacts {
   /** What the extension already knows: the frontmatter grants tools, or the skill carries scripts. */
   grantsTools: boolean;
   hasScripts: boolean;
+  /**
+   * The user confirmed what this content can do (PRODUCT.md §6.1: one confirmation per skill version,
+   * at approval, for every place it goes): every agent folder takes it.
+   */
+  confirmed?: boolean;
 }
 
 /** The user's choices: the agent folders picked, and which content they confirmed for which agent. */
@@ -91,8 +96,8 @@ async function planOne(skill: MirrorableSkill, choices: AgentChoices): Promise<P
         files.map((f) => f.path),
       ),
     );
-  const agents = choices.agents.map((agent) => ({ agent, confirmedRevision: needs && choices.confirmed(ref, agent, revision) ? revision : null }));
-  const confirmedRevision = needs && skillConfirmedBy(choices, ref, revision) ? revision : null;
+  const agents = choices.agents.map((agent) => ({ agent, confirmedRevision: needs && (skill.confirmed === true || choices.confirmed(ref, agent, revision)) ? revision : null }));
+  const confirmedRevision = needs && (skill.confirmed === true || skillConfirmedBy(choices, ref, revision)) ? revision : null;
   return {
     ref,
     key: skillKey(ref),

@@ -8,11 +8,11 @@
 import { LIMITS } from '../net/limits';
 import { decodeUtf8 } from '../parse/decode';
 import type { MergedSkill } from '../parse/merge';
-import { compareMetadata, parseFrontmatterText, type Frontmatter } from '../parse/skill-md';
+import { compareMetadata, frontmatterUnreadable, parseFrontmatterText, type Frontmatter } from '../parse/skill-md';
 import { diag } from '../report/codes';
 import type { SkillOutcome, StatusDecision } from '../report/skill-outcome';
 import type { StoredSkill } from '../trust/records';
-import type { Approval, Diagnostic, Settings, SnapshotReport } from '../types';
+import type { Approval, Diagnostic, Settings, SkillReview, SnapshotReport } from '../types';
 import { advisoryFlags } from '../verify/advisory';
 import { verifySnapshot } from '../verify/snapshot-v1';
 import { downloaded, rememberedMismatch, storedCopy, type Examined } from './artifact-bytes';
@@ -21,6 +21,7 @@ import { sameVerified, signatureOf, type SignatureCheck } from './artifact-signa
 import type { FetchContext } from './discover';
 import type { KeyContext } from './keys';
 import { mapPoolGrouped } from './pool';
+import { reviewExamined, reviewStored } from './skill-review';
 import { decideStatus, type Failure, type StatusFacts } from './status';
 
 export interface ArtifactContext extends FetchContext {
@@ -55,6 +56,7 @@ function emptyOutcome(merged: MergedSkill, decision: StatusDecision, diagnostics
     archive: null,
     snapshot: null,
     advisory: [],
+    review: null,
     fromStore: false,
     finalUrl: null,
     diagnostics,
@@ -173,6 +175,14 @@ async function keepVerified(ctx: ArtifactContext, merged: MergedSkill, url: stri
   }
 }
 
+/** The review of bytes that passed the checks: every file the probe has, or the stored record's. */
+function reviewOfExamined(origin: string, got: Obtained, ex: Examined): SkillReview | null {
+  if (ex.skillMd === null) return null;
+  if (got.kind === 'stored' && (ex.files === null || got.stored.archive !== undefined)) return reviewStored(got.stored);
+  const files = ex.files ?? new Map([['SKILL.md', ex.skillMd]]);
+  return reviewExamined(origin, ex.digest.lfHex, ex.archive?.filesDigest ?? '', files);
+}
+
 /**
  * One skill from its merged candidates to a status. Never throws for bad input. The bytes are
  * obtained and checked against the listing while the origin's key (`keys`) may still be asked;
@@ -236,7 +246,11 @@ export async function processSkill(pre: ArtifactPrelude, keys: Promise<KeyContex
     signature: { state: sig.state, message: sig.message },
     archive: ex.archive,
     snapshot,
-    advisory: text !== null ? advisoryFlags(text, ctx.origin, { tool: toolOf(merged), frontmatter: frontmatter?.data ?? null }) : [],
+    advisory:
+      text !== null
+        ? advisoryFlags(text, ctx.origin, { tool: toolOf(merged), frontmatter: frontmatter?.data ?? null, frontmatterUnreadable: frontmatter !== null && frontmatterUnreadable(frontmatter) })
+        : [],
+    review: bytesOk ? reviewOfExamined(ctx.origin, got, ex) : null,
     fromStore: ex.fromStore,
     finalUrl: got.finalUrl,
     diagnostics,

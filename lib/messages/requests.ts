@@ -53,9 +53,19 @@ export interface PrivilegedRequests {
        * at all (`digest-changed`, `key-changed`) when the skill's content or key changed since.
        */
       restore?: ApprovalRestore;
+      /**
+       * The findings the user confirmed in the approval's confirmation (findingKey in lib/review/): of
+       * the findings that act or can act (PRODUCT.md §6.1), only those named here are recorded as confirmed.
+       */
+      confirmFindings?: string[];
     };
     response: ActionResult;
   };
+  /**
+   * Confirms the findings of an approved skill (PRODUCT.md §6.1) when they changed since the approval
+   * (a newer rule set judged the approved bytes again): `digestLf` is the approved content the page showed.
+   */
+  'skillpin:confirm-findings': { request: { origin: string; url: string; digestLf: string; confirmFindings: string[] }; response: ActionResult };
   'skillpin:revoke': { request: { origin: string; url: string }; response: ActionResult };
   'skillpin:trust-key': {
     request: { origin: string; expectedFingerprint: string | null; newFingerprint: string };

@@ -22,6 +22,8 @@ const origin: Check = isHttpOrigin;
 const optionalOrigin: Check = (v) => v === undefined || origin(v);
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const optionalRestore: Check = (v) => v === undefined || (isRecord(v) && strOrNull(v.keyFingerprint) && typeof v.approvedAt === 'number' && Number.isFinite(v.approvedAt) && v.approvedAt >= 0);
+/** Finding keys (findingKey in lib/review/): kind, file and matched text. */
+const findingKeys: Check = (v) => Array.isArray(v) && v.length <= 1000 && v.every((k) => typeof k === 'string' && k.length <= 4096);
 const importJson: Check = (v) => typeof v === 'string' && v.length <= 16 * 1024 * 1024;
 /** Absent (a sender that predates confirmations: nothing needing one is imported) or a list of ids. */
 const optionalIds: Check = (v) => v === undefined || (Array.isArray(v) && v.length <= 100_000 && v.every(str));
@@ -74,8 +76,18 @@ export const MESSAGES = {
     changes: 'trust',
     concern: 'approvals',
     handsOff: null,
-    fields: { origin, url: str, digestLf: hex64, filesDigest: (v) => v === undefined || hex64(v), confirmUnverified: bool, confirmCrossOrigin: bool, restore: optionalRestore },
+    fields: {
+      origin,
+      url: str,
+      digestLf: hex64,
+      filesDigest: (v) => v === undefined || hex64(v),
+      confirmUnverified: bool,
+      confirmCrossOrigin: bool,
+      restore: optionalRestore,
+      confirmFindings: (v) => v === undefined || findingKeys(v),
+    },
   },
+  'skillpin:confirm-findings': { access: 'privileged', changes: 'trust', concern: 'approvals', handsOff: null, fields: { origin, url: str, digestLf: hex64, confirmFindings: findingKeys } },
   'skillpin:revoke': { access: 'privileged', changes: 'trust', concern: 'approvals', handsOff: null, fields: { origin, url: str } },
   'skillpin:skill-text': { access: 'privileged', changes: null, concern: 'approvals', handsOff: null, fields: { origin, url: str } },
   'skillpin:skill-context': { access: 'privileged', changes: null, concern: 'approvals', handsOff: 'clipboard', fields: { origin, url: str } },

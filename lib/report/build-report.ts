@@ -158,6 +158,7 @@ export function skillReport(origin: string, o: SkillOutcome, attestation: Attest
     statusMessage: o.decision.message,
     approval: o.decision.approval,
     advisory,
+    review: o.review,
     attestation,
     snapshot: o.snapshot,
     archive: o.archive,

@@ -2,7 +2,7 @@
 // builder reads it (build-report.ts): the engine writes these shapes, the report reads them.
 import type { MergedSkill } from '../parse/merge';
 import type { Frontmatter } from '../parse/skill-md';
-import type { AdvisoryFlag, ApprovalReport, Diagnostic, SignatureState, SkillArchive, SkillStatus, SnapshotReport } from '../types';
+import type { AdvisoryFlag, ApprovalReport, Diagnostic, SignatureState, SkillArchive, SkillReview, SkillStatus, SnapshotReport } from '../types';
 
 /** A skill's status with its code, message and approval state (decideStatus in lib/engine/status.ts). */
 export interface StatusDecision {
@@ -26,6 +26,8 @@ export interface SkillOutcome {
   archive: SkillArchive | null;
   snapshot: SnapshotReport | null;
   advisory: AdvisoryFlag[];
+  /** What every file of the verified bytes can do (lib/review/); null when no bytes passed the checks. */
+  review: SkillReview | null;
   fromStore: boolean;
   /** Where the bytes were served from after redirects (the last fetch's final URL), null when none is known. */
   finalUrl: string | null;

@@ -12,7 +12,6 @@ export type { ReviewFile, ReviewOptions } from './review-types';
 /** The name of this rule set. Change it whenever a rule changes what is found. */
 export const REVIEW_RULES = 'review-2026-12';
 
-
 /** Findings per skill at most; past it the review says it was truncated. */
 export const MAX_FINDINGS = 200;
 /** Characters of matched text a finding keeps. */

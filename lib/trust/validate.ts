@@ -1,7 +1,7 @@
 // Shape checks for every record the trust store reads or writes. A stored record that fails
 // its check is skipped by readers (and reported), never deleted; an input that fails is refused.
 import { ALL_STATUSES, DOCUMENTS } from '../types';
-import type { Approval, ArchiveBinding, ArchiveEntry, ArchiveFileDigest, DocumentKind, OriginReport, Pin, ProbeState, SkillStatus } from '../types';
+import type { Approval, ApprovalReview, ArchiveBinding, ArchiveEntry, ArchiveFileDigest, DocumentKind, OriginReport, Pin, ProbeState, SkillStatus } from '../types';
 import type { DigestFailure, KeyHistoryEntry, KeyHistoryState, ProbeCacheEntry, StoredSkill } from './records';
 import type { CacheRecord, ReportRecord } from './schema';
 
@@ -88,7 +88,19 @@ export function toApproval(v: unknown): Approval | null {
     if (!archive) return null;
     approval.archive = archive;
   }
+  // A record of the review that cannot be read confirms nothing: the approval stands without it.
+  const review = toApprovalReview(v.review);
+  if (review) approval.review = review;
   return approval;
+}
+
+const isKeyList = (v: unknown): v is string[] => Array.isArray(v) && v.length <= 10_000 && v.every((k) => typeof k === 'string' && k.length <= 4096);
+
+/** What an approval recorded of the review (PRODUCT.md §6.1), or null when absent or unreadable. */
+export function toApprovalReview(v: unknown): ApprovalReview | null {
+  if (!isObject(v) || !isNonEmptyString(v.rules) || !isKeyList(v.shown) || !isKeyList(v.confirmed)) return null;
+  if (!(v.confirmedAt === null || isFiniteNumber(v.confirmedAt))) return null;
+  return { rules: v.rules, shown: [...v.shown], confirmed: [...v.confirmed], confirmedAt: v.confirmedAt };
 }
 
 /** One file of a file set: a relative path, a byte count and 64 hex digits. */

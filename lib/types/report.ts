@@ -2,6 +2,7 @@
 import type { Diagnostic } from './diagnostics';
 import type { CandidateSource, SourceReport } from './documents';
 import type { SkillStatus } from './statuses';
+import type { SkillReview } from './review';
 import type { Approval, Pin } from './trust';
 import type { AdvisoryFlag, ArchiveEntry, AttestationReport, DeclaredDigest, SignatureState, SnapshotReport } from './verification';
 
@@ -100,6 +101,11 @@ export interface SkillReport {
   statusMessage: string;
   approval: ApprovalReport;
   advisory: AdvisoryFlag[];
+  /**
+   * What every file of the skill can do (PRODUCT.md §6.1, docs/report.md "review"): findings by kind and
+   * severity. Null when no verified bytes are at hand.
+   */
+  review: SkillReview | null;
   attestation: AttestationReport | null;
   snapshot: SnapshotReport | null;
   /**

@@ -1,5 +1,6 @@
 // The trust records (pins, approvals) and the settings the messages, the store and the backup file share.
 import type { SkillStatus } from './statuses';
+import type { ApprovalReview } from './review';
 import type { ArchiveBinding } from './verification';
 
 // ---------------------------------------------------------------------------
@@ -34,6 +35,12 @@ export interface Approval {
    * SKILL.md only: such an approval is suspended until the user approves again (PRODUCT.md §9.2).
    */
   archive?: ArchiveBinding;
+  /**
+   * What the approval showed of the review and what the user confirmed (PRODUCT.md §6.1). Absent on an
+   * approval made by an older version or imported from a backup: nothing needing a confirmation is
+   * handed on until the user confirms.
+   */
+  review?: ApprovalReview;
 }
 
 export interface ReviewerRegistry {

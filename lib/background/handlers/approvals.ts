@@ -1,6 +1,7 @@
 // Approvals: approve and revoke a skill, read its bytes and its context, list what is
 // approved, and hand a skill context to a chat tab.
-import { approvalFor, approvalKeyFingerprint, canBind, changesSinceApproval } from '../../engine/approved-bytes';
+import { approvalFor, approvalKeyFingerprint, approvedBytes, canBind, changesSinceApproval } from '../../engine/approved-bytes';
+import { approvalReviewOf, reviewStored } from '../../engine/skill-review';
 import { managedKeyFor } from '../../trust/managed';
 import { approvedList } from '../approved-list';
 import type { WorkerState } from '../worker-state';
@@ -30,7 +31,25 @@ export function approvalHandlers(worker: WorkerState): Slice<'approvals'> {
       if (req.restore && req.restore.keyFingerprint !== approvalKeyFingerprint(report.key, status)) return fail('key-changed', t('err_restore_key_changed'));
       // The approval binds these bytes: the SKILL.md and, for an archive, every other file (PRODUCT.md §9.2).
       const approval = approvalFor(stored, report.key, { status, name: skill.name }, req.restore ? Math.min(req.restore.approvedAt, clock.now()) : clock.now());
+      // What the approval showed of the review of these very bytes, and what the user confirmed of it
+      // (PRODUCT.md §6.1); a confirmation the approval it replaces had for the same findings stands.
+      const before = (await s.getApproval(req.origin, req.url))?.review;
+      approval.review = approvalReviewOf(reviewStored(stored), req.confirmFindings, clock.now(), before);
       await s.approve(approval, stored, managedKeyFor(policy, req.origin)?.fingerprint ?? null);
+      await probes.probe('after-approval', req.origin, { kind: 'request', sender });
+      return { ok: true };
+    },
+    'skillpin:confirm-findings': async (req, sender) => {
+      const policy = await worker.policy();
+      if (!policy) return fail('policy-pending', policyPendingMessage());
+      const s = await worker.storeOf(await worker.isPrivate(req.origin, sender));
+      const approval = await s.getApproval(req.origin, req.url);
+      // Only the content the page showed: an approval that moved on meanwhile is not confirmed blind.
+      if (!approval || approval.digestLf !== req.digestLf) return fail('digest-changed', t('err_confirm_changed'));
+      const stored = await approvedBytes(s, approval);
+      if (!stored) return fail('bytes-missing', t('err_bytes_missing'));
+      const review = approvalReviewOf(reviewStored(stored), req.confirmFindings, clock.now(), approval.review);
+      await s.approve({ ...approval, review }, stored, managedKeyFor(policy, req.origin)?.fingerprint ?? null);
       await probes.probe('after-approval', req.origin, { kind: 'request', sender });
       return { ok: true };
     },

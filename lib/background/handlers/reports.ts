@@ -35,7 +35,7 @@ export function reportHandlers(worker: WorkerState): Slice<'reports'> {
       const priv = await worker.isPrivate(req.origin, sender, req.clickedTab);
       // While a probe of the origin is running, answer its result rather than the older
       // report (or null): joining the probe in flight starts no new one.
-      const report = await (probes.join(req.origin, priv) ?? worker.currentReport(req.origin, priv));
+      const report = (await probes.join(req.origin, priv)) ?? (await worker.currentReport(req.origin, priv));
       // What the popup paints next time before this answer comes (not awaited: it is not the answer).
       keepReportSoon(worker.platform, report, priv);
       return report;

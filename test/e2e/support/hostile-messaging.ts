@@ -29,6 +29,7 @@ export function forgedRequests(report: OriginReport, tabId: number, settings: Se
   );
   return {
     'skillpin:approve': { type: 'skillpin:approve', origin, url, digestLf, confirmUnverified: true, confirmCrossOrigin: true },
+    'skillpin:confirm-findings': { type: 'skillpin:confirm-findings', origin, url, digestLf, confirmFindings: [] },
     'skillpin:revoke': { type: 'skillpin:revoke', origin, url },
     'skillpin:trust-key': { type: 'skillpin:trust-key', origin, expectedFingerprint: null, newFingerprint: fingerprint(forgedKey.publicKey) },
     'skillpin:skill-text': { type: 'skillpin:skill-text', origin, url },

@@ -5,6 +5,7 @@
 // (a withdrawal, a probe that finds new content, forget, a policy, turning the feature off); a
 // skill that grants tools or carries scripts reaches an agent folder only once confirmed for it;
 // Chrome's background that lacks connectNative starts again and reopens the options page.
+import { confirmKeys } from '../../support/confirm';
 import { IDBFactory } from 'fake-indexeddb';
 import { createHash } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -49,14 +50,20 @@ afterEach(async () => {
   native.close();
 });
 
+/** Approves the skills, confirming what each can do (PRODUCT.md §6.1) unless `unconfirmed` names it. */
 async function approve(...names: string[]): Promise<void> {
+  return approveWith({ unconfirmed: [] }, ...names);
+}
+
+async function approveWith(opts: { unconfirmed: string[] }, ...names: string[]): Promise<void> {
   const report = await ask<OriginReport>({ type: 'skillpin:probe', origin: server.origin }, POPUP);
   for (const name of names) {
     const s = report.skills.find((k) => k.url === url(name));
     if (!s?.actual) throw new Error(`${name} did not verify`);
-    expect(await ask({ type: 'skillpin:approve', origin: server.origin, url: url(name), digestLf: s.actual.lf, confirmUnverified: false, confirmCrossOrigin: false }, POPUP)).toMatchObject({
-      ok: true,
-    });
+    const confirmFindings = opts.unconfirmed.includes(name) ? [] : confirmKeys(s);
+    expect(
+      await ask({ type: 'skillpin:approve', origin: server.origin, url: url(name), digestLf: s.actual.lf, confirmUnverified: false, confirmCrossOrigin: false, confirmFindings }, POPUP),
+    ).toMatchObject({ ok: true });
   }
   await service.idle();
 }
@@ -161,34 +168,35 @@ describe('the desktop mirror in the background', () => {
     expect(await status()).toMatchObject({ state: 'off' });
   });
 
-  it('a skill that grants tools goes to an agent folder only once confirmed for that agent and that revision', async () => {
-    await approve('runner');
+  it('a skill that grants tools reaches the program only once what it can do is confirmed, and then every agent folder picked', async () => {
+    await approveWith({ unconfirmed: ['runner'] }, 'runner');
     await settings({ desktopMirror: true, desktopAgents: ['claude-code', 'gemini-cli'] });
-    const first = (await status()).skills.find((s) => s.url === url('runner'));
-    expect(first).toMatchObject({
+    // Approved but not confirmed: the gate refuses the desktop target, so the program holds nothing of it.
+    expect(held()).toEqual([]);
+    expect(native.agentCopy('.claude/skills', 'runner')).toBeNull();
+    const before = await status();
+    expect(before.skills.find((s) => s.url === url('runner'))).toBeUndefined();
+    expect(before.refused).toEqual([expect.objectContaining({ url: url('runner'), message: expect.stringMatching(/not confirmed/) })]);
+    // A per-agent confirmation in the settings does not stand in for the approval's confirmation.
+    await settings({ desktopConfirmed: [{ origin: server.origin, url: url('runner'), agent: 'claude-code', revision: 'f'.repeat(64) }] });
+    expect(held()).toEqual([]);
+    // The one confirmation, given once for this content, covers every agent folder picked.
+    const report = await ask<OriginReport>({ type: 'skillpin:report', origin: server.origin }, POPUP);
+    const runner = report.skills.find((s) => s.url === url('runner'))!;
+    expect(confirmKeys(runner).length).toBeGreaterThan(0);
+    expect(await ask({ type: 'skillpin:confirm-findings', origin: server.origin, url: url('runner'), digestLf: runner.actual!.lf, confirmFindings: confirmKeys(runner) }, POPUP)).toEqual({ ok: true });
+    await service.idle();
+    expect(held()).toEqual([url('runner')]);
+    expect(native.agentCopy('.claude/skills', 'runner')?.toString('utf8')).toBe(TOOLS);
+    expect(native.agentCopy('.gemini/skills', 'runner')?.toString('utf8')).toBe(TOOLS);
+    expect((await status()).skills.find((s) => s.url === url('runner'))).toMatchObject({
       needsConfirmation: true,
       tools: ['allowed-tools'],
       agents: [
-        { agent: 'claude-code', confirmed: false, state: 'needs-confirmation' },
-        { agent: 'gemini-cli', confirmed: false, state: 'needs-confirmation' },
+        { agent: 'claude-code', confirmed: true, state: expect.stringMatching(/^(written|unchanged)$/) },
+        { agent: 'gemini-cli', confirmed: true, state: expect.stringMatching(/^(written|unchanged)$/) },
       ],
     });
-    expect(held()).toEqual([url('runner')]);
-    expect(native.agentCopy('.claude/skills', 'runner')).toBeNull();
-    const revision = first?.revision as string;
-    // A confirmation of another revision counts for nothing; this one, for Claude Code only.
-    await settings({
-      desktopConfirmed: [
-        { origin: server.origin, url: url('runner'), agent: 'gemini-cli', revision: 'f'.repeat(64) },
-        { origin: server.origin, url: url('runner'), agent: 'claude-code', revision },
-      ],
-    });
-    expect(native.agentCopy('.claude/skills', 'runner')?.toString('utf8')).toBe(TOOLS);
-    expect(native.agentCopy('.gemini/skills', 'runner')).toBeNull();
-    expect((await status()).skills[0]?.agents).toMatchObject([
-      { agent: 'claude-code', confirmed: true, state: 'written' },
-      { agent: 'gemini-cli', confirmed: false, state: 'needs-confirmation' },
-    ]);
   });
 
   it('an archive skill is mirrored with every file of the verified archive', async () => {

@@ -2,6 +2,7 @@
 // publisher. The ZIP holds the stored verified bytes; a refused skill gets its reasons and no file;
 // the export is recorded, and a later change of the content marks it out of date in the list and
 // in the change notification.
+import { confirmKeys } from '../../support/confirm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -57,7 +58,15 @@ afterEach(async () => {
 async function approve(name: string): Promise<OriginReport> {
   const report = await ask<OriginReport>({ type: 'skillpin:probe', origin: server.origin });
   const skill = report.skills.find((s) => s.names.index === name)!;
-  const res = await ask<ActionResult>({ type: 'skillpin:approve', origin: server.origin, url: skill.url, digestLf: skill.actual!.lf, confirmUnverified: false, confirmCrossOrigin: false });
+  const res = await ask<ActionResult>({
+    type: 'skillpin:approve',
+    origin: server.origin,
+    url: skill.url,
+    digestLf: skill.actual!.lf,
+    confirmUnverified: false,
+    confirmCrossOrigin: false,
+    confirmFindings: confirmKeys(skill),
+  });
   expect(res).toEqual({ ok: true });
   return report;
 }
@@ -230,6 +239,7 @@ describe('an archive whose script is swapped after approval (issue 20)', () => {
         filesDigest: skill.archive!.filesDigest,
         confirmUnverified: false,
         confirmCrossOrigin: false,
+        confirmFindings: confirmKeys(skill),
       }),
     ).toEqual({ ok: true });
     const exported = await ask<SkillExportResult>({ type: 'skillpin:skill-export', origin: server.origin, url: skill.url });

@@ -35,6 +35,7 @@ describe('one definition per request type', () => {
     const changing = Object.fromEntries(REQUEST_TYPES.filter((t) => changesOf(t) !== null).map((t) => [t, changesOf(t)]));
     expect(changing).toEqual({
       'skillpin:approve': 'trust',
+      'skillpin:confirm-findings': 'trust',
       'skillpin:revoke': 'trust',
       'skillpin:trust-key': 'trust',
       'skillpin:pin-forget': 'trust',
