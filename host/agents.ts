@@ -126,10 +126,20 @@ export function removeCopy(root: string, name: string, provenance: Provenance): 
     }
   }
   const { unchanged, changed } = changes(dir, listed);
-  for (const path of unchanged) rmSync(join(dir, ...path.split('/')), { force: true });
+  // Each file is hashed again just before it goes: one the user edits meanwhile stays.
+  for (const path of unchanged) if (fileMatches(join(dir, ...path.split('/')), listed.get(path))) rmSync(join(dir, ...path.split('/')), { force: true });
   rmSync(join(dir, PROVENANCE_FILE), { force: true });
   removeEmptyDirs(dir);
   return { kept: changed };
+}
+
+function fileMatches(full: string, want: { sha256: string; size: number } | undefined): boolean {
+  try {
+    const st = lstatSync(full);
+    return want !== undefined && st.isFile() && st.size === want.size && sha256Hex(readFileSync(full)) === want.sha256;
+  } catch {
+    return false;
+  }
 }
 
 /** The folder still carries the same provenance (same partition, key and revision). */

@@ -9,7 +9,7 @@ import { decodeBase64Strict } from '../lib/verify/base64';
 import { lfNormalize } from '../lib/verify/digest';
 import { agentRoot } from './agents';
 import { withLock } from './lock';
-import { type MirrorRecord, RULES_VERSION, sha256Hex } from './mirror';
+import { type MirrorRecord, sha256Hex } from './mirror';
 import { dropCopy, type HostContext, placeCopy } from './placement';
 import { rejudge } from './rejudge';
 import { sweepUnlisted } from './sweep';
@@ -52,7 +52,7 @@ function ownPartitions(ctx: HostContext, records: readonly MirrorRecord[]): Set<
 
 function sync(ctx: HostContext, id: number, entries: SyncEntry[]): HostReply {
   const agents: AgentOutcome[] = [];
-  const staleRules = ctx.mirror.judgedBy(ctx.partition) < RULES_VERSION;
+  const staleRules = !ctx.mirror.judgedByThisVersion(ctx.partition);
   if (staleRules) agents.push(...rejudge(ctx, entries));
   const wanted = new Map(entries.map((e) => [skillKey(e), e]));
   const missing: SkillRef[] = [];

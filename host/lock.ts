@@ -8,7 +8,7 @@
 // process taken it over meanwhile, it is put back. Releasing removes the lock only while it still
 // holds this process's own token.
 import { randomBytes } from 'node:crypto';
-import { appendFileSync, closeSync, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, unlinkSync, writeSync } from 'node:fs';
+import { appendFileSync, closeSync, fsyncSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 
 const WAIT_STEP_MS = 50;
@@ -115,6 +115,22 @@ function release(file: string, token: string): void {
   }
 }
 
+/** Removes the temporary and set-aside lock files of processes that are gone (a crash while taking or releasing). */
+function clearLockLeftovers(mirrorRoot: string): void {
+  let names: string[] = [];
+  try {
+    names = readdirSync(mirrorRoot).filter((n) => n.startsWith('.lock.'));
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const pid = Number.parseInt(name.split('.').find((part) => /^\d+$/.test(part)) ?? '', 10);
+    if (Number.isSafeInteger(pid) && pid > 0 && pid !== process.pid && alive(pid)) continue;
+    if (pid === process.pid) continue;
+    rmSync(join(mirrorRoot, name), { force: true });
+  }
+}
+
 /** Tests only: SKILLPIN_TEST_LOCK_LOG names a file that gets a line when a hold starts and ends. */
 function logHold(what: 'enter' | 'leave'): void {
   const log = process.env.SKILLPIN_TEST_LOCK_LOG;
@@ -135,6 +151,7 @@ export function withLock<T>(mirrorRoot: string, fn: () => T): T {
   if (!taken) throw Object.assign(new Error('Another Skillpin host process is writing the mirror.'), { code: 'busy' });
   held.set(file, token);
   logHold('enter');
+  clearLockLeftovers(mirrorRoot);
   try {
     return fn();
   } finally {
@@ -142,9 +159,4 @@ export function withLock<T>(mirrorRoot: string, fn: () => T): T {
     held.delete(file);
     release(file, token);
   }
-}
-
-/** True while this process holds the lock of `mirrorRoot`. */
-export function holdsLock(mirrorRoot: string): boolean {
-  return held.has(join(mirrorRoot, '.lock'));
 }

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { type AgentId, isAgentId } from '../lib/desktop/limits';
 import type { SkillFacts } from '../lib/desktop/protocol';
 import { clearLeftovers, OLD_PREFIX, writeFileAtomic, writeTreeAtomic } from './atomic';
+import { HOST_VERSION } from './version';
 
 export const RECORD_FILE = 'record.json';
 export const FILES_DIR = 'files';
@@ -53,8 +54,11 @@ export function partitionOf(caller: string, profile: string | null = null): stri
 
 export const partitionOfRecord = (r: Pick<MirrorRecord, 'caller' | 'profile'>): string => partitionOf(r.caller, r.profile ?? null);
 
-/** The version of the rules the host judges agent copies by; a partition judged by older rules is judged again on its next sync. */
-export const RULES_VERSION = 2;
+/**
+ * The rules agent copies are judged by are this program's (its paths, grants and confirmation
+ * rules): a partition last judged by another version of the program is judged again on its next
+ * sync (host/rejudge.ts).
+ */
 const RULES_FILE = 'rules.json';
 
 export const sha256Hex = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
@@ -106,6 +110,7 @@ export class Mirror {
   adoptLegacy(caller: string, profile: string): void {
     const legacy = partitionOf(caller);
     const mine = partitionOf(caller, profile);
+    if (!existsSync(this.partitionDir(legacy))) return;
     if (this.records(mine).length > 0 || this.records(legacy).length === 0) return;
     rmSync(this.partitionDir(mine), { recursive: true, force: true });
     renameSync(this.partitionDir(legacy), this.partitionDir(mine));
@@ -146,18 +151,18 @@ export class Mirror {
     }
   }
 
-  /** The rules version the partition's copies were last judged by (0: never, i.e. written by a host before version 1.1.0). */
-  judgedBy(partition: string): number {
+  /** True when the partition's copies were last judged by this version of the program (never, for a partition a host before 1.1.0 wrote). */
+  judgedByThisVersion(partition: string): boolean {
     try {
-      const v = JSON.parse(readFileSync(join(this.partitionDir(partition), RULES_FILE), 'utf8')) as { rules?: unknown };
-      return typeof v.rules === 'number' ? v.rules : 0;
+      const v = JSON.parse(readFileSync(join(this.partitionDir(partition), RULES_FILE), 'utf8')) as { host?: unknown };
+      return v.host === HOST_VERSION;
     } catch {
-      return 0;
+      return false;
     }
   }
 
   markJudged(partition: string): void {
-    writeFileAtomic(join(this.partitionDir(partition), RULES_FILE), Buffer.from(JSON.stringify({ rules: RULES_VERSION })));
+    writeFileAtomic(join(this.partitionDir(partition), RULES_FILE), Buffer.from(JSON.stringify({ host: HOST_VERSION })));
   }
 
   private read(dir: string, key: string): MirrorRecord | null {
