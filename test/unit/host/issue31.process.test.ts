@@ -71,22 +71,31 @@ describe('issue 31: a crash never leaves an agent copy behind', () => {
 });
 
 describe('issue 31: the mirror lock holds', () => {
-  it('six host processes writing at once never hold the lock together, and every skill lands', async () => {
+  it('six host processes syncing and putting at once never hold the lock together, and every skill lands', async () => {
     const log = join(t.root, 'lock.log');
     const skills = ['one', 'two', 'three', 'four', 'five', 'six'].map((n) => textSkill(n, skillMd(n, n.toUpperCase())));
-    const puts = await Promise.all(skills.map(async (s) => (await messagesFor([s], choices(['claude-code']))).puts[0]));
-    const hosts = puts.map(() => startHost([CHROME_CALLER], { ...env, SKILLPIN_TEST_LOCK_LOG: log }));
-    for (const [i, h] of hosts.entries()) h.send(puts[i]);
-    const replies = await Promise.all(hosts.map((h) => h.next()));
+    const messages = await Promise.all(skills.map((s) => messagesFor([s], choices(['claude-code']))));
+    // Six profiles of one extension, so each sync names only its own skill and removes none of the others'.
+    const profiles = skills.map((_, i) => String(i + 1).repeat(32));
+    const hosts = skills.map(() => startHost([CHROME_CALLER], { ...env, SKILLPIN_TEST_LOCK_LOG: log }));
+    const replies = await Promise.all(
+      hosts.map(async (h, i) => {
+        const m = messages[i] as Awaited<ReturnType<typeof messagesFor>>;
+        h.send({ ...m.sync, profile: profiles[i] });
+        const synced = await h.next();
+        h.send({ ...m.puts[0], profile: profiles[i] });
+        return [synced, await h.next()];
+      }),
+    );
     await Promise.all(hosts.map((h) => h.close()));
-    expect(replies.every((r) => r.type === 'stored')).toBe(true);
+    expect(replies.map(([synced, stored]) => [synced?.type, stored?.type])).toEqual(skills.map(() => ['synced', 'stored']));
     const events = readFileSync(log, 'utf8')
       .trim()
       .split('\n')
       .map((line) => line.split(' '))
       .map(([what, pid, at]) => ({ what, pid, at: BigInt(at as string) }))
       .sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
-    expect(events.length).toBe(12);
+    expect(events.length).toBe(24);
     // Strictly alternating enter/leave of the same process: no two holds overlap.
     for (let i = 0; i < events.length; i += 2) {
       expect(events[i]?.what).toBe('enter');
