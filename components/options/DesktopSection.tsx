@@ -6,7 +6,7 @@ import { AGENT_FOLDERS, AGENT_IDS } from '../../lib/desktop/limits';
 import { t, type MessageKey } from '../../lib/i18n';
 import type { DesktopState, DesktopStatus } from '../../lib/messages';
 import { formatDate } from '../shared/format';
-import { DesktopInstall } from './DesktopInstall';
+import { DesktopInstall, DesktopUpdate } from './DesktopInstall';
 import { DesktopSkills } from './DesktopSkills';
 import type { OptionsEnv } from './env';
 import { agentName, type DesktopModel, useDesktop } from './use-desktop';
@@ -21,6 +21,7 @@ const STATE_TEXT: Record<Exclude<DesktopState, 'in-sync'>, MessageKey> = {
   forbidden: 'desktop_state_forbidden',
   retrying: 'desktop_state_retrying',
   unavailable: 'desktop_state_unavailable',
+  outdated: 'desktop_state_outdated',
 };
 
 function stateText(status: DesktopStatus): string {
@@ -43,6 +44,7 @@ function StatePanel({ model, status }: { model: DesktopModel; status: DesktopSta
         </div>
       )}
       {needsInstall && <DesktopInstall command={status.installCommand} open />}
+      {status.state === 'outdated' && status.update && <DesktopUpdate update={status.update} version={status.hostVersion} />}
     </div>
   );
 }
