@@ -3,8 +3,8 @@ import type { ApprovedSkillSummary, LibraryAttention } from '../../lib/messages'
 import { t } from '../../lib/i18n';
 
 /** The tone of a row's status: green when it can be used, red when it needs the user. */
-export function attentionTone(item: Pick<ApprovedSkillSummary, 'usable'>): 'good' | 'bad' {
-  return item.usable ? 'good' : 'bad';
+export function attentionTone(item: Pick<ApprovedSkillSummary, 'usable' | 'attention'>): 'good' | 'bad' {
+  return item.usable && item.attention !== 'needs-confirmation' ? 'good' : 'bad';
 }
 
 export function statusWords(attention: LibraryAttention | null): string {
@@ -21,6 +21,8 @@ export function statusWords(attention: LibraryAttention | null): string {
       return t('library_status_review_files');
     case 'export-outdated':
       return t('library_status_export_outdated');
+    case 'needs-confirmation':
+      return t('library_status_needs_confirmation');
     default:
       return t('library_status_unusable');
   }
