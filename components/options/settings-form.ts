@@ -191,3 +191,32 @@ export function settingsChanges(form: SettingsForm, saved: SettingsForm, parsed:
 export function sameForm(a: SettingsForm, b: SettingsForm): boolean {
   return changedFields(a, b).length === 0;
 }
+
+/**
+ * The change one field makes on its own, as the page applies it when the field changes (issue 34,
+ * item 1: a tick or a list applies at once, nothing waits for a Save far below): the field's
+ * parsed value, or its error. The other fields are taken as loaded, so an edit still being typed
+ * elsewhere neither blocks this one nor goes out with it.
+ */
+export function fieldChange(form: SettingsForm, saved: SettingsForm, field: keyof SettingsForm): { changes: Partial<Settings>; error: null } | { changes: null; error: string } {
+  if (form[field] === saved[field]) return { changes: {}, error: null };
+  const alone = { ...saved, [field]: form[field] };
+  const parsed = fromForm(alone);
+  if (parsed.errors) return { changes: null, error: parsed.errors[field] ?? t('settings_invalid') };
+  return { changes: settingsChanges(alone, saved, parsed.settings), error: null };
+}
+
+/**
+ * The form once a save of the fields `sent` answered with the settings now stored: what is stored,
+ * except the fields the user edited and did not send, which keep the edit.
+ */
+export function afterSave(form: SettingsForm, saved: SettingsForm, stored: SettingsForm, sent: readonly (keyof SettingsForm)[]): SettingsForm {
+  const out: SettingsForm = { ...stored };
+  for (const f of changedFields(form, saved)) if (!sent.includes(f)) (out as unknown as Record<string, unknown>)[f] = form[f];
+  return out;
+}
+
+/** The edits leaving the page now would lose: the fields that differ from what is stored. */
+export function unsavedFields(form: SettingsForm, saved: SettingsForm): (keyof SettingsForm)[] {
+  return changedFields(form, saved);
+}
