@@ -47,8 +47,15 @@ function Row({ entry, index, active, tab, actions, onReview, onPick }: RowProps)
       </ul>
       <ExportNote status={actions.exporter.exportOf(item.origin, item.url)} />
       <div class="actions">
-        {item.usable && tab?.isChat && (
-          <button type="button" class="btn-primary" disabled={actions.busy} onClick={() => void actions.insert(tab.tabId, tab.origin, item.origin, item.url, item.name)} data-action="insert">
+        {item.usable && tab?.insert && (
+          <button
+            type="button"
+            class="btn-primary"
+            disabled={actions.busy}
+            title={t('insert_into_title', tab.insert.title)}
+            onClick={() => tab.insert && void actions.insert(tab.insert.tabId, tab.insert.origin, item.origin, item.url, item.name)}
+            data-action="insert"
+          >
             {t('insert_into_chat')}
           </button>
         )}

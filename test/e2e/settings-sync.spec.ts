@@ -8,10 +8,13 @@ import type { Settings } from '../../lib/types';
 
 const CHAT = 'http://127.0.0.1:4555';
 
-/** A tick applies at once (issue 34, item 1). */
-async function tickFrom(page: Page, selector: string, on: boolean): Promise<void> {
-  await page.locator(selector).setChecked(on);
-  await expect(page.getByTestId('announcer')).toContainText('Saved:');
+/**
+ * Another page changes a setting without taking the focus from the first page: a list box applies
+ * its edit when it is left (issue 34, item 1), and clicking in another page would leave it.
+ */
+async function pauseFrom(page: Page, on: boolean): Promise<void> {
+  await send(page, { type: 'skillpin:settings-update', changes: { paused: on } });
+  await expect(page.locator('#set-paused')).toBeChecked({ checked: on });
 }
 
 async function saveFrom(page: Page): Promise<void> {
@@ -35,7 +38,7 @@ test('an open options page follows settings saved from another page, and its Sav
 
   // The first page now holds an unsaved edit when the second pauses probing.
   await first.locator('#set-denyList').fill('https://bank.example');
-  await tickFrom(second, '#set-paused', true);
+  await pauseFrom(second, true);
   const notice = first.getByTestId('settings-changed');
   await expect(notice).toContainText('changed elsewhere');
   await expect(notice.getByRole('button', { name: 'Reload settings' })).toBeVisible();
@@ -56,7 +59,7 @@ test('an open options page follows settings saved from another page, and its Sav
 
   // Reload: the edits go, the newer settings show.
   await first.locator('#set-allowList').fill('https://docs.example');
-  await tickFrom(second, '#set-paused', false);
+  await pauseFrom(second, false);
   await first.getByTestId('settings-changed').getByRole('button', { name: 'Reload settings' }).click();
   await expect(first.locator('#set-allowList')).toHaveValue('');
   await expect(first.locator('#set-paused')).not.toBeChecked();

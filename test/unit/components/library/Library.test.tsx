@@ -11,8 +11,8 @@ import { byText, changeSignal, click, fakeBackground, flush, key, mount, typeInt
 
 const DOCS = 'https://docs.example.com';
 const TOOLS = 'https://tools.example.org:8443';
-const CHAT: ActiveTab = { tabId: 9, origin: 'https://chatgpt.com', host: 'chatgpt.com', isChat: true };
-const NEWS: ActiveTab = { tabId: 4, origin: 'https://news.example', host: 'news.example', isChat: false };
+const CHAT: ActiveTab = { tabId: 9, origin: 'https://chatgpt.com', host: 'chatgpt.com', isChat: true, insert: { tabId: 9, title: 'ChatGPT', host: 'chatgpt.com', origin: 'https://chatgpt.com' } };
+const NEWS: ActiveTab = { tabId: 4, origin: 'https://news.example', host: 'news.example', isChat: false, insert: null };
 
 function summary(origin: string, name: string, extra: Partial<ApprovedSkillSummary> = {}): ApprovedSkillSummary {
   return {
@@ -193,7 +193,7 @@ describe('keyboard first', () => {
     await key(search(root), 'ArrowDown');
     await key(search(root), 'Enter');
     expect(bg.ofType('skillpin:library-insert')).toEqual([]);
-    expect(root.querySelector('[data-testid="announcer"]')?.textContent).toContain('not a chat site');
+    expect(root.querySelector('[data-testid="announcer"]')?.textContent).toContain('No chat is open');
     await key(search(root), 'ArrowUp');
     await key(search(root), 'Enter');
     expect(root.querySelector('[data-testid="library-review"]')).not.toBeNull();
