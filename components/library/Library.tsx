@@ -138,7 +138,7 @@ function Body({ env }: { env: LibraryEnv }) {
         </p>
       </div>
       <p class="visually-hidden" aria-live="polite" data-testid="library-active">
-        {current ? t('library_active', display(current.item.name, NAME_MAX), current.host, statusWords(current.item.attention)) : ''}
+        {current ? t('library_active', display(current.item.name, NAME_MAX), current.host, statusWords(current.item)) : ''}
       </p>
       <div id="library-results">
         {state.phase === 'loading' && (

@@ -403,7 +403,7 @@ describe('pins and approvals', () => {
     const table = root.querySelector('[data-testid="approvals"]');
     expect(table?.textContent).toContain('search-docs');
     // The status in words (as the import preview says it), not the code; the site is a link as in every table.
-    expect(table?.querySelector('[data-status="verified-signed"]')?.textContent).toContain('Verified & signed');
+    expect(table?.querySelector('[data-status="verified-signed"]')?.textContent).toContain("Signed by the site's key");
     expect(table?.querySelector('td > code')).toBeNull();
     expect(table?.querySelector(`a[href*="${encodeURIComponent(ORIGIN)}"]`)?.textContent).toBe(ORIGIN);
     // One row: no filter box and no count above it.
