@@ -5,7 +5,7 @@ import { tn, type PluralBase } from '../../lib/i18n/plural';
 import { ManagedNote } from './PolicyPanel';
 import type { SettingsForm } from './settings-form';
 
-type CheckName = 'paused' | 'probeInPrivate' | 'allowListOnly' | 'legacyIndex';
+type CheckName = 'paused' | 'probeInPrivate' | 'allowListOnly' | 'legacyIndex' | 'shortHeader';
 type TextName = 'allowList' | 'denyList' | 'chatSites' | 'reviewers' | 'snapshotKeys';
 
 export const CHECKS: { field: CheckName; label: MessageKey; help: MessageKey }[] = [
@@ -13,6 +13,7 @@ export const CHECKS: { field: CheckName; label: MessageKey; help: MessageKey }[]
   { field: 'probeInPrivate', label: 'set_private', help: 'set_private_help' },
   { field: 'allowListOnly', label: 'set_allow_only', help: 'set_allow_only_help' },
   { field: 'legacyIndex', label: 'set_legacy', help: 'set_legacy_help' },
+  { field: 'shortHeader', label: 'set_short_header', help: 'set_short_header_help' },
 ];
 
 export const TEXTS: { field: TextName; label: MessageKey; help: MessageKey; rows: number }[] = [

@@ -18,7 +18,8 @@ function ChangedElsewhere({ onReload }: { onReload: () => void }) {
     <div class="result result-warn changed-elsewhere" role="status" data-testid="settings-changed">
       <p>{t('settings_changed_elsewhere')}</p>
       <div class="actions">
-        <button type="button" data-action="reload-settings" onClick={onReload}>
+        {/* Pressing it keeps the focus in the box being edited: leaving the box would apply the edit it drops. */}
+        <button type="button" data-action="reload-settings" onMouseDown={(e) => e.preventDefault()} onClick={onReload}>
           {t('settings_reload')}
         </button>
       </div>
@@ -48,7 +49,7 @@ function UnsavedBar({ fields, saving, onSave, onRevert }: { fields: (keyof Setti
         <button type="submit" class="btn-primary" disabled={saving} data-action="save-settings" onClick={onSave}>
           {t('save')}
         </button>
-        <button type="button" disabled={saving} onClick={onRevert}>
+        <button type="button" disabled={saving} onMouseDown={(e) => e.preventDefault()} onClick={onRevert}>
           {t('revert')}
         </button>
       </div>

@@ -10,6 +10,7 @@ export interface SettingsForm {
   probeInPrivate: boolean;
   allowListOnly: boolean;
   legacyIndex: boolean;
+  shortHeader: boolean;
   allowList: string;
   denyList: string;
   reviewers: string;
@@ -28,6 +29,7 @@ export function toForm(s: Settings): SettingsForm {
     probeInPrivate: s.probeInPrivate,
     allowListOnly: s.allowListOnly,
     legacyIndex: s.legacyIndex,
+    shortHeader: s.shortHeader,
     allowList: s.allowList.join('\n'),
     denyList: s.denyList.join('\n'),
     reviewers: JSON.stringify(s.reviewers, null, 2),
@@ -159,6 +161,7 @@ export function fromForm(form: SettingsForm): { settings: FormSettings; errors: 
       probeInPrivate: form.probeInPrivate,
       allowListOnly: form.allowListOnly,
       legacyIndex: form.legacyIndex,
+      shortHeader: form.shortHeader,
       allowList: allow.list,
       denyList: deny.list,
       reviewers: reviewers.value,
@@ -169,7 +172,18 @@ export function fromForm(form: SettingsForm): { settings: FormSettings; errors: 
   };
 }
 
-export const FORM_FIELDS: readonly (keyof SettingsForm)[] = ['paused', 'probeInPrivate', 'allowListOnly', 'legacyIndex', 'allowList', 'denyList', 'reviewers', 'snapshotKeys', 'chatSites'];
+export const FORM_FIELDS: readonly (keyof SettingsForm)[] = [
+  'paused',
+  'probeInPrivate',
+  'allowListOnly',
+  'legacyIndex',
+  'shortHeader',
+  'allowList',
+  'denyList',
+  'reviewers',
+  'snapshotKeys',
+  'chatSites',
+];
 
 /** The fields whose text or box differs from the form as loaded (`saved`). */
 export function changedFields(form: SettingsForm, saved: SettingsForm): (keyof SettingsForm)[] {

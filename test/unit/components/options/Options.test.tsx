@@ -103,6 +103,7 @@ describe('settings', () => {
       probeInPrivate: true,
       allowListOnly: false,
       legacyIndex: false,
+      shortHeader: false,
       allowList: ['https://docs.example.com', '*.example.org'],
       denyList: ['https://bank.example'],
       reviewers: { alice: { public_key: 'KEY', registered_at: '2025-01-01' } },
