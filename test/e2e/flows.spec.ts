@@ -27,7 +27,7 @@ test('visit → badge → popup lists verified-signed skills → approve → ins
     const popup = await context.newPage();
     await popup.goto(`chrome-extension://${extensionId}/popup.html?tab=${tabId}`);
     for (const s of DEMO_SKILLS) await expect(popup.getByText(s.name, { exact: true }).first()).toBeVisible();
-    await expect(popup.getByText('Verified & signed').first()).toBeVisible();
+    await expect(popup.getByText("Signed by the site's key").first()).toBeVisible();
 
     // Approve the first skill from the popup.
     const first = report.skills.find((s) => s.name === 'search-docs');
