@@ -6,6 +6,7 @@
 //
 // Sorted by origin, then by the name the approval recorded, then by URL: an order the approvals
 // alone decide, so that a page of the list (offset, limit) reads the reports of its own origins only.
+import { withContextHeader } from '../report/context-header';
 import { isExportOutOfDate, type ExportRecord } from '../export/record';
 import type { ApprovedSkillSummary, LibraryAttention } from '../messages';
 import type { ManagedPolicy } from '../trust/managed';
@@ -46,7 +47,9 @@ function attentionOf(a: Approval, skill: SkillReport | null, report: OriginRepor
 }
 
 function summaryOf(a: Approval, report: OriginReport | null, policy: ManagedPolicy | null, settings: Settings, exports: ReadonlyMap<string, ExportRecord>): ApprovedSkillSummary {
-  const skill = findSkill(report, a.url);
+  const found = findSkill(report, a.url);
+  // The sizes of what Copy and Insert hand on, with the header the settings choose.
+  const skill = found ? withContextHeader(found, settings.shortHeader) : found;
   const verdict = handOffVerdict(skill, a.origin, policy, settings);
   const usable = verdict.ok && verdict.approval.digestLf === a.digestLf;
   const name = skill?.name ?? a.name;

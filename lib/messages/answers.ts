@@ -93,9 +93,10 @@ export const APPROVED_PAGE_MAX = 10_000;
  * to reach the program), `waiting` (the organisation's policy is not known yet: nothing is handed
  * over, and the mirror was emptied until it is), `working`, `in-sync`, `host-absent` (the program is not installed for this browser),
  * `forbidden` (it is installed for another extension id), `retrying` (the connection was lost),
- * `unavailable` (this browser cannot run it).
+ * `unavailable` (this browser cannot run it), `outdated` (the program is older than the last
+ * security fix, MIN_HOST_VERSION: nothing is handed to it until it is updated).
  */
-export type DesktopState = 'off' | 'no-permission' | 'restart-needed' | 'waiting' | 'working' | 'in-sync' | 'host-absent' | 'forbidden' | 'retrying' | 'unavailable';
+export type DesktopState = 'off' | 'no-permission' | 'restart-needed' | 'waiting' | 'working' | 'in-sync' | 'host-absent' | 'forbidden' | 'retrying' | 'unavailable' | 'outdated';
 
 export interface DesktopAgentStatus {
   agent: AgentId;
@@ -134,6 +135,8 @@ export interface DesktopStatus {
   hostVersion: string | null;
   /** The terminal command that installs the program for this browser (its extension id filled in). */
   installCommand: string;
+  /** When `state` is `outdated`: the command that updates the program (lib/background/desktop-status.ts), and the version it must reach. */
+  update?: { command: string; minVersion: string } | null;
   /** The agent folders as the program named them (empty until it answered once). */
   folders: { agent: AgentId; folder: string; present: boolean }[];
   /** The skills handed to the program in the last sync; held by it when `state` is `in-sync`. */
