@@ -110,7 +110,11 @@ function freshCopy(ctx: HostContext, record: MirrorRecord, agent: AgentId, files
 
 /** What a skill grants, as the confirmation rule reads it; null when it needs no confirmation. */
 export function grantsNeedingConfirmation(files: ReadonlyMap<string, Uint8Array>): string | null {
-  const grants = grantsOf(files.get('SKILL.md') ?? new Uint8Array(0), [...files.keys()]);
+  // Judged by the bytes as well as the names, as the extension's plan judges them.
+  const grants = grantsOf(
+    files.get('SKILL.md') ?? new Uint8Array(0),
+    [...files].map(([path, bytes]) => ({ path, bytes })),
+  );
   if (!needsConfirmation(grants)) return null;
   return [...grants.tools.map((t) => `frontmatter "${t}"`), ...grants.scripts.slice(0, 5)].join(', ');
 }
