@@ -79,9 +79,10 @@ export type ContextResult = { ok: true; context: string; name: string } | { ok: 
  * trust the new key or keep blocking), `key-revoked` (the site offers a key the user revoked),
  * `review-files` (an archive approved before its files were bound: review them), `unusable` (any
  * other reason the hand-off gate refuses, named by `refusal`), `export-outdated` (usable, but the
- * copy exported for upload is out of date).
+ * copy exported for upload is out of date), `needs-confirmation` (approved, but what it can do — its
+ * findings that act or can act — is not all confirmed: the hand-off gate refuses where that matters).
  */
-export type LibraryAttention = 'content-changed' | 'key-changed' | 'key-revoked' | 'review-files' | 'unusable' | 'export-outdated';
+export type LibraryAttention = 'content-changed' | 'key-changed' | 'key-revoked' | 'review-files' | 'unusable' | 'export-outdated' | 'needs-confirmation';
 
 /** The most entries one page of skillpin:approved-list may ask for. */
 export const APPROVED_PAGE_MAX = 10_000;

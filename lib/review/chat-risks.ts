@@ -32,6 +32,7 @@ export const CHAT_RULES: LineRule[] = [
       `\\b(?:append|add|include|put|encode|insert|embed|attach|pass|place)\\b[^\\n]{0,80}?\\b${CHAT_WORDS}\\b[^\\n]{0,60}?\\b(?:to|in|into|as)\\s{1,5}(?:the\\s{1,5}|this\\s{1,5}|an?\\s{1,5})?(?:url|link|query(?: string| parameter)?|image(?: url| address| link)?|address|src)\\b`,
       'i',
     ),
+    hints: ['url', 'link', 'query', 'image', 'address', 'src'],
     message: EXFIL,
   },
   {

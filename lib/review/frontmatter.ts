@@ -81,7 +81,7 @@ function unreadable(out: Findings, line: number, match: string, why: string): vo
 export function frontmatterFindings(text: string, lines: readonly string[], out: Findings): void {
   const first = lines[0] ?? '';
   // Line ends as every YAML reader takes them: a lone CR is a line break for some readers and not for others.
-  const fm = parseFrontmatterText(text.replace(/\r\n?/g, '\n'));
+  const fm = parseFrontmatterText(text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text);
   const broken = fm.diagnostics.find((d) => UNREADABLE.has(d.code));
   if (first !== '---') {
     // A block other readers may still take as frontmatter (spaces around the dashes, blank lines before).

@@ -60,7 +60,8 @@ export function hiddenFindings(path: string, lines: readonly string[], text: str
     if (at >= 0) out.add('hidden-text', 'look', path, i + 1, line.slice(at, at + 200), 'An HTML comment is hidden when the text is shown, but the agent reads it.');
   });
   const ext = extensionOf(path);
-  if (ext === 'md' || ext === 'markdown' || ext === 'mdx') {
+  // A link definition needs "]:"; without one the markdown pass has nothing to find.
+  if ((ext === 'md' || ext === 'markdown' || ext === 'mdx') && text.includes(']:')) {
     for (const d of hiddenMarkdown(text).unusedDefinitions) {
       out.add('hidden-text', 'look', path, d.line + 1, d.text, 'A link definition that no link uses is hidden when the markdown is shown (a way to write comments the agent still reads).');
     }

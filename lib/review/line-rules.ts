@@ -34,18 +34,40 @@ export function windowsOf(line: string): string[] {
   return out;
 }
 
-/** Applies the rules to every line; one finding per rule and line. */
-export function applyLineRules(file: string, lines: readonly string[], rules: readonly LineRule[], out: Findings): void {
+/** The rule's pattern over a whole file, multi-line: it matches wherever the per-line pattern could. */
+const WHOLE = new WeakMap<RegExp, RegExp>();
+
+function wholeOf(re: RegExp): RegExp {
+  let whole = WHOLE.get(re);
+  if (whole === undefined) {
+    whole = new RegExp(re.source, `${re.flags.replace(/[gy]/g, '')}m`);
+    WHOLE.set(re, whole);
+  }
+  return whole;
+}
+
+/** The rules that may match somewhere in the text: hint words present, and the pattern matching the whole text once. */
+function candidates(text: string, rules: readonly LineRule[]): LineRule[] {
+  const lower = text.toLowerCase();
+  return rules.filter((rule) => (rule.hints === undefined || rule.hints.some((h) => lower.includes(h))) && wholeOf(rule.re).test(text));
+}
+
+/**
+ * Applies the rules to every line; one finding per rule and line. A rule is tried line by line only
+ * when it matches the file as a whole (one scan), which leaves most rules one scan per file.
+ */
+export function applyLineRules(file: string, text: string, lines: readonly string[], rules: readonly LineRule[], out: Findings): void {
+  const live = candidates(text, rules);
+  if (live.length === 0) return;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i] as string;
     if (line.length < 4) continue;
     const parts = windowsOf(line);
     const lower = parts.map((p) => p.toLowerCase());
-    for (const rule of rules) {
+    for (const rule of live) {
       for (let w = 0; w < parts.length; w++) {
         const part = parts[w] as string;
-        const low = lower[w] as string;
-        if (rule.hints !== undefined && !rule.hints.some((h) => low.includes(h))) continue;
+        if (rule.hints !== undefined && !rule.hints.some((h) => (lower[w] as string).includes(h))) continue;
         const m = rule.re.exec(part);
         if (m === null || (rule.also !== undefined && !rule.also.test(part))) continue;
         let shownText = m[0];

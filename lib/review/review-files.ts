@@ -32,9 +32,9 @@ function reviewFile(file: ReviewFile, out: Findings): void {
     loadCommandFindings(lines, out);
   }
   installScriptFindings(path, lines, out);
-  applyLineRules(path, lines, CODE_RULES, out);
-  if (isDocument(path)) applyLineRules(path, lines, CHAT_RULES, out);
-  if (isSvg(path, text)) applyLineRules(path, lines, SVG_RULES, out);
+  applyLineRules(path, text, lines, CODE_RULES, out);
+  if (isDocument(path)) applyLineRules(path, text, lines, CHAT_RULES, out);
+  if (isSvg(path, text)) applyLineRules(path, text, lines, SVG_RULES, out);
   hiddenFindings(path, lines, text, out);
 }
 

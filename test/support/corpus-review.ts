@@ -6,6 +6,7 @@ import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { reviewSkill } from '../../lib/review';
 import type { SkillReview } from '../../lib/types';
+import type { ReviewRow } from '../../scripts/lib/review-section.mjs';
 import { unpackArchive } from '../../lib/verify/archive';
 
 const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
@@ -53,4 +54,21 @@ export async function reviewCorpus(): Promise<CorpusSkill[]> {
     rows.push({ path, kind: 'archive', review: reviewSkill(files, { origin: 'https://example.invalid' }), refused: null });
   }
   return rows;
+}
+
+/**
+ * Why each `acts` finding on a real skill is there, keyed `path kind` (docs/reliability.md lists
+ * them; test/unit/review/corpus.test.ts fails on one not explained here).
+ */
+export const ACTS_EXPLAINED: Record<string, string> = {};
+
+/** The rows of the review section of docs/reliability.md (scripts/lib/review-section.mjs). */
+export async function reviewRows(): Promise<ReviewRow[]> {
+  return (await reviewCorpus()).map((r) => ({
+    path: r.path,
+    kind: r.kind,
+    files: r.review?.files ?? 0,
+    refused: r.refused,
+    findings: (r.review?.findings ?? []).map((f) => ({ severity: f.severity, kind: f.kind, line: f.line, match: f.match })),
+  }));
 }

@@ -36,7 +36,9 @@ function filesOf(dir: string, base = dir, out: { path: string; bytes: Uint8Array
   return out;
 }
 
-const CASES = readdirSync(DIR).sort();
+const CASES = readdirSync(DIR)
+  .filter((name) => statSync(join(DIR, name)).isDirectory())
+  .sort();
 const enc = new TextEncoder();
 
 describe('the dangerous-skill corpus: every expected finding is found', () => {
