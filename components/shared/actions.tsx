@@ -1,12 +1,13 @@
-// The user's actions on a skill, in the popup and the side panel: approve (with the extra
-// confirmations), withdraw an approval (with Undo), copy the skill context, insert it into a chat
+// The user's actions on a skill, in the popup and the side panel: approve (with the one
+// confirmation of what it can do, and the extra confirmations), confirm what an approved skill can
+// do, withdraw an approval (with Undo), copy the skill context, insert it into a chat
 // tab, export for upload. Results go to the live region.
 import type { JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import type { SkillReport } from '../../lib/types';
 import { t } from '../../lib/i18n';
 import { useAnnounce } from './Announcer';
-import { Dialog } from './Dialog';
+import { useApprovals } from './use-approvals';
 import { errorText } from './format';
 import { useSkillExport, type SkillExporter } from './use-export';
 import { withdrawer } from './use-withdraw';
@@ -38,6 +39,10 @@ export interface ActionsEnv {
 
 export interface SkillActions {
   approve(skill: SkillReport): void;
+  /** Opens the confirmation of what an approved skill can do (findings a newer rule set found, an imported approval). */
+  confirm(skill: SkillReport): void;
+  /** The same, for a skill known by its site and URL: its report is read first. */
+  confirmAt(origin: string, url: string): Promise<void>;
   /** Withdraws the approval of the skill; its message offers Undo. */
   withdraw(skill: SkillReport): Promise<void>;
   copy(origin: string, url: string, name: string): Promise<void>;
@@ -52,9 +57,20 @@ export interface SkillActions {
 /** `changes` grows with every change of trust state made anywhere: the recorded exports are read again. */
 export function useSkillActions(env: ActionsEnv, origin: string, onChanged: () => Promise<void> | void, changes = 0): SkillActions {
   const announce = useAnnounce();
-  const [pending, setPending] = useState<SkillReport | null>(null);
   const [busy, setBusy] = useState(false);
-  const exporter = useSkillExport(env.client, announce, env.saveFile);
+  // Approving, and confirming what a skill can do (use-approvals.tsx); after either, the page reads
+  // what is stored again and the recorded exports too.
+  const approvals = useApprovals({
+    client: env.client,
+    origin,
+    announce,
+    run,
+    afterChange: async () => {
+      await onChanged();
+      exporter.reload();
+    },
+  });
+  const exporter = useSkillExport(env.client, announce, env.saveFile, approvals.refusedUnconfirmed);
   const { reload: reloadExports } = exporter;
   useEffect(() => {
     if (changes > 0) reloadExports();
@@ -69,27 +85,6 @@ export function useSkillActions(env: ActionsEnv, origin: string, onChanged: () =
     } finally {
       setBusy(false);
     }
-  }
-
-  async function sendApprove(skill: SkillReport, confirmUnverified: boolean, confirmCrossOrigin: boolean) {
-    const url = skill.url;
-    const digestLf = skill.actual?.lf;
-    if (!url || !digestLf) return;
-    await run(async () => {
-      // An archive is approved with the files the user was shown (the background refuses other ones).
-      const filesDigest = skill.archive?.filesDigest;
-      const res = await env.client.approve({ origin, url, digestLf, ...(filesDigest ? { filesDigest } : {}), confirmUnverified, confirmCrossOrigin });
-      if (res.ok) announce(t('approved_ok', skill.name), 'success');
-      else announce(t('approve_failed', res.message ?? res.error ?? t('error_unknown')), 'error');
-      await onChanged();
-      exporter.reload();
-    });
-  }
-
-  function approve(skill: SkillReport) {
-    const needs = approvalNeeds(skill);
-    if (needs.unverified || needs.crossOrigin) setPending(skill);
-    else void sendApprove(skill, false, false);
   }
 
   /** Withdraws the skill's approval (approved or suspended); the message offers Undo. */
@@ -114,6 +109,10 @@ export function useSkillActions(env: ActionsEnv, origin: string, onChanged: () =
   async function copy(skillOrigin: string, url: string, name: string) {
     await run(async () => {
       const res = await env.client.skillContext(skillOrigin, url);
+      if (!res.ok && res.error === 'needs-confirmation') {
+        approvals.refusedUnconfirmed(skillOrigin, url, res.message);
+        return;
+      }
       if (!res.ok) {
         announce(t('copy_failed', res.message), 'error');
         return;
@@ -133,41 +132,5 @@ export function useSkillActions(env: ActionsEnv, origin: string, onChanged: () =
     });
   }
 
-  let dialog: JSX.Element | null = null;
-  if (pending) {
-    const needs = approvalNeeds(pending);
-    dialog = (
-      <Dialog
-        title={t('confirm_title', pending.name)}
-        confirmLabel={t('confirm_approve')}
-        cancelLabel={t('cancel')}
-        danger
-        onCancel={() => setPending(null)}
-        onConfirm={() => {
-          const skill = pending;
-          setPending(null);
-          void sendApprove(skill, needs.unverified, needs.crossOrigin);
-        }}
-      >
-        {needs.unverified && (
-          <div class="confirm-reason" data-confirm="unverified">
-            <p>
-              <strong>{t('confirm_unverified_head')}</strong>
-            </p>
-            <p>{t('confirm_unverified_body')}</p>
-          </div>
-        )}
-        {needs.crossOrigin && (
-          <div class="confirm-reason" data-confirm="cross-origin">
-            <p>
-              <strong>{t('confirm_cross_head', pending.artifactHost ?? '?')}</strong>
-            </p>
-            <p>{t('confirm_cross_body', origin, pending.artifactHost ?? '?')}</p>
-          </div>
-        )}
-      </Dialog>
-    );
-  }
-
-  return { approve, withdraw, copy, insert, exporter, busy, dialog };
+  return { approve: approvals.approve, confirm: approvals.confirm, confirmAt: approvals.confirmAt, withdraw, copy, insert, exporter, busy, dialog: approvals.dialog };
 }

@@ -71,7 +71,8 @@ export function parseInsertItemId(id: string): { origin: string; url: string } |
 }
 
 export function menuModel(approved: ApprovedSkillSummary[], chatSites: readonly string[] = []): MenuModel {
-  const usable = approved.filter((a) => a.usable);
+  // A skill whose findings wait for the user's confirmation is not offered: the gate would refuse it.
+  const usable = approved.filter((a) => a.usable && a.attention !== 'needs-confirmation');
   const perOrigin = new Map<string, number>();
   for (const a of usable) perOrigin.set(a.origin, (perOrigin.get(a.origin) ?? 0) + 1);
   const copyItems: MenuModel['copyItems'] = [];

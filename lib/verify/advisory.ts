@@ -41,7 +41,7 @@ export function isInvisible(cp: number): boolean {
   );
 }
 
-const INJECTION_PATTERNS: RegExp[] = [
+export const INJECTION_PATTERNS: RegExp[] = [
   // "ignore all previous instructions", "disregard the above prompt", "forget your prior rules"
   /\b(?:ignore|disregard|forget|override|bypass|skip)\s+(?:(?:all|any|and|every|each|of|the|your|my|these|those|previous|prior)\s+){0,5}(?:previous|prior|above|earlier|preceding|foregoing|former|original|system|initial)\s+(?:instructions?|prompts?|rules|directions|directives|guidelines|guidance|messages|context|commands|constraints)\b/i,
   // "do not follow your previous instructions"

@@ -135,6 +135,13 @@ describe('menuModel insert patterns', () => {
     expect(model.insertPatterns).toEqual([...CHAT_MATCH_PATTERNS, 'http://localhost/*', 'https://chat.internal.example/*']);
     expect(model.insertItems).toEqual(menuModel(approved).insertItems);
   });
+
+  it('leave out a skill whose findings wait for the user’s confirmation (the gate would refuse it)', () => {
+    const waiting = approved.map((a) => ({ ...a, attention: 'needs-confirmation' as const }));
+    expect(menuModel(waiting).insertItems).toEqual([]);
+    expect(menuModel(waiting).copyItems).toEqual([]);
+    expect(menuModel(approved).insertItems).toHaveLength(1);
+  });
 });
 
 describe('the background menus follow the stored chat sites', () => {
