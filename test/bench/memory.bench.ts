@@ -25,8 +25,8 @@ test('service-worker heap after 1,000 navigations', async () => {
     const origins: string[] = [];
     for (let i = 0; i < 200; i++) origins.push(i % 10 === 0 ? pub.freshOrigin(`m${i}`) : plain.freshOrigin(`m${i}`));
     const dbg = await attachToWorker(b.context);
-    // Four real tabs navigate (webNavigation.onCommitted → the background's navigation listener,
-    // its load gate and badge), each waiting after a navigation until the origin has a finished
+    // Four real tabs navigate (webNavigation.onCompleted → the background's navigation handling and
+    // badge, lib/background/page-events.ts), each waiting after a navigation until the origin has a finished
     // report, asked from an extension page as the popup does.
     const ext = await b.context.newPage();
     await ext.goto(`chrome-extension://${b.extensionId}/options.html`);
