@@ -35,7 +35,7 @@ export function sectionNumber(title) {
  * @param {RunInfo} run
  */
 export function renderReport(sections, run) {
-  const sorted = [...sections].sort((a, b) => a.id.localeCompare(b.id, 'en', { numeric: true }));
+  const sorted = [...sections].sort((a, b) => sectionNumber(a.title).localeCompare(sectionNumber(b.title), 'en', { numeric: true }));
   const all = sorted.flatMap((s) => s.targets.map((t) => ({ ...t, section: sectionNumber(s.title) })));
   const met = all.filter((t) => t.met === true).length;
   const missed = all.filter((t) => t.met === false);

@@ -37,3 +37,16 @@ describe('bench report', () => {
     expect(sectionNumber('12. x')).toBe('12');
   });
 });
+
+describe('bench report order', () => {
+  it('sections kept from the document and fresh ones are in the order of their numbers', () => {
+    const kept = parseReport(renderReport(sections, run)).filter((s) => s.id === 'kept-1b');
+    const fresh = [
+      { ...sections[0], id: '1-page-load' },
+      { id: '2-requests-browser', title: '2a. Requests', columns: ['x'], rows: [['y']], targets: [], notes: [] },
+    ];
+    const md = renderReport([...kept, ...(fresh as typeof sections)], run);
+    expect(md.indexOf('## 1. Page load')).toBeLessThan(md.indexOf('## 1b. The wake'));
+    expect(md.indexOf('## 1b. The wake')).toBeLessThan(md.indexOf('## 2a. Requests'));
+  });
+});
