@@ -12,10 +12,13 @@ import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path';
 import { chromiumPath } from './lib/chromium.mjs';
 import { buildOnce, changeSkill, DEMO_SKILLS, ROOT, rotateKey, startDemo, waitForSite } from './lib/demo-session.mjs';
+import { buttonLabel, buttonName, demoLanguage } from './lib/demo-words.mjs';
 
 const root = ROOT;
 const browserPath = chromiumPath();
 const headed = !!process.env.DISPLAY && process.env.HEADLESS !== '1';
+// The language the browser shows Skillpin in: the steps below name its buttons in it.
+const lang = demoLanguage(process.env);
 // DEMO_STAY=1: stay open after the first screen without a window too (as with a display).
 const stay = headed || process.env.DEMO_STAY === '1';
 const shots = process.env.DEMO_SHOTS ? resolve(process.env.DEMO_SHOTS) : join(root, '.demo/screenshots');
@@ -68,9 +71,9 @@ if (stay) {
     : 'the puzzle-piece Extensions icon right of the address bar, then the pin next to Skillpin, then the Skillpin icon (a green pin with a check mark)';
   console.log('\nChromium is open on the demo publisher, its only tab. What to click:');
   console.log(`  1. Click ${icon}, showing ${badge || 'its badge'}: the popup lists the site's ${DEMO_SKILLS.length} verified skills.`);
-  console.log(`  2. In the popup, click "Approve" on a skill (e.g. ${DEMO_SKILLS[0]?.name}).`);
+  console.log(`  2. In the popup, click ${buttonName('approve', lang)} on a skill (e.g. ${DEMO_SKILLS[0]?.name}).`);
   console.log(`  3. Open a new tab on the mock chat: ${chat.origin}/index.html`);
-  console.log('  4. There, click the Skillpin icon again, then "Insert into chat": the skill lands in the chat\'s message box.');
+  console.log(`  4. There, click the Skillpin icon again, then ${buttonName('insert_into_chat', lang)}: the skill lands in the chat's message box.`);
   console.log('Ctrl+C stops the demo and deletes its browser profile.');
   await new Promise(() => undefined);
 }
@@ -118,10 +121,10 @@ if (await details.count()) {
 const approve = popup
   .locator('[data-skill-url]')
   .first()
-  .getByRole('button', { name: /approve/i });
+  .getByRole('button', { name: buttonLabel('approve', lang) });
 await approve.first().click();
 await popup
-  .getByRole('button', { name: 'Insert into chat' })
+  .getByRole('button', { name: buttonLabel('insert_into_chat', lang) })
   .first()
   .waitFor({ state: 'attached', timeout: 10_000 })
   .catch(() => undefined);
@@ -134,7 +137,7 @@ await chatPage.goto(`${chat.origin}/index.html`);
 const chatTabId = (await tabList()).find((t) => t.url === chatPage.url())?.id ?? -1;
 await popup.bringToFront();
 await popup.reload();
-const insert = popup.locator('[data-skill-url]').getByRole('button', { name: 'Insert into chat' });
+const insert = popup.locator('[data-skill-url]').getByRole('button', { name: buttonLabel('insert_into_chat', lang) });
 await insert.first().waitFor({ timeout: 10_000 });
 await insert.first().click();
 const announced = popup.locator('[data-testid="announcer"]');
@@ -202,7 +205,7 @@ const rotated = await recheck(popup);
 console.log(`after a new key: key ${rotated.key.state}, skills ${[...new Set(rotated.skills.map((/** @type {{ status: string }} */ s) => s.status))].join(', ')}`);
 await popup.goto(popupUrl);
 await popup
-  .getByRole('button', { name: /trust new key/i })
+  .getByRole('button', { name: buttonLabel('trust_new_key', lang).replace(/…$/, '') })
   .first()
   .waitFor({ timeout: 10_000 });
 await snap(popup, '09-popup-key-changed.png');

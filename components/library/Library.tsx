@@ -1,6 +1,6 @@
 // The side panel's library (issue 23): every approved skill of every site, grouped by site,
 // filtered as the user types, keyboard first: typing anywhere goes to the search box, the arrow
-// keys choose a row, Enter inserts it into the chat in the active tab (or opens the review of a
+// keys choose a row, Enter inserts it into the chat Insert goes to, the popup's answer (or opens the review of a
 // skill that needs the user). It follows tab switches and changes made anywhere without a reload.
 import { SettingsLink } from '../shared/SettingsLink';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
@@ -8,6 +8,7 @@ import { filterEntries, groupBySite, libraryIndex, type LibraryEntry } from '../
 import { t } from '../../lib/i18n';
 import { NAME_MAX, display } from '../../lib/text/display';
 import { AnnouncerProvider, useAnnounce } from '../shared/Announcer';
+import { InsertTargetLine } from '../shared/InsertTarget';
 import { useSkillActions } from '../shared/actions';
 import type { ActiveTab, LibraryEnv } from './env';
 import { LibraryList, rowId } from './LibraryList';
@@ -23,9 +24,10 @@ function TabLine({ tab }: { tab: ActiveTab | null | undefined }) {
   if (tab === undefined) return null;
   const text = tab === null ? t('library_on_nothing') : tab.isChat ? t('library_on_chat', tab.host) : t('library_on_page', tab.host);
   return (
-    <p class="lib-tab" data-testid="library-tab" data-chat={tab?.isChat ? 'true' : 'false'}>
-      {text}
-    </p>
+    <div class="lib-tab" data-testid="library-tab" data-chat={tab?.isChat ? 'true' : 'false'}>
+      <p>{text}</p>
+      <InsertTargetLine chat={tab?.insert ?? null} />
+    </div>
   );
 }
 
@@ -90,7 +92,7 @@ function Body({ env }: { env: LibraryEnv }) {
     if (!item.usable) {
       announce(t('library_enter_attention', display(item.name, NAME_MAX)), 'info');
       setReview(entry);
-    } else if (tab?.isChat) void actions.insert(tab.tabId, tab.origin, item.origin, item.url, item.name);
+    } else if (tab?.insert) void actions.insert(tab.insert.tabId, tab.insert.origin, item.origin, item.url, item.name);
     else announce(t('library_enter_no_chat'), 'error');
   }
 
@@ -136,7 +138,7 @@ function Body({ env }: { env: LibraryEnv }) {
         </p>
       </div>
       <p class="visually-hidden" aria-live="polite" data-testid="library-active">
-        {current ? t('library_active', display(current.item.name, NAME_MAX), current.host, statusWords(current.item.attention)) : ''}
+        {current ? t('library_active', display(current.item.name, NAME_MAX), current.host, statusWords(current.item)) : ''}
       </p>
       <div id="library-results">
         {state.phase === 'loading' && (

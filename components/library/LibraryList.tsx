@@ -1,6 +1,7 @@
 // The library's rows, grouped by site. The row the arrow keys chose is marked (data-active) and
 // its buttons act on the active tab: Insert into chat on a chat site, Copy skill context, Export
-// for upload; a skill that needs the user has Review instead.
+// for upload; a skill that needs the user has Review instead, and one whose findings are not all
+// confirmed has Confirm.
 import type { LibraryEntry, LibraryGroup } from '../../lib/library/filter';
 import { t } from '../../lib/i18n';
 import { NAME_MAX, display } from '../../lib/text/display';
@@ -9,7 +10,8 @@ import type { SkillActions } from '../shared/actions';
 import { formatDate, insertedSize } from '../shared/format';
 import { toneMark } from '../shared/status';
 import type { ActiveTab } from './env';
-import { attentionTone, statusWords } from './words';
+import { StatusChip } from '../shared/StatusChip';
+import { attentionTone, attentionWords, showsStatus } from './words';
 
 /** The id of a row's element, for scrolling the active one into view. */
 export const rowId = (index: number) => `library-row-${index}`;
@@ -33,12 +35,26 @@ function Row({ entry, index, active, tab, actions, onReview, onPick }: RowProps)
     <li id={rowId(index)} class={`card lib-row${active ? ' lib-active' : ''}`} data-skill-url={item.url} data-active={active ? 'true' : undefined} onFocusCapture={() => onPick(index)}>
       <div class="card-head">
         <h3 class="card-title">{name}</h3>
-        <span class={`chip chip-${tone}`} data-attention={item.attention ?? 'none'}>
-          <span class="chip-mark" aria-hidden="true">
-            {toneMark(tone)}
+        {showsStatus(item) && item.status !== null ? (
+          <span class="lib-chips" data-attention={item.attention ?? 'none'}>
+            <StatusChip status={item.status} />
+            {item.attention === 'export-outdated' && (
+              <span class={`chip chip-${tone}`}>
+                <span class="chip-mark" aria-hidden="true">
+                  {toneMark(tone)}
+                </span>
+                {attentionWords(item.attention)}
+              </span>
+            )}
           </span>
-          {statusWords(item.attention)}
-        </span>
+        ) : (
+          <span class={`chip chip-${tone}`} data-attention={item.attention ?? 'none'}>
+            <span class="chip-mark" aria-hidden="true">
+              {toneMark(tone)}
+            </span>
+            {attentionWords(item.attention)}
+          </span>
+        )}
       </div>
       {item.description && <p class="card-desc">{display(item.description, 300)}</p>}
       <ul class="card-meta">
@@ -47,8 +63,15 @@ function Row({ entry, index, active, tab, actions, onReview, onPick }: RowProps)
       </ul>
       <ExportNote status={actions.exporter.exportOf(item.origin, item.url)} />
       <div class="actions">
-        {item.usable && tab?.isChat && (
-          <button type="button" class="btn-primary" disabled={actions.busy} onClick={() => void actions.insert(tab.tabId, tab.origin, item.origin, item.url, item.name)} data-action="insert">
+        {item.usable && tab?.insert && (
+          <button
+            type="button"
+            class="btn-primary"
+            disabled={actions.busy}
+            title={t('insert_into_title', tab.insert.title)}
+            onClick={() => tab.insert && void actions.insert(tab.insert.tabId, tab.insert.origin, item.origin, item.url, item.name)}
+            data-action="insert"
+          >
             {t('insert_into_chat')}
           </button>
         )}
@@ -59,6 +82,18 @@ function Row({ entry, index, active, tab, actions, onReview, onPick }: RowProps)
             </button>
             <ExportButton exporter={actions.exporter} origin={item.origin} url={item.url} name={item.name} disabled={actions.busy} />
           </>
+        )}
+        {item.attention === 'needs-confirmation' && (
+          <button
+            type="button"
+            class="btn-primary"
+            disabled={actions.busy}
+            onClick={() => void actions.confirmAt(item.origin, item.url)}
+            data-action="confirm-findings"
+            aria-label={t('needs_confirmation_for', name)}
+          >
+            {t('needs_confirmation_button')}
+          </button>
         )}
         {!item.usable && (
           <button type="button" class="btn-primary" onClick={() => onReview(entry)} data-action="review" aria-label={t('library_review_title', name)}>

@@ -90,7 +90,7 @@ export function LibraryReview({ env, entry, version, onBack }: Props) {
       <h2 id="review-title">{t('library_review_title', name)}</h2>
       <p class="origin">{item.origin}</p>
       <p class="verdict" data-attention={item.attention ?? 'none'}>
-        {statusWords(item.attention)}
+        {statusWords(item)}
       </p>
       {state.phase === 'loading' && (
         <p class="loading" aria-busy="true">

@@ -1,4 +1,5 @@
 import type { ActionsEnv } from '../shared/actions';
+import type { ChatTab } from '../shared/insert-target';
 import type { WatchChanges } from '../shared/state-changes';
 
 /** The tab the panel acts on: the active tab of its window (http(s) pages only). */
@@ -6,8 +7,10 @@ export interface ActiveTab {
   tabId: number;
   origin: string;
   host: string;
-  /** A chat site (built-in or one of the user's): Insert into chat is offered. */
+  /** A chat site (built-in or one of the user's). */
   isChat: boolean;
+  /** Where Insert into chat goes: this tab when it is a chat, else the chat used last (the popup's answer); null when no chat is open. */
+  insert: ChatTab | null;
 }
 
 /** Everything the library needs from the outside world; tests pass fakes. */

@@ -1,29 +1,33 @@
-// What the library says about an approved skill, in plain words.
+// What the library says about an approved skill, in plain words: the popup's status words when
+// nothing needs the user, else what does, both from the tables in components/shared/status.ts.
 import type { ApprovedSkillSummary, LibraryAttention } from '../../lib/messages';
 import { t } from '../../lib/i18n';
+import { LIBRARY_STATES, statusLabel, stateLook, type Tone } from '../shared/status';
 
-/** The tone of a row's status: green when it can be used, red when it needs the user. */
-export function attentionTone(item: Pick<ApprovedSkillSummary, 'usable'>): 'good' | 'bad' {
-  return item.usable ? 'good' : 'bad';
+type Item = Pick<ApprovedSkillSummary, 'attention' | 'status'>;
+
+/** Whether the row shows the skill's status chip (nothing needs the user) or what needs the user. */
+export function showsStatus(item: Item): boolean {
+  return item.status !== null && (item.attention === null || item.attention === 'export-outdated');
 }
 
-export function statusWords(attention: LibraryAttention | null): string {
-  switch (attention) {
-    case null:
-      return t('library_status_ready');
-    case 'content-changed':
-      return t('library_status_content_changed');
-    case 'key-changed':
-      return t('library_status_key_changed');
-    case 'key-revoked':
-      return t('library_status_key_revoked');
-    case 'review-files':
-      return t('library_status_review_files');
-    case 'export-outdated':
-      return t('library_status_export_outdated');
-    default:
-      return t('library_status_unusable');
+/** The tone of a row's state, from the library's table. */
+export function attentionTone(item: Item): Tone {
+  return LIBRARY_STATES[item.attention ?? 'ready'].tone;
+}
+
+/** What needs the user, in words; `null`: nothing does. */
+export function attentionWords(attention: LibraryAttention | null): string {
+  return stateLook(LIBRARY_STATES[attention ?? 'ready']).words;
+}
+
+/** The row's state in the words the popup uses for the same skill when nothing needs the user. */
+export function statusWords(item: Item): string {
+  if (showsStatus(item) && item.status !== null) {
+    const words = statusLabel(item.status);
+    return item.attention === 'export-outdated' ? `${words}; ${attentionWords(item.attention)}` : words;
   }
+  return attentionWords(item.attention);
 }
 
 /** Why the gate refuses a skill that is neither changed nor under a new key, in plain words. */

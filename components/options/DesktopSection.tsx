@@ -3,35 +3,28 @@
 // folders to copy skills into; and what the program holds, with the per-agent confirmation a
 // skill that grants tools or carries scripts needs. The state and requests are in use-desktop.ts.
 import { AGENT_FOLDERS, AGENT_IDS } from '../../lib/desktop/limits';
-import { t, type MessageKey } from '../../lib/i18n';
-import type { DesktopState, DesktopStatus } from '../../lib/messages';
+import { t } from '../../lib/i18n';
+import type { DesktopStatus } from '../../lib/messages';
+import { DESKTOP_STATES, type Tone } from '../shared/status';
 import { formatDate } from '../shared/format';
-import { DesktopInstall } from './DesktopInstall';
+import { DesktopInstall, DesktopUpdate } from './DesktopInstall';
 import { DesktopSkills } from './DesktopSkills';
 import type { OptionsEnv } from './env';
 import { agentName, type DesktopModel, useDesktop } from './use-desktop';
 
-const STATE_TEXT: Record<Exclude<DesktopState, 'in-sync'>, MessageKey> = {
-  off: 'desktop_state_off',
-  'no-permission': 'desktop_state_no_permission',
-  'restart-needed': 'desktop_state_restart_needed',
-  waiting: 'desktop_state_waiting',
-  working: 'desktop_state_working',
-  'host-absent': 'desktop_state_host_absent',
-  forbidden: 'desktop_state_forbidden',
-  retrying: 'desktop_state_retrying',
-  unavailable: 'desktop_state_unavailable',
-};
-
 function stateText(status: DesktopStatus): string {
-  return status.state === 'in-sync' ? t('desktop_state_in_sync', status.skills.length) : t(STATE_TEXT[status.state]);
+  return status.state === 'in-sync' ? t('desktop_state_in_sync', status.skills.length) : t(DESKTOP_STATES[status.state].label);
 }
+
+/** The box's colour by the state's tone (components/shared/status.ts): "Off" is neutral, not the green of success. */
+const BOX: Record<Tone, string> = { good: 'result-ok', proven: 'result-info', neutral: 'result-info', caution: 'result-warn', bad: 'result-bad' };
 
 function StatePanel({ model, status }: { model: DesktopModel; status: DesktopStatus }) {
   const good = status.state === 'in-sync';
   const needsInstall = status.state === 'host-absent' || status.state === 'forbidden';
+  const tone = DESKTOP_STATES[status.state].tone;
   return (
-    <div class={`result ${good || status.state === 'off' ? 'result-ok' : 'result-warn'}`} role="status" data-testid="desktop-state" data-state={status.state}>
+    <div class={`result ${BOX[tone]}`} role="status" data-testid="desktop-state" data-state={status.state} data-tone={tone}>
       <p>{model.restarting ? t('desktop_restarting') : stateText(status)}</p>
       {status.message && <p class="hint">{t('desktop_detail', status.message)}</p>}
       {good && status.syncedAt !== null && <p class="hint">{t('desktop_synced_at', formatDate(status.syncedAt))}</p>}
@@ -43,6 +36,7 @@ function StatePanel({ model, status }: { model: DesktopModel; status: DesktopSta
         </div>
       )}
       {needsInstall && <DesktopInstall command={status.installCommand} open />}
+      {status.state === 'outdated' && status.update && <DesktopUpdate update={status.update} version={status.hostVersion} />}
     </div>
   );
 }

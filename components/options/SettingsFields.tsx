@@ -5,7 +5,7 @@ import { tn, type PluralBase } from '../../lib/i18n/plural';
 import { ManagedNote } from './PolicyPanel';
 import type { SettingsForm } from './settings-form';
 
-type CheckName = 'paused' | 'probeInPrivate' | 'allowListOnly' | 'legacyIndex';
+type CheckName = 'paused' | 'probeInPrivate' | 'allowListOnly' | 'legacyIndex' | 'shortHeader';
 type TextName = 'allowList' | 'denyList' | 'chatSites' | 'reviewers' | 'snapshotKeys';
 
 export const CHECKS: { field: CheckName; label: MessageKey; help: MessageKey }[] = [
@@ -13,6 +13,7 @@ export const CHECKS: { field: CheckName; label: MessageKey; help: MessageKey }[]
   { field: 'probeInPrivate', label: 'set_private', help: 'set_private_help' },
   { field: 'allowListOnly', label: 'set_allow_only', help: 'set_allow_only_help' },
   { field: 'legacyIndex', label: 'set_legacy', help: 'set_legacy_help' },
+  { field: 'shortHeader', label: 'set_short_header', help: 'set_short_header_help' },
 ];
 
 export const TEXTS: { field: TextName; label: MessageKey; help: MessageKey; rows: number }[] = [
@@ -53,6 +54,7 @@ function FieldBox({
   managed,
   error,
   set,
+  commit,
 }: {
   field: TextName;
   rows: number;
@@ -60,6 +62,7 @@ function FieldBox({
   managed: boolean;
   error: string | undefined;
   set: (field: TextName, value: string) => void;
+  commit: (field: TextName) => void;
 }) {
   return (
     <textarea
@@ -73,6 +76,8 @@ function FieldBox({
       aria-invalid={error ? 'true' : undefined}
       aria-describedby={describedBy(field, managed, error ? ` set-${field}-err` : '')}
       onInput={(e) => set(field, e.currentTarget.value)}
+      // A list applies when the user leaves it (the change event), like a tick when it is ticked.
+      onChange={() => commit(field)}
     />
   );
 }
@@ -83,10 +88,11 @@ interface JsonProps {
   managed: boolean;
   error: string | undefined;
   set: (field: TextName, value: string) => void;
+  commit: (field: TextName) => void;
 }
 
 /** A JSON setting: what it holds in words; the text box with its format folded under "Edit as JSON". */
-export function JsonField({ spec, form, managed, error, set }: JsonProps) {
+export function JsonField({ spec, form, managed, error, set, commit }: JsonProps) {
   const { field } = spec;
   const n = parsedCount(form[field], spec.count);
   return (
@@ -104,7 +110,7 @@ export function JsonField({ spec, form, managed, error, set }: JsonProps) {
         <label for={`set-${field}`} class="hint">
           {t(spec.format)}
         </label>
-        <FieldBox field={field} rows={spec.rows} form={form} managed={managed} error={error} set={set} />
+        <FieldBox field={field} rows={spec.rows} form={form} managed={managed} error={error} set={set} commit={commit} />
       </details>
       {error && (
         <p class="field-error" id={`set-${field}-err`}>
@@ -115,6 +121,12 @@ export function JsonField({ spec, form, managed, error, set }: JsonProps) {
   );
 }
 
+/** A field's label, by its name (the unsaved bar names the fields it holds). */
+export function fieldLabel(field: keyof SettingsForm): string {
+  const spec = [...CHECKS, ...TEXTS, ...JSON_TEXTS].find((s) => s.field === field);
+  return spec ? t(spec.label) : field;
+}
+
 /** The ids a field's aria-describedby names: its help, the managed note when there is one, then `extra`. */
 const describedBy = (field: string, managed: boolean, extra = ''): string => `set-${field}-help${managed ? ` set-${field}-managed` : ''}${extra}`;
 
@@ -122,6 +134,7 @@ interface CheckProps {
   spec: (typeof CHECKS)[number];
   form: SettingsForm;
   managed: boolean;
+  /** Applies the tick at once (use-settings.ts apply). */
   set: (field: CheckName, value: boolean) => void;
 }
 
@@ -153,9 +166,10 @@ interface TextProps {
   managed: boolean;
   error: string | undefined;
   set: (field: TextName, value: string) => void;
+  commit: (field: TextName) => void;
 }
 
-export function TextField({ spec, form, managed, error, set }: TextProps) {
+export function TextField({ spec, form, managed, error, set, commit }: TextProps) {
   const { field } = spec;
   return (
     <div class="field">
@@ -163,7 +177,7 @@ export function TextField({ spec, form, managed, error, set }: TextProps) {
       <p class="hint" id={`set-${field}-help`}>
         {t(spec.help)}
       </p>
-      <FieldBox field={field} rows={spec.rows} form={form} managed={managed} error={error} set={set} />
+      <FieldBox field={field} rows={spec.rows} form={form} managed={managed} error={error} set={set} commit={commit} />
       {managed && <ManagedNote field={field} />}
       {error && (
         <p class="field-error" id={`set-${field}-err`}>

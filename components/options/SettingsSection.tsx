@@ -1,10 +1,15 @@
-// The settings form (PRODUCT.md, settings): loaded from the background, saved as the fields the
-// user changed, following settings changed elsewhere unless it holds unsaved edits, and locked
-// where the organisation's policy sets a field. The state and requests are in use-settings.ts.
+// The settings form (PRODUCT.md, settings): loaded from the background; a tick applies at once
+// (with Undo), a list or JSON box when the user leaves it, so no change waits for a button far
+// below (issue 34, item 1). An edit not applied yet (still being typed, or refused as unreadable)
+// keeps a bar in view with Save, and the page asks before it is left. It follows settings changed
+// elsewhere unless it holds such an edit, and is locked where the organisation's policy sets a
+// field. The state and requests are in use-settings.ts.
+import { useEffect } from 'preact/hooks';
 import { t } from '../../lib/i18n';
 import type { OptionsEnv } from './env';
 import { isManaged, PolicyPanel } from './PolicyPanel';
-import { CHECKS, CheckField, JSON_TEXTS, JsonField, TEXTS, TextField } from './SettingsFields';
+import { CHECKS, CheckField, fieldLabel, JSON_TEXTS, JsonField, TEXTS, TextField } from './SettingsFields';
+import { unsavedFields, type SettingsForm } from './settings-form';
 import { SiteAccessPanel } from './SiteAccessPanel';
 import { useSettings } from './use-settings';
 
@@ -13,8 +18,39 @@ function ChangedElsewhere({ onReload }: { onReload: () => void }) {
     <div class="result result-warn changed-elsewhere" role="status" data-testid="settings-changed">
       <p>{t('settings_changed_elsewhere')}</p>
       <div class="actions">
-        <button type="button" data-action="reload-settings" onClick={onReload}>
+        {/* Pressing it keeps the focus in the box being edited: leaving the box would apply the edit it drops. */}
+        <button type="button" data-action="reload-settings" onMouseDown={(e) => e.preventDefault()} onClick={onReload}>
           {t('settings_reload')}
+        </button>
+      </div>
+    </div>
+  );
+}
+
+/** While an edit is not applied, leaving the page (reload, close, navigate) asks first. */
+export function useLeaveGuard(unsaved: boolean, target: Pick<Window, 'addEventListener' | 'removeEventListener'> = window): void {
+  useEffect(() => {
+    if (!unsaved) return;
+    const guard = (e: BeforeUnloadEvent) => {
+      e.preventDefault();
+      // Chrome before 119 asks only when returnValue is set.
+      e.returnValue = '';
+    };
+    target.addEventListener('beforeunload', guard as EventListener);
+    return () => target.removeEventListener('beforeunload', guard as EventListener);
+  }, [unsaved, target]);
+}
+
+function UnsavedBar({ fields, saving, onSave, onRevert }: { fields: (keyof SettingsForm)[]; saving: boolean; onSave: () => void; onRevert: () => void }) {
+  return (
+    <div class="unsaved-bar" role="status" data-testid="settings-unsaved">
+      <p>{t('settings_unsaved', fields.map(fieldLabel).join(', '))}</p>
+      <div class="actions">
+        <button type="submit" class="btn-primary" disabled={saving} data-action="save-settings" onClick={onSave}>
+          {t('save')}
+        </button>
+        <button type="button" disabled={saving} onMouseDown={(e) => e.preventDefault()} onClick={onRevert}>
+          {t('revert')}
         </button>
       </div>
     </div>
@@ -24,7 +60,9 @@ function ChangedElsewhere({ onReload }: { onReload: () => void }) {
 /** `version` grows when settings changed anywhere (Options.tsx, env.watchChanges). */
 export function SettingsSection({ env, version = 0 }: { env: OptionsEnv; version?: number }) {
   const settings = useSettings(env, version);
-  const { state, errors, saving, policy, set } = settings;
+  const { state, errors, saving, policy, set, commit } = settings;
+  const unsaved = state.phase === 'ready' ? unsavedFields(state.form, state.saved) : [];
+  useLeaveGuard(unsaved.length > 0);
   if (state.phase === 'loading')
     return (
       <p class="loading" aria-busy="true">
@@ -38,37 +76,25 @@ export function SettingsSection({ env, version = 0 }: { env: OptionsEnv; version
       </p>
     );
   const { form } = state;
-  const dirty = JSON.stringify(form) !== JSON.stringify(state.saved);
   return (
-    <form
-      class="settings"
-      onSubmit={(e) => {
-        e.preventDefault();
-        void settings.save();
-      }}
-      noValidate
-    >
+    <form class="settings" onSubmit={(e) => e.preventDefault()} noValidate>
       <SiteAccessPanel env={env} version={version} />
+      <p class="hint" data-testid="settings-rule">
+        {t('settings_apply_note')}
+      </p>
       {policy?.active && <PolicyPanel policy={policy} />}
       {state.newer && <ChangedElsewhere onReload={settings.loadNewer} />}
       {CHECKS.map((c) => (
-        <CheckField key={c.field} spec={c} form={form} managed={isManaged(policy, c.field)} set={set} />
+        <CheckField key={c.field} spec={c} form={form} managed={isManaged(policy, c.field)} set={(f, v) => settings.apply(f, v, t(c.label))} />
       ))}
       {TEXTS.map((f) => (
-        <TextField key={f.field} spec={f} form={form} managed={isManaged(policy, f.field)} error={errors[f.field]} set={set} />
+        <TextField key={f.field} spec={f} form={form} managed={isManaged(policy, f.field)} error={errors[f.field]} set={set} commit={commit} />
       ))}
       <h3 class="subhead">{t('set_advanced')}</h3>
       {JSON_TEXTS.map((f) => (
-        <JsonField key={f.field} spec={f} form={form} managed={isManaged(policy, f.field)} error={errors[f.field]} set={set} />
+        <JsonField key={f.field} spec={f} form={form} managed={isManaged(policy, f.field)} error={errors[f.field]} set={set} commit={commit} />
       ))}
-      <div class="actions">
-        <button type="submit" class="btn-primary" disabled={saving} data-action="save-settings">
-          {t('save')}
-        </button>
-        <button type="button" disabled={!dirty || saving} onClick={settings.revert}>
-          {t('revert')}
-        </button>
-      </div>
+      {unsaved.length > 0 && <UnsavedBar fields={unsaved} saving={saving} onSave={() => void settings.save()} onRevert={settings.revert} />}
     </form>
   );
 }

@@ -5,7 +5,10 @@ import { t } from '../../lib/i18n';
 import { ALL_SITES_PATTERNS } from '../../lib/match-patterns';
 import type { SiteAccessSummary } from '../../lib/messages';
 import { errorText } from '../shared/format';
+import { SITE_ACCESS_STATES, stateLook, type SiteAccessState, type Tone } from '../shared/status';
 import type { OptionsEnv } from './env';
+
+const TONE_BOX: Record<Tone, string> = { good: 'result-ok', proven: 'result-info', neutral: 'result-info', caution: 'result-warn', bad: 'result-bad' };
 
 /** `version` grows when settings changed anywhere (a grant or a removal is announced as one). */
 export function SiteAccessPanel({ env, version = 0 }: { env: OptionsEnv; version?: number }) {
@@ -24,14 +27,19 @@ export function SiteAccessPanel({ env, version = 0 }: { env: OptionsEnv; version
   if (problem) return <p class="field-error">{t('access_error', problem)}</p>;
   if (!access) return null;
   const request = env.requestAccess;
+  const state: SiteAccessState = access.all ? 'all' : access.sites.length > 0 ? 'some' : 'none';
+  const look = stateLook(SITE_ACCESS_STATES[state]);
   return (
-    <div class="result access" role="note" data-testid="site-access" data-access={access.all ? 'all' : access.sites.length > 0 ? 'some' : 'none'}>
+    <div class={`result access ${TONE_BOX[look.tone]}`} role="note" data-testid="site-access" data-access={state}>
       <h3>{t('access_title')}</h3>
-      {access.all ? (
-        <p>{t('access_all')}</p>
-      ) : (
+      <p>
+        <span class="chip-mark access-mark" aria-hidden="true">
+          {look.mark}
+        </span>
+        {look.words}
+      </p>
+      {!access.all && (
         <>
-          <p>{access.sites.length > 0 ? t('access_some') : t('access_none')}</p>
           {access.sites.length > 0 && (
             <ul data-testid="site-access-sites">
               {access.sites.map((s) => (

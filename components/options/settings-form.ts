@@ -10,6 +10,7 @@ export interface SettingsForm {
   probeInPrivate: boolean;
   allowListOnly: boolean;
   legacyIndex: boolean;
+  shortHeader: boolean;
   allowList: string;
   denyList: string;
   reviewers: string;
@@ -28,6 +29,7 @@ export function toForm(s: Settings): SettingsForm {
     probeInPrivate: s.probeInPrivate,
     allowListOnly: s.allowListOnly,
     legacyIndex: s.legacyIndex,
+    shortHeader: s.shortHeader,
     allowList: s.allowList.join('\n'),
     denyList: s.denyList.join('\n'),
     reviewers: JSON.stringify(s.reviewers, null, 2),
@@ -159,6 +161,7 @@ export function fromForm(form: SettingsForm): { settings: FormSettings; errors: 
       probeInPrivate: form.probeInPrivate,
       allowListOnly: form.allowListOnly,
       legacyIndex: form.legacyIndex,
+      shortHeader: form.shortHeader,
       allowList: allow.list,
       denyList: deny.list,
       reviewers: reviewers.value,
@@ -169,7 +172,18 @@ export function fromForm(form: SettingsForm): { settings: FormSettings; errors: 
   };
 }
 
-export const FORM_FIELDS: readonly (keyof SettingsForm)[] = ['paused', 'probeInPrivate', 'allowListOnly', 'legacyIndex', 'allowList', 'denyList', 'reviewers', 'snapshotKeys', 'chatSites'];
+export const FORM_FIELDS: readonly (keyof SettingsForm)[] = [
+  'paused',
+  'probeInPrivate',
+  'allowListOnly',
+  'legacyIndex',
+  'shortHeader',
+  'allowList',
+  'denyList',
+  'reviewers',
+  'snapshotKeys',
+  'chatSites',
+];
 
 /** The fields whose text or box differs from the form as loaded (`saved`). */
 export function changedFields(form: SettingsForm, saved: SettingsForm): (keyof SettingsForm)[] {
@@ -190,4 +204,33 @@ export function settingsChanges(form: SettingsForm, saved: SettingsForm, parsed:
 /** True when both forms show the same values. */
 export function sameForm(a: SettingsForm, b: SettingsForm): boolean {
   return changedFields(a, b).length === 0;
+}
+
+/**
+ * The change one field makes on its own, as the page applies it when the field changes (issue 34,
+ * item 1: a tick or a list applies at once, nothing waits for a Save far below): the field's
+ * parsed value, or its error. The other fields are taken as loaded, so an edit still being typed
+ * elsewhere neither blocks this one nor goes out with it.
+ */
+export function fieldChange(form: SettingsForm, saved: SettingsForm, field: keyof SettingsForm): { changes: Partial<Settings>; error: null } | { changes: null; error: string } {
+  if (form[field] === saved[field]) return { changes: {}, error: null };
+  const alone = { ...saved, [field]: form[field] };
+  const parsed = fromForm(alone);
+  if (parsed.errors) return { changes: null, error: parsed.errors[field] ?? t('settings_invalid') };
+  return { changes: settingsChanges(alone, saved, parsed.settings), error: null };
+}
+
+/**
+ * The form once a save of the fields `sent` answered with the settings now stored: what is stored,
+ * except the fields the user edited and did not send, which keep the edit.
+ */
+export function afterSave(form: SettingsForm, saved: SettingsForm, stored: SettingsForm, sent: readonly (keyof SettingsForm)[]): SettingsForm {
+  const out: SettingsForm = { ...stored };
+  for (const f of changedFields(form, saved)) if (!sent.includes(f)) (out as unknown as Record<string, unknown>)[f] = form[f];
+  return out;
+}
+
+/** The edits leaving the page now would lose: the fields that differ from what is stored. */
+export function unsavedFields(form: SettingsForm, saved: SettingsForm): (keyof SettingsForm)[] {
+  return changedFields(form, saved);
 }

@@ -1,5 +1,6 @@
 // The skills of one origin: renders its report (use-origin-report.ts loads it, probing when
 // there is none yet) as the key banner, the list, or one skill's details.
+import { PinnedKeyOf } from '../shared/StatusChip';
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { OriginReport, SkillReport } from '../../lib/types';
@@ -85,7 +86,9 @@ function DetailsView({ env, report, skill, details, actions, chatTab, onBack }: 
   const SkillDetails = details.Details;
   return (
     <>
-      <SkillDetails env={env} report={report} skill={skill} actions={actions} chatTab={chatTab} onBack={onBack} />
+      <PinnedKeyOf report={report}>
+        <SkillDetails env={env} report={report} skill={skill} actions={actions} chatTab={chatTab} onBack={onBack} />
+      </PinnedKeyOf>
       {actions.dialog}
     </>
   );

@@ -12,6 +12,7 @@ import { ChatPanel } from './ChatPanel';
 import type { PopupEnv } from './env';
 import { OriginView } from './OriginView';
 import type { ChatTab, PopupTarget } from './target';
+import { InsertTargetLine } from '../shared/InsertTarget';
 
 interface Props {
   env: PopupEnv;
@@ -122,6 +123,7 @@ function Body({ env, target }: Props) {
             {t('target_error', target.message)}
           </p>
         )}
+        {target?.kind === 'origin' && <InsertTargetLine chat={chatTab} />}
         {target?.kind === 'origin' && target.isChat && <ChatSection env={env} tabId={chatViewTab} origin={target.origin} version={version} />}
         {target?.kind === 'origin' && (
           // On a chat site that publishes no skills of its own, its section says nothing (hideEmpty).

@@ -1,6 +1,7 @@
 // The body of a finished origin report: why the origin was skipped, why its probe failed,
 // that it lists no skills, or the summary and the cards. Also the notice that the browser
 // storage failed during the probe.
+import { PinnedKeyOf } from '../shared/StatusChip';
 import { useEffect } from 'preact/hooks';
 import type { OriginReport, SkillReport } from '../../lib/types';
 import { t, type MessageKey } from '../../lib/i18n';
@@ -131,7 +132,11 @@ export function ReportBody(props: ListProps) {
   if (report.state === 'skipped') return <Skipped report={report} access={props.access} />;
   if (report.state === 'error') return <ProbeError report={report} />;
   if (report.skills.length === 0) return <Empty report={report} />;
-  return <SkillList {...props} />;
+  return (
+    <PinnedKeyOf report={report}>
+      <SkillList {...props} />
+    </PinnedKeyOf>
+  );
 }
 
 /** The browser storage failed during the probe: the list is shown, but may not be remembered. */

@@ -2,7 +2,7 @@
 // and Insert hand on. What was checked is in SkillEvidence.tsx.
 import type { SkillReport } from '../../lib/types';
 import { t } from '../../lib/i18n';
-import { formatExactBytes, insertedSize, sourceLabel } from '../shared/format';
+import { formatExactBytes, contextBreakdown, sourceLabel } from '../shared/format';
 
 function safeHttpUrl(value: string | null): string | null {
   if (!value) return null;
@@ -76,7 +76,7 @@ export function FactsSection({ skill }: { skill: SkillReport }) {
         {skill.contextSize !== null && (
           <>
             <dt>{t('fact_inserted')}</dt>
-            <dd data-testid="inserted-size">{insertedSize(skill)}</dd>
+            <dd data-testid="inserted-size">{contextBreakdown(skill)}</dd>
           </>
         )}
       </dl>

@@ -3,28 +3,13 @@
 import { chatSiteOrigin } from '../../lib/chat/sites';
 import { httpOrigin } from '../../lib/origin';
 import { t } from '../../lib/i18n';
+import { insertTarget, type ChatTab, type IsChatHost, type TabInfo } from '../shared/insert-target';
 
-export interface TabInfo {
-  id?: number;
-  url?: string;
-  title?: string;
-  active?: boolean;
-  lastAccessed?: number;
-}
+export type { ChatTab, IsChatHost, TabInfo };
 
 export interface TabsLike {
   get(tabId: number): Promise<TabInfo>;
   query(queryInfo: { active?: boolean; currentWindow?: boolean }): Promise<TabInfo[]>;
-}
-
-/** Whether a page is a chat site, given its hostname and its exact origin. */
-export type IsChatHost = (hostname: string, origin: string) => boolean;
-
-export interface ChatTab {
-  tabId: number;
-  title: string;
-  host: string;
-  origin: string;
 }
 
 export type PopupTarget =
@@ -92,31 +77,13 @@ export function withChatCheck(target: PopupTarget, isChatHost: IsChatHost): Popu
 /**
  * A chat tab to insert into: the given tab when it is a chat site, else the most recently
  * used chat tab of `preferOrigin` (the popup's own origin), else the most recently used
- * chat tab of any window. Null when none is open.
+ * chat tab of any window. Null when none is open. The side panel asks the same function
+ * (components/shared/insert-target.ts).
  */
 export async function findChatTab(tabs: TabsLike, isChatHost: IsChatHost, preferTabId: number | null = null, preferOrigin: string | null = null): Promise<ChatTab | null> {
-  let all: TabInfo[];
   try {
-    all = await tabs.query({});
+    return insertTarget(await tabs.query({}), isChatHost, preferTabId, preferOrigin);
   } catch {
     return null;
   }
-  const chats: (ChatTab & { last: number; preferred: boolean; sameOrigin: boolean })[] = [];
-  for (const tab of all) {
-    const host = hostOf(tab.url);
-    const origin = httpOrigin(tab.url);
-    if (tab.id === undefined || host === null || origin === null || !isChatHost(host, origin)) continue;
-    chats.push({
-      tabId: tab.id,
-      title: tab.title || host,
-      host,
-      origin,
-      last: tab.lastAccessed ?? 0,
-      preferred: tab.id === preferTabId,
-      sameOrigin: origin === preferOrigin,
-    });
-  }
-  chats.sort((a, b) => Number(b.preferred) - Number(a.preferred) || Number(b.sameOrigin) - Number(a.sameOrigin) || b.last - a.last);
-  const best = chats[0];
-  return best ? { tabId: best.tabId, title: best.title, host: best.host, origin: best.origin } : null;
 }

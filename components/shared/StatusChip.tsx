@@ -1,5 +1,28 @@
-import type { SkillStatus } from '../../lib/types';
-import { statusLabel, statusTone, toneMark } from './status';
+// A skill's status as a chip: its words and marker from the status table (status.ts), and in its
+// title and accessible description what verification proves under trust on first use: the bytes
+// are the ones the site declared, signed with the key Skillpin first saw for the site on a given
+// day. It never says "safe": what the skill can do is said apart (PRODUCT.md §6.1).
+import { createContext, type ComponentChildren } from 'preact';
+import { useContext } from 'preact/hooks';
+import { t } from '../../lib/i18n';
+import type { OriginReport, SkillStatus } from '../../lib/types';
+import { formatDate } from './format';
+import { statusExplanation, statusLabel, statusTone, toneMark } from './status';
+
+/** The key pinned for the site the chips are about, when the page knows it. */
+const PinnedKey = createContext<{ firstSeen: number } | null>(null);
+
+/** Gives the chips below it the site's pinned key (its first sight), from the report. */
+export function PinnedKeyOf({ report, children }: { report: OriginReport; children: ComponentChildren }) {
+  const pinned = report.key?.pinned ?? null;
+  return <PinnedKey.Provider value={pinned ? { firstSeen: pinned.firstSeen } : null}>{children}</PinnedKey.Provider>;
+}
+
+/** What a status proves, in one sentence: for a signed skill, with the day its key was first seen. */
+export function statusProof(status: SkillStatus, pinned: { firstSeen: number } | null): string {
+  if (status === 'verified-signed' && pinned) return t('status_proves_signed_since', formatDate(pinned.firstSeen));
+  return statusExplanation(status);
+}
 
 interface Props {
   status: SkillStatus;
@@ -7,10 +30,13 @@ interface Props {
   code?: string;
 }
 
-/** A status in plain words; the exact code is in the tooltip and in the accessible description. */
+/** A status in plain words; what it proves and the exact code are in the tooltip and the accessible description. */
 export function StatusChip({ status, code }: Props) {
+  const pinned = useContext(PinnedKey);
   const tone = statusTone(status);
-  const title = code && code !== status ? `${status} (${code})` : status;
+  const codes = code && code !== status ? `${status} (${code})` : status;
+  // A verified status says what it proves; the others say their code (their sentence is beside them).
+  const title = tone === 'proven' ? `${statusProof(status, pinned)} [${codes}]` : codes;
   return (
     <span class={`chip chip-${tone}`} title={title} data-status={status}>
       <span class="chip-mark" aria-hidden="true">

@@ -31,6 +31,17 @@ export function insertedSize(skill: Pick<SkillReport, 'contextSize' | 'tokens'>)
   return t('inserted_size', formatBytes(skill.contextSize), formatTokens(skill.tokens));
 }
 
+/**
+ * What Copy and Insert hand on, in parts that add up: the skill, Skillpin's header (the one the
+ * settings choose: the background set contextSize with it), the total and its token estimate.
+ */
+export function contextBreakdown(skill: Pick<SkillReport, 'contextSize' | 'tokens' | 'contextParts'>): string | null {
+  if (skill.contextSize === null || skill.tokens === null) return null;
+  if (!skill.contextParts) return insertedSize(skill);
+  const header = skill.contextSize - skill.contextParts.skill;
+  return t('context_breakdown', formatBytes(skill.contextParts.skill), formatBytes(header), formatBytes(skill.contextSize), formatTokens(skill.tokens));
+}
+
 /** Date and time in the browser's language and time zone. */
 export function formatDate(ms: number | null | undefined): string {
   if (ms === null || ms === undefined || !Number.isFinite(ms)) return t('unknown');

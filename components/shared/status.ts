@@ -1,11 +1,20 @@
-// How each status is shown: plain words, a tone, and a text marker so that the
-// meaning never rests on colour alone. The status itself always comes from the report.
+// How each state is shown, from one table per kind of state: plain words, a tone (its colour), and
+// a text marker so that the meaning never rests on colour alone (issue 34, item 6). Skill statuses,
+// the library's states, the desktop section's states and site access are each one Record keyed by
+// the state's type, so a new state is one row, and a state without a row does not compile
+// (test/unit/components/shared/status-table.test.ts lists every state). The state itself always
+// comes from the report or the background.
 import type { AdvisoryFlagCode, SkillStatus } from '../../lib/types';
+import type { DesktopState, LibraryAttention } from '../../lib/messages';
 import { tn, type PluralBase } from '../../lib/i18n/plural';
 import { t, type MessageKey } from '../../lib/i18n';
 import { statusWords } from '../../lib/i18n/status';
 
-export type Tone = 'good' | 'caution' | 'bad' | 'neutral';
+/**
+ * `proven`: what verification proves (the bytes are the ones the site declared, signed with the key
+ * first seen for it), shown apart from `good` so that it never reads as a seal of safety.
+ */
+export type Tone = 'good' | 'proven' | 'caution' | 'bad' | 'neutral';
 
 const EXPLAIN: Record<SkillStatus, MessageKey> = {
   'verified-signed': 'explain_verified_signed',
@@ -23,8 +32,8 @@ const EXPLAIN: Record<SkillStatus, MessageKey> = {
 };
 
 const TONE: Record<SkillStatus, Tone> = {
-  'verified-signed': 'good',
-  verified: 'good',
+  'verified-signed': 'proven',
+  verified: 'proven',
   unverified: 'caution',
   'digest-mismatch': 'bad',
   'sources-disagree': 'bad',
@@ -37,7 +46,7 @@ const TONE: Record<SkillStatus, Tone> = {
   unsupported: 'neutral',
 };
 
-const MARK: Record<Tone, string> = { good: '✓', caution: '!', bad: '✕', neutral: '–' };
+const MARK: Record<Tone, string> = { good: '✓', proven: '≡', caution: '!', bad: '✕', neutral: '–' };
 
 export function statusLabel(status: SkillStatus): string {
   return statusWords(status);
@@ -53,6 +62,56 @@ export function statusTone(status: SkillStatus): Tone {
 
 export function toneMark(tone: Tone): string {
   return MARK[tone];
+}
+
+/** One state as every page shows it: its words and its tone (the tone gives the colour and the marker). */
+export interface StateRow {
+  label: MessageKey;
+  tone: Tone;
+}
+
+/**
+ * The library's state of an approved skill (what needs the user). `ready`: nothing does; the row then
+ * shows the skill's status chip, in the popup's words.
+ */
+export const LIBRARY_STATES = {
+  ready: { label: 'library_status_ready', tone: 'proven' },
+  'content-changed': { label: 'library_status_content_changed', tone: 'caution' },
+  'key-changed': { label: 'library_status_key_changed', tone: 'bad' },
+  'key-revoked': { label: 'library_status_key_revoked', tone: 'bad' },
+  'review-files': { label: 'library_status_review_files', tone: 'caution' },
+  unusable: { label: 'library_status_unusable', tone: 'neutral' },
+  'export-outdated': { label: 'library_status_export_outdated', tone: 'caution' },
+  'needs-confirmation': { label: 'library_status_needs_confirmation', tone: 'bad' },
+} as const satisfies Record<LibraryAttention | 'ready', StateRow>;
+
+/** The desktop section's states. `off` is the user's choice: neutral, never the colour of success. */
+export const DESKTOP_STATES = {
+  off: { label: 'desktop_state_off', tone: 'neutral' },
+  'no-permission': { label: 'desktop_state_no_permission', tone: 'caution' },
+  'restart-needed': { label: 'desktop_state_restart_needed', tone: 'caution' },
+  waiting: { label: 'desktop_state_waiting', tone: 'caution' },
+  working: { label: 'desktop_state_working', tone: 'neutral' },
+  'in-sync': { label: 'desktop_state_in_sync', tone: 'good' },
+  'host-absent': { label: 'desktop_state_host_absent', tone: 'caution' },
+  forbidden: { label: 'desktop_state_forbidden', tone: 'caution' },
+  retrying: { label: 'desktop_state_retrying', tone: 'caution' },
+  unavailable: { label: 'desktop_state_unavailable', tone: 'bad' },
+  outdated: { label: 'desktop_state_outdated', tone: 'bad' },
+} as const satisfies Record<DesktopState, StateRow>;
+
+/** What Skillpin may read, as the options page's site access box says it. */
+export type SiteAccessState = 'all' | 'some' | 'none';
+
+export const SITE_ACCESS_STATES = {
+  all: { label: 'access_all', tone: 'neutral' },
+  some: { label: 'access_some', tone: 'caution' },
+  none: { label: 'access_none', tone: 'caution' },
+} as const satisfies Record<SiteAccessState, StateRow>;
+
+/** The words, tone and marker of a state from one of the tables above. */
+export function stateLook(row: StateRow): { words: string; tone: Tone; mark: string } {
+  return { words: t(row.label), tone: row.tone, mark: MARK[row.tone] };
 }
 
 /** Finer verdicts for the codes behind a status that the status's own sentence would not explain. */

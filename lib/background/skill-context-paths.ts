@@ -8,9 +8,11 @@ import { deliverToChat, type FrameTarget } from './chat-delivery';
 import { release, type HandOffTarget, type Released } from './hand-off-gate';
 import type { SenderLike } from './sender';
 
-/** The skill-context block of released bytes (PRODUCT.md §6). */
-function contextOf(origin: string, url: string, r: Released): string {
+/** The skill-context block of released bytes (PRODUCT.md §6), with the header the settings choose. */
+async function contextOf(worker: WorkerState, origin: string, url: string, r: Released): Promise<string> {
+  const { shortHeader } = await worker.settings.effective();
   return buildSkillContext({
+    header: shortHeader ? 'short' : 'full',
     origin,
     name: r.skill.name,
     url,
@@ -26,7 +28,7 @@ function contextOf(origin: string, url: string, r: Released): string {
 export async function contextFor(worker: WorkerState, origin: string, url: string, sender: SenderLike | null, target: HandOffTarget = { kind: 'clipboard' }): Promise<ContextResult> {
   const r = await release(worker, { origin, url, sender, target });
   if (!r.ok) return { ok: false, error: r.error, message: r.message };
-  return { ok: true, context: contextOf(origin, url, r), name: r.skill.name };
+  return { ok: true, context: await contextOf(worker, origin, url, r), name: r.skill.name };
 }
 
 /** Inserts an approved skill into a chat frame; `expectedOrigin` is the chat site the popup offered (null: the frame's own). */
@@ -37,5 +39,5 @@ export async function insertSkill(
 ): Promise<InsertResult> {
   const r = await release(worker, { origin: req.origin, url: req.url, sender, target: { kind: 'chat', frame: req.frame, expectedOrigin: req.expectedOrigin } });
   if (!r.ok) return { ok: false, method: 'none', message: r.message };
-  return deliverToChat(worker.platform, req.frame, contextOf(req.origin, req.url, r), r.chatOrigin as string, req.quiet === true);
+  return deliverToChat(worker.platform, req.frame, await contextOf(worker, req.origin, req.url, r), r.chatOrigin as string, req.quiet === true);
 }

@@ -8,6 +8,7 @@ const NAME: Record<keyof Settings, MessageKey> = {
   probeInPrivate: 'setting_private',
   allowListOnly: 'setting_allow_only',
   legacyIndex: 'setting_legacy',
+  shortHeader: 'setting_short_header',
   allowList: 'setting_allow_list',
   denyList: 'setting_deny_list',
   chatSites: 'setting_chat_sites',

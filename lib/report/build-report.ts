@@ -4,7 +4,7 @@ import { DESCRIPTION_MAX, NAME_MAX, displayText } from '../text/display';
 import type { AttestationReport, CandidateSource, Diagnostic, KeyReport, OriginReport, SkillReport, SkillStatus, SourceReport } from '../types';
 import { isApprovable, WARNING_STATUSES } from '../types';
 import type { SkillOutcome } from './skill-outcome';
-import { skillContextSize } from '../skill-context/block';
+import { skillContextBreakdown, type SkillContextInput } from '../skill-context/block';
 import { estimateTokenCount } from '../verify/tokens';
 import { diag } from './codes';
 
@@ -55,14 +55,16 @@ function hostOf(url: string | null): { host: string | null; origin: string | nul
  * header the hand-off writes (the approval's key, else the pinned one for a signed skill), then the
  * bytes. Null when there are no bytes to hand on.
  */
-function insertedSize(origin: string, name: string, o: SkillOutcome, pinnedFingerprint: string | null): number | null {
+function insertedSize(origin: string, name: string, o: SkillOutcome, pinnedFingerprint: string | null): SkillReport['contextParts'] {
   const url = o.merged.url;
   if (!o.skillMd || !o.actual || url === null) return null;
   const status = o.decision.status;
   const signatureState = status === 'verified-signed' ? 'verified-signed' : status === 'verified' ? 'verified' : 'unverified';
   const approved = o.decision.approval.state === 'approved' ? o.decision.approval.approval : null;
   const keyFingerprint = approved ? approved.keyFingerprint : signatureState === 'verified-signed' ? pinnedFingerprint : null;
-  return skillContextSize({ origin, name, url, digestLf: o.actual.lf, digestRaw: o.actual.raw, signatureState, keyFingerprint, bytes: o.skillMd });
+  const input: SkillContextInput = { origin, name, url, digestLf: o.actual.lf, digestRaw: o.actual.raw, signatureState, keyFingerprint, bytes: o.skillMd };
+  const full = skillContextBreakdown(input);
+  return { skill: full.skill, header: full.header, shortHeader: skillContextBreakdown({ ...input, header: 'short' }).header };
 }
 
 /** One skill as the report shows it. `pinnedFingerprint`: the origin's pinned key, for the inserted block's header. */
@@ -150,8 +152,9 @@ export function skillReport(origin: string, o: SkillOutcome, attestation: Attest
     declared: m.declared,
     actual: o.actual,
     size: o.skillMd ? o.skillMd.byteLength : null,
-    contextSize: inserted,
-    tokens: inserted === null ? null : estimateTokenCount(inserted),
+    contextSize: inserted === null ? null : inserted.skill + inserted.header,
+    tokens: inserted === null ? null : estimateTokenCount(inserted.skill + inserted.header),
+    contextParts: inserted,
     signature: o.signature,
     status: o.decision.status,
     statusCode: o.decision.code,

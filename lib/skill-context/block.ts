@@ -19,6 +19,15 @@
 // The body is followed by "\n" before the END line only when it does not already end
 // with one, so the END marker always starts a line.
 //
+// The short header (Settings.shortHeader, issue 34 item 3) keeps the title, the origin and the key
+// fingerprint only:
+//
+//   === Skill context (Skillpin) ===
+//   Origin: <origin>
+//   Key fingerprint: <fingerprint | none>
+//   <<<BEGIN SKILL.md skillpin-<tag>>>>
+//   …
+//
 // Delimiters cannot be forged by the content: <tag> starts as the first 16 hex digits
 // of the LF digest, and if the string "skillpin-<tag>" occurs anywhere in the body, a
 // counter is appended ("-1", "-2", …) until it does not. The body therefore never
@@ -41,7 +50,12 @@ export interface SkillContextInput {
   signatureState: 'verified-signed' | 'verified' | 'unverified';
   keyFingerprint: string | null;
   bytes: Uint8Array;
+  /** `short`: the origin and the key fingerprint only (Settings.shortHeader); the full header by default. */
+  header?: ContextHeader;
 }
+
+/** Which header the block carries (Settings.shortHeader chooses). */
+export type ContextHeader = 'full' | 'short';
 
 export const CONTEXT_TITLE = '=== Skill context (Skillpin) ===';
 
@@ -68,6 +82,11 @@ export function contextHeaderLines(input: Omit<SkillContextInput, 'bytes'>): str
   lines.push(`Signature: ${state} (${SIGNATURE_NOTES[state]})`);
   lines.push(`Key fingerprint: ${input.keyFingerprint === null ? 'none' : headerSafe(input.keyFingerprint, 128)}`);
   return lines;
+}
+
+/** The short header's lines: the origin and the key fingerprint. */
+export function shortHeaderLines(input: Pick<SkillContextInput, 'origin' | 'keyFingerprint'>): string[] {
+  return [`Origin: ${headerSafe(input.origin)}`, `Key fingerprint: ${input.keyFingerprint === null ? 'none' : headerSafe(input.keyFingerprint, 128)}`];
 }
 
 /** The one-line note naming the origin the instructions come from. */
@@ -108,7 +127,8 @@ function contextParts(input: SkillContextInput): { head: string; body: string; t
   const begin = `<<<BEGIN SKILL.md skillpin-${tag}>>>`;
   const end = `<<<END SKILL.md skillpin-${tag}>>>`;
   const separator = body.length === 0 || body.endsWith('\n') ? '' : '\n';
-  return { head: [CONTEXT_TITLE, ...contextHeaderLines(input), contextNote(input.origin), begin].join('\n') + '\n', body, tail: separator + end };
+  const lines = input.header === 'short' ? shortHeaderLines(input) : [...contextHeaderLines(input), contextNote(input.origin)];
+  return { head: [CONTEXT_TITLE, ...lines, begin].join('\n') + '\n', body, tail: separator + end };
 }
 
 /** Builds the skill-context block (see the shape at the top of this file). */
@@ -141,6 +161,16 @@ export function utf8Length(s: string): number {
  * TextEncoder would write them.
  */
 export function skillContextSize(input: SkillContextInput): number {
+  const { skill, header } = skillContextBreakdown(input);
+  return skill + header;
+}
+
+/**
+ * The block's size in its two parts, in UTF-8 bytes: the skill (SKILL.md as decoded text) and
+ * Skillpin's header around it (title, header lines, note, delimiters). Their sum is the length of
+ * buildSkillContext's block.
+ */
+export function skillContextBreakdown(input: SkillContextInput): { skill: number; header: number } {
   const { head, body, tail } = contextParts(input);
-  return utf8Length(head) + utf8Length(body) + utf8Length(tail);
+  return { skill: utf8Length(body), header: utf8Length(head) + utf8Length(tail) };
 }

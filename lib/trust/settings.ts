@@ -68,6 +68,7 @@ const CHECKS: Checks = {
   denyList: isStringArray,
   allowListOnly: (v): v is boolean => typeof v === 'boolean',
   legacyIndex: (v): v is boolean => typeof v === 'boolean',
+  shortHeader: (v): v is boolean => typeof v === 'boolean',
   reviewers: isReviewerRegistry,
   snapshotKeys: (v): v is SnapshotKeyConfig[] => Array.isArray(v) && v.every(isSnapshotKey),
   chatSites: isChatSiteList,

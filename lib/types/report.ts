@@ -94,6 +94,12 @@ export interface SkillReport {
   contextSize: number | null;
   /** Rough token estimate of that block (bytes / 4, rounded up). */
   tokens: number | null;
+  /**
+   * The block in parts, in bytes: the skill (SKILL.md as text), Skillpin's full header around it and
+   * the short one (Settings.shortHeader). `contextSize` is `skill` plus the header the settings choose
+   * (the background sets it when it answers: lib/report/context-header.ts). Null when there are no bytes.
+   */
+  contextParts: { skill: number; header: number; shortHeader: number } | null;
   signature: { state: SignatureState; message: string | null };
   status: SkillStatus;
   /** A stable diagnostic code explaining the status. */

@@ -67,6 +67,11 @@ export interface Settings {
   /** Probe only allow-listed origins. */
   allowListOnly: boolean;
   legacyIndex: boolean;
+  /**
+   * Hand skills on with the short header: the origin and the key fingerprint only, not the URL,
+   * digests, signature state and note (lib/skill-context/block.ts). Off by default.
+   */
+  shortHeader: boolean;
   reviewers: ReviewerRegistry;
   snapshotKeys: SnapshotKeyConfig[];
   /**
@@ -111,6 +116,7 @@ export const DEFAULT_SETTINGS: Settings = {
   denyList: [],
   allowListOnly: false,
   legacyIndex: true,
+  shortHeader: false,
   reviewers: {},
   snapshotKeys: [],
   chatSites: [],

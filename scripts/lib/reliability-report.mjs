@@ -40,6 +40,9 @@ export const FUZZ_BEGIN = '<!-- fuzz:begin (written by npm run fuzz) -->';
 export const FUZZ_END = '<!-- fuzz:end -->';
 /** Inputs per target of a full fuzz run, as the document promises. */
 export const FULL_FUZZ_RUNS = 1_000_000;
+/** A hand-written section (the desktop program's cases, which no hostile site plays) that npm run docs keeps as it is. */
+export const DESKTOP_BEGIN = '<!-- desktop:begin (hand-written; kept by npm run docs) -->';
+export const DESKTOP_END = '<!-- desktop:end -->';
 const FUZZ_PENDING = [FUZZ_BEGIN, '## Fuzzing the parsers and the unpacker', '', 'Pending: run `npm run fuzz`.', FUZZ_END].join('\n');
 
 const CATEGORY_ORDER = ['size-time', 'archive', 'redirect-url', 'content', 'crypto-trust', 'rendering', 'messaging', 'faults'];
@@ -197,11 +200,21 @@ export function extractFuzzSection(md) {
 }
 
 /**
+ * The hand-written desktop section of an existing document (markers included), or null.
+ * @param {string} md
+ */
+export function extractDesktopSection(md) {
+  const begin = md.indexOf(DESKTOP_BEGIN);
+  const end = md.indexOf(DESKTOP_END, begin);
+  return begin >= 0 && end > begin ? md.slice(begin, end + DESKTOP_END.length) : null;
+}
+
+/**
  * Renders the whole document.
- * @param {{ node: NodeResults, browser?: BrowserResults | null, faults?: FaultResults | null, fuzzSection?: string | null, reviewSection?: string | null }} input
+ * @param {{ node: NodeResults, browser?: BrowserResults | null, faults?: FaultResults | null, fuzzSection?: string | null, reviewSection?: string | null, desktopSection?: string | null }} input
  * @returns {string}
  */
-export function renderReliability({ node, browser, faults, fuzzSection, reviewSection }) {
+export function renderReliability({ node, browser, faults, fuzzSection, reviewSection, desktopSection }) {
   const bmap = new Map((browser?.cases ?? []).map((c) => [c.id, c]));
   const cases = [...node.cases].sort((a, b) => CATEGORY_ORDER.indexOf(a.category) - CATEGORY_ORDER.indexOf(b.category));
   const categories = [...new Set([...CATEGORY_ORDER.filter((k) => cases.some((c) => c.category === k)), ...cases.map((c) => c.category)])];
@@ -293,6 +306,7 @@ export function renderReliability({ node, browser, faults, fuzzSection, reviewSe
   lines.push('');
   lines.push(reviewSection ?? [REVIEW_BEGIN, '## What the reviewer finds on real skills', '', 'Pending: run `npm run docs`.', REVIEW_END].join('\n'));
   lines.push('');
+  if (desktopSection) lines.push(desktopSection, '');
   lines.push(fuzzSection ?? FUZZ_PENDING);
   return lines.join('\n');
 }
@@ -317,7 +331,7 @@ export function writeReliabilityReport({ nodePath, browserPath, outPath, faultsP
   const faults = existsSync(faultsFile) ? readJson(faultsFile) : null;
   const before = existsSync(outPath) ? readFileSync(outPath, 'utf8') : '';
   const fuzzSection = extractFuzzSection(before);
-  const md = renderReliability({ node, browser, faults, fuzzSection, reviewSection: reviewSection ?? extractReviewSection(before) });
+  const md = renderReliability({ node, browser, faults, fuzzSection, reviewSection: reviewSection ?? extractReviewSection(before), desktopSection: extractDesktopSection(before) });
   mkdirSync(dirname(outPath), { recursive: true });
   writeFileSync(outPath, md + '\n');
   return md;

@@ -31,7 +31,7 @@ test('in a German browser the popup, the badge title and the settings page speak
     await popup.goto(`chrome-extension://${extensionId}/popup.html?tab=${tabId}`);
     await expect(popup.locator('html')).toHaveAttribute('lang', 'de');
     await expect(popup.getByTestId('summary')).toHaveText('5 Skills · 5 verwendbar · 0 freigegeben');
-    await expect(popup.getByText('Geprüft & signiert').first()).toBeVisible();
+    await expect(popup.getByText('Mit dem Schlüssel der Website signiert').first()).toBeVisible();
     await expect(popup.getByRole('button', { name: 'Freigeben' }).first()).toBeVisible();
     // No English status word is left on the page.
     expect(await popup.locator('body').innerText()).not.toMatch(/Verified|Approve\b|Details of/);

@@ -102,8 +102,7 @@ test('a Chromium policy for this extension locks settings, pins a publisher key 
     const refused = await send<ActionResult>(page, { type: 'skillpin:settings-update', changes: { denyList: [] } });
     expect(refused).toMatchObject({ ok: false, error: 'managed-setting' });
     await page.locator('#set-legacyIndex').uncheck();
-    await page.locator('[data-action="save-settings"]').click();
-    await expect(page.getByTestId('announcer')).toContainText('Settings saved');
+    await expect(page.getByTestId('announcer')).toContainText('Saved: Also look for the legacy index');
     const eff = await send<Settings>(page, { type: 'skillpin:settings-get' });
     expect(eff).toMatchObject({ legacyIndex: false, denyList: ['https://bank.example'], chatSites: ['http://127.0.0.1:4999'] });
 

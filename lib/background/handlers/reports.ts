@@ -1,6 +1,7 @@
 // Reports: whether the background is up, an origin's report, a re-check, the list of origins.
 import type { OriginSummary } from '../../messages';
 import { skippedReport } from '../../report/skipped-report';
+import { reportWithContextHeader } from '../../report/context-header';
 import { httpOrigin } from '../../origin';
 import type { WorkerState } from '../worker-state';
 import { READY_POLICY_WAIT_MS } from '../policy-cache';
@@ -35,7 +36,9 @@ export function reportHandlers(worker: WorkerState): Slice<'reports'> {
       const priv = await worker.isPrivate(req.origin, sender, req.clickedTab);
       // While a probe of the origin is running, answer its result rather than the older
       // report (or null): joining the probe in flight starts no new one.
-      const report = (await probes.join(req.origin, priv)) ?? (await worker.currentReport(req.origin, priv));
+      const found = (await probes.join(req.origin, priv)) ?? (await worker.currentReport(req.origin, priv));
+      // The sizes of what Copy and Insert hand on, with the header the settings choose.
+      const report = reportWithContextHeader(found, (await worker.settings.effective()).shortHeader);
       // What the popup paints next time before this answer comes (not awaited: it is not the answer).
       keepReportSoon(worker.platform, report, priv);
       return report;
@@ -44,7 +47,8 @@ export function reportHandlers(worker: WorkerState): Slice<'reports'> {
       // An explicit re-check passes the probe gate like every probe: nothing is requested from an
       // origin the rules exclude (the popup shows why). The tab named is the one the popup is about.
       const subject = req.tabId === undefined ? { kind: 'request' as const, sender } : { kind: 'request' as const, tabId: req.tabId, sender };
-      return probes.probe('recheck', req.origin, subject);
+      const report = await probes.probe('recheck', req.origin, subject);
+      return reportWithContextHeader(report, (await worker.settings.effective()).shortHeader);
     },
     'skillpin:reports-list': async () => {
       const reports = await (await worker.store()).listReports();

@@ -123,6 +123,36 @@ describe('the size shown is the size of what is inserted', () => {
       expect(before.get(skill.url)?.tokens, skill.name).toBe(skill.tokens);
     }
   });
+  it('with the short header (issue 34, item 3) the report, the library and the block sent agree, and the parts add up', async () => {
+    const report = await probe();
+    for (const skill of report.skills) {
+      await ask<ActionResult>({ type: 'skillpin:approve', origin: origin(), url: skill.url, digestLf: skill.actual!.lf, confirmUnverified: false, confirmCrossOrigin: false });
+    }
+    const full = await ask<OriginReport>({ type: 'skillpin:report', origin: origin() });
+    const updated = await ask<ActionResult>({ type: 'skillpin:settings-update', changes: { shortHeader: true } });
+    expect(updated.ok).toBe(true);
+    const short = await ask<OriginReport>({ type: 'skillpin:report', origin: origin() });
+    const library = await ask<{ url: string; size: number | null; tokens: number | null }[]>({ type: 'skillpin:approved-list' });
+    for (const skill of short.skills) {
+      const block = await ask<ContextResult>({ type: 'skillpin:skill-context', origin: origin(), url: skill.url });
+      if (!block.ok) throw new Error(block.message);
+      expect(block.context).toContain(`Origin: ${origin()}`);
+      expect(block.context).toContain('Key fingerprint: SHA256:');
+      expect(block.context).not.toContain('SHA-256:');
+      expect(block.context).not.toContain('Note:');
+      const bytes = new TextEncoder().encode(block.context);
+      expect(skill.contextSize, skill.name).toBe(bytes.byteLength);
+      expect(skill.tokens, skill.name).toBe(estimateTokens(bytes));
+      expect(library.find((i) => i.url === skill.url)).toMatchObject({ size: bytes.byteLength, tokens: estimateTokens(bytes) });
+      // The parts: the skill, and the header the setting chose; the skill part is the SKILL.md.
+      const parts = skill.contextParts!;
+      expect(parts.skill + parts.shortHeader).toBe(bytes.byteLength);
+      expect(parts.skill).toBe(skill.size);
+      const before = full.skills.find((s) => s.url === skill.url)!;
+      expect(before.contextSize).toBe(parts.skill + parts.header);
+      expect(parts.shortHeader).toBeLessThan(parts.header);
+    }
+  });
 });
 
 describe('the badge follows a change of settings', () => {

@@ -11,6 +11,7 @@ const CUSTOM: Settings = {
   denyList: ['*.tracker.example'],
   allowListOnly: true,
   legacyIndex: false,
+  shortHeader: true,
   reviewers: { acme: { public_key: 'AAAA', registered_at: '2026-01-01' } },
   snapshotKeys: [{ origin: 'https://a.example', skillId: 'x', publicKey: 'k', signature: 's', keyId: 'id' }],
   chatSites: ['http://localhost:3000', 'https://chat.internal.example'],

@@ -6,13 +6,15 @@ import type { ApprovedSkillSummary } from '../../../../lib/messages';
 import { Library } from '../../../../components/library/Library';
 import type { ActiveTab, LibraryEnv } from '../../../../components/library/env';
 import { FIRST_PAGE } from '../../../../components/library/use-library';
-import { FP_NEW, FP_OLD, HEX_A, HEX_B, makePin, makeReport, makeSkill } from '../../../fixtures/ui/reports';
+import { FP_NEW, FP_OLD, HEX_A, HEX_B, approved, makeFinding, makePin, makeReport, makeSkill, withFindings } from '../../../fixtures/ui/reports';
+import { findingKey } from '../../../../lib/review';
+import { t } from '../../../../lib/i18n';
 import { byText, changeSignal, click, fakeBackground, flush, key, mount, typeInto, type Handlers } from '../harness';
 
 const DOCS = 'https://docs.example.com';
 const TOOLS = 'https://tools.example.org:8443';
-const CHAT: ActiveTab = { tabId: 9, origin: 'https://chatgpt.com', host: 'chatgpt.com', isChat: true };
-const NEWS: ActiveTab = { tabId: 4, origin: 'https://news.example', host: 'news.example', isChat: false };
+const CHAT: ActiveTab = { tabId: 9, origin: 'https://chatgpt.com', host: 'chatgpt.com', isChat: true, insert: { tabId: 9, title: 'ChatGPT', host: 'chatgpt.com', origin: 'https://chatgpt.com' } };
+const NEWS: ActiveTab = { tabId: 4, origin: 'https://news.example', host: 'news.example', isChat: false, insert: null };
 
 function summary(origin: string, name: string, extra: Partial<ApprovedSkillSummary> = {}): ApprovedSkillSummary {
   return {
@@ -92,7 +94,8 @@ describe('the library list', () => {
     expect(root.querySelector(`[data-origin="${TOOLS}"] h2`)?.textContent).toContain('tools.example.org:8443');
     expect(names(root)).toEqual(['alpha', 'beta', 'gamma']);
     const row = root.querySelector('[data-skill-url]') as HTMLElement;
-    expect(row.textContent).toContain('Ready to use');
+    // The popup's words for the same skill (issue 34, item 2).
+    expect(row.querySelector('[data-status="verified"]')?.textContent).toContain("Matches the site's checksum");
     expect(row.textContent).toContain('Last checked');
     expect(row.textContent).toMatch(/Adds ≈\s512\stokens \(2\skB\) to the chat/);
     expect(root.querySelector('[data-testid="library-count"]')?.textContent).toBe('Showing 3 of 3');
@@ -106,7 +109,7 @@ describe('the library list', () => {
       summary(DOCS, 'stale', { attention: 'export-outdated' }),
     ];
     const root = await setup(() => items).render();
-    const text = (name: string) => byText(root, '[data-skill-url]', name)?.querySelector('.chip')?.textContent;
+    const text = (name: string) => byText(root, '[data-skill-url]', name)?.querySelector('[data-attention]')?.textContent;
     expect(text('changed')).toContain('Content changed since you approved it');
     expect(text('keyed')).toContain('publisher key changed');
     expect(text('revoked')).toContain('a key you revoked');
@@ -167,7 +170,7 @@ describe('keyboard first', () => {
     expect(activeName(root)).toBe('gamma');
     await key(search(root), 'ArrowUp');
     expect(activeName(root)).toBe('beta');
-    expect(root.querySelector('[data-testid="library-active"]')?.textContent).toBe('beta, docs.example.com: Ready to use');
+    expect(root.querySelector('[data-testid="library-active"]')?.textContent).toBe("beta, docs.example.com: Matches the site's checksum");
     await key(search(root), 'Enter');
     expect(bg.ofType('skillpin:library-insert')).toEqual([{ type: 'skillpin:library-insert', tabId: 9, chatOrigin: CHAT.origin, origin: DOCS, url: LIST[1]?.url }]);
     expect(bg.ofType('skillpin:insert')).toEqual([]);
@@ -193,7 +196,7 @@ describe('keyboard first', () => {
     await key(search(root), 'ArrowDown');
     await key(search(root), 'Enter');
     expect(bg.ofType('skillpin:library-insert')).toEqual([]);
-    expect(root.querySelector('[data-testid="announcer"]')?.textContent).toContain('not a chat site');
+    expect(root.querySelector('[data-testid="announcer"]')?.textContent).toContain('No chat is open');
     await key(search(root), 'ArrowUp');
     await key(search(root), 'Enter');
     expect(root.querySelector('[data-testid="library-review"]')).not.toBeNull();
@@ -283,5 +286,24 @@ describe('review of a skill that needs the user', () => {
     const root = await render();
     await click(root.querySelector('[data-action="review"]'));
     expect(root.querySelector('.banner')?.textContent).toContain(FP_NEW.slice(0, 12));
+  });
+});
+
+describe('a skill whose findings are not all confirmed', () => {
+  it('says "Needs your confirmation" with Confirm, which opens the one confirmation and sends confirm-findings', async () => {
+    const url = `${DOCS}/skills/runner/SKILL.md`;
+    const load = makeFinding({ kind: 'load-command', severity: 'acts', match: '!`echo hi`' });
+    const skill = approved(withFindings(makeSkill({ url }), [load]));
+    const items = [summary(DOCS, 'runner', { attention: 'needs-confirmation' })];
+    const { bg, render } = setup(() => items, { 'skillpin:report': () => makeReport([skill], { origin: DOCS }), 'skillpin:confirm-findings': () => ({ ok: true }) });
+    const root = await render();
+    const row = root.querySelector(`[data-skill-url="${url}"]`) as HTMLElement;
+    expect(row.querySelector('[data-attention]')?.textContent).toContain(t('library_status_needs_confirmation'));
+    expect(row.querySelector('.chip')?.className).toContain('chip-bad');
+    await click(row.querySelector('[data-action="confirm-findings"]'));
+    const dialog = document.querySelector('[role="alertdialog"]') as HTMLElement;
+    expect(dialog.querySelector('[data-kind="load-command"]')?.textContent).toContain(t('finding_load_command'));
+    await click(byText(dialog, 'button', t('confirm_findings_allow_again')));
+    expect(bg.ofType('skillpin:confirm-findings')).toEqual([{ type: 'skillpin:confirm-findings', origin: DOCS, url, digestLf: HEX_A, confirmFindings: [findingKey(load)] }]);
   });
 });

@@ -71,7 +71,7 @@ function settingsStore(initial: Settings) {
 }
 
 describe('settings', () => {
-  it('round-trips: what is loaded is shown, what is edited is saved', async () => {
+  it('round-trips: what is loaded is shown; a tick applies at once, a list with Save', async () => {
     const stored: Settings = {
       ...DEFAULT_SETTINGS,
       paused: true,
@@ -80,34 +80,78 @@ describe('settings', () => {
     };
     const store = settingsStore(stored);
     const saved = store.saved;
-    const { render } = setup(store.handlers);
+    const { render, bg } = setup(store.handlers);
     const root = await render();
     const paused = root.querySelector<HTMLInputElement>('#set-paused');
     expect(paused?.checked).toBe(true);
     expect(root.querySelector<HTMLTextAreaElement>('#set-denyList')?.value).toBe('https://bank.example');
+    // No Save button waits below the fields: nothing is pending.
+    expect(root.querySelector('[data-action="save-settings"]')).toBeNull();
     await check(paused, false);
     await check(root.querySelector<HTMLInputElement>('#set-probeInPrivate'), true);
     await check(root.querySelector<HTMLInputElement>('#set-legacyIndex'), false);
+    // Each tick went out alone, at once.
+    expect(bg.ofType('skillpin:settings-update').map((m) => (m as unknown as { changes: unknown }).changes)).toEqual([{ paused: false }, { probeInPrivate: true }, { legacyIndex: false }]);
+    expect(document.querySelector('[data-testid="announcer"]')?.textContent).toContain('Saved: Also look for the legacy index');
     await typeInto(root.querySelector('#set-allowList'), 'https://docs.example.com/some/path\n\n*.Example.org\n');
     await typeInto(root.querySelector('#set-snapshotKeys'), JSON.stringify([{ origin: ORIGIN, skillId: 'search', publicKey: 'PK', signature: 'SIG', versionPin: '1.0' }]));
+    // Typed, not yet applied: the bar names both fields and stays until Save.
+    expect(root.querySelector('[data-testid="settings-unsaved"]')?.textContent).toContain('Allow list');
     await click(root.querySelector('[data-action="save-settings"]'));
-    expect(saved).toEqual([
-      {
-        paused: false,
-        probeInPrivate: true,
-        allowListOnly: false,
-        legacyIndex: false,
-        allowList: ['https://docs.example.com', '*.example.org'],
-        denyList: ['https://bank.example'],
-        reviewers: { alice: { public_key: 'KEY', registered_at: '2025-01-01' } },
-        snapshotKeys: [{ origin: ORIGIN, skillId: 'search', publicKey: 'PK', signature: 'SIG', versionPin: '1.0' }],
-        chatSites: [],
-        desktopMirror: false,
-        desktopAgents: [],
-        desktopConfirmed: [],
-      },
-    ]);
+    expect(saved.at(-1)).toEqual({
+      paused: false,
+      probeInPrivate: true,
+      allowListOnly: false,
+      legacyIndex: false,
+      shortHeader: false,
+      allowList: ['https://docs.example.com', '*.example.org'],
+      denyList: ['https://bank.example'],
+      reviewers: { alice: { public_key: 'KEY', registered_at: '2025-01-01' } },
+      snapshotKeys: [{ origin: ORIGIN, skillId: 'search', publicKey: 'PK', signature: 'SIG', versionPin: '1.0' }],
+      chatSites: [],
+      desktopMirror: false,
+      desktopAgents: [],
+      desktopConfirmed: [],
+    });
+    expect(saved).toHaveLength(4);
     expect(document.querySelector('[data-testid="announcer"]')?.textContent).toContain('Settings saved');
+    expect(root.querySelector('[data-testid="settings-unsaved"]')).toBeNull();
+  });
+
+  it('Undo in the message puts a tick back, and that too is saved', async () => {
+    const store = settingsStore(DEFAULT_SETTINGS);
+    const { render } = setup(store.handlers);
+    const root = await render();
+    await check(root.querySelector<HTMLInputElement>('#set-paused'), true);
+    expect(store.saved.at(-1)?.paused).toBe(true);
+    await click(document.querySelector('[data-action="message-action"]'));
+    expect(store.saved.at(-1)?.paused).toBe(false);
+    expect(root.querySelector<HTMLInputElement>('#set-paused')?.checked).toBe(false);
+  });
+
+  it('a list applies when the user leaves it; an unreadable one stays pending with its error and the page guards leaving', async () => {
+    const store = settingsStore(DEFAULT_SETTINGS);
+    const { render } = setup(store.handlers);
+    const root = await render();
+    const deny = root.querySelector<HTMLTextAreaElement>('#set-denyList');
+    await typeInto(deny, 'https://bank.example');
+    await act(() => {
+      deny?.dispatchEvent(new Event('change', { bubbles: true }));
+    });
+    await flush();
+    expect(store.saved.at(-1)?.denyList).toEqual(['https://bank.example']);
+    expect(root.querySelector('[data-testid="settings-unsaved"]')).toBeNull();
+    await typeInto(deny, 'not a site');
+    await act(() => {
+      deny?.dispatchEvent(new Event('change', { bubbles: true }));
+    });
+    await flush();
+    expect(store.saved).toHaveLength(1);
+    expect(root.querySelector('#set-denyList-err')?.textContent).toContain('Line 1');
+    expect(root.querySelector('[data-testid="settings-unsaved"]')?.textContent).toContain('Deny list');
+    const leaving = new Event('beforeunload', { cancelable: true });
+    window.dispatchEvent(leaving);
+    expect(leaving.defaultPrevented).toBe(true);
   });
 
   it('refuses to save invalid lists or JSON and says where the problem is', async () => {
@@ -155,11 +199,12 @@ describe('settings', () => {
     expect(bg.ofType('skillpin:settings-update')).toHaveLength(0);
   });
 
-  it('shows a failed save', async () => {
+  it('shows a failed save and leaves the tick as stored', async () => {
     const { render } = setup({ 'skillpin:settings-update': () => ({ ok: false, error: 'storage', message: 'Disk full' }) });
     const root = await render();
-    await click(root.querySelector('[data-action="save-settings"]'));
+    await check(root.querySelector<HTMLInputElement>('#set-paused'), true);
     expect(document.querySelector('[data-testid="announcer"]')?.textContent).toContain('Disk full');
+    expect(root.querySelector<HTMLInputElement>('#set-paused')?.checked).toBe(false);
   });
 });
 
@@ -359,7 +404,7 @@ describe('pins and approvals', () => {
     const table = root.querySelector('[data-testid="approvals"]');
     expect(table?.textContent).toContain('search-docs');
     // The status in words (as the import preview says it), not the code; the site is a link as in every table.
-    expect(table?.querySelector('[data-status="verified-signed"]')?.textContent).toContain('Verified & signed');
+    expect(table?.querySelector('[data-status="verified-signed"]')?.textContent).toContain("Signed by the site's key");
     expect(table?.querySelector('td > code')).toBeNull();
     expect(table?.querySelector(`a[href*="${encodeURIComponent(ORIGIN)}"]`)?.textContent).toBe(ORIGIN);
     // One row: no filter box and no count above it.

@@ -40,8 +40,8 @@ beforeAll(async () => {
 });
 
 const LABELS: Record<SkillStatus, string> = {
-  'verified-signed': 'Verified & signed',
-  verified: 'Verified',
+  'verified-signed': "Signed by the site's key",
+  verified: "Matches the site's checksum",
   unverified: 'Not verified (no checksum)',
   'digest-mismatch': "Content doesn't match",
   'sources-disagree': 'Sources disagree',
@@ -63,7 +63,13 @@ describe('status chips', () => {
       const chip = root.querySelector<HTMLElement>('.chip');
       expect(chip?.dataset.status).toBe(status);
       expect(chip?.textContent).toContain(LABELS[status]);
-      expect(chip?.getAttribute('title')).toBe(`${status} (code-for-${status})`);
+      const codes = `${status} (code-for-${status})`;
+      // A verified status says what verification proves (issue 34, item 2), never that the skill is safe.
+      if (status === 'verified-signed' || status === 'verified') {
+        expect(chip?.getAttribute('title')).toContain(`[${codes}]`);
+        expect(chip?.getAttribute('title')).toContain('not what the skill makes an agent do');
+        expect(chip?.textContent).not.toContain('✓');
+      } else expect(chip?.getAttribute('title')).toBe(codes);
     });
   }
 });
@@ -550,7 +556,7 @@ describe('details', () => {
     expect(rendered?.querySelector('script')).toBeNull();
     expect(rendered?.querySelector('a')?.getAttribute('target')).toBe('_blank');
     // One plain verdict; the evidence is folded below it, with the code, the checksum, the signature and the key once.
-    expect(root.querySelector('[data-testid="verdict"]')?.textContent).toContain("the site's signature checks out");
+    expect(root.querySelector('[data-testid="verdict"]')?.textContent).toContain('signed with the key Skillpin first saw for this site');
     expect(root.querySelector('details[data-testid="evidence"]')?.hasAttribute('open')).toBe(false);
     expect(root.querySelector('[data-testid="status-code"]')?.textContent).toBe('verified-signed');
     expect(root.textContent).toContain('signature-valid');

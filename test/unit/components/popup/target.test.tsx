@@ -125,7 +125,7 @@ describe('findChatTab', () => {
       { id: 2, url: 'http://localhost:3000/c/42', title: 'Local chat', lastAccessed: 10 },
       { id: 3, url: 'https://docs.example.com/', lastAccessed: 60 },
     ];
-    expect(await findChatTab(tabs(list), check)).toEqual({ tabId: 2, title: 'Local chat', host: 'localhost', origin: 'http://localhost:3000' });
+    expect(await findChatTab(tabs(list), check)).toEqual({ tabId: 2, title: 'Local chat', host: 'localhost:3000', origin: 'http://localhost:3000' });
     expect(await findChatTab(tabs(list), isChat)).toBeNull();
   });
   it('returns null when tabs cannot be listed', async () => {

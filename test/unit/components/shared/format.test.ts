@@ -4,7 +4,7 @@
 import { describe, expect, it, afterEach } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fingerprintGroups, formatBytes, formatDate, formatDuration, formatExactBytes, formatTokens, insertedSize } from '../../../../components/shared/format';
+import { fingerprintGroups, formatBytes, formatDate, formatDuration, formatExactBytes, formatTokens, contextBreakdown, insertedSize } from '../../../../components/shared/format';
 import { formatEntry, setMessageSource } from '../../../../lib/i18n';
 import { setUiLanguage } from '../../../../lib/i18n/format';
 
@@ -29,6 +29,11 @@ describe('format', () => {
     expect(formatTokens(1)).toBe('≈\u00a01\u00a0token');
     expect(formatTokens(4096)).toBe('≈\u00a04,096\u00a0tokens');
     expect(insertedSize({ contextSize: 1634, tokens: 409 })).toBe('Adds ≈\u00a0409\u00a0tokens (1.6\u00a0kB) to the chat');
+    // The parts add up (issue 34, item 3): the header is the total less the skill, whichever header was chosen.
+    expect(contextBreakdown({ contextSize: 902, tokens: 226, contextParts: { skill: 229, header: 673, shortHeader: 180 } })).toBe(
+      "Skill 229\u00a0bytes + Skillpin's header 673\u00a0bytes = 902\u00a0bytes (≈\u00a0226\u00a0tokens)",
+    );
+    expect(contextBreakdown({ contextSize: 409, tokens: 103, contextParts: { skill: 229, header: 673, shortHeader: 180 } })).toContain("Skillpin's header 180\u00a0bytes = 409\u00a0bytes");
     // No ISO date and no lone "UTC": the browser's own way of writing a date and time.
     expect(formatDate(Date.UTC(2025, 0, 2, 3, 4, 5))).toBe('Jan 2, 2025, 3:04 AM');
     expect(formatDate(Number.NaN)).toBe('unknown');
