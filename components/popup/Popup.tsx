@@ -1,5 +1,6 @@
 // The popup: a header with the origin and Re-check, then either the chat panel
 // (on a chat site) and/or the origin's skills.
+import { Origin } from '../shared/Origin';
 import { SettingsLink } from '../shared/SettingsLink';
 import { useEffect, useState } from 'preact/hooks';
 import { t } from '../../lib/i18n';
@@ -96,7 +97,7 @@ function Body({ env, target }: Props) {
             <h1>{t('extName')}</h1>
             {origin && (
               <p class="origin" data-testid="origin">
-                {origin}
+                <Origin origin={origin} />
               </p>
             )}
           </div>
