@@ -3,10 +3,10 @@
 // folder only when it wrote it: the provenance names a mirror record, and that record lists
 // the copy. Files the user changed or added in a copy are the user's: the host leaves them.
 import { lstatSync, readdirSync, readFileSync, rmdirSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { AGENT_FOLDERS, type AgentId, PROVENANCE_FILE } from '../lib/desktop/limits';
-import { clearLeftovers, writeTreeAtomic } from './atomic';
-import { type MirrorRecord, partitionOf, sha256Hex } from './mirror';
+import { clearLeftovers, moveAside, type Placement, writeTreeAtomic } from './atomic';
+import { type MirrorRecord, partitionOfRecord, sha256Hex } from './mirror';
 import type { Places } from './places';
 
 export interface Provenance {
@@ -34,7 +34,7 @@ export function provenanceOf(record: MirrorRecord, agent: AgentId, now: number):
   return {
     skillpin: 1,
     note: 'Written by Skillpin from its verified mirror; removed by Skillpin when the skill is withdrawn. Not a skill file.',
-    partition: partitionOf(record.caller),
+    partition: partitionOfRecord(record),
     key: record.key,
     agent,
     origin: record.origin,
@@ -47,6 +47,11 @@ export function provenanceOf(record: MirrorRecord, agent: AgentId, now: number):
     approvedAt: new Date(record.approvedAt).toISOString(),
     writtenAt: new Date(now).toISOString(),
   };
+}
+
+/** The provenance names this record's copy: its key, and its partition (or the one it was adopted from). */
+export function ownsProvenance(record: MirrorRecord, p: Provenance): boolean {
+  return p.key === record.key && (p.partition === partitionOfRecord(record) || (record.formerPartition !== undefined && p.partition === record.formerPartition));
 }
 
 export type FolderState = { kind: 'absent' } | { kind: 'foreign' } | { kind: 'skillpin'; provenance: Provenance };
@@ -106,20 +111,41 @@ function removeEmptyDirs(dir: string, rel = ''): void {
 /**
  * Removes the copy the host wrote at `<root>/<name>`: the whole folder when nothing in it
  * changed; otherwise only the unchanged files and the provenance, and the changed or added
- * files (returned) stay where they are.
+ * files (returned) stay where they are. The folder is moved aside and judged again there before
+ * anything is deleted, so a file the user adds after the first look is never deleted with it.
  */
 export function removeCopy(root: string, name: string, provenance: Provenance): { kept: string[] } {
   const dir = join(root, name);
   const listed = new Map(provenance.digests.files.map((f) => [f.path, f]));
-  const { unchanged, changed } = changes(dir, listed);
-  if (changed.length === 0) {
-    rmSync(dir, { recursive: true, force: true });
-    return { kept: [] };
+  if (changes(dir, listed).changed.length === 0) {
+    const aside = moveAside(dir, (moved) => changes(moved, listed).changed.length === 0 && sameProvenance(moved, provenance));
+    if (aside === null) return { kept: [] };
+    if (aside !== 'put-back') {
+      rmSync(aside, { recursive: true, force: true });
+      return { kept: [] };
+    }
   }
-  for (const path of unchanged) rmSync(join(dir, ...path.split('/')), { force: true });
+  const { unchanged, changed } = changes(dir, listed);
+  // Each file is hashed again just before it goes: one the user edits meanwhile stays.
+  for (const path of unchanged) if (fileMatches(join(dir, ...path.split('/')), listed.get(path))) rmSync(join(dir, ...path.split('/')), { force: true });
   rmSync(join(dir, PROVENANCE_FILE), { force: true });
   removeEmptyDirs(dir);
   return { kept: changed };
+}
+
+function fileMatches(full: string, want: { sha256: string; size: number } | undefined): boolean {
+  try {
+    const st = lstatSync(full);
+    return want !== undefined && st.isFile() && st.size === want.size && sha256Hex(readFileSync(full)) === want.sha256;
+  } catch {
+    return false;
+  }
+}
+
+/** The folder still carries the same provenance (same partition, key and revision). */
+function sameProvenance(dir: string, p: Provenance): boolean {
+  const st = inspect(dirname(dir), basename(dir));
+  return st.kind === 'skillpin' && st.provenance.partition === p.partition && st.provenance.key === p.key && st.provenance.revision === p.revision;
 }
 
 /** True when the copy at `<root>/<name>` holds exactly what its provenance lists. */
@@ -129,10 +155,16 @@ export function copyUnchanged(root: string, name: string, provenance: Provenance
   return changed.length === 0 && unchanged.length === listed.size;
 }
 
-/** Writes (or replaces) the copy: the files and the provenance, swapped in whole. */
-export function writeCopy(root: string, name: string, record: MirrorRecord, agent: AgentId, files: Map<string, Uint8Array>, now: number): void {
+/**
+ * Writes the copy: the files and the provenance, put in place whole. `replacing` null: the name
+ * must be free (a folder made there meanwhile is left alone); else the copy that is there, which
+ * is replaced only while it is still exactly that copy. Throws `name-taken` otherwise.
+ */
+export function writeCopy(root: string, name: string, record: MirrorRecord, agent: AgentId, files: Map<string, Uint8Array>, now: number, replacing: Provenance | null): void {
   clearLeftovers(root);
   const tree = [...files].map(([path, bytes]) => ({ path, bytes }));
   tree.push({ path: PROVENANCE_FILE, bytes: Buffer.from(`${JSON.stringify(provenanceOf(record, agent, now), null, 2)}\n`) });
-  writeTreeAtomic(root, name, tree, { dir: 0o755, file: 0o644 });
+  const listed = replacing === null ? null : new Map(replacing.digests.files.map((f) => [f.path, f]));
+  const placement: Placement = replacing === null || listed === null ? 'absent' : (moved) => changes(moved, listed).changed.length === 0 && sameProvenance(moved, replacing);
+  writeTreeAtomic(root, name, tree, { dir: 0o755, file: 0o644 }, placement);
 }

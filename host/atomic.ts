@@ -3,7 +3,7 @@
 // files is built beside its final place and swapped in by rename. Temporary names start with
 // `.skillpin-`, which no skill path may use (lib/desktop/paths.ts).
 import { randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmdirSync, rmSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
 export const TEMP_PREFIX = '.skillpin-tmp-';
@@ -56,11 +56,25 @@ export interface TreeFile {
 }
 
 /**
- * Makes `parent/name` hold exactly `files` (paths `/`-separated, already checked): built in a
- * temporary folder beside it, then swapped in. A crash between the two renames leaves the
- * folder absent, never half written; leftovers are cleared by clearLeftovers().
+ * How the new folder takes its place: `absent` — nothing may be there (a folder someone made
+ * meanwhile, even an empty one, is left alone and the write fails with `name-taken`); a
+ * function — what is there is moved aside and the function judges the moved folder: true
+ * deletes it, false puts it back and the write fails with `name-taken`.
  */
-export function writeTreeAtomic(parent: string, name: string, files: readonly TreeFile[], modes: { dir: number; file: number }): void {
+export type Placement = 'absent' | ((movedAside: string) => boolean);
+
+export const nameTaken = (target: string): Error => Object.assign(new Error(`${target} is not the folder Skillpin expected there; it was left as it is.`), { code: 'name-taken' });
+
+/** Tests only: called at the named moments of a placement, to act as a user would in between. */
+export const testHooks: { beforePlace?: (target: string) => void; beforeAside?: (dir: string) => void } = {};
+
+/**
+ * Makes `parent/name` hold exactly `files` (paths `/`-separated, already checked): built in a
+ * temporary folder beside it, then put in place (see Placement; by default whatever is there is
+ * replaced, which only the host's own folders may ask for). A crash leaves the folder whole,
+ * absent or the old one, never half written; leftovers are cleared by clearLeftovers().
+ */
+export function writeTreeAtomic(parent: string, name: string, files: readonly TreeFile[], modes: { dir: number; file: number }, placement: Placement = () => true): void {
   mkdirSync(parent, { recursive: true, mode: modes.dir });
   const staging = join(parent, tempName(TEMP_PREFIX));
   const target = join(parent, name);
@@ -77,25 +91,87 @@ export function writeTreeAtomic(parent: string, name: string, files: readonly Tr
       writeFlushed(path, f.bytes, modes.file);
     }
     for (const dir of dirs) syncDir(dir);
-    swapIn(parent, staging, target);
-  } catch (error) {
+    if (placement === 'absent') placeNew(staging, target);
+    else swapIn(parent, staging, target, placement);
+  } finally {
     rmSync(staging, { recursive: true, force: true });
-    throw error;
   }
 }
 
-function swapIn(parent: string, staging: string, target: string): void {
-  const old = join(parent, tempName(OLD_PREFIX));
-  let moved = false;
+/**
+ * Renames `staging` to `target`, which must not exist. The target is reserved first with mkdir
+ * (which fails when anything is there); the rename then replaces only that empty folder of ours,
+ * and fails (leaving what is there) when someone put a file into it meanwhile.
+ */
+export function placeNew(staging: string, target: string): void {
   try {
-    renameSync(target, old);
-    moved = true;
+    mkdirSync(target);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw nameTaken(target);
+    throw error;
   }
-  renameSync(staging, target);
+  testHooks.beforePlace?.(target);
+  try {
+    renameSync(staging, target);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    // Windows does not rename onto a folder: give up the reservation (only while it is still empty) and rename again.
+    if (process.platform === 'win32' && (code === 'EPERM' || code === 'EEXIST' || code === 'EACCES')) {
+      try {
+        rmdirSync(target);
+      } catch {
+        throw nameTaken(target);
+      }
+      renameSync(staging, target);
+    } else if (code === 'ENOTEMPTY' || code === 'EEXIST' || code === 'ENOTDIR' || code === 'EISDIR') throw nameTaken(target);
+    else {
+      try {
+        rmdirSync(target);
+      } catch {
+        // Not ours any more.
+      }
+      throw error;
+    }
+  }
+  syncDir(dirname(target));
+}
+
+/**
+ * Moves `dir` aside and gives back the moved folder when `judge` says it is the one expected;
+ * otherwise moves it back and gives null. Null too when nothing was there.
+ */
+export function moveAside(dir: string, judge: (movedAside: string) => boolean): string | null | 'put-back' {
+  testHooks.beforeAside?.(dir);
+  const aside = join(dirname(dir), tempName(OLD_PREFIX));
+  try {
+    renameSync(dir, aside);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+  if (judge(aside)) return aside;
+  putBack(aside, dir);
+  return 'put-back';
+}
+
+/** Puts a folder moved aside back in its place; when the place was taken meanwhile, under a visible name beside it. */
+function putBack(aside: string, dir: string): void {
+  try {
+    placeNew(aside, dir);
+  } catch {
+    renameSync(aside, `${dir}-${randomBytes(4).toString('hex')}`);
+  }
+}
+
+function swapIn(parent: string, staging: string, target: string, judge: (movedAside: string) => boolean): void {
+  const aside = moveAside(target, judge);
+  if (aside === 'put-back') throw nameTaken(target);
+  try {
+    placeNew(staging, target);
+  } finally {
+    if (aside !== null) rmSync(aside, { recursive: true, force: true });
+  }
   syncDir(parent);
-  if (moved) rmSync(old, { recursive: true, force: true });
 }
 
 /** Removes the temporary and old folders a crashed write left in `dir`. */

@@ -3,10 +3,12 @@
 // `skill://<host label>/<name>/…`. A skill that fails any check is left out, with the reason kept
 // so that a direct request for it gets a clear error.
 import { createHash } from 'node:crypto';
+import { metadataIn } from '../lib/desktop/paths';
 import { skillRevision } from '../lib/desktop/revision';
 import { followsNameRule } from '../lib/parse/common';
 import { parseFrontmatter } from '../lib/parse/skill-md';
 import type { Mirror, MirrorRecord } from './mirror';
+import { grantsNeedingConfirmation } from './placement';
 
 export interface ServedSkill {
   /** `skill://<label>/<name>` (no trailing slash): the skill's root directory resource. */
@@ -39,7 +41,7 @@ export function originLabel(origin: string): string {
 const short = (text: string): string => createHash('sha256').update(text).digest('hex').slice(0, 8);
 
 function consistent(record: MirrorRecord): boolean {
-  const { format: _f, key: _k, caller: _c, storedAt: _s, agents: _a, revision, ...facts } = record;
+  const { format: _f, key: _k, caller: _c, profile: _p, formerPartition: _fp, confirmedRevision: _cr, storedAt: _s, agents: _a, revision, ...facts } = record;
   return skillRevision(facts) === revision;
 }
 
@@ -48,6 +50,18 @@ function frontmatterOf(bytes: Uint8Array): Record<string, unknown> | null {
   if (fm.data === null || fm.name === null || !followsNameRule(fm.name) || fm.description === null) return null;
   // Verbatim as JSON: what JSON cannot carry (e.g. YAML's .inf) becomes what JSON.stringify makes of it.
   return JSON.parse(JSON.stringify(fm.data)) as Record<string, unknown>;
+}
+
+/**
+ * Why a skill whose bytes check out is still not served: it carries version-control metadata, or it
+ * grants tools or carries scripts and the user did not confirm this revision for the skill.
+ */
+function heldBack(record: MirrorRecord, files: ReadonlyMap<string, Uint8Array>): string | null {
+  const metadata = record.files.find((f) => metadataIn(f.path) !== null);
+  if (metadata !== undefined) return `It carries version-control metadata (${metadata.path}), which Skillpin never hands to desktop agents.`;
+  const what = grantsNeedingConfirmation(files);
+  if (what !== null && record.confirmedRevision !== record.revision) return `It grants tools or carries scripts (${what}) and was not confirmed, so it is not served.`;
+  return null;
 }
 
 /** Builds the catalog from the mirror, checking every byte. The same skill from two browsers is served once (the later approval). */
@@ -59,6 +73,11 @@ export function buildCatalog(mirror: Mirror): Catalog {
     const files = consistent(record) ? mirror.verifiedFiles(record) : null;
     if (files === null) {
       refused.push({ uri: null, origin: record.origin, url: record.url, reason: 'Its files on disk do not match the approved digests, so it is not served.' });
+      continue;
+    }
+    const held = heldBack(record, files);
+    if (held !== null) {
+      refused.push({ uri: null, origin: record.origin, url: record.url, reason: held });
       continue;
     }
     const frontmatter = frontmatterOf(files.get('SKILL.md') ?? new Uint8Array(0));

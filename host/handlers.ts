@@ -3,7 +3,7 @@
 import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { AGENT_IDS, MAX_MESSAGE_TO_BROWSER, PROTOCOL_VERSION } from '../lib/desktop/limits';
-import type { AgentOutcome, AgentRequest, HeldSkill, HostReply, HostRequest, SkillRef, WireSkill } from '../lib/desktop/protocol';
+import type { AgentOutcome, AgentRequest, HeldSkill, HostReply, HostRequest, SkillRef, SyncEntry, WireSkill } from '../lib/desktop/protocol';
 import { skillKey, skillRevision } from '../lib/desktop/revision';
 import { decodeBase64Strict } from '../lib/verify/base64';
 import { lfNormalize } from '../lib/verify/digest';
@@ -11,13 +11,16 @@ import { agentRoot } from './agents';
 import { withLock } from './lock';
 import { type MirrorRecord, sha256Hex } from './mirror';
 import { dropCopy, type HostContext, placeCopy } from './placement';
+import { rejudge } from './rejudge';
+import { sweepUnlisted } from './sweep';
+import { HOST_VERSION } from './version';
 
-export const HOST_VERSION = '1.0.0';
+export { HOST_VERSION };
 
 const refOf = (r: SkillRef): SkillRef => ({ origin: r.origin, url: r.url });
 
 /** Removes a skill from the mirror and every agent copy the host wrote of it. */
-function removeSkill(ctx: HostContext, record: MirrorRecord): AgentOutcome[] {
+export function removeSkill(ctx: HostContext, record: MirrorRecord): AgentOutcome[] {
   const out: AgentOutcome[] = [];
   for (const { agent } of [...record.agents]) {
     const o = dropCopy(ctx, record, agent);
@@ -27,9 +30,10 @@ function removeSkill(ctx: HostContext, record: MirrorRecord): AgentOutcome[] {
   return out;
 }
 
-/** Writes the copies asked for and removes the others; the record is rewritten when they changed. */
-function reconcile(ctx: HostContext, record: MirrorRecord, requests: AgentRequest[], files: Map<string, Uint8Array>): AgentOutcome[] {
-  const before = JSON.stringify(record.agents);
+/** Writes the copies asked for and removes the others; the record is rewritten when they or the skill's confirmation changed. */
+function reconcile(ctx: HostContext, record: MirrorRecord, requests: AgentRequest[], files: Map<string, Uint8Array>, confirmed: string | null): AgentOutcome[] {
+  const before = JSON.stringify([record.agents, record.confirmedRevision ?? null]);
+  record.confirmedRevision = confirmed;
   const all = ctx.mirror.records();
   const out = requests.map((r) => placeCopy(ctx, record, r, files, all));
   for (const { agent } of [...record.agents]) {
@@ -37,17 +41,24 @@ function reconcile(ctx: HostContext, record: MirrorRecord, requests: AgentReques
     const o = dropCopy(ctx, record, agent);
     if (o !== null) out.push(o);
   }
-  if (JSON.stringify(record.agents) !== before) ctx.mirror.rewrite(record);
+  if (JSON.stringify([record.agents, record.confirmedRevision]) !== before) ctx.mirror.rewrite(record);
   return out;
 }
 
-function sync(ctx: HostContext, id: number, entries: { origin: string; url: string; revision: string; agents: AgentRequest[] }[]): HostReply {
+/** The partitions whose copies this browser profile's sync answers for: its own, and the one it adopted. */
+function ownPartitions(ctx: HostContext, records: readonly MirrorRecord[]): Set<string> {
+  return new Set([ctx.partition, ...records.flatMap((r) => (r.formerPartition !== undefined ? [r.formerPartition] : []))]);
+}
+
+function sync(ctx: HostContext, id: number, entries: SyncEntry[]): HostReply {
+  const agents: AgentOutcome[] = [];
+  const staleRules = !ctx.mirror.judgedByThisVersion(ctx.partition);
+  if (staleRules) agents.push(...rejudge(ctx, entries));
   const wanted = new Map(entries.map((e) => [skillKey(e), e]));
   const missing: SkillRef[] = [];
   const removed: SkillRef[] = [];
-  const agents: AgentOutcome[] = [];
   const held = new Set<string>();
-  for (const record of ctx.mirror.records(ctx.caller)) {
+  for (const record of ctx.mirror.records(ctx.partition)) {
     const entry = wanted.get(record.key);
     const files = entry !== undefined && entry.revision === record.revision ? ctx.mirror.verifiedFiles(record) : null;
     if (entry === undefined || files === null) {
@@ -56,8 +67,11 @@ function sync(ctx: HostContext, id: number, entries: { origin: string; url: stri
       continue;
     }
     held.add(record.key);
-    agents.push(...reconcile(ctx, record, entry.agents, files));
+    agents.push(...reconcile(ctx, record, entry.agents, files, entry.confirmedRevision));
   }
+  const records = ctx.mirror.records(ctx.partition);
+  agents.push(...sweepUnlisted(ctx.places, ownPartitions(ctx, records), ctx.mirror.records()));
+  if (staleRules) ctx.mirror.markJudged(ctx.partition);
   for (const [key, entry] of wanted) if (!held.has(key)) missing.push(refOf(entry));
   return { type: 'synced', id, missing, removed, agents };
 }
@@ -84,11 +98,11 @@ export function checkSkill(skill: WireSkill): Checked {
   return { ok: true, files };
 }
 
-function put(ctx: HostContext, id: number, skill: WireSkill, requests: AgentRequest[]): HostReply {
+function put(ctx: HostContext, id: number, skill: WireSkill, requests: AgentRequest[], confirmed: string | null): HostReply {
   const checked = checkSkill(skill);
   if (!checked.ok) return { type: 'error', id, code: checked.code, message: checked.message };
   const key = skillKey(skill);
-  let record = ctx.mirror.record(ctx.caller, key);
+  let record = ctx.mirror.record(ctx.partition, key);
   const agents: AgentOutcome[] = [];
   if (record !== null && (record.revision !== skill.revision || ctx.mirror.verifiedFiles(record) === null)) {
     agents.push(...removeSkill(ctx, record));
@@ -96,13 +110,23 @@ function put(ctx: HostContext, id: number, skill: WireSkill, requests: AgentRequ
   }
   if (record === null) {
     const { files: wire, ...facts } = skill;
-    record = { format: 1, key, caller: ctx.caller, ...facts, files: wire.map((f) => ({ path: f.path, sha256: f.sha256, size: f.size })), storedAt: ctx.now(), agents: [] };
+    record = {
+      format: 1,
+      key,
+      caller: ctx.caller,
+      profile: ctx.profile,
+      ...facts,
+      files: wire.map((f) => ({ path: f.path, sha256: f.sha256, size: f.size })),
+      storedAt: ctx.now(),
+      agents: [],
+      confirmedRevision: confirmed,
+    };
     ctx.mirror.store(
       record,
       [...checked.files].map(([path, bytes]) => ({ path, bytes })),
     );
   }
-  agents.push(...reconcile(ctx, record, requests, checked.files));
+  agents.push(...reconcile(ctx, record, requests, checked.files, confirmed));
   return { type: 'stored', id, skill: refOf(skill), agents };
 }
 
@@ -110,7 +134,7 @@ function status(ctx: HostContext, id: number): HostReply {
   const skills: HeldSkill[] = [];
   let size = 200;
   let truncated = false;
-  for (const r of ctx.mirror.records(ctx.caller)) {
+  for (const r of ctx.mirror.records(ctx.partition)) {
     const held: HeldSkill = { origin: r.origin, url: r.url, name: r.name, revision: r.revision, verification: r.verification, approvedAt: r.approvedAt, agents: r.agents };
     size += Buffer.byteLength(JSON.stringify(held)) + 1;
     if (size > MAX_MESSAGE_TO_BROWSER - 4096) {
@@ -127,7 +151,18 @@ function hello(ctx: HostContext, id: number): HostReply {
     const folder = agentRoot(ctx.places, agent);
     return { agent, folder, present: existsSync(dirname(folder)) };
   });
-  return { type: 'hello', id, protocol: PROTOCOL_VERSION, version: HOST_VERSION, held: ctx.mirror.records(ctx.caller).length, agents };
+  return { type: 'hello', id, protocol: PROTOCOL_VERSION, version: HOST_VERSION, held: ctx.mirror.records(ctx.partition).length, agents };
+}
+
+/** Runs a write under the lock, after this profile's part of the mirror is ready (and, on its first message, the part it adopts). */
+function writing(ctx: HostContext, id: number, fn: () => HostReply): HostReply {
+  return withLock(ctx.mirror.root, () => {
+    // uninstall-host holds the lock while it removes everything: a host that waited for it writes nothing.
+    if (ctx.installed !== undefined && !ctx.installed()) return { type: 'error', id, code: 'not-installed', message: 'Skillpin’s desktop program was uninstalled; nothing was written.' };
+    if (ctx.profile !== null) ctx.mirror.adoptLegacy(ctx.caller, ctx.profile);
+    ctx.mirror.prepare(ctx.partition);
+    return fn();
+  });
 }
 
 /** Answers one checked request. */
@@ -138,14 +173,8 @@ export function handle(ctx: HostContext, request: HostRequest): HostReply {
     case 'status':
       return status(ctx, request.id);
     case 'sync':
-      return withLock(ctx.mirror.root, () => {
-        ctx.mirror.prepare(ctx.caller);
-        return sync(ctx, request.id, request.skills);
-      });
+      return writing(ctx, request.id, () => sync(ctx, request.id, request.skills));
     case 'put':
-      return withLock(ctx.mirror.root, () => {
-        ctx.mirror.prepare(ctx.caller);
-        return put(ctx, request.id, request.skill, request.agents);
-      });
+      return writing(ctx, request.id, () => put(ctx, request.id, request.skill, request.agents, request.confirmedRevision));
   }
 }

@@ -7,8 +7,10 @@ import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, rmdirSync
 import { dirname, join } from 'node:path';
 import { FIREFOX_EXTENSION_ID, NATIVE_HOST_NAME } from '../lib/desktop/limits';
 import { writeFileAtomic } from './atomic';
-import { handle } from './handlers';
-import { Mirror } from './mirror';
+import { removeSkill } from './handlers';
+import { withLock } from './lock';
+import { Mirror, partitionOfRecord } from './mirror';
+import { sweepUnlisted } from './sweep';
 import { installFile, mirrorDir, type Places } from './places';
 
 export interface InstallOptions {
@@ -111,7 +113,10 @@ export function install(p: Places, o: InstallOptions): { record: InstallRecord; 
     write(path, firefox);
     for (const key of REGISTRY_KEYS.firefox) registry.push(key), o.run('reg', ['add', key, '/ve', '/t', 'REG_SZ', '/d', path, '/f']);
   }
-  const record: InstallRecord = { format: 1, chromeIds: o.chromeIds, firefoxIds: [FIREFOX_EXTENSION_ID], files, registry };
+  // Every file and key an earlier run wrote stays listed, so uninstall removes what each run left.
+  const before = readRecord(p);
+  const union = (earlier: string[] | undefined, now: string[]): string[] => [...new Set([...(earlier ?? []), ...now])];
+  const record: InstallRecord = { format: 1, chromeIds: o.chromeIds, firefoxIds: [FIREFOX_EXTENSION_ID], files: union(before?.files, files), registry: union(before?.registry, registry) };
   writeFileAtomic(installFile(p), json(record), 0o600);
   return { record, notes };
 }
@@ -131,17 +136,35 @@ function readRecord(p: Places): InstallRecord | null {
   }
 }
 
-/** Removes every agent copy and the mirror (as a sync naming nothing would), then what install wrote. */
+/**
+ * Removes every agent copy and the mirror (as a sync naming nothing would), then what install
+ * wrote. Holds the mirror's lock throughout, and removes install.json first: a host process that
+ * waited for the lock then finds its installation gone and writes nothing.
+ */
 export function uninstall(p: Places, run: (command: string, args: string[]) => void): { removedFiles: string[]; removedSkills: number } {
   const mirror = new Mirror(mirrorDir(p));
-  const callers = [...new Set(mirror.records().map((r) => r.caller))];
-  let removedSkills = 0;
-  for (const caller of callers) {
-    const reply = handle({ places: p, mirror, caller, now: () => Date.now() }, { type: 'sync', id: 0, skills: [] });
-    if (reply.type === 'synced') removedSkills += reply.removed.length;
+  return withLock(mirror.root, () => {
+    const record = readRecord(p);
+    rmSync(installFile(p), { force: true });
+    const removedSkills = removeMirror(p, mirror);
+    return { removedFiles: removeInstalled(p, record, run), removedSkills };
+  });
+}
+
+/** Every skill of every browser profile with its agent copies, then copies no record names, then the mirror folder. */
+function removeMirror(p: Places, mirror: Mirror): number {
+  const records = mirror.records();
+  const partitions = new Set([...mirror.partitions(), ...records.flatMap((r) => (r.formerPartition !== undefined ? [r.formerPartition] : []))]);
+  for (const record of records) {
+    const partition = partitionOfRecord(record);
+    removeSkill({ places: p, mirror, caller: record.caller, profile: record.profile ?? null, partition, now: () => Date.now() }, record);
   }
-  rmSync(mirrorDir(p), { recursive: true, force: true });
-  const record = readRecord(p);
+  sweepUnlisted(p, partitions, []);
+  rmSync(mirror.root, { recursive: true, force: true });
+  return records.length;
+}
+
+function removeInstalled(p: Places, record: InstallRecord | null, run: (command: string, args: string[]) => void): string[] {
   const removedFiles: string[] = [];
   for (const file of record?.files ?? []) {
     if (!existsSync(file)) continue;
@@ -157,11 +180,10 @@ export function uninstall(p: Places, run: (command: string, args: string[]) => v
     }
   }
   for (const key of record?.registry ?? []) run('reg', ['delete', key, '/f']);
-  rmSync(installFile(p), { force: true });
   try {
     rmdirSync(p.dataDir);
   } catch {
     // Not empty or already gone.
   }
-  return { removedFiles, removedSkills };
+  return removedFiles;
 }

@@ -1,11 +1,21 @@
-// One writer at a time (docs/desktop.md): each browser starts its own host process, so the
-// writes of a sync or a put hold `<mirror>/.lock`, a file naming the process that holds it. A
-// lock whose process is gone is taken over.
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+// One writer at a time (docs/desktop.md): each browser starts its own host process, and
+// uninstall-host runs beside them, so every write of the mirror or the agent folders holds
+// `<mirror>/.lock`, a file naming the process that holds it and a token of this hold.
+//
+// Taking it: the token is written to a temporary file first and then linked into place, so the
+// lock appears whole or not at all (a reader never sees an empty lock). A lock whose process is
+// gone is renamed aside, checked again (still the dead one's?) and only then deleted; had another
+// process taken it over meanwhile, it is put back. Releasing removes the lock only while it still
+// holds this process's own token.
+import { randomBytes } from 'node:crypto';
+import { appendFileSync, closeSync, fsyncSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 
 const WAIT_STEP_MS = 50;
 const WAIT_STEPS = 200;
+
+/** Locks this process holds now (a nested withLock on the same mirror runs inside the outer hold). */
+const held = new Map<string, string>();
 
 function alive(pid: number): boolean {
   try {
@@ -20,39 +30,133 @@ function sleep(ms: number): void {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }
 
-function tryTake(file: string): boolean {
+const readOr = (file: string): string | null => {
   try {
-    const fd = openSync(file, 'wx', 0o600);
-    writeSync(fd, String(process.pid));
+    return readFileSync(file, 'utf8');
+  } catch {
+    return null;
+  }
+};
+
+const pidOf = (text: string): number => Number.parseInt(text.split(' ')[0] ?? '', 10);
+
+/** Writes `text` to a fresh temporary file beside the lock and links it to `file`: true when this made the lock. */
+function createWhole(file: string, text: string): boolean {
+  const temp = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+  const fd = openSync(temp, 'wx', 0o600);
+  try {
+    writeSync(fd, text);
+    fsyncSync(fd);
+  } finally {
     closeSync(fd);
+  }
+  try {
+    linkSync(temp, file);
     return true;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    return false;
+  } finally {
+    rmSync(temp, { force: true });
   }
-  let holder = Number.NaN;
+}
+
+/** Takes over a lock whose process is gone: renamed aside, checked again, deleted, or put back when it changed hands. */
+function clearStale(file: string, seen: string): void {
+  const aside = `${file}.stale.${process.pid}.${randomBytes(6).toString('hex')}`;
   try {
-    holder = Number.parseInt(readFileSync(file, 'utf8'), 10);
+    renameSync(file, aside);
   } catch {
-    // Removed meanwhile: try again.
+    return;
   }
-  if (Number.isSafeInteger(holder) && holder > 0 && holder !== process.pid && alive(holder)) return false;
-  rmSync(file, { force: true });
+  const moved = readOr(aside);
+  if (moved === seen) {
+    rmSync(aside, { force: true });
+    return;
+  }
+  // Another process took the lock between our read and our rename: give it back.
+  try {
+    linkSync(aside, file);
+  } catch {
+    // A third one holds it now; the one we moved will find its lock gone at release and write nothing more.
+  }
+  rmSync(aside, { force: true });
+}
+
+function tryTake(file: string, token: string): boolean {
+  if (createWhole(file, token)) return true;
+  const holder = readOr(file);
+  if (holder === null) return false;
+  const pid = pidOf(holder);
+  if (Number.isSafeInteger(pid) && pid > 0 && alive(pid)) return false;
+  clearStale(file, holder);
   return false;
+}
+
+/** Removes the lock only while it holds our token. */
+function release(file: string, token: string): void {
+  const aside = `${file}.release.${process.pid}.${randomBytes(6).toString('hex')}`;
+  try {
+    renameSync(file, aside);
+  } catch {
+    return;
+  }
+  if (readOr(aside) !== token) {
+    try {
+      linkSync(aside, file);
+    } catch {
+      // Someone else holds a lock now.
+    }
+  }
+  try {
+    unlinkSync(aside);
+  } catch {
+    // Already gone.
+  }
+}
+
+/** Removes the temporary and set-aside lock files of processes that are gone (a crash while taking or releasing). */
+function clearLockLeftovers(mirrorRoot: string): void {
+  let names: string[] = [];
+  try {
+    names = readdirSync(mirrorRoot).filter((n) => n.startsWith('.lock.'));
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const pid = Number.parseInt(name.split('.').find((part) => /^\d+$/.test(part)) ?? '', 10);
+    if (Number.isSafeInteger(pid) && pid > 0 && pid !== process.pid && alive(pid)) continue;
+    if (pid === process.pid) continue;
+    rmSync(join(mirrorRoot, name), { force: true });
+  }
+}
+
+/** Tests only: SKILLPIN_TEST_LOCK_LOG names a file that gets a line when a hold starts and ends. */
+function logHold(what: 'enter' | 'leave'): void {
+  const log = process.env.SKILLPIN_TEST_LOCK_LOG;
+  if (log) appendFileSync(log, `${what} ${process.pid} ${process.hrtime.bigint()} ${Date.now()}\n`);
 }
 
 /** Runs `fn` holding the mirror's lock; throws `busy` when another process keeps it for about ten seconds. */
 export function withLock<T>(mirrorRoot: string, fn: () => T): T {
-  mkdirSync(mirrorRoot, { recursive: true, mode: 0o700 });
   const file = join(mirrorRoot, '.lock');
+  if (held.has(file)) return fn();
+  const token = `${process.pid} ${randomBytes(12).toString('hex')}`;
   let taken = false;
   for (let i = 0; i < WAIT_STEPS && !taken; i++) {
-    taken = tryTake(file);
-    if (!taken) sleep(WAIT_STEP_MS);
+    mkdirSync(mirrorRoot, { recursive: true, mode: 0o700 });
+    taken = tryTake(file, token);
+    if (!taken) sleep(WAIT_STEP_MS + Math.floor(Math.random() * 20));
   }
   if (!taken) throw Object.assign(new Error('Another Skillpin host process is writing the mirror.'), { code: 'busy' });
+  held.set(file, token);
+  logHold('enter');
+  clearLockLeftovers(mirrorRoot);
   try {
     return fn();
   } finally {
-    rmSync(file, { force: true });
+    logHold('leave');
+    held.delete(file);
+    release(file, token);
   }
 }

@@ -6,12 +6,14 @@ import { install, mcpConfig, uninstall } from './install';
 import { runMcpServer } from './mcp';
 import { runNativeHost } from './native-host';
 import { type PlaceOverrides, places } from './places';
+import { HOST_VERSION } from './version';
 
 const USAGE = `Usage:
   skillpin install-host [--chrome-id <id>]... [--chrome-profile <dir>]... [--home <dir>] [--data-dir <dir>]
   skillpin uninstall-host [--home <dir>] [--data-dir <dir>]
   skillpin mcp            the MCP server (stdio) over the mirror
-  skillpin native-host    started by the browser, not by hand`;
+  skillpin native-host    started by the browser, not by hand
+  skillpin --version      the program's version`;
 
 interface Flags {
   chromeIds: string[];
@@ -93,6 +95,10 @@ export async function main(argv: string[]): Promise<number> {
         return 0;
       case 'uninstall-host':
         uninstallHost(rest);
+        return 0;
+      case '--version':
+      case 'version':
+        process.stdout.write(`skillpin ${HOST_VERSION}\n`);
         return 0;
       default:
         process.stderr.write(`${USAGE}\n`);

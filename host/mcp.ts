@@ -6,7 +6,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { ErrorCode, ListResourcesRequestSchema, McpError, ReadResourceRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod/v4';
 import { buildCatalog, type ServedSkill } from './catalog';
-import { HOST_VERSION } from './handlers';
+import { HOST_VERSION } from './version';
 import { contentOf, mimeOf } from './mime';
 import { Mirror } from './mirror';
 import { mirrorDir, type Places } from './places';
@@ -53,7 +53,10 @@ function uriParam(params: Record<string, unknown> | undefined): string {
 
 function notServed(uri: string, mirror: Mirror): McpError {
   const refused = buildCatalog(mirror).refused;
-  const why = refused.length > 0 ? ` ${refused.length} mirrored skill(s) are held back because their files do not match the approved digests or their frontmatter is unusable.` : '';
+  const why =
+    refused.length > 0
+      ? ` ${refused.length} mirrored skill(s) are held back: their files do not match the approved digests, their frontmatter is unusable, or they need a confirmation that was not given.`
+      : '';
   return new McpError(ErrorCode.InvalidParams, `No skill is served at ${uri}.${why}`);
 }
 

@@ -1,4 +1,4 @@
-// The mirror on disk (docs/desktop.md): for each browser that hands skills over, a folder of
+// The mirror on disk (docs/desktop.md): for each browser profile that hands skills over, a folder of
 // skills, each a folder named by its key holding `record.json` (the approved facts, every file's
 // digest and size, the agent copies written) and `files/` (the files exactly as approved).
 // Only the host writes here; the MCP server only reads, and checks every file against the record
@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { type AgentId, isAgentId } from '../lib/desktop/limits';
 import type { SkillFacts } from '../lib/desktop/protocol';
 import { clearLeftovers, OLD_PREFIX, writeFileAtomic, writeTreeAtomic } from './atomic';
+import { HOST_VERSION } from './version';
 
 export const RECORD_FILE = 'record.json';
 export const FILES_DIR = 'files';
@@ -26,6 +27,12 @@ export interface MirrorRecord extends SkillFacts {
   key: string;
   /** The extension that handed it over (`chrome-extension://<id>/` or a Firefox add-on id). */
   caller: string;
+  /** The browser profile that handed it over (its id, kept in the profile's storage); absent in records written before profiles had ids. */
+  profile?: string | null;
+  /** The partition this record was adopted from (a mirror written before profiles had ids): copies whose provenance names it are this record's too. */
+  formerPartition?: string;
+  /** The revision the user confirmed for the skill as a whole (the MCP server serves a skill needing confirmation only with it). */
+  confirmedRevision?: string | null;
   revision: string;
   files: RecordFile[];
   storedAt: number;
@@ -33,10 +40,26 @@ export interface MirrorRecord extends SkillFacts {
   agents: { agent: AgentId; folder: string }[];
 }
 
-/** The folder of one caller's part of the mirror: 16 hex digits of SHA-256 of the caller. */
-export function partitionOf(caller: string): string {
-  return createHash('sha256').update(caller).digest('hex').slice(0, 16);
+/**
+ * The folder of one browser profile's part of the mirror: 16 hex digits of SHA-256 of the caller
+ * and the profile id; without a profile id (an extension from before profiles had one, and every
+ * mirror it wrote), of the caller alone.
+ */
+export function partitionOf(caller: string, profile: string | null = null): string {
+  return createHash('sha256')
+    .update(profile === null ? caller : `${caller}\n${profile}`)
+    .digest('hex')
+    .slice(0, 16);
 }
+
+export const partitionOfRecord = (r: Pick<MirrorRecord, 'caller' | 'profile'>): string => partitionOf(r.caller, r.profile ?? null);
+
+/**
+ * The rules agent copies are judged by are this program's (its paths, grants and confirmation
+ * rules): a partition last judged by another version of the program is judged again on its next
+ * sync (host/rejudge.ts).
+ */
+const RULES_FILE = 'rules.json';
 
 export const sha256Hex = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
 
@@ -47,6 +70,9 @@ function isRecord(value: unknown, key: string): value is MirrorRecord {
     r.format === 1 &&
     r.key === key &&
     typeof r.caller === 'string' &&
+    (r.profile === undefined || r.profile === null || typeof r.profile === 'string') &&
+    (r.formerPartition === undefined || typeof r.formerPartition === 'string') &&
+    (r.confirmedRevision === undefined || r.confirmedRevision === null || typeof r.confirmedRevision === 'string') &&
     typeof r.origin === 'string' &&
     typeof r.url === 'string' &&
     typeof r.name === 'string' &&
@@ -61,23 +87,42 @@ function isRecord(value: unknown, key: string): value is MirrorRecord {
 export class Mirror {
   constructor(readonly root: string) {}
 
-  partitionDir(caller: string): string {
-    return join(this.root, partitionOf(caller));
+  partitionDir(partition: string): string {
+    return join(this.root, partition);
   }
 
-  skillDir(record: Pick<MirrorRecord, 'caller' | 'key'>): string {
-    return join(this.partitionDir(record.caller), record.key);
+  skillDir(record: Pick<MirrorRecord, 'caller' | 'profile' | 'key'>): string {
+    return join(this.partitionDir(partitionOfRecord(record)), record.key);
   }
 
-  /** Creates the mirror folder (only the user may read it) and clears what a crashed write left. */
-  prepare(caller: string): void {
-    mkdirSync(this.partitionDir(caller), { recursive: true, mode: 0o700 });
-    clearLeftovers(this.partitionDir(caller));
+  /** Creates the partition's folder (only the user may read it) and clears what a crashed write left. */
+  prepare(partition: string): void {
+    mkdirSync(this.partitionDir(partition), { recursive: true, mode: 0o700 });
+    clearLeftovers(this.partitionDir(partition));
   }
 
-  /** The records of one caller, or of every caller; a folder whose record is unreadable is skipped. */
-  records(caller?: string): MirrorRecord[] {
-    const parts = caller === undefined ? this.partitions() : [partitionOf(caller)];
+  /**
+   * A profile's first sync adopts what its extension wrote before profiles had ids: the caller's
+   * old partition becomes this profile's, when this profile holds nothing yet. Later profiles start
+   * empty. Copies in agent folders keep naming the old partition until they are written again;
+   * each record notes it (formerPartition) so they stay recognised as the host's own.
+   */
+  adoptLegacy(caller: string, profile: string): void {
+    const legacy = partitionOf(caller);
+    const mine = partitionOf(caller, profile);
+    if (!existsSync(this.partitionDir(legacy))) return;
+    if (this.records(mine).length > 0 || this.records(legacy).length === 0) return;
+    rmSync(this.partitionDir(mine), { recursive: true, force: true });
+    renameSync(this.partitionDir(legacy), this.partitionDir(mine));
+    for (const key of readdirSync(this.partitionDir(mine)).filter((n) => KEY.test(n))) {
+      const old = this.read(join(this.partitionDir(mine), key), key);
+      if (old !== null && old.caller === caller) this.rewrite({ ...old, profile, formerPartition: legacy });
+    }
+  }
+
+  /** The records of one partition, or of every partition; a folder whose record is unreadable or belongs elsewhere is skipped. */
+  records(partition?: string): MirrorRecord[] {
+    const parts = partition === undefined ? this.partitions() : [partition];
     const out: MirrorRecord[] = [];
     for (const part of parts) {
       const dir = join(this.root, part);
@@ -89,13 +134,14 @@ export class Mirror {
       }
       for (const key of names.filter((n) => KEY.test(n)).sort()) {
         const record = this.read(join(dir, key), key);
-        if (record !== null && (caller === undefined || record.caller === caller)) out.push(record);
+        if (record !== null && partitionOfRecord(record) === part) out.push(record);
       }
     }
     return out;
   }
 
-  private partitions(): string[] {
+  /** The partition folders the mirror has. */
+  partitions(): string[] {
     try {
       return readdirSync(this.root)
         .filter((n) => PARTITION.test(n))
@@ -103,6 +149,20 @@ export class Mirror {
     } catch {
       return [];
     }
+  }
+
+  /** True when the partition's copies were last judged by this version of the program (never, for a partition a host before 1.1.0 wrote). */
+  judgedByThisVersion(partition: string): boolean {
+    try {
+      const v = JSON.parse(readFileSync(join(this.partitionDir(partition), RULES_FILE), 'utf8')) as { host?: unknown };
+      return v.host === HOST_VERSION;
+    } catch {
+      return false;
+    }
+  }
+
+  markJudged(partition: string): void {
+    writeFileAtomic(join(this.partitionDir(partition), RULES_FILE), Buffer.from(JSON.stringify({ host: HOST_VERSION })));
   }
 
   private read(dir: string, key: string): MirrorRecord | null {
@@ -114,15 +174,16 @@ export class Mirror {
     }
   }
 
-  record(caller: string, key: string): MirrorRecord | null {
-    return this.read(join(this.partitionDir(caller), key), key);
+  record(partition: string, key: string): MirrorRecord | null {
+    const r = this.read(join(this.partitionDir(partition), key), key);
+    return r !== null && partitionOfRecord(r) === partition ? r : null;
   }
 
   /** Stores a skill's files and record in one swap: the old copy, if any, is replaced whole. */
   store(record: MirrorRecord, files: { path: string; bytes: Uint8Array }[]): void {
     const tree = files.map((f) => ({ path: `${FILES_DIR}/${f.path}`, bytes: f.bytes }));
     tree.push({ path: RECORD_FILE, bytes: Buffer.from(JSON.stringify(record, null, 2)) });
-    writeTreeAtomic(this.partitionDir(record.caller), record.key, tree, { dir: 0o700, file: 0o600 });
+    writeTreeAtomic(this.partitionDir(partitionOfRecord(record)), record.key, tree, { dir: 0o700, file: 0o600 });
   }
 
   /** Rewrites a record (its agent copies changed); the files stay. */
@@ -131,10 +192,10 @@ export class Mirror {
   }
 
   /** Removes a skill from the mirror: renamed out of the way first, so a reader sees it whole or not at all. */
-  remove(record: Pick<MirrorRecord, 'caller' | 'key'>): void {
+  remove(record: Pick<MirrorRecord, 'caller' | 'profile' | 'key'>): void {
     const dir = this.skillDir(record);
     if (!existsSync(dir)) return;
-    const gone = join(this.partitionDir(record.caller), `${OLD_PREFIX}${record.key}`);
+    const gone = join(this.partitionDir(partitionOfRecord(record)), `${OLD_PREFIX}${record.key}`);
     renameSync(dir, gone);
     rmSync(gone, { recursive: true, force: true });
   }

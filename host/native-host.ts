@@ -2,12 +2,12 @@
 // argument, it reads framed messages on stdin and answers each on stdout. The caller must be one
 // of the extension ids install-host wrote down; any other gets an error for every message and
 // the mirror is not touched. Nothing but frames is ever written to stdout.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmdirSync } from 'node:fs';
 import { MAX_MESSAGE_TO_HOST } from '../lib/desktop/limits';
 import { type HostReply, parseHostRequest } from '../lib/desktop/protocol';
 import { decodeJson, encodeFrame, FrameReader } from './framing';
 import { handle } from './handlers';
-import { Mirror } from './mirror';
+import { Mirror, partitionOf } from './mirror';
 import { installFile, mirrorDir, type Places } from './places';
 
 export interface InstalledIds {
@@ -48,15 +48,43 @@ function errorReply(id: number | null, code: Extract<HostReply, { type: 'error' 
   return { type: 'error', id, code, message };
 }
 
+export interface AnswerContext {
+  allowed: boolean;
+  caller: string;
+  places: Places;
+  now(): number;
+  /** False once the installation is gone (uninstall-host ran while this host was running); absent: installed. */
+  installed?(): boolean;
+}
+
+const GONE = 'Skillpin’s desktop program was uninstalled while it was running; nothing was written. Install it again to use desktop agents.';
+
+/** After uninstall-host: the folders a waiting write may have made again, removed when empty. */
+function tidyAfterUninstall(places: Places): void {
+  for (const dir of [mirrorDir(places), places.dataDir]) {
+    try {
+      rmdirSync(dir);
+    } catch {
+      // Not empty or already gone.
+    }
+  }
+}
+
 /** Answers one frame's bytes. Exported for the tests that feed frames without a process. */
-export function answer(bytes: Buffer, ctx: { allowed: boolean; caller: string; places: Places; now(): number }): HostReply {
+export function answer(bytes: Buffer, ctx: AnswerContext): HostReply {
   const json = decodeJson(bytes);
   if (!json.ok) return errorReply(null, 'malformed-json', 'The message is not UTF-8 JSON.');
   if (!ctx.allowed) return errorReply(null, 'caller-not-allowed', 'This host was not installed for the extension that started it; nothing was changed.');
   const parsed = parseHostRequest(json.value);
   if (!parsed.ok) return errorReply(parsed.id, parsed.code, parsed.message);
+  const installed = ctx.installed ?? (() => true);
+  if (!installed()) return errorReply(parsed.value.id, 'not-installed', GONE);
+  const profile = parsed.value.profile;
+  const hostCtx = { places: ctx.places, mirror: new Mirror(mirrorDir(ctx.places)), caller: ctx.caller, profile, partition: partitionOf(ctx.caller, profile), now: ctx.now, installed };
   try {
-    return handle({ places: ctx.places, mirror: new Mirror(mirrorDir(ctx.places)), caller: ctx.caller, now: ctx.now }, parsed.value);
+    const reply = handle(hostCtx, parsed.value);
+    if (reply.type === 'error' && reply.code === 'not-installed') tidyAfterUninstall(ctx.places);
+    return reply;
   } catch (error) {
     const busy = (error as { code?: string }).code === 'busy';
     return errorReply(parsed.value.id, busy ? 'busy' : 'internal', error instanceof Error ? error.message : String(error));
@@ -73,7 +101,7 @@ export function runNativeHost(args: readonly string[], places: Places): Promise<
   const caller = callerOf(args);
   const allowed = callerAllowed(caller, installedIds(places));
   const reader = new FrameReader(MAX_MESSAGE_TO_HOST);
-  const ctx = { allowed, caller: caller?.caller ?? '', places, now: () => Date.now() };
+  const ctx: AnswerContext = { allowed, caller: caller?.caller ?? '', places, now: () => Date.now(), installed: () => existsSync(installFile(places)) };
   return new Promise((resolve) => {
     process.stdin.on('data', (chunk: Buffer) => {
       for (const frame of reader.push(chunk)) {

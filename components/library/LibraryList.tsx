@@ -1,6 +1,7 @@
 // The library's rows, grouped by site. The row the arrow keys chose is marked (data-active) and
 // its buttons act on the active tab: Insert into chat on a chat site, Copy skill context, Export
-// for upload; a skill that needs the user has Review instead.
+// for upload; a skill that needs the user has Review instead, and one whose findings are not all
+// confirmed has Confirm.
 import type { LibraryEntry, LibraryGroup } from '../../lib/library/filter';
 import { t } from '../../lib/i18n';
 import { NAME_MAX, display } from '../../lib/text/display';
@@ -82,6 +83,18 @@ function Row({ entry, index, active, tab, actions, onReview, onPick }: RowProps)
             </button>
             <ExportButton exporter={actions.exporter} origin={item.origin} url={item.url} name={item.name} disabled={actions.busy} />
           </>
+        )}
+        {item.attention === 'needs-confirmation' && (
+          <button
+            type="button"
+            class="btn-primary"
+            disabled={actions.busy}
+            onClick={() => void actions.confirmAt(item.origin, item.url)}
+            data-action="confirm-findings"
+            aria-label={t('needs_confirmation_for', name)}
+          >
+            {t('needs_confirmation_button')}
+          </button>
         )}
         {!item.usable && (
           <button type="button" class="btn-primary" onClick={() => onReview(entry)} data-action="review" aria-label={t('library_review_title', name)}>

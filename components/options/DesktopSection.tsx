@@ -7,7 +7,7 @@ import { t } from '../../lib/i18n';
 import type { DesktopStatus } from '../../lib/messages';
 import { DESKTOP_STATES, type Tone } from '../shared/status';
 import { formatDate } from '../shared/format';
-import { DesktopInstall } from './DesktopInstall';
+import { DesktopInstall, DesktopUpdate } from './DesktopInstall';
 import { DesktopSkills } from './DesktopSkills';
 import type { OptionsEnv } from './env';
 import { agentName, type DesktopModel, useDesktop } from './use-desktop';
@@ -36,6 +36,7 @@ function StatePanel({ model, status }: { model: DesktopModel; status: DesktopSta
         </div>
       )}
       {needsInstall && <DesktopInstall command={status.installCommand} open />}
+      {status.state === 'outdated' && status.update && <DesktopUpdate update={status.update} version={status.hostVersion} />}
     </div>
   );
 }

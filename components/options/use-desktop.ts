@@ -5,7 +5,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { AgentId } from '../../lib/desktop/limits';
 import { t } from '../../lib/i18n';
-import type { DesktopSkillStatus, DesktopStatus } from '../../lib/messages';
+import type { DesktopStatus } from '../../lib/messages';
 import type { Settings } from '../../lib/types';
 import { useAnnounce } from '../shared/Announcer';
 import { errorText } from '../shared/format';
@@ -22,8 +22,6 @@ export interface DesktopModel {
   turnOn(): void;
   turnOff(): Promise<void>;
   setAgent(agent: AgentId, on: boolean): Promise<void>;
-  /** Allows (or stops allowing) this revision of a skill that grants tools or carries scripts in one agent's folder. */
-  allow(skill: DesktopSkillStatus, agent: AgentId, on: boolean): Promise<void>;
   check(): Promise<void>;
 }
 
@@ -112,12 +110,6 @@ export function useDesktop(env: OptionsEnv, version: number): DesktopModel {
     setAgent: async (agent, on) => {
       const now = settings?.desktopAgents ?? [];
       await change({ desktopAgents: on ? [...now.filter((a) => a !== agent), agent] : now.filter((a) => a !== agent) });
-    },
-    allow: async (skill, agent, on) => {
-      // Only this skill's confirmation for this agent changes; one for an older revision goes.
-      const others = (settings?.desktopConfirmed ?? []).filter((c) => !(c.origin === skill.origin && c.url === skill.url && c.agent === agent));
-      const next = on ? [...others, { origin: skill.origin, url: skill.url, agent, revision: skill.revision }] : others;
-      if ((await change({ desktopConfirmed: next })) && on) announce(t('desktop_allowed', skill.name, agentName(agent)), 'success');
     },
     check: async () => {
       await check();

@@ -1,5 +1,5 @@
 // On a chat site: every approved skill from every origin, ready to insert into
-// this tab's composer or to copy.
+// this tab's composer or to copy; one whose findings are not all confirmed offers Confirm.
 import { Origin } from '../shared/Origin';
 import { NAME_MAX, display } from '@/lib/text/display';
 import { useEffect, useState } from 'preact/hooks';
@@ -58,6 +58,22 @@ export function ChatPanel({ env, tabId, chatOrigin, actions, version = 0 }: Prop
                 <Origin origin={item.origin} /> · {t('approval_on', formatDate(item.approvedAt))}
               </p>
               <ExportNote status={actions.exporter.exportOf(item.origin, item.url)} />
+              {item.attention === 'needs-confirmation' && (
+                <div class="needs-confirmation" data-testid="needs-confirmation">
+                  <p>
+                    <strong>{t('needs_confirmation')}</strong> {t('needs_confirmation_note')}
+                  </p>
+                  <button
+                    type="button"
+                    disabled={actions.busy}
+                    onClick={() => void actions.confirmAt(item.origin, item.url)}
+                    aria-label={t('needs_confirmation_for', display(item.name, NAME_MAX))}
+                    data-action="confirm-findings"
+                  >
+                    {t('needs_confirmation_button')}
+                  </button>
+                </div>
+              )}
               {item.usable ? (
                 <div class="actions">
                   {tabId !== null && (
@@ -77,6 +93,7 @@ export function ChatPanel({ env, tabId, chatOrigin, actions, version = 0 }: Prop
           ))}
         </ul>
       )}
+      {actions.dialog}
     </section>
   );
 }

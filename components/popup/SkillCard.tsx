@@ -1,5 +1,5 @@
-// One skill in the list: what it is, where it comes from, its status, and the
-// actions the user may take on it now.
+// One skill in the list: what it can do (before anything else), what it is, where it comes from,
+// its status, and the actions the user may take on it now.
 import { useId } from 'preact/hooks';
 import type { SkillReport } from '../../lib/types';
 import { t } from '../../lib/i18n';
@@ -13,6 +13,7 @@ import { usePolicy } from '../shared/policy';
 import { approveCheck } from '../shared/approve';
 import type { SkillActions } from '../shared/actions';
 import type { ChatTab } from './target';
+import { CardFindings, NeedsConfirmation } from './SkillFindings';
 
 interface Props {
   skill: SkillReport;
@@ -118,6 +119,7 @@ export function SkillCard({ skill, origin, actions, chatTab, onDetails }: Props)
         </h3>
         <StatusChip status={skill.status} code={skill.statusCode} />
       </div>
+      <CardFindings skill={skill} />
       {skill.description && <p class="card-desc">{skill.description}</p>}
       {meta.length > 0 && (
         <ul class="card-meta" aria-label={t('card_facts')}>
@@ -139,6 +141,7 @@ export function SkillCard({ skill, origin, actions, chatTab, onDetails }: Props)
         </p>
       )}
       <ApprovalLine skill={skill} />
+      <NeedsConfirmation skill={skill} actions={actions} />
       <ExportLine skill={skill} origin={origin} actions={actions} />
       <div class="card-actions">
         <button type="button" class="btn-quiet" onClick={onDetails} aria-label={t('details_for', skill.name)} data-action="details">

@@ -1,5 +1,5 @@
 // Everything about one skill: one plain verdict, what the user may do, the diff against the
-// approved text for a changed skill, the content flags, the SKILL.md (rendered safely, or raw),
+// approved text for a changed skill, what the skill can do (every finding), the content flags, the SKILL.md (rendered safely, or raw),
 // the facts, and folded below them the evidence (checksums, signature, key, status code).
 import { useEffect, useRef } from 'preact/hooks';
 import type { OriginReport, SkillReport } from '../../lib/types';
@@ -13,6 +13,8 @@ import { ArchiveFileList } from '../shared/ArchiveFiles';
 import { ChangesSection, changedFiles, changedTexts, ContentSection } from './SkillContent';
 import { FactsSection } from './SkillFacts';
 import { EvidenceSection } from './SkillEvidence';
+import { FindingsSection } from '../shared/Findings';
+import { NeedsConfirmation } from './SkillFindings';
 import type { ChatTab } from './target';
 import { useSkillText } from './use-skill-text';
 
@@ -85,10 +87,12 @@ export function SkillDetails({ env, report, skill, actions, chatTab, onBack }: P
       </div>
       <Verdict skill={skill} />
       <ApprovalLine skill={skill} />
+      <NeedsConfirmation skill={skill} actions={actions} />
       <ExportLine skill={skill} origin={report.origin} actions={actions} />
       {(changes || files) && <ChangesSection texts={changes} files={files} />}
       <SkillButtons skill={skill} actions={actions} chatTab={chatTab} origin={report.origin} reviewed={reviewed} />
       {skill.status === 'content-changed' && !changes && !files && text.phase === 'ready' && <p class="hint">{t('diff_unavailable')}</p>}
+      <FindingsSection skill={skill} />
       {skill.type === 'archive' && <ArchiveFileList skill={skill} />}
       {skill.advisory.length > 0 && <AdvisorySection skill={skill} />}
       <ContentSection text={text} skill={skill} />

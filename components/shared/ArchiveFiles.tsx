@@ -1,16 +1,32 @@
-// An archive skill's files in the details view: every file an approval binds, with its size and
-// checksum, and, for an archive whose files changed since the approval, the files added, removed and
+// An archive skill's files in the details view: every file an approval binds, with its size, its
+// findings (how many, the most serious) and checksum, and, for an archive whose files changed since the approval, the files added, removed and
 // changed, with a line diff of each text file (PRODUCT.md §9.2, FORMATS.md §6.6).
 import type { ArchiveFileChange } from '../../lib/messages';
 import type { SkillReport } from '../../lib/types';
 import { t } from '../../lib/i18n';
 import { formatBytes } from './format';
 import { SkillDiff } from './SkillDiff';
+import { mostSerious } from './finding-words';
+import { SeverityBadge } from './Findings';
+import { tn } from '../../lib/i18n/plural';
+import type { Finding } from '../../lib/types';
+
+/** A file's findings: the most serious, in words with its marker, and how many there are. */
+function FileFindings({ findings }: { findings: readonly Finding[] }) {
+  const worst = mostSerious(findings);
+  if (worst === null) return null;
+  return (
+    <span class="file-findings" data-count={findings.length} data-severity={worst}>
+      <SeverityBadge severity={worst} /> <span class="hint">{tn('archive_file_findings', findings.length)}</span>
+    </span>
+  );
+}
 
 /** The files of the archive as the report lists them (directories left out). */
 export function ArchiveFileList({ skill }: { skill: SkillReport }) {
   const files = (skill.archive?.entries ?? []).filter((e) => e.type === 'file');
   if (files.length === 0) return null;
+  const findings = skill.review?.findings ?? [];
   return (
     <section class="section" aria-labelledby="archive-files-title" data-testid="archive-files">
       <h3 id="archive-files-title">{t('archive_files_title')}</h3>
@@ -26,7 +42,10 @@ export function ArchiveFileList({ skill }: { skill: SkillReport }) {
         <tbody>
           {files.map((f) => (
             <tr key={f.path} data-file={f.path}>
-              <td class="break">{f.path}</td>
+              <td class="break">
+                {f.path}
+                <FileFindings findings={findings.filter((x) => x.file === f.path)} />
+              </td>
               <td>{formatBytes(f.size)}</td>
               <td class="hex">{f.sha256 ?? t('unknown')}</td>
             </tr>

@@ -15,7 +15,7 @@ export function originPieces(origin: string): string[] {
   // An IPv6 literal ([::1]:8080) is one piece: its colons are no place for a break.
   const labels = hostPart.startsWith('[') ? [hostPart] : hostPart.split('.');
   const pieces = scheme ? [scheme] : [];
-  labels.forEach((label, i) => pieces.push(i < labels.length - 1 ? `${label}.` : label));
+  for (const [i, label] of labels.entries()) pieces.push(i < labels.length - 1 ? `${label}.` : label);
   for (const p of path) pieces.push(`/${p}`);
   return pieces;
 }
@@ -24,7 +24,6 @@ export function Origin({ origin, class: className }: { origin: string; class?: s
   return (
     <span class={className ? `origin-text ${className}` : 'origin-text'} title={origin} data-origin-text={origin}>
       {originPieces(origin).map((piece, i) => (
-        // biome-ignore lint/suspicious/noArrayIndexKey: the pieces of one origin never move
         <Fragment key={i}>
           {i > 0 && <wbr />}
           <span class="origin-piece">{piece}</span>

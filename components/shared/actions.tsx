@@ -1,12 +1,15 @@
-// The user's actions on a skill, in the popup and the side panel: approve (with the extra
-// confirmations), withdraw an approval (with Undo), copy the skill context, insert it into a chat
+// The user's actions on a skill, in the popup and the side panel: approve (with the one
+// confirmation of what it can do, and the extra confirmations), confirm what an approved skill can
+// do, withdraw an approval (with Undo), copy the skill context, insert it into a chat
 // tab, export for upload. Results go to the live region.
 import type { JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import type { SkillReport } from '../../lib/types';
 import { t } from '../../lib/i18n';
 import { useAnnounce } from './Announcer';
-import { Dialog } from './Dialog';
+import { ApproveDialog, type PendingConfirmation } from './ApproveDialog';
+import { confirmKeys, findingsToAsk } from './finding-words';
+import { findingsToConfirm } from '../../lib/review';
 import { errorText } from './format';
 import { useSkillExport, type SkillExporter } from './use-export';
 import { withdrawer } from './use-withdraw';
@@ -38,6 +41,10 @@ export interface ActionsEnv {
 
 export interface SkillActions {
   approve(skill: SkillReport): void;
+  /** Opens the confirmation of what an approved skill can do (findings a newer rule set found, an imported approval). */
+  confirm(skill: SkillReport): void;
+  /** The same, for a skill known by its site and URL: its report is read first. */
+  confirmAt(origin: string, url: string): Promise<void>;
   /** Withdraws the approval of the skill; its message offers Undo. */
   withdraw(skill: SkillReport): Promise<void>;
   copy(origin: string, url: string, name: string): Promise<void>;
@@ -52,9 +59,9 @@ export interface SkillActions {
 /** `changes` grows with every change of trust state made anywhere: the recorded exports are read again. */
 export function useSkillActions(env: ActionsEnv, origin: string, onChanged: () => Promise<void> | void, changes = 0): SkillActions {
   const announce = useAnnounce();
-  const [pending, setPending] = useState<SkillReport | null>(null);
+  const [pending, setPending] = useState<PendingConfirmation | null>(null);
   const [busy, setBusy] = useState(false);
-  const exporter = useSkillExport(env.client, announce, env.saveFile);
+  const exporter = useSkillExport(env.client, announce, env.saveFile, (o, u, message) => refusedUnconfirmed(o, u, message));
   const { reload: reloadExports } = exporter;
   useEffect(() => {
     if (changes > 0) reloadExports();
@@ -78,7 +85,17 @@ export function useSkillActions(env: ActionsEnv, origin: string, onChanged: () =
     await run(async () => {
       // An archive is approved with the files the user was shown (the background refuses other ones).
       const filesDigest = skill.archive?.filesDigest;
-      const res = await env.client.approve({ origin, url, digestLf, ...(filesDigest ? { filesDigest } : {}), confirmUnverified, confirmCrossOrigin });
+      // What the skill can do, confirmed in the dialog just now or by the approval this one replaces.
+      const keys = confirmKeys(skill.review);
+      const res = await env.client.approve({
+        origin,
+        url,
+        digestLf,
+        ...(filesDigest ? { filesDigest } : {}),
+        confirmUnverified,
+        confirmCrossOrigin,
+        ...(keys.length > 0 ? { confirmFindings: keys } : {}),
+      });
       if (res.ok) announce(t('approved_ok', skill.name), 'success');
       else announce(t('approve_failed', res.message ?? res.error ?? t('error_unknown')), 'error');
       await onChanged();
@@ -86,10 +103,44 @@ export function useSkillActions(env: ActionsEnv, origin: string, onChanged: () =
     });
   }
 
+  /** Confirms what an approved skill can do: every finding that acts or can act, as the report shows them. */
+  async function sendConfirm(skill: SkillReport, skillOrigin: string) {
+    const approval = skill.approval.approval;
+    if (!skill.url || !approval) return;
+    await run(async () => {
+      const res = await env.client.confirmFindings({ origin: skillOrigin, url: skill.url ?? '', digestLf: approval.digestLf, confirmFindings: confirmKeys(skill.review) });
+      if (res.ok) announce(t('confirmed_ok', skill.name), 'success');
+      else announce(t('confirm_failed', res.message ?? res.error ?? t('error_unknown')), 'error');
+      await onChanged();
+      exporter.reload();
+    });
+  }
+
   function approve(skill: SkillReport) {
     const needs = approvalNeeds(skill);
-    if (needs.unverified || needs.crossOrigin) setPending(skill);
+    const findings = findingsToAsk(skill);
+    if (needs.unverified || needs.crossOrigin || findings.length > 0) setPending({ kind: 'approve', skill, origin, ...needs, findings });
     else void sendApprove(skill, false, false);
+  }
+
+  function confirm(skill: SkillReport) {
+    const approval = skill.approval.approval;
+    if (!approval || !skill.review) return;
+    setPending({ kind: 'confirm', skill, origin: approval.origin, findings: findingsToConfirm(skill.review) });
+  }
+
+  /** The confirmation of a skill known by its site and URL (the library, a refused hand-off): its report is read first. */
+  async function confirmAt(skillOrigin: string, url: string) {
+    await run(async () => {
+      const report = await env.client.report(skillOrigin);
+      const skill = report?.skills.find((s) => s.url === url);
+      if (skill?.approval.approval && skill.review && findingsToConfirm(skill.review).length > 0) confirm(skill);
+    });
+  }
+
+  /** A hand-off the gate refused for findings not confirmed: its message offers the confirmation. */
+  function refusedUnconfirmed(skillOrigin: string, url: string, message: string) {
+    announce(message, 'error', { action: { label: t('needs_confirmation_button'), run: () => void confirmAt(skillOrigin, url) } });
   }
 
   /** Withdraws the skill's approval (approved or suspended); the message offers Undo. */
@@ -114,6 +165,10 @@ export function useSkillActions(env: ActionsEnv, origin: string, onChanged: () =
   async function copy(skillOrigin: string, url: string, name: string) {
     await run(async () => {
       const res = await env.client.skillContext(skillOrigin, url);
+      if (!res.ok && res.error === 'needs-confirmation') {
+        refusedUnconfirmed(skillOrigin, url, res.message);
+        return;
+      }
       if (!res.ok) {
         announce(t('copy_failed', res.message), 'error');
         return;
@@ -133,41 +188,18 @@ export function useSkillActions(env: ActionsEnv, origin: string, onChanged: () =
     });
   }
 
-  let dialog: JSX.Element | null = null;
-  if (pending) {
-    const needs = approvalNeeds(pending);
-    dialog = (
-      <Dialog
-        title={t('confirm_title', pending.name)}
-        confirmLabel={t('confirm_approve')}
-        cancelLabel={t('cancel')}
-        danger
-        onCancel={() => setPending(null)}
-        onConfirm={() => {
-          const skill = pending;
-          setPending(null);
-          void sendApprove(skill, needs.unverified, needs.crossOrigin);
-        }}
-      >
-        {needs.unverified && (
-          <div class="confirm-reason" data-confirm="unverified">
-            <p>
-              <strong>{t('confirm_unverified_head')}</strong>
-            </p>
-            <p>{t('confirm_unverified_body')}</p>
-          </div>
-        )}
-        {needs.crossOrigin && (
-          <div class="confirm-reason" data-confirm="cross-origin">
-            <p>
-              <strong>{t('confirm_cross_head', pending.artifactHost ?? '?')}</strong>
-            </p>
-            <p>{t('confirm_cross_body', origin, pending.artifactHost ?? '?')}</p>
-          </div>
-        )}
-      </Dialog>
-    );
-  }
+  const dialog = pending ? (
+    <ApproveDialog
+      pending={pending}
+      onCancel={() => setPending(null)}
+      onConfirm={() => {
+        const p = pending;
+        setPending(null);
+        if (p.kind === 'approve') void sendApprove(p.skill, p.unverified, p.crossOrigin);
+        else void sendConfirm(p.skill, p.origin);
+      }}
+    />
+  ) : null;
 
-  return { approve, withdraw, copy, insert, exporter, busy, dialog };
+  return { approve, confirm, confirmAt, withdraw, copy, insert, exporter, busy, dialog };
 }

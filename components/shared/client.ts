@@ -36,6 +36,8 @@ export function createClient(send: Send) {
     /** `tabId`: the tab the popup is about, so the background can apply the private-window rule. */
     probe: (origin: string, tabId?: number | null) => request('skillpin:probe', tabId === undefined || tabId === null ? { origin } : { origin, tabId }),
     approve: (req: Body<'skillpin:approve'>) => request('skillpin:approve', req),
+    /** Confirms what an approved skill can do (its findings that act or can act, by findingKey). */
+    confirmFindings: (req: Body<'skillpin:confirm-findings'>) => request('skillpin:confirm-findings', req),
     revoke: (origin: string, url: string) => request('skillpin:revoke', { origin, url }),
     trustKey: (origin: string, expectedFingerprint: string | null, newFingerprint: string) => request('skillpin:trust-key', { origin, expectedFingerprint, newFingerprint }),
     skillText: (origin: string, url: string) => request('skillpin:skill-text', { origin, url }),

@@ -82,6 +82,7 @@ export const LIBRARY_STATES = {
   'review-files': { label: 'library_status_review_files', tone: 'caution' },
   unusable: { label: 'library_status_unusable', tone: 'neutral' },
   'export-outdated': { label: 'library_status_export_outdated', tone: 'caution' },
+  'needs-confirmation': { label: 'library_status_needs_confirmation', tone: 'bad' },
 } as const satisfies Record<LibraryAttention | 'ready', StateRow>;
 
 /** The desktop section's states. `off` is the user's choice: neutral, never the colour of success. */
@@ -96,6 +97,7 @@ export const DESKTOP_STATES = {
   forbidden: { label: 'desktop_state_forbidden', tone: 'caution' },
   retrying: { label: 'desktop_state_retrying', tone: 'caution' },
   unavailable: { label: 'desktop_state_unavailable', tone: 'bad' },
+  outdated: { label: 'desktop_state_outdated', tone: 'caution' },
 } as const satisfies Record<DesktopState, StateRow>;
 
 /** What Skillpin may read, as the options page's site access box says it. */

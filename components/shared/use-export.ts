@@ -22,7 +22,11 @@ export interface SkillExporter {
 
 const keyOf = (origin: string, url: string) => `${origin} ${url}`;
 
-export function useSkillExport(client: Client, announce: Announce, save: SaveFile = defaultSave): SkillExporter {
+/**
+ * `onUnconfirmed`: the gate refused the export for findings the user has not confirmed (its message
+ * given); the page offers the confirmation.
+ */
+export function useSkillExport(client: Client, announce: Announce, save: SaveFile = defaultSave, onUnconfirmed?: (origin: string, url: string, message: string) => void): SkillExporter {
   const [exports, setExports] = useState<ExportStatus[]>([]);
   const [problems, setProblems] = useState<Record<string, string[]>>({});
   const [busy, setBusy] = useState(false);
@@ -47,6 +51,10 @@ export function useSkillExport(client: Client, announce: Announce, save: SaveFil
     setBusy(true);
     try {
       const res = await client.skillExport(origin, url);
+      if (!res.ok && res.error === 'needs-confirmation' && onUnconfirmed) {
+        onUnconfirmed(origin, url, res.message);
+        return;
+      }
       if (!res.ok) {
         setProblems((p) => ({ ...p, [key]: res.problems.length > 0 ? res.problems : [res.message] }));
         announce(res.problems.length > 0 ? `${t('export_refused')} ${res.problems.join(' ')}` : t('upload_export_failed', res.message), 'error');

@@ -55,6 +55,8 @@ export function withdrawer({ client, announce, exported, onChanged, confirms = a
         digestLf: a.digestLf,
         confirmUnverified: confirmed.unverified,
         confirmCrossOrigin: confirmed.crossOrigin,
+        // What the withdrawn approval confirmed of the skill's findings comes back with it.
+        ...(a.review && a.review.confirmed.length > 0 ? { confirmFindings: a.review.confirmed } : {}),
         restore: { keyFingerprint: a.keyFingerprint, approvedAt: a.approvedAt },
       });
       if (res.ok) announce(t('undo_done', name), 'success');

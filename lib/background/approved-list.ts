@@ -15,6 +15,7 @@ import type { WorkerState } from './worker-state';
 import { handOffVerdict } from './hand-off-gate';
 import { findSkill } from './opt-in-rules';
 import { readExportRecords } from './skill-export';
+import { findingsToConfirm, unconfirmed } from '../review';
 
 export interface ListPage {
   offset?: number;
@@ -25,8 +26,19 @@ function byListOrder(x: Approval, y: Approval): number {
   return x.origin.localeCompare(y.origin) || x.name.localeCompare(y.name) || (x.url < y.url ? -1 : x.url > y.url ? 1 : 0);
 }
 
+/**
+ * Whether the report's review of the approved content finds what acts or can act that the approval
+ * did not confirm (a newer rule set found more, an approval imported from a backup). The hand-off
+ * gate judges the approved bytes themselves; this is what the library says about it.
+ */
+function unconfirmedFindings(a: Approval, skill: SkillReport | null): boolean {
+  if (!skill?.review || skill.actual?.lf !== a.digestLf) return false;
+  return unconfirmed(findingsToConfirm(skill.review), a.review?.confirmed).length > 0;
+}
+
 /** What needs the user before the skill can be used again, or what is out of date while it can. */
-function attentionOf(skill: SkillReport | null, report: OriginReport | null, usable: boolean, exported: ExportRecord | undefined): LibraryAttention | null {
+function attentionOf(a: Approval, skill: SkillReport | null, report: OriginReport | null, usable: boolean, exported: ExportRecord | undefined): LibraryAttention | null {
+  if (usable && unconfirmedFindings(a, skill)) return 'needs-confirmation';
   if (usable) return exported !== undefined && isExportOutOfDate(exported, skill) ? 'export-outdated' : null;
   if (skill?.status === 'content-changed') return 'content-changed';
   if (skill?.status === 'key-changed') return report?.key.state === 'revoked' ? 'key-revoked' : 'key-changed';
@@ -52,7 +64,7 @@ function summaryOf(a: Approval, report: OriginReport | null, policy: ManagedPoli
     verifiedAt: report?.state === 'done' ? report.finishedAt : null,
     size: skill?.contextSize ?? null,
     tokens: skill?.tokens ?? null,
-    attention: attentionOf(skill, report, usable, exports.get(`${a.origin} ${a.url}`)),
+    attention: attentionOf(a, skill, report, usable, exports.get(`${a.origin} ${a.url}`)),
     refusal: usable ? null : verdict.ok ? 'digest-changed' : verdict.error,
   };
 }

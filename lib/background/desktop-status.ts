@@ -2,17 +2,32 @@
 // them, and each planned skill with what asks for confirmation and what the program did with each
 // agent-folder copy (desktop-sync.ts keeps them; lib/messages/ DesktopStatus).
 import { grantsOf } from '../desktop/grants';
+import { MIN_HOST_VERSION } from '../desktop/limits';
 import type { AgentChoices, MirrorableSkill, MirrorPlan } from '../desktop/outbox';
 import type { AgentOutcome } from '../desktop/protocol';
 import type { DesktopSkillStatus } from '../messages';
 import type { Settings } from '../types';
 
-/** The agent folders picked, and the confirmations given for exactly one revision each. */
+/**
+ * The agent folders picked, and the confirmations given for exactly one revision each. The
+ * skill-level confirmation (what the MCP server checks) is, for now, a confirmation of this
+ * revision for any agent; the approval's own confirmation replaces it.
+ */
 export function choicesOf(settings: Settings): AgentChoices {
+  const same = (c: Settings['desktopConfirmed'][number], ref: { origin: string; url: string }, revision: string): boolean => c.origin === ref.origin && c.url === ref.url && c.revision === revision;
   return {
     agents: settings.desktopAgents,
-    confirmed: (ref, agent, revision) => settings.desktopConfirmed.some((c) => c.origin === ref.origin && c.url === ref.url && c.agent === agent && c.revision === revision),
+    confirmed: (ref, agent, revision) => settings.desktopConfirmed.some((c) => same(c, ref, revision) && c.agent === agent),
+    skillConfirmed: (ref, revision) => settings.desktopConfirmed.some((c) => same(c, ref, revision)),
   };
+}
+
+/**
+ * How to update a program older than MIN_HOST_VERSION: install-host again from an up-to-date
+ * Skillpin, which copies the new program over the old one (docs/desktop.md, section 5).
+ */
+export function updateOf(installCommand: string): { command: string; minVersion: string } {
+  return { command: installCommand, minVersion: MIN_HOST_VERSION };
 }
 
 export const outcomeKey = (o: { origin: string; url: string; agent: string }): string => `${o.agent} ${o.origin} ${o.url}`;

@@ -17,7 +17,8 @@ import type { Clock } from '../types';
 import type { DesktopCause, DesktopSync, WorkerState } from './worker-state';
 import type { BackgroundPlatform, NativePlatform } from './deps';
 import { mirrorableSkills, type NotMirrored } from './desktop-mirror';
-import { choicesOf, describePlan, outcomeKey, withOutcomes } from './desktop-status';
+import { desktopProfileId } from './desktop-profile';
+import { choicesOf, describePlan, outcomeKey, updateOf, withOutcomes } from './desktop-status';
 
 /** storage.local: the mirror may hold skills of this browser (a sync naming some was sent). */
 export const DESKTOP_HELD_KEY = 'skillpin:desktop-held';
@@ -61,6 +62,7 @@ class Syncer implements DesktopSync {
           disconnectReason: (port) => native.disconnectReason(port),
           timers: native.timers,
           onState: (state) => void this.linkChanged(state),
+          profile: () => desktopProfileId(platform),
         })
       : null;
   }
@@ -80,14 +82,16 @@ class Syncer implements DesktopSync {
     const permission = this.native ? await this.native.granted().catch(() => false) : false;
     const ls: LinkState = this.link?.state ?? { kind: 'off' };
     const state: DesktopState = this.phase !== 'link' ? this.phase : this.policyPending && ls.kind === 'in-sync' ? 'waiting' : ls.kind;
-    const message = this.phase === 'link' && (ls.kind === 'host-absent' || ls.kind === 'forbidden' || ls.kind === 'retrying') ? ls.message : null;
+    const message = this.phase === 'link' && (ls.kind === 'host-absent' || ls.kind === 'forbidden' || ls.kind === 'retrying' || ls.kind === 'outdated') ? ls.message : null;
+    const outdated = this.phase === 'link' && ls.kind === 'outdated';
     return {
       enabled: settings.desktopMirror,
       permission,
       state,
       message,
-      hostVersion: ls.kind === 'in-sync' ? ls.version : null,
+      hostVersion: ls.kind === 'in-sync' || ls.kind === 'outdated' ? ls.version : null,
       installCommand: this.native?.installCommand ?? '',
+      update: outdated ? updateOf(this.native?.installCommand ?? '') : null,
       folders: ls.kind === 'in-sync' ? ls.folders : [],
       skills: withOutcomes(this.skills, this.outcomes),
       refused: this.notMirrored,

@@ -11,6 +11,12 @@ export const NATIVE_HOST_NAME = 'dev.skillpin.mirror';
 /** The Firefox add-on id (wxt.config.ts `browser_specific_settings.gecko.id`; a unit test keeps them equal). */
 export const FIREFOX_EXTENSION_ID = 'skillpin@skillpin.dev';
 
+/**
+ * The oldest host program the extension syncs with: the version of the host's last security fix
+ * (host/version.ts). An older program is refused with the command that updates it.
+ */
+export const MIN_HOST_VERSION = '1.1.0';
+
 /** Version of the message set below; both sides refuse another. */
 export const PROTOCOL_VERSION = 1;
 

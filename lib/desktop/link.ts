@@ -3,7 +3,7 @@
 // latest plan: hello, sync, then a put for each skill the host lacks. A run that loses the host
 // halfway is tried again after a growing pause; a host that is not installed (or not allowed)
 // is a state the options page shows, not retried until the next change or an explicit retry.
-import { type AgentId, MAX_MESSAGE_TO_BROWSER, NATIVE_HOST_NAME, PROTOCOL_VERSION } from './limits';
+import { type AgentId, MAX_MESSAGE_TO_BROWSER, MIN_HOST_VERSION, NATIVE_HOST_NAME, PROTOCOL_VERSION } from './limits';
 import type { MirrorPlan } from './outbox';
 import { putMessage } from './outbox';
 import type { AgentOutcome, HostReply, SkillRef } from './protocol';
@@ -28,6 +28,11 @@ export interface LinkDeps {
   disconnectReason(port: NativePort): string | null;
   timers: Timers;
   onState?(state: LinkState): void;
+  /**
+   * This browser profile's id (lib/background/desktop-profile.ts), sent in every message so the
+   * program keeps each profile's skills apart. Absent: messages carry none.
+   */
+  profile?(): Promise<string>;
 }
 
 export interface HostFolder {
@@ -51,6 +56,8 @@ export type LinkState =
   | { kind: 'in-sync'; version: string; summary: MirrorSummary; folders: HostFolder[] }
   | { kind: 'host-absent'; message: string }
   | { kind: 'forbidden'; message: string }
+  /** The program is older than MIN_HOST_VERSION: nothing is sent to it until it is updated. */
+  | { kind: 'outdated'; version: string; message: string }
   | { kind: 'retrying'; attempt: number; inMs: number; message: string };
 
 /** How long one reply may take; a put of a large skill is written to disk before it is answered. */
@@ -64,6 +71,24 @@ const ABSENT = /not found|no such native application|not registered|does not exi
 const FORBIDDEN = /forbidden|not allowed|access .*denied/i;
 
 class HostGone extends Error {}
+
+/** A refusal that is a state, not a lost connection: not retried until the next change. */
+class LinkRefusal extends Error {
+  constructor(readonly state: { kind: 'host-absent' | 'forbidden'; message: string } | { kind: 'outdated'; version: string; message: string }) {
+    super(state.message);
+  }
+}
+
+/** Compares dotted version numbers (`1.10.0` > `1.9.2`); a part that is not a number counts as 0. */
+export function compareVersions(a: string, b: string): number {
+  const pa = a.split('.').map((x) => Number.parseInt(x, 10) || 0);
+  const pb = b.split('.').map((x) => Number.parseInt(x, 10) || 0);
+  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
+    const d = (pa[i] ?? 0) - (pb[i] ?? 0);
+    if (d !== 0) return d < 0 ? -1 : 1;
+  }
+  return 0;
+}
 
 /** Maps a browser's disconnect reason to the state it means. */
 export function classifyDisconnect(reason: string | null): 'host-absent' | 'forbidden' | 'lost' {
@@ -87,6 +112,7 @@ export class DesktopLink {
   private retryTimer: unknown = null;
   private idleTimer: unknown = null;
   private hostVersion: string | null = null;
+  private profileId: string | null = null;
   private hostFolders: HostFolder[] = [];
   state: LinkState = { kind: 'off' };
 
@@ -147,6 +173,11 @@ export class DesktopLink {
       this.setState({ kind: 'in-sync', version: this.hostVersion ?? '', summary, folders: this.hostFolders });
       this.idleTimer = this.deps.timers.set(() => this.close(new HostGone('idle')), IDLE_CLOSE_MS);
     } catch (error) {
+      if (error instanceof LinkRefusal) {
+        this.close(new HostGone(error.message));
+        this.setState(error.state);
+        return;
+      }
       this.failed(error instanceof Error ? error.message : String(error));
     }
   }
@@ -170,9 +201,17 @@ export class DesktopLink {
 
   private async exchange(plan: MirrorPlan): Promise<MirrorSummary> {
     if (this.port === null) {
+      this.profileId = this.deps.profile ? await this.deps.profile() : null;
       this.open();
       const hello = await this.request({ type: 'hello', protocol: PROTOCOL_VERSION });
       if (hello.type !== 'hello') throw new Error('The host did not answer the greeting.');
+      if (compareVersions(hello.version, MIN_HOST_VERSION) < 0) {
+        throw new LinkRefusal({
+          kind: 'outdated',
+          version: hello.version,
+          message: `The desktop program is version ${hello.version}; Skillpin needs ${MIN_HOST_VERSION} or later (it has the latest security fixes). Nothing was sent to it.`,
+        });
+      }
       this.hostVersion = hello.version;
       this.hostFolders = hello.agents.map((a) => ({ agent: a.agent, folder: a.folder, present: a.present }));
     }
@@ -254,6 +293,7 @@ export class DesktopLink {
     this.pending.delete(id);
     this.deps.timers.clear(p.timer);
     if (reply.type === 'error' && (reply.code === 'caller-not-allowed' || reply.code === 'unsupported-protocol')) p.reject(new Error(`forbidden: ${reply.message}`));
+    else if (reply.type === 'error' && reply.code === 'not-installed') p.reject(new LinkRefusal({ kind: 'host-absent', message: reply.message }));
     else p.resolve(reply);
   }
 
@@ -265,6 +305,7 @@ export class DesktopLink {
     const port = this.port;
     if (port === null) return Promise.reject(new HostGone('The host program closed the connection.'));
     const id = message.id as number;
+    if (this.profileId !== null) message = { ...message, profile: this.profileId };
     return new Promise<HostReply>((resolve, reject) => {
       const timer = this.deps.timers.set(() => {
         this.pending.delete(id);

@@ -2,6 +2,7 @@
 // when it follows the Agent Skills rule, else a safe slug; a name another origin's skill already
 // holds gets the origin's host added, then a number.
 import { followsNameRule } from '../parse/common';
+import { isWindowsReserved } from './paths';
 
 const MAX_NAME = 64;
 
@@ -16,10 +17,15 @@ export function slug(text: string, max = MAX_NAME): string {
   return plain.slice(0, max).replace(/-+$/g, '');
 }
 
-/** The folder a skill asks for: its frontmatter name if valid, else a slug of its display name, else `skill`. */
+/** A name Windows reserves as a device (`con`, `nul`, `com1`…) gets `-skill` added, so the folder is the same on every platform. */
+function portable(name: string): string {
+  return isWindowsReserved(name) ? `${name}-skill` : name;
+}
+
+/** The folder a skill asks for: its frontmatter name if valid, else a slug of its display name, else `skill`; never a Windows device name. */
 export function baseFolderName(frontmatterName: string | null, displayName: string): string {
-  if (frontmatterName !== null && followsNameRule(frontmatterName)) return frontmatterName;
-  return slug(frontmatterName ?? '') || slug(displayName) || 'skill';
+  if (frontmatterName !== null && followsNameRule(frontmatterName)) return portable(frontmatterName);
+  return portable(slug(frontmatterName ?? '') || slug(displayName) || 'skill');
 }
 
 /**

@@ -28,6 +28,18 @@ export interface AgentChoices {
   agents: AgentId[];
   /** True when the user confirmed this revision of this skill for this agent. */
   confirmed(skill: SkillRef, agent: AgentId, revision: string): boolean;
+  /**
+   * True when the user confirmed this revision of this skill as a whole (at approval: one
+   * confirmation for every place, the MCP server included). Absent: a confirmation for any agent
+   * picked counts.
+   */
+  skillConfirmed?(skill: SkillRef, revision: string): boolean;
+}
+
+/** The skill-level confirmation the plan sends: the choices' own, else any agent's. */
+export function skillConfirmedBy(choices: AgentChoices, skill: SkillRef, revision: string): boolean {
+  if (choices.skillConfirmed !== undefined) return choices.skillConfirmed(skill, revision);
+  return choices.agents.some((agent) => choices.confirmed(skill, agent, revision));
 }
 
 export interface PlannedSkill {
@@ -37,8 +49,10 @@ export interface PlannedSkill {
   /** The skill grants tools or carries scripts, so each agent folder needs the user's confirmation. */
   needsConfirmation: boolean;
   agents: AgentRequest[];
+  /** The revision confirmed for the skill as a whole when it needs confirmation (the MCP server checks it), else null. */
+  confirmedRevision: string | null;
   /** The put message for this skill (without its id); built on demand, as it carries every file. */
-  put(): { type: 'put'; skill: WireSkill; agents: AgentRequest[] };
+  put(): { type: 'put'; skill: WireSkill; agents: AgentRequest[]; confirmedRevision: string | null };
 }
 
 export interface MirrorPlan {
@@ -83,16 +97,19 @@ async function planOne(skill: MirrorableSkill, choices: AgentChoices): Promise<P
       ),
     );
   const agents = choices.agents.map((agent) => ({ agent, confirmedRevision: needs && (skill.confirmed === true || choices.confirmed(ref, agent, revision)) ? revision : null }));
+  const confirmedRevision = needs && (skill.confirmed === true || skillConfirmedBy(choices, ref, revision)) ? revision : null;
   return {
     ref,
     key: skillKey(ref),
     revision,
     needsConfirmation: needs,
     agents,
+    confirmedRevision,
     put: () => ({
       type: 'put',
       skill: { ...facts, revision, files: files.map((f) => ({ path: f.path, sha256: f.sha256, size: f.size, data: encodeBase64(f.bytes) })) },
       agents,
+      confirmedRevision,
     }),
   };
 }
@@ -111,7 +128,7 @@ export async function planMirror(skills: readonly MirrorableSkill[], choices: Ag
     const one = await planOne(skill, choices);
     if (!planned.has(one.key)) planned.set(one.key, one);
   }
-  const entries = [...planned.values()].map((p) => ({ ...p.ref, revision: p.revision, agents: p.agents }));
+  const entries = [...planned.values()].map((p) => ({ ...p.ref, revision: p.revision, agents: p.agents, confirmedRevision: p.confirmedRevision }));
   return { sync: { type: 'sync', skills: entries }, skills: planned, refused };
 }
 

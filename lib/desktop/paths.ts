@@ -1,12 +1,21 @@
 // File paths inside a mirrored skill: relative, `/`-separated, and safe to create as they are on
 // Linux, macOS and Windows alike, so a skill that one machine accepts every machine accepts.
+import { toolMetadataIn } from '../review/tool-metadata';
 import { checkEntryName, collisionKey } from '../verify/archive-names';
 import { MAX_PATH_LENGTH, MAX_SEGMENT_LENGTH, PROVENANCE_FILE } from './limits';
+
+/** The version-control or tool metadata a path names (`.git`, `.hg`…, any spelling), or null: never placed in an agent folder. */
+export const metadataIn = (path: string): string | null => toolMetadataIn(path);
 
 /** Characters Windows refuses in a file name (besides controls, which checkEntryName refuses). */
 const WINDOWS_FORBIDDEN = /[<>:"|?*]/;
 /** Device names Windows reserves, with or without an extension. */
 const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\.|$)/i;
+
+/** True when Windows reserves the name as a device (`con`, `nul`, `com1`, `lpt1.txt`…): no file or folder may have it. */
+export function isWindowsReserved(segment: string): boolean {
+  return WINDOWS_RESERVED.test(segment);
+}
 /** Names the host uses for its own work inside a folder. */
 const HOST_PREFIX = '.skillpin-';
 
@@ -16,6 +25,13 @@ export type PathCheck = { ok: true } | { ok: false; message: string };
 export function checkSkillPath(path: string): PathCheck {
   if (typeof path !== 'string') return { ok: false, message: 'a file path is not a string' };
   if (path.length > MAX_PATH_LENGTH) return { ok: false, message: `a file path is longer than ${MAX_PATH_LENGTH} characters` };
+  const metadata = toolMetadataIn(path);
+  if (metadata !== null) {
+    return {
+      ok: false,
+      message: `the file path ${JSON.stringify(path.slice(0, 200))} is version-control metadata (${metadata}), which can run commands once it sits in an agent folder, so Skillpin never hands it to desktop agents`,
+    };
+  }
   const entry = checkEntryName(path, false, 'file path');
   if (!entry.ok) return { ok: false, message: entry.message };
   if (path !== path.normalize('NFC')) return { ok: false, message: `the file path ${JSON.stringify(path)} is not in Unicode NFC form` };
@@ -23,7 +39,7 @@ export function checkSkillPath(path: string): PathCheck {
   for (const segment of segments) {
     if (segment.length > MAX_SEGMENT_LENGTH) return { ok: false, message: `a segment of ${JSON.stringify(path)} is longer than ${MAX_SEGMENT_LENGTH} characters` };
     if (WINDOWS_FORBIDDEN.test(segment)) return { ok: false, message: `the file path ${JSON.stringify(path)} holds a character Windows refuses (< > : " | ? *)` };
-    if (WINDOWS_RESERVED.test(segment)) return { ok: false, message: `the file path ${JSON.stringify(path)} uses a device name Windows reserves` };
+    if (isWindowsReserved(segment)) return { ok: false, message: `the file path ${JSON.stringify(path)} uses a device name Windows reserves` };
     if (segment.endsWith('.') || segment.endsWith(' ')) return { ok: false, message: `a segment of ${JSON.stringify(path)} ends with a dot or a space` };
     if (segment.toLowerCase().startsWith(HOST_PREFIX)) return { ok: false, message: `the file path ${JSON.stringify(path)} uses a name the host keeps for itself` };
   }

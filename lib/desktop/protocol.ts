@@ -32,6 +32,12 @@ export interface AgentRequest {
 export interface SyncEntry extends SkillRef {
   revision: string;
   agents: AgentRequest[];
+  /**
+   * The revision the user confirmed for the skill as a whole (one confirmation at approval covers
+   * every place): the MCP server serves a skill that grants tools or carries scripts only with it.
+   * Null when there is none (or none is needed); absent from an older extension's messages.
+   */
+  confirmedRevision: string | null;
 }
 
 export interface WireFile {
@@ -65,11 +71,18 @@ export interface WireSkill extends SkillFacts {
   files: WireFile[];
 }
 
+/**
+ * Every request may carry `profile`: the browser profile's id (32 lowercase hex digits, made once
+ * and kept in the profile's storage), so each profile keeps its own part of the mirror. Null when
+ * the message has none (an extension from before profiles had ids).
+ */
 export type HostRequest =
-  | { type: 'hello'; id: number; protocol: number }
-  | { type: 'sync'; id: number; skills: SyncEntry[] }
-  | { type: 'put'; id: number; skill: WireSkill; agents: AgentRequest[] }
-  | { type: 'status'; id: number };
+  | { type: 'hello'; id: number; profile: string | null; protocol: number }
+  | { type: 'sync'; id: number; profile: string | null; skills: SyncEntry[] }
+  | { type: 'put'; id: number; profile: string | null; skill: WireSkill; agents: AgentRequest[]; confirmedRevision: string | null }
+  | { type: 'status'; id: number; profile: string | null };
+
+export const PROFILE_ID = /^[0-9a-f]{32}$/;
 
 export type AgentState = 'written' | 'unchanged' | 'removed' | 'needs-confirmation' | 'name-taken' | 'copy-modified' | 'failed';
 
@@ -99,6 +112,7 @@ export type ErrorCode =
   | 'digest-mismatch'
   | 'revision-mismatch'
   | 'busy'
+  | 'not-installed'
   | 'internal';
 
 export type HostReply =
@@ -252,13 +266,28 @@ function syncEntries(value: unknown): SyncEntry[] {
   const seen = new Set<string>();
   return array(value, 'skills', 0, MAX_SKILLS_IN_SYNC).map((item, i) => {
     const e = object(item, `skills[${i}]`);
-    keysOnly(e, ['origin', 'url', 'revision', 'agents'], `skills[${i}]`);
+    keysOnly(e, ['origin', 'url', 'revision', 'agents', 'confirmedRevision'], `skills[${i}]`);
     const r = ref(e, `skills[${i}]`);
     const key = `${r.origin} ${r.url}`;
     if (seen.has(key)) fail(`skills names ${r.url} twice`);
     seen.add(key);
-    return { ...r, revision: hex(e.revision, `skills[${i}].revision`), agents: agents(e.agents, `skills[${i}].agents`) };
+    return {
+      ...r,
+      revision: hex(e.revision, `skills[${i}].revision`),
+      agents: agents(e.agents, `skills[${i}].agents`),
+      confirmedRevision: confirmedOf(e.confirmedRevision, `skills[${i}].confirmedRevision`),
+    };
   });
+}
+
+function confirmedOf(value: unknown, what: string): string | null {
+  return value === undefined || value === null ? null : hex(value, what);
+}
+
+function profileOf(value: unknown): string | null {
+  if (value === undefined) return null;
+  if (typeof value !== 'string' || !PROFILE_ID.test(value)) fail('profile is not 32 lowercase hex digits');
+  return value;
 }
 
 function messageId(value: Record<string, unknown>): number | null {
@@ -276,22 +305,26 @@ export function parseHostRequest(value: unknown): Parsed<HostRequest> {
   }
   try {
     if (id === null) fail('id is not a whole number');
+    const profile = profileOf(value.profile);
     switch (type) {
       case 'hello':
-        keysOnly(value, ['type', 'id', 'protocol'], 'hello');
+        keysOnly(value, ['type', 'id', 'profile', 'protocol'], 'hello');
         if (value.protocol !== PROTOCOL_VERSION) {
           return { ok: false, code: 'unsupported-protocol', message: `This host speaks protocol ${PROTOCOL_VERSION}, not ${JSON.stringify(value.protocol)}.`, id };
         }
-        return { ok: true, value: { type, id, protocol: PROTOCOL_VERSION } };
+        return { ok: true, value: { type, id, profile, protocol: PROTOCOL_VERSION } };
       case 'sync':
-        keysOnly(value, ['type', 'id', 'skills'], 'sync');
-        return { ok: true, value: { type, id, skills: syncEntries(value.skills) } };
+        keysOnly(value, ['type', 'id', 'profile', 'skills'], 'sync');
+        return { ok: true, value: { type, id, profile, skills: syncEntries(value.skills) } };
       case 'put':
-        keysOnly(value, ['type', 'id', 'skill', 'agents'], 'put');
-        return { ok: true, value: { type, id, skill: skill(value.skill), agents: agents(value.agents, 'agents') } };
+        keysOnly(value, ['type', 'id', 'profile', 'skill', 'agents', 'confirmedRevision'], 'put');
+        return {
+          ok: true,
+          value: { type, id, profile, skill: skill(value.skill), agents: agents(value.agents, 'agents'), confirmedRevision: confirmedOf(value.confirmedRevision, 'confirmedRevision') },
+        };
       default:
-        keysOnly(value, ['type', 'id'], 'status');
-        return { ok: true, value: { type, id } };
+        keysOnly(value, ['type', 'id', 'profile'], 'status');
+        return { ok: true, value: { type, id, profile } };
     }
   } catch (error) {
     if (error instanceof Invalid) return { ok: false, code: 'invalid-message', message: `The ${type} message is not valid: ${error.message}.`, id };

@@ -16,6 +16,7 @@ const ERROR_CODES: readonly ErrorCode[] = [
   'digest-mismatch',
   'revision-mismatch',
   'busy',
+  'not-installed',
   'internal',
 ];
 

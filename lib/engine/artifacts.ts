@@ -8,7 +8,7 @@
 import { LIMITS } from '../net/limits';
 import { decodeUtf8 } from '../parse/decode';
 import type { MergedSkill } from '../parse/merge';
-import { compareMetadata, parseFrontmatterText, type Frontmatter } from '../parse/skill-md';
+import { compareMetadata, frontmatterUnreadable, parseFrontmatterText, type Frontmatter } from '../parse/skill-md';
 import { diag } from '../report/codes';
 import type { SkillOutcome, StatusDecision } from '../report/skill-outcome';
 import type { StoredSkill } from '../trust/records';
@@ -246,7 +246,10 @@ export async function processSkill(pre: ArtifactPrelude, keys: Promise<KeyContex
     signature: { state: sig.state, message: sig.message },
     archive: ex.archive,
     snapshot,
-    advisory: text !== null ? advisoryFlags(text, ctx.origin, { tool: toolOf(merged), frontmatter: frontmatter?.data ?? null }) : [],
+    advisory:
+      text !== null
+        ? advisoryFlags(text, ctx.origin, { tool: toolOf(merged), frontmatter: frontmatter?.data ?? null, frontmatterUnreadable: frontmatter !== null && frontmatterUnreadable(frontmatter) })
+        : [],
     review: bytesOk ? reviewOfExamined(ctx.origin, got, ex) : null,
     fromStore: ex.fromStore,
     finalUrl: got.finalUrl,

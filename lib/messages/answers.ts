@@ -79,9 +79,10 @@ export type ContextResult = { ok: true; context: string; name: string } | { ok: 
  * trust the new key or keep blocking), `key-revoked` (the site offers a key the user revoked),
  * `review-files` (an archive approved before its files were bound: review them), `unusable` (any
  * other reason the hand-off gate refuses, named by `refusal`), `export-outdated` (usable, but the
- * copy exported for upload is out of date).
+ * copy exported for upload is out of date), `needs-confirmation` (approved, but what it can do — its
+ * findings that act or can act — is not all confirmed: the hand-off gate refuses where that matters).
  */
-export type LibraryAttention = 'content-changed' | 'key-changed' | 'key-revoked' | 'review-files' | 'unusable' | 'export-outdated';
+export type LibraryAttention = 'content-changed' | 'key-changed' | 'key-revoked' | 'review-files' | 'unusable' | 'export-outdated' | 'needs-confirmation';
 
 /** The most entries one page of skillpin:approved-list may ask for. */
 export const APPROVED_PAGE_MAX = 10_000;
@@ -92,9 +93,10 @@ export const APPROVED_PAGE_MAX = 10_000;
  * to reach the program), `waiting` (the organisation's policy is not known yet: nothing is handed
  * over, and the mirror was emptied until it is), `working`, `in-sync`, `host-absent` (the program is not installed for this browser),
  * `forbidden` (it is installed for another extension id), `retrying` (the connection was lost),
- * `unavailable` (this browser cannot run it).
+ * `unavailable` (this browser cannot run it), `outdated` (the program is older than the last
+ * security fix, MIN_HOST_VERSION: nothing is handed to it until it is updated).
  */
-export type DesktopState = 'off' | 'no-permission' | 'restart-needed' | 'waiting' | 'working' | 'in-sync' | 'host-absent' | 'forbidden' | 'retrying' | 'unavailable';
+export type DesktopState = 'off' | 'no-permission' | 'restart-needed' | 'waiting' | 'working' | 'in-sync' | 'host-absent' | 'forbidden' | 'retrying' | 'unavailable' | 'outdated';
 
 export interface DesktopAgentStatus {
   agent: AgentId;
@@ -133,6 +135,8 @@ export interface DesktopStatus {
   hostVersion: string | null;
   /** The terminal command that installs the program for this browser (its extension id filled in). */
   installCommand: string;
+  /** When `state` is `outdated`: the command that updates the program (lib/background/desktop-status.ts), and the version it must reach. */
+  update?: { command: string; minVersion: string } | null;
   /** The agent folders as the program named them (empty until it answered once). */
   folders: { agent: AgentId; folder: string; present: boolean }[];
   /** The skills handed to the program in the last sync; held by it when `state` is `in-sync`. */

@@ -213,3 +213,14 @@ export function compareMetadata(fm: Frontmatter, candidates: SkillCandidate[]): 
   }
   return out;
 }
+
+/** The diagnostics of a frontmatter block that was started but could not be read. */
+const UNREADABLE = new Set(['frontmatter-unterminated', 'frontmatter-too-large', 'frontmatter-duplicate-key', 'frontmatter-yaml-error', 'frontmatter-alias-limit', 'frontmatter-not-mapping']);
+
+/**
+ * A SKILL.md that starts a frontmatter block Skillpin cannot read: what it grants is unknown, so it
+ * is taken as granting tools (PRODUCT.md §6.1: the check fails closed).
+ */
+export function frontmatterUnreadable(fm: Pick<Frontmatter, 'data' | 'diagnostics'>): boolean {
+  return fm.data === null && fm.diagnostics.some((d) => UNREADABLE.has(d.code));
+}

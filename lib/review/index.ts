@@ -4,18 +4,15 @@
 // (REVIEW_RULES): an approval records it, and a newer rule set judges stored approvals again.
 import type { Finding, FindingSeverity, SkillReview } from '../types';
 import { SEVERITY_ORDER } from '../types/review';
+import { MAX_FINDINGS } from './limits';
 import { reviewFiles } from './review-files';
 import type { ReviewFile, ReviewOptions } from './review-types';
 
+export { FILE_SCAN_MAX, MATCH_MAX, MAX_FINDINGS } from './limits';
 export type { ReviewFile, ReviewOptions } from './review-types';
 
 /** The name of this rule set. Change it whenever a rule changes what is found. */
 export const REVIEW_RULES = 'review-2026-12';
-
-/** Findings per skill at most; past it the review says it was truncated. */
-export const MAX_FINDINGS = 200;
-/** Characters of matched text a finding keeps. */
-export const MATCH_MAX = 120;
 
 function rank(s: FindingSeverity): number {
   return SEVERITY_ORDER.indexOf(s);

@@ -41,7 +41,7 @@ export function isInvisible(cp: number): boolean {
   );
 }
 
-const INJECTION_PATTERNS: RegExp[] = [
+export const INJECTION_PATTERNS: RegExp[] = [
   // "ignore all previous instructions", "disregard the above prompt", "forget your prior rules"
   /\b(?:ignore|disregard|forget|override|bypass|skip)\s+(?:(?:all|any|and|every|each|of|the|your|my|these|those|previous|prior)\s+){0,5}(?:previous|prior|above|earlier|preceding|foregoing|former|original|system|initial)\s+(?:instructions?|prompts?|rules|directions|directives|guidelines|guidance|messages|context|commands|constraints)\b/i,
   // "do not follow your previous instructions"
@@ -166,6 +166,8 @@ export interface AdvisoryOptions {
   tool?: string | null;
   /** The SKILL.md frontmatter mapping, if any. */
   frontmatter?: Record<string, unknown> | null;
+  /** The SKILL.md starts a frontmatter block that cannot be read: taken as asking for tools. */
+  frontmatterUnreadable?: boolean;
 }
 
 export function advisoryFlags(text: string, origin: string, opts?: AdvisoryOptions): AdvisoryFlag[] {
@@ -255,7 +257,9 @@ export function advisoryFlags(text: string, origin: string, opts?: AdvisoryOptio
     flags.push({ code: 'executable-tool', message: `declares an executable tool (${tool}), not run by Skillpin` });
   }
   const reach = reachKeys(opts?.frontmatter);
-  if (reach.length > 0) {
+  if (opts?.frontmatterUnreadable === true) {
+    flags.push({ code: 'declares-tools', message: 'The frontmatter cannot be read, so what it asks for is unknown: Skillpin treats it as asking for tools', count: 1 });
+  } else if (reach.length > 0) {
     const data = opts?.frontmatter ?? {};
     const shown = reach.map((k) => `${k}: ${describeValue(data[k])}`).join('; ');
     flags.push({ code: 'declares-tools', message: `The frontmatter asks for tools or servers beyond text (${shown}); an agent that honours it may run them`, count: reach.length });

@@ -28,12 +28,22 @@ const DRIVE = /^[A-Za-z]:/;
 
 export type NameCheck = { ok: true; path: string } | ArchiveFailure;
 
+/** The path an archive names its own root by: `./` (or `.`), which `tar -C dir .` writes first. */
+export const ARCHIVE_ROOT = '';
+
 /**
  * Check one entry name as stored in the archive. Directories may end with a single `/`, which is
  * removed from the returned path; every other rule applies to files and directories alike.
- * `what` names the field in messages (`name`, `PAX path`, `GNU long name`).
+ * `what` names the field in messages (`name`, `PAX path`, `GNU long name`). With `archive` (the tar
+ * and zip readers), a single leading `./` is the same path without it (`tar -czf x.tar.gz -C dir .`
+ * writes `./SKILL.md`), and the directory `./` itself is the root (ARCHIVE_ROOT, an empty path).
  */
-export function checkEntryName(raw: string, isDirectory: boolean, what = 'name'): NameCheck {
+export function checkEntryName(raw: string, isDirectory: boolean, what = 'name', archive = false): NameCheck {
+  if (archive && raw.startsWith('./')) {
+    if (isDirectory && raw === './') return { ok: true, path: ARCHIVE_ROOT };
+    if (raw.length > 2) return checkEntryName(raw.slice(2), isDirectory, what);
+  }
+  if (archive && isDirectory && raw === '.') return { ok: true, path: ARCHIVE_ROOT };
   if (raw.length === 0) return invalid('archive-path-empty', `An entry has an empty ${what}.`);
   if (CONTROL.test(raw)) {
     return invalid('archive-path-control', `The ${what} ${showName(raw)} contains NUL or a control character.`);

@@ -9,7 +9,7 @@
 import type { ArchiveEntry } from '../types';
 import { gunzipSingleMember } from './archive-inflate';
 import type { ArchiveLimits, Unpacked } from './archive-limits';
-import { checkEntryName, decodeName, invalid, NameRegistry, showName, tooLarge, type ArchiveFailure } from './archive-names';
+import { ARCHIVE_ROOT, checkEntryName, decodeName, invalid, NameRegistry, showName, tooLarge, type ArchiveFailure } from './archive-names';
 
 const BLOCK = 512;
 /** Cap on one PAX or GNU extension header's data. */
@@ -125,6 +125,8 @@ interface Header {
   nameBytes: Uint8Array;
   prefixBytes: Uint8Array;
   size: number;
+  /** The header's link name (where a link entry points), for messages. */
+  linkName: string;
 }
 
 /** Where the walk stands: what has been read so far and the extension headers not yet applied. */
@@ -160,7 +162,8 @@ function readHeader(block: Uint8Array, at: number): Header | ArchiveFailure {
   const prefixBytes = posix ? field(block, 345, 155) : new Uint8Array(0);
   const size = numberField(block, 124, 12);
   if (size === null) return invalid('tar-bad-header', `The tar header at offset ${at} has a malformed size.`);
-  return { at, flag, nameBytes, prefixBytes, size };
+  const linkName = decodeName(field(block, 157, 100)) ?? '';
+  return { at, flag, nameBytes, prefixBytes, size, linkName };
 }
 
 function isFailure(value: object): value is ArchiveFailure {
@@ -238,9 +241,11 @@ function entryName(h: Header, pending: Pending): EntryName | ArchiveFailure {
 }
 
 /** Only regular files and directories are unpacked: links, devices, FIFOs and sparse files are refused. */
-function entryKind(flag: string, name: string, pending: Pending): 'file' | 'directory' | ArchiveFailure {
+function entryKind(flag: string, name: string, pending: Pending, linkName: string): 'file' | 'directory' | ArchiveFailure {
   if (flag === '1' || flag === '2') {
-    return invalid('archive-link', `The entry ${showName(name)} is a ${flag === '1' ? 'hard' : 'symbolic'} link.`);
+    const target = pending.pax?.get('linkpath') ?? pending.longLink ?? linkName;
+    const to = target === '' ? '' : ` to ${showName(target)}`;
+    return invalid('archive-link', `The entry ${showName(name)} is a ${flag === '1' ? 'hard' : 'symbolic'} link${to}.`);
   }
   const regular = flag === '0' || flag === '\u0000' || flag === '7';
   const directory = flag === '5';
@@ -264,7 +269,7 @@ function entryPath(n: EntryName, type: 'file' | 'directory'): string | ArchiveFa
     const fallback = checkFallbackName(n.headerName);
     if (fallback) return fallback;
   }
-  const checked = checkEntryName(n.name, type === 'directory', n.what);
+  const checked = checkEntryName(n.name, type === 'directory', n.what, true);
   return checked.ok ? checked.path : checked;
 }
 
@@ -300,10 +305,11 @@ function countEntry(w: Walk, path: string, type: 'file' | 'directory'): ArchiveF
 function readEntry(w: Walk, h: Header): number | ArchiveFailure {
   const n = entryName(h, w.pending);
   if (isFailure(n)) return n;
-  const type = entryKind(h.flag, n.name, w.pending);
+  const type = entryKind(h.flag, n.name, w.pending, h.linkName);
   if (typeof type !== 'string') return type;
   const path = entryPath(n, type);
   if (typeof path !== 'string') return path;
+  if (path === ARCHIVE_ROOT) return skipRoot(w, h);
   const size = entrySize(w, h, n.name, type);
   if (typeof size !== 'number') return size;
   const counted = countEntry(w, path, type);
@@ -317,6 +323,13 @@ function readEntry(w: Walk, h: Header): number | ArchiveFailure {
   if (type === 'file') w.files.set(path, w.tar.slice(dataStart, dataStart + size));
   w.pending = emptyPending();
   return next;
+}
+
+/** The archive's own root directory (`./`): nothing to unpack; it may hold no data. */
+function skipRoot(w: Walk, h: Header): number | ArchiveFailure {
+  if (h.size !== 0 || w.pending.pax?.get('size') !== undefined) return invalid('tar-directory-has-data', 'The root directory entry "./" has contents.');
+  w.pending = emptyPending();
+  return h.at + BLOCK;
 }
 
 /** Walk the tar stream; never throws for malformed input. */

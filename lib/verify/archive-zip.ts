@@ -10,7 +10,7 @@ import type { ArchiveEntry } from '../types';
 import { crc32 } from './archive-crc32';
 import { inflateRawBounded } from './archive-inflate';
 import type { ArchiveLimits, Unpacked } from './archive-limits';
-import { checkEntryName, decodeName, invalid, NameRegistry, showName, tooLarge, unsupported, type ArchiveFailure } from './archive-names';
+import { ARCHIVE_ROOT, checkEntryName, decodeName, invalid, NameRegistry, showName, tooLarge, unsupported, type ArchiveFailure } from './archive-names';
 
 const SIG_LOCAL = 0x04034b50;
 const SIG_CENTRAL = 0x02014b50;
@@ -197,6 +197,26 @@ function entryType(name: string, madeBy: number, external: number): { type: 'fil
   return { type: isDirName ? 'directory' : 'file' };
 }
 
+/** Where a refused symbolic link pointed: its data (stored, or deflated within 4 KiB), for the message. */
+function linkTarget(r: Reader, central: number): string | null {
+  const local = r.u32(central + 42);
+  const compressed = r.u32(central + 20);
+  if (!r.has(local, 30) || r.u32(local) !== SIG_LOCAL) return null;
+  const dataStart = local + 30 + r.u16(local + 26) + r.u16(local + 28);
+  if (!r.has(dataStart, compressed) || compressed > 4096) return null;
+  const raw = r.bytes.subarray(dataStart, dataStart + compressed);
+  const method = r.u16(central + 10);
+  if (method === METHOD_STORED) return decodeName(raw);
+  if (method !== METHOD_DEFLATED) return null;
+  const out = inflateRawBounded(raw, 4096);
+  return out.ok ? decodeName(out.bytes) : null;
+}
+
+function linkRefused(r: Reader, central: number, name: string): ArchiveFailure {
+  const target = linkTarget(r, central);
+  return invalid('archive-link', `The entry ${showName(name)} is a symbolic link${target === null ? '' : ` to ${showName(target)}`}.`);
+}
+
 function readCentral(r: Reader, end: EndRecord, limits: ArchiveLimits): CentralEntry[] | ArchiveFailure {
   const list: CentralEntry[] = [];
   const names = new NameRegistry();
@@ -223,9 +243,14 @@ function readCentral(r: Reader, end: EndRecord, limits: ArchiveLimits): CentralE
       return invalid('zip-encrypted', `The entry ${showName(name)} is encrypted.`);
     }
     const kind = entryType(name, madeBy, external);
-    if ('ok' in kind) return kind;
-    const checked = checkEntryName(name, kind.type === 'directory');
+    if ('ok' in kind) return kind.code === 'archive-link' ? linkRefused(r, at, name) : kind;
+    const checked = checkEntryName(name, kind.type === 'directory', 'name', true);
     if (!checked.ok) return checked;
+    if (checked.path === ARCHIVE_ROOT) {
+      // The archive's own root (`./`): nothing to unpack.
+      at = next;
+      continue;
+    }
     const clash = names.add(checked.path, kind.type);
     if (clash) return clash;
     if (list.length + 1 > limits.maxEntries) {

@@ -5,15 +5,20 @@
 //   - test-results/hostile-browser.json (the Chromium runner, test/e2e/hostile.spec.ts), when
 //     present: the chromium column, "not in browser subset" or "pending" otherwise;
 //   - test-results/faults-browser.json (test/e2e/faults.spec.ts), when present.
-// The fuzzing section is written by `npm run fuzz` (scripts/fuzz.mjs) and kept as it is when the
+// The review section (what lib/review/ finds on every real skill of the corpus,
+// scripts/lib/review-section.mjs) is computed afresh each time: the corpus review is bundled with
+// esbuild and run. The fuzzing section is written by `npm run fuzz` (scripts/fuzz.mjs) and kept as it is when the
 // rest is regenerated. Apart from that section's run date, nothing in the document depends on
 // when it was written, so regenerating from the same results gives the same bytes.
 //
 // Usage: node scripts/lib/reliability-report.mjs [--node FILE] [--browser FILE] [--faults FILE] [--out FILE]
 //        node scripts/lib/reliability-report.mjs --fuzz-section test-results/fuzz.json [--out FILE]
+//        node scripts/lib/reliability-report.mjs --review-section [--out FILE]   (only the review section)
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { extractReviewSection, renderReviewSection, REVIEW_BEGIN, REVIEW_END } from './review-section.mjs';
 
 /**
  * @typedef {{ id: string, category: string, title: string, browserOnly: boolean,
@@ -35,6 +40,9 @@ export const FUZZ_BEGIN = '<!-- fuzz:begin (written by npm run fuzz) -->';
 export const FUZZ_END = '<!-- fuzz:end -->';
 /** Inputs per target of a full fuzz run, as the document promises. */
 export const FULL_FUZZ_RUNS = 1_000_000;
+/** A hand-written section (the desktop program's cases, which no hostile site plays) that npm run docs keeps as it is. */
+export const DESKTOP_BEGIN = '<!-- desktop:begin (hand-written; kept by npm run docs) -->';
+export const DESKTOP_END = '<!-- desktop:end -->';
 const FUZZ_PENDING = [FUZZ_BEGIN, '## Fuzzing the parsers and the unpacker', '', 'Pending: run `npm run fuzz`.', FUZZ_END].join('\n');
 
 const CATEGORY_ORDER = ['size-time', 'archive', 'redirect-url', 'content', 'crypto-trust', 'rendering', 'messaging', 'faults'];
@@ -141,6 +149,46 @@ export function renderFuzzSection(fuzz) {
 }
 
 /**
+ * The fuzzing section after a run of some targets only, each with at least FULL_FUZZ_RUNS inputs:
+ * the rows and outcome lines of the targets that ran replace (or join) the old ones, in `order`
+ * (the targets' ids as test/fuzz/targets.ts lists them), and a line says when they ran.
+ * @param {string} old the existing section, markers included
+ * @param {FuzzResults} fuzz
+ * @param {string[]} order
+ * @returns {string}
+ */
+export function mergeFuzzSection(old, fuzz, order) {
+  const fresh = renderFuzzSection(fuzz).split('\n');
+  const lines = old.split('\n');
+  /** @param {string[]} from @param {string} prefix */
+  const byId = (from, prefix) => new Map(from.filter((l) => l.startsWith(prefix)).map((l) => [l.slice(prefix.length).split('`')[0] ?? '', l]));
+  const rows = new Map([...byId(lines, '| `'), ...byId(fresh, '| `')]);
+  const seenLines = new Map([...byId(lines, '- `'), ...byId(fresh, '- `')]);
+  const ran = fuzz.targets.map((t) => `\`${t.id}\``).join(', ');
+  const note = `Since then ${ran} ran ${thousands(fuzz.runsPerTarget)} generated inputs each on ${fuzz.generatedAt.slice(0, 10)} (node ${fuzz.node}, seed ${fuzz.seed}), in ${duration(fuzz.durationMs)}.`;
+  /** @type {string[]} */
+  const out = [];
+  let inTable = false;
+  let inSeen = false;
+  for (const line of lines) {
+    if (line.startsWith('Since then ')) continue;
+    if (line.startsWith('| `')) {
+      if (!inTable) for (const id of order) if (rows.has(id)) out.push(/** @type {string} */ (rows.get(id)));
+      inTable = true;
+      continue;
+    }
+    if (line.startsWith('- `') && !line.includes('(seed ')) {
+      if (!inSeen) for (const id of order) if (seenLines.has(id)) out.push(/** @type {string} */ (seenLines.get(id)));
+      inSeen = true;
+      continue;
+    }
+    if (line.startsWith('The unit run replays')) out.push(note);
+    out.push(line);
+  }
+  return out.join('\n');
+}
+
+/**
  * The fuzzing section of an existing document (markers included), or null.
  * @param {string} md
  */
@@ -151,11 +199,21 @@ export function extractFuzzSection(md) {
 }
 
 /**
+ * The hand-written desktop section of an existing document (markers included), or null.
+ * @param {string} md
+ */
+export function extractDesktopSection(md) {
+  const begin = md.indexOf(DESKTOP_BEGIN);
+  const end = md.indexOf(DESKTOP_END, begin);
+  return begin >= 0 && end > begin ? md.slice(begin, end + DESKTOP_END.length) : null;
+}
+
+/**
  * Renders the whole document.
- * @param {{ node: NodeResults, browser?: BrowserResults | null, faults?: FaultResults | null, fuzzSection?: string | null }} input
+ * @param {{ node: NodeResults, browser?: BrowserResults | null, faults?: FaultResults | null, fuzzSection?: string | null, reviewSection?: string | null, desktopSection?: string | null }} input
  * @returns {string}
  */
-export function renderReliability({ node, browser, faults, fuzzSection }) {
+export function renderReliability({ node, browser, faults, fuzzSection, reviewSection, desktopSection }) {
   const bmap = new Map((browser?.cases ?? []).map((c) => [c.id, c]));
   const cases = [...node.cases].sort((a, b) => CATEGORY_ORDER.indexOf(a.category) - CATEGORY_ORDER.indexOf(b.category));
   const categories = [...new Set([...CATEGORY_ORDER.filter((k) => cases.some((c) => c.category === k)), ...cases.map((c) => c.category)])];
@@ -245,6 +303,9 @@ export function renderReliability({ node, browser, faults, fuzzSection }) {
     }
   }
   lines.push('');
+  lines.push(reviewSection ?? [REVIEW_BEGIN, '## What the reviewer finds on real skills', '', 'Pending: run `npm run docs`.', REVIEW_END].join('\n'));
+  lines.push('');
+  if (desktopSection) lines.push(desktopSection, '');
   lines.push(fuzzSection ?? FUZZ_PENDING);
   return lines.join('\n');
 }
@@ -256,10 +317,10 @@ function readJson(path) {
 
 /**
  * Reads the result files and writes the document, keeping the fuzzing section the document has.
- * @param {{ nodePath: string, browserPath?: string, outPath: string, faultsPath?: string }} paths
+ * @param {{ nodePath: string, browserPath?: string, outPath: string, faultsPath?: string, reviewSection?: string | null }} paths
  * @returns {string} the markdown written
  */
-export function writeReliabilityReport({ nodePath, browserPath, outPath, faultsPath }) {
+export function writeReliabilityReport({ nodePath, browserPath, outPath, faultsPath, reviewSection }) {
   /** @type {NodeResults} */
   const node = readJson(nodePath);
   /** @type {BrowserResults | null} */
@@ -267,23 +328,63 @@ export function writeReliabilityReport({ nodePath, browserPath, outPath, faultsP
   const faultsFile = faultsPath ?? resolve(dirname(nodePath), 'faults-browser.json');
   /** @type {FaultResults | null} */
   const faults = existsSync(faultsFile) ? readJson(faultsFile) : null;
-  const fuzzSection = existsSync(outPath) ? extractFuzzSection(readFileSync(outPath, 'utf8')) : null;
-  const md = renderReliability({ node, browser, faults, fuzzSection });
+  const before = existsSync(outPath) ? readFileSync(outPath, 'utf8') : '';
+  const fuzzSection = extractFuzzSection(before);
+  const md = renderReliability({ node, browser, faults, fuzzSection, reviewSection: reviewSection ?? extractReviewSection(before), desktopSection: extractDesktopSection(before) });
   mkdirSync(dirname(outPath), { recursive: true });
   writeFileSync(outPath, md + '\n');
   return md;
 }
 
 /**
- * Replaces the fuzzing section of the document (or adds it at the end) from a fuzz result file.
+ * Replaces the fuzzing section of the document (or adds it at the end) from a fuzz result file;
+ * with `order` (a run of some targets only), merges their rows into the section there is.
  * @param {string} outPath
  * @param {FuzzResults} fuzz
+ * @param {string[] | null} [order]
  */
-export function writeFuzzSection(outPath, fuzz) {
-  const section = renderFuzzSection(fuzz);
+export function writeFuzzSection(outPath, fuzz, order = null) {
   const md = existsSync(outPath) ? readFileSync(outPath, 'utf8') : '';
   const old = extractFuzzSection(md);
+  const section = order !== null && old !== null ? mergeFuzzSection(old, fuzz, order) : renderFuzzSection(fuzz);
   const next = old !== null ? md.replace(old, () => section) : `${md.replace(/\n*$/, '')}${md === '' ? '' : '\n\n'}${section}\n`;
+  mkdirSync(dirname(outPath), { recursive: true });
+  writeFileSync(outPath, next);
+}
+
+/**
+ * The review section from the corpus as it is now: test/support/corpus-review-cli.ts bundled with
+ * esbuild (packages stay in node_modules) and run.
+ * @param {string} root
+ * @returns {Promise<string>}
+ */
+export async function computeReviewSection(root) {
+  const { build } = await import('esbuild');
+  const bundle = resolve(root, 'test-results/review/corpus-review.mjs');
+  await build({
+    entryPoints: [resolve(root, 'test/support/corpus-review-cli.ts')],
+    outfile: bundle,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    packages: 'external',
+    target: 'node20',
+    logLevel: 'warning',
+  });
+  const { rows, explained } = JSON.parse(execFileSync(process.execPath, [bundle], { cwd: root, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 }));
+  return renderReviewSection(rows, explained);
+}
+
+/**
+ * Replaces the review section of the document (or adds it before the fuzzing section).
+ * @param {string} outPath
+ * @param {string} section
+ */
+export function writeReviewSection(outPath, section) {
+  const md = existsSync(outPath) ? readFileSync(outPath, 'utf8') : '';
+  const old = extractReviewSection(md);
+  const fuzzAt = md.indexOf(FUZZ_BEGIN);
+  const next = old !== null ? md.replace(old, () => section) : fuzzAt >= 0 ? `${md.slice(0, fuzzAt)}${section}\n\n${md.slice(fuzzAt)}` : `${md.replace(/\n*$/, '')}\n\n${section}\n`;
   mkdirSync(dirname(outPath), { recursive: true });
   writeFileSync(outPath, next);
 }
@@ -301,8 +402,12 @@ if (isMain) {
   const out = arg('--out', 'docs/reliability.md');
   if (args.includes('--fuzz-section')) {
     const fuzzPath = arg('--fuzz-section', 'test-results/fuzz.json');
-    writeFuzzSection(out, readJson(fuzzPath));
+    const order = args.includes('--merge') ? (args[args.indexOf('--merge') + 1] ?? '').split(',') : null;
+    writeFuzzSection(out, readJson(fuzzPath), order);
     console.log(`wrote the fuzzing section of ${out} from ${fuzzPath}`);
+  } else if (args.includes('--review-section')) {
+    writeReviewSection(out, await computeReviewSection(root));
+    console.log(`wrote the review section of ${out}`);
   } else {
     const nodePath = arg('--node', 'test-results/hostile-node.json');
     if (!existsSync(nodePath)) {
@@ -314,6 +419,7 @@ if (isMain) {
       browserPath: arg('--browser', 'test-results/hostile-browser.json'),
       faultsPath: arg('--faults', 'test-results/faults-browser.json'),
       outPath: out,
+      reviewSection: await computeReviewSection(root),
     });
     console.log(`wrote ${out}`);
   }

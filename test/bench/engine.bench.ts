@@ -10,6 +10,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { diskFetch, freshStore, nativeSha256, probe, realClock } from './support/engine';
 import { bareVerifyLoop, engineWithReportShare } from './support/engine-limit';
+import { reviewShare } from './support/review-share';
 import type { Sha256 } from '../../lib/verify/sha256';
 import { probeOrigin, PHASES } from '../../lib/engine/probe-origin';
 import { defaultSettings } from '../../lib/trust/settings';
@@ -443,6 +444,16 @@ test('engine throughput: Skillpin vs the reference validator', async () => {
         await Promise.all(servers.map((sv) => sv.close()));
       }
     }
+  }
+
+  // The review's share of a probe, side by side in one run (50 skills on one origin).
+  {
+    const dir = mkdtempSync(join(tmpdir(), 'skillpin-bench-engine-review-'));
+    writePublisherSite(dir, { skills: generatedSkills(SHARD), seed: seedFor(98) });
+    const share = await reviewShare(dir, SHARD, 15, repro);
+    rows.push(...share.rows);
+    targets.push(...share.targets);
+    raw['review-share'] = share.raw;
   }
 
   // One origin listing 1,000 skills: the product verifies the first 64 and reports the rest

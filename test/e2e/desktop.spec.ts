@@ -21,6 +21,7 @@ import type { DesktopStatus } from '../../lib/messages';
 import type { OriginReport } from '../../lib/types';
 import { SAMPLE_SKILLS, skillFromFolder } from '../support/desktop';
 import { NATIVE_HOST_NAME } from '../../lib/desktop/limits';
+import { approveThrough } from './support/approve';
 
 let places: DesktopPlaces;
 let profileDir: string;
@@ -97,11 +98,9 @@ async function reopenedOptions(ctx: BrowserContext, closed: Page): Promise<Page>
 async function approveInPopup(ctx: BrowserContext, origin: string, name: string): Promise<void> {
   const popup = await ctx.newPage();
   await popup.goto(`chrome-extension://${extensionId}/popup.html?origin=${encodeURIComponent(origin)}`);
-  await popup
-    .locator('[data-skill-url]', { hasText: name })
-    .first()
-    .getByRole('button', { name: /approve/i })
-    .click();
+  const card = popup.locator('[data-skill-url]', { hasText: name }).first();
+  // The one confirmation, when the skill asks one, covers every agent folder.
+  await approveThrough(popup, card.getByRole('button', { name: /approve/i }), card.locator('[data-action="copy"]'));
   await expect.poll(async () => (await send<OriginReport>(popup, { type: 'skillpin:report', origin }))?.skills.find((s) => s.name === name)?.approval.state).toBe('approved');
   await popup.close();
 }

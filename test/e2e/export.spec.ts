@@ -9,6 +9,7 @@ import { unzipSync, zipSync } from 'fflate';
 import { startServer } from '../support/server';
 import { test, expect, send, waitForReport } from './support/extension';
 import { startPublisher, seed } from './support/sites';
+import { approveThrough } from './support/approve';
 import type { OriginReport } from '../../lib/types';
 import type { ExportStatus } from '../../lib/messages';
 
@@ -30,8 +31,7 @@ test('approve → export → the download unzips to the verified bytes; no front
     await popup.goto(`chrome-extension://${extensionId}/popup.html?origin=${encodeURIComponent(site.origin)}`);
     const pdf = popup.locator('[data-skill-url$="/skills/pdf-processing/SKILL.md"]');
     const facts = popup.locator('[data-skill-url$="/skills/site-facts/SKILL.md"]');
-    await pdf.getByRole('button', { name: /^approve$/i }).click();
-    await expect(pdf.locator('[data-action="export"]')).toBeVisible();
+    await approveThrough(popup, pdf.getByRole('button', { name: /^approve$/i }), pdf.locator('[data-action="export"]'));
 
     // Export: a download the click starts, holding exactly pdf-processing/SKILL.md with the served bytes.
     const served = readFileSync(join(site.dir, 'skills/pdf-processing/SKILL.md'));
@@ -44,7 +44,7 @@ test('approve → export → the download unzips to the verified bytes; no front
     await expect(pdf.getByTestId('export-current')).toBeVisible();
 
     // A skill without frontmatter: approved, but the export says why and no file comes.
-    await facts.getByRole('button', { name: /^approve$/i }).click();
+    await approveThrough(popup, facts.getByRole('button', { name: /^approve$/i }), facts.locator('[data-action="export"]'));
     let downloads = 0;
     popup.on('download', () => (downloads += 1));
     await facts.locator('[data-action="export"]').click();
@@ -94,8 +94,9 @@ test('an approved archive whose script is swapped: content-changed, export and c
     const popup = await context.newPage();
     await popup.goto(`chrome-extension://${extensionId}/popup.html?origin=${encodeURIComponent(server.origin)}`);
     const card = popup.locator(`[data-skill-url="${url}"]`);
-    await card.getByRole('button', { name: /^approve$/i }).click();
-    await expect(card.locator('[data-action="export"]')).toBeVisible();
+    // It carries a script: the card says so, and approving asks the one confirmation.
+    await expect(card.locator('[data-kind="executable"]')).toContainText('Carries a script that can run on your computer');
+    expect(await approveThrough(popup, card.getByRole('button', { name: /^approve$/i }), card.locator('[data-action="export"]'))).toBe(true);
     const [download] = await Promise.all([popup.waitForEvent('download'), card.locator('[data-action="export"]').click()]);
     const exported = unzipSync(new Uint8Array(readFileSync(await download.path())));
     expect(new TextDecoder().decode(exported['runner/scripts/run.sh'])).toBe('echo approved\n');

@@ -4,6 +4,7 @@
 import { test, expect, send, badgeText, tabIdOf, waitForReport, launch } from './support/extension';
 import { clickMenuItem, clickNotification } from './support/listeners';
 import { startPublisher, startChat, seed, visitAndApproveFirst } from './support/sites';
+import { approveThrough } from './support/approve';
 import { DEMO_SKILLS } from '../../scripts/lib/publisher-site.mjs';
 import type { OriginReport, Settings } from '../../lib/types';
 import type { ActionResult, ContextResult, InsertResult } from '../../lib/messages';
@@ -32,7 +33,7 @@ test('visit → badge → popup lists verified-signed skills → approve → ins
     const first = report.skills.find((s) => s.name === 'search-docs');
     if (!first?.url) throw new Error('search-docs missing');
     const item = popup.locator('[data-skill-url]', { hasText: 'search-docs' }).first();
-    await item.getByRole('button', { name: /approve/i }).click();
+    await approveThrough(popup, item.getByRole('button', { name: /approve/i }), item.locator('[data-action="copy"]'));
     await expect.poll(async () => (await send<OriginReport>(extPage, { type: 'skillpin:report', origin: site.origin }))?.skills.find((s) => s.url === first.url)?.approval.state).toBe('approved');
 
     // Insert into the mock chat's textarea composer.

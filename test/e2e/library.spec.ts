@@ -14,6 +14,7 @@ import { startPublisher, seed, type PublisherSite } from './support/sites';
 import { DEMO_SKILLS } from '../../scripts/lib/publisher-site.mjs';
 import type { OriginReport } from '../../lib/types';
 import type { ActionResult, ContextResult, InsertResult } from '../../lib/messages';
+import { approveThrough } from './support/approve';
 
 async function approveAll(context: BrowserContext, extPage: Page, site: PublisherSite): Promise<OriginReport> {
   const page = await context.newPage();
@@ -85,7 +86,7 @@ test('the library: find a skill of two sites by typing, insert it line for line,
 
     // The review shows the new line; approving it again makes it usable in the list.
     await expect(panel.getByText(/NEW LINE: send the chat history/).first()).toBeVisible();
-    await panel.getByRole('button', { name: 'Approve this version' }).click();
+    await approveThrough(panel, panel.getByRole('button', { name: 'Approve this version' }), panel.locator('[data-testid="library-review"] .verdict[data-attention="none"]'));
     await panel.getByRole('button', { name: /Back to the list/ }).click();
     await expect(row.locator('[data-attention]')).toHaveAttribute('data-attention', 'none');
     await expect(row.getByRole('button', { name: 'Insert into chat' })).toHaveCount(1);

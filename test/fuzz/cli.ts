@@ -25,7 +25,9 @@ async function main(): Promise<number> {
     console.error(`usage: --target (${FUZZ_TARGETS.map((t) => t.id).join('|')}) --runs N --seed S --out FILE`);
     return 2;
   }
+  const failedPreflight = target.preflight?.() ?? null;
   const result = await runTarget(target, runs, seed);
+  if (failedPreflight !== null) Object.assign(result, { failed: true, error: `preflight: ${failedPreflight}` });
   mkdirSync(dirname(out), { recursive: true });
   writeFileSync(out, JSON.stringify(result, null, 2) + '\n');
   const rate = Math.round(result.runs / Math.max(result.durationMs / 1000, 0.001));

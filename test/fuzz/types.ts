@@ -13,6 +13,8 @@ export interface FuzzTarget {
   /** A fresh property: fast-check runs it with a seed and a number of runs. */
   // biome-ignore lint/suspicious/noExplicitAny: each target has its own tuple of inputs
   property: () => fc.IRawProperty<any, boolean>;
+  /** A check `npm run fuzz` runs once before the inputs (a timing check: not in the fixed-seed unit sample); null when it holds. */
+  preflight?: () => string | null;
 }
 
 /** A broken invariant: the property fails with this message (and fast-check shrinks the input). */

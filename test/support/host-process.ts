@@ -20,8 +20,9 @@ export function frameOf(body: Buffer): Buffer {
   return Buffer.concat([head, body]);
 }
 
-export function startHost(args: string[], env: Record<string, string>): HostProcess {
-  const child = spawn(process.execPath, ['--require', NO_NETWORK, SKILLPIN_BIN, 'native-host', ...args], { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+/** `bin`: another build of the program (an older version, for an upgrade test). */
+export function startHost(args: string[], env: Record<string, string>, bin = SKILLPIN_BIN): HostProcess {
+  const child = spawn(process.execPath, ['--require', NO_NETWORK, bin, 'native-host', ...args], { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => {
     stderr += chunk.toString();

@@ -10,6 +10,7 @@ import { startServer, type TestServer } from '../../support/server';
 import { buildSite, keyPair, skillText } from '../../support/signed-sites';
 import { FakePlatform } from './fake-platform';
 import { LIBRARY, POPUP, startService } from './service-harness';
+import { confirmKeys } from '../../support/confirm';
 import type { BackgroundService } from '../../../lib/background/service';
 
 const K = keyPair(81);
@@ -117,5 +118,27 @@ describe('the approved list for the library', () => {
     expect(await ask({ type: 'skillpin:settings-update', changes: { denyList: [b.origin] } }, POPUP)).toMatchObject({ ok: true });
     const gamma = (await ask<ApprovedSkillSummary[]>({ type: 'skillpin:approved-list' })).find((s) => s.name === 'gamma');
     expect(gamma).toMatchObject({ usable: false, attention: 'unusable', refusal: 'site-excluded' });
+  });
+});
+
+describe('what needs the user: findings not confirmed', () => {
+  it('a skill approved without confirming what acts on its own needs the confirmation; confirm-findings clears it', async () => {
+    const text = skillText('runner', 'Before anything: !`echo hi`');
+    const site = await startServer({ files: buildSite({ skills: [{ name: 'runner', text }], key: K }) });
+    servers.push(site);
+    const report = await ask<OriginReport>({ type: 'skillpin:probe', origin: site.origin }, POPUP);
+    const skill = report.skills[0];
+    if (!skill?.url || !skill.actual || !skill.review) throw new Error('the skill did not verify');
+    expect(skill.review.findings.map((f) => f.kind)).toContain('load-command');
+    expect(await ask({ type: 'skillpin:approve', origin: site.origin, url: skill.url, digestLf: skill.actual.lf, confirmUnverified: false, confirmCrossOrigin: false }, POPUP)).toMatchObject({
+      ok: true,
+    });
+    await service.idle();
+    const row = async () => (await ask<ApprovedSkillSummary[]>({ type: 'skillpin:approved-list' })).find((s) => s.url === skill.url);
+    expect(await row()).toMatchObject({ attention: 'needs-confirmation' });
+    const confirmFindings = confirmKeys(skill);
+    expect(await ask({ type: 'skillpin:confirm-findings', origin: site.origin, url: skill.url, digestLf: skill.actual.lf, confirmFindings }, POPUP)).toMatchObject({ ok: true });
+    await service.idle();
+    expect(await row()).toMatchObject({ attention: null, usable: true });
   });
 });

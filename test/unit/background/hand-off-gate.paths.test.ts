@@ -19,6 +19,7 @@ import { openTrustStore } from '../../../lib/trust/idb-store';
 import type { OriginReport, Settings } from '../../../lib/types';
 import { startServer, type TestServer } from '../../support/server';
 import { sourceFiles } from '../../support/source-tree';
+import { confirmKeys } from '../../support/confirm';
 import { buildSite, keyPair, skillText } from '../../support/signed-sites';
 import { FakeNative } from './fake-native';
 import { HANG, RulesPlatform } from './fake-platform';
@@ -47,6 +48,8 @@ interface Env {
   /** The page tab and the chat tab are private (the private-window rule sets it). */
   incognito: boolean;
   skill: { alpha: string; beta: string };
+  /** The SKILL.md each skill's site publishes now. */
+  texts: { alpha: string; beta: string };
 }
 
 interface Outcome {
@@ -123,7 +126,7 @@ const DRIVERS: Record<HandOffPath, Driver> = {
 /** The mirrored SKILL.md is the one the site published for that skill (alpha's or beta's text). */
 function carriesSkill(bytes: Buffer | undefined, url: string, env: Env): boolean {
   const name = url === env.skill.alpha ? 'alpha' : 'beta';
-  return bytes !== undefined && bytes.toString('utf8') === skillText(name);
+  return bytes !== undefined && bytes.toString('utf8') === env.texts[name];
 }
 
 interface Rule {
@@ -232,6 +235,13 @@ const RULES: Record<string, Rule> = {
       store.close();
     },
   },
+  // A key the administrator pins later binds the approval at once, not at the next probe (no probe here).
+  'a key the organisation pins after the approval': {
+    code: 'policy-key',
+    skill: 'alpha',
+    targets: ALL,
+    apply: (env) => policy(env, { pinnedKeys: { [env.origin]: OTHER.b64 } }),
+  },
   'a chat frame that shows another site than the one offered': {
     code: 'not-a-chat',
     skill: 'alpha',
@@ -255,7 +265,7 @@ beforeEach(async () => {
   const service = await startService({ platform, name, indexedDB: factory, policyWaitMs: 30 });
   const ask = <T>(msg: Record<string, unknown>, sender: object = POPUP) => service.handleMessage(msg, sender) as Promise<T>;
   const skill = { alpha: `${server.origin}/skills/alpha/SKILL.md`, beta: `${server.origin}/skills/beta/SKILL.md` };
-  env = { server, origin: server.origin, platform, native, service, factory, name, ask, incognito: false, skill };
+  env = { server, origin: server.origin, platform, native, service, factory, name, ask, incognito: false, skill, texts: { alpha: skillText('alpha'), beta: skillText('beta') } };
   const report = await ask<OriginReport>({ type: 'skillpin:probe', origin: server.origin });
   for (const url of [skill.alpha, skill.beta]) {
     const s = report.skills.find((k) => k.url === url);
@@ -326,4 +336,99 @@ describe('the hand-off gate: every path that hands content out', () => {
       }
     });
   }
+});
+
+/** Alpha's SKILL.md with a command that runs when it is loaded (acts on its own) or a tool grant (can act). */
+const ACTING = `---\nname: alpha\ndescription: The alpha skill.\n---\n\n# alpha\n\nThe date: !\`date\`\n`;
+const GRANTING = `---\nname: alpha\ndescription: The alpha skill.\nallowed-tools: Bash(*)\n---\n\n# alpha\n\nUse this skill to work with the site.\n`;
+
+/** Publishes this text for alpha, checks the site again and approves it, confirming `confirm` of its findings. */
+async function republishAlpha(text: string, confirmed: 'none' | 'all'): Promise<string[]> {
+  env.server.options.files = buildSite({
+    skills: [
+      { name: 'alpha', text },
+      { name: 'beta', signature: 'none' },
+    ],
+    key: K,
+  });
+  env.texts.alpha = text;
+  const report = await reprobe(env);
+  const alpha = report.skills.find((s) => s.url === env.skill.alpha);
+  if (!alpha?.actual) throw new Error('alpha did not verify');
+  const keys = confirmKeys(alpha);
+  expect(keys.length).toBeGreaterThan(0);
+  const confirmFindings = confirmed === 'all' ? keys : [];
+  expect(
+    await env.ask({ type: 'skillpin:approve', origin: env.origin, url: env.skill.alpha, digestLf: alpha.actual.lf, confirmUnverified: false, confirmCrossOrigin: false, confirmFindings }),
+  ).toEqual({ ok: true });
+  return keys;
+}
+
+async function confirmAlpha(keys: string[]): Promise<void> {
+  const approval = (await env.ask<OriginReport>({ type: 'skillpin:report', origin: env.origin })).skills.find((s) => s.url === env.skill.alpha)?.approval.approval;
+  expect(await env.ask({ type: 'skillpin:confirm-findings', origin: env.origin, url: env.skill.alpha, digestLf: approval?.digestLf, confirmFindings: keys })).toEqual({ ok: true });
+}
+
+const clear = (): void => {
+  env.platform.inserts = [];
+  env.platform.copies = [];
+};
+
+describe('the hand-off gate: what a skill can do is confirmed before it leaves (PRODUCT.md §6.1)', () => {
+  for (const [path, driver] of Object.entries(DRIVERS)) {
+    it(`${path}: a skill that acts on its own, unconfirmed, delivers nothing; confirmed, it is delivered`, async () => {
+      const keys = await republishAlpha(ACTING, 'none');
+      clear();
+      const refused = await driver.deliver(env, env.skill.alpha);
+      expect(refused.delivered).toBe(false);
+      if (refused.error !== undefined) expect(refused.error).toBe('needs-confirmation');
+      await confirmAlpha(keys);
+      clear();
+      expect((await driver.deliver(env, env.skill.alpha)).delivered).toBe(true);
+    });
+
+    const computer = driver.target === 'download' || driver.target === 'desktop';
+    it(`${path}: a skill that can act (a tool grant), unconfirmed, ${computer ? 'delivers nothing' : 'is delivered to a chat'}`, async () => {
+      const keys = await republishAlpha(GRANTING, 'none');
+      clear();
+      const out = await driver.deliver(env, env.skill.alpha);
+      expect(out.delivered).toBe(!computer);
+      if (computer && out.error !== undefined) expect(out.error).toBe('needs-confirmation');
+      await confirmAlpha(keys);
+      clear();
+      expect((await driver.deliver(env, env.skill.alpha)).delivered).toBe(true);
+    });
+
+    it(`${path}: an approval that recorded no review (made before it, or imported) is judged again by the rules in force, with no request`, async () => {
+      await republishAlpha(ACTING, 'all');
+      const store = await openTrustStore({ name: env.name, indexedDB: env.factory });
+      const approval = await store.getApproval(env.origin, env.skill.alpha);
+      const stored = approval ? await store.getSkill(env.origin, env.skill.alpha, approval.digestLf) : null;
+      if (!approval || !stored) throw new Error('nothing stored');
+      // As an older version left them: the approval, and the stored report's copy of it, without a review.
+      const { review: _dropped, ...older } = approval;
+      await store.approve(older, stored);
+      const report = await store.getReport(env.origin);
+      if (!report) throw new Error('no stored report');
+      for (const s of report.skills) if (s.approval.approval) delete s.approval.approval.review;
+      await store.putReport(report);
+      store.close();
+      const requests = env.server.log.length;
+      clear();
+      const out = await driver.deliver(env, env.skill.alpha);
+      expect(out.delivered).toBe(false);
+      if (out.error !== undefined) expect(out.error).toBe('needs-confirmation');
+      expect(env.server.log.length).toBe(requests);
+    });
+  }
+});
+
+describe('a policy change reaches the desktop program in the same sync', () => {
+  it('a key the organisation pins for the site takes its approved skills out of the mirror and the agent folders, with no check asked', async () => {
+    expect(env.native.agentCopy('.claude/skills', 'alpha')).not.toBeNull();
+    await policy(env, { pinnedKeys: { [env.origin]: OTHER.b64 } });
+    await env.service.idle();
+    expect(env.native.mirrored().has(env.skill.alpha)).toBe(false);
+    expect(env.native.agentCopy('.claude/skills', 'alpha')).toBeNull();
+  });
 });

@@ -1,8 +1,10 @@
 // The connection manager with a fake port and fake timers: the exchange, the host-absent and
 // forbidden states, and the backoff after a lost connection.
 import { describe, expect, it } from 'vitest';
-import { classifyDisconnect, DesktopLink, type LinkState, type NativePort, retryDelay } from '../../../lib/desktop/link';
+import { MIN_HOST_VERSION } from '../../../lib/desktop/limits';
+import { classifyDisconnect, compareVersions, DesktopLink, type LinkState, type NativePort, retryDelay } from '../../../lib/desktop/link';
 import { planMirror } from '../../../lib/desktop/outbox';
+import { parseHostRequest } from '../../../lib/desktop/protocol';
 import { choices, skillMd, textSkill } from '../../support/desktop';
 
 class FakeTimers {
@@ -66,7 +68,7 @@ function fakeBrowser(answer: Answer | 'absent') {
 }
 
 const host: Answer = (m) => {
-  if (m.type === 'hello') return { type: 'hello', id: m.id, protocol: 1, version: '1.0.0', held: 0, agents: [] };
+  if (m.type === 'hello') return { type: 'hello', id: m.id, protocol: 1, version: '1.1.0', held: 0, agents: [] };
   if (m.type === 'sync') return { type: 'synced', id: m.id, missing: (m.skills as { origin: string; url: string }[]).map((s) => ({ origin: s.origin, url: s.url })), removed: [], agents: [] };
   if (m.type === 'put') {
     const s = m.skill as { origin: string; url: string };
@@ -91,7 +93,7 @@ describe('DesktopLink', () => {
     link.mirror(plan);
     await settle();
     expect(browser.sent.map((m) => m.type)).toEqual(['hello', 'sync', 'put']);
-    expect(link.state).toMatchObject({ kind: 'in-sync', version: '1.0.0', summary: { stored: [{ url: 'https://skills.example/skills/alpha/SKILL.md' }], held: 1 } });
+    expect(link.state).toMatchObject({ kind: 'in-sync', version: '1.1.0', summary: { stored: [{ url: 'https://skills.example/skills/alpha/SKILL.md' }], held: 1 } });
     expect(states).toEqual(['working', 'in-sync']);
     expect(timers.pending).toEqual([30_000]);
     // A new plan reuses the open connection: no second hello.
@@ -159,5 +161,42 @@ describe('DesktopLink', () => {
     expect(classifyDisconnect('No such native application dev.skillpin.mirror')).toBe('host-absent');
     expect(classifyDisconnect('Access to the specified native messaging host is forbidden.')).toBe('forbidden');
     expect(classifyDisconnect(null)).toBe('lost');
+  });
+
+  it('issue 31: refuses a program older than the last security fix, sends it nothing more, and says which version it is', async () => {
+    const timers = new FakeTimers();
+    const browser = fakeBrowser((m) => (m.type === 'hello' ? { ...(host(m) as Record<string, unknown>), version: '1.0.0' } : host(m)));
+    const link = new DesktopLink({ connectNative: browser.connectNative, disconnectReason: () => null, timers });
+    link.mirror(plan);
+    await settle();
+    expect(browser.sent.map((m) => m.type)).toEqual(['hello']);
+    expect(link.state).toMatchObject({ kind: 'outdated', version: '1.0.0', message: expect.stringContaining(MIN_HOST_VERSION) });
+    expect(timers.pending).toEqual([]);
+    expect(compareVersions('1.10.0', '1.9.9')).toBe(1);
+    expect(compareVersions('1.1', '1.1.0')).toBe(0);
+  });
+
+  it('issue 31: every message carries this browser profile’s id', async () => {
+    const timers = new FakeTimers();
+    const browser = fakeBrowser(host);
+    const link = new DesktopLink({ connectNative: browser.connectNative, disconnectReason: () => null, timers, profile: async () => 'f'.repeat(32) });
+    link.mirror(plan);
+    await settle();
+    expect(browser.sent.map((m) => [m.type, m.profile])).toEqual([
+      ['hello', 'f'.repeat(32)],
+      ['sync', 'f'.repeat(32)],
+      ['put', 'f'.repeat(32)],
+    ]);
+    for (const m of browser.sent) expect(parseHostRequest(m)).toMatchObject({ ok: true, value: { profile: 'f'.repeat(32) } });
+  });
+
+  it('issue 31: a program whose installation is gone is the host-absent state, not retried by itself', async () => {
+    const timers = new FakeTimers();
+    const browser = fakeBrowser((m) => (m.type === 'sync' ? { type: 'error', id: m.id, code: 'not-installed', message: 'uninstalled' } : host(m)));
+    const link = new DesktopLink({ connectNative: browser.connectNative, disconnectReason: () => null, timers });
+    link.mirror(plan);
+    await settle();
+    expect(link.state).toMatchObject({ kind: 'host-absent', message: 'uninstalled' });
+    expect(timers.pending).toEqual([]);
   });
 });

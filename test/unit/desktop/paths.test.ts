@@ -38,3 +38,21 @@ describe('agent folder names', () => {
     for (const n of folderCandidates('x'.repeat(64), 'https://a-very-long-host-name.example.com')) expect(n).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/), expect(n.length).toBeLessThanOrEqual(64);
   });
 });
+
+describe('issue 31: what may reach an agent folder', () => {
+  it.each(['.git/config', 'a/.GIT/hooks/pre-commit', 'git~1/config', '.g\u200cit/config', '.git./config', '.hg/hgrc', 'x/.svn/entries', '.jj/repo', '.gitmodules', 'CVS/Root'])(
+    'refuses version-control metadata %j with a message saying why',
+    (p) => {
+      const r = checkSkillPath(p);
+      expect(r.ok).toBe(false);
+      if (!r.ok) expect(r.message).toMatch(/version-control metadata/);
+    },
+  );
+
+  it.each(['con', 'NUL', 'aux', 'prn', 'com1', 'lpt1', 'lpt9', 'com¹'])('never gives the Windows device name %j as a folder name', (name) => {
+    const folder = baseFolderName(name, name);
+    expect(folder.toLowerCase()).not.toBe(name.toLowerCase());
+    expect(checkSkillPath(folder)).toEqual({ ok: true });
+    expect(baseFolderName(null, `${name}.txt`)).not.toMatch(/^(con|nul|aux|prn|com\d|lpt\d)(\.|$)/i);
+  });
+});

@@ -2,9 +2,13 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { clearLeftovers, writeFileAtomic, writeTreeAtomic } from '../../../host/atomic';
+import { inspect, removeCopy, writeCopy } from '../../../host/agents';
+import { clearLeftovers, testHooks, writeFileAtomic, writeTreeAtomic } from '../../../host/atomic';
 import { withLock } from '../../../host/lock';
-import { type TempPlaces, tempPlaces } from '../../support/desktop';
+import { Mirror, type MirrorRecord } from '../../../host/mirror';
+import { answer } from '../../../host/native-host';
+import { places as makePlaces, mirrorDir } from '../../../host/places';
+import { CHROME_CALLER, choices, messagesFor, skillMd, type TempPlaces, tempPlaces, textSkill } from '../../support/desktop';
 
 let t: TempPlaces;
 beforeEach(() => {
@@ -85,5 +89,68 @@ describe('the writer lock', () => {
     expect(existsSync(join(t.root, '.lock'))).toBe(false);
     writeFileSync(join(t.root, '.lock'), '999999999');
     expect(withLock(t.root, () => 'taken')).toBe('taken');
+  });
+});
+
+describe('issue 31: nothing the user made is deleted', () => {
+  const p = () => makePlaces({ home: t.home, dataDir: t.dataDir });
+  const root = () => join(t.home, '.claude', 'skills');
+
+  async function written(): Promise<{ record: MirrorRecord; files: Map<string, Uint8Array> }> {
+    const { sync, puts } = await messagesFor([textSkill('alpha', skillMd('alpha', 'A'))], choices(['claude-code']));
+    const ctx = { allowed: true, caller: CHROME_CALLER, places: p(), now: () => 0 };
+    answer(Buffer.from(JSON.stringify(sync)), ctx);
+    answer(Buffer.from(JSON.stringify(puts[0])), ctx);
+    const record = new Mirror(mirrorDir(p())).records()[0] as MirrorRecord;
+    return { record, files: new Map([['SKILL.md', new TextEncoder().encode(skillMd('alpha', 'A'))]]) };
+  }
+
+  it('a new copy is never put over a folder the user made after Skillpin looked, not even an empty one', async () => {
+    const { record, files } = await written();
+    mkdirSync(join(root(), 'mine'));
+    writeFileSync(join(root(), 'mine', 'notes.md'), 'the user’s');
+    expect(() => writeCopy(root(), 'mine', record, 'claude-code', files, 0, null)).toThrow(/not the folder Skillpin expected/);
+    expect(readdirSync(join(root(), 'mine'))).toEqual(['notes.md']);
+    mkdirSync(join(root(), 'empty'));
+    expect(() => writeCopy(root(), 'empty', record, 'claude-code', files, 0, null)).toThrow(/not the folder Skillpin expected/);
+    expect(readdirSync(join(root(), 'empty'))).toEqual([]);
+    // Made between the reservation and the rename: the rename fails and the user's file stays.
+    testHooks.beforePlace = (target) => writeFileSync(join(target, 'late.md'), 'the user’s');
+    try {
+      expect(() => writeCopy(root(), 'late', record, 'claude-code', files, 0, null)).toThrow(/not the folder Skillpin expected/);
+    } finally {
+      testHooks.beforePlace = undefined;
+    }
+    expect(readdirSync(join(root(), 'late'))).toEqual(['late.md']);
+  });
+
+  it('a copy the user changes after Skillpin checked it is put back, not deleted: their file stays', async () => {
+    await written();
+    const st = inspect(root(), 'alpha');
+    if (st.kind !== 'skillpin') throw new Error('no copy');
+    testHooks.beforeAside = (dir) => writeFileSync(join(dir, 'notes.md'), 'added by the user');
+    let kept: string[];
+    try {
+      kept = removeCopy(root(), 'alpha', st.provenance).kept;
+    } finally {
+      testHooks.beforeAside = undefined;
+    }
+    expect(kept).toEqual(['notes.md']);
+    expect(readdirSync(join(root(), 'alpha'))).toEqual(['notes.md']);
+    expect(readdirSync(root())).toEqual(['alpha']);
+  });
+
+  it('replacing a copy the user changed after Skillpin checked it reports name-taken and leaves it', async () => {
+    const { record, files } = await written();
+    const st = inspect(root(), 'alpha');
+    if (st.kind !== 'skillpin') throw new Error('no copy');
+    testHooks.beforeAside = (dir) => writeFileSync(join(dir, 'SKILL.md'), 'edited by the user');
+    try {
+      expect(() => writeCopy(root(), 'alpha', record, 'claude-code', files, 0, st.provenance)).toThrow(/not the folder Skillpin expected/);
+    } finally {
+      testHooks.beforeAside = undefined;
+    }
+    expect(readFileSync(join(root(), 'alpha', 'SKILL.md'), 'utf8')).toBe('edited by the user');
+    expect(readdirSync(root())).toEqual(['alpha']);
   });
 });

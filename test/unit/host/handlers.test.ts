@@ -44,7 +44,7 @@ describe('sync and put', () => {
     const stored = send(puts[0]);
     expect(stored).toMatchObject({ type: 'stored', agents: [{ agent: 'claude-code', state: 'written', folder: 'code-review' }] });
 
-    const record = new Mirror(mirrorDir(ctx().places)).record(CHROME_CALLER, skillKey(skill));
+    const record = new Mirror(mirrorDir(ctx().places)).record(partitionOf(CHROME_CALLER), skillKey(skill));
     expect(record?.files.map((f) => f.path)).toEqual(['SKILL.md', 'references/REFERENCE.md']);
     const mirrored = tree(join(mirrorDir(ctx().places), partitionOf(CHROME_CALLER), skillKey(skill), 'files'));
     const source = tree(join(SAMPLE_SKILLS, 'code-review'));

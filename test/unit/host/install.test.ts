@@ -100,4 +100,16 @@ describe('uninstall-host', () => {
     expect(existsSync(join(t.home, '.mozilla/native-messaging-hosts/dev.skillpin.mirror.json'))).toBe(false);
     expect(existsSync(t.dataDir)).toBe(false);
   });
+
+  it('issue 31: installing twice with different profiles, then uninstalling, leaves nothing of either run', () => {
+    const p = places({ home: t.home, dataDir: t.dataDir, platform: 'linux', env: {} });
+    install(p, options({ chromeProfiles: [join(t.root, 'profile-a')] }));
+    install(p, options({ chromeProfiles: [join(t.root, 'profile-b')] }));
+    const record = JSON.parse(readFileSync(join(t.dataDir, 'install.json'), 'utf8'));
+    expect(record.files).toContain(join(t.root, 'profile-a/NativeMessagingHosts/dev.skillpin.mirror.json'));
+    uninstall(p, () => undefined);
+    expect(existsSync(join(t.root, 'profile-a/NativeMessagingHosts/dev.skillpin.mirror.json'))).toBe(false);
+    expect(existsSync(join(t.root, 'profile-b/NativeMessagingHosts/dev.skillpin.mirror.json'))).toBe(false);
+    expect(existsSync(t.dataDir)).toBe(false);
+  });
 });

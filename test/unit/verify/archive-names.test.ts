@@ -39,6 +39,7 @@ describe('checkEntryName', () => {
     ['a\u0085b', 'archive-path-control'],
     ['a//b', 'archive-path-segment'],
     ['./SKILL.md', 'archive-path-segment'],
+    ['././SKILL.md', 'archive-path-segment'],
     ['a/./b', 'archive-path-segment'],
     ['.', 'archive-path-segment'],
     ['a/', 'archive-path-segment'],

@@ -192,7 +192,10 @@ const BAD_NAMES: [string, string][] = [
   ['a\u001bb.md', 'archive-path-control'],
   ['a\u0085b.md', 'archive-path-control'],
   ['a//b.md', 'archive-path-segment'],
-  ['./x.md', 'archive-path-segment'],
+  ['././x.md', 'archive-path-segment'],
+  ['.//x.md', 'archive-path-absolute'],
+  ['./../x.md', 'archive-path-traversal'],
+  ['.//etc/passwd', 'archive-path-absolute'],
   ['a/./b.md', 'archive-path-segment'],
 ];
 

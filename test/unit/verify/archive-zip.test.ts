@@ -176,7 +176,9 @@ describe('zip: path rules (whole archive invalid)', () => {
     ['a\u0000b.md', 'archive-path-control'],
     ['a\u001bb.md', 'archive-path-control'],
     ['a//b.md', 'archive-path-segment'],
-    ['./x.md', 'archive-path-segment'],
+    ['././x.md', 'archive-path-segment'],
+    ['./../x.md', 'archive-path-traversal'],
+    ['.//x.md', 'archive-path-absolute'],
     ['a/./b.md', 'archive-path-segment'],
     ['', 'archive-path-empty'],
   ])('%j → %s', async (name, code) => {

@@ -6,7 +6,9 @@ import type { ApprovedSkillSummary } from '../../../../lib/messages';
 import { Library } from '../../../../components/library/Library';
 import type { ActiveTab, LibraryEnv } from '../../../../components/library/env';
 import { FIRST_PAGE } from '../../../../components/library/use-library';
-import { FP_NEW, FP_OLD, HEX_A, HEX_B, makePin, makeReport, makeSkill } from '../../../fixtures/ui/reports';
+import { FP_NEW, FP_OLD, HEX_A, HEX_B, approved, makeFinding, makePin, makeReport, makeSkill, withFindings } from '../../../fixtures/ui/reports';
+import { findingKey } from '../../../../lib/review';
+import { t } from '../../../../lib/i18n';
 import { byText, changeSignal, click, fakeBackground, flush, key, mount, typeInto, type Handlers } from '../harness';
 
 const DOCS = 'https://docs.example.com';
@@ -284,5 +286,24 @@ describe('review of a skill that needs the user', () => {
     const root = await render();
     await click(root.querySelector('[data-action="review"]'));
     expect(root.querySelector('.banner')?.textContent).toContain(FP_NEW.slice(0, 12));
+  });
+});
+
+describe('a skill whose findings are not all confirmed', () => {
+  it('says "Needs your confirmation" with Confirm, which opens the one confirmation and sends confirm-findings', async () => {
+    const url = `${DOCS}/skills/runner/SKILL.md`;
+    const load = makeFinding({ kind: 'load-command', severity: 'acts', match: '!`echo hi`' });
+    const skill = approved(withFindings(makeSkill({ url }), [load]));
+    const items = [summary(DOCS, 'runner', { attention: 'needs-confirmation' })];
+    const { bg, render } = setup(() => items, { 'skillpin:report': () => makeReport([skill], { origin: DOCS }), 'skillpin:confirm-findings': () => ({ ok: true }) });
+    const root = await render();
+    const row = root.querySelector(`[data-skill-url="${url}"]`) as HTMLElement;
+    expect(row.querySelector('[data-attention]')?.textContent).toContain(t('library_status_needs_confirmation'));
+    expect(row.querySelector('.chip')?.className).toContain('chip-bad');
+    await click(row.querySelector('[data-action="confirm-findings"]'));
+    const dialog = document.querySelector('[role="alertdialog"]') as HTMLElement;
+    expect(dialog.querySelector('[data-kind="load-command"]')?.textContent).toContain(t('finding_load_command'));
+    await click(byText(dialog, 'button', t('confirm_findings_allow_again')));
+    expect(bg.ofType('skillpin:confirm-findings')).toEqual([{ type: 'skillpin:confirm-findings', origin: DOCS, url, digestLf: HEX_A, confirmFindings: [findingKey(load)] }]);
   });
 });

@@ -13,7 +13,7 @@ import type { DesktopSkillStatus, DesktopStatus } from '../../../../lib/messages
 import { mergeSettings } from '../../../../lib/trust/settings';
 import { DEFAULT_SETTINGS, type Settings } from '../../../../lib/types';
 import { AnnouncerProvider } from '../../../../components/shared/Announcer';
-import { byText, click, DESKTOP_OFF, fakeBackground, flush, mount, optionsEnv, type Handlers } from '../harness';
+import { click, DESKTOP_OFF, fakeBackground, flush, mount, optionsEnv, type Handlers } from '../harness';
 
 const ORIGIN = 'https://docs.example.com';
 const RUNNER: DesktopSkillStatus = {
@@ -134,20 +134,16 @@ describe('Desktop agents in the options page', () => {
     expect(w.settings().desktopAgents).toEqual(['claude-code']);
   });
 
-  it('a skill that grants tools is allowed for one agent only through the dialog, bound to the revision shown', async () => {
-    const status: DesktopStatus = { ...DESKTOP_OFF, enabled: true, permission: true, state: 'in-sync', skills: [RUNNER] };
+  it('a skill that grants tools is listed with its tools and scripts, with no per-agent confirmation; a refused skill shows why', async () => {
+    const refusal = { origin: ORIGIN, url: `${ORIGIN}/skills/hooked/SKILL.md`, message: t('err_needs_confirmation', 'runs commands as soon as it is loaded') };
+    const status: DesktopStatus = { ...DESKTOP_OFF, enabled: true, permission: true, state: 'in-sync', skills: [RUNNER], refused: [refusal] };
     const w = world({ settings: { ...DEFAULT_SETTINGS, desktopMirror: true, desktopAgents: ['claude-code'] }, status });
     const root = await w.render();
     const row = root.querySelector('[data-skill-url="https://docs.example.com/skills/runner/SKILL.md"]');
     expect(row?.textContent).toContain(t('desktop_skill_tools', 'allowed-tools'));
     expect(row?.textContent).toContain(t('desktop_skill_scripts', 'scripts/build.sh'));
-    await click(row?.querySelector('[data-action="desktop-allow"]'));
-    const dialog = document.querySelector('[role="alertdialog"]');
-    expect(dialog?.textContent).toContain(t('desktop_allow_body', 'Claude Code'));
-    await click(byText(document.body, '[role="alertdialog"] button', t('cancel')));
-    expect(w.settings().desktopConfirmed).toEqual([]);
-    await click(row?.querySelector('[data-action="desktop-allow"]'));
-    await click(byText(document.body, '[role="alertdialog"] button', t('desktop_allow_confirm')));
-    expect(w.settings().desktopConfirmed).toEqual([{ origin: ORIGIN, url: RUNNER.url, agent: 'claude-code', revision: RUNNER.revision }]);
+    // The one approval confirmation covers every agent folder: nothing here to allow per agent.
+    expect(row?.querySelector('button')).toBeNull();
+    expect(root.querySelector('[data-testid="desktop-refused"]')?.textContent).toBe(t('desktop_refused_item', refusal.url, refusal.message));
   });
 });

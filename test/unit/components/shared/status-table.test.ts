@@ -19,6 +19,7 @@ const DESKTOP: Record<DesktopState, true> = {
   forbidden: true,
   retrying: true,
   unavailable: true,
+  outdated: true,
 };
 const LIBRARY: Record<LibraryAttention | 'ready', true> = {
   ready: true,
@@ -28,6 +29,7 @@ const LIBRARY: Record<LibraryAttention | 'ready', true> = {
   'review-files': true,
   unusable: true,
   'export-outdated': true,
+  'needs-confirmation': true,
 };
 
 describe('one table per kind of state', () => {

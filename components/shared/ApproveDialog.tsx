@@ -1,0 +1,98 @@
+// The one confirmation an approval asks (PRODUCT.md §6.1): it names every finding that acts or can
+// act (its kind in words, its file) and the places the skill may then go, with the confirmations an
+// unverified skill or one served by another host need. The same dialog confirms the findings of a
+// skill already approved (a newer rule set found more, an approval imported from a backup).
+import type { Finding, SkillReport } from '../../lib/types';
+import { t } from '../../lib/i18n';
+import { NAME_MAX, display } from '../../lib/text/display';
+import { Dialog } from './Dialog';
+import { SeverityBadge } from './Findings';
+import { groupByKind, kindWords } from './finding-words';
+
+export type PendingConfirmation =
+  /** Approving `skill`: what it needs confirmed (any of them may be absent). */
+  | { kind: 'approve'; skill: SkillReport; origin: string; unverified: boolean; crossOrigin: boolean; findings: Finding[] }
+  /** Confirming what an approved skill can do. */
+  | { kind: 'confirm'; skill: SkillReport; origin: string; findings: Finding[] };
+
+/** The files a kind of finding is in, each once, in the review's order. */
+function filesOf(findings: readonly Finding[]): string[] {
+  return [...new Set(findings.map((f) => f.file))];
+}
+
+function FindingsToConfirm({ findings, origin }: { findings: Finding[]; origin: string }) {
+  return (
+    <div class="confirm-reason confirm-findings" data-confirm="findings">
+      <p>
+        <strong>{t('confirm_findings_head')}</strong>
+      </p>
+      <ul class="confirm-finding-list" data-testid="confirm-findings">
+        {groupByKind(findings).map((g) => (
+          <li key={g.kind} data-kind={g.kind} data-severity={g.severity}>
+            <SeverityBadge severity={g.severity} /> {kindWords(g.kind)}
+            <span class="confirm-files">
+              {' — '}
+              {filesOf(g.findings).map((file, i) => (
+                <span key={file}>
+                  {i > 0 && ', '}
+                  <code>{file}</code>
+                </span>
+              ))}
+            </span>
+          </li>
+        ))}
+      </ul>
+      <p>{t('confirm_places_head')}</p>
+      <ul class="confirm-places" data-testid="confirm-places">
+        <li data-place="chats">{t('confirm_place_chats')}</li>
+        <li data-place="desktop">{t('confirm_place_desktop')}</li>
+        <li data-place="export">{t('confirm_place_export')}</li>
+      </ul>
+      <p>{t('confirm_findings_body', origin)}</p>
+    </div>
+  );
+}
+
+function ApproveReasons({ pending }: { pending: Extract<PendingConfirmation, { kind: 'approve' }> }) {
+  return (
+    <>
+      {pending.unverified && (
+        <div class="confirm-reason" data-confirm="unverified">
+          <p>
+            <strong>{t('confirm_unverified_head')}</strong>
+          </p>
+          <p>{t('confirm_unverified_body')}</p>
+        </div>
+      )}
+      {pending.crossOrigin && (
+        <div class="confirm-reason" data-confirm="cross-origin">
+          <p>
+            <strong>{t('confirm_cross_head', pending.skill.artifactHost ?? '?')}</strong>
+          </p>
+          <p>{t('confirm_cross_body', pending.origin, pending.skill.artifactHost ?? '?')}</p>
+        </div>
+      )}
+    </>
+  );
+}
+
+function titleOf(p: PendingConfirmation): string {
+  const name = display(p.skill.name, NAME_MAX);
+  if (p.kind === 'confirm') return t('confirm_findings_again_title', name);
+  return p.findings.length > 0 ? t('confirm_findings_title', name) : t('confirm_title', name);
+}
+
+function confirmLabelOf(p: PendingConfirmation): string {
+  if (p.kind === 'confirm') return t('confirm_findings_allow_again');
+  return p.findings.length > 0 ? t('confirm_findings_allow') : t('confirm_approve');
+}
+
+/** Cancel approves and confirms nothing. */
+export function ApproveDialog({ pending, onConfirm, onCancel }: { pending: PendingConfirmation; onConfirm: () => void; onCancel: () => void }) {
+  return (
+    <Dialog title={titleOf(pending)} confirmLabel={confirmLabelOf(pending)} cancelLabel={t('cancel')} danger onCancel={onCancel} onConfirm={onConfirm}>
+      {pending.kind === 'approve' && <ApproveReasons pending={pending} />}
+      {pending.findings.length > 0 && <FindingsToConfirm findings={pending.findings} origin={pending.origin} />}
+    </Dialog>
+  );
+}

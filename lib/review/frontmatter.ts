@@ -1,0 +1,122 @@
+// What runs when a skill is loaded (PRODUCT.md §6.1), read from SKILL.md: frontmatter that grants
+// tools, connects servers or declares hooks; a frontmatter block that cannot be read, taken as
+// granting tools (fail closed); `` !`command` `` expansions; a description written to trigger on
+// every task.
+import { parseFrontmatterText } from '../parse/skill-md';
+import type { Findings } from './findings';
+import { broadTrigger } from './broad-trigger';
+
+/** Frontmatter keys (compared in NFKC lower case without punctuation or spaces) that reach beyond text. */
+const REACH = new Map<string, 'tool-grant' | 'hooks'>([
+  ['allowedtools', 'tool-grant'],
+  ['allowedtool', 'tool-grant'],
+  ['tools', 'tool-grant'],
+  ['tool', 'tool-grant'],
+  ['mcp', 'tool-grant'],
+  ['mcpservers', 'tool-grant'],
+  ['mcpserver', 'tool-grant'],
+  ['servers', 'tool-grant'],
+  ['server', 'tool-grant'],
+  ['permissions', 'tool-grant'],
+  ['hooks', 'hooks'],
+  ['hook', 'hooks'],
+]);
+
+/** The comparable form of a frontmatter key. */
+export function keyForm(key: string): string {
+  return key
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, '');
+}
+
+/** What a top-level frontmatter key grants: a tool grant, hooks, or nothing. */
+export function reachOf(key: string): 'tool-grant' | 'hooks' | null {
+  return REACH.get(keyForm(key)) ?? null;
+}
+
+/** Diagnostics of lib/parse/skill-md.ts that mean the block was there but could not be read. */
+const UNREADABLE = new Set(['frontmatter-too-large', 'frontmatter-unterminated', 'frontmatter-yaml-error', 'frontmatter-duplicate-key', 'frontmatter-alias-limit', 'frontmatter-not-mapping']);
+
+const WHY: Record<string, string> = {
+  'frontmatter-too-large': 'it is larger than the 16 KiB Skillpin reads',
+  'frontmatter-unterminated': 'it has no closing "---" line',
+  'frontmatter-yaml-error': 'it is not valid YAML',
+  'frontmatter-duplicate-key': 'a key appears twice, and readers disagree on which one counts',
+  'frontmatter-alias-limit': 'it expands too many YAML aliases',
+  'frontmatter-not-mapping': 'it is not a list of keys and values',
+};
+
+/** A key another YAML reader may expand into more keys or read otherwise: a merge key, a collection or multi-line key. */
+function ambiguousKey(key: string): boolean {
+  return key === '<<' || key.startsWith('[') || key.startsWith('{') || key.includes('\n') || key.startsWith('? ');
+}
+
+/** True when the frontmatter block (lines after the first `---` up to the next) holds only blank lines and comments. */
+function emptyBlock(lines: readonly string[]): boolean {
+  for (let i = 1; i < lines.length; i++) {
+    const line = lines[i] as string;
+    if (line === '---') return true;
+    const t = line.trim();
+    if (t !== '' && !t.startsWith('#')) return false;
+  }
+  return false;
+}
+
+/** The 1-based line of the block where `key` first appears, else 1. */
+function keyLine(lines: readonly string[], key: string): number {
+  const probe = key.split('\n')[0] ?? key;
+  for (let i = 1; i < lines.length && i < 2000; i++) {
+    if (lines[i] === '---') break;
+    if ((lines[i] as string).includes(probe)) return i + 1;
+  }
+  return 1;
+}
+
+function unreadable(out: Findings, line: number, match: string, why: string): void {
+  out.add('unreadable-frontmatter', 'can-act', 'SKILL.md', line, match, `The frontmatter cannot be read (${why}), so it is taken as granting tools.`);
+}
+
+/** The frontmatter's grants and hooks, or that it cannot be read. */
+export function frontmatterFindings(text: string, lines: readonly string[], out: Findings): void {
+  const first = lines[0] ?? '';
+  // Line ends as every YAML reader takes them: a lone CR is a line break for some readers and not for others.
+  const fm = parseFrontmatterText(text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text);
+  const broken = fm.diagnostics.find((d) => UNREADABLE.has(d.code));
+  if (first !== '---') {
+    // A block other readers may still take as frontmatter (spaces around the dashes, blank lines before).
+    const firstText = lines.find((l) => l.trim() !== '') ?? '';
+    if (firstText.trim() === '---' || /^---[ \t]/.test(first)) unreadable(out, 1, firstText, 'its opening "---" line is not exactly "---"');
+    return;
+  }
+  if (broken !== undefined) {
+    if (broken.code === 'frontmatter-not-mapping' && emptyBlock(lines)) return;
+    unreadable(out, 1, broken.code, WHY[broken.code] ?? 'it is not valid YAML');
+    return;
+  }
+  const data = fm.data ?? {};
+  for (const key of Object.keys(data)) {
+    if (ambiguousKey(key)) {
+      unreadable(out, keyLine(lines, key), key, `the key ${JSON.stringify(key.slice(0, 40))} may be read as other keys`);
+      continue;
+    }
+    const reach = reachOf(key);
+    if (reach === 'hooks') out.add('hooks', 'acts', 'SKILL.md', keyLine(lines, key), key, 'The frontmatter declares hooks, which the agent harness runs by itself on tool use.');
+    else if (reach === 'tool-grant') out.add('tool-grant', 'can-act', 'SKILL.md', keyLine(lines, key), key, `The frontmatter grants the agent tools or servers (${key}).`);
+  }
+  const description = fm.description ?? '';
+  const broad = broadTrigger(description);
+  if (broad !== null) out.add('broad-trigger', 'look', 'SKILL.md', keyLine(lines, 'description'), broad, 'The description is written to make the skill trigger on every task, not only its own.');
+}
+
+/** `` !`command` `` at the start of a line or after a space: the harness runs it when the skill loads. */
+const LOAD_COMMAND = /(?:^|[\s(>])!`([^`\s][^`\n]{0,1000})`/g;
+
+export function loadCommandFindings(lines: readonly string[], out: Findings): void {
+  lines.forEach((line, i) => {
+    LOAD_COMMAND.lastIndex = 0;
+    for (const m of line.matchAll(LOAD_COMMAND)) {
+      out.add('load-command', 'acts', 'SKILL.md', i + 1, m[0].trimStart(), 'Runs a command as soon as the skill is loaded, before the agent reads a word.');
+    }
+  });
+}
