@@ -93,14 +93,7 @@ function Body({ env, target }: Props) {
       <header class="top">
         <div class="brand">
           <img class="logo" src="/icon/48.png" alt="" width="24" height="24" />
-          <div>
-            <h1>{t('extName')}</h1>
-            {origin && (
-              <p class="origin" data-testid="origin">
-                <Origin origin={origin} />
-              </p>
-            )}
-          </div>
+          <h1>{t('extName')}</h1>
         </div>
         <div class="top-actions">
           {env.openLibrary && <AllSkillsButton open={env.openLibrary} />}
@@ -111,6 +104,12 @@ function Body({ env, target }: Props) {
           )}
           <SettingsLink href={env.optionsUrl} />
         </div>
+        {/* The site on a line of its own, the whole width: its address wraps only at dots and slashes. */}
+        {origin && (
+          <p class="origin" data-testid="origin">
+            <Origin origin={origin} />
+          </p>
+        )}
       </header>
       <main>
         {target === null && (
