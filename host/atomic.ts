@@ -138,7 +138,7 @@ export function placeNew(staging: string, target: string): void {
 
 /**
  * Moves `dir` aside and gives back the moved folder when `judge` says it is the one expected;
- * otherwise moves it back and gives null. Null too when nothing was there.
+ * otherwise moves it back and gives `put-back`. Null when nothing was there.
  */
 export function moveAside(dir: string, judge: (movedAside: string) => boolean): string | null | 'put-back' {
   testHooks.beforeAside?.(dir);

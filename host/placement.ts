@@ -6,6 +6,8 @@
 // two leaves a record naming a copy that may be absent or whole, never a copy no record names. A
 // copy is put in place only where nothing is (a folder the user made meanwhile stays theirs), and
 // replaced or removed only while it is still exactly the copy Skillpin wrote.
+import { rmdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { grantsOf, needsConfirmation } from '../lib/desktop/grants';
 import type { AgentId } from '../lib/desktop/limits';
 import { baseFolderName, folderCandidates } from '../lib/desktop/names';
@@ -56,11 +58,21 @@ export function dropCopy(ctx: HostContext, record: MirrorRecord, agent: AgentId)
   const root = agentRoot(ctx.places, agent);
   const st = inspect(root, owned.folder);
   if (st.kind !== 'skillpin' || !ownsProvenance(record, st.provenance)) {
+    // The empty folder that reserved the name, left by a host killed before the copy was renamed onto it.
+    if (st.kind === 'foreign') removeIfEmpty(join(root, owned.folder));
     return outcome(record, agent, 'removed', owned.folder, 'The copy was already gone or is no longer the one Skillpin wrote; nothing was deleted.');
   }
   const { kept } = removeCopy(root, owned.folder, st.provenance);
   if (kept.length === 0) return outcome(record, agent, 'removed', owned.folder);
   return outcome(record, agent, 'copy-modified', owned.folder, `Skillpin removed its files; files you changed or added stay: ${kept.slice(0, 10).join(', ')}.`);
+}
+
+function removeIfEmpty(dir: string): void {
+  try {
+    rmdirSync(dir);
+  } catch {
+    // Not empty (or not a folder): it is someone's.
+  }
 }
 
 const isNameTaken = (error: unknown): boolean => (error as { code?: string }).code === 'name-taken';
@@ -110,7 +122,11 @@ function freshCopy(ctx: HostContext, record: MirrorRecord, agent: AgentId, files
 
 /** What a skill grants, as the confirmation rule reads it; null when it needs no confirmation. */
 export function grantsNeedingConfirmation(files: ReadonlyMap<string, Uint8Array>): string | null {
-  const grants = grantsOf(files.get('SKILL.md') ?? new Uint8Array(0), [...files.keys()]);
+  // Judged by the bytes as well as the names, as the extension's plan judges them.
+  const grants = grantsOf(
+    files.get('SKILL.md') ?? new Uint8Array(0),
+    [...files].map(([path, bytes]) => ({ path, bytes })),
+  );
   if (!needsConfirmation(grants)) return null;
   return [...grants.tools.map((t) => `frontmatter "${t}"`), ...grants.scripts.slice(0, 5)].join(', ');
 }

@@ -11,13 +11,14 @@ import { HOST_VERSION } from './version';
 import type { MirrorRecord } from './mirror';
 import { dropCopy, grantsNeedingConfirmation, type HostContext } from './placement';
 
-function writtenAt(ctx: HostContext, record: MirrorRecord, agent: MirrorRecord['agents'][number]): string {
+function writtenAt(ctx: HostContext, agent: MirrorRecord['agents'][number]): string {
   const st = inspect(agentRoot(ctx.places, agent.agent), agent.folder);
   return st.kind === 'skillpin' && typeof st.provenance.writtenAt === 'string' ? ` (written ${st.provenance.writtenAt.slice(0, 10)})` : '';
 }
 
 function explain(o: AgentOutcome | null, reason: string, since: string): AgentOutcome | null {
-  if (o === null) return null;
+  // Null, or the copy was already gone or no longer Skillpin's (dropCopy says so and deleted nothing).
+  if (o === null || (o.state === 'removed' && o.message !== null)) return o;
   const folder = o.folder ?? '';
   const kept = o.state === 'copy-modified' && o.message !== null ? ` ${o.message}` : '';
   return {
@@ -36,7 +37,7 @@ export function rejudge(ctx: HostContext, entries: readonly SyncEntry[]): AgentO
       const path = record.files.find((f) => metadataIn(f.path) !== null)?.path ?? metadata;
       const reason = `it held version-control metadata (${path}), which can run commands (git, run in that folder by an agent, an editor or a shell prompt, runs what a .git/config names), and Skillpin no longer places such files in agent folders`;
       for (const a of [...record.agents]) {
-        const since = writtenAt(ctx, record, a);
+        const since = writtenAt(ctx, a);
         const o = explain(dropCopy(ctx, record, a.agent), reason, since);
         if (o !== null) out.push(o);
       }
@@ -51,7 +52,7 @@ export function rejudge(ctx: HostContext, entries: readonly SyncEntry[]): AgentO
     for (const a of [...record.agents]) {
       const request = entry?.revision === record.revision ? entry.agents.find((r) => r.agent === a.agent) : undefined;
       if (request !== undefined && request.confirmedRevision === record.revision) continue;
-      const since = writtenAt(ctx, record, a);
+      const since = writtenAt(ctx, a);
       const o = explain(dropCopy(ctx, record, a.agent), `it grants tools or carries scripts (${what}) and the current rules need your confirmation for that, which was not given`, since);
       if (o !== null) out.push(o);
     }

@@ -9,7 +9,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, release, totalmem, type } from 'node:os';
 import { join, resolve } from 'node:path';
-import { renderReport } from './bench/report.mjs';
+import { parseReport, renderReport, sectionNumber } from './bench/report.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 const resultsDir = join(root, 'test-results/bench');
@@ -56,8 +56,14 @@ const sections = [];
 for (const f of existsSync(resultsDir) ? readdirSync(resultsDir).filter((x) => x.endsWith('.json')) : []) {
   sections.push(JSON.parse(readFileSync(join(resultsDir, f), 'utf8')));
 }
+// A run of some specs keeps the other sections' last results: their JSON files from an earlier run
+// here, or else the sections of the docs/benchmarks.md in the tree (a fresh checkout has no JSON).
+if (filters.length > 0 && existsSync(docPath)) {
+  const have = new Set(sections.map((s) => sectionNumber(s.title)));
+  for (const kept of parseReport(readFileSync(docPath, 'utf8'))) if (!have.has(sectionNumber(kept.title))) sections.push(kept);
+}
 const expected = ['1-page-load', '2-requests-browser', '2-requests-node', '3-verdict', '4-engine', '5-crypto', '6-ui', '6b-library', '7a-storage', '7b-memory', '8-bundle'];
-const missing = expected.filter((id) => !sections.some((s) => s.id === id));
+const missing = expected.filter((id) => !sections.some((s) => s.id === id || s.id === `kept-${id.split('-')[0]}`));
 
 const load1 = loadavg();
 const cpu = cpus();

@@ -7,9 +7,7 @@ import { useEffect, useState } from 'preact/hooks';
 import type { SkillReport } from '../../lib/types';
 import { t } from '../../lib/i18n';
 import { useAnnounce } from './Announcer';
-import { ApproveDialog, type PendingConfirmation } from './ApproveDialog';
-import { confirmKeys, findingsToAsk } from './finding-words';
-import { findingsToConfirm } from '../../lib/review';
+import { useApprovals } from './use-approvals';
 import { errorText } from './format';
 import { useSkillExport, type SkillExporter } from './use-export';
 import { withdrawer } from './use-withdraw';
@@ -59,9 +57,20 @@ export interface SkillActions {
 /** `changes` grows with every change of trust state made anywhere: the recorded exports are read again. */
 export function useSkillActions(env: ActionsEnv, origin: string, onChanged: () => Promise<void> | void, changes = 0): SkillActions {
   const announce = useAnnounce();
-  const [pending, setPending] = useState<PendingConfirmation | null>(null);
   const [busy, setBusy] = useState(false);
-  const exporter = useSkillExport(env.client, announce, env.saveFile, (o, u, message) => refusedUnconfirmed(o, u, message));
+  // Approving, and confirming what a skill can do (use-approvals.tsx); after either, the page reads
+  // what is stored again and the recorded exports too.
+  const approvals = useApprovals({
+    client: env.client,
+    origin,
+    announce,
+    run,
+    afterChange: async () => {
+      await onChanged();
+      exporter.reload();
+    },
+  });
+  const exporter = useSkillExport(env.client, announce, env.saveFile, approvals.refusedUnconfirmed);
   const { reload: reloadExports } = exporter;
   useEffect(() => {
     if (changes > 0) reloadExports();
@@ -76,71 +85,6 @@ export function useSkillActions(env: ActionsEnv, origin: string, onChanged: () =
     } finally {
       setBusy(false);
     }
-  }
-
-  async function sendApprove(skill: SkillReport, confirmUnverified: boolean, confirmCrossOrigin: boolean) {
-    const url = skill.url;
-    const digestLf = skill.actual?.lf;
-    if (!url || !digestLf) return;
-    await run(async () => {
-      // An archive is approved with the files the user was shown (the background refuses other ones).
-      const filesDigest = skill.archive?.filesDigest;
-      // What the skill can do, confirmed in the dialog just now or by the approval this one replaces.
-      const keys = confirmKeys(skill.review);
-      const res = await env.client.approve({
-        origin,
-        url,
-        digestLf,
-        ...(filesDigest ? { filesDigest } : {}),
-        confirmUnverified,
-        confirmCrossOrigin,
-        ...(keys.length > 0 ? { confirmFindings: keys } : {}),
-      });
-      if (res.ok) announce(t('approved_ok', skill.name), 'success');
-      else announce(t('approve_failed', res.message ?? res.error ?? t('error_unknown')), 'error');
-      await onChanged();
-      exporter.reload();
-    });
-  }
-
-  /** Confirms what an approved skill can do: every finding that acts or can act, as the report shows them. */
-  async function sendConfirm(skill: SkillReport, skillOrigin: string) {
-    const approval = skill.approval.approval;
-    if (!skill.url || !approval) return;
-    await run(async () => {
-      const res = await env.client.confirmFindings({ origin: skillOrigin, url: skill.url ?? '', digestLf: approval.digestLf, confirmFindings: confirmKeys(skill.review) });
-      if (res.ok) announce(t('confirmed_ok', skill.name), 'success');
-      else announce(t('confirm_failed', res.message ?? res.error ?? t('error_unknown')), 'error');
-      await onChanged();
-      exporter.reload();
-    });
-  }
-
-  function approve(skill: SkillReport) {
-    const needs = approvalNeeds(skill);
-    const findings = findingsToAsk(skill);
-    if (needs.unverified || needs.crossOrigin || findings.length > 0) setPending({ kind: 'approve', skill, origin, ...needs, findings });
-    else void sendApprove(skill, false, false);
-  }
-
-  function confirm(skill: SkillReport) {
-    const approval = skill.approval.approval;
-    if (!approval || !skill.review) return;
-    setPending({ kind: 'confirm', skill, origin: approval.origin, findings: findingsToConfirm(skill.review) });
-  }
-
-  /** The confirmation of a skill known by its site and URL (the library, a refused hand-off): its report is read first. */
-  async function confirmAt(skillOrigin: string, url: string) {
-    await run(async () => {
-      const report = await env.client.report(skillOrigin);
-      const skill = report?.skills.find((s) => s.url === url);
-      if (skill?.approval.approval && skill.review && findingsToConfirm(skill.review).length > 0) confirm(skill);
-    });
-  }
-
-  /** A hand-off the gate refused for findings not confirmed: its message offers the confirmation. */
-  function refusedUnconfirmed(skillOrigin: string, url: string, message: string) {
-    announce(message, 'error', { action: { label: t('needs_confirmation_button'), run: () => void confirmAt(skillOrigin, url) } });
   }
 
   /** Withdraws the skill's approval (approved or suspended); the message offers Undo. */
@@ -166,7 +110,7 @@ export function useSkillActions(env: ActionsEnv, origin: string, onChanged: () =
     await run(async () => {
       const res = await env.client.skillContext(skillOrigin, url);
       if (!res.ok && res.error === 'needs-confirmation') {
-        refusedUnconfirmed(skillOrigin, url, res.message);
+        approvals.refusedUnconfirmed(skillOrigin, url, res.message);
         return;
       }
       if (!res.ok) {
@@ -188,18 +132,5 @@ export function useSkillActions(env: ActionsEnv, origin: string, onChanged: () =
     });
   }
 
-  const dialog = pending ? (
-    <ApproveDialog
-      pending={pending}
-      onCancel={() => setPending(null)}
-      onConfirm={() => {
-        const p = pending;
-        setPending(null);
-        if (p.kind === 'approve') void sendApprove(p.skill, p.unverified, p.crossOrigin);
-        else void sendConfirm(p.skill, p.origin);
-      }}
-    />
-  ) : null;
-
-  return { approve, confirm, confirmAt, withdraw, copy, insert, exporter, busy, dialog };
+  return { approve: approvals.approve, confirm: approvals.confirm, confirmAt: approvals.confirmAt, withdraw, copy, insert, exporter, busy, dialog: approvals.dialog };
 }

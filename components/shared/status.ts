@@ -97,7 +97,7 @@ export const DESKTOP_STATES = {
   forbidden: { label: 'desktop_state_forbidden', tone: 'caution' },
   retrying: { label: 'desktop_state_retrying', tone: 'caution' },
   unavailable: { label: 'desktop_state_unavailable', tone: 'bad' },
-  outdated: { label: 'desktop_state_outdated', tone: 'caution' },
+  outdated: { label: 'desktop_state_outdated', tone: 'bad' },
 } as const satisfies Record<DesktopState, StateRow>;
 
 /** What Skillpin may read, as the options page's site access box says it. */

@@ -1,12 +1,12 @@
 // The end-to-end build only (SKILLPIN_E2E_BUILD=1, wxt.config.ts): the background records every
 // listener function it registers, by event ("contextMenus.onClicked", "runtime.onStartup" …), and
-// the load gate's events. A test cannot click a native context menu or a system notification, nor
+// the navigations it handled. A test cannot click a native context menu or a system notification, nor
 // start a profile so that runtime.onStartup fires for an unpacked extension (Chromium installs it
 // anew at each launch); it calls the very function the background registered for that event, with
 // a real tab and real click data. Production bundles never contain this module: index.ts reaches
 // it only behind import.meta.env.SKILLPIN_E2E, which the production build replaces with false,
 // and `npm run check:packages` fails on a package that names E2E_GLOBAL.
-import type { GateEvent, LoadGate } from '@/lib/scheduler/load-gate';
+import type { NavEvent } from '@/lib/background/page-events';
 
 declare global {
   interface ImportMetaEnv {
@@ -23,11 +23,9 @@ type Listener = (...args: never[]) => unknown;
 export interface E2eRecord {
   /** Every listener function registered for each event, in the order of registration. */
   listeners: Record<string, Listener[]>;
-  /** The last 200 load gate events (commit, load, cap …), oldest first. */
-  navTrace: GateEvent[];
-  /** The navigation load gate, so a test on a loaded machine can widen its cap. */
-  loadGate: LoadGate | null;
-  onGateEvent(event: GateEvent): void;
+  /** The last 200 navigations handled (at a load event, or a stopped load), oldest first. */
+  navTrace: NavEvent[];
+  onNavEvent(event: NavEvent): void;
 }
 
 const TRACE_MAX = 200;
@@ -46,8 +44,7 @@ export function startE2eRecord(api: object): E2eRecord {
   const record: E2eRecord = {
     listeners: {},
     navTrace: [],
-    loadGate: null,
-    onGateEvent(event) {
+    onNavEvent(event) {
       record.navTrace.push(event);
       if (record.navTrace.length > TRACE_MAX) record.navTrace.shift();
     },

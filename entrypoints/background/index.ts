@@ -5,31 +5,26 @@
 import { browser } from 'wxt/browser';
 import { createBackgroundService, REVALIDATE_ALARM } from '@/lib/background/service';
 import { openTrustStore } from '@/lib/trust/idb-store';
-import { createIncognitoTabs } from './incognito-tabs';
 import { browserPlatform } from './platform';
 import { installRequestGuard } from './request-guard';
-import { createLoadGate } from '@/lib/scheduler/load-gate';
+import { createPageEvents } from '@/lib/background/page-events';
 import { startE2eRecord } from './e2e-record';
 import { LIBRARY_MENU_ID } from '@/lib/background/menus';
 import { OPEN_LIBRARY_COMMAND, openLibrary } from './library-panel';
 
-/** A page that never finishes loading holds its probe this long at most. */
-const LOAD_CAP_MS = 5000;
+/**
+ * The navigation events' URL filter: http(s) documents only. A listener with a filter is not
+ * called for other URLs, nor is a stopped worker started for them (about:blank and srcdoc frames,
+ * data:, the browser's own pages).
+ */
+const WEB_PAGES = { url: [{ schemes: ['http', 'https'] }] };
 
 export default defineBackground(() => {
   // The end-to-end build only: the listeners registered below, for tests to call (e2e-record.ts).
   // Production builds have no such code: the constant is false there and the branch is dropped.
   const e2e = import.meta.env.SKILLPIN_E2E ? startE2eRecord(browser) : null;
   const extensionBase = browser.runtime.getURL('/');
-  const loadGate = createLoadGate({
-    capMs: LOAD_CAP_MS,
-    setTimer: (fn, ms) => setTimeout(fn, ms),
-    clearTimer: (h) => clearTimeout(h as ReturnType<typeof setTimeout>),
-    ...(e2e ? { onEvent: e2e.onGateEvent } : {}),
-  });
-  if (e2e) e2e.loadGate = loadGate;
   const service = createBackgroundService({
-    loadGate,
     openStore: () => openTrustStore(),
     fetch: (url, init) => fetch(url, init),
     guard: installRequestGuard(extensionBase),
@@ -44,40 +39,19 @@ export default defineBackground(() => {
     return service.handleMessage(message, sender);
   });
 
-  // Private tabs are known from tab events (incognito-tabs.ts), so a navigation does not wait
-  // for a tabs.get before its probe; private-window probing stays off unless settings allow it.
-  const incognitoTabs = createIncognitoTabs({
-    query: (q) => browser.tabs.query(q),
-    get: (tabId) => browser.tabs.get(tabId),
+  // Nothing of a page's load wakes the worker before its load event (lib/background/page-events.ts):
+  // no tabs.onCreated, webNavigation.onCommitted or tabs.onActivated listener. The navigation is
+  // handled at the top frame's load event, or when its load stopped before it; the tab's private
+  // flag is read then (tabs.get). Badges are set per tab, so a tab switch needs no handler; the
+  // copy menu item shows on its origins' pages by its own URL patterns.
+  const pages = createPageEvents({
+    getTab: (tabId) => browser.tabs.get(tabId),
+    onNavigation: (tabId, url, incognito) => service.onNavigation(tabId, url, incognito),
+    ...(e2e ? { onEvent: e2e.onNavEvent } : {}),
   });
-  browser.tabs.onCreated.addListener((tab) => incognitoTabs.onCreated(tab));
-  browser.tabs.onRemoved.addListener((tabId) => {
-    incognitoTabs.onRemoved(tabId);
-    loadGate.closed(tabId);
-    service.onTabClosed(tabId);
-  });
-  browser.tabs.onReplaced.addListener((addedTabId, removedTabId) => incognitoTabs.onReplaced(addedTabId, removedTabId));
-
-  browser.webNavigation.onCommitted.addListener((details) => {
-    if (details.frameId !== 0) return;
-    // Noted at once: the page's load event may come before the probe's own checks are done.
-    loadGate.committed(details.tabId, details.url);
-    void incognitoTabs
-      .isIncognito(details.tabId)
-      .then((incognito) => service.onNavigation(details.tabId, details.url, incognito))
-      .catch(() => undefined);
-  });
-
-  browser.webNavigation.onCompleted.addListener((details) => {
-    if (details.frameId === 0) loadGate.loaded(details.tabId, details.url);
-  });
-
-  browser.tabs.onActivated.addListener(({ tabId }) => {
-    void browser.tabs
-      .get(tabId)
-      .then((tab) => service.onTabActivated(tabId, tab.url ?? null))
-      .catch(() => undefined);
-  });
+  browser.webNavigation.onCompleted.addListener((details) => void pages.loaded(details), WEB_PAGES);
+  browser.webNavigation.onErrorOccurred.addListener((details) => void pages.failed(details), WEB_PAGES);
+  browser.tabs.onRemoved.addListener((tabId) => service.onTabClosed(tabId));
 
   // An administrator changed the policy (docs/policies.md): read it again and tell open pages.
   browser.storage.onChanged.addListener((_changes, area) => {
@@ -116,13 +90,10 @@ export default defineBackground(() => {
 
   browser.runtime.onInstalled.addListener(() => {
     void browser.alarms.create(REVALIDATE_ALARM, { periodInMinutes: 60 });
-    void service.refreshMenus(null);
+    void service.refreshMenus();
   });
   browser.runtime.onStartup.addListener(() => {
     void browser.alarms.create(REVALIDATE_ALARM, { periodInMinutes: 60 });
-    void service.refreshMenus(null);
+    void service.refreshMenus();
   });
-
-  // Listeners are all registered: learn the open tabs' private flags once, in the background.
-  void incognitoTabs.seed();
 });

@@ -2,7 +2,7 @@
 // clipboard and insertion, for Chrome's service worker and Firefox's event page.
 import { browser } from 'wxt/browser';
 import type { BackgroundPlatform } from '@/lib/background/service';
-import { COPY_MENU_ID, INSERT_MENU_ID, LIBRARY_MENU_ID, type MenuModel } from '@/lib/background/menus';
+import { INSERT_MENU_ID, LIBRARY_MENU_ID, type MenuModel } from '@/lib/background/menus';
 import { copyViaOffscreen } from '@/lib/clipboard/offscreen';
 import { writeClipboard } from '@/lib/clipboard/write';
 import { nativeMessaging } from './native';
@@ -15,7 +15,9 @@ function tabFlags(tabs: { id?: number; url?: string; incognito: boolean }[]): { 
 
 async function applyMenus(model: MenuModel): Promise<void> {
   await browser.contextMenus.removeAll();
-  browser.contextMenus.create({ id: COPY_MENU_ID, title: model.copyTitle, contexts: ['page', 'selection', 'link'], visible: model.copyVisible });
+  for (const item of model.copyItems) {
+    browser.contextMenus.create({ id: item.id, title: item.title, contexts: ['page', 'selection', 'link'], documentUrlPatterns: item.patterns });
+  }
   // The side panel's library, from any page and from the toolbar button's own menu.
   browser.contextMenus.create({ id: LIBRARY_MENU_ID, title: model.libraryTitle, contexts: ['page', 'editable', 'action'] });
   if (model.insertItems.length > 0) {

@@ -7,7 +7,6 @@ import { skippedReport } from '../report/skipped-report';
 import { menuModel } from './menus';
 import { createPrivateStore } from '../trust/private-store';
 import { approvedViewChanged, maybeNotify, verdictBadges } from './after-report';
-import { httpOrigin } from '../origin';
 import type { BackgroundDeps } from './deps';
 import { policyCache } from './policy-cache';
 import { isPrivateRequest } from './private-request';
@@ -44,7 +43,6 @@ export function createWorkerState(deps: BackgroundDeps): WorkerState {
   });
   const settings = settingsCache(store, policy.get);
   const access = siteAccess(platform.permissions);
-  let lastActiveUrl: string | null = null;
 
   const probes = createProbeGate({
     clock,
@@ -108,15 +106,14 @@ export function createWorkerState(deps: BackgroundDeps): WorkerState {
       if (report && report.state === 'probing' && !probes.inFlight(origin, priv)) return null;
       return report;
     },
-    async refreshMenus(activeUrl) {
-      lastActiveUrl = activeUrl;
+    async refreshMenus() {
       const approved = await approvedList(worker);
       const { chatSites } = await settings.effective();
-      await platform.updateMenus(menuModel(approved, activeUrl ? httpOrigin(activeUrl) : null, chatSites));
+      await platform.updateMenus(menuModel(approved, chatSites));
     },
     async refreshMenusSafe() {
       try {
-        await worker.refreshMenus(lastActiveUrl);
+        await worker.refreshMenus();
       } catch {
         // Menus are a convenience; a failure here must not break probing.
       }

@@ -1,7 +1,6 @@
 // What the background service is given and what it offers. Every browser call goes through
 // BackgroundPlatform, so the same code runs in Chrome's service worker, Firefox's event page
 // and node tests; entrypoints/background/ implements it with the extension APIs.
-import type { LoadGate } from '../scheduler/load-gate';
 import type { RequestGuard } from '../net/request-guard';
 import type { TrustStore } from '../trust/store-api';
 import type { Clock, FetchLike, OriginReport } from '../types';
@@ -62,8 +61,6 @@ export interface BackgroundDeps {
   fetch: FetchLike;
   /** The browser's redirect-hop guard (lib/net/request-guard.ts); absent under node. */
   guard?: RequestGuard;
-  /** Holds a navigation's probe until its page has loaded (lib/scheduler/load-gate.ts); absent: at once. */
-  loadGate?: LoadGate;
   clock: Clock;
   platform: BackgroundPlatform;
   runtimeId: string;
@@ -87,15 +84,15 @@ export interface BackgroundService {
   /** Resolves once the store is open and the service can answer. */
   ready: Promise<void>;
   handleMessage(message: unknown, sender: SenderLike): Promise<unknown>;
+  /** A top-level page of the tab has loaded (or its load stopped): page-events.ts calls it then, never earlier. */
   onNavigation(tabId: number, url: string, incognito: boolean): Promise<OriginReport | null>;
-  onTabActivated(tabId: number, url: string | null): Promise<void>;
   /** The tab closed. */
   onTabClosed(tabId: number): void;
   onAlarm(name: string): Promise<void>;
   /** A context-menu click; `frameId` is the frame the menu was opened in (0: the top frame). */
   onMenuClick(menuItemId: string, tab: MenuTab | null, frameId?: number): Promise<boolean>;
   onNotificationClick(notificationId: string): string | null;
-  refreshMenus(activeUrl: string | null): Promise<void>;
+  refreshMenus(): Promise<void>;
   /** Managed storage changed (storage.onChanged, area `managed`): the policy is read again. */
   onManagedChanged(): Promise<void>;
   /** The extension's permissions changed (permissions.onAdded / onRemoved); `granted` lists added host patterns. */

@@ -41,7 +41,7 @@ export function describePlan(plan: MirrorPlan, skills: readonly MirrorableSkill[
     const grants = skill
       ? grantsOf(
           skill.files.find((f) => f.path === 'SKILL.md')?.bytes ?? new Uint8Array(0),
-          skill.files.map((f) => f.path),
+          skill.files.map((f) => ({ path: f.path, bytes: f.bytes })),
         )
       : { tools: [], scripts: [] };
     return {

@@ -1,6 +1,6 @@
-// The browser's events as the background answers them: navigations (probe after the page has
-// loaded, unless a report is still current), tab switches, the revalidation alarm, managed
-// storage changes and notification clicks. Context-menu clicks are in menu-click.ts.
+// The browser's events as the background answers them: navigations (probe once the page has
+// loaded, unless a report is still current: page-events.ts), closed tabs, the revalidation alarm,
+// managed storage changes and notification clicks. Context-menu clicks are in menu-click.ts.
 import type { OriginReport } from '../types';
 import { badgeFor, notCheckedTitle } from './badge';
 import type { WorkerState } from './worker-state';
@@ -11,7 +11,7 @@ export const REVALIDATE_ALARM = 'skillpin:revalidate';
 /** Revisits within this window reuse the last report (see isQuiet). */
 export const QUIET_REVISIT_MS = 60_000;
 
-type Events = Pick<BackgroundService, 'onNavigation' | 'onTabActivated' | 'onTabClosed' | 'onAlarm' | 'onManagedChanged' | 'onAccessChanged' | 'onNotificationClick'>;
+type Events = Pick<BackgroundService, 'onNavigation' | 'onTabClosed' | 'onAlarm' | 'onManagedChanged' | 'onAccessChanged' | 'onNotificationClick'>;
 
 export function createEvents(worker: WorkerState): Events {
   const { platform, probes, clock } = worker;
@@ -31,11 +31,10 @@ export function createEvents(worker: WorkerState): Events {
 
   const events: Events = {
     async onNavigation(tabId, url, incognito) {
-      // A toolbar click's grant ends when its tab leaves the origin (at the commit, at once).
+      // Called once the page has loaded (page-events.ts): nothing of a navigation's handling (the
+      // gate's checks, the stored report read, the badge, the probe) runs while it loads.
+      // A toolbar click's grant ends when its tab has left the origin.
       worker.access.navigated(tabId, url);
-      // Off the page's path: nothing else of a navigation's handling (the gate's checks, the stored
-      // report read, the badge, the probe) runs before the page has loaded or the cap passed.
-      if (worker.deps.loadGate && !(await worker.deps.loadGate.afterLoad(tabId, url))) return null;
       const subject = { kind: 'tab', incognito } as const;
       // Refused only because the policy was not known yet: handled again, badge and all, once it is.
       const again = () => events.onNavigation(tabId, url, incognito);
@@ -52,13 +51,6 @@ export function createEvents(worker: WorkerState): Events {
       if (known) await platform.setBadge(tabId, badgeFor(known)).catch(() => undefined);
       if (known && isQuiet(known)) return known;
       return probes.probe('navigation', url, subject);
-    },
-    async onTabActivated(tabId, url) {
-      const origin = url ? httpOrigin(url) : null;
-      const priv = origin ? (await platform.listTabs().catch(() => [])).some((t) => t.id === tabId && t.incognito) : false;
-      const report = origin ? await worker.currentReport(origin, priv) : null;
-      await platform.setBadge(tabId, badgeFor(report)).catch(() => undefined);
-      await worker.refreshMenus(url).catch(() => undefined);
     },
     onTabClosed(tabId) {
       worker.access.tabClosed(tabId);

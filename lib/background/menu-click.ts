@@ -6,14 +6,15 @@ import { httpOrigin } from '../origin';
 import { approvedList } from './approved-list';
 import type { MenuTab } from './deps';
 import { contextFor, insertSkill } from './skill-context-paths';
-import { COPY_MENU_ID, parseInsertItemId } from './menus';
+import { isCopyItemId, parseInsertItemId } from './menus';
 import type { SenderLike } from './sender';
 
 export async function onMenuClick(worker: WorkerState, menuItemId: string, tab: MenuTab | null, frameId = 0): Promise<boolean> {
   const tabId = tab?.id ?? null;
   // The menu was used in this tab: the private-window rule follows that tab's flag.
   const sender: SenderLike = tab ? { tab } : {};
-  if (menuItemId === COPY_MENU_ID) {
+  if (isCopyItemId(menuItemId)) {
+    // The page's own origin, whichever copy item it showed (an item shows on every port of its host).
     const origin = tab?.url ? httpOrigin(tab.url) : null;
     if (!origin) return false;
     const approved = (await approvedList(worker)).filter((a) => a.origin === origin && a.usable);

@@ -1,5 +1,6 @@
 // The context-menu model: "Copy skill context" on pages of an origin with usable
-// approved skills, "Insert skill context" on editable fields of chat sites (the
+// approved skills (one item per such origin, shown by its own URL patterns, so no tab switch
+// has to be heard to show or hide it), "Insert skill context" on editable fields of chat sites (the
 // built-in ones and the user's Settings.chatSites) with one child per usable approved
 // skill, and "Open all my skills beside the page" everywhere (the side panel). Item ids carry (origin, url) so a click is understood after the service worker
 // restarted.
@@ -8,6 +9,7 @@ import { NAME_MAX, display } from '../text/display';
 import type { ApprovedSkillSummary, HandOffKind } from '../messages';
 import { CHAT_MATCH_PATTERNS } from '../chat/adapters';
 import { chatSitePatterns } from '../chat/sites';
+import { originPattern } from '../match-patterns';
 
 export const COPY_MENU_ID = 'skillpin-copy';
 export const INSERT_MENU_ID = 'skillpin-insert';
@@ -22,8 +24,12 @@ export const MENU_HAND_OFFS = { copy: 'clipboard', insert: 'chat' } as const sat
 export type MenuKind = keyof typeof MENU_HAND_OFFS;
 
 export interface MenuModel {
-  copyVisible: boolean;
-  copyTitle: string;
+  /**
+   * "Copy skill context", one item per origin with usable approved skills, shown on that origin's
+   * pages (documentUrlPatterns; patterns take no port, so other ports of the host show it too:
+   * a click copies the skills of the page's own origin, menu-click.ts).
+   */
+  copyItems: { id: string; title: string; patterns: string[] }[];
   /** Title of the "Insert skill context" parent item. */
   insertTitle: string;
   insertItems: { id: string; title: string }[];
@@ -34,6 +40,16 @@ export interface MenuModel {
    * `scheme://host/*` per user chat site (ports are not part of match patterns).
    */
   insertPatterns: string[];
+}
+
+/** A copy item's id: the prefix COPY_MENU_ID, then the origin percent-encoded. */
+export function copyItemId(origin: string): string {
+  return `${COPY_MENU_ID}|${encodeURIComponent(origin)}`;
+}
+
+/** Whether a menu item id is a copy item's. */
+export function isCopyItemId(id: string): boolean {
+  return id === COPY_MENU_ID || id.startsWith(`${COPY_MENU_ID}|`);
 }
 
 /** An insert item's id: origin and URL percent-encoded, so no character of either can make one item name another skill. */
@@ -54,12 +70,18 @@ export function parseInsertItemId(id: string): { origin: string; url: string } |
   }
 }
 
-export function menuModel(approved: ApprovedSkillSummary[], activeOrigin: string | null, chatSites: readonly string[] = []): MenuModel {
-  const usable = approved.filter((a) => a.usable);
-  const here = activeOrigin ? usable.filter((a) => a.origin === activeOrigin) : [];
+export function menuModel(approved: ApprovedSkillSummary[], chatSites: readonly string[] = []): MenuModel {
+  // A skill whose findings wait for the user's confirmation is not offered: the gate would refuse it.
+  const usable = approved.filter((a) => a.usable && a.attention !== 'needs-confirmation');
+  const perOrigin = new Map<string, number>();
+  for (const a of usable) perOrigin.set(a.origin, (perOrigin.get(a.origin) ?? 0) + 1);
+  const copyItems: MenuModel['copyItems'] = [];
+  for (const [origin, count] of perOrigin) {
+    const pattern = originPattern(origin);
+    if (pattern) copyItems.push({ id: copyItemId(origin), title: count > 1 ? t('menu_copy_many', count) : t('menu_copy'), patterns: [pattern] });
+  }
   return {
-    copyVisible: here.length > 0,
-    copyTitle: here.length > 1 ? t('menu_copy_many', here.length) : t('menu_copy'),
+    copyItems,
     insertTitle: t('menu_insert'),
     insertItems: usable.map((a) => ({ id: insertItemId(a.origin, a.url), title: `${display(a.name, NAME_MAX)} — ${new URL(a.origin).host}` })),
     insertPatterns: [...CHAT_MATCH_PATTERNS, ...chatSitePatterns(chatSites)],

@@ -20,7 +20,7 @@ import type { SenderLike } from './sender';
 
 /** Why a probe is asked for. Every caller of the scheduler names one. */
 export const PROBE_CAUSES = {
-  /** A top-level page load in a tab (after the page has loaded: lib/scheduler/load-gate.ts). */
+  /** A top-level page load in a tab (after the page has loaded: page-events.ts). */
   navigation: { force: false },
   /** The popup's Re-check, and the popup opened on an origin never probed. */
   recheck: { force: true },

@@ -30,7 +30,7 @@ export function createBackgroundService(deps: BackgroundDeps): BackgroundService
     handleMessage: createDispatch(worker, createHandlers(worker)),
     ...createEvents(worker),
     onMenuClick: (menuItemId, tab, frameId) => onMenuClick(worker, menuItemId, tab, frameId),
-    refreshMenus: (activeUrl) => worker.refreshMenus(activeUrl),
+    refreshMenus: () => worker.refreshMenus(),
     // Through the gate like every probe: the background's own re-check of an origin.
     probe: (origin) => worker.probes.probe('recheck', origin, { kind: 'background' }),
     idle: async () => {

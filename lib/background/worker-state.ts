@@ -42,8 +42,9 @@ export interface WorkerState {
   access: SiteAccess;
   /** The stored report of an origin (a private window's, when `priv`); one left in 'probing' by a stopped worker counts as none. */
   currentReport(origin: string, priv?: boolean): Promise<OriginReport | null>;
-  refreshMenus(activeUrl: string | null): Promise<void>;
-  /** refreshMenus for the last active URL; a failure is dropped (menus are a convenience). */
+  /** Rebuilds the context menus from the approved skills and the chat sites (menus.ts). */
+  refreshMenus(): Promise<void>;
+  /** refreshMenus, a failure dropped (menus are a convenience). */
   refreshMenusSafe(): Promise<void>;
   /**
    * Whether a probe request is about a private window, judged on the browser's tab list

@@ -93,7 +93,7 @@ async function planOne(skill: MirrorableSkill, choices: AgentChoices): Promise<P
     needsConfirmation(
       grantsOf(
         skillMd,
-        files.map((f) => f.path),
+        files.map((f) => ({ path: f.path, bytes: f.bytes })),
       ),
     );
   const agents = choices.agents.map((agent) => ({ agent, confirmedRevision: needs && (skill.confirmed === true || choices.confirmed(ref, agent, revision)) ? revision : null }));

@@ -25,13 +25,18 @@ function verdict(met) {
   return met === null ? 'info' : met ? 'met' : '**missed**';
 }
 
+/** A section's number, as its title starts ("1b. The wake …" → "1b"). @param {string} title */
+export function sectionNumber(title) {
+  return /^([0-9]+[a-z]?)\./.exec(title)?.[1] ?? title;
+}
+
 /**
  * @param {BenchSection[]} sections
  * @param {RunInfo} run
  */
 export function renderReport(sections, run) {
   const sorted = [...sections].sort((a, b) => a.id.localeCompare(b.id, 'en', { numeric: true }));
-  const all = sorted.flatMap((s) => s.targets.map((t) => ({ ...t, section: s.title })));
+  const all = sorted.flatMap((s) => s.targets.map((t) => ({ ...t, section: sectionNumber(s.title) })));
   const met = all.filter((t) => t.met === true).length;
   const missed = all.filter((t) => t.met === false);
   const lines = [];
@@ -57,8 +62,8 @@ export function renderReport(sections, run) {
   lines.push('');
   lines.push(
     table(
-      ['target', 'goal', 'measured', 'result'],
-      all.map((t) => [t.what, t.target, t.measured, verdict(t.met)]),
+      ['section', 'target', 'goal', 'measured', 'result'],
+      all.map((t) => [t.section, t.what, t.target, t.measured, verdict(t.met)]),
     ),
   );
   lines.push('');
@@ -78,4 +83,71 @@ export function renderReport(sections, run) {
     lines.push('');
   }
   return lines.join('\n');
+}
+
+/** @param {string} line */
+function cells(line) {
+  const inner = line.trim().replace(/^\|/, '').replace(/\|$/, '');
+  return inner.split(/(?<!\\)\|/).map((c) =>
+    c
+      .trim()
+      .replace(/\\\|/g, '|')
+      .replace(/^`(npx .*)`$/, '$1'),
+  );
+}
+
+/**
+ * The sections of a docs/benchmarks.md that renderReport wrote (targets table with its section
+ * column), so a run of some bench specs keeps the others' last results when their JSON files are
+ * not at hand (a fresh checkout). Each section gets the id `kept-<number>`; figures are the
+ * table's text. A document whose targets table has no section column gives its sections with no
+ * targets.
+ * @param {string} markdown
+ * @returns {BenchSection[]}
+ */
+export function parseReport(markdown) {
+  const lines = markdown.split('\n');
+  /** @type {Map<string, TargetCheck[]>} */
+  const targets = new Map();
+  /** @type {Map<string, string>} */
+  const whys = new Map();
+  /** @type {BenchSection[]} */
+  const sections = [];
+  /** @type {BenchSection | null} */
+  let current = null;
+  let inTargets = false;
+  for (const line of lines) {
+    if (line.startsWith('## ')) {
+      inTargets = line === '## Targets';
+      const title = line.slice(3);
+      current = /^[0-9]+[a-z]?\. /.test(title) ? { id: `kept-${sectionNumber(title)}`, title, columns: [], rows: [], targets: [], notes: [] } : null;
+      if (current) sections.push(current);
+      continue;
+    }
+    const why = /^- \*\*(.+?)\*\* \(.*?\): (.*)$/.exec(line);
+    if (why && !current) whys.set(why[1] ?? '', why[2] ?? '');
+    if (line.startsWith('|')) {
+      const row = cells(line);
+      if (row.every((c) => /^-+$/.test(c))) continue;
+      if (inTargets) {
+        if (row[0] === 'section' || row.length !== 5) continue;
+        const [section = '', what = '', target = '', measured = '', result = ''] = row;
+        const met = result === 'info' ? null : result === 'met';
+        targets.set(section, [...(targets.get(section) ?? []), { what, target, measured, met }]);
+      } else if (current) {
+        if (current.columns.length === 0) current.columns = row;
+        else current.rows.push(row);
+      }
+      continue;
+    }
+    if (current && line.startsWith('- ')) {
+      const took = /^- This section took ([0-9]+) s\.$/.exec(line);
+      if (took) current.seconds = Number(took[1]);
+      else current.notes.push(line.slice(2));
+    }
+  }
+  for (const s of sections) {
+    s.targets = (targets.get(sectionNumber(s.title)) ?? []).map((t) => (t.met === false && whys.has(t.what) ? { ...t, why: whys.get(t.what) } : t));
+  }
+  return sections;
 }

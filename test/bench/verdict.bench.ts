@@ -289,7 +289,7 @@ test('time to verdict vs the bare network', async () => {
     rows,
     targets,
     notes: [
-      "Both ends are stamped in the service worker with performance.now(): a webNavigation.onCompleted listener (the top frame's load event, where a navigation's probe starts: lib/scheduler/load-gate.ts) and a wrapper around action.setBadgeText (the badge counts once the call resolved). Each first visit is a fresh origin.",
+      "Both ends are stamped in the service worker with performance.now(): a webNavigation.onCompleted listener (the top frame's load event, where a navigation's probe starts: lib/background/page-events.ts) and a wrapper around action.setBadgeText (the badge counts once the call resolved). Each first visit is a fresh origin.",
       'The bare row replays, from the same worker with fetch(), exactly the requests the extension made for that origin (taken from the test server log): the discovery documents together, then the SKILL.md files six at a time, bodies read.',
       'The limit row runs, in the same worker right after each Skillpin probe, a loop that fetches the same discovery documents, reads signing_key and the entries from the index, then fetches the SKILL.md files six at a time, hashes each with crypto.subtle.digest, compares the digest and verifies the signature with crypto.subtle.verify (no strict checks, no parsing, no storage, no badge). Per skill = the whole time ÷ the number of skills, for both.',
     ],

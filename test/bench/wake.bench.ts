@@ -1,5 +1,6 @@
-// 1b. The wake of the worker: every navigation is an event the background listens to, so a
-// stopped worker starts for it. Measured in real Chromium: the start itself (the browser's
+// 1b. The wake of the worker: every page's load event is an event the background listens to, so a
+// stopped worker starts for it, after the page has loaded (nothing before: the page-load bench
+// counts the starts on each side of the load event). Measured in real Chromium: the start itself (the browser's
 // StartWorkerRequested → StartWorkerFinished, which Chromium marks once the worker's top-level
 // script has run, i.e. its listeners are registered) after the worker was stopped, and the
 // worker's CPU time while a page loads (a sampling profile of the worker target from the
@@ -92,7 +93,7 @@ test('the wake of the worker', async () => {
     }
     const w = summarize(wakes);
     rows.push([
-      'cold wake: the browser starts the stopped worker for a navigation (StartWorkerRequested → StartWorkerFinished: top-level script run, listeners registered)',
+      "cold wake: the browser starts the stopped worker for a page's load event (StartWorkerRequested → StartWorkerFinished: top-level script run, listeners registered)",
       `${fmt(w.median)} ms`,
       `${fmt(w.p95)} ms`,
       `${fmt(w.p25)}–${fmt(w.p75)} ms`,
@@ -101,7 +102,7 @@ test('the wake of the worker', async () => {
     ]);
     raw['wakes'] = wakes;
 
-    // A warm worker: its CPU time while a page loads (the commit's handling; the probe starts at the load event).
+    // A warm worker: its CPU time while a page loads (none of the page's load is heard; the probe starts at the load event).
     const dbg = await attachToWorker(b.context);
     try {
       await dbg.send('Profiler.enable');

@@ -504,7 +504,7 @@ test('200 navigations across 50 origins: one probe per origin, nothing stuck pro
         const one = (id: number, url: string): Promise<void> =>
           new Promise((resolve) => {
             // Each page loads before the tab moves on: a page left before its load event is not
-            // probed (lib/scheduler/load-gate.ts), and every origin here is to be probed.
+            // probed before its load event (lib/background/page-events.ts), and every origin here is to be probed.
             const onCompleted = (d: { tabId: number; frameId: number; url: string }): void => {
               if (d.tabId !== id || d.frameId !== 0 || d.url !== url) return;
               chrome.webNavigation.onCompleted.removeListener(onCompleted);

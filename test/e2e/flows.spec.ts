@@ -8,6 +8,7 @@ import { approveThrough } from './support/approve';
 import { DEMO_SKILLS } from '../../scripts/lib/publisher-site.mjs';
 import type { OriginReport, Settings } from '../../lib/types';
 import type { ActionResult, ContextResult, InsertResult } from '../../lib/messages';
+import { copyItemId } from '../../lib/background/menus';
 
 test('visit → badge → popup lists verified-signed skills → approve → insert into the mock chat', async ({ context, sw, extPage, extensionId }) => {
   const site = await startPublisher({ seed: seed(1) });
@@ -64,22 +65,25 @@ test('the context-menu copy handler puts the exact skill context on the clipboar
     const ctx = await send<ContextResult>(extPage, { type: 'skillpin:skill-context', origin: site.origin, url: skill.url });
     if (!ctx.ok) throw new Error(ctx.message);
 
-    // Switching to the tab (tabs.onActivated) shows the copy item for its origin (update rejects
-    // unknown ids); a right click on the page, delivered to the background's menu listener, copies.
+    // The approval made the copy item for its origin (update rejects unknown ids; the item shows on
+    // that origin's pages by its URL patterns); a right click on the page, delivered to the
+    // background's menu listener, copies.
     const tabId = await tabIdOf(sw, page);
-    await sw.evaluate((id) => chrome.tabs.update(id, { active: true }), tabId);
+    const item = copyItemId(site.origin);
     await expect
       .poll(() =>
-        sw.evaluate(() =>
-          chrome.contextMenus.update('skillpin-copy', {}).then(
-            () => true,
-            () => false,
-          ),
+        sw.evaluate(
+          (id) =>
+            chrome.contextMenus.update(id, {}).then(
+              () => true,
+              () => false,
+            ),
+          item,
         ),
       )
       .toBe(true);
     await page.bringToFront();
-    await clickMenuItem(sw, { menuItemId: 'skillpin-copy', tabId });
+    await clickMenuItem(sw, { menuItemId: item, tabId });
     await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(ctx.context);
   } finally {
     await site.close();

@@ -1,11 +1,12 @@
-// Off the page's path by construction (lib/scheduler/load-gate.ts): the probe of a visited origin
-// starts after the page's load event, or after the cap for a page that never finishes. The order
-// is read from the test server's log and the worker's own trace, not from timings.
+// Off the page's path by construction (lib/background/page-events.ts): the background hears no event
+// of a page's load before its load event, and the probe of a visited origin starts after it, or
+// once a load that never finishes is stopped. The order is read from the test server's log and the
+// worker's own trace, not from timings.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test, expect, waitForReport } from './support/extension';
-import { navTrace, setLoadCap } from './support/listeners';
+import { navTrace, recordedEvents } from './support/listeners';
 import { startServer, type TestServer } from '../support/server';
 import { writePublisherSite, DEMO_SKILLS } from '../../scripts/lib/publisher-site.mjs';
 
@@ -49,8 +50,6 @@ const DISCOVERY = ['/llms.txt', '/.well-known/agent-skills/index.json'];
 test('the probe starts after the page has loaded: no discovery request before the slow image completes', async ({ context, sw, extPage }) => {
   const site = await slowSite(false);
   try {
-    // A loaded machine may take longer than the 5 s cap to load even this page: the order is the point.
-    await setLoadCap(sw, 60_000);
     const page = await context.newPage();
     await page.goto(site.server.origin + '/', { waitUntil: 'load' });
     const report = await waitForReport(extPage, site.server.origin);
@@ -64,28 +63,43 @@ test('the probe starts after the page has loaded: no discovery request before th
     }
     const trace = await navTrace(sw);
     const mine = trace.filter((e) => e.url.startsWith(site.server.origin)).map((e) => e.kind);
-    expect(mine).toEqual(['commit', 'load']);
+    expect(mine).toEqual(['load']);
   } finally {
     await site.server.close();
     rmSync(site.dir, { recursive: true, force: true });
   }
 });
 
-test('a page that never finishes loading is probed after the cap', async ({ context, sw, extPage }) => {
+test('a page that never finishes loading is not probed while it loads; it is once its load is stopped', async ({ context, sw, extPage }) => {
   const site = await slowSite(true);
   try {
-    await setLoadCap(sw, 2_000);
     const page = await context.newPage();
     await page.goto(site.server.origin + '/', { waitUntil: 'commit' });
+    await expect.poll(() => site.marks.some((m) => m.what === 'slow-start')).toBe(true);
+    // Still loading: the worker was told nothing of the page, nothing is asked of the origin.
+    await page.waitForTimeout(1500);
+    expect(site.marks.map((m) => m.what)).not.toContain('/llms.txt');
+    expect((await navTrace(sw)).filter((e) => e.url.startsWith(site.server.origin))).toEqual([]);
+    // The user stops it (the Stop button does what window.stop() does): the site is checked now.
+    await page.evaluate(() => window.stop());
     const report = await waitForReport(extPage, site.server.origin, 60_000);
     expect(report.state).toBe('done');
     const order = site.marks.map((m) => m.what);
     expect(order.indexOf('slow-start')).toBeLessThan(order.indexOf('/llms.txt'));
     const trace = await navTrace(sw);
-    expect(trace.filter((e) => e.url.startsWith(site.server.origin)).map((e) => e.kind)).toEqual(['commit', 'cap']);
+    expect(trace.filter((e) => e.url.startsWith(site.server.origin))).toHaveLength(1);
     await page.close();
   } finally {
     await site.server.close();
     rmSync(site.dir, { recursive: true, force: true });
   }
+});
+
+test('no listener of a page load before its load event: no tab creation, commit or activation is heard', async ({ sw }) => {
+  const events = await recordedEvents(sw);
+  for (const early of ['tabs.onCreated', 'tabs.onActivated', 'tabs.onUpdated', 'tabs.onReplaced', 'webNavigation.onBeforeNavigate', 'webNavigation.onCommitted', 'webNavigation.onDOMContentLoaded']) {
+    expect(events, early).not.toContain(early);
+  }
+  expect(events).toContain('webNavigation.onCompleted');
+  expect(events).toContain('webNavigation.onErrorOccurred');
 });

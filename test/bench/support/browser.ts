@@ -20,16 +20,22 @@ export interface BenchBrowser {
   close(): Promise<void>;
 }
 
-export async function launchBench(withExtension: boolean): Promise<BenchBrowser> {
+/**
+ * A Chromium for the benches: with Skillpin (true), without any extension (false), or with another
+ * extension folder (`{ dir }`: the empty extension of support/empty-extension.ts, whose worker
+ * registers no listener, so it is not waited for).
+ */
+export async function launchBench(extension: boolean | { dir: string }): Promise<BenchBrowser> {
   const profile = mkdtempSync(join(tmpdir(), 'skillpin-bench-'));
-  const args = withExtension ? [`--disable-extensions-except=${BENCH_EXTENSION_DIR}`, `--load-extension=${BENCH_EXTENSION_DIR}`, ...COMMON_ARGS] : ['--disable-extensions', ...COMMON_ARGS];
+  const dir = extension === true ? BENCH_EXTENSION_DIR : extension === false ? null : extension.dir;
+  const args = dir ? [`--disable-extensions-except=${dir}`, `--load-extension=${dir}`, ...COMMON_ARGS] : ['--disable-extensions', ...COMMON_ARGS];
   const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args });
   let sw: Worker | null = null;
   let extensionId: string | null = null;
-  if (withExtension) {
+  if (dir) {
     sw = context.serviceWorkers().find((w) => w.url().startsWith('chrome-extension://')) ?? null;
     if (!sw) sw = await context.waitForEvent('serviceworker', { timeout: 30_000 });
-    await workerReady(sw);
+    if (extension === true) await workerReady(sw);
     extensionId = new URL(sw.url()).host;
   }
   return {

@@ -1,7 +1,7 @@
 // Outside instrumentation of the extension's service worker: a wrapper around
 // action.setBadgeText and webNavigation.onCommitted / onCompleted listeners, all stamping the
 // worker's own performance.now(), so "probe start → badge set" is measured on one clock. A
-// navigation's probe starts at the page's load event (lib/scheduler/load-gate.ts), so the
+// navigation's probe starts at the page's load event (lib/background/page-events.ts), so the
 // verdict is counted from the top frame's onCompleted.
 import type { Worker } from '@playwright/test';
 

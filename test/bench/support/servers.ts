@@ -2,7 +2,7 @@
 // (`<label>.localhost:<port>`: Chromium resolves every *.localhost name to 127.0.0.1), so every
 // visit is a first visit for the extension and nothing comes from a previous probe.
 import { startServer, type LoggedRequest, type TestServer } from '../../../scripts/lib/server.mjs';
-import { makeSite } from './sites';
+import { addHeavyPage, makeSite } from './sites';
 
 export interface BenchSite {
   skills: number;
@@ -14,8 +14,9 @@ export interface BenchSite {
   close(): Promise<void>;
 }
 
-export async function startBenchSite(skills: number, opts: { cacheControl?: string } = {}): Promise<BenchSite> {
+export async function startBenchSite(skills: number, opts: { cacheControl?: string; heavyPage?: boolean } = {}): Promise<BenchSite> {
   const dir = makeSite(skills);
+  if (opts.heavyPage) addHeavyPage(dir);
   const server = await startServer({ root: dir, cacheControl: opts.cacheControl });
   let n = 0;
   return {

@@ -58,20 +58,20 @@ export async function fireStartup(sw: Worker): Promise<void> {
   await callListeners(sw, 'runtime.onStartup', []);
 }
 
-/** Sets the navigation load gate's cap for pages committed from now on (a loaded machine may need more than 5 s). */
-export async function setLoadCap(sw: Worker, ms: number): Promise<void> {
-  await sw.evaluate((cap) => {
-    const gate = globalThis.skillpinTest?.loadGate;
-    if (!gate) throw new Error('this extension is not the end-to-end build (SKILLPIN_E2E_BUILD=1): no load gate is recorded');
-    gate.setCap(cap);
-  }, ms);
-}
-
-/** The load gate's last events (commit, load, cap …), oldest first. */
+/** The navigations the background handled (at a load event, or a stopped load), oldest first. */
 export async function navTrace(sw: Worker): Promise<{ kind: string; tabId: number; url: string }[]> {
   return sw.evaluate(() => {
     const record = globalThis.skillpinTest;
     if (!record) throw new Error('this extension is not the end-to-end build (SKILLPIN_E2E_BUILD=1): no trace is recorded');
     return record.navTrace;
+  });
+}
+
+/** The events the background registered a listener for at its top level ("tabs.onRemoved" …). */
+export async function recordedEvents(sw: Worker): Promise<string[]> {
+  return sw.evaluate(() => {
+    const record = globalThis.skillpinTest;
+    if (!record) throw new Error('this extension is not the end-to-end build (SKILLPIN_E2E_BUILD=1): no listeners are recorded');
+    return Object.keys(record.listeners).filter((k) => (record.listeners[k]?.length ?? 0) > 0);
   });
 }

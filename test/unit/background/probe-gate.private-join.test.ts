@@ -24,20 +24,26 @@ function report(marker: string): OriginReport {
   } as unknown as OriginReport;
 }
 
+/** A gate whose private-window check waits until the test says which kind of window the request was about. */
+function gateWithPendingFlag(settings = DEFAULT_SETTINGS) {
+  let releaseFlag: (v: boolean) => void = () => undefined;
+  const flag = new Promise<boolean>((resolve) => {
+    releaseFlag = resolve;
+  });
+  const gate = createProbeGate({
+    clock: { now: () => 0 },
+    run: async (_origin, opts) => report(opts.private ? 'private-result' : 'normal-result'),
+    policy: async () => noPolicy(),
+    settings: async () => settings,
+    privateRequest: () => flag,
+    mayRead: async () => true,
+  });
+  return { gate, releaseFlag: (v: boolean) => releaseFlag(v) };
+}
+
 describe('probe gate: private and normal windows', () => {
   it('a normal join during a private check answers null, not the private result', async () => {
-    let releaseFlag: (v: boolean) => void = () => undefined;
-    const flag = new Promise<boolean>((resolve) => {
-      releaseFlag = resolve;
-    });
-    const gate = createProbeGate({
-      clock: { now: () => 0 },
-      run: async (_origin, opts) => report(opts.private ? 'private-result' : 'normal-result'),
-      policy: async () => noPolicy(),
-      settings: async () => ({ ...DEFAULT_SETTINGS, probeInPrivate: true }),
-      privateRequest: () => flag,
-      mayRead: async () => true,
-    });
+    const { gate, releaseFlag } = gateWithPendingFlag({ ...DEFAULT_SETTINGS, probeInPrivate: true });
     const privateProbe = gate.probe('recheck', ORIGIN, { kind: 'request', tabId: 7, sender: {} });
     await Promise.resolve();
     const joined = gate.join(ORIGIN, false);
@@ -48,18 +54,7 @@ describe('probe gate: private and normal windows', () => {
   });
 
   it('a normal join during a normal check answers that probe', async () => {
-    let releaseFlag: (v: boolean) => void = () => undefined;
-    const flag = new Promise<boolean>((resolve) => {
-      releaseFlag = resolve;
-    });
-    const gate = createProbeGate({
-      clock: { now: () => 0 },
-      run: async (_origin, opts) => report(opts.private ? 'private-result' : 'normal-result'),
-      policy: async () => noPolicy(),
-      settings: async () => DEFAULT_SETTINGS,
-      privateRequest: () => flag,
-      mayRead: async () => true,
-    });
+    const { gate, releaseFlag } = gateWithPendingFlag();
     const probe = gate.probe('recheck', ORIGIN, { kind: 'request', tabId: 7, sender: {} });
     await Promise.resolve();
     const joined = gate.join(ORIGIN, false);

@@ -3,7 +3,6 @@
 // extension's identity the senders below are judged against.
 import { IDBFactory } from 'fake-indexeddb';
 import { createBackgroundService, type BackgroundPlatform, type BackgroundService } from '../../../lib/background/service';
-import type { LoadGate } from '../../../lib/scheduler/load-gate';
 import { openTrustStore } from '../../../lib/trust/idb-store';
 import type { TrustStore } from '../../../lib/trust/store-api';
 import type { FetchLike } from '../../../lib/types';
@@ -35,7 +34,6 @@ export interface ServiceOptions {
   now?: () => number;
   /** Real fetch (to the loopback server) unless given. */
   fetch?: FetchLike;
-  loadGate?: LoadGate;
   /** How long a caller waits for managed storage (the product's 2 s unless given). */
   policyWaitMs?: number;
 }
@@ -52,7 +50,6 @@ export async function startService(options: ServiceOptions): Promise<BackgroundS
     runtimeId: RUNTIME_ID,
     extensionBase: EXT,
     version: '0.1.0',
-    ...(options.loadGate ? { loadGate: options.loadGate } : {}),
     ...(options.policyWaitMs === undefined ? {} : { policyWaitMs: options.policyWaitMs, readyPolicyWaitMs: options.policyWaitMs * 3 }),
   });
   await service.ready;

@@ -126,14 +126,21 @@ describe('menuModel insert patterns', () => {
   ];
 
   it('are the built-in chat sites when the user has none', () => {
-    expect(menuModel(approved, null).insertPatterns).toEqual(CHAT_MATCH_PATTERNS);
-    expect(menuModel(approved, null, []).insertPatterns).toEqual(CHAT_MATCH_PATTERNS);
+    expect(menuModel(approved).insertPatterns).toEqual(CHAT_MATCH_PATTERNS);
+    expect(menuModel(approved, []).insertPatterns).toEqual(CHAT_MATCH_PATTERNS);
   });
 
   it('add the user chat sites after the built-in ones, the items unchanged', () => {
-    const model = menuModel(approved, null, ['http://localhost:3000', 'https://chat.internal.example']);
+    const model = menuModel(approved, ['http://localhost:3000', 'https://chat.internal.example']);
     expect(model.insertPatterns).toEqual([...CHAT_MATCH_PATTERNS, 'http://localhost/*', 'https://chat.internal.example/*']);
-    expect(model.insertItems).toEqual(menuModel(approved, null).insertItems);
+    expect(model.insertItems).toEqual(menuModel(approved).insertItems);
+  });
+
+  it('leave out a skill whose findings wait for the user’s confirmation (the gate would refuse it)', () => {
+    const waiting = approved.map((a) => ({ ...a, attention: 'needs-confirmation' as const }));
+    expect(menuModel(waiting).insertItems).toEqual([]);
+    expect(menuModel(waiting).copyItems).toEqual([]);
+    expect(menuModel(approved).insertItems).toHaveLength(1);
   });
 });
 
@@ -151,11 +158,11 @@ describe('the background menus follow the stored chat sites', () => {
   });
 
   it('refreshMenus reads chatSites from the store; saving settings refreshes the menus', async () => {
-    await service.refreshMenus(null);
+    await service.refreshMenus();
     expect(platform.menus.at(-1)?.insertPatterns).toEqual(CHAT_MATCH_PATTERNS);
     await ask({ type: 'skillpin:settings-set', settings: { ...DEFAULT_SETTINGS, chatSites: ['http://localhost:3000'] } });
     expect(platform.menus.at(-1)?.insertPatterns).toEqual([...CHAT_MATCH_PATTERNS, 'http://localhost/*']);
-    await service.refreshMenus('http://localhost:3000/c/1');
+    await service.refreshMenus();
     expect(platform.menus.at(-1)?.insertPatterns).toEqual([...CHAT_MATCH_PATTERNS, 'http://localhost/*']);
     await ask({ type: 'skillpin:settings-set', settings: DEFAULT_SETTINGS });
     expect(platform.menus.at(-1)?.insertPatterns).toEqual(CHAT_MATCH_PATTERNS);

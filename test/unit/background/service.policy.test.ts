@@ -144,7 +144,7 @@ describe('managed settings', () => {
 
   it('managed chat sites feed the insert menu', async () => {
     await setPolicy({ chatSites: ['https://chat.corp.example'] });
-    await service.refreshMenus(null);
+    await service.refreshMenus();
     expect(platform.menus?.insertPatterns).toContain('https://chat.corp.example/*');
   });
 });

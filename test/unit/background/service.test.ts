@@ -10,6 +10,8 @@ import type { OriginReport, Settings } from '../../../lib/types';
 import type { ActionResult, ContextResult } from '../../../lib/messages';
 import { FakePlatform } from './fake-platform';
 import { CONTENT_SCRIPT, POPUP, startService } from './service-harness';
+import { copyItemId } from '../../../lib/background/menus';
+import { originPattern } from '../../../lib/match-patterns';
 
 let dir: string;
 
@@ -88,9 +90,9 @@ describe('navigation, badge and approval', () => {
       expect(worker.context).toContain(skill.actual!.lf);
     }
     // The copy menu shows on that origin and copies the same block.
-    await service.onTabActivated(1, server.origin + '/');
-    expect(platform.menus?.copyVisible).toBe(true);
-    expect(await service.onMenuClick('skillpin-copy', { id: 1, url: server.origin + '/' })).toBe(true);
+    const copyItem = platform.menus?.copyItems.find((i) => i.id === copyItemId(server.origin));
+    expect(copyItem?.patterns).toEqual([originPattern(server.origin)]);
+    expect(await service.onMenuClick(copyItemId(server.origin), { id: 1, url: server.origin + '/' })).toBe(true);
     expect(platform.copies).toEqual([worker.ok ? worker.context : '']);
     // Insert through the menu item of a chat page.
     const itemId = platform.menus!.insertItems[0]!.id;

@@ -52,8 +52,8 @@ describe('menus and notifications', () => {
 
   it('menu titles in German', () => {
     useGerman();
-    const m = menuModel([summary(`${origin}/a/SKILL.md`), summary(`${origin}/b/SKILL.md`)], origin);
-    expect(m.copyTitle).toBe('Skill-Kontext kopieren (2 Skills)');
+    const m = menuModel([summary(`${origin}/a/SKILL.md`), summary(`${origin}/b/SKILL.md`)]);
+    expect(m.copyItems.map((i) => i.title)).toEqual(['Skill-Kontext kopieren (2 Skills)']);
     expect(m.insertTitle).toBe('Skill-Kontext einfügen');
     expect(m.libraryTitle).toBe('Alle meine Skills neben der Seite öffnen');
   });

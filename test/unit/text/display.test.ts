@@ -34,7 +34,7 @@ describe('menu titles', () => {
       { origin: 'https://pub.example', url: 'https://pub.example/a/SKILL.md', name: 'safe\u202eexe.txt', usable: true },
       { origin: 'https://pub.example', url: 'https://pub.example/b/SKILL.md', name: 'n'.repeat(500), usable: true },
     ] as unknown as ApprovedSkillSummary[];
-    const titles = menuModel(approved, null).insertItems.map((i) => i.title);
+    const titles = menuModel(approved).insertItems.map((i) => i.title);
     expect(titles[0]).toBe('safe[U+202E]exe.txt — pub.example');
     expect(titles[1]).toBe(`${'n'.repeat(NAME_MAX)}… — pub.example`);
   });

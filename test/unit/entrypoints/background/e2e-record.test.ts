@@ -1,6 +1,6 @@
 // The end-to-end build's listener record: every function registered on an event of the API in the
 // background's start-up run is kept under "namespace.event" and still reaches the event itself;
-// later ones are not kept; anything that is not an event is left alone; the load gate trace keeps
+// later ones are not kept; anything that is not an event is left alone; the navigation trace keeps
 // the last 200 events. The global it sets is removed
 // after each test.
 import { afterEach, describe, expect, it } from 'vitest';
@@ -71,9 +71,9 @@ describe('e2e listener record', () => {
     expect(Object.keys(record.listeners)).toEqual(['storage.onChanged']);
   });
 
-  it('keeps the last 200 load gate events', () => {
+  it('keeps the last 200 navigations handled', () => {
     const record = startE2eRecord({});
-    for (let i = 0; i < 250; i++) record.onGateEvent({ kind: 'commit', tabId: i, url: `http://a.test/${i}` });
+    for (let i = 0; i < 250; i++) record.onNavEvent({ kind: 'load', tabId: i, url: `http://a.test/${i}` });
     expect(record.navTrace).toHaveLength(200);
     expect(record.navTrace[0]?.tabId).toBe(50);
     expect(record.navTrace.at(-1)?.tabId).toBe(249);
