@@ -3,10 +3,12 @@
 // dark, into .screens/<lang>/<theme>/ (SCREENS_DIR overrides it; printed at the end). Built on the
 // demo's headless journey (scripts/lib/demo-session.mjs: the demo publisher, the mock chat, the
 // extension pinned): the popup's list, a skill's details with its evidence open, approved, withdrawn
-// with Undo, the chat tab's popup, the diff after a content change, the key-change warning, what a
+// with Undo, the chat tab's popup, the side panel's library beside a publisher tab and beside a chat
+// tab (saying where Insert goes), the diff after a content change, the key-change warning, what a
 // skill that acts can do (its card, its details, the one confirmation approving it asks; served by a
-// second site of its own), and every section of the options page (found from its menu, so a new
-// section is taken too). Only 127.0.0.1 is reached.
+// second site of its own), every section of the options page (found from its menu, so a new section
+// is taken too) and the settings section's parts (the ticks, the lists, an edit not applied yet).
+// Only 127.0.0.1 is reached.
 import { createHash } from 'node:crypto';
 import { mkdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -19,6 +21,7 @@ const LANGS = (process.env.SCREENS_LANGS ?? 'en,de').split(',').filter(Boolean);
 const THEMES = /** @type {const} */ (['light', 'dark']);
 const POPUP = { width: 400, height: 600 };
 const OPTIONS = { width: 1000, height: 760 };
+const PANEL = { width: 360, height: 640 };
 
 /** @type {string[]} */
 const written = [];
@@ -44,6 +47,28 @@ const dismissMessage = async (page) => {
   const close = page.locator('[data-action="message-close"]');
   if (await close.count()) await close.first().click();
 };
+
+/**
+ * The settings section in its parts: the ticks, the lists, the advanced JSON settings, and an edit
+ * not applied yet with the bar that keeps it in view.
+ * @param {import('playwright-core').Page} options @param {string} lang
+ */
+async function settingsParts(options, lang) {
+  for (const [name, field] of /** @type {const} */ ([
+    ['30-settings-ticks', '#set-paused'],
+    ['31-settings-lists', '#set-allowList'],
+    ['32-settings-advanced', '#set-reviewers-label'],
+  ])) {
+    await options.locator(field).evaluate((el) => el.scrollIntoView({ block: 'start' }));
+    await options.waitForTimeout(150);
+    await shoot(options, lang, name);
+  }
+  await options.locator('#set-denyList').fill('not a site');
+  await options.locator('#set-denyList').evaluate((el) => el.scrollIntoView({ block: 'center' }));
+  await options.getByTestId('settings-unsaved').waitFor();
+  await shoot(options, lang, '33-settings-unsaved');
+  await options.locator('#set-denyList').fill('');
+}
 
 /**
  * A publisher whose one skill, an archive, runs a command as it loads, carries a script that fetches
@@ -169,6 +194,23 @@ async function journey(lang) {
     await shoot(chatView, lang, '06-popup-chat-tab');
     await chatView.close();
 
+    // The side panel's library, shown in a tab: it acts on the tab of its window used last before it.
+    const library = await context.newPage();
+    await library.setViewportSize(PANEL);
+    for (const [name, front] of /** @type {const} */ ([
+      ['06a-side-panel-publisher-tab', publisher],
+      ['06b-side-panel-chat-tab', chatPage],
+    ])) {
+      await front.bringToFront();
+      await front.waitForTimeout(150);
+      await library.bringToFront();
+      await library.goto(`chrome-extension://${extensionId}/sidepanel.html`);
+      await library.locator('[data-testid="insert-target"]').waitFor();
+      await library.locator('[data-skill-url]').first().waitFor();
+      await shoot(library, lang, name);
+    }
+    await library.close();
+
     // The publisher changes the approved skill: the details show what changed.
     const approvedName = DEMO_SKILLS[0]?.name ?? '';
     const changed = changeSkill(demo, approvedName);
@@ -204,6 +246,7 @@ async function journey(lang) {
       await options.waitForTimeout(200);
       await shoot(options, lang, `${String(10 + i).padStart(2, '0')}-options-${id}`);
     }
+    await settingsParts(options, lang);
   } finally {
     await demo.close();
   }

@@ -10,6 +10,7 @@ import type { SkillActions } from '../shared/actions';
 import { formatDate, insertedSize } from '../shared/format';
 import { toneMark } from '../shared/status';
 import type { ActiveTab } from './env';
+import { Origin } from '../shared/Origin';
 import { StatusChip } from '../shared/StatusChip';
 import { attentionTone, attentionWords, showsStatus } from './words';
 
@@ -125,7 +126,9 @@ export function LibraryList({ groups, active, tab, actions, onReview, onPick }: 
           <section class="lib-site" key={group.origin} aria-labelledby={headingId} data-origin={group.origin}>
             <h2 id={headingId} class="lib-site-title" title={group.origin}>
               <span class="visually-hidden">{t('library_site_skills', group.host)}</span>
-              <span aria-hidden="true">{group.host}</span>
+              <span aria-hidden="true">
+                <Origin origin={group.host} />
+              </span>
             </h2>
             <ul class="cards">
               {group.entries.map((entry) => {

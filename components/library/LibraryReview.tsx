@@ -1,6 +1,7 @@
 // A skill that needs the user, reviewed from the library with the popup's own views: the line diff
 // (and an archive's changed files) before approving the new content again, or the key-change
 // banner to trust a new publisher key or keep blocking.
+import { Origin } from '../shared/Origin';
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import type { LibraryEntry } from '../../lib/library/filter';
 import type { RequestMap } from '../../lib/messages';
@@ -88,7 +89,9 @@ export function LibraryReview({ env, entry, version, onBack }: Props) {
         ← {t('back')}
       </button>
       <h2 id="review-title">{t('library_review_title', name)}</h2>
-      <p class="origin">{item.origin}</p>
+      <p class="origin">
+        <Origin origin={item.origin} />
+      </p>
       <p class="verdict" data-attention={item.attention ?? 'none'}>
         {statusWords(item)}
       </p>

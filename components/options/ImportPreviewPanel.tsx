@@ -1,6 +1,7 @@
 // What an import will add, shown before anything is written: pins with their fingerprints,
 // approvals (with the confirmations the popup would ask for unverified or cross-host skills),
 // revoked keys and settings changes. Nothing is imported until the user presses Import.
+import { Origin } from '../shared/Origin';
 import type { ImportApprovalPreview, ImportPreview } from '../../lib/messages';
 import { t, type MessageKey } from '../../lib/i18n';
 import { Fingerprint } from '../shared/Fingerprint';
@@ -116,7 +117,9 @@ function approvalColumns(confirmed: Confirmed, onConfirm: Props['onConfirm']): C
       cell: (a) => (
         <>
           <strong>{a.name || a.url}</strong>
-          <div class="hint">{a.origin}</div>
+          <div class="hint">
+            <Origin origin={a.origin} />
+          </div>
         </>
       ),
     },

@@ -13,6 +13,25 @@ function describe(s: Shortcut): string {
   return s.description || s.name;
 }
 
+/** A button that opens the browser's shortcut page where it may be opened; the way there in words otherwise, or when it refuses. */
+function ChangeShortcuts({ open, browser }: { open: (() => Promise<void>) | undefined; browser: 'chrome' | 'firefox' }) {
+  const [refused, setRefused] = useState<string | null>(null);
+  const how = browser === 'firefox' ? t('shortcuts_change_firefox') : t('shortcuts_change_chrome');
+  return (
+    <>
+      {open && (
+        <div class="actions">
+          <button type="button" data-action="open-shortcuts" onClick={() => void open().catch((err: unknown) => setRefused(errorText(err)))}>
+            {t('shortcuts_open')}
+          </button>
+        </div>
+      )}
+      {refused && <p class="error">{t('shortcuts_open_failed', refused)}</p>}
+      <p class="hint">{how}</p>
+    </>
+  );
+}
+
 export function ShortcutsSection({ env }: { env: OptionsEnv }) {
   const [state, setState] = useState<State>({ phase: 'loading' });
   const shortcuts = env.shortcuts;
@@ -42,7 +61,7 @@ export function ShortcutsSection({ env }: { env: OptionsEnv }) {
           ))}
         </dl>
       )}
-      <p class="hint">{shortcuts.browser === 'firefox' ? t('shortcuts_change_firefox') : t('shortcuts_change_chrome')}</p>
+      <ChangeShortcuts open={shortcuts.open} browser={shortcuts.browser} />
     </>
   );
 }

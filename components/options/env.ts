@@ -30,5 +30,14 @@ export interface OptionsEnv {
    */
   watchChanges?: WatchChanges;
   /** The extension's keyboard shortcuts (commands.getAll) and which browser's words say where to change them. */
-  shortcuts?: { list: () => Promise<Shortcut[]>; browser: 'chrome' | 'firefox' };
+  shortcuts?: {
+    list: () => Promise<Shortcut[]>;
+    browser: 'chrome' | 'firefox';
+    /**
+     * Opens the browser's page for changing them, where the browser lets an extension do so: Chrome
+     * opens chrome://extensions/shortcuts in a tab; Firefox 137 and later opens its shortcut settings
+     * (commands.openShortcutSettings), older ones refuse about: pages, and then it is absent.
+     */
+    open?: () => Promise<void>;
+  };
 }

@@ -1,5 +1,6 @@
 // On a chat site: every approved skill from every origin, ready to insert into
 // this tab's composer or to copy; one whose findings are not all confirmed offers Confirm.
+import { Origin } from '../shared/Origin';
 import { NAME_MAX, display } from '@/lib/text/display';
 import { useEffect, useState } from 'preact/hooks';
 import type { ApprovedSkillSummary } from '../../lib/messages';
@@ -54,7 +55,7 @@ export function ChatPanel({ env, tabId, chatOrigin, actions, version = 0 }: Prop
                 {item.status && <StatusChip status={item.status} />}
               </div>
               <p class="card-meta">
-                {item.origin} · {t('approval_on', formatDate(item.approvedAt))}
+                <Origin origin={item.origin} /> · {t('approval_on', formatDate(item.approvedAt))}
               </p>
               <ExportNote status={actions.exporter.exportOf(item.origin, item.url)} />
               {item.attention === 'needs-confirmation' && (

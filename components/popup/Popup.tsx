@@ -1,5 +1,6 @@
 // The popup: a header with the origin and Re-check, then either the chat panel
 // (on a chat site) and/or the origin's skills.
+import { Origin } from '../shared/Origin';
 import { SettingsLink } from '../shared/SettingsLink';
 import { useEffect, useState } from 'preact/hooks';
 import { t } from '../../lib/i18n';
@@ -92,14 +93,7 @@ function Body({ env, target }: Props) {
       <header class="top">
         <div class="brand">
           <img class="logo" src="/icon/48.png" alt="" width="24" height="24" />
-          <div>
-            <h1>{t('extName')}</h1>
-            {origin && (
-              <p class="origin" data-testid="origin">
-                {origin}
-              </p>
-            )}
-          </div>
+          <h1>{t('extName')}</h1>
         </div>
         <div class="top-actions">
           {env.openLibrary && <AllSkillsButton open={env.openLibrary} />}
@@ -110,6 +104,12 @@ function Body({ env, target }: Props) {
           )}
           <SettingsLink href={env.optionsUrl} />
         </div>
+        {/* The site on a line of its own, the whole width: its address wraps only at dots and slashes. */}
+        {origin && (
+          <p class="origin" data-testid="origin">
+            <Origin origin={origin} />
+          </p>
+        )}
       </header>
       <main>
         {target === null && (

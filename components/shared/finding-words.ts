@@ -6,32 +6,9 @@ import { tn } from '../../lib/i18n/plural';
 import { findingKey, findingsToConfirm, unconfirmed } from '../../lib/review';
 import type { Finding, FindingKind, FindingSeverity, SkillReport, SkillReview } from '../../lib/types';
 import { SEVERITY_ORDER } from '../../lib/types/review';
+import { KIND_WORDS, kindWords } from '../../lib/i18n/finding';
 
-/** The sentence that says what a skill with a finding of this kind can do. */
-export const KIND_WORDS = {
-  'load-command': 'finding_load_command',
-  hooks: 'finding_hooks',
-  'tool-grant': 'finding_tool_grant',
-  'unreadable-frontmatter': 'finding_unreadable_frontmatter',
-  executable: 'finding_executable',
-  'install-script': 'finding_install_script',
-  'auto-run-file': 'finding_auto_run_file',
-  'tool-metadata': 'finding_tool_metadata',
-  'dot-file': 'finding_dot_file',
-  'code-file': 'finding_code_file',
-  'remote-code': 'finding_remote_code',
-  persistence: 'finding_persistence',
-  secrets: 'finding_secrets',
-  'sends-data': 'finding_sends_data',
-  privilege: 'finding_privilege',
-  'hidden-text': 'finding_hidden_text',
-  'hidden-in-image': 'finding_hidden_in_image',
-  'chat-exfiltration': 'finding_chat_exfiltration',
-  'connected-apps': 'finding_connected_apps',
-  'assistant-memory': 'finding_assistant_memory',
-  concealment: 'finding_concealment',
-  'broad-trigger': 'finding_broad_trigger',
-} as const satisfies Record<FindingKind, MessageKey>;
+export { KIND_WORDS, kindWords };
 
 /** Each severity in words, with a text marker so that its meaning never rests on colour alone. */
 export const SEVERITY_WORDS = {
@@ -39,10 +16,6 @@ export const SEVERITY_WORDS = {
   'can-act': { key: 'severity_can_act', mark: '!' },
   look: { key: 'severity_look', mark: '?' },
 } as const satisfies Record<FindingSeverity, { key: MessageKey; mark: string }>;
-
-export function kindWords(kind: FindingKind): string {
-  return t(KIND_WORDS[kind]);
-}
 
 export function severityWords(severity: FindingSeverity): string {
   return t(SEVERITY_WORDS[severity].key);

@@ -29,8 +29,20 @@ const env: OptionsEnv = {
   shortcuts: {
     list: async () => (await browser.commands.getAll()).map((c) => ({ name: c.name ?? '', description: c.description ?? '', shortcut: c.shortcut ?? '' })),
     browser: import.meta.env.BROWSER === 'firefox' ? 'firefox' : 'chrome',
+    open: shortcutPage(),
   },
 };
+
+/** How this browser lets an extension page open its shortcut settings, if it does (OptionsEnv.shortcuts.open). */
+function shortcutPage(): (() => Promise<void>) | undefined {
+  if (import.meta.env.BROWSER !== 'firefox') {
+    return async () => {
+      await browser.tabs.create({ url: 'chrome://extensions/shortcuts' });
+    };
+  }
+  const commands = browser.commands as unknown as { openShortcutSettings?: () => Promise<void> };
+  return typeof commands.openShortcutSettings === 'function' ? () => (commands.openShortcutSettings as () => Promise<void>)() : undefined;
+}
 
 const initialOrigin = new URLSearchParams(location.search).get('origin');
 const root = document.getElementById('app');

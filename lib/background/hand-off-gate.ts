@@ -35,6 +35,7 @@ import { findSkill, handOff, type Refusal } from './opt-in-rules';
 import type { SenderLike } from './sender';
 import { reportFor } from './skill-access';
 import { t } from '../i18n';
+import { kindWords } from '../i18n/finding';
 
 export type HandOffTarget =
   | { kind: 'clipboard' }
@@ -99,7 +100,10 @@ export function unconfirmedFindings(stored: StoredSkill, approval: Approval, rou
 }
 
 function needsConfirmation(missing: readonly Finding[]): { ok: false } & Refusal {
-  const what = [...new Set(missing.map((f) => `${f.message.replace(/\.$/, '')} (${f.file})`))].slice(0, 3).join('; ');
+  // Most serious first (the review's order): each kind in the user's words, with the first file it is in.
+  const byKind = new Map<string, string>();
+  for (const f of missing) if (!byKind.has(f.kind)) byKind.set(f.kind, `${kindWords(f.kind)} (${f.file})`);
+  const what = [...byKind.values()].slice(0, 3).join('; ') + (byKind.size > 3 ? '; …' : '');
   return no('needs-confirmation', t('err_needs_confirmation', what));
 }
 

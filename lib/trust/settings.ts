@@ -120,7 +120,7 @@ export function pickSettings(settings: Settings): Settings {
 }
 
 /** Fields added after settings-set was defined: a sender that predates them leaves them out. */
-export const LATER_FIELDS = ['chatSites', 'desktopMirror', 'desktopAgents', 'desktopConfirmed'] as const satisfies readonly (keyof Settings)[];
+export const LATER_FIELDS = ['chatSites', 'desktopMirror', 'desktopAgents', 'desktopConfirmed', 'shortHeader'] as const satisfies readonly (keyof Settings)[];
 type LaterField = (typeof LATER_FIELDS)[number];
 
 /**

@@ -151,7 +151,8 @@ export function renderFuzzSection(fuzz) {
 /**
  * The fuzzing section after a run of some targets only, each with at least FULL_FUZZ_RUNS inputs:
  * the rows and outcome lines of the targets that ran replace (or join) the old ones, in `order`
- * (the targets' ids as test/fuzz/targets.ts lists them), and a line says when they ran.
+ * (the targets' ids as test/fuzz/targets.ts lists them), and a line says when they ran (replacing an
+ * earlier such line about the same targets).
  * @param {string} old the existing section, markers included
  * @param {FuzzResults} fuzz
  * @param {string[]} order
@@ -171,7 +172,7 @@ export function mergeFuzzSection(old, fuzz, order) {
   let inTable = false;
   let inSeen = false;
   for (const line of lines) {
-    if (line.startsWith('Since then ')) continue;
+    if (line.startsWith('Since then ') && fuzz.targets.some((t) => line.includes(`\`${t.id}\``))) continue;
     if (line.startsWith('| `')) {
       if (!inTable) for (const id of order) if (rows.has(id)) out.push(/** @type {string} */ (rows.get(id)));
       inTable = true;

@@ -113,14 +113,18 @@ test('the library follows a tab switch, and refuses a chat tab that moved to ano
     await other.goto(site.origin + '/');
     await other.bringToFront();
     await expect(panel.getByTestId('library-tab')).toContainText(`${new URL(site.origin).host}, not a chat site`);
+    // On the publisher's tab Insert goes where the popup's would: the chat open in the other tab, named (issue 34, item 2).
+    await expect(panel.getByTestId('insert-target')).toContainText(`(${new URL(composers.origin(spec)).host})`);
     await chat.bringToFront();
-    await expect(panel.getByTestId('library-tab')).toContainText('a chat site. Insert');
+    await expect(panel.getByTestId('library-tab')).toContainText(', a chat site.');
+    await expect(panel.getByTestId('insert-target')).toContainText('Insert into chat goes to');
     await expect(panel.getByRole('button', { name: 'Insert into chat' })).toHaveCount(1);
     await other.close();
 
     // The chat tab goes to the publisher's site: the panel follows it, Insert is no longer offered.
     await chat.goto(site.origin + '/');
     await expect(panel.getByTestId('library-tab')).toContainText('not a chat site');
+    await expect(panel.getByTestId('insert-target')).toContainText('No chat is open');
     await expect(panel.getByRole('button', { name: 'Insert into chat' })).toHaveCount(0);
 
     // A request naming the chat site the tab showed before is refused: the tab moved.

@@ -176,7 +176,7 @@ describe('the desktop mirror in the background', () => {
     expect(native.agentCopy('.claude/skills', 'runner')).toBeNull();
     const before = await status();
     expect(before.skills.find((s) => s.url === url('runner'))).toBeUndefined();
-    expect(before.refused).toEqual([expect.objectContaining({ url: url('runner'), message: expect.stringMatching(/not confirmed/) })]);
+    expect(before.refused).toEqual([expect.objectContaining({ url: url('runner'), message: expect.stringMatching(/Gives the agent tools or servers \(SKILL\.md\).*not confirmed/) })]);
     // A per-agent confirmation in the settings does not stand in for the approval's confirmation.
     await settings({ desktopConfirmed: [{ origin: server.origin, url: url('runner'), agent: 'claude-code', revision: 'f'.repeat(64) }] });
     expect(held()).toEqual([]);

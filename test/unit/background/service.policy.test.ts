@@ -158,7 +158,7 @@ describe('only verified-signed skills', () => {
     expect(await approve(server.origin, beta)).toEqual({
       ok: false,
       error: 'policy-requires-signed',
-      message: 'Your organisation allows only skills that are checked and signed; this one is “Verified”.',
+      message: "Your organisation allows only skills that are checked and signed; this one is “Matches the site's checksum”.",
     });
     expect(await approve(server.origin, skillNamed(r, 'alpha'))).toEqual({ ok: true });
   });

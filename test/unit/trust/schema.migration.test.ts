@@ -118,8 +118,8 @@ describe('migration v1 → current', () => {
     expect(await store.getCache(`${V1_ORIGIN}/llms.txt`)).toEqual(sample.cache?.[0]);
     expect(await store.getCache('https://newer.example.org/llms.txt')).toEqual(sample.cache?.[2]);
     expect((await store.getReport(V1_ORIGIN))?.finishedAt).toBe(5000);
-    // A v1 record predates chatSites and the desktop fields: it reads with their defaults, every stored field kept.
-    expect(await store.getSettings()).toEqual({ ...(sample.settings as object), chatSites: [], desktopMirror: false, desktopAgents: [], desktopConfirmed: [] });
+    // A v1 record predates chatSites, the desktop fields and shortHeader: it reads with their defaults, every stored field kept.
+    expect(await store.getSettings()).toEqual({ ...(sample.settings as object), chatSites: [], desktopMirror: false, desktopAgents: [], desktopConfirmed: [], shortHeader: false });
     expect(errors).toEqual([]);
     store.close();
 

@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import '../../../support/dom-shim';
 import { Options } from '../../../../components/options/Options';
-import { fakeBackground, mount, optionsEnv, optionsPageHandlers } from '../harness';
+import { click, fakeBackground, mount, optionsEnv, optionsPageHandlers } from '../harness';
 
 afterEach(() => {
   document.body.innerHTML = '';
@@ -35,5 +35,29 @@ describe('the shortcuts in the options page', () => {
     expect(root.querySelector('#shortcuts')?.textContent).toContain('Manage Extension Shortcuts');
     root = await mount(<Options env={optionsEnv(bg.client)} />);
     expect(root.querySelector('#shortcuts')).toBeNull();
+  });
+
+  it('offers a button that opens the shortcut page where the browser allows it, and says when it refused', async () => {
+    const bg = fakeBackground(optionsPageHandlers());
+    let opened = 0;
+    const env = optionsEnv(bg.client, {
+      shortcuts: {
+        browser: 'chrome',
+        list: async () => [],
+        open: async () => {
+          opened++;
+          if (opened > 1) throw new Error('not allowed');
+        },
+      },
+    });
+    const root = await mount(<Options env={env} />);
+    await click(root.querySelector('[data-action="open-shortcuts"]'));
+    expect(opened).toBe(1);
+    await click(root.querySelector('[data-action="open-shortcuts"]'));
+    expect(root.querySelector('#shortcuts')?.textContent).toContain('did not open its shortcut page (not allowed)');
+    // A browser that does not let an extension open it: no button, the way there in words.
+    const firefox = await mount(<Options env={optionsEnv(bg.client, { shortcuts: { browser: 'firefox', list: async () => [] } })} />);
+    expect(firefox.querySelector('[data-action="open-shortcuts"]')).toBeNull();
+    expect(firefox.querySelector('#shortcuts')?.textContent).toContain('Manage Extension Shortcuts');
   });
 });
