@@ -74,6 +74,8 @@ test('withheld site access: a tab address is hidden without `tabs` until the too
     const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: [...extensionArgs(extDir), RESOLVER] });
     try {
       const sw = await workerOf(context);
+      // The worker is listed before its script has run: navigate only once its listener is there.
+      await expect.poll(() => sw.evaluate(() => Array.isArray((self as unknown as { navigations?: unknown }).navigations))).toBe(true);
       const page = context.pages()[0] ?? (await context.newPage());
       await page.goto(`${origin}/`);
       const other = await context.newPage();
