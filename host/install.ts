@@ -114,7 +114,7 @@ export function install(p: Places, o: InstallOptions): { record: InstallRecord; 
     for (const key of REGISTRY_KEYS.firefox) registry.push(key), o.run('reg', ['add', key, '/ve', '/t', 'REG_SZ', '/d', path, '/f']);
   }
   // Every file and key an earlier run wrote stays listed, so uninstall removes what each run left.
-  const before = readRecord(p);
+  const before = readInstallRecord(p);
   const union = (earlier: string[] | undefined, now: string[]): string[] => [...new Set([...(earlier ?? []), ...now])];
   const record: InstallRecord = { format: 1, chromeIds: o.chromeIds, firefoxIds: [FIREFOX_EXTENSION_ID], files: union(before?.files, files), registry: union(before?.registry, registry) };
   writeFileAtomic(installFile(p), json(record), 0o600);
@@ -127,7 +127,7 @@ export function mcpConfig(p: Places, node: string, env: Record<string, string>):
   return { mcpServers: { mcpServers: { skillpin: server } }, vscode: { servers: { skillpin: { type: 'stdio', ...server } } } };
 }
 
-function readRecord(p: Places): InstallRecord | null {
+export function readInstallRecord(p: Places): InstallRecord | null {
   try {
     const v = JSON.parse(readFileSync(installFile(p), 'utf8')) as InstallRecord;
     return v.format === 1 && Array.isArray(v.files) ? v : null;
@@ -144,7 +144,7 @@ function readRecord(p: Places): InstallRecord | null {
 export function uninstall(p: Places, run: (command: string, args: string[]) => void): { removedFiles: string[]; removedSkills: number } {
   const mirror = new Mirror(mirrorDir(p));
   return withLock(mirror.root, () => {
-    const record = readRecord(p);
+    const record = readInstallRecord(p);
     rmSync(installFile(p), { force: true });
     const removedSkills = removeMirror(p, mirror);
     return { removedFiles: removeInstalled(p, record, run), removedSkills };
