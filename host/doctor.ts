@@ -104,7 +104,11 @@ function problemsOf(r: Omit<DoctorReport, 'problems'>, installCmd: string): stri
   else {
     if (!r.installed.present) out.push(`The installed program ${r.installed.program} is missing. Run: ${installCmd}`);
     else if (r.installed.version !== null && r.installed.version !== r.version) out.push(`The installed program is version ${r.installed.version}, this one is ${r.version}. Run: ${installCmd}`);
-    if (!r.installed.nodeWorks) out.push(`The launcher's Node.js (${r.installed.node ?? 'none named'}) cannot be run, and no other was found. Install Node.js 20 or later, then run: ${installCmd}`);
+    if (!r.installed.nodeWorks) {
+      out.push(
+        `The Node.js install-host recorded (${r.installed.node ?? 'none named'}) cannot be run (upgraded or removed?). The browsers' launcher falls back to node on PATH and the usual places, but the MCP configuration names it. To record the Node.js running now (${process.execPath}), run: ${installCmd}`,
+      );
+    }
   }
   if (r.installed?.version && compare(r.installed.version, r.minVersion) < 0) out.push(`The installed program is older than ${r.minVersion}, which the extension needs. Run: ${installCmd}`);
   for (const m of r.manifests) if (m.present && !m.pointsExists) out.push(`${m.path} points at ${m.points ?? 'nothing'}, which is not there. Run: ${installCmd}`);

@@ -60,6 +60,12 @@ export const REGISTRY_KEYS = {
   firefox: [`HKCU\\Software\\Mozilla\\NativeMessagingHosts\\${NATIVE_HOST_NAME}`],
 };
 
+/**
+ * Where a Node.js is commonly found when the one that ran install-host is gone (upgraded by Homebrew,
+ * switched by nvm or Volta): the newest nvm one, Volta's shim, Homebrew's, the system's.
+ */
+const FALLBACK_NODES = '$(ls -d "$HOME"/.nvm/versions/node/*/bin/node 2>/dev/null | sort -V | tail -n 1) "$HOME/.volta/bin/node" /opt/homebrew/bin/node /usr/local/bin/node /usr/bin/node';
+
 const quoteSh = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
 
 function launcherText(p: Places, program: string, o: InstallOptions): string {
@@ -67,12 +73,23 @@ function launcherText(p: Places, program: string, o: InstallOptions): string {
     const sets = Object.entries(o.env)
       .map(([k, v]) => `set "${k}=${v}"\r\n`)
       .join('');
-    return `@echo off\r\nrem Written by skillpin install-host; removed by skillpin uninstall-host.\r\n${sets}"${o.node}" "${program}" native-host %*\r\n`;
+    return `@echo off\r\nrem Written by skillpin install-host; removed by skillpin uninstall-host.\r\n${sets}if exist "${o.node}" (\r\n  "${o.node}" "${program}" native-host %*\r\n) else (\r\n  node "${program}" native-host %*\r\n)\r\n`;
   }
   const sets = Object.entries(o.env)
     .map(([k, v]) => `${k}=${quoteSh(v)}; export ${k}\n`)
     .join('');
-  return `#!/bin/sh\n# Written by skillpin install-host; removed by skillpin uninstall-host.\n${sets}exec ${quoteSh(o.node)} ${quoteSh(program)} native-host "$@"\n`;
+  return [
+    '#!/bin/sh',
+    '# Written by skillpin install-host; removed by skillpin uninstall-host.',
+    `${sets}SKILLPIN_NODE=${quoteSh(o.node)}`,
+    '# The Node.js that ran install-host, else one found now: a version manager or an upgrade may have moved it.',
+    `for n in "$SKILLPIN_NODE" "$(command -v node 2>/dev/null)" ${FALLBACK_NODES}; do`,
+    `  if [ -n "$n" ] && [ -x "$n" ]; then exec "$n" ${quoteSh(program)} native-host "$@"; fi`,
+    'done',
+    `echo "skillpin: no Node.js found (tried $SKILLPIN_NODE, node on PATH and the usual places). Install Node.js 20 or later, then run: skillpin doctor" >&2`,
+    'exit 127',
+    '',
+  ].join('\n');
 }
 
 const json = (v: unknown): Buffer => Buffer.from(`${JSON.stringify(v, null, 2)}\n`);

@@ -37,9 +37,8 @@ describe('install-host', () => {
     expect(existsSync(join(t.root, 'profile/NativeMessagingHosts/dev.skillpin.mirror.json'))).toBe(true);
     const firefox = JSON.parse(readFileSync(join(t.home, '.mozilla/native-messaging-hosts/dev.skillpin.mirror.json'), 'utf8'));
     expect(firefox.allowed_extensions).toEqual(['skillpin@skillpin.dev']);
-    expect(readFileSync(join(t.dataDir, 'bin/skillpin-native-host'), 'utf8')).toContain(
-      `SKILLPIN_DATA_DIR='${t.dataDir}'; export SKILLPIN_DATA_DIR\nexec '/usr/bin/node' '${join(t.dataDir, 'bin/skillpin.mjs')}' native-host "$@"`,
-    );
+    expect(readFileSync(join(t.dataDir, 'bin/skillpin-native-host'), 'utf8')).toContain(`SKILLPIN_DATA_DIR='${t.dataDir}'; export SKILLPIN_DATA_DIR\nSKILLPIN_NODE='/usr/bin/node'\n`);
+    expect(readFileSync(join(t.dataDir, 'bin/skillpin-native-host'), 'utf8')).toContain(`exec "$n" '${join(t.dataDir, 'bin/skillpin.mjs')}' native-host "$@"`);
     expect(JSON.parse(readFileSync(join(t.dataDir, 'install.json'), 'utf8'))).toEqual(record);
   });
 
