@@ -106,7 +106,7 @@ function problemsOf(r: Omit<DoctorReport, 'problems'>, installCmd: string): stri
     else if (r.installed.version !== null && r.installed.version !== r.version) out.push(`The installed program is version ${r.installed.version}, this one is ${r.version}. Run: ${installCmd}`);
     if (!r.installed.nodeWorks) {
       out.push(
-        `The Node.js install-host recorded (${r.installed.node ?? 'none named'}) cannot be run (upgraded or removed?). The browsers' launcher falls back to node on PATH and the usual places, but the MCP configuration names it. To record the Node.js running now (${process.execPath}), run: ${installCmd}`,
+        `The Node.js install-host recorded (${r.installed.node ?? 'none named'}) cannot be run (upgraded or removed?). The launchers fall back to node on PATH and the usual places (on Windows, MCP clients start it by that path). To record the Node.js running now (${process.execPath}), run: ${installCmd}`,
       );
     }
   }

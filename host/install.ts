@@ -68,7 +68,7 @@ const FALLBACK_NODES = '$(ls -d "$HOME"/.nvm/versions/node/*/bin/node 2>/dev/nul
 
 const quoteSh = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
 
-function launcherText(p: Places, program: string, o: InstallOptions): string {
+function launcherText(p: Places, program: string, o: InstallOptions, command = 'native-host'): string {
   if (p.platform === 'win32') {
     const sets = Object.entries(o.env)
       .map(([k, v]) => `set "${k}=${v}"\r\n`)
@@ -84,7 +84,7 @@ function launcherText(p: Places, program: string, o: InstallOptions): string {
     `${sets}SKILLPIN_NODE=${quoteSh(o.node)}`,
     '# The Node.js that ran install-host, else one found now: a version manager or an upgrade may have moved it.',
     `for n in "$SKILLPIN_NODE" "$(command -v node 2>/dev/null)" ${FALLBACK_NODES}; do`,
-    `  if [ -n "$n" ] && [ -x "$n" ]; then exec "$n" ${quoteSh(program)} native-host "$@"; fi`,
+    `  if [ -n "$n" ] && [ -x "$n" ]; then exec "$n" ${quoteSh(program)}${command === '' ? '' : ` ${command}`} "$@"; fi`,
     'done',
     `echo "skillpin: no Node.js found (tried $SKILLPIN_NODE, node on PATH and the usual places). Install Node.js 20 or later, then run: skillpin doctor" >&2`,
     'exit 127',
@@ -108,6 +108,13 @@ export function install(p: Places, o: InstallOptions): { record: InstallRecord; 
   writeFileAtomic(launcher, Buffer.from(launcherText(p, program, o)), 0o700);
   if (p.platform !== 'win32') chmodSync(launcher, 0o700);
   files.push(launcher);
+  if (p.platform !== 'win32') {
+    // The command MCP clients start (`<data>/bin/skillpin mcp`): it finds a Node.js the same way.
+    const general = join(binDir, 'skillpin');
+    writeFileAtomic(general, Buffer.from(launcherText(p, program, o, '')), 0o700);
+    chmodSync(general, 0o700);
+    files.push(general);
+  }
   const base = { name: NATIVE_HOST_NAME, description: 'Skillpin: keeps the skills you approved in the browser for your desktop agents', path: launcher, type: 'stdio' };
   const write = (path: string, value: unknown): void => {
     writeFileAtomic(path, json(value), 0o644);
@@ -138,9 +145,14 @@ export function install(p: Places, o: InstallOptions): { record: InstallRecord; 
   return { record, notes };
 }
 
-/** The configuration an MCP client needs to start the server, in both common shapes. */
+/**
+ * The configuration an MCP client needs to start the server, in both common shapes: the installed
+ * launcher `<data>/bin/skillpin mcp`, which finds a Node.js at run time (on Windows, `node` itself).
+ */
 export function mcpConfig(p: Places, node: string, env: Record<string, string>): { mcpServers: unknown; vscode: unknown } {
-  const server = { command: node, args: [join(p.dataDir, 'bin', 'skillpin.mjs'), 'mcp'], ...(Object.keys(env).length > 0 ? { env } : {}) };
+  const bin = join(p.dataDir, 'bin');
+  const start = p.platform === 'win32' ? { command: node, args: [join(bin, 'skillpin.mjs'), 'mcp'] } : { command: join(bin, 'skillpin'), args: ['mcp'] };
+  const server = { ...start, ...(Object.keys(env).length > 0 ? { env } : {}) };
   return { mcpServers: { mcpServers: { skillpin: server } }, vscode: { servers: { skillpin: { type: 'stdio', ...server } } } };
 }
 

@@ -55,7 +55,7 @@ describe('skillpin doctor', () => {
     expect(chrome).toMatchObject({ browser: 'chrome', present: true, pointsExists: true, allowed: [CHROME_CALLER] });
     expect(r.manifests.find((m) => m.browser === 'firefox')).toMatchObject({ present: true, pointsExists: true, allowed: ['skillpin@skillpin.dev'] });
     expect(r.mcp.mcpServers).toEqual({
-      mcpServers: { skillpin: { command: process.execPath, args: [join(t.dataDir, 'bin', 'skillpin.mjs'), 'mcp'], env: { SKILLPIN_HOME: t.home, SKILLPIN_DATA_DIR: t.dataDir } } },
+      mcpServers: { skillpin: { command: join(t.dataDir, 'bin', 'skillpin'), args: ['mcp'], env: { SKILLPIN_HOME: t.home, SKILLPIN_DATA_DIR: t.dataDir } } },
     });
   });
 

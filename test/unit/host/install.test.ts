@@ -73,8 +73,11 @@ describe('install-host', () => {
   it('prints MCP client configuration in both shapes', () => {
     const p = places({ home: t.home, dataDir: t.dataDir, platform: 'linux', env: {} });
     const c = mcpConfig(p, '/usr/bin/node', {});
-    expect(c.mcpServers).toEqual({ mcpServers: { skillpin: { command: '/usr/bin/node', args: [join(t.dataDir, 'bin/skillpin.mjs'), 'mcp'] } } });
-    expect(c.vscode).toEqual({ servers: { skillpin: { type: 'stdio', command: '/usr/bin/node', args: [join(t.dataDir, 'bin/skillpin.mjs'), 'mcp'] } } });
+    // The installed launcher, which finds a Node.js at run time; on Windows node itself.
+    expect(c.mcpServers).toEqual({ mcpServers: { skillpin: { command: join(t.dataDir, 'bin/skillpin'), args: ['mcp'] } } });
+    expect(c.vscode).toEqual({ servers: { skillpin: { type: 'stdio', command: join(t.dataDir, 'bin/skillpin'), args: ['mcp'] } } });
+    const win = mcpConfig(places({ home: t.home, dataDir: t.dataDir, platform: 'win32', env: {} }), 'C:\\node\\node.exe', {});
+    expect(win.mcpServers).toEqual({ mcpServers: { skillpin: { command: 'C:\\node\\node.exe', args: [join(t.dataDir, 'bin', 'skillpin.mjs'), 'mcp'] } } });
   });
 });
 

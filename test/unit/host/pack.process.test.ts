@@ -66,7 +66,12 @@ describe('the packed program', () => {
     child.stdin.write(encodeFrame({ type: 'hello', id: 1, protocol: 1 }) ?? Buffer.alloc(0));
     expect(await reply).toMatchObject({ type: 'hello', version: HOST_VERSION });
     child.kill();
+    // The command MCP clients start finds one the same way.
+    const general = join(t.dataDir, 'bin', 'skillpin');
+    writeFileSync(general, readFileSync(general, 'utf8').replace(/^SKILLPIN_NODE='[^']*'/m, "SKILLPIN_NODE='/nonexistent/node-18/bin/node'"));
+    expect(spawnSync(general, ['--version'], { encoding: 'utf8', env: env() }).stdout).toBe(`skillpin ${HOST_VERSION}\n`);
     const doctor = JSON.parse(spawnSync(skillpin, ['doctor', '--json', ...where()], { encoding: 'utf8', env: env() }).stdout) as DoctorReport;
+    expect(doctor.mcp.mcpServers).toMatchObject({ mcpServers: { skillpin: { command: general, args: ['mcp'] } } });
     expect(doctor.installed).toMatchObject({ node: '/nonexistent/node-18/bin/node', nodeWorks: false });
     expect(doctor.problems.join('\n')).toContain(`run: npx skillpin@${HOST_VERSION} install-host --chrome-id ${CHROME_ID}`);
   });
