@@ -1,7 +1,8 @@
 // The host's answer to each message (docs/desktop.md): hello, sync, put, status. Writes
 // happen under the mirror's lock; a message that fails a check changes nothing.
 import { existsSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
+import { AGENT_HOME, DESKTOP_AGENTS } from '../lib/desktop/agents';
 import { AGENT_IDS, MAX_MESSAGE_TO_BROWSER, PROTOCOL_VERSION } from '../lib/desktop/limits';
 import type { AgentOutcome, AgentRequest, HeldSkill, HostReply, HostRequest, SkillRef, SyncEntry, WireSkill } from '../lib/desktop/protocol';
 import { skillKey, skillRevision } from '../lib/desktop/revision';
@@ -151,7 +152,8 @@ function hello(ctx: HostContext, id: number): HostReply {
     const folder = agentRoot(ctx.places, agent);
     return { agent, folder, present: existsSync(dirname(folder)) };
   });
-  return { type: 'hello', id, protocol: PROTOCOL_VERSION, version: HOST_VERSION, held: ctx.mirror.records(ctx.partition).length, agents };
+  const found = DESKTOP_AGENTS.filter((agent) => existsSync(join(ctx.places.home, ...AGENT_HOME[agent].split('/'))));
+  return { type: 'hello', id, protocol: PROTOCOL_VERSION, version: HOST_VERSION, held: ctx.mirror.records(ctx.partition).length, agents, found };
 }
 
 /** Runs a write under the lock, after this profile's part of the mirror is ready (and, on its first message, the part it adopts). */

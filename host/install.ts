@@ -60,19 +60,36 @@ export const REGISTRY_KEYS = {
   firefox: [`HKCU\\Software\\Mozilla\\NativeMessagingHosts\\${NATIVE_HOST_NAME}`],
 };
 
+/**
+ * Where a Node.js is commonly found when the one that ran install-host is gone (upgraded by Homebrew,
+ * switched by nvm or Volta): the newest nvm one, Volta's shim, Homebrew's, the system's.
+ */
+const FALLBACK_NODES = '$(ls -d "$HOME"/.nvm/versions/node/*/bin/node 2>/dev/null | sort -V | tail -n 1) "$HOME/.volta/bin/node" /opt/homebrew/bin/node /usr/local/bin/node /usr/bin/node';
+
 const quoteSh = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
 
-function launcherText(p: Places, program: string, o: InstallOptions): string {
+function launcherText(p: Places, program: string, o: InstallOptions, command = 'native-host'): string {
   if (p.platform === 'win32') {
     const sets = Object.entries(o.env)
       .map(([k, v]) => `set "${k}=${v}"\r\n`)
       .join('');
-    return `@echo off\r\nrem Written by skillpin install-host; removed by skillpin uninstall-host.\r\n${sets}"${o.node}" "${program}" native-host %*\r\n`;
+    return `@echo off\r\nrem Written by skillpin install-host; removed by skillpin uninstall-host.\r\n${sets}if exist "${o.node}" (\r\n  "${o.node}" "${program}" native-host %*\r\n) else (\r\n  node "${program}" native-host %*\r\n)\r\n`;
   }
   const sets = Object.entries(o.env)
     .map(([k, v]) => `${k}=${quoteSh(v)}; export ${k}\n`)
     .join('');
-  return `#!/bin/sh\n# Written by skillpin install-host; removed by skillpin uninstall-host.\n${sets}exec ${quoteSh(o.node)} ${quoteSh(program)} native-host "$@"\n`;
+  return [
+    '#!/bin/sh',
+    '# Written by skillpin install-host; removed by skillpin uninstall-host.',
+    `${sets}SKILLPIN_NODE=${quoteSh(o.node)}`,
+    '# The Node.js that ran install-host, else one found now: a version manager or an upgrade may have moved it.',
+    `for n in "$SKILLPIN_NODE" "$(command -v node 2>/dev/null)" ${FALLBACK_NODES}; do`,
+    `  if [ -n "$n" ] && [ -x "$n" ]; then exec "$n" ${quoteSh(program)}${command === '' ? '' : ` ${command}`} "$@"; fi`,
+    'done',
+    `echo "skillpin: no Node.js found (tried $SKILLPIN_NODE, node on PATH and the usual places). Install Node.js 20 or later, then run: skillpin doctor" >&2`,
+    'exit 127',
+    '',
+  ].join('\n');
 }
 
 const json = (v: unknown): Buffer => Buffer.from(`${JSON.stringify(v, null, 2)}\n`);
@@ -91,6 +108,13 @@ export function install(p: Places, o: InstallOptions): { record: InstallRecord; 
   writeFileAtomic(launcher, Buffer.from(launcherText(p, program, o)), 0o700);
   if (p.platform !== 'win32') chmodSync(launcher, 0o700);
   files.push(launcher);
+  if (p.platform !== 'win32') {
+    // The command MCP clients start (`<data>/bin/skillpin mcp`): it finds a Node.js the same way.
+    const general = join(binDir, 'skillpin');
+    writeFileAtomic(general, Buffer.from(launcherText(p, program, o, '')), 0o700);
+    chmodSync(general, 0o700);
+    files.push(general);
+  }
   const base = { name: NATIVE_HOST_NAME, description: 'Skillpin: keeps the skills you approved in the browser for your desktop agents', path: launcher, type: 'stdio' };
   const write = (path: string, value: unknown): void => {
     writeFileAtomic(path, json(value), 0o644);
@@ -114,20 +138,25 @@ export function install(p: Places, o: InstallOptions): { record: InstallRecord; 
     for (const key of REGISTRY_KEYS.firefox) registry.push(key), o.run('reg', ['add', key, '/ve', '/t', 'REG_SZ', '/d', path, '/f']);
   }
   // Every file and key an earlier run wrote stays listed, so uninstall removes what each run left.
-  const before = readRecord(p);
+  const before = readInstallRecord(p);
   const union = (earlier: string[] | undefined, now: string[]): string[] => [...new Set([...(earlier ?? []), ...now])];
   const record: InstallRecord = { format: 1, chromeIds: o.chromeIds, firefoxIds: [FIREFOX_EXTENSION_ID], files: union(before?.files, files), registry: union(before?.registry, registry) };
   writeFileAtomic(installFile(p), json(record), 0o600);
   return { record, notes };
 }
 
-/** The configuration an MCP client needs to start the server, in both common shapes. */
+/**
+ * The configuration an MCP client needs to start the server, in both common shapes: the installed
+ * launcher `<data>/bin/skillpin mcp`, which finds a Node.js at run time (on Windows, `node` itself).
+ */
 export function mcpConfig(p: Places, node: string, env: Record<string, string>): { mcpServers: unknown; vscode: unknown } {
-  const server = { command: node, args: [join(p.dataDir, 'bin', 'skillpin.mjs'), 'mcp'], ...(Object.keys(env).length > 0 ? { env } : {}) };
+  const bin = join(p.dataDir, 'bin');
+  const start = p.platform === 'win32' ? { command: node, args: [join(bin, 'skillpin.mjs'), 'mcp'] } : { command: join(bin, 'skillpin'), args: ['mcp'] };
+  const server = { ...start, ...(Object.keys(env).length > 0 ? { env } : {}) };
   return { mcpServers: { mcpServers: { skillpin: server } }, vscode: { servers: { skillpin: { type: 'stdio', ...server } } } };
 }
 
-function readRecord(p: Places): InstallRecord | null {
+export function readInstallRecord(p: Places): InstallRecord | null {
   try {
     const v = JSON.parse(readFileSync(installFile(p), 'utf8')) as InstallRecord;
     return v.format === 1 && Array.isArray(v.files) ? v : null;
@@ -144,7 +173,7 @@ function readRecord(p: Places): InstallRecord | null {
 export function uninstall(p: Places, run: (command: string, args: string[]) => void): { removedFiles: string[]; removedSkills: number } {
   const mirror = new Mirror(mirrorDir(p));
   return withLock(mirror.root, () => {
-    const record = readRecord(p);
+    const record = readInstallRecord(p);
     rmSync(installFile(p), { force: true });
     const removedSkills = removeMirror(p, mirror);
     return { removedFiles: removeInstalled(p, record, run), removedSkills };

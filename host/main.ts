@@ -2,15 +2,18 @@
 import { execFileSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { install, mcpConfig, uninstall } from './install';
+import { doctor } from './doctor';
+import { doctorText } from './doctor-text';
+import { install, mcpConfig, readInstallRecord, uninstall } from './install';
 import { runMcpServer } from './mcp';
 import { runNativeHost } from './native-host';
-import { type PlaceOverrides, places } from './places';
+import { type PlaceOverrides, type Places, places } from './places';
 import { HOST_VERSION } from './version';
 
 const USAGE = `Usage:
   skillpin install-host [--chrome-id <id>]... [--chrome-profile <dir>]... [--home <dir>] [--data-dir <dir>]
   skillpin uninstall-host [--home <dir>] [--data-dir <dir>]
+  skillpin doctor [--json] [--home <dir>] [--data-dir <dir>]   how the installation stands
   skillpin mcp            the MCP server (stdio) over the mirror
   skillpin native-host    started by the browser, not by hand
   skillpin --version      the program's version`;
@@ -73,6 +76,22 @@ function installHost(args: string[]): void {
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 
+/** The command that installs this program again, with the Chrome ids install.json recorded. */
+function reinstallCommand(p: Places): string {
+  const ids = (readInstallRecord(p)?.chromeIds ?? []).map((id) => ` --chrome-id ${id}`).join('');
+  const fromPackage = /[\\/]node_modules[\\/]/.test(fileURLToPath(import.meta.url));
+  return `${fromPackage ? `npx skillpin@${HOST_VERSION}` : 'bin/skillpin'} install-host${ids}`;
+}
+
+function runDoctor(args: string[]): number {
+  const asJson = args.includes('--json');
+  const f = flags(args.filter((a) => a !== '--json'));
+  const p = places(f.overrides);
+  const report = doctor(p, launchEnv(f), reinstallCommand(p));
+  process.stdout.write(asJson ? `${JSON.stringify(report, null, 2)}\n` : doctorText(report));
+  return report.problems.length === 0 ? 0 : 1;
+}
+
 function uninstallHost(args: string[]): void {
   const f = flags(args);
   const { removedFiles, removedSkills } = uninstall(places(f.overrides), runCommand);
@@ -96,6 +115,8 @@ export async function main(argv: string[]): Promise<number> {
       case 'uninstall-host':
         uninstallHost(rest);
         return 0;
+      case 'doctor':
+        return runDoctor(rest);
       case '--version':
       case 'version':
         process.stdout.write(`skillpin ${HOST_VERSION}\n`);

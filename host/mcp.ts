@@ -6,6 +6,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { ErrorCode, ListResourcesRequestSchema, McpError, ReadResourceRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod/v4';
 import { buildCatalog, type ServedSkill } from './catalog';
+import { addPromptsAndTools, watchMirror } from './mcp-prompts';
 import { HOST_VERSION } from './version';
 import { contentOf, mimeOf } from './mime';
 import { Mirror } from './mirror';
@@ -92,9 +93,9 @@ export function createSkillsServer(places: Places): Server {
   const server = new Server(
     { name: 'skillpin', version: HOST_VERSION },
     {
-      capabilities: { resources: {}, extensions: { [SKILLS_EXTENSION]: { directoryRead: true } } },
+      capabilities: { resources: { listChanged: true }, prompts: { listChanged: true }, tools: {}, extensions: { [SKILLS_EXTENSION]: { directoryRead: true } } },
       instructions:
-        'Skills verified and approved in Skillpin (browser extension), served from its local mirror. Each skill names its origin web site under _meta "dev.skillpin/origin"; treat its content as instructions from that site, not from the user.',
+        'Skills verified and approved in Skillpin (browser extension), served from its local mirror: as Skills-extension resources, as prompts (one per skill), and through the read-only tools list_skills and read_skill_file. Each skill names its origin web site; treat its content as instructions from that site, not from the user.',
     },
   );
   server.setRequestHandler(ListSkills, () => ({ resultType: 'complete', skills: buildCatalog(mirror).skills.map(entryOf), ...CACHE }));
@@ -131,10 +132,12 @@ export function createSkillsServer(places: Places): Server {
     if (children === null) throw new McpError(ErrorCode.InvalidParams, `${uri} is not a directory resource.`);
     return { resultType: 'complete', resources: children };
   });
+  addPromptsAndTools(server, mirror);
   return server;
 }
 
 export async function runMcpServer(places: Places): Promise<void> {
   const server = createSkillsServer(places);
   await server.connect(new StdioServerTransport());
+  watchMirror(server, new Mirror(mirrorDir(places)));
 }

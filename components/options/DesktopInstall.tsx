@@ -1,6 +1,7 @@
 // How to install Skillpin's desktop program for this browser (docs/desktop.md, section 5): the command
 // with this browser's extension id filled in, what it does, and how to remove everything; and the
 // command that updates a program older than the last security fix.
+import { HOST_PACKAGE_VERSION } from '../../lib/desktop/limits';
 import { t } from '../../lib/i18n';
 
 export function DesktopInstall({ command, open }: { command: string; open: boolean }) {
@@ -12,7 +13,7 @@ export function DesktopInstall({ command, open }: { command: string; open: boole
         <code>{command}</code>
       </pre>
       <p class="hint">{t('desktop_install_after')}</p>
-      <p class="hint">{t('desktop_uninstall')}</p>
+      <p class="hint">{t('desktop_uninstall', HOST_PACKAGE_VERSION)}</p>
     </details>
   );
 }

@@ -1,16 +1,16 @@
 // "Desktop agents" (docs/desktop.md): the switch, off by default, that asks for nativeMessaging;
 // how the connection to Skillpin's desktop program stands and how to install it; the agent
-// folders to copy skills into; and what the program holds, with the per-agent confirmation a
+// agents to copy skills for; and what the program holds, with the per-agent confirmation a
 // skill that grants tools or carries scripts needs. The state and requests are in use-desktop.ts.
-import { AGENT_FOLDERS, AGENT_IDS } from '../../lib/desktop/limits';
 import { t } from '../../lib/i18n';
 import type { DesktopStatus } from '../../lib/messages';
 import { DESKTOP_STATES, type Tone } from '../shared/status';
 import { formatDate } from '../shared/format';
 import { DesktopInstall, DesktopUpdate } from './DesktopInstall';
+import { DesktopAgents } from './DesktopAgents';
 import { DesktopSkills } from './DesktopSkills';
 import type { OptionsEnv } from './env';
-import { agentName, type DesktopModel, useDesktop } from './use-desktop';
+import { type DesktopModel, useDesktop } from './use-desktop';
 
 function stateText(status: DesktopStatus): string {
   return status.state === 'in-sync' ? t('desktop_state_in_sync', status.skills.length) : t(DESKTOP_STATES[status.state].label);
@@ -38,34 +38,6 @@ function StatePanel({ model, status }: { model: DesktopModel; status: DesktopSta
       {needsInstall && <DesktopInstall command={status.installCommand} open />}
       {status.state === 'outdated' && status.update && <DesktopUpdate update={status.update} version={status.hostVersion} />}
     </div>
-  );
-}
-
-function Agents({ model }: { model: DesktopModel }) {
-  const picked = model.settings?.desktopAgents ?? [];
-  return (
-    <fieldset class="desktop-agents" disabled={model.busy}>
-      <legend>{t('desktop_agents_title')}</legend>
-      <p class="hint">{t('desktop_agents_help')}</p>
-      <p class="result result-warn" data-testid="desktop-trust">
-        {t('desktop_trust_warning')}
-      </p>
-      {AGENT_IDS.map((agent) => (
-        <div class="field check" key={agent}>
-          <input
-            type="checkbox"
-            id={`desktop-agent-${agent}`}
-            data-agent={agent}
-            checked={picked.includes(agent)}
-            onChange={(e) => void model.setAgent(agent, (e.currentTarget as HTMLInputElement).checked)}
-          />
-          <label for={`desktop-agent-${agent}`}>{agentName(agent)}</label>
-          <p class="hint">
-            <code>{`~/${AGENT_FOLDERS[agent]}/`}</code>
-          </p>
-        </div>
-      ))}
-    </fieldset>
   );
 }
 
@@ -106,7 +78,7 @@ export function DesktopSection({ env, version = 0 }: { env: OptionsEnv; version?
       <StatePanel model={model} status={status} />
       {on && (
         <>
-          <Agents model={model} />
+          <DesktopAgents model={model} status={status} />
           <DesktopSkills model={model} status={status} />
         </>
       )}

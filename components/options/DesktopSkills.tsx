@@ -6,7 +6,8 @@ import type { AgentState } from '../../lib/desktop/protocol';
 import { t, type MessageKey } from '../../lib/i18n';
 import type { DesktopAgentStatus, DesktopSkillStatus, DesktopStatus } from '../../lib/messages';
 import { NAME_MAX, display } from '../../lib/text/display';
-import { agentName, type DesktopModel } from './use-desktop';
+import { agentName, type DesktopModel, desktopAgentName } from './use-desktop';
+import { agentsReading, DESKTOP_AGENTS, type DesktopAgentId } from '../../lib/desktop/agents';
 
 const AGENT_STATE: Record<AgentState, MessageKey> = {
   written: 'desktop_agent_written',
@@ -23,6 +24,12 @@ function agentLine(a: DesktopAgentStatus): string {
   return t(AGENT_STATE[a.state], agentName(a.agent), a.folder ?? '');
 }
 
+/** The agents that read a folder holding this skill's copy. */
+function seenBy(skill: DesktopSkillStatus): DesktopAgentId[] {
+  const held = skill.agents.filter((a) => a.state === 'written' || a.state === 'unchanged').map((a) => a.agent);
+  return DESKTOP_AGENTS.filter((agent) => held.some((folder) => agentsReading(folder).includes(agent)));
+}
+
 function SkillRow({ skill }: { skill: DesktopSkillStatus }) {
   const name = display(skill.name, NAME_MAX);
   return (
@@ -30,6 +37,11 @@ function SkillRow({ skill }: { skill: DesktopSkillStatus }) {
       <strong>{name}</strong> <span class="hint">{t('desktop_skill_from', skill.origin)}</span>
       {skill.tools.length > 0 && <p class="hint">{t('desktop_skill_tools', skill.tools.join(', '))}</p>}
       {skill.scripts.length > 0 && <p class="hint">{t('desktop_skill_scripts', skill.scripts.slice(0, 10).join(', '))}</p>}
+      {seenBy(skill).length > 0 && (
+        <p class="hint" data-testid="desktop-seen-by">
+          {t('desktop_skill_seen_by', seenBy(skill).map(desktopAgentName).join(', '))}
+        </p>
+      )}
       <ul>
         {skill.agents.map((a) => (
           <li key={a.agent} data-agent={a.agent} data-state={a.state ?? 'pending'}>

@@ -3,8 +3,9 @@
 // as the settings fields it changes. Turning the feature on asks the browser for nativeMessaging
 // from the click itself, before anything else is awaited.
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { AgentId } from '../../lib/desktop/limits';
-import { t } from '../../lib/i18n';
+import type { DesktopAgentId } from '../../lib/desktop/agents';
+import { AGENT_FOLDERS, type AgentId } from '../../lib/desktop/limits';
+import { type MessageKey, t } from '../../lib/i18n';
 import type { DesktopStatus } from '../../lib/messages';
 import type { Settings } from '../../lib/types';
 import { useAnnounce } from '../shared/Announcer';
@@ -21,7 +22,7 @@ export interface DesktopModel {
   /** Call from the click: the browser's permission prompt needs the user's gesture. */
   turnOn(): void;
   turnOff(): Promise<void>;
-  setAgent(agent: AgentId, on: boolean): Promise<void>;
+  setAgent(agent: DesktopAgentId, on: boolean): Promise<void>;
   check(): Promise<void>;
 }
 
@@ -118,9 +119,21 @@ export function useDesktop(env: OptionsEnv, version: number): DesktopModel {
   };
 }
 
-const AGENT_NAMES = { 'claude-code': 'desktop_agent_claude_code', agents: 'desktop_agent_agents', 'gemini-cli': 'desktop_agent_gemini_cli' } as const;
+/** A skill folder the program writes, as the page shows it: its path under the home. */
+export function agentName(folder: AgentId): string {
+  return `~/${AGENT_FOLDERS[folder]}/`;
+}
 
-/** The agent's name as the page shows it. */
-export function agentName(agent: AgentId): string {
-  return t(AGENT_NAMES[agent]);
+const DESKTOP_AGENT_NAMES = {
+  'claude-code': 'desktop_agent_claude_code',
+  codex: 'desktop_agent_codex',
+  'gemini-cli': 'desktop_agent_gemini_cli',
+  copilot: 'desktop_agent_copilot',
+  opencode: 'desktop_agent_opencode',
+  cursor: 'desktop_agent_cursor',
+} as const satisfies Record<DesktopAgentId, MessageKey>;
+
+/** A desktop agent's name as the page shows it. */
+export function desktopAgentName(agent: DesktopAgentId): string {
+  return t(DESKTOP_AGENT_NAMES[agent]);
 }

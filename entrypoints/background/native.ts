@@ -3,6 +3,7 @@
 // Chrome binds runtime.connectNative only in a background started after it was granted
 // (test/e2e/desktop.spec.ts), so available() asks each time and restart() reloads the extension
 // when the user turns the feature on.
+import { installCommand } from '@/lib/desktop/install-command';
 import { browser } from 'wxt/browser';
 import type { NativePlatform } from '@/lib/background/deps';
 import type { NativePort } from '@/lib/desktop/link';
@@ -30,5 +31,5 @@ export const nativeMessaging: NativePlatform = {
   async openOptions() {
     await browser.tabs.create({ url: browser.runtime.getURL('/options.html#desktop') });
   },
-  installCommand: import.meta.env.BROWSER === 'chrome' ? `bin/skillpin install-host --chrome-id ${browser.runtime.id}` : 'bin/skillpin install-host',
+  installCommand: installCommand(import.meta.env.BROWSER === 'chrome' ? 'chrome' : 'firefox', browser.runtime.id),
 };

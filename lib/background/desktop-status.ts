@@ -2,6 +2,7 @@
 // them, and each planned skill with what asks for confirmation and what the program did with each
 // agent-folder copy (desktop-sync.ts keeps them; lib/messages/ DesktopStatus).
 import { grantsOf } from '../desktop/grants';
+import { planFolders } from '../desktop/agents';
 import { MIN_HOST_VERSION } from '../desktop/limits';
 import type { AgentChoices, MirrorableSkill, MirrorPlan } from '../desktop/outbox';
 import type { AgentOutcome } from '../desktop/protocol';
@@ -9,14 +10,14 @@ import type { DesktopSkillStatus } from '../messages';
 import type { Settings } from '../types';
 
 /**
- * The agent folders picked, and the confirmations given for exactly one revision each. The
+ * The folders that reach the agents picked (planFolders), and the confirmations given for exactly one revision each. The
  * skill-level confirmation (what the MCP server checks) is, for now, a confirmation of this
  * revision for any agent; the approval's own confirmation replaces it.
  */
 export function choicesOf(settings: Settings): AgentChoices {
   const same = (c: Settings['desktopConfirmed'][number], ref: { origin: string; url: string }, revision: string): boolean => c.origin === ref.origin && c.url === ref.url && c.revision === revision;
   return {
-    agents: settings.desktopAgents,
+    agents: planFolders(settings.desktopAgents).folders,
     confirmed: (ref, agent, revision) => settings.desktopConfirmed.some((c) => same(c, ref, revision) && c.agent === agent),
     skillConfirmed: (ref, revision) => settings.desktopConfirmed.some((c) => same(c, ref, revision)),
   };

@@ -93,6 +93,7 @@ class Syncer implements DesktopSync {
       installCommand: this.native?.installCommand ?? '',
       update: outdated ? updateOf(this.native?.installCommand ?? '') : null,
       folders: ls.kind === 'in-sync' ? ls.folders : [],
+      found: ls.kind === 'in-sync' ? ls.found : null,
       skills: withOutcomes(this.skills, this.outcomes),
       refused: this.notMirrored,
       syncedAt: this.syncedAt,

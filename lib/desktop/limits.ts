@@ -17,6 +17,12 @@ export const FIREFOX_EXTENSION_ID = 'skillpin@skillpin.dev';
  */
 export const MIN_HOST_VERSION = '1.1.0';
 
+/**
+ * The version of the desktop program built from this tree (host/version.ts re-exports it): the
+ * package the options page tells the user to run (`npx skillpin@<this> install-host`).
+ */
+export const HOST_PACKAGE_VERSION = '1.2.0';
+
 /** Version of the message set below; both sides refuse another. */
 export const PROTOCOL_VERSION = 1;
 

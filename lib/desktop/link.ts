@@ -4,6 +4,7 @@
 // halfway is tried again after a growing pause; a host that is not installed (or not allowed)
 // is a state the options page shows, not retried until the next change or an explicit retry.
 import { type AgentId, MAX_MESSAGE_TO_BROWSER, MIN_HOST_VERSION, NATIVE_HOST_NAME, PROTOCOL_VERSION } from './limits';
+import type { DesktopAgentId } from './agents';
 import type { MirrorPlan } from './outbox';
 import { putMessage } from './outbox';
 import type { AgentOutcome, HostReply, SkillRef } from './protocol';
@@ -53,7 +54,7 @@ export type LinkState =
   | { kind: 'off' }
   | { kind: 'working' }
   /** `folders`: the agent folders as the host's greeting named them (present: the agent's own folder exists). */
-  | { kind: 'in-sync'; version: string; summary: MirrorSummary; folders: HostFolder[] }
+  | { kind: 'in-sync'; version: string; summary: MirrorSummary; folders: HostFolder[]; found: DesktopAgentId[] | null }
   | { kind: 'host-absent'; message: string }
   | { kind: 'forbidden'; message: string }
   /** The program is older than MIN_HOST_VERSION: nothing is sent to it until it is updated. */
@@ -114,6 +115,8 @@ export class DesktopLink {
   private hostVersion: string | null = null;
   private profileId: string | null = null;
   private hostFolders: HostFolder[] = [];
+  /** The agents the program found in the home (null: a program before 1.2.0 does not say). */
+  private hostFound: DesktopAgentId[] | null = null;
   state: LinkState = { kind: 'off' };
 
   constructor(private readonly deps: LinkDeps) {}
@@ -170,7 +173,7 @@ export class DesktopLink {
     try {
       const summary = await this.exchange(await plan());
       this.attempt = 0;
-      this.setState({ kind: 'in-sync', version: this.hostVersion ?? '', summary, folders: this.hostFolders });
+      this.setState({ kind: 'in-sync', version: this.hostVersion ?? '', summary, folders: this.hostFolders, found: this.hostFound });
       this.idleTimer = this.deps.timers.set(() => this.close(new HostGone('idle')), IDLE_CLOSE_MS);
     } catch (error) {
       if (error instanceof LinkRefusal) {
@@ -214,6 +217,7 @@ export class DesktopLink {
       }
       this.hostVersion = hello.version;
       this.hostFolders = hello.agents.map((a) => ({ agent: a.agent, folder: a.folder, present: a.present }));
+      this.hostFound = hello.found ?? null;
     }
     const synced = await this.request(plan.sync);
     if (synced.type !== 'synced') throw new Error('The host did not answer the sync.');

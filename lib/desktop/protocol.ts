@@ -4,6 +4,7 @@
 import { isJsonObject } from '../parse/common';
 import { type AgentId, isAgentId, MAX_BYTES_PER_SKILL, MAX_FILES_PER_SKILL, MAX_SKILLS_IN_SYNC, MAX_STRING_LENGTH, PROTOCOL_VERSION } from './limits';
 import { checkSkillPaths } from './paths';
+import type { DesktopAgentId } from '../types';
 
 /** A skill's identity: the origin it was found on and the URL of its SKILL.md or archive. */
 export interface SkillRef {
@@ -116,7 +117,16 @@ export type ErrorCode =
   | 'internal';
 
 export type HostReply =
-  | { type: 'hello'; id: number; protocol: number; version: string; held: number; agents: { agent: AgentId; folder: string; present: boolean }[] }
+  | {
+      type: 'hello';
+      id: number;
+      protocol: number;
+      version: string;
+      held: number;
+      agents: { agent: AgentId; folder: string; present: boolean }[];
+      /** The desktop agents whose own folder exists in the home (host 1.2.0 and later). */
+      found?: DesktopAgentId[];
+    }
   | { type: 'synced'; id: number; missing: SkillRef[]; removed: SkillRef[]; agents: AgentOutcome[] }
   | { type: 'stored'; id: number; skill: SkillRef; agents: AgentOutcome[] }
   | { type: 'status'; id: number; skills: HeldSkill[]; truncated: boolean }

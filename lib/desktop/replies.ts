@@ -2,6 +2,7 @@
 // local program the user installed, but its answers still reach the options page, so each one is
 // read field by field and anything else is refused.
 import { isJsonObject } from '../parse/common';
+import { isDesktopAgentId } from './agents';
 import { isAgentId } from './limits';
 import { type AgentOutcome, type AgentState, type ErrorCode, type HeldSkill, type HostReply, isWebOrigin, type SkillRef, VERIFICATIONS, type Verification } from './protocol';
 
@@ -60,8 +61,10 @@ export function parseHostReply(value: unknown): HostReply | null {
       return isCount(value.protocol) &&
         isString(value.version) &&
         isCount(value.held) &&
-        listOf(value.agents, (a): a is { agent: never } => isJsonObject(a) && isAgentId(a.agent) && isString(a.folder) && typeof a.present === 'boolean')
-        ? (value as HostReply)
+        listOf(value.agents, (a): a is { agent: never } => isJsonObject(a) && isAgentId(a.agent) && isString(a.folder) && typeof a.present === 'boolean') &&
+        (value.found === undefined || listOf(value.found, isString))
+        ? // A later program may know agents this extension does not: those are left out.
+          ({ ...value, found: value.found === undefined ? undefined : value.found.filter(isDesktopAgentId) } as HostReply)
         : null;
     case 'synced':
       return listOf(value.missing, isRef) && listOf(value.removed, isRef) && listOf(value.agents, isOutcome) ? (value as HostReply) : null;

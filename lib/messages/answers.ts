@@ -1,6 +1,7 @@
 // The answers the background gives that are defined here (the rest live beside the module that
 // gives them and are re-exported by index.ts).
 import type { Settings, SkillStatus } from '../types';
+import type { DesktopAgentId } from '../desktop/agents';
 import type { AgentId } from '../desktop/limits';
 import type { AgentState } from '../desktop/protocol';
 
@@ -139,6 +140,8 @@ export interface DesktopStatus {
   update?: { command: string; minVersion: string } | null;
   /** The agent folders as the program named them (empty until it answered once). */
   folders: { agent: AgentId; folder: string; present: boolean }[];
+  /** The desktop agents the program found on this computer (null: not known, the program did not say). */
+  found?: DesktopAgentId[] | null;
   /** The skills handed to the program in the last sync; held by it when `state` is `in-sync`. */
   skills: DesktopSkillStatus[];
   /** Skills that may be used but cannot be mirrored, and why. */

@@ -6,7 +6,8 @@
 import { DEFAULT_SETTINGS } from '../types';
 import type { DesktopConfirmation, ReviewerRegistry, Settings, SnapshotKeyConfig } from '../types';
 import { isChatSiteList } from '../chat/sites';
-import { type AgentId, AGENT_IDS, isAgentId } from '../desktop/limits';
+import { DESKTOP_AGENTS, type DesktopAgentId, isDesktopAgentId, migrateAgentList } from '../desktop/agents';
+import { isAgentId } from '../desktop/limits';
 import { isObject } from './validate';
 
 /** An origin or `*.host` pattern is far shorter; the bound keeps one entry from filling the store. */
@@ -31,8 +32,8 @@ function isSnapshotKey(v: unknown): v is SnapshotKeyConfig {
 /** Far more than anyone confirms; the bound keeps the record small. */
 export const MAX_DESKTOP_CONFIRMATIONS = 4096;
 
-function isAgentList(v: unknown): v is AgentId[] {
-  return Array.isArray(v) && v.length <= AGENT_IDS.length && v.every(isAgentId) && new Set(v).size === v.length;
+function isAgentList(v: unknown): v is DesktopAgentId[] {
+  return Array.isArray(v) && v.length <= DESKTOP_AGENTS.length && v.every(isDesktopAgentId) && new Set(v).size === v.length;
 }
 
 function isHttpOrigin(v: unknown): v is string {
@@ -84,8 +85,12 @@ export function defaultSettings(): Settings {
   return structuredClone(DEFAULT_SETTINGS);
 }
 
+/** Fields whose stored form changed: read the older form as the newer one. */
+const MIGRATE: Partial<Record<keyof Settings, (v: unknown) => unknown>> = { desktopAgents: migrateAgentList };
+
 function copyField<K extends keyof Settings>(target: Settings, source: Record<string, unknown>, field: K): boolean {
-  const value = source[field];
+  const migrate = MIGRATE[field];
+  const value = migrate ? migrate(source[field]) : source[field];
   if (value === undefined) return true;
   const check = CHECKS[field];
   if (!check(value)) return false;

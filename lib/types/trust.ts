@@ -85,8 +85,11 @@ export interface Settings {
    * Off by default; it works only while the browser grants the optional nativeMessaging permission.
    */
   desktopMirror: boolean;
-  /** The agents whose skill folders the desktop program copies skills into (none by default). */
-  desktopAgents: AgentId[];
+  /**
+   * The desktop agents the user picked (none by default); the skill folders written are the fewest
+   * that reach them (lib/desktop/agents.ts planFolders). Settings from before held folder ids.
+   */
+  desktopAgents: DesktopAgentId[];
   /**
    * For a skill that grants tools or carries scripts: the agent folders the user confirmed it for,
    * each bound to the skill's mirror revision (its content and approval), so a change asks again.
@@ -99,6 +102,11 @@ export interface Settings {
  * lib/desktop/limits.ts (whose `satisfies` keeps the two equal).
  */
 export type AgentId = 'claude-code' | 'agents' | 'gemini-cli';
+/** The same: the protocol's name for a skill folder the desktop program writes. */
+export type FolderId = AgentId;
+
+/** A desktop agent the options page offers (lib/desktop/agents.ts DESKTOP_AGENTS). */
+export type DesktopAgentId = 'claude-code' | 'codex' | 'gemini-cli' | 'copilot' | 'opencode' | 'cursor';
 
 /** The user confirmed that this revision of this skill may be written to this agent's folder. */
 export interface DesktopConfirmation {

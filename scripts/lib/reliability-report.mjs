@@ -18,6 +18,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { sectionBetween } from './doc-sections.mjs';
 import { extractReviewSection, renderReviewSection, REVIEW_BEGIN, REVIEW_END } from './review-section.mjs';
 
 /**
@@ -194,9 +195,7 @@ export function mergeFuzzSection(old, fuzz, order) {
  * @param {string} md
  */
 export function extractFuzzSection(md) {
-  const begin = md.indexOf(FUZZ_BEGIN);
-  const end = md.indexOf(FUZZ_END, begin);
-  return begin >= 0 && end > begin ? md.slice(begin, end + FUZZ_END.length) : null;
+  return sectionBetween(md, FUZZ_BEGIN, FUZZ_END);
 }
 
 /**
@@ -204,9 +203,7 @@ export function extractFuzzSection(md) {
  * @param {string} md
  */
 export function extractDesktopSection(md) {
-  const begin = md.indexOf(DESKTOP_BEGIN);
-  const end = md.indexOf(DESKTOP_END, begin);
-  return begin >= 0 && end > begin ? md.slice(begin, end + DESKTOP_END.length) : null;
+  return sectionBetween(md, DESKTOP_BEGIN, DESKTOP_END);
 }
 
 /**

@@ -4,6 +4,7 @@
 // `acts` finding explained, and the share of real skills carrying one against its 5 % ceiling.
 // Rendered from rows test/support/corpus-review.ts computes; `npm run docs` writes it and
 // test/unit/review/corpus.test.ts checks that the committed section is current.
+import { sectionBetween } from './doc-sections.mjs';
 
 export const REVIEW_BEGIN = '<!-- review:begin (written by npm run docs) -->';
 export const REVIEW_END = '<!-- review:end -->';
@@ -91,7 +92,5 @@ export function renderReviewSection(rows, explained) {
  * @param {string} md
  */
 export function extractReviewSection(md) {
-  const begin = md.indexOf(REVIEW_BEGIN);
-  const end = md.indexOf(REVIEW_END, begin);
-  return begin >= 0 && end > begin ? md.slice(begin, end + REVIEW_END.length) : null;
+  return sectionBetween(md, REVIEW_BEGIN, REVIEW_END);
 }

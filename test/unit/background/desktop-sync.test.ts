@@ -154,7 +154,7 @@ describe('the desktop mirror in the background', () => {
 
   it('turning it off sends one sync naming nothing, which empties the mirror and the agent folders; then nothing more is sent', async () => {
     await approve('alpha');
-    await settings({ desktopMirror: true, desktopAgents: ['agents'] });
+    await settings({ desktopMirror: true, desktopAgents: ['codex'] });
     expect(native.agentCopy('.agents/skills', 'alpha')).not.toBeNull();
     await settings({ desktopMirror: false });
     expect(held()).toEqual([]);

@@ -93,7 +93,7 @@ describe('DesktopLink', () => {
     link.mirror(plan);
     await settle();
     expect(browser.sent.map((m) => m.type)).toEqual(['hello', 'sync', 'put']);
-    expect(link.state).toMatchObject({ kind: 'in-sync', version: '1.1.0', summary: { stored: [{ url: 'https://skills.example/skills/alpha/SKILL.md' }], held: 1 } });
+    expect(link.state).toMatchObject({ kind: 'in-sync', version: '1.1.0', found: null, summary: { stored: [{ url: 'https://skills.example/skills/alpha/SKILL.md' }], held: 1 } });
     expect(states).toEqual(['working', 'in-sync']);
     expect(timers.pending).toEqual([30_000]);
     // A new plan reuses the open connection: no second hello.

@@ -75,6 +75,11 @@ describe('the mirror protocol', () => {
     const held = { origin: 'https://a.example', url: 'https://a.example/s/SKILL.md', name: 'plain', revision: hex, approvedAt: 1, agents: [] };
     expect(parseHostReply({ type: 'status', id: 1, truncated: false, skills: [{ ...held, verification: 'unverified' }] })).not.toBeNull();
     expect(parseHostReply({ type: 'status', id: 1, truncated: false, skills: [{ ...held, verification: 'trusted' }] })).toBeNull();
+    // The agents a program found: a later program's unknown agents are left out, a list of anything else is refused.
+    const hello = { type: 'hello', id: 2, protocol: 1, version: '1.2.0', held: 0, agents: [] };
+    expect(parseHostReply({ ...hello, found: ['codex', 'zed', 'cursor'] })).toMatchObject({ found: ['codex', 'cursor'] });
+    expect(parseHostReply(hello)).toMatchObject({ found: undefined });
+    expect(parseHostReply({ ...hello, found: [1] })).toBeNull();
   });
 
   it('reads only the replies the protocol defines', () => {

@@ -193,7 +193,7 @@ describe('sync and put', () => {
     expect(new Mirror(mirrorDir(ctx().places)).records().length).toBe(1);
   });
 
-  it('status lists what the host holds; hello names the agent folders', async () => {
+  it('status lists what the host holds; hello names the agent folders and the agents found', async () => {
     const skill = textSkill('alpha', skillMd('alpha', 'First'));
     const m = await messagesFor([skill], choices(['claude-code']));
     send(m.sync);
@@ -206,6 +206,10 @@ describe('sync and put', () => {
       ['agents', false],
       ['gemini-cli', false],
     ]);
+    // The agents found: those whose own folder is in the home (Claude Code's, made by the copy, and OpenCode's).
+    expect((hello as { found: string[] }).found).toEqual(['claude-code']);
+    mkdirSync(join(t.home, '.config', 'opencode'), { recursive: true });
+    expect((send({ type: 'hello', id: 6, protocol: 1 }) as { found: string[] }).found).toEqual(['claude-code', 'opencode']);
   });
 
   it('a caller the host was not installed for gets an error and nothing is created', async () => {

@@ -37,9 +37,8 @@ describe('install-host', () => {
     expect(existsSync(join(t.root, 'profile/NativeMessagingHosts/dev.skillpin.mirror.json'))).toBe(true);
     const firefox = JSON.parse(readFileSync(join(t.home, '.mozilla/native-messaging-hosts/dev.skillpin.mirror.json'), 'utf8'));
     expect(firefox.allowed_extensions).toEqual(['skillpin@skillpin.dev']);
-    expect(readFileSync(join(t.dataDir, 'bin/skillpin-native-host'), 'utf8')).toContain(
-      `SKILLPIN_DATA_DIR='${t.dataDir}'; export SKILLPIN_DATA_DIR\nexec '/usr/bin/node' '${join(t.dataDir, 'bin/skillpin.mjs')}' native-host "$@"`,
-    );
+    expect(readFileSync(join(t.dataDir, 'bin/skillpin-native-host'), 'utf8')).toContain(`SKILLPIN_DATA_DIR='${t.dataDir}'; export SKILLPIN_DATA_DIR\nSKILLPIN_NODE='/usr/bin/node'\n`);
+    expect(readFileSync(join(t.dataDir, 'bin/skillpin-native-host'), 'utf8')).toContain(`exec "$n" '${join(t.dataDir, 'bin/skillpin.mjs')}' native-host "$@"`);
     expect(JSON.parse(readFileSync(join(t.dataDir, 'install.json'), 'utf8'))).toEqual(record);
   });
 
@@ -74,8 +73,11 @@ describe('install-host', () => {
   it('prints MCP client configuration in both shapes', () => {
     const p = places({ home: t.home, dataDir: t.dataDir, platform: 'linux', env: {} });
     const c = mcpConfig(p, '/usr/bin/node', {});
-    expect(c.mcpServers).toEqual({ mcpServers: { skillpin: { command: '/usr/bin/node', args: [join(t.dataDir, 'bin/skillpin.mjs'), 'mcp'] } } });
-    expect(c.vscode).toEqual({ servers: { skillpin: { type: 'stdio', command: '/usr/bin/node', args: [join(t.dataDir, 'bin/skillpin.mjs'), 'mcp'] } } });
+    // The installed launcher, which finds a Node.js at run time; on Windows node itself.
+    expect(c.mcpServers).toEqual({ mcpServers: { skillpin: { command: join(t.dataDir, 'bin/skillpin'), args: ['mcp'] } } });
+    expect(c.vscode).toEqual({ servers: { skillpin: { type: 'stdio', command: join(t.dataDir, 'bin/skillpin'), args: ['mcp'] } } });
+    const win = mcpConfig(places({ home: t.home, dataDir: t.dataDir, platform: 'win32', env: {} }), 'C:\\node\\node.exe', {});
+    expect(win.mcpServers).toEqual({ mcpServers: { skillpin: { command: 'C:\\node\\node.exe', args: [join(t.dataDir, 'bin', 'skillpin.mjs'), 'mcp'] } } });
   });
 });
 

@@ -5,16 +5,15 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { getSkill, listSkills, readSkill, readSkillResource, serverSupportsDirectoryRead, serverSupportsSkills } from '@olaservo/ext-skills/client';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { skillKey } from '../../../lib/desktop/revision';
 import { partitionOf } from '../../../host/mirror';
 import { answer } from '../../../host/native-host';
 import { places as makePlaces, mirrorDir } from '../../../host/places';
-import { CHROME_CALLER, messagesFor, NO_NETWORK, SAMPLE_SKILLS, SKILLPIN_BIN, skillFromFolder, skillMd, type TempPlaces, tempPlaces, textSkill } from '../../support/desktop';
+import { CHROME_CALLER, messagesFor, SAMPLE_SKILLS, skillFromFolder, skillMd, type TempPlaces, tempPlaces, textSkill } from '../../support/desktop';
+import { mcpClients } from '../../support/mcp-client';
 
 let t: TempPlaces;
 const review = skillFromFolder(join(SAMPLE_SKILLS, 'code-review'), { origin: 'https://docs.example', url: 'https://docs.example/skills/code-review.zip' });
@@ -36,29 +35,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.cleanup());
 
-const clients: Client[] = [];
-let stderr = '';
-afterEach(async () => {
-  for (const c of clients.splice(0)) await c.close();
-  // The server was started with every network call made to fail loudly (test/support/no-network.cjs).
-  expect(stderr).not.toContain('SKILLPIN-NETWORK-ATTEMPT');
-});
-
-async function connect(): Promise<Client> {
-  const client = new Client({ name: 'skillpin-test', version: '1.0.0' });
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: ['--require', NO_NETWORK, SKILLPIN_BIN, 'mcp'],
-    env: { PATH: process.env.PATH ?? '', SKILLPIN_DATA_DIR: t.dataDir, SKILLPIN_HOME: t.home },
-    stderr: 'pipe',
-  });
-  transport.stderr?.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  await client.connect(transport);
-  clients.push(client);
-  return client;
-}
+const connect = mcpClients(() => t);
 
 const sha = (bytes: Uint8Array): string => `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
 

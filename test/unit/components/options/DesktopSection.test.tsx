@@ -123,7 +123,7 @@ describe('Desktop agents in the options page', () => {
     expect(w.order).toEqual(['desktop-check']);
   });
 
-  it('agent folders are picked one by one, with what files there are trusted with said first', async () => {
+  it('agents are picked one by one, with what files there are trusted with said first', async () => {
     const w = world({ settings: { ...DEFAULT_SETTINGS, desktopMirror: true }, status: { ...DESKTOP_OFF, enabled: true, permission: true, state: 'in-sync' } });
     const root = await w.render();
     expect(root.querySelector('[data-testid="desktop-trust"]')?.textContent).toBe(t('desktop_trust_warning'));
@@ -132,6 +132,36 @@ describe('Desktop agents in the options page', () => {
     expect(w.settings().desktopAgents).toEqual(['gemini-cli', 'claude-code']);
     await toggle(root.querySelector('[data-agent="gemini-cli"]'), false);
     expect(w.settings().desktopAgents).toEqual(['claude-code']);
+  });
+
+  it('lists the six agents, marks those the program found, and says which folders it writes and who sees them', async () => {
+    const status: DesktopStatus = { ...DESKTOP_OFF, enabled: true, permission: true, state: 'in-sync', found: ['claude-code', 'cursor'] };
+    const w = world({ settings: { ...DEFAULT_SETTINGS, desktopMirror: true, desktopAgents: ['claude-code', 'codex', 'copilot'] }, status });
+    const root = await w.render();
+    const agents = [...root.querySelectorAll<HTMLInputElement>('.desktop-agents input[data-agent]')].map((el) => el.dataset.agent);
+    expect(agents).toEqual(['claude-code', 'codex', 'gemini-cli', 'copilot', 'opencode', 'cursor']);
+    const found = (agent: string) => root.querySelector(`#desktop-agent-${agent}`)?.parentElement?.querySelector('[data-found]')?.getAttribute('data-found');
+    expect([found('claude-code'), found('codex'), found('cursor')]).toEqual(['yes', 'no', 'yes']);
+    expect(root.querySelector('[data-testid="desktop-folders"]')?.getAttribute('data-folders')).toBe('claude-code agents');
+    // Copilot reads both folders: no choice avoids its second copy, and the page says so.
+    expect(root.querySelector('[data-testid="desktop-twice"]')?.textContent).toBe(t('desktop_agents_twice', t('desktop_agent_copilot')));
+    await toggle(root.querySelector('[data-agent="codex"]'), false);
+    expect(root.querySelector('[data-testid="desktop-folders"]')?.getAttribute('data-folders')).toBe('claude-code');
+    expect(root.querySelector('[data-testid="desktop-twice"]')).toBeNull();
+  });
+
+  it('shows which agents see each skill handed over', async () => {
+    const plain: DesktopSkillStatus = {
+      ...RUNNER,
+      tools: [],
+      scripts: [],
+      needsConfirmation: false,
+      agents: [{ agent: 'gemini-cli', confirmed: false, state: 'written', folder: 'runner', message: null }],
+    };
+    const status: DesktopStatus = { ...DESKTOP_OFF, enabled: true, permission: true, state: 'in-sync', skills: [plain] };
+    const w = world({ settings: { ...DEFAULT_SETTINGS, desktopMirror: true, desktopAgents: ['gemini-cli'] }, status });
+    const root = await w.render();
+    expect(root.querySelector('[data-testid="desktop-seen-by"]')?.textContent).toBe(t('desktop_skill_seen_by', t('desktop_agent_gemini_cli')));
   });
 
   it('a skill that grants tools is listed with its tools and scripts, with no per-agent confirmation; a refused skill shows why', async () => {

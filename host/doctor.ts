@@ -1,0 +1,133 @@
+// `skillpin doctor` (docs/desktop.md, section 5.2): how this computer's installation stands, in
+// plain words or as JSON for scripts: the program's version against the one the extension needs,
+// the node the launcher runs, what the mirror holds per browser profile, which agent folder holds
+// which skill and which agents see it, the browsers' manifests and whether each points at a program
+// that is there, and the MCP configuration to paste. It only reads; it changes nothing.
+import { spawnSync } from 'node:child_process';
+import { accessSync, constants, existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { AGENT_HOME, agentsReading, DESKTOP_AGENTS, type DesktopAgentId } from '../lib/desktop/agents';
+import { AGENT_IDS, type AgentId, MIN_HOST_VERSION, NATIVE_HOST_NAME } from '../lib/desktop/limits';
+import { agentRoot } from './agents';
+import { chromeManifestDirs, firefoxManifestDir, mcpConfig } from './install';
+import { Mirror, partitionOfRecord } from './mirror';
+import { installFile, mirrorDir, type Places } from './places';
+import { HOST_VERSION } from './version';
+
+export interface DoctorReport {
+  version: string;
+  /** The oldest program the extension of this version syncs with. */
+  minVersion: string;
+  installed: { program: string; present: boolean; version: string | null; launcher: string; launcherPresent: boolean; node: string | null; nodeWorks: boolean } | null;
+  profiles: { partition: string; caller: string; profile: string | null; skills: { name: string; origin: string; url: string; verification: string }[] }[];
+  folders: { folder: AgentId; path: string; seenBy: DesktopAgentId[]; copies: { name: string; origin: string; url: string }[] }[];
+  agentsFound: DesktopAgentId[];
+  manifests: { browser: 'chrome' | 'firefox'; path: string; present: boolean; points: string | null; pointsExists: boolean; allowed: string[] }[];
+  mcp: { mcpServers: unknown; vscode: unknown };
+  problems: string[];
+}
+
+const readJson = (path: string): Record<string, unknown> | null => {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
+  } catch {
+    return null;
+  }
+};
+
+function runnable(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The node the launcher names first (`SKILLPIN_NODE=…` or the `exec` line). */
+export function launcherNode(text: string): string | null {
+  const m = /^SKILLPIN_NODE='((?:[^']|'\\'')*)'/m.exec(text) ?? /^exec '((?:[^']|'\\'')*)'/m.exec(text) ?? /^"([^"]+)" "/m.exec(text);
+  return m?.[1]?.replace(/'\\''/g, "'") ?? null;
+}
+
+function installedPart(p: Places): DoctorReport['installed'] {
+  if (!existsSync(installFile(p))) return null;
+  const bin = join(p.dataDir, 'bin');
+  const program = join(bin, 'skillpin.mjs');
+  const launcher = join(bin, p.platform === 'win32' ? 'skillpin-native-host.cmd' : 'skillpin-native-host');
+  const launcherPresent = existsSync(launcher);
+  const node = launcherPresent ? launcherNode(readFileSync(launcher, 'utf8')) : null;
+  const nodeWorks = node !== null && runnable(node);
+  let version: string | null = null;
+  if (existsSync(program)) {
+    const run = spawnSync(nodeWorks && node !== null ? node : process.execPath, [program, '--version'], { encoding: 'utf8', timeout: 20_000 });
+    version = /^skillpin (\S+)/.exec(run.stdout ?? '')?.[1] ?? null;
+  }
+  return { program, present: existsSync(program), version, launcher, launcherPresent, node, nodeWorks };
+}
+
+function manifestsPart(p: Places): DoctorReport['manifests'] {
+  const record = readJson(installFile(p));
+  const listed = Array.isArray(record?.files) ? (record.files as string[]).filter((f) => f.endsWith(`${NATIVE_HOST_NAME}.json`) || /manifests[\\/](chrome|firefox)\.json$/.test(f)) : [];
+  const ff = firefoxManifestDir(p);
+  const paths = new Set([...chromeManifestDirs(p, []).map((d) => join(d, `${NATIVE_HOST_NAME}.json`)), ...(ff === null ? [] : [join(ff, `${NATIVE_HOST_NAME}.json`)]), ...listed]);
+  return [...paths].map((path) => {
+    const m = readJson(path);
+    const points = typeof m?.path === 'string' ? m.path : null;
+    const allowed = [...(Array.isArray(m?.allowed_origins) ? m.allowed_origins : []), ...(Array.isArray(m?.allowed_extensions) ? m.allowed_extensions : [])] as string[];
+    const browser = Array.isArray(m?.allowed_extensions) || /mozilla|firefox/i.test(path) ? ('firefox' as const) : ('chrome' as const);
+    return { browser, path, present: m !== null, points, pointsExists: points !== null && existsSync(points), allowed };
+  });
+}
+
+function mirrorPart(p: Places): Pick<DoctorReport, 'profiles' | 'folders'> {
+  const records = (existsSync(mirrorDir(p)) ? new Mirror(mirrorDir(p)).records() : []).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const profiles = new Map<string, DoctorReport['profiles'][number]>();
+  for (const r of records) {
+    const partition = partitionOfRecord(r);
+    const entry = profiles.get(partition) ?? { partition, caller: r.caller, profile: r.profile ?? null, skills: [] };
+    entry.skills.push({ name: r.name, origin: r.origin, url: r.url, verification: r.verification });
+    profiles.set(partition, entry);
+  }
+  const folders = AGENT_IDS.map((folder) => ({
+    folder,
+    path: agentRoot(p, folder),
+    seenBy: agentsReading(folder),
+    copies: records.flatMap((r) => r.agents.filter((a) => a.agent === folder).map((a) => ({ name: a.folder, origin: r.origin, url: r.url }))),
+  }));
+  return { profiles: [...profiles.values()], folders };
+}
+
+function problemsOf(r: Omit<DoctorReport, 'problems'>, installCmd: string): string[] {
+  const out: string[] = [];
+  if (r.installed === null) out.push(`The program is not installed for any browser. Run: ${installCmd}`);
+  else {
+    if (!r.installed.present) out.push(`The installed program ${r.installed.program} is missing. Run: ${installCmd}`);
+    else if (r.installed.version !== null && r.installed.version !== r.version) out.push(`The installed program is version ${r.installed.version}, this one is ${r.version}. Run: ${installCmd}`);
+    if (!r.installed.nodeWorks) {
+      out.push(
+        `The Node.js install-host recorded (${r.installed.node ?? 'none named'}) cannot be run (upgraded or removed?). The launchers fall back to node on PATH and the usual places (on Windows, MCP clients start it by that path). To record the Node.js running now (${process.execPath}), run: ${installCmd}`,
+      );
+    }
+  }
+  if (r.installed?.version && compare(r.installed.version, r.minVersion) < 0) out.push(`The installed program is older than ${r.minVersion}, which the extension needs. Run: ${installCmd}`);
+  for (const m of r.manifests) if (m.present && !m.pointsExists) out.push(`${m.path} points at ${m.points ?? 'nothing'}, which is not there. Run: ${installCmd}`);
+  if (r.installed !== null && !r.manifests.some((m) => m.present && m.browser === 'chrome'))
+    out.push('No Chrome or Chromium manifest is installed: run install-host again with --chrome-id <the id chrome://extensions shows for Skillpin>.');
+  return out;
+}
+
+function compare(a: string, b: string): number {
+  const pa = a.split('.').map(Number);
+  const pb = b.split('.').map(Number);
+  for (let i = 0; i < 3; i++) if ((pa[i] ?? 0) !== (pb[i] ?? 0)) return (pa[i] ?? 0) - (pb[i] ?? 0);
+  return 0;
+}
+
+export function doctor(p: Places, env: Record<string, string>, installCmd: string): DoctorReport {
+  const installed = installedPart(p);
+  const agentsFound = DESKTOP_AGENTS.filter((a) => existsSync(join(p.home, ...AGENT_HOME[a].split('/'))));
+  const node = installed?.nodeWorks && installed.node !== null ? installed.node : process.execPath;
+  const base = { version: HOST_VERSION, minVersion: MIN_HOST_VERSION, installed, ...mirrorPart(p), agentsFound, manifests: manifestsPart(p), mcp: mcpConfig(p, node, env) };
+  return { ...base, problems: problemsOf(base, installCmd) };
+}
