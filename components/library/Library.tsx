@@ -1,4 +1,4 @@
-// The side panel's library (issue 23): every approved skill of every site, grouped by site,
+// The side panel's library: every approved skill of every site, grouped by site,
 // filtered as the user types, keyboard first: typing anywhere goes to the search box, the arrow
 // keys choose a row, Enter inserts it into the chat Insert goes to, the popup's answer (or opens the review of a
 // skill that needs the user). It follows tab switches and changes made anywhere without a reload.

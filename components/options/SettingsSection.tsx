@@ -1,6 +1,6 @@
 // The settings form (PRODUCT.md, settings): loaded from the background; a tick applies at once
 // (with Undo), a list or JSON box when the user leaves it, so no change waits for a button far
-// below (issue 34, item 1). An edit not applied yet (still being typed, or refused as unreadable)
+// below. An edit not applied yet (still being typed, or refused as unreadable)
 // keeps a bar in view with Save, and the page asks before it is left. It follows settings changed
 // elsewhere unless it holds such an edit, and is locked where the organisation's policy sets a
 // field. The state and requests are in use-settings.ts.

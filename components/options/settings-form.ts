@@ -207,8 +207,7 @@ export function sameForm(a: SettingsForm, b: SettingsForm): boolean {
 }
 
 /**
- * The change one field makes on its own, as the page applies it when the field changes (issue 34,
- * item 1: a tick or a list applies at once, nothing waits for a Save far below): the field's
+ * The change one field makes on its own, as the page applies it when the field changes (a tick or a list applies at once, nothing waits for a Save far below): the field's
  * parsed value, or its error. The other fields are taken as loaded, so an edit still being typed
  * elsewhere neither blocks this one nor goes out with it.
  */

@@ -1,6 +1,6 @@
 // The settings form's state: the settings as loaded (the baseline that tells which fields the
 // user changed), the form as edited, settings stored elsewhere meanwhile, the policy. A tick applies
-// at once (with Undo), a text field when it is left; Save sends what is still pending (issue 34, item 1).
+// at once (with Undo), a text field when it is left; Save sends what is still pending.
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { t } from '../../lib/i18n';
 import type { PolicySummary } from '../../lib/messages';

@@ -1,5 +1,5 @@
-// The one sentence the popup and the side panel both show about where Insert into chat goes
-// (issue 34, item 2): the tab's title and site, or that no chat is open.
+// The one sentence the popup and the side panel both show about where Insert into chat goes:
+// the tab's title and site, or that no chat is open.
 import { t } from '../../lib/i18n';
 import { display } from '../../lib/text/display';
 import type { ChatTab } from './insert-target';

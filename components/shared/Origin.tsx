@@ -1,4 +1,4 @@
-// An origin as every page shows it (issue 34, item 5): it may wrap only after a dot or a slash,
+// An origin as every page shows it: it may wrap only after a dot or a slash,
 // never inside its host's labels or its port ("127.0.0.1:33941" keeps ":33941" with the last
 // label), and the whole address is in its title for when the box shortens it.
 import { Fragment } from 'preact';

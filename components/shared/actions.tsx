@@ -48,7 +48,7 @@ export interface SkillActions {
   copy(origin: string, url: string, name: string): Promise<void>;
   /** Inserts into the chat tab `tabId`, which the popup showed as `chatOrigin`. */
   insert(tabId: number, chatOrigin: string, origin: string, url: string, name: string): Promise<void>;
-  /** Export for upload (issue 9) and the recorded exports. */
+  /** Export for upload and the recorded exports. */
   exporter: SkillExporter;
   busy: boolean;
   dialog: JSX.Element | null;

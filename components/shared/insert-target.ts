@@ -1,4 +1,4 @@
-// Where "Insert into chat" goes: one answer for the popup and the side panel (issue 34, item 2).
+// Where "Insert into chat" goes: one answer for the popup and the side panel.
 // Both ask this function with the tab they are about and the browser's tabs, and both name the
 // tab it picks (its title and site), so neither says "no chat here" while the other inserts.
 import { httpOrigin } from '../../lib/origin';

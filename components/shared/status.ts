@@ -1,5 +1,5 @@
 // How each state is shown, from one table per kind of state: plain words, a tone (its colour), and
-// a text marker so that the meaning never rests on colour alone (issue 34, item 6). Skill statuses,
+// a text marker so that the meaning never rests on colour alone. Skill statuses,
 // the library's states, the desktop section's states and site access are each one Record keyed by
 // the state's type, so a new state is one row, and a state without a row does not compile
 // (test/unit/components/shared/status-table.test.ts lists every state). The state itself always

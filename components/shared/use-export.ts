@@ -1,4 +1,4 @@
-// "Export for upload" from an extension page (issue 9): asks the background for the ZIP of an
+// "Export for upload" from an extension page: asks the background for the ZIP of an
 // approved skill, saves it through a download the user's click starts, and keeps the list of
 // recorded exports so the page can say when an exported copy is out of date.
 import { useCallback, useEffect, useState } from 'preact/hooks';

@@ -164,7 +164,7 @@ async function keepVerified(ctx: ArtifactContext, merged: MergedSkill, url: stri
     if (merged.type === 'archive' && archive && archive.sha256 !== undefined) {
       stored.archive = { sha256: archive.sha256, format: archive.format, entries: archive.entries };
       if (archive.filesDigest !== undefined) stored.archive.filesDigest = archive.filesDigest;
-      // The other verified files are kept beside the root SKILL.md for an export (issue 9).
+      // The other verified files are kept beside the root SKILL.md for an export.
       if (files) stored.archive.files = [...files].filter(([path]) => path !== 'SKILL.md').map(([path, bytes]) => ({ path, bytes }));
     }
     if (sig.verified) stored.signatureVerified = sig.verified;

@@ -129,7 +129,7 @@ export interface PrivilegedRequests {
   'skillpin:import': { request: { json: string; confirmUnverified?: string[]; confirmCrossOrigin?: string[] }; response: ImportResult };
   'skillpin:reports-list': { request: Record<string, never>; response: OriginSummary[] };
   /**
-   * "Export for upload" (issue 9): the ZIP of an approved, current skill built from its stored
+   * "Export for upload": the ZIP of an approved, current skill built from its stored
    * verified bytes after the pre-flight, and the export recorded; or why not (one sentence per rule).
    */
   'skillpin:skill-export': { request: { origin: string; url: string }; response: SkillExportResult };

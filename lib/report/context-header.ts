@@ -1,5 +1,4 @@
-// The size of what Copy and Insert hand on follows the header the settings choose (issue 34,
-// item 3): a report holds the block's parts for both headers (SkillReport.contextParts), and the
+// The size of what Copy and Insert hand on follows the header the settings choose: a report holds the block's parts for both headers (SkillReport.contextParts), and the
 // background sets contextSize and tokens from them whenever it answers with a report, so what the
 // pages show is what lib/background/skill-context-paths.ts sends.
 import type { OriginReport, SkillReport } from '../types';

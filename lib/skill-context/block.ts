@@ -19,7 +19,7 @@
 // The body is followed by "\n" before the END line only when it does not already end
 // with one, so the END marker always starts a line.
 //
-// The short header (Settings.shortHeader, issue 34 item 3) keeps the title, the origin and the key
+// The short header (Settings.shortHeader) keeps the title, the origin and the key
 // fingerprint only:
 //
 //   === Skill context (Skillpin) ===

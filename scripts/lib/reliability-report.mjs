@@ -18,7 +18,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { sectionBetween } from './doc-sections.mjs';
+import { cell, sectionBetween } from './doc-sections.mjs';
 import { extractReviewSection, renderReviewSection, REVIEW_BEGIN, REVIEW_END } from './review-section.mjs';
 
 /**
@@ -47,20 +47,6 @@ export const DESKTOP_END = '<!-- desktop:end -->';
 const FUZZ_PENDING = [FUZZ_BEGIN, '## Fuzzing the parsers and the unpacker', '', 'Pending: run `npm run fuzz`.', FUZZ_END].join('\n');
 
 const CATEGORY_ORDER = ['size-time', 'archive', 'redirect-url', 'content', 'crypto-trust', 'rendering', 'messaging', 'faults'];
-
-/**
- * Markdown table cell text: one line, pipes escaped, markup shown literally.
- * @param {unknown} value
- */
-export function cell(value) {
-  return String(value)
-    .replace(/\r?\n|\r/g, ' ')
-    .replace(/\\/g, '\\\\')
-    .replace(/\|/g, '\\|')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/`/g, "'");
-}
 
 /**
  * @param {NodeCase} c

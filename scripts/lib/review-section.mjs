@@ -4,7 +4,7 @@
 // `acts` finding explained, and the share of real skills carrying one against its 5 % ceiling.
 // Rendered from rows test/support/corpus-review.ts computes; `npm run docs` writes it and
 // test/unit/review/corpus.test.ts checks that the committed section is current.
-import { sectionBetween } from './doc-sections.mjs';
+import { cell, sectionBetween } from './doc-sections.mjs';
 
 export const REVIEW_BEGIN = '<!-- review:begin (written by npm run docs) -->';
 export const REVIEW_END = '<!-- review:end -->';
@@ -15,17 +15,6 @@ export const ACTS_CEILING_PERCENT = 5;
  * @typedef {{ severity: string, kind: string, line: number | null, match: string }} RowFinding
  * @typedef {{ path: string, kind: 'skill-md' | 'archive', files: number, refused: string | null, findings: RowFinding[] }} ReviewRow
  */
-
-/** @param {unknown} value */
-function cell(value) {
-  return String(value)
-    .replace(/\r?\n|\r/g, ' ')
-    .replace(/\\/g, '\\\\')
-    .replace(/\|/g, '\\|')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/`/g, "'");
-}
 
 /** @param {RowFinding[]} findings @param {string} severity */
 function kindsOf(findings, severity) {

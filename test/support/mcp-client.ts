@@ -1,6 +1,7 @@
 // An MCP client over stdio to the real `bin/skillpin mcp`, started with every network call made to
 // fail loudly (test/support/no-network.cjs). The clients a test opened are closed after it, and the
 // server's standard error must not report a network attempt.
+import { readFileSync, writeFileSync } from 'node:fs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterEach, expect } from 'vitest';
@@ -30,4 +31,20 @@ export function mcpClients(where: () => { dataDir: string; home: string }): () =
     clients.push(client);
     return client;
   };
+}
+
+/**
+ * Flips one bit of a mirrored file on disk (behind the host's back), runs `check`, and puts the
+ * file back whatever happens.
+ */
+export async function withMirrorByteChanged(file: string, check: () => Promise<void>): Promise<void> {
+  const original = readFileSync(file);
+  const changed = Buffer.from(original);
+  changed[10] = (changed[10] as number) ^ 0x01;
+  writeFileSync(file, changed);
+  try {
+    await check();
+  } finally {
+    writeFileSync(file, original);
+  }
 }

@@ -10,7 +10,8 @@ import { ALL_CASES, countByCategory } from '../../hostile/catalogue';
 import { expectedText } from '../../hostile/outcome';
 import { CATEGORIES } from '../../hostile/types';
 import { FUZZ_TARGETS } from '../../fuzz/targets';
-import { cell, extractFuzzSection, FULL_FUZZ_RUNS } from '../../../scripts/lib/reliability-report.mjs';
+import { cell } from '../../../scripts/lib/doc-sections.mjs';
+import { extractFuzzSection, FULL_FUZZ_RUNS } from '../../../scripts/lib/reliability-report.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const DOC = process.env['RELIABILITY_DOC'] ?? resolve(ROOT, 'docs/reliability.md');

@@ -1,8 +1,3 @@
-// `skillpin mcp` for the MCP clients people run today: every skill it serves is also a prompt and
-// is reachable through two read-only tools, spawned with the SDK's client over stdio on a temporary
-// home. Nothing is offered that the Skills extension would not serve (an unconfirmed skill that
-// grants tools, a file changed on disk), and a change of the mirror is told to the client.
-import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PromptListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,7 +6,7 @@ import { partitionOf } from '../../../host/mirror';
 import { answer } from '../../../host/native-host';
 import { places as makePlaces, mirrorDir } from '../../../host/places';
 import { CHROME_CALLER, choices, messagesFor, SAMPLE_SKILLS, skillFromFolder, skillMd, type TempPlaces, tempPlaces, textSkill } from '../../support/desktop';
-import { mcpClients } from '../../support/mcp-client';
+import { mcpClients, withMirrorByteChanged } from '../../support/mcp-client';
 
 let t: TempPlaces;
 const review = skillFromFolder(join(SAMPLE_SKILLS, 'code-review'), { origin: 'https://docs.example', url: 'https://docs.example/skills/code-review.zip' });
@@ -76,17 +71,11 @@ describe('skillpin mcp: prompts and tools', () => {
 
   it('a byte changed in the mirror: the tool refuses the file, the skill leaves the prompts', async () => {
     const file = join(mirrorDir(makePlaces({ home: t.home, dataDir: t.dataDir })), partitionOf(CHROME_CALLER), skillKey(review), 'files', 'references', 'REFERENCE.md');
-    const original = readFileSync(file);
     const client = await connect();
-    try {
-      const changed = Buffer.from(original);
-      changed[10] = (changed[10] as number) ^ 0x01;
-      writeFileSync(file, changed);
+    await withMirrorByteChanged(file, async () => {
       await expect(client.callTool({ name: 'read_skill_file', arguments: { skill: 'code-review', path: 'references/REFERENCE.md' } })).rejects.toMatchObject({ code: -32602 });
       expect((await client.listPrompts()).prompts.map((p) => p.name)).not.toContain('code-review');
-    } finally {
-      writeFileSync(file, original);
-    }
+    });
     expect((await client.listPrompts()).prompts.map((p) => p.name)).toContain('code-review');
   });
 

@@ -3,7 +3,6 @@
 // read and checked against the entry's digest and size, directories, and a byte changed on disk
 // that is then not served. The Skills working group's reference client reads it the same way.
 import { createHash } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { getSkill, listSkills, readSkill, readSkillResource, serverSupportsDirectoryRead, serverSupportsSkills } from '@olaservo/ext-skills/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,7 +12,7 @@ import { partitionOf } from '../../../host/mirror';
 import { answer } from '../../../host/native-host';
 import { places as makePlaces, mirrorDir } from '../../../host/places';
 import { CHROME_CALLER, messagesFor, SAMPLE_SKILLS, skillFromFolder, skillMd, type TempPlaces, tempPlaces, textSkill } from '../../support/desktop';
-import { mcpClients } from '../../support/mcp-client';
+import { mcpClients, withMirrorByteChanged } from '../../support/mcp-client';
 
 let t: TempPlaces;
 const review = skillFromFolder(join(SAMPLE_SKILLS, 'code-review'), { origin: 'https://docs.example', url: 'https://docs.example/skills/code-review.zip' });
@@ -114,21 +113,15 @@ describe('skillpin mcp with the SDK client', () => {
 
   it('a byte changed in the mirror on disk: the file is not served and the skill leaves skills/list', async () => {
     const file = join(mirrorDir(makePlaces({ home: t.home, dataDir: t.dataDir })), partitionOf(CHROME_CALLER), skillKey(review), 'files', 'references', 'REFERENCE.md');
-    const original = readFileSync(file);
     const client = await connect();
-    try {
-      const changed = Buffer.from(original);
-      changed[10] = (changed[10] as number) ^ 0x01;
-      writeFileSync(file, changed);
+    await withMirrorByteChanged(file, async () => {
       await expect(client.readResource({ uri: 'skill://docs.example/code-review/references/REFERENCE.md' })).rejects.toMatchObject({ code: -32602 });
       await expect(client.readResource({ uri: 'skill://docs.example/code-review/SKILL.md' })).rejects.toMatchObject({ code: -32602 });
       const list = (await client.request({ method: 'skills/list', params: {} }, z.any())) as { skills: Entry[] };
       expect(list.skills.map((s) => s.uri)).not.toContain('skill://docs.example/code-review/SKILL.md');
       expect(list.skills.length).toBe(2);
       await expect(client.request({ method: 'skills/get', params: { uri: 'skill://docs.example/code-review/SKILL.md' } }, z.any())).rejects.toMatchObject({ code: -32602 });
-    } finally {
-      writeFileSync(file, original);
-    }
+    });
     const back = (await client.request({ method: 'skills/list', params: {} }, z.any())) as { skills: Entry[] };
     expect(back.skills.length).toBe(3);
   });
