@@ -9,6 +9,7 @@ import { formatDate } from '../shared/format';
 import { DesktopInstall, DesktopUpdate } from './DesktopInstall';
 import { DesktopAgents } from './DesktopAgents';
 import { DesktopSkills } from './DesktopSkills';
+import { NATIVE_HOST_NAME } from '../../lib/desktop/limits';
 import type { OptionsEnv } from './env';
 import { type DesktopModel, useDesktop } from './use-desktop';
 
@@ -19,22 +20,55 @@ function stateText(status: DesktopStatus): string {
 /** The box's colour by the state's tone (components/shared/status.ts): "Off" is neutral, not the green of success. */
 const BOX: Record<Tone, string> = { good: 'result-ok', proven: 'result-info', neutral: 'result-info', caution: 'result-warn', bad: 'result-bad' };
 
+/** What the browser said, in the page's own words where the words are known; the browser's own sentence only for a lost connection. */
+function detailOf(status: DesktopStatus): string | null {
+  if (status.state === 'host-absent') return t('desktop_detail_not_found', NATIVE_HOST_NAME);
+  if (status.state === 'forbidden') return t('desktop_detail_forbidden', NATIVE_HOST_NAME);
+  return status.state === 'retrying' && status.message ? t('desktop_detail', status.message) : null;
+}
+
+/** What the last check asked, when, and (when the browser found nothing) where the browser looks. */
+function Checked({ status }: { status: DesktopStatus }) {
+  if (status.checkedAt === null || status.state === 'off') return null;
+  const lost = status.state === 'host-absent' || status.state === 'forbidden';
+  return (
+    <div class="hint" data-testid="desktop-checked">
+      <p>{t('desktop_checked_at', formatDate(status.checkedAt), NATIVE_HOST_NAME)}</p>
+      {lost && status.manifestPlaces.length > 0 && (
+        <>
+          <p>{t('desktop_looks_in')}</p>
+          <ul data-testid="desktop-manifest-places">
+            {status.manifestPlaces.map((p) => (
+              <li key={p}>
+                <code>{p}</code>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+    </div>
+  );
+}
+
 function StatePanel({ model, status }: { model: DesktopModel; status: DesktopStatus }) {
   const good = status.state === 'in-sync';
   const needsInstall = status.state === 'host-absent' || status.state === 'forbidden';
   const tone = DESKTOP_STATES[status.state].tone;
+  const detail = detailOf(status);
   return (
     <div class={`result ${BOX[tone]}`} role="status" data-testid="desktop-state" data-state={status.state} data-tone={tone}>
-      <p>{model.restarting ? t('desktop_restarting') : stateText(status)}</p>
-      {status.message && <p class="hint">{t('desktop_detail', status.message)}</p>}
+      <p>{stateText(status)}</p>
+      {detail && <p class="hint">{detail}</p>}
       {good && status.syncedAt !== null && <p class="hint">{t('desktop_synced_at', formatDate(status.syncedAt))}</p>}
-      {status.enabled && !model.restarting && status.state !== 'off' && (
+      <Checked status={status} />
+      {status.enabled && status.state !== 'off' && (
         <div class="actions">
           <button type="button" data-action="desktop-check" disabled={model.busy} onClick={() => void model.check()}>
-            {status.state === 'restart-needed' ? t('desktop_restart') : t('desktop_check')}
+            {t('desktop_check')}
           </button>
         </div>
       )}
+      {model.carrying && model.carrierUrl && <iframe hidden src={model.carrierUrl} title={t('desktop_carrier_title')} data-testid="desktop-carrier" />}
       {needsInstall && <DesktopInstall command={status.installCommand} open />}
       {status.state === 'outdated' && status.update && <DesktopUpdate update={status.update} version={status.hostVersion} />}
     </div>
@@ -66,7 +100,7 @@ export function DesktopSection({ env, version = 0 }: { env: OptionsEnv; version?
           id="desktop-switch"
           data-action="desktop-switch"
           checked={on}
-          disabled={model.busy || model.restarting}
+          disabled={model.busy}
           onChange={(e) => {
             if ((e.currentTarget as HTMLInputElement).checked) model.turnOn();
             else void model.turnOff();

@@ -7,7 +7,7 @@ import { t, type MessageKey } from '../../lib/i18n';
 import type { DesktopAgentStatus, DesktopSkillStatus, DesktopStatus } from '../../lib/messages';
 import { NAME_MAX, display } from '../../lib/text/display';
 import { agentName, type DesktopModel, desktopAgentName } from './use-desktop';
-import { agentsReading, DESKTOP_AGENTS, type DesktopAgentId } from '../../lib/desktop/agents';
+import { agentsSeeing, type DesktopAgentId } from '../../lib/desktop/agents';
 
 const AGENT_STATE: Record<AgentState, MessageKey> = {
   written: 'desktop_agent_written',
@@ -26,8 +26,7 @@ function agentLine(a: DesktopAgentStatus): string {
 
 /** The agents that read a folder holding this skill's copy. */
 function seenBy(skill: DesktopSkillStatus): DesktopAgentId[] {
-  const held = skill.agents.filter((a) => a.state === 'written' || a.state === 'unchanged').map((a) => a.agent);
-  return DESKTOP_AGENTS.filter((agent) => held.some((folder) => agentsReading(folder).includes(agent)));
+  return agentsSeeing(skill.agents.filter((a) => a.state === 'written' || a.state === 'unchanged').map((a) => a.agent));
 }
 
 function SkillRow({ skill }: { skill: DesktopSkillStatus }) {
@@ -59,7 +58,9 @@ export function DesktopSkills({ status }: { model: DesktopModel; status: Desktop
     <div class="desktop-skills">
       <h3>{t('desktop_skills_title')}</h3>
       {status.skills.length === 0 ? (
-        <p class="hint">{t('desktop_skills_none')}</p>
+        <p class="hint" data-testid="desktop-skills-empty">
+          {status.state === 'in-sync' || status.state === 'waiting' ? t('desktop_skills_none') : t('desktop_skills_unknown')}
+        </p>
       ) : (
         <ul data-testid="desktop-skills">
           {status.skills.map((s) => (

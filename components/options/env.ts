@@ -22,6 +22,12 @@ export interface OptionsEnv {
   requestAccess?: (patterns: string[]) => Promise<boolean>;
   /** Asks the browser for the optional nativeMessaging permission (permissions.request, from the click). */
   requestNativeMessaging?: () => Promise<boolean>;
+  /**
+   * The page that carries the native port for a background started before nativeMessaging was
+   * granted (lib/desktop/relay.ts), loaded in a hidden frame when the background needs it; absent:
+   * no browser needs one (Firefox) or nothing can load it (unit tests).
+   */
+  nativeCarrierUrl?: string;
   /** URL of the popup page (per-origin views: `${popupUrl}?origin=…`). */
   popupUrl: string;
   /**

@@ -5,11 +5,12 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { DesktopAgentId } from '../../lib/desktop/agents';
 import { AGENT_FOLDERS, type AgentId } from '../../lib/desktop/limits';
-import { type MessageKey, t } from '../../lib/i18n';
+import { t } from '../../lib/i18n';
 import type { DesktopStatus } from '../../lib/messages';
 import type { Settings } from '../../lib/types';
 import { useAnnounce } from '../shared/Announcer';
 import { errorText } from '../shared/format';
+import { RELAY_READY } from '../../lib/desktop/relay';
 import type { OptionsEnv } from './env';
 
 export interface DesktopModel {
@@ -17,8 +18,13 @@ export interface DesktopModel {
   settings: Settings | null;
   error: string | null;
   busy: boolean;
-  /** The background is starting again (Chrome) and this page will open again. */
-  restarting: boolean;
+  /**
+   * This page carries the native port for the background (Chrome, between the grant and the
+   * background's next start): the hidden frame that does it stays for the page's life.
+   */
+  carrying: boolean;
+  /** The carrier page's URL (OptionsEnv.nativeCarrierUrl). */
+  carrierUrl: string | undefined;
   /** Call from the click: the browser's permission prompt needs the user's gesture. */
   turnOn(): void;
   turnOff(): Promise<void>;
@@ -33,7 +39,7 @@ export function useDesktop(env: OptionsEnv, version: number): DesktopModel {
   const [settings, setSettings] = useState<Settings | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const [restarting, setRestarting] = useState(false);
+  const [carrying, setCarrying] = useState(false);
   const seq = useRef(0);
 
   async function load(): Promise<void> {
@@ -75,7 +81,6 @@ export function useDesktop(env: OptionsEnv, version: number): DesktopModel {
     setBusy(true);
     try {
       const answer = await env.client.desktopCheck();
-      if (answer.restarting) setRestarting(true);
       setStatus(answer.status);
     } catch (err) {
       announce(t('desktop_save_failed', errorText(err)), 'error');
@@ -83,6 +88,21 @@ export function useDesktop(env: OptionsEnv, version: number): DesktopModel {
       setBusy(false);
     }
   }
+
+  // Chrome's background cannot reach the program before it starts again: this page carries the port.
+  const needsCarrier = status !== null && status.enabled && status.permission && status.state === 'restart-needed' && env.nativeCarrierUrl !== undefined;
+  useEffect(() => {
+    if (needsCarrier) setCarrying(true);
+  }, [needsCarrier]);
+  // The carrier frame says when the background took it: check again, now through it.
+  useEffect(() => {
+    if (!carrying) return;
+    const ready = (e: MessageEvent): void => {
+      if (e.origin === location.origin && e.data === RELAY_READY) void check().then(load);
+    };
+    window.addEventListener('message', ready);
+    return () => window.removeEventListener('message', ready);
+  }, [carrying]);
 
   function turnOn(): void {
     // Asked now, inside the click: a prompt requested after an await is refused by the browser.
@@ -103,7 +123,8 @@ export function useDesktop(env: OptionsEnv, version: number): DesktopModel {
     settings,
     error,
     busy,
-    restarting,
+    carrying,
+    carrierUrl: env.nativeCarrierUrl,
     turnOn,
     turnOff: async () => {
       await change({ desktopMirror: false });
@@ -124,16 +145,4 @@ export function agentName(folder: AgentId): string {
   return `~/${AGENT_FOLDERS[folder]}/`;
 }
 
-const DESKTOP_AGENT_NAMES = {
-  'claude-code': 'desktop_agent_claude_code',
-  codex: 'desktop_agent_codex',
-  'gemini-cli': 'desktop_agent_gemini_cli',
-  copilot: 'desktop_agent_copilot',
-  opencode: 'desktop_agent_opencode',
-  cursor: 'desktop_agent_cursor',
-} as const satisfies Record<DesktopAgentId, MessageKey>;
-
-/** A desktop agent's name as the page shows it. */
-export function desktopAgentName(agent: DesktopAgentId): string {
-  return t(DESKTOP_AGENT_NAMES[agent]);
-}
+export { desktopAgentName } from '../shared/agent-names';

@@ -2,13 +2,15 @@
 // the approval goes at once, and the message that says so offers Undo, which brings back exactly
 // the approval withdrawn (the same digest, the same key, the same date) or, when the skill's content
 // or key changed meanwhile, says so and restores nothing. A skill exported for upload keeps its copy
-// in the agent it was uploaded to: the message says that too.
+// in the agent it was uploaded to: the message says that too, as it names the desktop agents that
+// lose the skill with it.
 import type { Approval } from '../../lib/types';
 import { t } from '../../lib/i18n';
 import { NAME_MAX, display } from '../../lib/text/display';
 import type { Announce } from './Announcer';
 import type { Client } from './client';
 import { errorText } from './format';
+import { desktopAgentName } from './agent-names';
 
 export interface WithdrawOptions {
   client: Client;
@@ -72,7 +74,11 @@ export function withdrawer({ client, announce, exported, onChanged, confirms = a
     try {
       const res = await client.revoke(a.origin, a.url);
       if (res.ok) {
-        const text = exported(a.origin, a.url) ? `${t('withdrawn_ok', name)} ${t('withdrawn_exported')}` : t('withdrawn_ok', name);
+        const parts = [t('withdrawn_ok', name)];
+        // The desktop program held it: the agents that saw it, and every MCP client, lose it too.
+        if (res.desktopAgents !== undefined) parts.push(res.desktopAgents.length > 0 ? t('withdrawn_desktop_agents', res.desktopAgents.map(desktopAgentName).join(', ')) : t('withdrawn_desktop'));
+        if (exported(a.origin, a.url)) parts.push(t('withdrawn_exported'));
+        const text = parts.join(' ');
         announce(text, 'success', { action: { label: t('undo'), run: () => void restore(a) } });
       } else announce(t('withdraw_failed', res.message ?? res.error ?? t('error_unknown')), 'error');
     } catch (err) {

@@ -11,6 +11,7 @@ import { createPageEvents } from '@/lib/background/page-events';
 import { startE2eRecord } from './e2e-record';
 import { LIBRARY_MENU_ID } from '@/lib/background/menus';
 import { OPEN_LIBRARY_COMMAND, openLibrary } from './library-panel';
+import { acceptCarrier } from './native';
 
 /**
  * The navigation events' URL filter: http(s) documents only. A listener with a filter is not
@@ -38,6 +39,8 @@ export default defineBackground(() => {
   browser.runtime.onMessage.addListener((message: unknown, sender) => {
     return service.handleMessage(message, sender);
   });
+  // The options page carries the native port until this worker has its own (native.ts).
+  browser.runtime.onConnect.addListener((port) => acceptCarrier(port));
 
   // Nothing of a page's load wakes the worker before its load event (lib/background/page-events.ts):
   // no tabs.onCreated, webNavigation.onCommitted or tabs.onActivated listener. The navigation is

@@ -23,6 +23,7 @@ const env: OptionsEnv = {
   download: (filename, text) => saveFile(filename, new TextEncoder().encode(text), 'application/json'),
   requestAccess: (patterns) => browser.permissions.request({ origins: patterns }),
   requestNativeMessaging: () => browser.permissions.request({ permissions: ['nativeMessaging'] }),
+  ...(import.meta.env.BROWSER === 'firefox' ? {} : { nativeCarrierUrl: browser.runtime.getURL('/native-relay.html') }),
   popupUrl: '/popup.html',
   // The background writes STATE_CHANGE_KEY after every change of settings or trust state.
   watchChanges: stateChangeWatcher(browser.storage.onChanged),

@@ -15,16 +15,19 @@ import type { AccessSource } from './site-access';
 export interface NativePlatform {
   /** The browser grants the optional nativeMessaging permission now. */
   granted(): Promise<boolean>;
-  /** This background can call connectNative: Chrome gives it only to a background started after the grant. */
+  /**
+   * This background can open a native port: with its own connectNative (Chrome gives it only to a
+   * background started after the grant) or through a page of ours that carries one (lib/desktop/relay.ts).
+   */
   available(): boolean;
   connectNative(name: string): NativePort;
   /** Why a port closed, as the browser says (Chrome: runtime.lastError, Firefox: port.error). */
   disconnectReason(port: NativePort): string | null;
   timers: Timers;
-  /** Starts the background again (runtime.reload), so that it starts with connectNative. */
-  restart(): void;
-  /** Opens the options page at its desktop section. */
-  openOptions(): Promise<void>;
+  /** Calls `listener` when available() may have changed (a carrier page came or went). */
+  onAvailable?(listener: () => void): void;
+  /** Where the browser looks for the program's manifest on this computer, as the options page names it. */
+  manifestPlaces?(): Promise<string[]>;
   /** The terminal command that installs the program for this browser, its extension id filled in. */
   installCommand: string;
 }

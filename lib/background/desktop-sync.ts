@@ -22,13 +22,6 @@ import { choicesOf, describePlan, outcomeKey, updateOf, withOutcomes } from './d
 
 /** storage.local: the mirror may hold skills of this browser (a sync naming some was sent). */
 export const DESKTOP_HELD_KEY = 'skillpin:desktop-held';
-/** storage.local: when the background restarted itself to reach the program (the options page reopens). */
-export const DESKTOP_REOPEN_KEY = 'skillpin:desktop-reopen';
-/** A restart older than this does not reopen the options page. */
-export const REOPEN_WINDOW_MS = 120_000;
-/** The answer to the options page goes out before the background restarts. */
-export const RESTART_DELAY_MS = 300;
-
 /** What the mirror is doing when the link is not the one to say. */
 type Phase = 'off' | 'no-permission' | 'restart-needed' | 'unavailable' | 'link';
 
@@ -39,8 +32,12 @@ class Syncer implements DesktopSync {
   private skills: DesktopSkillStatus[] = [];
   private notMirrored: NotMirrored[] = [];
   private outcomes = new Map<string, AgentOutcome>();
+  /** The skills as the program's last answer said it holds them (empty until it answered). */
+  private heldSkills: DesktopSkillStatus[] = [];
   private lastSignature: string | null = null;
   private syncedAt: number | null = null;
+  /** When the browser or the program last answered an attempt to reach the program. */
+  private checkedAt: number | null = null;
   /** The run under way is the one sync naming nothing after the feature was turned off. */
   private clearing = false;
   /** The last plan was made while the organisation's policy was not known (so it named nothing). */
@@ -65,6 +62,8 @@ class Syncer implements DesktopSync {
           profile: () => desktopProfileId(platform),
         })
       : null;
+    // A page of ours came to carry the native port, or went (entrypoints/background/native.ts).
+    native?.onAvailable?.(() => this.changed({ force: true }));
   }
 
   changed(cause: DesktopCause = {}): void {
@@ -94,42 +93,32 @@ class Syncer implements DesktopSync {
       update: outdated ? updateOf(this.native?.installCommand ?? '') : null,
       folders: ls.kind === 'in-sync' ? ls.folders : [],
       found: ls.kind === 'in-sync' ? ls.found : null,
-      skills: withOutcomes(this.skills, this.outcomes),
+      skills: state === 'in-sync' || state === 'working' || state === 'waiting' ? this.heldSkills : [],
       refused: this.notMirrored,
       syncedAt: this.syncedAt,
+      checkedAt: this.checkedAt,
+      manifestPlaces: (await this.native?.manifestPlaces?.().catch(() => [])) ?? [],
     };
   }
 
-  async check(): Promise<{ restarting: boolean; status: DesktopStatus }> {
-    const native = this.native;
-    const settings = await this.context().settings.effective();
-    if (native && settings.desktopMirror && !native.available() && (await native.granted().catch(() => false))) {
-      // Chrome gives connectNative only to a background started after the grant: start again, and
-      // let the new one reopen this page (start()).
-      await this.platform.setLocal(DESKTOP_REOPEN_KEY, this.clock.now());
-      native.timers.set(() => native.restart(), RESTART_DELAY_MS);
-      this.phase = 'restart-needed';
-      return { restarting: true, status: await this.status() };
-    }
+  async check(): Promise<{ status: DesktopStatus }> {
     this.changed({ force: true });
     await this.settled();
-    return { restarting: false, status: await this.status() };
+    if (this.phase !== 'link') this.checkedAt = this.clock.now();
+    return { status: await this.status() };
   }
 
   async start(): Promise<void> {
-    const reopen = await this.platform.getLocal(DESKTOP_REOPEN_KEY).catch(() => null);
-    if (typeof reopen === 'number') {
-      await this.platform.setLocal(DESKTOP_REOPEN_KEY, null).catch(() => undefined);
-      const age = this.clock.now() - reopen;
-      if (this.native && age >= 0 && age < REOPEN_WINDOW_MS) await this.native.openOptions().catch(() => undefined);
-    }
     this.changed({ force: true });
   }
 
   private async linkChanged(state: LinkState): Promise<void> {
+    if (state.kind !== 'working' && state.kind !== 'off') this.checkedAt = this.clock.now();
     if (state.kind === 'in-sync') {
       this.syncedAt = this.clock.now();
       this.outcomes = new Map(state.summary.agents.map((o) => [outcomeKey(o), o]));
+      const refused = new Set(state.summary.refused.map((r) => `${r.ref.origin} ${r.ref.url}`));
+      this.heldSkills = withOutcomes(this.skills, this.outcomes).filter((s) => !refused.has(`${s.origin} ${s.url}`));
       if (state.summary.held === 0) await this.platform.setLocal(DESKTOP_HELD_KEY, false).catch(() => undefined);
       if (this.clearing) this.halt('off');
     }
@@ -150,6 +139,7 @@ class Syncer implements DesktopSync {
     this.lastSignature = null;
     this.phase = next;
     this.skills = [];
+    this.heldSkills = [];
     this.notMirrored = [];
     this.wake();
   }

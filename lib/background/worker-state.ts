@@ -73,8 +73,8 @@ export interface DesktopSync {
   /** Resolves when every change asked for has been planned and no run is under way. */
   settled(): Promise<void>;
   status(): Promise<DesktopStatus>;
-  /** Syncs now; in a Chrome background that cannot reach the program, restarts it instead. */
-  check(): Promise<{ restarting: boolean; status: DesktopStatus }>;
-  /** The background started: reopen the options page after a restart of its own, then sync. */
+  /** Syncs now and says how it went (when the program cannot be reached: when that was found). */
+  check(): Promise<{ status: DesktopStatus }>;
+  /** The background started: sync. */
   start(): Promise<void>;
 }

@@ -123,3 +123,8 @@ export function planFolders(picked: readonly DesktopAgentId[], available: readon
 export function agentsReading(folder: FolderId): DesktopAgentId[] {
   return DESKTOP_AGENTS.filter((a) => AGENT_READS[a].includes(WRITABLE[folder]));
 }
+
+/** The agents that see a skill whose copies are in these folders (each agent once, in the table's order). */
+export function agentsSeeing(folders: readonly FolderId[]): DesktopAgentId[] {
+  return DESKTOP_AGENTS.filter((agent) => folders.some((folder) => agentsReading(folder).includes(agent)));
+}

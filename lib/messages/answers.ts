@@ -10,6 +10,11 @@ export interface ActionResult {
   /** A stable code when ok is false (`not-approvable`, `digest-changed`, `needs-confirmation`, `pin-changed`, …). */
   error?: string;
   message?: string;
+  /**
+   * A withdrawal of a skill the desktop program held: the agents that saw it in their folders, which
+   * lose it with every MCP client (the next sync removes every copy).
+   */
+  desktopAgents?: DesktopAgentId[];
 }
 
 /** The organisation's policy as pages show it (lib/trust/managed.ts reads it). */
@@ -142,12 +147,16 @@ export interface DesktopStatus {
   folders: { agent: AgentId; folder: string; present: boolean }[];
   /** The desktop agents the program found on this computer (null: not known, the program did not say). */
   found?: DesktopAgentId[] | null;
-  /** The skills handed to the program in the last sync; held by it when `state` is `in-sync`. */
+  /** The skills the program holds, as its last answer said (empty until it answered, and when it cannot be reached). */
   skills: DesktopSkillStatus[];
   /** Skills that may be used but cannot be mirrored, and why. */
   refused: { origin: string; url: string; message: string }[];
   /** When the program last confirmed the mirror (ms since the epoch); null when it never did in this session. */
   syncedAt: number | null;
+  /** When the browser or the program last answered an attempt to reach the program; null: not yet. */
+  checkedAt: number | null;
+  /** Where the browser looks for the program's manifest on this computer (folders or registry keys, with the browser's name). */
+  manifestPlaces: string[];
 }
 
 export interface ApprovedSkillSummary {

@@ -139,10 +139,10 @@ export interface PrivilegedRequests {
   'skillpin:desktop-status': { request: Record<string, never>; response: DesktopStatus };
   /**
    * Bring the desktop mirror up to date now (after installing the program, or to check again). In
-   * Chrome a background started before nativeMessaging was granted cannot reach the program: it
-   * then starts again (`restarting`), and this options page opens again by itself.
+   * Chrome a background started before nativeMessaging was granted reaches the program through the
+   * options page, which carries the native port for it (lib/desktop/relay.ts); nothing restarts.
    */
-  'skillpin:desktop-check': { request: Record<string, never>; response: { restarting: boolean; status: DesktopStatus } };
+  'skillpin:desktop-check': { request: Record<string, never>; response: { status: DesktopStatus } };
 }
 
 export type RequestMap = PublicRequests & PrivilegedRequests;

@@ -10,6 +10,7 @@ import { contextFor, insertSkill } from '../skill-context-paths';
 import { approvalDecision, findSkill, refused, toSkillText } from '../opt-in-rules';
 import { currentBytes, reportFor } from '../skill-access';
 import { t } from '../../i18n';
+import { agentsSeeing } from '../../desktop/agents';
 import { fail, type Slice } from './types';
 
 export function approvalHandlers(worker: WorkerState): Slice<'approvals'> {
@@ -54,9 +55,14 @@ export function approvalHandlers(worker: WorkerState): Slice<'approvals'> {
       return { ok: true };
     },
     'skillpin:revoke': async (req, sender) => {
-      await (await worker.storeOf(await worker.isPrivate(req.origin, sender))).revoke(req.origin, req.url);
+      const priv = await worker.isPrivate(req.origin, sender);
+      // Who loses it on this computer too, as the program's last answer said (desktop-sync.ts); the
+      // program holds no private window's approval.
+      const held = priv ? undefined : (await worker.desktop.status()).skills.find((s) => s.origin === req.origin && s.url === req.url);
+      await (await worker.storeOf(priv)).revoke(req.origin, req.url);
       await probes.probe('after-approval', req.origin, { kind: 'request', sender });
-      return { ok: true };
+      if (held === undefined) return { ok: true };
+      return { ok: true, desktopAgents: agentsSeeing(held.agents.filter((a) => a.state === 'written' || a.state === 'unchanged').map((a) => a.agent)) };
     },
     'skillpin:skill-text': async (req, sender) => {
       const priv = await worker.isPrivate(req.origin, sender);

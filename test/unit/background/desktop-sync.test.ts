@@ -9,7 +9,6 @@ import { confirmKeys } from '../../support/confirm';
 import { IDBFactory } from 'fake-indexeddb';
 import { createHash } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DESKTOP_REOPEN_KEY, RESTART_DELAY_MS } from '../../../lib/background/desktop-sync';
 import type { BackgroundService } from '../../../lib/background/service';
 import type { DesktopStatus } from '../../../lib/messages';
 import type { OriginReport, Settings } from '../../../lib/types';
@@ -236,25 +235,28 @@ describe('the desktop mirror in the background', () => {
     expect(await status()).toMatchObject({ state: 'host-absent', message: expect.stringMatching(/not found/), installCommand: expect.stringContaining('install-host --chrome-id') });
   });
 
-  it("Chrome's background without connectNative after the grant starts again; the new one reopens the options page and syncs", async () => {
+  it("Chrome's background without connectNative after the grant: nothing restarts, a page of ours carries the port, and once it goes the next start syncs", async () => {
     await approve('alpha');
     native.api = false;
     await settings({ desktopMirror: true });
     expect(native.connects).toBe(0);
-    expect(await status()).toMatchObject({ state: 'restart-needed' });
-    const answer = await ask<{ restarting: boolean }>({ type: 'skillpin:desktop-check' });
-    expect(answer).toMatchObject({ restarting: true });
-    expect(platform.local.get(DESKTOP_REOPEN_KEY)).toEqual(expect.any(Number));
-    await new Promise((r) => setTimeout(r, RESTART_DELAY_MS + 50));
-    expect(native.restarts).toBe(1);
+    expect(await status()).toMatchObject({ state: 'restart-needed', skills: [] });
+    const answer = await ask<{ status: { state: string; checkedAt: number | null } }>({ type: 'skillpin:desktop-check' });
+    expect(answer.status).toMatchObject({ state: 'restart-needed', checkedAt: expect.any(Number) });
+    // The options page loads the carrier: the mirror is brought up to date through it.
+    native.carry(true);
+    await service.idle();
+    expect(held()).toEqual([url('alpha')]);
+    expect(await status()).toMatchObject({ state: 'in-sync', skills: [{ url: url('alpha') }] });
+    // The page closes: the background waits for its next start, and shows nothing as held meanwhile.
+    native.carry(false);
+    await service.idle();
+    expect(await status()).toMatchObject({ state: 'restart-needed', skills: [] });
+    await approve('beta');
+    expect(held()).toEqual([url('alpha')]);
     // The browser starts the background again, with the API this time, over the same storage.
     native.api = true;
     await start();
-    expect(native.optionsOpened).toBe(1);
-    expect(platform.local.get(DESKTOP_REOPEN_KEY)).toBeNull();
-    expect(held()).toEqual([url('alpha')]);
-    // A later start (the flag used) opens nothing.
-    await start();
-    expect(native.optionsOpened).toBe(1);
+    expect(held()).toEqual([url('alpha'), url('beta')]);
   });
 });

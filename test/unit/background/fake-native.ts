@@ -24,8 +24,9 @@ export class FakeNative implements NativePlatform {
   installed = true;
   sent: Record<string, unknown>[] = [];
   connects = 0;
-  restarts = 0;
-  optionsOpened = 0;
+  /** A page of ours carries the native port (lib/desktop/relay.ts): available without connectNative. */
+  carrying = false;
+  private watchers: (() => void)[] = [];
   installCommand = `skillpin install-host --chrome-id ${FAKE_CALLER.slice(19, -1)}`;
   private handles = new Set<ReturnType<typeof setTimeout>>();
   timers = {
@@ -47,13 +48,15 @@ export class FakeNative implements NativePlatform {
     return this.permission;
   }
   available(): boolean {
-    return this.api;
+    return this.api || this.carrying;
   }
-  restart(): void {
-    this.restarts++;
+  onAvailable(listener: () => void): void {
+    this.watchers.push(listener);
   }
-  async openOptions(): Promise<void> {
-    this.optionsOpened++;
+  /** A carrier page comes (true) or goes (false), as entrypoints/background/native.ts says it. */
+  carry(on: boolean): void {
+    this.carrying = on;
+    for (const w of this.watchers) w();
   }
   disconnectReason(port: NativePort): string | null {
     return (port as NativePort & { reason?: string | null }).reason ?? null;

@@ -130,6 +130,8 @@ export const DESKTOP_OFF: DesktopStatus = {
   skills: [],
   refused: [],
   syncedAt: null,
+  checkedAt: null,
+  manifestPlaces: [],
 };
 
 /** The popup's outside world with nothing to watch: the copy works, no chat tab; a test overrides what it records. */

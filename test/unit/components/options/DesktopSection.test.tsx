@@ -1,7 +1,8 @@
 // @vitest-environment happy-dom
 // The options page's "Desktop agents" section against a fake background: off by default with the
 // install command for this browser; the switch asks the browser for nativeMessaging from the click
-// before anything else and saves nothing when refused; Chrome's restart is said; agent folders are
+// before anything else and saves nothing when refused; when Chrome's background cannot reach the
+// program yet the page carries the port in a hidden frame and checks again once it is taken; agent folders are
 // settings; a skill that grants tools is allowed per agent only through a dialog that says what
 // the agent may then do, bound to the revision shown.
 import { act } from 'preact/test-utils';
@@ -27,7 +28,7 @@ const RUNNER: DesktopSkillStatus = {
   agents: [{ agent: 'claude-code', confirmed: false, state: 'needs-confirmation', folder: null, message: null }],
 };
 
-function world(opts: { granted?: boolean; status?: DesktopStatus; check?: { restarting: boolean; status: DesktopStatus }; settings?: Settings } = {}) {
+function world(opts: { granted?: boolean; status?: DesktopStatus; check?: { status: DesktopStatus }; settings?: Settings; carrier?: string } = {}) {
   let settings = structuredClone(opts.settings ?? DEFAULT_SETTINGS);
   const order: string[] = [];
   const handlers: Handlers = {
@@ -40,7 +41,7 @@ function world(opts: { granted?: boolean; status?: DesktopStatus; check?: { rest
     'skillpin:desktop-status': () => opts.status ?? { ...DESKTOP_OFF, enabled: settings.desktopMirror },
     'skillpin:desktop-check': () => {
       order.push('desktop-check');
-      return opts.check ?? { restarting: false, status: opts.status ?? DESKTOP_OFF };
+      return opts.check ?? { status: opts.status ?? DESKTOP_OFF };
     },
   };
   const bg = fakeBackground(handlers);
@@ -49,6 +50,7 @@ function world(opts: { granted?: boolean; status?: DesktopStatus; check?: { rest
       order.push('permission-request');
       return Promise.resolve(opts.granted ?? true);
     },
+    ...(opts.carrier ? { nativeCarrierUrl: opts.carrier } : {}),
   });
   return {
     bg,
@@ -104,11 +106,49 @@ describe('Desktop agents in the options page', () => {
     expect(document.querySelector('[data-testid="announcer"]')?.textContent).toBe(t('desktop_permission_refused'));
   });
 
-  it("says that Skillpin starts again when Chrome's background has to", async () => {
-    const w = world({ check: { restarting: true, status: { ...DESKTOP_OFF, enabled: true, permission: true, state: 'restart-needed' } } });
+  it("Chrome's background cannot reach the program yet: a hidden frame carries the port, and the page checks again once the background took it", async () => {
+    const waiting: DesktopStatus = { ...DESKTOP_OFF, enabled: true, permission: true, state: 'restart-needed', checkedAt: Date.now() };
+    const w = world({ check: { status: waiting }, carrier: 'chrome-extension://abc/native-relay.html' });
     const root = await w.render();
+    expect(root.querySelector('[data-testid="desktop-carrier"]')).toBeNull();
     await toggle(root.querySelector('#desktop-switch'), true);
-    expect(root.querySelector('[data-testid="desktop-state"]')?.textContent).toContain(t('desktop_restarting'));
+    expect(root.querySelector('[data-testid="desktop-state"]')?.textContent).toContain(t('desktop_state_restart_needed'));
+    expect(root.querySelector('[data-testid="desktop-carrier"]')?.getAttribute('src')).toBe('chrome-extension://abc/native-relay.html');
+    const before = w.order.filter((o) => o === 'desktop-check').length;
+    // A message from another origin is no signal; the carrier's own is.
+    await act(async () => {
+      window.dispatchEvent(new MessageEvent('message', { data: 'skillpin:native-relay-ready', origin: 'https://evil.example' }));
+    });
+    await flush();
+    expect(w.order.filter((o) => o === 'desktop-check').length).toBe(before);
+    await act(async () => {
+      window.dispatchEvent(new MessageEvent('message', { data: 'skillpin:native-relay-ready', origin: location.origin }));
+    });
+    await flush();
+    expect(w.order.filter((o) => o === 'desktop-check').length).toBe(before + 1);
+  });
+
+  it("Check again says what it asked, when, and where the browser looks, in the page's words", async () => {
+    const w = world({
+      settings: { ...DEFAULT_SETTINGS, desktopMirror: true },
+      status: {
+        ...DESKTOP_OFF,
+        enabled: true,
+        permission: true,
+        state: 'host-absent',
+        message: 'Specified native messaging host not found.',
+        checkedAt: Date.UTC(2026, 11, 4, 12, 0),
+        manifestPlaces: ['~/.config/chromium/NativeMessagingHosts/ (Chromium)'],
+        skills: [],
+      },
+    });
+    const root = await w.render();
+    const box = root.querySelector('[data-testid="desktop-state"]')?.textContent ?? '';
+    expect(box).toContain(t('desktop_detail_not_found', 'dev.skillpin.mirror'));
+    expect(box).not.toContain('Specified native messaging host');
+    expect(root.querySelector('[data-testid="desktop-checked"]')?.textContent).toContain('dev.skillpin.mirror');
+    expect(root.querySelector('[data-testid="desktop-manifest-places"]')?.textContent).toContain('~/.config/chromium/NativeMessagingHosts/ (Chromium)');
+    expect(root.querySelector('[data-testid="desktop-skills-empty"]')?.textContent).toBe(t('desktop_skills_unknown'));
   });
 
   it('the program not installed: the install command is open, with Check again', async () => {
