@@ -10,6 +10,7 @@
 // organisation's policy is not known the gate releases nothing (PRODUCT.md §10, the policy fails
 // closed): the mirror is emptied until the policy is read, then filled again.
 import { DesktopLink, type LinkState } from '../desktop/link';
+import { AGENT_FOLDERS, type AgentId } from '../desktop/limits';
 import { planMirror } from '../desktop/outbox';
 import type { AgentOutcome } from '../desktop/protocol';
 import type { DesktopSkillStatus, DesktopState, DesktopStatus } from '../messages';
@@ -22,6 +23,9 @@ import { choicesOf, describePlan, outcomeKey, updateOf, withOutcomes } from './d
 
 /** storage.local: the mirror may hold skills of this browser (a sync naming some was sent). */
 export const DESKTOP_HELD_KEY = 'skillpin:desktop-held';
+/** storage.session: the agent folders holding each skill, as the program's last answer said (a withdrawal names them). */
+export const DESKTOP_COPIES_KEY = 'skillpin:desktop-copies';
+
 /** What the mirror is doing when the link is not the one to say. */
 type Phase = 'off' | 'no-permission' | 'restart-needed' | 'unavailable' | 'link';
 
@@ -119,6 +123,7 @@ class Syncer implements DesktopSync {
       this.outcomes = new Map(state.summary.agents.map((o) => [outcomeKey(o), o]));
       const refused = new Set(state.summary.refused.map((r) => `${r.ref.origin} ${r.ref.url}`));
       this.heldSkills = withOutcomes(this.skills, this.outcomes).filter((s) => !refused.has(`${s.origin} ${s.url}`));
+      await this.keepCopies();
       if (state.summary.held === 0) await this.platform.setLocal(DESKTOP_HELD_KEY, false).catch(() => undefined);
       if (this.clearing) this.halt('off');
     }
@@ -142,6 +147,19 @@ class Syncer implements DesktopSync {
     this.heldSkills = [];
     this.notMirrored = [];
     this.wake();
+  }
+
+  /** The folders holding each skill, kept where a background started later finds them. */
+  private async keepCopies(): Promise<void> {
+    const copies: Record<string, string[]> = {};
+    for (const s of this.heldSkills) copies[`${s.origin} ${s.url}`] = s.agents.filter((a) => a.state === 'written' || a.state === 'unchanged').map((a) => a.agent);
+    await this.platform.setSession?.(DESKTOP_COPIES_KEY, copies).catch(() => undefined);
+  }
+
+  async copiesOf(origin: string, url: string): Promise<AgentId[] | null> {
+    const kept = await Promise.resolve(this.platform.getSession?.(DESKTOP_COPIES_KEY)).catch(() => undefined);
+    const copies = typeof kept === 'object' && kept !== null ? (kept as Record<string, unknown>)[`${origin} ${url}`] : undefined;
+    return Array.isArray(copies) ? copies.filter((a): a is AgentId => typeof a === 'string' && a in AGENT_FOLDERS) : null;
   }
 
   /** A sync naming skills was sent and no sync naming none confirmed since (never: nothing to clear). */

@@ -1,6 +1,7 @@
 // What one background worker keeps, as the handler slices (handlers/), the browser events
 // (events.ts) and the hand-off gate see it: the shape of the state createWorkerState (create-worker-state.ts)
 // builds. Only types, below every module that takes the worker state, so none of them imports its builder.
+import type { AgentId } from '../desktop/limits';
 import type { DesktopStatus, StateChangeKind } from '../messages';
 import type { ManagedPolicy } from '../trust/managed';
 import type { PrivateStore } from '../trust/private-store';
@@ -75,6 +76,8 @@ export interface DesktopSync {
   status(): Promise<DesktopStatus>;
   /** Syncs now and says how it went (when the program cannot be reached: when that was found). */
   check(): Promise<{ status: DesktopStatus }>;
+  /** The agent folders holding this skill, as the program last said (null: it holds none of it). */
+  copiesOf(origin: string, url: string): Promise<AgentId[] | null>;
   /** The background started: sync. */
   start(): Promise<void>;
 }

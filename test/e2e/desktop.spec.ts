@@ -1,16 +1,20 @@
 // The desktop mirror in real Chromium: the host installed with its manifest in the test
 // profile's NativeMessagingHosts/, nativeMessaging granted as the optional permission it is.
-// The journey: the options page's switch asks for the permission, the background (which Chromium
-// does not give connectNative until it starts again) restarts and reopens the page; skills
-// approved in the popup on a publisher site appear in the agent folder byte for byte and in
+// The journey: the options page's switch asks for the permission; the background (which Chromium
+// does not give connectNative until it starts again) is reached through the options page, which
+// carries the native port in a hidden frame, in a profile without developer mode: nothing restarts;
+// skills approved in the popup on a publisher site appear in the agent folder byte for byte and in
 // `skillpin mcp` (the SDK's client, every file checked against its entry); a byte changed in the
-// mirror is not served; a content change on the site takes the skill out of both. Below it, the
+// mirror is not served; a content change on the site takes the skill out of both; with the page
+// closed, the background's next start has its own port, and a withdrawal says which agents lose
+// the skill and takes it out. Below it, the
 // extension's own connection manager (lib/desktop/link.ts) driven from an extension page over
 // runtime.connectNative, sendNativeMessage, a host that is missing or installed for another id.
 import { join } from 'node:path';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { expect, test, type BrowserContext, type Page, type Worker } from '@playwright/test';
+import { currentWorker, workerControl } from './support/cdp';
 import { EXTENSION_DIR, launch } from './support/extension';
 import { unpackedExtensionId } from '../../scripts/lib/chromium.mjs';
 import { desktopPageScript, desktopPlaces, type DesktopPlaces, forPage, installHost, servedSkills, spoilMirroredFile, treeOf, uninstallHost } from './support/desktop';
@@ -42,14 +46,14 @@ test.afterEach(async () => {
 /**
  * Opens the options page. With `granted`, the profile records that the user once granted
  * nativeMessaging (Default/Preferences, read at start), so the request below is answered without
- * the prompt a test cannot click; without it, nothing is granted. The profile is in developer mode,
- * as every profile that runs an unpacked extension is: Chromium reloads an unpacked extension
- * (runtime.reload) only then, and unloads it otherwise.
+ * the prompt a test cannot click; without it, nothing is granted. The profile is not in developer
+ * mode: nothing Skillpin does may need it (Chromium unloads an unpacked extension that reloads
+ * itself there).
  */
 async function openOptions(granted: boolean): Promise<Page> {
   mkdirSync(join(profileDir, 'Default'), { recursive: true });
   const settings = granted ? { [extensionId]: { granted_permissions: { api: ['nativeMessaging'] }, runtime_granted_permissions: { api: ['nativeMessaging'] } } } : {};
-  writeFileSync(join(profileDir, 'Default', 'Preferences'), JSON.stringify({ extensions: { ui: { developer_mode: true }, settings } }));
+  writeFileSync(join(profileDir, 'Default', 'Preferences'), JSON.stringify({ extensions: { settings } }));
   const launched = await launch(profileDir);
   context = launched.context;
   expect(launched.extensionId).toBe(extensionId);
@@ -85,15 +89,6 @@ async function mirrorFromPage(page: Page, skills: Record<string, unknown>[], age
   ] as const);
 }
 
-/** The options page the background opened (after its restart), once it has drawn the desktop section. */
-async function reopenedOptions(ctx: BrowserContext, closed: Page): Promise<Page> {
-  const url = `chrome-extension://${extensionId}/options.html#desktop`;
-  await expect.poll(() => ctx.pages().some((p) => p !== closed && p.url() === url), { timeout: 30_000 }).toBe(true);
-  const page = ctx.pages().find((p) => p !== closed && p.url() === url) as Page;
-  await page.waitForSelector('[data-testid="desktop-state"]');
-  return page;
-}
-
 /** Approves one skill with the popup's own Approve button, as flows.spec.ts does. */
 async function approveInPopup(ctx: BrowserContext, origin: string, name: string): Promise<void> {
   const popup = await ctx.newPage();
@@ -105,21 +100,24 @@ async function approveInPopup(ctx: BrowserContext, origin: string, name: string)
   await popup.close();
 }
 
-test('the journey: turn it on in the options page, approve on a site, the agent folder and MCP get the skill; a byte changed on disk is not served; a content change takes it away', async () => {
+test('the journey: turn it on in the options page, approve on a site, the agent folder and MCP get the skill; a byte changed on disk is not served; a content change takes it away; the next start reaches the program alone', async () => {
   test.setTimeout(180_000);
   installHost(places, ['--chrome-id', extensionId, '--chrome-profile', profileDir]);
   const site = await startPublisher({ seed: seed(41) });
   try {
-    const options = await openOptions(true);
+    const page = await openOptions(true);
     const ctx = context as BrowserContext;
-    await options.waitForSelector('[data-testid="desktop-state"][data-state="off"]');
-    // A real click on the switch: the permission is asked for from it; Chromium's running worker
-    // then has no connectNative, so Skillpin starts again and the new worker reopens this page.
-    await options.click('#desktop-switch');
-    const page = await reopenedOptions(ctx, options);
+    await page.waitForSelector('[data-testid="desktop-state"][data-state="off"]');
+    const sw = ctx.serviceWorkers().find((w) => w.url().startsWith(`chrome-extension://${extensionId}/`)) as Worker;
+    // A real click on the switch: the permission is asked for from it. Chromium's running worker has
+    // no connectNative then; this page carries the port for it, and nothing restarts.
+    await page.click('#desktop-switch');
     await expect(page.locator('[data-testid="desktop-state"]')).toHaveAttribute('data-state', 'in-sync', { timeout: 30_000 });
-    const sw = ctx.serviceWorkers().find((w) => w.url().startsWith(`chrome-extension://${extensionId}/`));
-    expect(await sw?.evaluate(() => typeof chrome.runtime.connectNative)).toBe('function');
+    expect(await sw.evaluate(() => typeof chrome.runtime.connectNative)).toBe('undefined');
+    expect(ctx.serviceWorkers().filter((w) => w.url().startsWith(`chrome-extension://${extensionId}/`))).toEqual([sw]);
+    expect(page.isClosed()).toBe(false);
+    await expect(page.locator('[data-testid="desktop-carrier"]')).toHaveCount(1);
+    await expect(page.locator('[data-testid="desktop-checked"]')).toContainText(NATIVE_HOST_NAME);
     await page.check('[data-agent="claude-code"]');
 
     const visit = await ctx.newPage();
@@ -155,6 +153,21 @@ test('the journey: turn it on in the options page, approve on a site, the agent 
     await expect.poll(() => existsSync(join(places.home, '.claude/skills/search-docs')), { timeout: 30_000 }).toBe(false);
     await expect.poll(async () => (await servedSkills(places)).map((s) => s.uri), { timeout: 30_000 }).toEqual([uri('api-client')]);
     expect((await servedSkills(places, [uri('search-docs')]))[0]?.files.get('SKILL.md')?.equals(served('api-client'))).toBe(true);
+
+    // The page closes and the browser stops the idle background: the one it starts next has its own
+    // port. A withdrawal (which wakes it) says which agents lose the skill, and takes it out.
+    const control = await workerControl(ctx, visit);
+    await page.close();
+    await control.stop();
+    const popup = await ctx.newPage();
+    await popup.goto(`chrome-extension://${extensionId}/popup.html?origin=${encodeURIComponent(site.origin)}`);
+    const withdrawn = await send<{ ok: boolean; desktopAgents?: string[] }>(popup, { type: 'skillpin:revoke', origin: site.origin, url: apiUrl });
+    expect(withdrawn).toEqual({ ok: true, desktopAgents: ['claude-code', 'copilot', 'opencode', 'cursor'] });
+    const restarted = await currentWorker(ctx);
+    expect(await restarted.evaluate(() => typeof chrome.runtime.connectNative)).toBe('function');
+    await expect.poll(() => existsSync(join(places.home, '.claude/skills/api-client')), { timeout: 30_000 }).toBe(false);
+    await expect.poll(async () => (await servedSkills(places)).map((s) => s.uri), { timeout: 30_000 }).toEqual([]);
+    await control.close();
   } finally {
     await site.close();
   }

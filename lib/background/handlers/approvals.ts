@@ -58,11 +58,10 @@ export function approvalHandlers(worker: WorkerState): Slice<'approvals'> {
       const priv = await worker.isPrivate(req.origin, sender);
       // Who loses it on this computer too, as the program's last answer said (desktop-sync.ts); the
       // program holds no private window's approval.
-      const held = priv ? undefined : (await worker.desktop.status()).skills.find((s) => s.origin === req.origin && s.url === req.url);
+      const copies = priv ? null : await worker.desktop.copiesOf(req.origin, req.url);
       await (await worker.storeOf(priv)).revoke(req.origin, req.url);
       await probes.probe('after-approval', req.origin, { kind: 'request', sender });
-      if (held === undefined) return { ok: true };
-      return { ok: true, desktopAgents: agentsSeeing(held.agents.filter((a) => a.state === 'written' || a.state === 'unchanged').map((a) => a.agent)) };
+      return copies === null ? { ok: true } : { ok: true, desktopAgents: agentsSeeing(copies) };
     },
     'skillpin:skill-text': async (req, sender) => {
       const priv = await worker.isPrivate(req.origin, sender);

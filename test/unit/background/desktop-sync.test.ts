@@ -235,6 +235,25 @@ describe('the desktop mirror in the background', () => {
     expect(await status()).toMatchObject({ state: 'host-absent', message: expect.stringMatching(/not found/), installCommand: expect.stringContaining('install-host --chrome-id') });
   });
 
+  it('a withdrawal names the agents that lose the skill, as the program said, also to a background started after the sync; one the program never held names none', async () => {
+    await approve('alpha', 'beta');
+    await settings({ desktopMirror: true, desktopAgents: ['claude-code', 'codex'] });
+    expect(held()).toEqual([url('alpha'), url('beta')]);
+    expect(await ask({ type: 'skillpin:revoke', origin: server.origin, url: url('alpha') }, POPUP)).toEqual({
+      ok: true,
+      desktopAgents: ['claude-code', 'codex', 'gemini-cli', 'copilot', 'opencode', 'cursor'],
+    });
+    await service.idle();
+    expect(held()).toEqual([url('beta')]);
+    // A background started again over the same session storage knows it before it syncs.
+    native.api = false;
+    await start();
+    expect(await ask({ type: 'skillpin:revoke', origin: server.origin, url: url('beta') }, POPUP)).toMatchObject({ ok: true, desktopAgents: expect.arrayContaining(['claude-code', 'codex']) });
+    // Approved while the program cannot be reached: it holds nothing of it, and nothing is claimed.
+    await approve('alpha');
+    expect(await ask({ type: 'skillpin:revoke', origin: server.origin, url: url('alpha') }, POPUP)).toEqual({ ok: true });
+  });
+
   it("Chrome's background without connectNative after the grant: nothing restarts, a page of ours carries the port, and once it goes the next start syncs", async () => {
     await approve('alpha');
     native.api = false;
