@@ -34,8 +34,8 @@ export function doctorText(r: DoctorReport): string {
   }
   lines.push('', 'Browser manifests:');
   for (const m of r.manifests) {
-    if (!m.present) lines.push(`  ${m.browser}: ${m.path}: not installed`);
-    else lines.push(`  ${m.browser}: ${m.path}: allows ${m.allowed.join(', ') || 'nobody'}; starts ${m.points ?? 'nothing'} (${m.pointsExists ? 'there' : 'MISSING'})`);
+    if (!m.present) lines.push(`  ${m.name}: ${m.path}: not installed`);
+    else lines.push(`  ${m.name}: ${m.path}: allows ${m.allowed.join(', ') || 'nobody'}; starts ${m.points ?? 'nothing'} (${m.pointsExists ? 'there' : 'MISSING'})`);
   }
   lines.push('', 'MCP configuration for Claude Desktop, Claude Code and Cursor ("mcpServers"):', JSON.stringify(r.mcp.mcpServers, null, 2));
   lines.push('For VS Code (.vscode/mcp.json, "servers"):', JSON.stringify(r.mcp.vscode, null, 2), '');

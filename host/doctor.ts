@@ -7,9 +7,10 @@ import { spawnSync } from 'node:child_process';
 import { accessSync, constants, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AGENT_HOME, agentsReading, DESKTOP_AGENTS, type DesktopAgentId } from '../lib/desktop/agents';
-import { AGENT_IDS, type AgentId, MIN_HOST_VERSION, NATIVE_HOST_NAME } from '../lib/desktop/limits';
+import { AGENT_IDS, type AgentId, MIN_HOST_VERSION } from '../lib/desktop/limits';
 import { agentRoot } from './agents';
-import { chromeManifestDirs, firefoxManifestDir, mcpConfig } from './install';
+import { type McpConfig, mcpConfig } from './install';
+import { MANIFEST_FILE, manifestName, manifestPlaces } from './manifest-places';
 import { Mirror, partitionOfRecord } from './mirror';
 import { installFile, mirrorDir, type Places } from './places';
 import { HOST_VERSION } from './version';
@@ -22,8 +23,13 @@ export interface DoctorReport {
   profiles: { partition: string; caller: string; profile: string | null; skills: { name: string; origin: string; url: string; verification: string }[] }[];
   folders: { folder: AgentId; path: string; seenBy: DesktopAgentId[]; copies: { name: string; origin: string; url: string }[] }[];
   agentsFound: DesktopAgentId[];
-  manifests: { browser: 'chrome' | 'firefox'; path: string; present: boolean; points: string | null; pointsExists: boolean; allowed: string[] }[];
-  mcp: { mcpServers: unknown; vscode: unknown };
+  /**
+   * Every manifest place of the browser table where a manifest is, or install-host would write one now,
+   * and every manifest install.json lists. `browser` is the family ('chrome' for every Chromium-family
+   * browser), `name` the browser; `expected`: install-host would write it with the ids it recorded.
+   */
+  manifests: { browser: 'chrome' | 'firefox'; name: string; path: string; present: boolean; expected: boolean; points: string | null; pointsExists: boolean; allowed: string[] }[];
+  mcp: McpConfig;
   problems: string[];
 }
 
@@ -68,15 +74,18 @@ function installedPart(p: Places): DoctorReport['installed'] {
 
 function manifestsPart(p: Places): DoctorReport['manifests'] {
   const record = readJson(installFile(p));
-  const listed = Array.isArray(record?.files) ? (record.files as string[]).filter((f) => f.endsWith(`${NATIVE_HOST_NAME}.json`) || /manifests[\\/](chrome|firefox)\.json$/.test(f)) : [];
-  const ff = firefoxManifestDir(p);
-  const paths = new Set([...chromeManifestDirs(p, []).map((d) => join(d, `${NATIVE_HOST_NAME}.json`)), ...(ff === null ? [] : [join(ff, `${NATIVE_HOST_NAME}.json`)]), ...listed]);
-  return [...paths].map((path) => {
+  const listed = Array.isArray(record?.files) ? (record.files as string[]).filter((f) => f.endsWith(MANIFEST_FILE) || /manifests[\\/](chrome|firefox)\.json$/.test(f)) : [];
+  const chromeIds = record !== null && Array.isArray(record.chromeIds) && record.chromeIds.length > 0;
+  // Every place of the table is looked at; a browser that is not here (so neither is a manifest) has nothing to say.
+  const table = manifestPlaces(p).filter((m) => m.written);
+  const expected = new Set(table.flatMap((m) => (m.family === 'firefox' || chromeIds ? [join(m.dir, MANIFEST_FILE)] : [])));
+  return [...new Set([...table.map((m) => join(m.dir, MANIFEST_FILE)), ...listed])].map((path) => {
     const m = readJson(path);
     const points = typeof m?.path === 'string' ? m.path : null;
     const allowed = [...(Array.isArray(m?.allowed_origins) ? m.allowed_origins : []), ...(Array.isArray(m?.allowed_extensions) ? m.allowed_extensions : [])] as string[];
-    const browser = Array.isArray(m?.allowed_extensions) || /mozilla|firefox/i.test(path) ? ('firefox' as const) : ('chrome' as const);
-    return { browser, path, present: m !== null, points, pointsExists: points !== null && existsSync(points), allowed };
+    const { browser: name, family } = manifestName(p, path);
+    const browser = family === 'firefox' ? ('firefox' as const) : ('chrome' as const);
+    return { browser, name, path, present: m !== null, expected: record !== null && expected.has(path), points, pointsExists: points !== null && existsSync(points), allowed };
   });
 }
 
@@ -112,6 +121,7 @@ function problemsOf(r: Omit<DoctorReport, 'problems'>, installCmd: string): stri
   }
   if (r.installed?.version && compare(r.installed.version, r.minVersion) < 0) out.push(`The installed program is older than ${r.minVersion}, which the extension needs. Run: ${installCmd}`);
   for (const m of r.manifests) if (m.present && !m.pointsExists) out.push(`${m.path} points at ${m.points ?? 'nothing'}, which is not there. Run: ${installCmd}`);
+  for (const m of r.manifests) if (m.expected && !m.present) out.push(`${m.name} has no Skillpin manifest (${m.path}), so it cannot start the program. Run: ${installCmd}`);
   if (r.installed !== null && !r.manifests.some((m) => m.present && m.browser === 'chrome'))
     out.push('No Chrome or Chromium manifest is installed: run install-host again with --chrome-id <the id chrome://extensions shows for Skillpin>.');
   return out;

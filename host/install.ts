@@ -1,14 +1,17 @@
 // `skillpin install-host` and `uninstall-host` (docs/desktop.md): the program copied into the
 // data folder, a launcher the browsers start, the native-messaging manifests (allowed only for
-// Skillpin's extension ids) in every place Chrome, Chromium and Firefox read them, and on
-// Windows the registry keys that point at them. install.json records every file written, so
-// uninstall removes exactly those, then every agent copy and the mirror.
+// Skillpin's extension ids) in every place the browser table (lib/desktop/browser-places.ts) names
+// for a browser on this computer, and on Windows every registry key of the table pointing at them.
+// install.json records every file, key and folder written, so uninstall removes exactly those, then
+// every agent copy and the mirror.
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, rmdirSync, rmSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, sep } from 'node:path';
+import type { BrowserFamily } from '../lib/desktop/browser-places';
 import { FIREFOX_EXTENSION_ID, NATIVE_HOST_NAME } from '../lib/desktop/limits';
 import { writeFileAtomic } from './atomic';
 import { removeSkill } from './handlers';
 import { withLock } from './lock';
+import { MANIFEST_FILE, manifestPlaces, registryPlaces } from './manifest-places';
 import { Mirror, partitionOfRecord } from './mirror';
 import { sweepUnlisted } from './sweep';
 import { installFile, mirrorDir, type Places } from './places';
@@ -32,32 +35,24 @@ export interface InstallRecord {
   firefoxIds: string[];
   files: string[];
   registry: string[];
+  /** Folders made for a manifest outside the data folder, removed when empty (absent from records an earlier program wrote). */
+  folders?: string[];
 }
 
 const CHROME_ID = /^[a-p]{32}$/;
 
+/** The folders of this family install-host writes (the table's places whose browser is here, or marked always). */
+const writtenDirs = (p: Places, family: BrowserFamily): string[] => manifestPlaces(p).flatMap((m) => (m.family === family && m.written ? [m.dir] : []));
+
+/** The Chromium-family manifest folders: each --chrome-profile's, then the table's. */
 export function chromeManifestDirs(p: Places, profiles: string[]): string[] {
-  const dirs = profiles.map((d) => join(d, 'NativeMessagingHosts'));
-  if (p.platform === 'darwin') {
-    const base = join(p.home, 'Library', 'Application Support');
-    dirs.push(join(base, 'Google', 'Chrome', 'NativeMessagingHosts'), join(base, 'Chromium', 'NativeMessagingHosts'));
-  } else if (p.platform !== 'win32') {
-    const config = join(p.home, '.config');
-    dirs.push(join(config, 'google-chrome', 'NativeMessagingHosts'), join(config, 'chromium', 'NativeMessagingHosts'));
-  }
-  return dirs;
+  return [...profiles.map((d) => join(d, 'NativeMessagingHosts')), ...writtenDirs(p, 'chromium')];
 }
 
-export function firefoxManifestDir(p: Places): string | null {
-  if (p.platform === 'darwin') return join(p.home, 'Library', 'Application Support', 'Mozilla', 'NativeMessagingHosts');
-  if (p.platform === 'win32') return null;
-  return join(p.home, '.mozilla', 'native-messaging-hosts');
-}
-
-/** The registry keys (per user) whose default value names the manifest, on Windows. */
+/** The registry keys (per user) whose default value names the manifest, on Windows: every one of the table. */
 export const REGISTRY_KEYS = {
-  chrome: [`HKCU\\Software\\Google\\Chrome\\NativeMessagingHosts\\${NATIVE_HOST_NAME}`, `HKCU\\Software\\Chromium\\NativeMessagingHosts\\${NATIVE_HOST_NAME}`],
-  firefox: [`HKCU\\Software\\Mozilla\\NativeMessagingHosts\\${NATIVE_HOST_NAME}`],
+  chrome: registryPlaces('chromium').map((r) => r.key),
+  firefox: registryPlaces('firefox').map((r) => r.key),
 };
 
 /**
@@ -94,65 +89,119 @@ function launcherText(p: Places, program: string, o: InstallOptions, command = '
 
 const json = (v: unknown): Buffer => Buffer.from(`${JSON.stringify(v, null, 2)}\n`);
 
-export function install(p: Places, o: InstallOptions): { record: InstallRecord; notes: string[] } {
-  for (const id of o.chromeIds) if (!CHROME_ID.test(id)) throw new Error(`"${id}" is not a Chrome extension id (32 letters a to p).`);
-  const notes: string[] = [];
-  const files: string[] = [];
-  const registry: string[] = [];
+/** A browser install-host registered with: the manifest it wrote, or on Windows the registry key. */
+export interface Registration {
+  browser: string;
+  family: BrowserFamily;
+  at: string;
+}
+
+/** What one install-host run wrote, as it goes. */
+interface Written {
+  files: string[];
+  registry: string[];
+  /** Folders outside the data folder that did not exist before, made for a manifest. */
+  folders: string[];
+}
+
+/** The folders from `dir` up to (not including) `stop` that are not there yet, deepest first. */
+function missingFolders(dir: string, stop: string): string[] {
+  const out: string[] = [];
+  for (let d = dir; d.startsWith(`${stop}${sep}`) && !existsSync(d); d = dirname(d)) out.push(d);
+  return out;
+}
+
+function writeManifests(p: Places, o: InstallOptions, launcher: string, w: Written): Registration[] {
+  const base = { name: NATIVE_HOST_NAME, description: 'Skillpin: keeps the skills you approved in the browser for your desktop agents', path: launcher, type: 'stdio' };
+  const registered: Registration[] = [];
+  const put = (browser: string, family: BrowserFamily, path: string, manifest: unknown, stop: string): void => {
+    w.folders.push(...missingFolders(dirname(path), stop));
+    writeFileAtomic(path, json(manifest), 0o644);
+    w.files.push(path);
+    registered.push({ browser, family, at: path });
+  };
+  const chromium = o.chromeIds.length > 0 ? { ...base, allowed_origins: o.chromeIds.map((id) => `chrome-extension://${id}/`) } : null;
+  const byFamily: [BrowserFamily, unknown][] = [
+    ...(chromium === null ? [] : [['chromium', chromium] as [BrowserFamily, unknown]]),
+    ['firefox', { ...base, allowed_extensions: [FIREFOX_EXTENSION_ID] }],
+  ];
+  for (const [family, manifest] of byFamily) {
+    if (family === 'chromium') for (const profile of o.chromeProfiles) put(`Chrome profile ${profile}`, family, join(profile, 'NativeMessagingHosts', MANIFEST_FILE), manifest, dirname(profile));
+    for (const place of manifestPlaces(p)) if (place.family === family && place.written) put(place.browser, family, join(place.dir, MANIFEST_FILE), manifest, p.home);
+    if (p.platform !== 'win32') continue;
+    const path = join(p.dataDir, 'manifests', family === 'chromium' ? 'chrome.json' : 'firefox.json');
+    writeFileAtomic(path, json(manifest), 0o644);
+    w.files.push(path);
+    for (const { browser, key } of registryPlaces(family)) {
+      w.registry.push(key);
+      o.run('reg', ['add', key, '/ve', '/t', 'REG_SZ', '/d', path, '/f']);
+      registered.push({ browser, family, at: key });
+    }
+  }
+  return registered;
+}
+
+/** The program and the launchers in `<data>/bin`; returns the launcher the browsers start. */
+function writeProgram(p: Places, o: InstallOptions, w: Written): string {
   const binDir = join(p.dataDir, 'bin');
   mkdirSync(binDir, { recursive: true, mode: 0o700 });
   const program = join(binDir, 'skillpin.mjs');
   copyFileSync(o.program, program);
-  files.push(program);
+  w.files.push(program);
   const launcher = join(binDir, p.platform === 'win32' ? 'skillpin-native-host.cmd' : 'skillpin-native-host');
   writeFileAtomic(launcher, Buffer.from(launcherText(p, program, o)), 0o700);
   if (p.platform !== 'win32') chmodSync(launcher, 0o700);
-  files.push(launcher);
+  w.files.push(launcher);
   if (p.platform !== 'win32') {
     // The command MCP clients start (`<data>/bin/skillpin mcp`): it finds a Node.js the same way.
     const general = join(binDir, 'skillpin');
     writeFileAtomic(general, Buffer.from(launcherText(p, program, o, '')), 0o700);
     chmodSync(general, 0o700);
-    files.push(general);
+    w.files.push(general);
   }
-  const base = { name: NATIVE_HOST_NAME, description: 'Skillpin: keeps the skills you approved in the browser for your desktop agents', path: launcher, type: 'stdio' };
-  const write = (path: string, value: unknown): void => {
-    writeFileAtomic(path, json(value), 0o644);
-    files.push(path);
-  };
-  if (o.chromeIds.length > 0) {
-    const manifest = { ...base, allowed_origins: o.chromeIds.map((id) => `chrome-extension://${id}/`) };
-    for (const dir of chromeManifestDirs(p, o.chromeProfiles)) write(join(dir, `${NATIVE_HOST_NAME}.json`), manifest);
-    if (p.platform === 'win32') {
-      const path = join(p.dataDir, 'manifests', 'chrome.json');
-      write(path, manifest);
-      for (const key of REGISTRY_KEYS.chrome) registry.push(key), o.run('reg', ['add', key, '/ve', '/t', 'REG_SZ', '/d', path, '/f']);
-    }
-  } else notes.push('No Chrome extension id was given (--chrome-id), so no Chrome or Chromium manifest was written.');
-  const firefox = { ...base, allowed_extensions: [FIREFOX_EXTENSION_ID] };
-  const ffDir = firefoxManifestDir(p);
-  if (ffDir !== null) write(join(ffDir, `${NATIVE_HOST_NAME}.json`), firefox);
-  else {
-    const path = join(p.dataDir, 'manifests', 'firefox.json');
-    write(path, firefox);
-    for (const key of REGISTRY_KEYS.firefox) registry.push(key), o.run('reg', ['add', key, '/ve', '/t', 'REG_SZ', '/d', path, '/f']);
-  }
-  // Every file and key an earlier run wrote stays listed, so uninstall removes what each run left.
+  return launcher;
+}
+
+export function install(p: Places, o: InstallOptions): { record: InstallRecord; notes: string[]; registered: Registration[] } {
+  for (const id of o.chromeIds) if (!CHROME_ID.test(id)) throw new Error(`"${id}" is not a Chrome extension id (32 letters a to p).`);
+  const notes: string[] = [];
+  const w: Written = { files: [], registry: [], folders: [] };
+  const registered = writeManifests(p, o, writeProgram(p, o, w), w);
+  if (o.chromeIds.length === 0) notes.push('No Chrome extension id was given (--chrome-id), so no manifest for Chrome or another Chromium-family browser was written.');
+  // Every file, key and folder an earlier run wrote stays listed, so uninstall removes what each run left.
   const before = readInstallRecord(p);
   const union = (earlier: string[] | undefined, now: string[]): string[] => [...new Set([...(earlier ?? []), ...now])];
-  const record: InstallRecord = { format: 1, chromeIds: o.chromeIds, firefoxIds: [FIREFOX_EXTENSION_ID], files: union(before?.files, files), registry: union(before?.registry, registry) };
+  const record: InstallRecord = {
+    format: 1,
+    chromeIds: o.chromeIds,
+    firefoxIds: [FIREFOX_EXTENSION_ID],
+    files: union(before?.files, w.files),
+    registry: union(before?.registry, w.registry),
+    folders: union(before?.folders, w.folders),
+  };
   writeFileAtomic(installFile(p), json(record), 0o600);
-  return { record, notes };
+  return { record, notes, registered };
+}
+
+export interface McpServer {
+  command: string;
+  args: string[];
+  env?: Record<string, string>;
+}
+
+export interface McpConfig {
+  mcpServers: { mcpServers: { skillpin: McpServer } };
+  vscode: { servers: { skillpin: McpServer & { type: 'stdio' } } };
 }
 
 /**
  * The configuration an MCP client needs to start the server, in both common shapes: the installed
  * launcher `<data>/bin/skillpin mcp`, which finds a Node.js at run time (on Windows, `node` itself).
  */
-export function mcpConfig(p: Places, node: string, env: Record<string, string>): { mcpServers: unknown; vscode: unknown } {
+export function mcpConfig(p: Places, node: string, env: Record<string, string>): McpConfig {
   const bin = join(p.dataDir, 'bin');
   const start = p.platform === 'win32' ? { command: node, args: [join(bin, 'skillpin.mjs'), 'mcp'] } : { command: join(bin, 'skillpin'), args: ['mcp'] };
-  const server = { ...start, ...(Object.keys(env).length > 0 ? { env } : {}) };
+  const server: McpServer = { ...start, ...(Object.keys(env).length > 0 ? { env } : {}) };
   return { mcpServers: { mcpServers: { skillpin: server } }, vscode: { servers: { skillpin: { type: 'stdio', ...server } } } };
 }
 
@@ -209,6 +258,14 @@ function removeInstalled(p: Places, record: InstallRecord | null, run: (command:
     }
   }
   for (const key of record?.registry ?? []) run('reg', ['delete', key, '/f']);
+  // Folders install-host made for a manifest go when nothing else came to live in them, deepest first.
+  for (const folder of [...(record?.folders ?? [])].sort((a, b) => b.length - a.length)) {
+    try {
+      rmdirSync(folder);
+    } catch {
+      // A browser or the user put something there since.
+    }
+  }
   try {
     rmdirSync(p.dataDir);
   } catch {

@@ -6,7 +6,6 @@
 import type { ContentInsertMessage, ContentNoticeMessage, InsertResult } from '../messages';
 import { chatSiteOrigin } from '../chat/sites';
 import { httpOrigin } from '../origin';
-import { navigatedAwayMessage } from '../chat/content-handler';
 import { t } from '../i18n';
 
 export interface FrameTarget {
@@ -71,7 +70,7 @@ export async function deliverToChat(platform: HandOffPlatform, target: FrameTarg
     result = { ok: false, method: 'none', message: t('chat_unreachable', err instanceof Error ? err.message : String(err)) };
   }
   // Inserted; or the page had left the chat site by the time the message arrived: it gets nothing.
-  if (result.ok || result.message === navigatedAwayMessage()) return result;
+  if (result.ok || result.error === 'navigated-away') return result;
   const copied = await platform.copyText(text).catch(() => false);
   const answer: InsertResult = copied
     ? { ok: false, method: 'clipboard', message: `${result.message} ${clipboardHint()}` }

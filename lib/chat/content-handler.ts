@@ -79,7 +79,7 @@ function pageOrigin(doc: Document): string | null {
 
 /** Inserts when the page is still `origin`, and tells the user on success. Never throws. */
 export async function handleContentInsert(request: ContentInsertMessage, deps: ContentDeps): Promise<InsertResult> {
-  if (pageOrigin(deps.doc) !== request.origin) return { ok: false, method: 'none', message: navigatedAwayMessage() };
+  if (pageOrigin(deps.doc) !== request.origin) return { ok: false, method: 'none', error: 'navigated-away', message: navigatedAwayMessage() };
   const insert = deps.insert ?? insertIntoComposer;
   let result: InsertResult;
   try {

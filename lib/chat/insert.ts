@@ -37,6 +37,8 @@ export interface InsertResult {
   /** How the text got in, or `clipboard` when insertion failed and the text was copied instead. */
   method: 'insert-text' | 'insert-lines' | 'replacement-text' | 'value-setter' | 'clipboard' | 'none';
   message: string;
+  /** Why nothing was inserted, for code to act on (`message` is for people, in their language). */
+  error?: 'navigated-away';
 }
 
 export interface InsertOptions {

@@ -76,11 +76,24 @@ describe('deliverToChat: after a failed insertion', () => {
   it('a page that left the chat site before the message arrived gets nothing more', async () => {
     const p = new FakeHandOff();
     p.show(3, 'https://gemini.google.com/app');
-    p.answer = { ok: false, method: 'none', message: navigatedAwayMessage() };
+    p.answer = { ok: false, method: 'none', error: 'navigated-away', message: navigatedAwayMessage() };
     const result = await insertIntoChat(p, [], { tabId: 3, frameId: 0 }, TEXT, null);
     expect(result.message).toBe(navigatedAwayMessage());
     expect(p.copies).toEqual([]);
     expect(p.notices).toEqual([]);
+  });
+
+  it('the reason is the code, not the words: a page in another language that left says so in its words; the same words without the code are a failure', async () => {
+    const left = new FakeHandOff();
+    left.show(3, 'https://gemini.google.com/app');
+    left.answer = { ok: false, method: 'none', error: 'navigated-away', message: 'Die Seite zeigt keinen Chat mehr.' };
+    await insertIntoChat(left, [], { tabId: 3, frameId: 0 }, TEXT, null);
+    expect(left.copies).toEqual([]);
+    const failed = new FakeHandOff();
+    failed.show(3, 'https://gemini.google.com/app');
+    failed.answer = { ok: false, method: 'none', message: navigatedAwayMessage() };
+    await insertIntoChat(failed, [], { tabId: 3, frameId: 0 }, TEXT, null);
+    expect(failed.copies).toEqual([TEXT]);
   });
 
   it('an unreachable page or a malformed answer is a failure with the clipboard fallback', async () => {

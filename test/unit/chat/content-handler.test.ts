@@ -95,7 +95,7 @@ describe('handling an insert', () => {
     const insert = vi.fn();
     const notify = vi.fn();
     const result = await handleContentInsert({ type: 'skillpin:content-insert', text: 't', origin: 'https://chatgpt.com' }, { runtimeId: ID, doc: document, insert, notify });
-    expect(result).toEqual({ ok: false, method: 'none', message: navigatedAwayMessage() });
+    expect(result).toEqual({ ok: false, method: 'none', error: 'navigated-away', message: navigatedAwayMessage() });
     expect(insert).not.toHaveBeenCalled();
     expect(notify).not.toHaveBeenCalled();
   });

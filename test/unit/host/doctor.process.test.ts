@@ -52,8 +52,9 @@ describe('skillpin doctor', () => {
     // The agent folders made by the copies, and Cursor's own folder.
     expect(r.agentsFound).toEqual(['claude-code', 'cursor']);
     const chrome = r.manifests.find((m) => m.path === join(t.home, '.config/google-chrome/NativeMessagingHosts/dev.skillpin.mirror.json'));
-    expect(chrome).toMatchObject({ browser: 'chrome', present: true, pointsExists: true, allowed: [CHROME_CALLER] });
-    expect(r.manifests.find((m) => m.browser === 'firefox')).toMatchObject({ present: true, pointsExists: true, allowed: ['skillpin@skillpin.dev'] });
+    expect(chrome).toMatchObject({ browser: 'chrome', name: 'Google Chrome', present: true, expected: true, pointsExists: true, allowed: [CHROME_CALLER] });
+    expect(r.manifests.find((m) => m.browser === 'firefox')).toMatchObject({ name: 'Firefox', present: true, pointsExists: true, allowed: ['skillpin@skillpin.dev'] });
+    expect(r.manifests.map((m) => m.name)).toEqual(['Google Chrome', 'Chromium', 'Firefox']);
     expect(r.mcp.mcpServers).toEqual({
       mcpServers: { skillpin: { command: join(t.dataDir, 'bin', 'skillpin'), args: ['mcp'], env: { SKILLPIN_HOME: t.home, SKILLPIN_DATA_DIR: t.dataDir } } },
     });
