@@ -1,5 +1,6 @@
 // `skillpin doctor` in plain words (the report is host/doctor.ts).
 import type { DoctorReport } from './doctor';
+import { mcpLines } from './install-text';
 
 const agentNames: Record<string, string> = {
   'claude-code': 'Claude Code',
@@ -21,7 +22,7 @@ function installedLines(r: DoctorReport): string[] {
   ];
 }
 
-export function doctorText(r: DoctorReport): string {
+export function doctorText(r: DoctorReport, platform: NodeJS.Platform = process.platform): string {
   const lines = [`skillpin ${r.version}; the extension needs ${r.minVersion} or later.`, ...installedLines(r), ''];
   lines.push(r.profiles.length === 0 ? 'Mirror: empty (no browser has handed over a skill yet).' : 'Mirror, per browser profile:');
   for (const p of r.profiles) {
@@ -37,8 +38,7 @@ export function doctorText(r: DoctorReport): string {
     if (!m.present) lines.push(`  ${m.name}: ${m.path}: not installed`);
     else lines.push(`  ${m.name}: ${m.path}: allows ${m.allowed.join(', ') || 'nobody'}; starts ${m.points ?? 'nothing'} (${m.pointsExists ? 'there' : 'MISSING'})`);
   }
-  lines.push('', 'MCP configuration for Claude Desktop, Claude Code and Cursor ("mcpServers"):', JSON.stringify(r.mcp.mcpServers, null, 2));
-  lines.push('For VS Code (.vscode/mcp.json, "servers"):', JSON.stringify(r.mcp.vscode, null, 2), '');
+  lines.push('', ...mcpLines(r.mcp, platform), '');
   lines.push(r.problems.length === 0 ? 'No problem found.' : 'Problems:', ...r.problems.map((p) => `  - ${p}`));
   return `${lines.join('\n')}\n`;
 }

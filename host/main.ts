@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { doctor } from './doctor';
 import { doctorText } from './doctor-text';
 import { install, mcpConfig, readInstallRecord, uninstall } from './install';
+import { installText } from './install-text';
 import { runMcpServer } from './mcp';
 import { runNativeHost } from './native-host';
 import { type PlaceOverrides, type Places, places } from './places';
@@ -59,21 +60,8 @@ function installHost(args: string[]): void {
   const p = places(f.overrides);
   const program = fileURLToPath(import.meta.url);
   const env = launchEnv(f);
-  const { record, notes } = install(p, { chromeIds: f.chromeIds, chromeProfiles: f.chromeProfiles, program, node: process.execPath, env, run: runCommand });
-  const config = mcpConfig(p, process.execPath, env);
-  const lines = [
-    'Skillpin host installed.',
-    ...record.files.map((file) => `  wrote ${file}`),
-    ...record.registry.map((key) => `  registry ${key}`),
-    ...notes.map((n) => `Note: ${n}`),
-    '',
-    'MCP configuration for Claude Desktop, Claude Code and Cursor ("mcpServers"):',
-    JSON.stringify(config.mcpServers, null, 2),
-    '',
-    'For VS Code (.vscode/mcp.json, "servers"):',
-    JSON.stringify(config.vscode, null, 2),
-  ];
-  process.stdout.write(`${lines.join('\n')}\n`);
+  const outcome = install(p, { chromeIds: f.chromeIds, chromeProfiles: f.chromeProfiles, program, node: process.execPath, env, run: runCommand });
+  process.stdout.write(installText(outcome, mcpConfig(p, process.execPath, env), p.platform));
 }
 
 /** The command that installs this program again, with the Chrome ids install.json recorded. */
@@ -88,7 +76,7 @@ function runDoctor(args: string[]): number {
   const f = flags(args.filter((a) => a !== '--json'));
   const p = places(f.overrides);
   const report = doctor(p, launchEnv(f), reinstallCommand(p));
-  process.stdout.write(asJson ? `${JSON.stringify(report, null, 2)}\n` : doctorText(report));
+  process.stdout.write(asJson ? `${JSON.stringify(report, null, 2)}\n` : doctorText(report, p.platform));
   return report.problems.length === 0 ? 0 : 1;
 }
 

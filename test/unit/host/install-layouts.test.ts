@@ -102,7 +102,7 @@ describe('a Linux home with Chrome Beta, Brave, the snap Chromium and the Flatpa
       ['Firefox (Flatpak)', 'firefox'],
     ]);
     expect(report.manifests.every((m) => m.present && m.pointsExists)).toBe(true);
-    const text = doctorText(report);
+    const text = doctorText(report, 'linux');
     expect(text).toContain(`  Brave: ${join(t.home, '.config/BraveSoftware/Brave-Browser/NativeMessagingHosts', MANIFEST)}: allows ${CHROME_CALLER}`);
     expect(text).toContain(`  Firefox (Flatpak): ${join(t.home, '.var/app/org.mozilla.firefox/.mozilla/native-messaging-hosts', MANIFEST)}: allows skillpin@skillpin.dev`);
 
@@ -145,7 +145,7 @@ describe('a macOS home with Edge and Vivaldi', () => {
     const report = doctor(p, {}, 'bin/skillpin install-host');
     expect(report.manifests.map((m) => m.name)).toEqual(['Google Chrome', 'Chromium', 'Microsoft Edge', 'Vivaldi', 'Firefox']);
     expect(report.manifests.every((m) => m.present && m.pointsExists)).toBe(true);
-    expect(doctorText(report)).toContain(`  Microsoft Edge: ${join(t.home, support, 'Microsoft Edge/NativeMessagingHosts', MANIFEST)}: allows ${CHROME_CALLER}`);
+    expect(doctorText(report, 'darwin')).toContain(`  Microsoft Edge: ${join(t.home, support, 'Microsoft Edge/NativeMessagingHosts', MANIFEST)}: allows ${CHROME_CALLER}`);
 
     uninstall(p, () => undefined);
     expect(manifestsOnDisk()).toEqual([]);
