@@ -81,7 +81,7 @@ function launcherText(p: Places, program: string, o: InstallOptions, command = '
     `for n in "$SKILLPIN_NODE" "$(command -v node 2>/dev/null)" ${FALLBACK_NODES}; do`,
     `  if [ -n "$n" ] && [ -x "$n" ]; then exec "$n" ${quoteSh(program)}${command === '' ? '' : ` ${command}`} "$@"; fi`,
     'done',
-    `echo "skillpin: no Node.js found (tried $SKILLPIN_NODE, node on PATH and the usual places). Install Node.js 20 or later, then run: skillpin doctor" >&2`,
+    `echo "skillpin: no Node.js found (tried $SKILLPIN_NODE, node on PATH and the usual places). Install Node.js 22 or later, then run: skillpin doctor" >&2`,
     'exit 127',
     '',
   ].join('\n');

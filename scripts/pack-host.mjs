@@ -36,14 +36,14 @@ const README = (v) => `# skillpin ${v}
 
 The desktop program of Skillpin, the browser extension that verifies Agent Skills published by web sites.
 It keeps the skills you approved in the extension for your desktop agents: a native-messaging host for
-Chrome, Chromium and Firefox, a mirror on disk, copies in the agents' skill folders, and an MCP server.
+Chrome, Chromium, Edge, Brave, Vivaldi and Firefox, a mirror on disk, copies in the agents' skill folders, and an MCP server.
 
     npx skillpin@${v} install-host --chrome-id <the id chrome://extensions shows for Skillpin>
     skillpin doctor
     skillpin mcp
     skillpin uninstall-host
 
-It needs Node.js 20 or later, makes no network request, and has no dependencies.
+It needs Node.js 22 or later, makes no network request, and has no dependencies.
 `;
 
 export async function packHost() {
@@ -63,7 +63,7 @@ export async function packHost() {
     type: 'module',
     bin: { skillpin: 'bin/skillpin.js' },
     files: ['bin', 'dist', 'README.md', 'LICENSE'],
-    engines: { node: '>=20' },
+    engines: { node: '>=22' },
     license: JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).license ?? 'UNLICENSED',
   };
   writeFileSync(join(PKG, 'package.json'), `${JSON.stringify(pkg, null, 2)}\n`);

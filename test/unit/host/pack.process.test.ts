@@ -33,7 +33,7 @@ afterAll(() => t.cleanup());
 describe('the packed program', () => {
   it('has no dependencies, and runs --version from the fresh prefix', () => {
     const pkg = JSON.parse(readFileSync(join(dirname(dirname(skillpin)), 'lib', 'node_modules', 'skillpin', 'package.json'), 'utf8'));
-    expect(pkg).toMatchObject({ name: 'skillpin', version: HOST_VERSION, bin: { skillpin: 'bin/skillpin.js' } });
+    expect(pkg).toMatchObject({ name: 'skillpin', version: HOST_VERSION, bin: { skillpin: 'bin/skillpin.js' }, engines: { node: '>=22' } });
     expect(pkg.dependencies).toBeUndefined();
     const out = spawnSync(skillpin, ['--version'], { encoding: 'utf8', env: env() });
     expect(out.stdout).toBe(`skillpin ${HOST_VERSION}\n`);
