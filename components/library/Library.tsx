@@ -43,7 +43,7 @@ function Body({ env }: { env: LibraryEnv }) {
   const { state, version } = useLibrary(env);
   const tab = useActiveTab(env);
   const announce = useAnnounce();
-  const insertEnv = useMemo(() => ({ ...env, insert: env.client.libraryInsert }), [env]);
+  const insertEnv = useMemo(() => ({ ...env, insert: env.client.insert }), [env]);
   const actions = useSkillActions(insertEnv, '', () => undefined, version);
   const [query, setQuery] = useState('');
   const [active, setActive] = useState(0);

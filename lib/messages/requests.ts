@@ -89,16 +89,10 @@ export interface PrivilegedRequests {
   'skillpin:approved-list': { request: { offset?: number; limit?: number }; response: ApprovedSkillSummary[] };
   /**
    * Build the skill context in the background and insert it into the chat composer of `tabId`,
-   * provided that tab still shows `chatOrigin` (the chat site the popup offered) and that
-   * origin is a chat site.
+   * provided that tab still shows `chatOrigin` (the chat site the popup or the side panel offered
+   * when the user chose) and that origin is a chat site.
    */
   'skillpin:insert': { request: { tabId: number; chatOrigin: string; origin: string; url: string }; response: InsertResult };
-  /**
-   * The side panel's Insert into chat: the same checks and insertion as skillpin:insert, into the
-   * panel's active tab `tabId`, provided it still shows `chatOrigin` (the chat site the panel showed
-   * when the user chose). A path of its own, so that the hand-off gate's enumeration lists it.
-   */
-  'skillpin:library-insert': { request: { tabId: number; chatOrigin: string; origin: string; url: string }; response: InsertResult };
   'skillpin:settings-get': { request: Record<string, never>; response: Settings };
   'skillpin:settings-set': { request: { settings: Settings }; response: ActionResult };
   /**

@@ -80,7 +80,7 @@ test('the library: find a skill of two sites by typing, insert it line for line,
     await panel.keyboard.press('Enter');
     await expect(panel.getByTestId('library-review')).toBeVisible();
     const tabId = await sw.evaluate(async (url) => (await chrome.tabs.query({})).find((t) => t.url?.startsWith(url))?.id, composers.origin(spec));
-    const refused = await send<InsertResult>(extPage, { type: 'skillpin:library-insert', tabId, chatOrigin: composers.origin(spec), origin: docs.origin, url: skillUrl });
+    const refused = await send<InsertResult>(extPage, { type: 'skillpin:insert', tabId, chatOrigin: composers.origin(spec), origin: docs.origin, url: skillUrl });
     expect(refused.ok).toBe(false);
     expect((await composerState(chat)).model).toBe(before);
 
@@ -129,7 +129,7 @@ test('the library follows a tab switch, and refuses a chat tab that moved to ano
 
     // A request naming the chat site the tab showed before is refused: the tab moved.
     const tabId = await sw.evaluate(async (u) => (await chrome.tabs.query({})).find((t) => t.url?.startsWith(u))?.id, site.origin);
-    const res = await send<InsertResult>(extPage, { type: 'skillpin:library-insert', tabId, chatOrigin: composers.origin(spec), origin: site.origin, url });
+    const res = await send<InsertResult>(extPage, { type: 'skillpin:insert', tabId, chatOrigin: composers.origin(spec), origin: site.origin, url });
     expect(res.ok).toBe(false);
   } finally {
     await site.close();

@@ -76,9 +76,7 @@ export function approvalHandlers(worker: WorkerState): Slice<'approvals'> {
     'skillpin:skill-context': async (req, sender) => contextFor(worker, req.origin, req.url, sender, { kind: 'clipboard' }),
     'skillpin:approved-list': async (req) => approvedList(worker, { ...(req.offset === undefined ? {} : { offset: req.offset }), ...(req.limit === undefined ? {} : { limit: req.limit }) }),
     'skillpin:approvals-list': async () => (await worker.store()).listApprovals(),
+    // From the popup and the side panel, which say what happened themselves: the chat page shows no message of its own.
     'skillpin:insert': async (req, sender) => insertSkill(worker, { origin: req.origin, url: req.url, frame: { tabId: req.tabId, frameId: 0 }, expectedOrigin: req.chatOrigin, quiet: true }, sender),
-    // The side panel says what happened itself, as the popup does: the chat page shows no message of its own.
-    'skillpin:library-insert': async (req, sender) =>
-      insertSkill(worker, { origin: req.origin, url: req.url, frame: { tabId: req.tabId, frameId: 0 }, expectedOrigin: req.chatOrigin, quiet: true }, sender),
   };
 }

@@ -85,7 +85,7 @@ test('Firefox: the library finds a skill of two sites by typing, inserts it line
     expect(await text(panel, row)).toContain('Content changed since you approved it');
     expect(await panel.$(`${row} [data-action="insert"]`)).toBeNull();
     const tabId = await ffTabId(ext, composers.url(spec));
-    const refused = await ffSend<InsertResult>(ext, { type: 'skillpin:library-insert', tabId, chatOrigin: composers.origin(spec), origin: docs.origin, url });
+    const refused = await ffSend<InsertResult>(ext, { type: 'skillpin:insert', tabId, chatOrigin: composers.origin(spec), origin: docs.origin, url });
     expect(refused.ok).toBe(false);
     expect(await chat.evaluate(() => window.composerTest.model())).toBe(ctx.context);
 

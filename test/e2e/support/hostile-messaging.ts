@@ -36,7 +36,6 @@ export function forgedRequests(report: OriginReport, tabId: number, settings: Se
     'skillpin:skill-context': { type: 'skillpin:skill-context', origin, url },
     'skillpin:approved-list': { type: 'skillpin:approved-list' },
     'skillpin:insert': { type: 'skillpin:insert', tabId, chatOrigin: origin, origin, url },
-    'skillpin:library-insert': { type: 'skillpin:library-insert', tabId, chatOrigin: origin, origin, url },
     'skillpin:settings-get': { type: 'skillpin:settings-get' },
     'skillpin:settings-set': { type: 'skillpin:settings-set', settings: { ...settings, paused: true, allowList: [origin], denyList: ['https://victim.example'] } },
     'skillpin:settings-update': { type: 'skillpin:settings-update', changes: { paused: true, denyList: ['https://victim.example'] } },

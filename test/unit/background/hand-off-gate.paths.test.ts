@@ -23,7 +23,7 @@ import { confirmKeys } from '../../support/confirm';
 import { buildSite, keyPair, skillText } from '../../support/signed-sites';
 import { FakeNative } from './fake-native';
 import { HANG, RulesPlatform } from './fake-platform';
-import { LIBRARY, OPTIONS_PAGE, POPUP, startService } from './service-harness';
+import { OPTIONS_PAGE, POPUP, startService } from './service-harness';
 
 const K = keyPair(71);
 const OTHER = keyPair(72);
@@ -79,13 +79,6 @@ const DRIVERS: Record<HandOffPath, Driver> = {
     target: MESSAGES['skillpin:insert'].handsOff,
     deliver: async (env, url) => {
       await env.ask({ type: 'skillpin:insert', tabId: CHAT_TAB, chatOrigin: CHAT, origin: env.origin, url });
-      return { delivered: carries([...env.platform.inserts.map((i) => i.text), ...env.platform.copies], url) };
-    },
-  },
-  'skillpin:library-insert': {
-    target: MESSAGES['skillpin:library-insert'].handsOff,
-    deliver: async (env, url) => {
-      await env.ask({ type: 'skillpin:library-insert', tabId: CHAT_TAB, chatOrigin: CHAT, origin: env.origin, url }, LIBRARY);
       return { delivered: carries([...env.platform.inserts.map((i) => i.text), ...env.platform.copies], url) };
     },
   },

@@ -45,7 +45,7 @@ function paged(all: () => ApprovedSkillSummary[]): Handlers['skillpin:approved-l
 function setup(items: () => ApprovedSkillSummary[], handlers: Handlers = {}, tab: ActiveTab | null = CHAT) {
   const bg = fakeBackground({
     'skillpin:approved-list': paged(items),
-    'skillpin:library-insert': () => ({ ok: true, method: 'insert-lines', message: '' }),
+    'skillpin:insert': () => ({ ok: true, method: 'insert-lines', message: '' }),
     'skillpin:skill-context': (req) => ({ ok: true, context: `CTX ${req.url}`, name: 'x' }),
     ...handlers,
   });
@@ -172,8 +172,7 @@ describe('keyboard first', () => {
     expect(activeName(root)).toBe('beta');
     expect(root.querySelector('[data-testid="library-active"]')?.textContent).toBe("beta, docs.example.com: Matches the site's checksum");
     await key(search(root), 'Enter');
-    expect(bg.ofType('skillpin:library-insert')).toEqual([{ type: 'skillpin:library-insert', tabId: 9, chatOrigin: CHAT.origin, origin: DOCS, url: LIST[1]?.url }]);
-    expect(bg.ofType('skillpin:insert')).toEqual([]);
+    expect(bg.ofType('skillpin:insert')).toEqual([{ type: 'skillpin:insert', tabId: 9, chatOrigin: CHAT.origin, origin: DOCS, url: LIST[1]?.url }]);
     expect(root.querySelector('[data-testid="announcer"]')?.textContent).toContain('chatgpt.com');
   });
 
@@ -195,7 +194,7 @@ describe('keyboard first', () => {
     const root = await render();
     await key(search(root), 'ArrowDown');
     await key(search(root), 'Enter');
-    expect(bg.ofType('skillpin:library-insert')).toEqual([]);
+    expect(bg.ofType('skillpin:insert')).toEqual([]);
     expect(root.querySelector('[data-testid="announcer"]')?.textContent).toContain('No chat is open');
     await key(search(root), 'ArrowUp');
     await key(search(root), 'Enter');
@@ -224,10 +223,10 @@ describe('acting on the active tab', () => {
   });
 
   it('Insert names the tab it showed, and a refusal is said', async () => {
-    const { bg, render } = setup(() => LIST, { 'skillpin:library-insert': () => ({ ok: false, method: 'none', message: 'The tab moved to another site.' }) });
+    const { bg, render } = setup(() => LIST, { 'skillpin:insert': () => ({ ok: false, method: 'none', message: 'The tab moved to another site.' }) });
     const root = await render();
     await click(byText(root, '[data-skill-url]', 'alpha')?.querySelector('[data-action="insert"]'));
-    expect(bg.ofType('skillpin:library-insert')[0]).toMatchObject({ tabId: 9, chatOrigin: CHAT.origin });
+    expect(bg.ofType('skillpin:insert')[0]).toMatchObject({ tabId: 9, chatOrigin: CHAT.origin });
     expect(root.querySelector('[data-testid="announcer"]')?.textContent).toContain('The tab moved to another site.');
   });
 
