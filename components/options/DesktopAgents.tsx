@@ -34,7 +34,7 @@ export function DesktopAgents({ model, status }: { model: DesktopModel; status: 
   const picked = model.settings?.desktopAgents ?? [];
   const found = status.found ?? null;
   return (
-    <fieldset class="desktop-agents" disabled={model.busy}>
+    <fieldset class="desktop-agents">
       <legend>{t('desktop_agents_title')}</legend>
       <p class="hint">{t('desktop_agents_help')}</p>
       <p class="result result-warn" data-testid="desktop-trust">

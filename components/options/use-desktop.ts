@@ -41,13 +41,17 @@ export function useDesktop(env: OptionsEnv, version: number): DesktopModel {
   const [busy, setBusy] = useState(false);
   const [carrying, setCarrying] = useState(false);
   const seq = useRef(0);
+  /** The settings as the page shows them, changes not answered yet included (a second tick builds on the first). */
+  const latest = useRef<Settings | null>(null);
+  const pending = useRef(0);
 
   async function load(): Promise<void> {
     const n = ++seq.current;
     try {
       const [s, st] = await Promise.all([env.client.settingsGet(), env.client.desktopStatus()]);
       if (n !== seq.current) return;
-      setSettings(s);
+      // A change still on its way is shown as made: the stored settings follow once it is answered.
+      if (pending.current === 0) setSettings((latest.current = s));
       setStatus(st);
       setError(null);
     } catch (err) {
@@ -62,7 +66,8 @@ export function useDesktop(env: OptionsEnv, version: number): DesktopModel {
 
   async function change(changes: Partial<Settings>): Promise<boolean> {
     // Shown at once (a box the user ticked stays ticked); the settings as stored follow the answer.
-    setSettings((s) => (s === null ? s : { ...s, ...changes }));
+    if (latest.current !== null) setSettings((latest.current = { ...latest.current, ...changes }));
+    pending.current += 1;
     setBusy(true);
     try {
       const res = await env.client.settingsUpdate(changes);
@@ -72,7 +77,8 @@ export function useDesktop(env: OptionsEnv, version: number): DesktopModel {
       announce(t('desktop_save_failed', errorText(err)), 'error');
       return false;
     } finally {
-      setBusy(false);
+      pending.current -= 1;
+      if (pending.current === 0) setBusy(false);
       await load();
     }
   }
@@ -130,7 +136,7 @@ export function useDesktop(env: OptionsEnv, version: number): DesktopModel {
       await change({ desktopMirror: false });
     },
     setAgent: async (agent, on) => {
-      const now = settings?.desktopAgents ?? [];
+      const now = latest.current?.desktopAgents ?? [];
       await change({ desktopAgents: on ? [...now.filter((a) => a !== agent), agent] : now.filter((a) => a !== agent) });
     },
     check: async () => {

@@ -163,6 +163,24 @@ describe('Desktop agents in the options page', () => {
     expect(w.order).toEqual(['desktop-check']);
   });
 
+  it('two agents ticked in a row, the second before the first is answered: both stay ticked and both are saved', async () => {
+    const w = world({ settings: { ...DEFAULT_SETTINGS, desktopMirror: true }, status: { ...DESKTOP_OFF, enabled: true, permission: true, state: 'in-sync' } });
+    const root = await w.render();
+    const box = (agent: string) => root.querySelector<HTMLInputElement>(`[data-agent="${agent}"]`);
+    await act(() => {
+      for (const agent of ['claude-code', 'codex']) {
+        const el = box(agent) as HTMLInputElement;
+        el.checked = true;
+        el.dispatchEvent(new Event('change', { bubbles: true }));
+      }
+    });
+    expect(box('codex')?.disabled).toBe(false);
+    await flush();
+    expect(w.settings().desktopAgents).toEqual(['claude-code', 'codex']);
+    expect(box('claude-code')?.checked).toBe(true);
+    expect(box('codex')?.checked).toBe(true);
+  });
+
   it('agents are picked one by one, with what files there are trusted with said first', async () => {
     const w = world({ settings: { ...DEFAULT_SETTINGS, desktopMirror: true }, status: { ...DESKTOP_OFF, enabled: true, permission: true, state: 'in-sync' } });
     const root = await w.render();
