@@ -37,6 +37,7 @@ console.log(`mock chat:      ${chat.origin}/index.html`);
 console.log(`browser profile: ${demo.profile} (deleted when the demo stops)`);
 console.log(`downloads:      ${downloads} (an export for upload is saved here)`);
 console.log(`chat sites:     ${chat.origin} (Settings → Other chat sites)`);
+console.log(`desktop folder: ${demo.desktop.dir} (the desktop program's home and data for this demo; deleted when the demo stops)`);
 
 const shutdown = () => demo.close();
 for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM'])) process.on(signal, () => void shutdown().then(() => process.exit(0)));
@@ -74,6 +75,10 @@ if (stay) {
   console.log(`  2. In the popup, click ${buttonName('approve', lang)} on a skill (e.g. ${DEMO_SKILLS[0]?.name}).`);
   console.log(`  3. Open a new tab on the mock chat: ${chat.origin}/index.html`);
   console.log(`  4. There, click the Skillpin icon again, then ${buttonName('insert_into_chat', lang)}: the skill lands in the chat's message box.`);
+  console.log('\nDesktop agents (README, "Use a skill in your desktop agent"), for this demo only:');
+  console.log(`  5. Open Skillpin's settings (chrome-extension://${extensionId}/options.html#desktop), Desktop agents, turn it on and allow what the browser asks.`);
+  console.log(`  6. In a terminal in ${root}:\n       ${demo.desktop.installCommand}`);
+  console.log(`  7. Press ${buttonName('desktop_check', lang)} and tick the agents: approved skills appear under ${demo.desktop.home}/ (.claude/skills, .agents/skills, …), never in your own home.`);
   console.log('Ctrl+C stops the demo and deletes its browser profile.');
   await new Promise(() => undefined);
 }

@@ -5,8 +5,11 @@
 // the toolbar, the mock chat one of its "Other chat sites". Downloads go into a folder of ours under
 // their own names (Playwright's download handling would keep them under a random name in a temporary
 // folder deleted with the browser); the sandbox is on wherever Chromium can run it (chromium.mjs).
+// The desktop program, when the user installs it with the command the demo prints, lives under a
+// demo folder of its own (its home with the agent folders, its data folder), never the user's real
+// ones; the demo removes that folder when it stops.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium } from 'playwright-core';
@@ -38,11 +41,57 @@ export function buildOnce() {
  *   keys: { publicKeyB64: string, secret: Uint8Array },
  *   profile: string,
  *   downloads: string,
+ *   desktop: DemoDesktop,
  *   tabList(): Promise<{ id: number, url: string, active: boolean }[]>,
  *   send(page: import('playwright-core').Page, message: Record<string, unknown>): Promise<any>,
  *   close(): Promise<void>,
  * }} DemoSession
  */
+
+/**
+ * @typedef {{
+ *   dir: string,
+ *   home: string,
+ *   dataDir: string,
+ *   installArgs: string[],
+ *   installCommand: string,
+ * }} DemoDesktop
+ */
+
+/**
+ * The demo's folder for the desktop program and the commands that install and remove it for the demo's
+ * own profile: manifests in the profile's NativeMessagingHosts/ (where Chromium looks for a profile of
+ * its own) and under the demo home, the agent folders under the demo home, the mirror in its data folder.
+ * @param {string} dir @param {string} profile @param {string} extensionId
+ * @returns {DemoDesktop}
+ */
+export function demoDesktop(dir, profile, extensionId) {
+  const home = join(dir, 'home');
+  const dataDir = join(dir, 'data');
+  const installArgs = ['install-host', '--chrome-id', extensionId, '--chrome-profile', profile, '--home', home, '--data-dir', dataDir];
+  const quote = (/** @type {string} */ a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`);
+  return { dir, home, dataDir, installArgs, installCommand: ['bin/skillpin', ...installArgs].map(quote).join(' ') };
+}
+
+/**
+ * Marks the profile in developer mode, as every profile that loads an unpacked extension is, and
+ * (tests only: no test can click the browser's prompt) records nativeMessaging as granted.
+ * @param {string} profileDir @param {string} id @param {{ grantNativeMessaging?: boolean }} options
+ */
+function likeARealProfile(profileDir, id, options) {
+  const file = join(profileDir, 'Default', 'Preferences');
+  /** @type {Record<string, any>} */
+  const prefs = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
+  const extensions = prefs.extensions ?? {};
+  extensions.ui = { ...(extensions.ui ?? {}), developer_mode: true };
+  if (options.grantNativeMessaging) {
+    const granted = { api: ['nativeMessaging'] };
+    extensions.settings = { ...(extensions.settings ?? {}), [id]: { granted_permissions: granted, runtime_granted_permissions: granted } };
+  }
+  prefs.extensions = extensions;
+  mkdirSync(join(profileDir, 'Default'), { recursive: true });
+  writeFileSync(file, JSON.stringify(prefs));
+}
 
 /** Resolves once the page's extension answers `skillpin:ready` (store open, policy known). */
 async function waitReady(/** @type {import('playwright-core').Page} */ page) {
@@ -62,7 +111,9 @@ async function waitReady(/** @type {import('playwright-core').Page} */ page) {
 /**
  * Starts the servers and the browser. `lang`: the browser's language (Chromium's --lang and the
  * LANGUAGE environment variable; "de" shows Skillpin in German).
- * @param {{ headless: boolean, lang?: string, siteDir?: string, downloads?: string, viewport?: { width: number, height: number } }} options
+ * `grantNativeMessaging` (tests only): the profile starts with nativeMessaging granted, as after the
+ * user's Allow, which no test can click.
+ * @param {{ headless: boolean, lang?: string, siteDir?: string, downloads?: string, desktopDir?: string, grantNativeMessaging?: boolean, viewport?: { width: number, height: number } }} options
  * @returns {Promise<DemoSession>}
  */
 export async function startDemo(options) {
@@ -78,6 +129,10 @@ export async function startDemo(options) {
   const profile = mkdtempSync(join(tmpdir(), 'skillpin-demo-'));
   const expectedId = unpackedExtensionId(EXTENSION_DIR);
   pinExtensions(profile, [expectedId]);
+  likeARealProfile(profile, expectedId, options);
+  const desktop = demoDesktop(options.desktopDir ?? join(ROOT, '.demo/desktop'), profile, expectedId);
+  rmSync(desktop.dir, { recursive: true, force: true });
+  mkdirSync(desktop.home, { recursive: true });
   const sandbox = sandboxFor();
   const lang = options.lang;
   const context = await chromium.launchPersistentContext(profile, {
@@ -136,6 +191,7 @@ export async function startDemo(options) {
     keys,
     profile,
     downloads,
+    desktop,
     tabList: () => worker.evaluate(async () => (await chrome.tabs.query({})).map((t) => ({ id: t.id ?? -1, url: t.url ?? '', active: t.active }))),
     /** @param {import('playwright-core').Page} page @param {Record<string, unknown>} message */
     send: (page, message) => page.evaluate((m) => chrome.runtime.sendMessage(m), message),
@@ -144,6 +200,8 @@ export async function startDemo(options) {
       await site.close();
       await chat.close();
       rmSync(profile, { recursive: true, force: true });
+      // What the program wrote for the demo (agent copies, mirror, manifests) is all under this folder.
+      rmSync(desktop.dir, { recursive: true, force: true });
     },
   };
   return session;
