@@ -1,42 +1,12 @@
-// What follows a finished probe besides the report itself: the badge of every tab showing the
-// origin, and at most one notification per change the user should know of.
+// What follows a finished probe besides the report itself and the badges (badge.ts): at most one
+// notification per change the user should know of, and whether the pages that follow approved skills
+// should look again.
 import type { OriginReport } from '../types';
-import { badgeFor } from './badge';
-import { httpOrigin } from '../origin';
 import type { BackgroundPlatform } from './deps';
 import { notificationFor } from './notify';
 import { outdatedExports, readExportRecords } from './skill-export';
 
 const NOTIFIED_KEY = 'skillpin:notified';
-
-/** The badge of every tab showing the origin, in private windows (`priv`) or in normal ones: a report is only about the windows it was made for. */
-export async function updateBadges(platform: BackgroundPlatform, report: OriginReport, priv = false): Promise<void> {
-  const tabs = await platform.listTabs();
-  const badge = badgeFor(report);
-  const showing = tabs.filter((t) => t.url && httpOrigin(t.url) === report.origin && t.incognito === priv);
-  await Promise.all(showing.map((t) => platform.setBadge(t.id, badge).catch(() => undefined)));
-}
-
-/**
- * The badge from a probe's verdict as soon as it is known, before the report is written
- * (ProbeOptions.onVerdict), and again when the probe has finished (its verdict may have changed
- * with the write: a first pin that could not be written, a pin changed meanwhile; a tab may have
- * come to the origin since). The updates run one after another, so a later verdict is never
- * overtaken by an earlier one.
- */
-export function verdictBadges(platform: BackgroundPlatform, priv: boolean): { tell(report: OriginReport): void; settle(report: OriginReport): Promise<void> } {
-  let chain: Promise<void> = Promise.resolve();
-  const show = (report: OriginReport): Promise<void> => {
-    chain = chain.catch(() => undefined).then(() => updateBadges(platform, report, priv));
-    return chain;
-  };
-  return {
-    tell(report) {
-      show(report).catch(() => undefined);
-    },
-    settle: show,
-  };
-}
 
 /**
  * At most one notification per change. `memory`: the notifications told about private windows'

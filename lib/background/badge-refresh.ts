@@ -3,7 +3,7 @@
 // site, else its stored report. A tab whose origin is being probed is left to that probe, which
 // sets the badge when it ends (an approval, an import, a key decision probe the origins they touch).
 import { httpOrigin } from '../origin';
-import { badgeFor, notCheckedTitle } from './badge';
+import { showBadge } from './badge';
 import type { WorkerState } from './worker-state';
 
 export async function refreshBadges(worker: WorkerState): Promise<void> {
@@ -15,7 +15,6 @@ export async function refreshBadges(worker: WorkerState): Promise<void> {
     if (!tab.url || !origin || worker.probes.inFlight(origin, tab.incognito)) continue;
     const decision = await worker.probes.check('navigation', tab.url, { kind: 'tab', incognito: tab.incognito });
     // A private tab shows the private windows' report (lib/trust/private-store.ts).
-    const badge = decision.probe ? badgeFor(await worker.currentReport(origin, decision.private)) : { text: '', color: '#5b6470', title: notCheckedTitle(decision.reason) };
-    await worker.platform.setBadge(tab.id, badge).catch(() => undefined);
+    await showBadge(worker.platform, tab.id, decision.probe ? { report: await worker.currentReport(origin, decision.private) } : { notChecked: decision.reason });
   }
 }

@@ -1,7 +1,9 @@
 // The toolbar badge for a tab: the number of usable skills, or a warning. Titles come from
 // the locale files (lib/i18n); the extension's i18n API has no plural rules, so counts of one
-// have their own messages.
+// have their own messages. The only module that writes a badge (test/unit/background/badge-writers.test.ts):
+// a tab's report, a tab that was not checked, every tab of an origin after a probe.
 import { t, type MessageKey } from '../i18n';
+import { httpOrigin } from '../origin';
 import type { GateReason } from './probe-gate';
 import { WARNING_STATUSES, type OriginReport } from '../types';
 
@@ -50,5 +52,45 @@ export function badgeFor(report: OriginReport | null): Badge {
     text: usable > 99 ? '99+' : String(usable),
     color: '#2e7d32',
     title: usable === 1 ? t('badge_usable_one') : t('badge_usable_many', usable),
+  };
+}
+
+/** What writes a badge: the platform's setBadge and its open tabs. */
+export interface BadgeWriter {
+  setBadge(tabId: number, badge: Badge): Promise<void>;
+  listTabs(): Promise<{ id: number; url: string | null; incognito: boolean }[]>;
+}
+
+/** One tab's badge: its origin's report, or "not checked" and why. Never throws. */
+export async function showBadge(platform: BadgeWriter, tabId: number, of: { report: OriginReport | null } | { notChecked: string | null }): Promise<void> {
+  const badge = 'report' in of ? badgeFor(of.report) : { ...NO_BADGE, title: notCheckedTitle(of.notChecked) };
+  await platform.setBadge(tabId, badge).catch(() => undefined);
+}
+
+/** The badge of every tab showing the origin, in private windows (`priv`) or in normal ones: a report is only about the windows it was made for. */
+export async function updateBadges(platform: BadgeWriter, report: OriginReport, priv = false): Promise<void> {
+  const tabs = await platform.listTabs();
+  const showing = tabs.filter((tab) => tab.url && httpOrigin(tab.url) === report.origin && tab.incognito === priv);
+  await Promise.all(showing.map((tab) => showBadge(platform, tab.id, { report })));
+}
+
+/**
+ * The badge from a probe's verdict as soon as it is known, before the report is written
+ * (ProbeOptions.onVerdict), and again when the probe has finished (its verdict may have changed
+ * with the write: a first pin that could not be written, a pin changed meanwhile; a tab may have
+ * come to the origin since). The updates run one after another, so a later verdict is never
+ * overtaken by an earlier one.
+ */
+export function verdictBadges(platform: BadgeWriter, priv: boolean): { tell(report: OriginReport): void; settle(report: OriginReport): Promise<void> } {
+  let chain: Promise<void> = Promise.resolve();
+  const show = (report: OriginReport): Promise<void> => {
+    chain = chain.catch(() => undefined).then(() => updateBadges(platform, report, priv));
+    return chain;
+  };
+  return {
+    tell(report) {
+      show(report).catch(() => undefined);
+    },
+    settle: show,
   };
 }

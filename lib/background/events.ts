@@ -2,7 +2,7 @@
 // loaded, unless a report is still current: page-events.ts), closed tabs, the revalidation alarm,
 // managed storage changes and notification clicks. Context-menu clicks are in menu-click.ts.
 import type { OriginReport } from '../types';
-import { badgeFor, notCheckedTitle } from './badge';
+import { showBadge } from './badge';
 import type { WorkerState } from './worker-state';
 import { httpOrigin } from '../origin';
 import type { BackgroundService } from './deps';
@@ -44,11 +44,11 @@ export function createEvents(worker: WorkerState): Events {
       const stored = origin ? worker.currentReport(origin, incognito).catch(() => null) : Promise.resolve(null);
       const decision = await probes.check('navigation', url, subject, again);
       if (!decision.probe) {
-        await platform.setBadge(tabId, { text: '', color: '#5b6470', title: notCheckedTitle(decision.reason) }).catch(() => undefined);
+        await showBadge(platform, tabId, { notChecked: decision.reason });
         return null;
       }
       const known = decision.origin === origin && decision.private === incognito ? await stored : await worker.currentReport(decision.origin, decision.private);
-      if (known) await platform.setBadge(tabId, badgeFor(known)).catch(() => undefined);
+      if (known) await showBadge(platform, tabId, { report: known });
       if (known && isQuiet(known)) return known;
       return probes.probe('navigation', url, subject);
     },
