@@ -15,7 +15,7 @@ import { unpackedExtensionId } from '../../scripts/lib/chromium.mjs';
 import type { DesktopAgentId } from '../../lib/desktop/agents';
 import { NATIVE_HOST_NAME } from '../../lib/desktop/limits';
 import type { OriginReport, Settings } from '../../lib/types';
-import { approveThrough } from './support/approve';
+import { approveInPopup } from './support/approve';
 import { EXTENSION_DIR, launch, send } from './support/extension';
 import { expectServedByInstalledMcp, freshHomeEnv, installPacked, launcherOf, type PackedHost, runInstalled, skillFilesInHome } from './support/packed-host';
 import { seed, startPublisher } from './support/sites';
@@ -33,16 +33,6 @@ test.afterEach(async () => {
   host?.cleanup();
   host = null;
 });
-
-/** Approves one skill with the popup's own Approve button (and its one confirmation, when asked). */
-async function approveInPopup(ctx: BrowserContext, origin: string, name: string): Promise<void> {
-  const popup = await ctx.newPage();
-  await popup.goto(`chrome-extension://${extensionId}/popup.html?origin=${encodeURIComponent(origin)}`);
-  const card = popup.locator('[data-skill-url]', { hasText: name }).first();
-  await approveThrough(popup, card.getByRole('button', { name: /approve/i }), card.locator('[data-action="copy"]'));
-  await expect.poll(async () => (await send<OriginReport>(popup, { type: 'skillpin:report', origin }))?.skills.find((s) => s.name === name)?.approval.state).toBe('approved');
-  await popup.close();
-}
 
 /** Ticks an agent in the options page and waits until the setting is stored. */
 async function tickAgent(page: Page, agent: DesktopAgentId): Promise<void> {
@@ -92,7 +82,7 @@ test('packed and installed offline in a fresh home: the options page turns the m
     const visit = await ctx.newPage();
     await visit.goto(`${site.origin}/`);
     await expect.poll(async () => (await send<OriginReport | null>(page, { type: 'skillpin:report', origin: site.origin }))?.state, { timeout: 20_000 }).toBe('done');
-    await approveInPopup(ctx, site.origin, 'search-docs');
+    await approveInPopup(ctx, extensionId, site.origin, 'search-docs');
 
     const skillMd = readFileSync(join(site.dir, 'skills', 'search-docs', 'SKILL.md'));
     const copies = ['.agents/skills/search-docs/SKILL.md', '.claude/skills/search-docs/SKILL.md'];

@@ -25,7 +25,7 @@ import type { DesktopStatus } from '../../lib/messages';
 import type { OriginReport } from '../../lib/types';
 import { SAMPLE_SKILLS, skillFromFolder } from '../support/desktop';
 import { NATIVE_HOST_NAME } from '../../lib/desktop/limits';
-import { approveThrough } from './support/approve';
+import { approveInPopup } from './support/approve';
 
 let places: DesktopPlaces;
 let profileDir: string;
@@ -89,17 +89,6 @@ async function mirrorFromPage(page: Page, skills: Record<string, unknown>[], age
   ] as const);
 }
 
-/** Approves one skill with the popup's own Approve button, as flows.spec.ts does. */
-async function approveInPopup(ctx: BrowserContext, origin: string, name: string): Promise<void> {
-  const popup = await ctx.newPage();
-  await popup.goto(`chrome-extension://${extensionId}/popup.html?origin=${encodeURIComponent(origin)}`);
-  const card = popup.locator('[data-skill-url]', { hasText: name }).first();
-  // The one confirmation, when the skill asks one, covers every agent folder.
-  await approveThrough(popup, card.getByRole('button', { name: /approve/i }), card.locator('[data-action="copy"]'));
-  await expect.poll(async () => (await send<OriginReport>(popup, { type: 'skillpin:report', origin }))?.skills.find((s) => s.name === name)?.approval.state).toBe('approved');
-  await popup.close();
-}
-
 test('the journey: turn it on in the options page, approve on a site, the agent folder and MCP get the skill; a byte changed on disk is not served; a content change takes it away; the next start reaches the program alone', async () => {
   test.setTimeout(180_000);
   installHost(places, ['--chrome-id', extensionId, '--chrome-profile', profileDir]);
@@ -123,8 +112,8 @@ test('the journey: turn it on in the options page, approve on a site, the agent 
     const visit = await ctx.newPage();
     await visit.goto(`${site.origin}/`);
     await expect.poll(async () => (await send<OriginReport | null>(page, { type: 'skillpin:report', origin: site.origin }))?.state, { timeout: 20_000 }).toBe('done');
-    await approveInPopup(ctx, site.origin, 'search-docs');
-    await approveInPopup(ctx, site.origin, 'api-client');
+    await approveInPopup(ctx, extensionId, site.origin, 'search-docs');
+    await approveInPopup(ctx, extensionId, site.origin, 'api-client');
 
     const served = (name: string) => readFileSync(join(site.dir, 'skills', name, 'SKILL.md'));
     const copy = (name: string) => join(places.home, '.claude/skills', name, 'SKILL.md');

@@ -13,10 +13,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DesktopAgentId } from '../../../lib/desktop/agents';
 import { FIREFOX_EXTENSION_ID, NATIVE_HOST_NAME } from '../../../lib/desktop/limits';
-import type { OriginReport, Settings } from '../../../lib/types';
+import type { Settings } from '../../../lib/types';
 import { expectServedByInstalledMcp, freshHomeEnv, installPacked, launcherOf, runInstalled, skillFilesInHome } from '../support/packed-host';
-import { seed, startPublisher, type PublisherSite } from '../support/sites';
-import { ensureFirefoxBuild, ffSend, ffWaitForReport, launchFirefox, newProfileDir, openExtensionPage, removeProfileDir, type FirefoxSession } from './support';
+import { seed, startPublisher } from '../support/sites';
+import { approveWithPopup, ensureFirefoxBuild, ffSend, launchFirefox, newProfileDir, openExtensionPage, removeProfileDir, type FirefoxSession } from './support';
 
 test.describe.configure({ timeout: 240_000 });
 test.beforeAll(() => ensureFirefoxBuild());
@@ -35,22 +35,6 @@ async function tickAgent(options: Page, agent: DesktopAgentId): Promise<void> {
   await options.waitForSelector(`[data-agent="${agent}"]:not(:disabled)`);
   await options.click(`[data-agent="${agent}"]`);
   await until(async () => (await ffSend<Settings>(options, { type: 'skillpin:settings-get' })).desktopAgents.includes(agent), `${agent} ticked`);
-}
-
-/** Approves `name` with the popup's own Approve button, and its one confirmation when it asks one. */
-async function approveInPopup(ff: FirefoxSession, ext: Page, site: PublisherSite, name: string): Promise<string> {
-  const report = await ffWaitForReport<OriginReport>(ext, site.origin);
-  const skill = report.skills.find((s) => s.name === name);
-  if (!skill?.url) throw new Error(`${name} missing`);
-  const popup = await openExtensionPage(ff, `popup.html?origin=${encodeURIComponent(site.origin)}`);
-  const card = `[data-skill-url="${skill.url}"]`;
-  await popup.waitForSelector(`${card} [data-action="approve"]`);
-  await popup.click(`${card} [data-action="approve"]`);
-  await popup.waitForSelector(`${card} [data-action="copy"], [role="alertdialog"]`);
-  if (await popup.$('[role="alertdialog"]')) await popup.click('[role="alertdialog"] .dialog-actions button.btn-danger');
-  await popup.waitForSelector(`${card} [data-action="copy"]`);
-  await popup.close();
-  return skill.url;
 }
 
 test('Firefox, packed and installed offline in a fresh home: the options page turns the mirror on, Claude Code and Codex each get an approved skill once, and the installed skillpin mcp serves it', async () => {
@@ -82,7 +66,7 @@ test('Firefox, packed and installed offline in a fresh home: the options page tu
 
     const visit = await ff.browser.newPage();
     await visit.goto(`${site.origin}/`);
-    const url = await approveInPopup(ff, options, site, 'search-docs');
+    const url = await approveWithPopup(ff, options, site, 'search-docs');
     expect(url).toBe(`${site.origin}/skills/search-docs/SKILL.md`);
 
     const skillMd = readFileSync(join(site.dir, 'skills', 'search-docs', 'SKILL.md'));

@@ -11,9 +11,9 @@ import { test, expect } from '@playwright/test';
 import type { Page } from 'puppeteer-core';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ensureFirefoxBuild, ffSend, ffWaitForReport, launchFirefox, newProfileDir, openExtensionPage, removeProfileDir, type FirefoxSession } from './support';
+import { approveWithPopup, ensureFirefoxBuild, ffSend, launchFirefox, newProfileDir, openExtensionPage, removeProfileDir } from './support';
 import { desktopPageScript, desktopPlaces, forPage, installHost, servedSkills, spoilMirroredFile, treeOf, uninstallHost } from '../support/desktop';
-import { seed, startPublisher, type PublisherSite } from '../support/sites';
+import { seed, startPublisher } from '../support/sites';
 import { DEMO_SKILLS } from '../../../scripts/lib/publisher-site.mjs';
 import type { DesktopStatus } from '../../../lib/messages';
 import type { OriginReport } from '../../../lib/types';
@@ -57,20 +57,6 @@ async function until(check: () => boolean | Promise<boolean>, what: string, time
   }
 }
 
-/** Visits the publisher and approves `name` with the popup's own Approve button (real clicks). */
-async function approveInPopup(ff: FirefoxSession, ext: Page, site: PublisherSite, name: string): Promise<string> {
-  const report = await ffWaitForReport<OriginReport>(ext, site.origin);
-  const skill = report.skills.find((s) => s.name === name);
-  if (!skill?.url) throw new Error(`${name} missing`);
-  const popup = await openExtensionPage(ff, `popup.html?origin=${encodeURIComponent(site.origin)}`);
-  const card = `[data-skill-url="${skill.url}"]`;
-  await popup.waitForSelector(`${card} [data-action="approve"]`);
-  await popup.click(`${card} [data-action="approve"]`);
-  await popup.waitForSelector(`${card} [data-action="copy"]`);
-  await popup.close();
-  return skill.url;
-}
-
 test('Firefox, the journey: turn it on in the options page, approve on a site, the agent folder and MCP get the skill; a byte changed on disk is not served; a content change takes it away', async () => {
   const places = desktopPlaces();
   mkdirSync(places.home, { recursive: true });
@@ -91,8 +77,8 @@ test('Firefox, the journey: turn it on in the options page, approve on a site, t
 
     const page = await ff.browser.newPage();
     await page.goto(`${site.origin}/`);
-    await approveInPopup(ff, options, site, 'search-docs');
-    const apiUrl = await approveInPopup(ff, options, site, 'api-client');
+    await approveWithPopup(ff, options, site, 'search-docs');
+    const apiUrl = await approveWithPopup(ff, options, site, 'api-client');
 
     const served = (name: string) => readFileSync(join(site.dir, 'skills', name, 'SKILL.md'));
     const copy = (name: string) => join(places.home, '.gemini/skills', name, 'SKILL.md');

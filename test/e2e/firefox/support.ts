@@ -131,3 +131,19 @@ export async function ffWaitForReport<R extends { state: string }>(extPage: Page
     await new Promise((done) => setTimeout(done, 100));
   }
 }
+
+/** Approves `name` with the popup's own Approve button, and its one confirmation when it asks one. */
+export async function approveWithPopup(ff: FirefoxSession, ext: Page, site: { origin: string }, name: string): Promise<string> {
+  const report = await ffWaitForReport<{ state: string; skills: { name: string; url: string | null }[] }>(ext, site.origin);
+  const skill = report.skills.find((s) => s.name === name);
+  if (!skill?.url) throw new Error(`${name} missing`);
+  const popup = await openExtensionPage(ff, `popup.html?origin=${encodeURIComponent(site.origin)}`);
+  const card = `[data-skill-url="${skill.url}"]`;
+  await popup.waitForSelector(`${card} [data-action="approve"]`);
+  await popup.click(`${card} [data-action="approve"]`);
+  await popup.waitForSelector(`${card} [data-action="copy"], [role="alertdialog"]`);
+  if (await popup.$('[role="alertdialog"]')) await popup.click('[role="alertdialog"] .dialog-actions button.btn-danger');
+  await popup.waitForSelector(`${card} [data-action="copy"]`);
+  await popup.close();
+  return skill.url;
+}
