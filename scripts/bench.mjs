@@ -34,6 +34,10 @@ function tryOutput(cmd, args) {
   }
 }
 
+// The commit the measured build is made from: taken before the build, as commits made while the
+// bench runs do not change what it measures.
+const builtFrom = tryOutput('git', ['rev-parse', '--short', 'HEAD']);
+const builtDirty = tryOutput('git', ['status', '--porcelain', '--untracked-files=no']) !== '' ? ' (with uncommitted changes)' : '';
 console.log('bench: building the extension (test/bench/wxt.bench.config.ts)');
 const build = spawnSync('npx', ['wxt', 'build', '-c', 'test/bench/wxt.bench.config.ts'], { cwd: root, stdio: 'inherit' });
 if (build.status !== 0) {
@@ -68,8 +72,8 @@ const missing = filters.length > 0 ? [] : expected.filter((id) => !sections.some
 const load1 = loadavg();
 const cpu = cpus();
 const seconds = (Date.now() - started) / 1000;
-const commit = tryOutput('git', ['rev-parse', '--short', 'HEAD']);
-const dirty = tryOutput('git', ['status', '--porcelain', '--untracked-files=no']) !== '' ? ' (with uncommitted changes)' : '';
+const headAtEnd = tryOutput('git', ['rev-parse', '--short', 'HEAD']);
+const moved = headAtEnd !== builtFrom ? ` (built from it; HEAD was ${headAtEnd} when the run ended)` : '';
 /** @type {[string, string][]} */
 const machine = [
   ['CPU', `${cpu.length} × ${cpu[0]?.model ?? 'unknown'}`],
@@ -78,7 +82,7 @@ const machine = [
   ['node', process.version],
   ['browser', tryOutput(chromium, ['--version'])],
   ['load average (1 min) at start / end', `${load0[0]?.toFixed(2)} / ${load1[0]?.toFixed(2)} (a shared machine: other work runs beside the bench)`],
-  ['commit', `${commit}${dirty}`],
+  ['commit', `${builtFrom}${builtDirty}${moved}`],
 ];
 
 mkdirSync(join(root, 'docs'), { recursive: true });
