@@ -51,7 +51,10 @@ export function useDesktop(env: OptionsEnv, version: number): DesktopModel {
       const [s, st] = await Promise.all([env.client.settingsGet(), env.client.desktopStatus()]);
       if (n !== seq.current) return;
       // A change still on its way is shown as made: the stored settings follow once it is answered.
-      if (pending.current === 0) setSettings((latest.current = s));
+      if (pending.current === 0) {
+        latest.current = s;
+        setSettings(s);
+      }
       setStatus(st);
       setError(null);
     } catch (err) {
@@ -66,7 +69,10 @@ export function useDesktop(env: OptionsEnv, version: number): DesktopModel {
 
   async function change(changes: Partial<Settings>): Promise<boolean> {
     // Shown at once (a box the user ticked stays ticked); the settings as stored follow the answer.
-    if (latest.current !== null) setSettings((latest.current = { ...latest.current, ...changes }));
+    if (latest.current !== null) {
+      latest.current = { ...latest.current, ...changes };
+      setSettings(latest.current);
+    }
     pending.current += 1;
     setBusy(true);
     try {
