@@ -19,13 +19,12 @@ import { createPermits } from '@/lib/net/dnr-rules';
 import { vetResolvedHost } from '@/lib/net/dns-check';
 import { createRequestWatcher, type RequestDetails, type RequestGuard } from '@/lib/net/request-guard';
 import { originPattern } from '@/lib/match-patterns';
+import { BROAD, ListenSets } from '@/lib/net/listen-sets';
 
 const FILTER = { urls: ['http://*/*', 'https://*/*'], tabId: -1 };
-/** The key of the listener set filtered to every http(s) URL. */
-const BROAD = '*';
 /** A permit's removal waits this long for other rule changes to go with it (lib/net/dnr-rules.ts). */
 const REMOVAL_DELAY_MS = 25;
-/** The listeners stay this long after the last watched request. */
+/** A host's listeners stay this long after its last watched request. */
 const LISTEN_LINGER_MS = 15_000;
 
 /** Firefox's dns.resolve (not in Chrome, so not in the shared browser type). */
@@ -67,10 +66,6 @@ export function installRequestGuard(extensionBase: string): RequestGuard {
   const firefox = import.meta.env.BROWSER === 'firefox';
   const { acquire, reserve } = firefox ? noPermits : sessionRulePermits();
 
-  /** The listener sets added, by the match pattern they are filtered to (BROAD: every http(s) URL), each with its removal. */
-  const sets = new Map<string, () => void>();
-  let ready: Promise<void> = Promise.resolve();
-  let quiet: ReturnType<typeof setTimeout> | null = null;
   type Listener = Parameters<typeof browser.webRequest.onBeforeRequest.addListener>[0];
   type Filter = { urls: string[]; tabId: number };
   const wr = browser.webRequest as unknown as Record<
@@ -82,7 +77,7 @@ export function installRequestGuard(extensionBase: string): RequestGuard {
   >;
   const ENDS = ['onResponseStarted', 'onCompleted', 'onErrorOccurred'] as const;
 
-  /** Adds one set of listeners (closures of its own, so each set is removed alone) filtered to `pattern`. */
+  /** Adds one set of listeners (closures of its own, so each set is removed alone) filtered to `pattern`; throws when the browser refuses it. */
   function addSet(pattern: string): () => void {
     const filter: Filter = pattern === BROAD ? FILTER : { urls: [pattern], tabId: -1 };
     // Firefox waits for a returned promise (the name lookup) before the request or hop goes out.
@@ -106,64 +101,54 @@ export function installRequestGuard(extensionBase: string): RequestGuard {
       wr.onBeforeRedirect.addListener(redirected, filter);
     } catch (err) {
       remove();
-      // A pattern the browser refuses: every http(s) URL is watched instead, never none.
-      if (pattern === BROAD) throw err;
-      const broad = sets.get(BROAD) ?? addSet(BROAD);
-      sets.set(BROAD, broad);
-      return broad;
+      throw err;
     }
     return remove;
   }
 
-  function listen(urls: readonly URL[]): Promise<void> {
-    if (quiet) clearTimeout(quiet);
-    quiet = null;
-    const patterns = firefox ? [BROAD] : urls.map((u) => originPattern(u.origin) ?? BROAD);
-    const fresh = [...new Set(patterns)].filter((p) => !sets.has(p));
-    if (fresh.length === 0) return ready;
-    for (const p of fresh) sets.set(p, addSet(p));
+  const sets = new ListenSets({
+    add: addSet,
+    lingerMs: LISTEN_LINGER_MS,
+    timers: { set: (fn, ms) => setTimeout(fn, ms), clear: (h) => clearTimeout(h as ReturnType<typeof setTimeout>) },
+  });
+  let ready: Promise<void> = Promise.resolve();
+
+  /** Listeners for the hosts of `urls` until `done`; resolves once the browser has any set added now. */
+  async function listen(urls: readonly URL[]): Promise<() => void> {
+    const use = sets.use(firefox ? [BROAD] : urls.map((u) => originPattern(u.origin) ?? BROAD));
     // A round trip through the extension API: the browser has the listeners before the request.
-    ready = browser.runtime.getPlatformInfo().then(() => undefined);
-    return ready;
+    if (use.added) ready = browser.runtime.getPlatformInfo().then(() => undefined);
+    await ready;
+    return use.done;
   }
-
-  function unlisten(): void {
-    for (const remove of new Set(sets.values())) remove();
-    sets.clear();
-    ready = Promise.resolve();
-  }
-
-  let reserved = 0;
-  const idle = (): void => {
-    if (watcher.open() === 0 && reserved === 0 && sets.size > 0) {
-      if (quiet) clearTimeout(quiet);
-      quiet = setTimeout(unlisten, LISTEN_LINGER_MS);
-    }
-  };
 
   const watcher = createRequestWatcher({
     extensionBase,
     blocking: firefox,
     manualRedirects: !firefox,
     prepare: async (url) => {
-      await listen([url]);
-      const release = await acquire(url);
+      const unlisten = await listen([url]);
+      let release: () => void;
+      try {
+        release = await acquire(url);
+      } catch (err) {
+        unlisten();
+        throw err;
+      }
       return () => {
         release();
-        idle();
+        unlisten();
       };
     },
     // Firefox takes no permits: a reservation only has the listeners in place early.
     reserve: async (urls) => {
-      reserved += 1;
-      const [, held] = await Promise.allSettled([listen(urls), reserve(urls)]);
+      const [listening, held] = await Promise.allSettled([listen(urls), reserve(urls)]);
       let released = false;
       return () => {
         if (released) return;
         released = true;
-        reserved -= 1;
         if (held.status === 'fulfilled') held.value();
-        idle();
+        if (listening.status === 'fulfilled') listening.value();
       };
     },
     vet: firefox ? (origin, url) => vetResolvedHost(origin, url, resolveHost) : undefined,
