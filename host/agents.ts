@@ -2,7 +2,8 @@
 // skill's files exactly as approved plus `.skillpin.json`, the provenance. The host touches a
 // folder only when it wrote it: the provenance names a mirror record, and that record lists
 // the copy. Files the user changed or added in a copy are the user's: the host leaves them.
-import { lstatSync, readdirSync, readFileSync, rmdirSync, rmSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, readFileSync, rmdirSync, rmSync } from 'node:fs';
+import { AGENT_HOME, DESKTOP_AGENTS, type DesktopAgentId } from '../lib/desktop/agents';
 import { basename, dirname, join } from 'node:path';
 import { AGENT_FOLDERS, type AgentId, PROVENANCE_FILE } from '../lib/desktop/limits';
 import { clearLeftovers, moveAside, type Placement, writeTreeAtomic } from './atomic';
@@ -24,6 +25,11 @@ export interface Provenance {
   verification: string;
   approvedAt: string;
   writtenAt: string;
+}
+
+/** The desktop agents whose own folder (`~/.claude`, `~/.codex`, …) is in this home. */
+export function agentsFound(home: string): DesktopAgentId[] {
+  return DESKTOP_AGENTS.filter((agent) => existsSync(join(home, ...AGENT_HOME[agent].split('/'))));
 }
 
 export function agentRoot(places: Places, agent: AgentId): string {

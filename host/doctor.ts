@@ -6,9 +6,10 @@
 import { spawnSync } from 'node:child_process';
 import { accessSync, constants, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { AGENT_HOME, agentsReading, DESKTOP_AGENTS, type DesktopAgentId } from '../lib/desktop/agents';
+import { agentsReading, type DesktopAgentId } from '../lib/desktop/agents';
+import { compareVersions } from '../lib/desktop/link';
 import { AGENT_IDS, type AgentId, MIN_HOST_VERSION } from '../lib/desktop/limits';
-import { agentRoot } from './agents';
+import { agentRoot, agentsFound as agentsFoundIn } from './agents';
 import { type McpConfig, mcpConfig } from './install';
 import { MANIFEST_FILE, manifestName, manifestPlaces } from './manifest-places';
 import { Mirror, partitionOfRecord } from './mirror';
@@ -119,7 +120,7 @@ function problemsOf(r: Omit<DoctorReport, 'problems'>, installCmd: string): stri
       );
     }
   }
-  if (r.installed?.version && compare(r.installed.version, r.minVersion) < 0) out.push(`The installed program is older than ${r.minVersion}, which the extension needs. Run: ${installCmd}`);
+  if (r.installed?.version && compareVersions(r.installed.version, r.minVersion) < 0) out.push(`The installed program is older than ${r.minVersion}, which the extension needs. Run: ${installCmd}`);
   for (const m of r.manifests) if (m.present && !m.pointsExists) out.push(`${m.path} points at ${m.points ?? 'nothing'}, which is not there. Run: ${installCmd}`);
   for (const m of r.manifests) if (m.expected && !m.present) out.push(`${m.name} has no Skillpin manifest (${m.path}), so it cannot start the program. Run: ${installCmd}`);
   if (r.installed !== null && !r.manifests.some((m) => m.present && m.browser === 'chrome'))
@@ -127,16 +128,9 @@ function problemsOf(r: Omit<DoctorReport, 'problems'>, installCmd: string): stri
   return out;
 }
 
-function compare(a: string, b: string): number {
-  const pa = a.split('.').map(Number);
-  const pb = b.split('.').map(Number);
-  for (let i = 0; i < 3; i++) if ((pa[i] ?? 0) !== (pb[i] ?? 0)) return (pa[i] ?? 0) - (pb[i] ?? 0);
-  return 0;
-}
-
 export function doctor(p: Places, env: Record<string, string>, installCmd: string): DoctorReport {
   const installed = installedPart(p);
-  const agentsFound = DESKTOP_AGENTS.filter((a) => existsSync(join(p.home, ...AGENT_HOME[a].split('/'))));
+  const agentsFound = agentsFoundIn(p.home);
   const node = installed?.nodeWorks && installed.node !== null ? installed.node : process.execPath;
   const base = { version: HOST_VERSION, minVersion: MIN_HOST_VERSION, installed, ...mirrorPart(p), agentsFound, manifests: manifestsPart(p), mcp: mcpConfig(p, node, env) };
   return { ...base, problems: problemsOf(base, installCmd) };

@@ -1,14 +1,13 @@
 // The host's answer to each message (docs/desktop.md): hello, sync, put, status. Writes
 // happen under the mirror's lock; a message that fails a check changes nothing.
 import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { AGENT_HOME, DESKTOP_AGENTS } from '../lib/desktop/agents';
+import { dirname } from 'node:path';
 import { AGENT_IDS, MAX_MESSAGE_TO_BROWSER, PROTOCOL_VERSION } from '../lib/desktop/limits';
 import type { AgentOutcome, AgentRequest, HeldSkill, HostReply, HostRequest, SkillRef, SyncEntry, WireSkill } from '../lib/desktop/protocol';
 import { skillKey, skillRevision } from '../lib/desktop/revision';
 import { decodeBase64Strict } from '../lib/verify/base64';
 import { lfNormalize } from '../lib/verify/digest';
-import { agentRoot } from './agents';
+import { agentRoot, agentsFound } from './agents';
 import { withLock } from './lock';
 import { type MirrorRecord, sha256Hex } from './mirror';
 import { dropCopy, type HostContext, placeCopy } from './placement';
@@ -152,7 +151,7 @@ function hello(ctx: HostContext, id: number): HostReply {
     const folder = agentRoot(ctx.places, agent);
     return { agent, folder, present: existsSync(dirname(folder)) };
   });
-  const found = DESKTOP_AGENTS.filter((agent) => existsSync(join(ctx.places.home, ...AGENT_HOME[agent].split('/'))));
+  const found = agentsFound(ctx.places.home);
   return { type: 'hello', id, protocol: PROTOCOL_VERSION, version: HOST_VERSION, held: ctx.mirror.records(ctx.partition).length, agents, found };
 }
 

@@ -1,9 +1,7 @@
 // What `skillpin install-host` prints: what it wrote, the MCP configuration in both shapes, where each
 // MCP client keeps it, which browsers can now start the program, and what to do next in the browser.
 // `skillpin doctor` prints the same configuration and places (host/doctor-text.ts).
-import type { InstallRecord, McpConfig, Registration } from './install';
-
-const quoteSh = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
+import { type InstallRecord, type McpConfig, quoteSh, type Registration } from './install';
 
 /** The MCP configuration in both shapes, then where each client reads it. */
 export function mcpLines(config: McpConfig, platform: NodeJS.Platform): string[] {

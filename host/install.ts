@@ -61,7 +61,8 @@ export const REGISTRY_KEYS = {
  */
 const FALLBACK_NODES = '$(ls -d "$HOME"/.nvm/versions/node/*/bin/node 2>/dev/null | sort -V | tail -n 1) "$HOME/.volta/bin/node" /opt/homebrew/bin/node /usr/local/bin/node /usr/bin/node';
 
-const quoteSh = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
+/** A word for sh, quoted so that nothing in it is read by the shell. */
+export const quoteSh = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
 
 function launcherText(p: Places, program: string, o: InstallOptions, command = 'native-host'): string {
   if (p.platform === 'win32') {

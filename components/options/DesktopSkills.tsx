@@ -7,7 +7,7 @@ import { t, type MessageKey } from '../../lib/i18n';
 import type { DesktopAgentStatus, DesktopSkillStatus, DesktopStatus } from '../../lib/messages';
 import { NAME_MAX, display } from '../../lib/text/display';
 import { agentName, type DesktopModel, desktopAgentName } from './use-desktop';
-import { agentsSeeing, type DesktopAgentId } from '../../lib/desktop/agents';
+import { agentsSeeing, type DesktopAgentId, foldersHolding } from '../../lib/desktop/agents';
 
 const AGENT_STATE: Record<AgentState, MessageKey> = {
   written: 'desktop_agent_written',
@@ -26,7 +26,7 @@ function agentLine(a: DesktopAgentStatus): string {
 
 /** The agents that read a folder holding this skill's copy. */
 function seenBy(skill: DesktopSkillStatus): DesktopAgentId[] {
-  return agentsSeeing(skill.agents.filter((a) => a.state === 'written' || a.state === 'unchanged').map((a) => a.agent));
+  return agentsSeeing(foldersHolding(skill.agents));
 }
 
 function SkillRow({ skill }: { skill: DesktopSkillStatus }) {

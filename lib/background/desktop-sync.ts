@@ -11,6 +11,7 @@
 // closed): the mirror is emptied until the policy is read, then filled again.
 import { DesktopLink, type LinkState } from '../desktop/link';
 import { AGENT_FOLDERS, type AgentId } from '../desktop/limits';
+import { foldersHolding } from '../desktop/agents';
 import { planMirror } from '../desktop/outbox';
 import type { AgentOutcome } from '../desktop/protocol';
 import type { DesktopSkillStatus, DesktopState, DesktopStatus } from '../messages';
@@ -152,7 +153,7 @@ class Syncer implements DesktopSync {
   /** The folders holding each skill, kept where a background started later finds them. */
   private async keepCopies(): Promise<void> {
     const copies: Record<string, string[]> = {};
-    for (const s of this.heldSkills) copies[`${s.origin} ${s.url}`] = s.agents.filter((a) => a.state === 'written' || a.state === 'unchanged').map((a) => a.agent);
+    for (const s of this.heldSkills) copies[`${s.origin} ${s.url}`] = foldersHolding(s.agents);
     await this.platform.setSession?.(DESKTOP_COPIES_KEY, copies).catch(() => undefined);
   }
 

@@ -128,3 +128,8 @@ export function agentsReading(folder: FolderId): DesktopAgentId[] {
 export function agentsSeeing(folders: readonly FolderId[]): DesktopAgentId[] {
   return DESKTOP_AGENTS.filter((agent) => folders.some((folder) => agentsReading(folder).includes(agent)));
 }
+
+/** The folders a skill's copy is in, from what the program said of each (written now, or there unchanged). */
+export function foldersHolding(agents: readonly { agent: FolderId; state: string | null }[]): FolderId[] {
+  return agents.filter((a) => a.state === 'written' || a.state === 'unchanged').map((a) => a.agent);
+}
