@@ -5,11 +5,11 @@
 // TrustStore.commitProbe). The pin step is decided here from what was read (the key decision and
 // the report are built on it) and run again as the store's compare-and-set inside the commit: a
 // pin that changed meanwhile is told to the caller, which probes again. readPin reads the pin as
-// it is stored now. A store without the batch methods is read and written record by record.
+// it is stored now.
 import type { Approval, OriginReport, Pin } from '../types';
 import { filesKeyOf, type KeyHistoryEntry, type ProbeCacheEntry, type StoredSkill } from '../trust/records';
-import { pinStep } from '../trust/pin-step';
 import type { OriginState, PinResult, ProbeCommit, TrustStore } from '../trust/store-api';
+import { pinStep } from '../trust/trust-rules';
 
 /** The store calls the engine makes during one probe. */
 export interface ProbeStore {
@@ -90,8 +90,8 @@ function newer(a: StoredSkill, b: StoredSkill): boolean {
 
 class Snapshot {
   readonly pin: Pin | null;
-  /** The key history by fingerprint; null when the store did not read it. */
-  readonly keys: Map<string, KeyHistoryEntry> | null;
+  /** The key history by fingerprint. */
+  readonly keys: Map<string, KeyHistoryEntry>;
   private readonly approvals = new Map<string, Approval>();
   private readonly skills = new Map<string, StoredSkill>();
   private readonly latest = new Map<string, StoredSkill>();
@@ -102,7 +102,7 @@ class Snapshot {
     state: OriginState,
   ) {
     this.pin = state.pin;
-    this.keys = state.keys ? new Map(state.keys.map((k) => [k.fingerprint, k])) : null;
+    this.keys = new Map(state.keys.map((k) => [k.fingerprint, k]));
     for (const a of state.approvals) this.approvals.set(a.url, a);
     for (const s of state.skills) this.addSkill(s);
     for (const e of state.cache) this.cache.set(e.url, e);
@@ -149,11 +149,11 @@ class Snapshot {
 }
 
 /**
- * pinIfAbsent as the store would answer it over `snap` (pin-step.ts), and the step the commit runs
+ * pinIfAbsent as the store would answer it over `snap` (trust-rules.ts), and the step the commit runs
  * again; null: nothing to write (a revoked key is never pinned or refreshed).
  */
-function predictPin(snap: Snapshot, keys: Map<string, KeyHistoryEntry>, key: string, fingerprint: string, now: number): { result: PinResult; step: PinStep | null } {
-  const { result } = pinStep(snap.origin, key, fingerprint, now, snap.pin, keys.get(fingerprint) ?? null);
+function predictPin(snap: Snapshot, key: string, fingerprint: string, now: number): { result: PinResult; step: PinStep | null } {
+  const { result } = pinStep(snap.origin, key, fingerprint, now, snap.pin, snap.keys.get(fingerprint) ?? null);
   return { result, step: result.result === 'revoked' ? null : { key, fingerprint, now, expect: result.result } };
 }
 
@@ -162,8 +162,9 @@ function predictPin(snap: Snapshot, keys: Map<string, KeyHistoryEntry>, key: str
  * Reading the origin's state may fail (the store is unreadable): the caller decides.
  */
 export async function openSession(store: TrustStore, origin: string, opts: SessionOptions = {}): Promise<ProbeSession> {
-  const snapshot = store.getOriginState ? new Snapshot(origin, await store.getOriginState(origin)) : null;
-  const forOrigin = (o: string): Snapshot | null => (snapshot && snapshot.origin === o ? snapshot : null);
+  const snapshot = new Snapshot(origin, await store.getOriginState(origin));
+  // A probe asks about its own origin; another origin's records are read from the store.
+  const forOrigin = (o: string): Snapshot | null => (o === origin ? snapshot : null);
   let skills = new Map<string, StoredSkill>();
   let cache = new Map<string, ProbeCacheEntry>();
   let pinStep: PinStep | null = null;
@@ -172,13 +173,12 @@ export async function openSession(store: TrustStore, origin: string, opts: Sessi
     async getCache(url) {
       const buffered = cache.get(url);
       if (buffered) return buffered;
-      if (snapshot && snapshot.coversUrl(url)) return snapshot.getCache(url);
-      return store.getCache(url);
+      return snapshot.coversUrl(url) ? snapshot.getCache(url) : store.getCache(url);
     },
     async putCache(entry) {
       cache.delete(entry.url);
       cache.set(entry.url, entry);
-      snapshot?.setCache(entry);
+      snapshot.setCache(entry);
     },
     async getPin(o) {
       const snap = forOrigin(o);
@@ -188,17 +188,15 @@ export async function openSession(store: TrustStore, origin: string, opts: Sessi
     async pinIfAbsent(o, key, fp, now) {
       if (opts.pinUnwritable !== undefined) throw opts.pinUnwritable;
       const snap = forOrigin(o);
-      // Decided from what was read, written with the report (commit); without the key history read,
-      // or for another origin, the store's own compare-and-set runs now.
-      if (!snap || !snap.keys || !store.commitProbe) return store.pinIfAbsent(o, key, fp, now);
-      const predicted = predictPin(snap, snap.keys, key, fp, now);
+      // Decided from what was read, written with the report (commit).
+      if (!snap) return store.pinIfAbsent(o, key, fp, now);
+      const predicted = predictPin(snap, key, fp, now);
       pinStep = predicted.step;
       return predicted.result;
     },
     revokedKeys: async (o) => {
-      const snap = forOrigin(o);
-      if (snap?.keys) return [...snap.keys.values()].filter((e) => e.state === 'revoked').map((e) => e.fingerprint);
-      return (await store.getKeyHistory(o)).filter((e) => e.state === 'revoked').map((e) => e.fingerprint);
+      const keys = forOrigin(o)?.keys.values() ?? (await store.getKeyHistory(o));
+      return [...keys].filter((e) => e.state === 'revoked').map((e) => e.fingerprint);
     },
     async getApproval(o, url) {
       const snap = forOrigin(o);
@@ -212,11 +210,7 @@ export async function openSession(store: TrustStore, origin: string, opts: Sessi
     },
     async getLatestSkill(o, url) {
       const snap = forOrigin(o);
-      if (snap) return snap.getLatestSkill(url);
-      let best: StoredSkill | null = null;
-      for (const s of skills.values()) if (s.origin === o && s.url === url && (!best || newer(s, best))) best = s;
-      const stored = await store.getLatestSkill(o, url);
-      return best && (!stored || newer(best, stored) || keyOf(stored) === keyOf(best)) ? best : stored;
+      return snap ? snap.getLatestSkill(url) : store.getLatestSkill(o, url);
     },
     async putSkill(skill) {
       const key = `${skill.origin}\n${keyOf(skill)}`;
@@ -228,7 +222,6 @@ export async function openSession(store: TrustStore, origin: string, opts: Sessi
     async commit(report, commitOpts = {}) {
       const pending = session.pending();
       const written: PendingWrites = { ...pending, skills: commitOpts.skills === false ? [] : pending.skills, cache: commitOpts.cache === false ? [] : pending.cache };
-      const ops = lostOps(written, report);
       try {
         const pinAsExpected = await write(store, origin, written, report);
         skills = new Map();
@@ -236,8 +229,7 @@ export async function openSession(store: TrustStore, origin: string, opts: Sessi
         pinStep = null;
         return { ok: true, pinAsExpected };
       } catch (error) {
-        if (error instanceof PartialWrite) return { ok: false, error: error.first, firstPin: false, ops: error.ops };
-        return { ok: false, error, firstPin: written.pin?.expect === 'pinned', ops };
+        return { ok: false, error, firstPin: written.pin?.expect === 'pinned', ops: lostOps(written, report) };
       }
     },
   };
@@ -255,47 +247,10 @@ function lostOps(w: PendingWrites, report: OriginReport | null): string[] {
   return ops;
 }
 
-/** Writes that failed record by record: the operations lost, and the first error. */
-class PartialWrite extends Error {
-  constructor(
-    readonly ops: string[],
-    readonly first: unknown,
-  ) {
-    super(first instanceof Error ? first.message : String(first));
-  }
-}
-
-/** One transaction when the store has commitProbe; else record by record, each kind on its own. Returns whether the pin step went as expected. */
+/** One transaction (commitProbe). Returns whether the pin step went as expected. */
 async function write(store: TrustStore, origin: string, w: PendingWrites, report: OriginReport | null): Promise<boolean> {
   // Nothing learned and no report: no transaction at all.
   if (w.skills.length === 0 && w.cache.length === 0 && w.pin === null && report === null) return true;
-  if (store.commitProbe) {
-    const done = await store.commitProbe({ origin, ...(w.pin ? { pin: w.pin } : {}), skills: w.skills, cache: w.cache, report });
-    return w.pin === null || done.pin?.result === w.pin.expect;
-  }
-  const lost: string[] = [];
-  let first: unknown = null;
-  const attempt = async (op: string, f: () => Promise<void>): Promise<void> => {
-    try {
-      await f();
-    } catch (e) {
-      lost.push(op);
-      first ??= e;
-    }
-  };
-  if (w.skills.length > 0) {
-    await attempt(COMMIT_OPS.skills, async () => {
-      if (store.putSkills) await store.putSkills(w.skills);
-      else for (const s of w.skills) await store.putSkill(s);
-    });
-  }
-  if (w.cache.length > 0) {
-    await attempt(COMMIT_OPS.cache, async () => {
-      if (store.putCacheEntries) await store.putCacheEntries(w.cache);
-      else for (const e of w.cache) await store.putCache(e);
-    });
-  }
-  if (report) await attempt(COMMIT_OPS.report, () => store.putReport(report));
-  if (lost.length > 0) throw new PartialWrite(lost, first);
-  return true;
+  const done = await store.commitProbe({ origin, ...(w.pin ? { pin: w.pin } : {}), skills: w.skills, cache: w.cache, report });
+  return w.pin === null || done.pin?.result === w.pin.expect;
 }

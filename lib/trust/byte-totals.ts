@@ -1,4 +1,4 @@
-// Running byte totals of the stored skill bytes (issue 20): per origin and for all origins, kept in
+// Running byte totals of the stored skill bytes: per origin and for all origins, kept in
 // the `totals` store and changed by every write of the skills store in the same transaction, so the
 // byte budgets (evict.ts) read two numbers instead of walking every record on each write. A crash
 // loses the transaction whole: record and total commit together or not at all. A total that is

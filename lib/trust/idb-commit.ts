@@ -1,4 +1,4 @@
-// One probe's writes in one readwrite transaction (issue 21: one transaction per probe): the pin
+// One probe's writes in one readwrite transaction (one transaction per probe): the pin
 // on first sight (or its lastSeen, or an offered key in the history), the verified bytes with their
 // byte budgets and totals, the probe cache with its bound, and the report with the bound on reports.
 // Each part is the same code the single writes run (idb-pins, idb-skills, idb-cache, idb-reports),
@@ -8,10 +8,11 @@ import { StoreError } from './errors';
 import type { SkillsTx } from './evict';
 import { putCacheInTx, checkedCacheBatch } from './idb-cache';
 import type { StoreCore } from './idb-core';
-import { checkPinArgs, pinInTx } from './idb-pins';
+import { pinInTx } from './idb-pins';
 import { checkedReport, putReportInTx, type ReportsTx } from './idb-reports';
 import { checkedSkillBatch, putSkillsInTx } from './idb-skills';
 import type { CommitResult, ProbeCommit } from './store-api';
+import { checkPinArgs } from './trust-rules';
 
 const STORES = ['pins', 'keys', 'approvals', 'skills', 'totals', 'cache', 'reports'] as const;
 

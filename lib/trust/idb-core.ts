@@ -4,7 +4,6 @@
 import type { IDBPDatabase, IDBPTransaction, StoreNames } from 'idb';
 import { StoreError, classifyIdbError } from './errors';
 import type { SkillpinDB } from './schema';
-import { isFiniteNumber } from './validate';
 
 type Names = StoreNames<SkillpinDB>;
 
@@ -15,16 +14,6 @@ export interface StoreLimits {
   skillsPerOrigin: number;
   skillBytesPerOrigin: number;
   skillBytes: number;
-}
-
-export function requireText(value: unknown, field: string): string {
-  if (typeof value !== 'string' || value === '') throw new StoreError('invalid-input', `${field} must be a non-empty string`);
-  return value;
-}
-
-export function requireTime(value: unknown, field: string): number {
-  if (!isFiniteNumber(value)) throw new StoreError('invalid-input', `${field} must be a finite number`);
-  return value;
 }
 
 function keyText(key: unknown): string {

@@ -1,20 +1,15 @@
 // The pins of the trust store (PRODUCT.md §5): trust on first use as a compare-and-set, the
 // user's decision to trust another key (which carries over the approvals of unchanged bytes),
-// and "forget". Each keeps the key history (idb-keys.ts) in the same transaction.
+// and "forget". Each keeps the key history (idb-keys.ts) in the same transaction; the rules are
+// trust-rules.ts.
 import type { IDBPObjectStore, StoreNames } from 'idb';
 import type { Approval, Pin } from '../types';
-import { StoreError } from './errors';
-import { approvalKeyOf, requireText, requireTime, type StoreCore } from './idb-core';
-import { boundOffered, historyEntry } from './idb-keys';
-import { pinStep } from './pin-step';
+import { approvalKeyOf, type StoreCore } from './idb-core';
+import { boundOffered, historyEntry, originEntries } from './idb-keys';
 import type { SkillpinDB } from './schema';
 import type { CarryOver, PinResult } from './store-api';
+import { checkPinArgs, checkReplaceArgs, forgotten, pinStep, replaceStep } from './trust-rules';
 import { toApproval, toKeyHistoryEntry, toPin } from './validate';
-
-function isCarryOver(v: unknown): v is CarryOver {
-  const c = v as { url?: unknown; digestLf?: unknown; filesDigest?: unknown } | null;
-  return typeof c === 'object' && c !== null && typeof c.url === 'string' && typeof c.digestLf === 'string' && (c.filesDigest === undefined || typeof c.filesDigest === 'string');
-}
 
 export async function getPin(core: StoreCore, origin: string): Promise<Pin | null> {
   const raw: unknown = await core.read(['pins'], (tx) => tx.objectStore('pins').get(origin));
@@ -24,13 +19,6 @@ export async function getPin(core: StoreCore, origin: string): Promise<Pin | nul
 export async function pinIfAbsent(core: StoreCore, origin: string, key: string, fingerprint: string, now: number): Promise<PinResult> {
   checkPinArgs(origin, key, fingerprint, now);
   return core.write(['pins', 'keys'], (tx) => pinInTx(core, tx.objectStore('pins'), tx.objectStore('keys'), origin, key, fingerprint, now));
-}
-
-export function checkPinArgs(origin: string, key: string, fingerprint: string, now: number): void {
-  requireText(origin, 'origin');
-  requireText(key, 'key');
-  requireText(fingerprint, 'fingerprint');
-  requireTime(now, 'now');
 }
 
 type PinsStore = IDBPObjectStore<SkillpinDB, ArrayLike<StoreNames<SkillpinDB>>, 'pins', 'readwrite'>;
@@ -59,71 +47,33 @@ export async function replacePin(
   now: number,
   carry: readonly CarryOver[] = [],
 ): Promise<boolean> {
-  requireText(origin, 'origin');
-  requireText(key, 'key');
-  requireText(fingerprint, 'fingerprint');
-  requireTime(now, 'now');
-  if (expectedFingerprint !== null) requireText(expectedFingerprint, 'expectedFingerprint');
-  if (!Array.isArray(carry) || !carry.every((c) => isCarryOver(c))) {
-    throw new StoreError('invalid-input', 'carry must be a list of { url, digestLf }; nothing was written');
-  }
+  checkReplaceArgs(origin, expectedFingerprint, key, fingerprint, now, carry);
   return core.write(['pins', 'approvals', 'keys'], async (tx) => {
     const pins = tx.objectStore('pins');
     const keys = tx.objectStore('keys');
-    const seen = await historyEntry(core, keys, origin, fingerprint);
-    if (seen?.state === 'revoked') {
-      throw new StoreError('key-revoked', `${fingerprint} was revoked for ${origin}; it is never trusted again. Nothing was written.`, {
-        store: 'keys',
-        key: `${origin} ${fingerprint}`,
-      });
-    }
-    const raw: unknown = await pins.get(origin);
-    let current: Pin | null = null;
-    if (raw !== undefined) {
-      current = toPin(raw);
-      if (!current) {
-        core.corrupt('pins', origin);
-        return false;
-      }
-    }
-    if ((current?.fingerprint ?? null) !== expectedFingerprint) return false;
-    // Trusting the key that is already pinned changes nothing and suspends nothing.
-    if (current && current.fingerprint === fingerprint && current.key === key) return true;
-    await pins.put({ origin, key, fingerprint, firstSeen: now, lastSeen: now });
-    await keys.put({ origin, fingerprint, key, firstSeen: seen?.firstSeen ?? now, lastSeen: now, state: 'pinned', revokedAt: null });
-    if (current) {
-      const old = toKeyHistoryEntry(await keys.get([origin, current.fingerprint]));
-      // A revoked old key stays revoked; otherwise it is now a replaced key.
-      if (!old || old.state !== 'revoked') {
-        await keys.put({
-          origin,
-          fingerprint: current.fingerprint,
-          key: current.key,
-          firstSeen: old ? Math.min(old.firstSeen, current.firstSeen) : current.firstSeen,
-          lastSeen: old ? Math.max(old.lastSeen, current.lastSeen) : current.lastSeen,
-          state: 'replaced',
-          revokedAt: null,
-        });
-      }
-    }
-    // Approvals whose bytes are unchanged carry over to the new key; the rest need a decision.
-    const unchanged = new Map(carry.map((c) => [c.url, c]));
-    // The same content: the SKILL.md and, when the caller names it, an archive's file set (PRODUCT.md §9.2).
-    const same = (a: Approval): boolean => {
-      const c = unchanged.get(a.url);
-      if (!c || c.digestLf.toLowerCase() !== a.digestLf.toLowerCase()) return false;
-      return c.filesDigest === undefined || c.filesDigest.toLowerCase() === (a.archive?.filesDigest ?? '');
-    };
     const approvals = tx.objectStore('approvals');
-    for (const rawApproval of await approvals.index('by-origin').getAll(origin)) {
-      const a = toApproval(rawApproval);
-      const boundToOld = a !== null && (a.keyFingerprint === null || a.keyFingerprint === current?.fingerprint);
-      if (a && boundToOld && same(a)) {
-        await approvals.put({ ...a, keyFingerprint: a.keyFingerprint === null ? null : fingerprint });
-      } else {
-        await approvals.delete(approvalKeyOf(rawApproval) as [string, string]);
-      }
+    const seen = await historyEntry(core, keys, origin, fingerprint);
+    const raw: unknown = await pins.get(origin);
+    const pin = raw === undefined ? null : toPin(raw);
+    // An unreadable pin is not the one expected: keep it (a revoked key is refused first).
+    if (raw !== undefined && !pin && seen?.state !== 'revoked') {
+      core.corrupt('pins', origin);
+      return false;
     }
+    const old = pin ? toKeyHistoryEntry(await keys.get([origin, pin.fingerprint])) : null;
+    const raws: unknown[] = await approvals.index('by-origin').getAll(origin);
+    const readable = raws.map((r) => toApproval(r)).filter((a): a is Approval => a !== null);
+    const step = replaceStep(origin, expectedFingerprint, key, fingerprint, now, carry, { pin, seen, old, approvals: readable });
+    if (typeof step === 'boolean') return step;
+    await pins.put(step.pin);
+    for (const entry of step.keys) await keys.put(entry);
+    // Every other approval of the origin, an unreadable one too, needs a new decision.
+    const kept = new Set(step.approvals.map((a) => a.url));
+    for (const r of raws) {
+      const k = approvalKeyOf(r) as [string, string];
+      if (!kept.has(k[1])) await approvals.delete(k);
+    }
+    for (const a of step.approvals) await approvals.put(a);
     return true;
   });
 }
@@ -132,11 +82,8 @@ export async function forgetPin(core: StoreCore, origin: string): Promise<void> 
   await core.write(['pins', 'keys'], async (tx) => {
     await tx.objectStore('pins').delete(origin);
     const keys = tx.objectStore('keys');
-    for (const raw of await keys.index('by-origin').getAll(origin)) {
-      const entry = toKeyHistoryEntry(raw);
-      // Revocations outlive forget (PRODUCT.md §5); an unreadable entry might be one: keep it.
-      if (entry && entry.state !== 'revoked') await keys.delete([origin, entry.fingerprint]);
-    }
+    // An unreadable entry might be a revocation: it is kept.
+    for (const entry of forgotten(await originEntries(keys, origin))) await keys.delete([origin, entry.fingerprint]);
   });
 }
 

@@ -47,7 +47,7 @@ export const DEFAULT_MAX_CACHE_ENTRIES = 20_000;
 export const DEFAULT_MAX_REPORTS = 2_000;
 export const DEFAULT_MAX_SKILLS_PER_ORIGIN = 256;
 /**
- * Byte budgets of the stored skill bytes (hardening issue 10): records alone do not bound them.
+ * Byte budgets of the stored skill bytes: records alone do not bound them.
  * Per origin 32 MiB: a probe stores at most 64 SKILL.md of at most 256 KiB (16 MiB), and the
  * approved versions of the same 64 skills may be kept beside them (another 16 MiB). All origins
  * together 256 MiB, far below what browsers grant an extension's IndexedDB. Over a budget the

@@ -1,4 +1,4 @@
-// The trust store of private windows (PRODUCT.md §2.1, issue 20.7): everything a probe about a
+// The trust store of private windows (PRODUCT.md §2.1): everything a probe about a
 // private window stores, and what the user decides there, lives in this worker's memory only —
 // never in IndexedDB or storage.local — and is gone when the worker stops or the last private
 // tab closes (`clear`).
@@ -12,107 +12,34 @@
 // normal visit stored (ETag, Last-Modified) would tie a private visit to it.
 //
 // Bounded like the store: reports, cache entries and the bytes of unapproved skills.
+import { compareOrigins } from '../lists/pins-page';
 import type { Approval, Pin, Settings } from '../types';
 import { StoreError } from './errors';
 import { checkedCacheBatch } from './idb-cache';
-import { checkPinArgs } from './idb-pins';
 import { checkedReport } from './idb-reports';
 import { checkedSkillBatch } from './idb-skills';
 import { latestOf, PRIVATE_LIMITS, PrivateMemory, underOrigin, type PrivateLimits } from './private-memory';
-import { filesKeyOf, storedKey, type KeyHistoryEntry, type StoredSkill } from './records';
+import { storedKey, type StoredSkill } from './records';
 import type { CarryOver, CommitResult, OriginState, PinResult, ProbeCommit, RevokeResult, TrustStore } from './store-api';
-import { toApproval, toStoredSkill } from './validate';
+import { bindingError, checkedApproval, checkPinArgs, checkReplaceArgs, checkRevokeArgs } from './trust-rules';
 
 export interface PrivateStore extends TrustStore {
   /** Forgets everything the private windows stored (the last private tab closed). */
   clear(): void;
 }
 
-type TrustPart = Pick<
-  TrustStore,
-  'getPin' | 'pinIfAbsent' | 'replacePin' | 'forgetPin' | 'listPins' | 'getKeyHistory' | 'listKeyHistory' | 'revokeKey' | 'getApprovals' | 'getApproval' | 'approve' | 'revoke' | 'listApprovals'
->;
-
-/** Pins, key history and approvals: the normal store's until a private window changes the origin. */
-function trustPart(m: PrivateMemory): TrustPart {
-  const { trust, base } = m;
-  return {
-    async getPin(origin) {
-      const t = trust.get(origin);
-      return t ? t.pin : (await base()).getPin(origin);
-    },
-    async pinIfAbsent(origin, key, fingerprint, now): Promise<PinResult> {
-      checkPinArgs(origin, key, fingerprint, now);
-      return (await m.own(origin)).pinIfAbsent(key, fingerprint, now);
-    },
-    async replacePin(origin, expected, key, fingerprint, now, carry: readonly CarryOver[] = []) {
-      checkPinArgs(origin, key, fingerprint, now);
-      return (await m.own(origin)).replacePin(expected, key, fingerprint, now, carry);
-    },
-    async forgetPin(origin) {
-      (await m.own(origin)).forget();
-    },
-    async listPins() {
-      const normal = (await (await base()).listPins()).filter((p) => !trust.has(p.origin));
-      return [...normal, ...[...trust.values()].map((t) => t.pin).filter((p): p is Pin => p !== null)];
-    },
-    async getKeyHistory(origin) {
-      const t = trust.get(origin);
-      return t ? t.history() : (await base()).getKeyHistory(origin);
-    },
-    async listKeyHistory() {
-      const normal = (await (await base()).listKeyHistory()).filter((e) => !trust.has(e.origin));
-      return [...normal, ...[...trust.values()].flatMap((t) => t.history())];
-    },
-    async revokeKey(origin, fingerprint, at): Promise<RevokeResult> {
-      if (typeof fingerprint !== 'string' || fingerprint === '') throw new StoreError('invalid-input', 'fingerprint must be a non-empty string; nothing was written');
-      return (await m.own(origin)).revokeKey(fingerprint, at);
-    },
-    async getApprovals(origin) {
-      const t = trust.get(origin);
-      return t ? [...t.approvals.values()] : (await base()).getApprovals(origin);
-    },
-    async getApproval(origin, url) {
-      const t = trust.get(origin);
-      return t ? (t.approvals.get(url) ?? null) : (await base()).getApproval(origin, url);
-    },
-    async approve(approval: Approval, skill: StoredSkill, policyKey: string | null = null) {
-      const a = toApproval(approval);
-      const s = toStoredSkill(skill);
-      if (!a || !s) throw new StoreError('invalid-input', 'the approval or its bytes do not have the required shape; nothing was written');
-      if (s.origin !== a.origin || s.url !== a.url || s.digestLf !== a.digestLf || s.digestRaw !== a.digestRaw || (a.archive?.filesDigest ?? '') !== filesKeyOf(s)) {
-        throw new StoreError('invalid-input', 'the approval does not bind these bytes; nothing was written');
-      }
-      const t = await m.own(a.origin);
-      t.checkBinding(a, policyKey);
-      t.approvals.set(a.url, a);
-      // Approved bytes are kept whatever the budget (makeRoom never drops them).
-      m.skills.set(storedKey(s), s);
-    },
-    async revoke(origin, url) {
-      (await m.own(origin)).approvals.delete(url);
-    },
-    async listApprovals() {
-      const normal = (await (await base()).listApprovals()).filter((a) => !trust.has(a.origin));
-      return [...normal, ...[...trust.values()].flatMap((t) => [...t.approvals.values()])];
-    },
-  };
-}
-
 /** One probe's reads over both stores (the cache from memory only). */
 async function originState(m: PrivateMemory, origin: string): Promise<OriginState> {
-  const b = await m.base();
+  const normal = await (await m.base()).getOriginState(origin);
   const t = m.trust.get(origin);
-  const normal = b.getOriginState ? await b.getOriginState(origin) : null;
-  const keys: KeyHistoryEntry[] = t ? t.history() : (normal?.keys ?? (await b.getKeyHistory(origin)));
   const mine = [...m.skills.values()].filter((s) => s.origin === origin);
   const ids = new Set(mine.map(storedKey));
   return {
-    pin: t ? t.pin : normal ? normal.pin : await b.getPin(origin),
-    approvals: t ? [...t.approvals.values()] : normal ? normal.approvals : await b.getApprovals(origin),
-    skills: [...mine, ...(normal?.skills ?? []).filter((s) => !ids.has(storedKey(s)))],
+    pin: t ? t.pin : normal.pin,
+    approvals: t ? [...t.approvals.values()] : normal.approvals,
+    skills: [...mine, ...normal.skills.filter((s) => !ids.has(storedKey(s)))],
     cache: [...m.cache.values()].filter((e) => underOrigin(e.url, origin)),
-    keys,
+    keys: t ? t.history() : normal.keys,
   };
 }
 
@@ -135,8 +62,74 @@ async function commit(m: PrivateMemory, c: ProbeCommit): Promise<CommitResult> {
 
 export function createPrivateStore(base: () => Promise<TrustStore>, limits: PrivateLimits = PRIVATE_LIMITS): PrivateStore {
   const m = new PrivateMemory(base, limits);
-  const store: PrivateStore = {
-    ...trustPart(m),
+  const { trust } = m;
+  const listPins = async (): Promise<Pin[]> => {
+    const normal = (await (await base()).listPins()).filter((p) => !trust.has(p.origin));
+    return [...normal, ...[...trust.values()].map((t) => t.pin).filter((p): p is Pin => p !== null)];
+  };
+  return {
+    // Pins, key history and approvals: the normal store's until a private window changes the origin.
+    async getPin(origin) {
+      const t = trust.get(origin);
+      return t ? t.pin : (await base()).getPin(origin);
+    },
+    async pinIfAbsent(origin, key, fingerprint, now): Promise<PinResult> {
+      checkPinArgs(origin, key, fingerprint, now);
+      return (await m.own(origin)).pinIfAbsent(key, fingerprint, now);
+    },
+    async replacePin(origin, expected, key, fingerprint, now, carry: readonly CarryOver[] = []) {
+      checkReplaceArgs(origin, expected, key, fingerprint, now, carry);
+      return (await m.own(origin)).replacePin(expected, key, fingerprint, now, carry);
+    },
+    async forgetPin(origin) {
+      (await m.own(origin)).forget();
+    },
+    listPins,
+    async pinsPage(offset, limit) {
+      // In origin order, as the normal store's key reads them (lib/lists/pins-page.ts).
+      const pins = (await listPins()).sort((a, b) => compareOrigins(a.origin, b.origin));
+      const from = Math.max(0, offset);
+      return { items: pins.slice(from, from + Math.max(0, limit)), total: pins.length };
+    },
+    async getKeyHistory(origin) {
+      const t = trust.get(origin);
+      return t ? t.history() : (await base()).getKeyHistory(origin);
+    },
+    async listKeyHistory() {
+      const normal = (await (await base()).listKeyHistory()).filter((e) => !trust.has(e.origin));
+      return [...normal, ...[...trust.values()].flatMap((t) => t.history())];
+    },
+    async revokeKey(origin, fingerprint, at): Promise<RevokeResult> {
+      checkRevokeArgs(origin, fingerprint, at);
+      return (await m.own(origin)).revokeKey(fingerprint, at);
+    },
+    async getApprovals(origin) {
+      const t = trust.get(origin);
+      return t ? [...t.approvals.values()] : (await base()).getApprovals(origin);
+    },
+    async getApproval(origin, url) {
+      const t = trust.get(origin);
+      return t ? (t.approvals.get(url) ?? null) : (await base()).getApproval(origin, url);
+    },
+    async approve(approval: Approval, skill: StoredSkill, policyKey: string | null = null) {
+      const { a, s } = checkedApproval(approval, skill);
+      const t = await m.own(a.origin);
+      const refused = bindingError(a, policyKey, t.pin);
+      if (refused) throw refused;
+      t.approvals.set(a.url, a);
+      // Approved bytes are kept whatever the budget (makeRoom never drops them).
+      m.skills.set(storedKey(s), s);
+    },
+    async importApproval() {
+      throw new StoreError('invalid-input', 'approvals are not imported from a private window; nothing was written');
+    },
+    async revoke(origin, url) {
+      (await m.own(origin)).approvals.delete(url);
+    },
+    async listApprovals() {
+      const normal = (await (await base()).listApprovals()).filter((a) => !trust.has(a.origin));
+      return [...normal, ...[...trust.values()].flatMap((t) => [...t.approvals.values()])];
+    },
     async putSkill(skill) {
       m.putSkills(checkedSkillBatch([skill]).batch);
     },
@@ -171,5 +164,4 @@ export function createPrivateStore(base: () => Promise<TrustStore>, limits: Priv
     clear: () => m.clear(),
     close: () => m.clear(),
   };
-  return store;
 }

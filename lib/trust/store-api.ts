@@ -1,5 +1,6 @@
-// The trust store contract. lib/trust/idb-store.ts implements it over IndexedDB;
-// it is the only module that writes trust state, and every write is one transaction.
+// The trust store contract. lib/trust/idb-store.ts implements it over IndexedDB (the only module
+// that writes trust state, every write one transaction), private-store.ts in memory for private
+// windows; both decide by the same rules (trust-rules.ts).
 import type { Approval, OriginReport, Pin, Settings } from '../types';
 import type { KeyHistoryEntry, ProbeCacheEntry, StoredSkill } from './records';
 
@@ -36,11 +37,8 @@ export interface OriginState {
   skills: StoredSkill[];
   /** Every probe cache entry whose URL starts with `origin + '/'` (whichever probe wrote it). */
   cache: ProbeCacheEntry[];
-  /**
-   * The origin's key history (revocations included). Absent from a store that does not read it:
-   * a probe then pins through pinIfAbsent during the probe instead of at its commit.
-   */
-  keys?: KeyHistoryEntry[];
+  /** The origin's key history (revocations included). */
+  keys: KeyHistoryEntry[];
 }
 
 /** What one probe learned, written together by commitProbe. */
@@ -91,7 +89,7 @@ export interface TrustStore {
    * `limit` pins from `offset` in origin order (code-unit order, lib/lists/pins-page.ts), and the
    * number stored: one page read through the store's key, not every pin (the options page's list).
    */
-  pinsPage?(offset: number, limit: number): Promise<{ items: Pin[]; total: number }>;
+  pinsPage(offset: number, limit: number): Promise<{ items: Pin[]; total: number }>;
 
   // --- key history (PRODUCT.md §5) ---
   /** Every key the origin has shown, oldest first. */
@@ -108,18 +106,19 @@ export interface TrustStore {
   // --- approvals, bound to (origin, url, digest, key fingerprint) ---
   getApprovals(origin: string): Promise<Approval[]>;
   getApproval(origin: string, url: string): Promise<Approval | null>;
-  /** Stores the approval and the verified bytes it binds, in one transaction. */
   /**
-   * `policyKey`: the fingerprint the administrator pinned for the origin (docs/policies.md). An
-   * approval that names a key is then checked against it instead of the stored pin.
+   * Stores the approval and the verified bytes it binds, in one transaction. `policyKey`: the
+   * fingerprint the administrator pinned for the origin (docs/policies.md). An approval that names
+   * a key is then checked against it instead of the stored pin.
    */
   approve(approval: Approval, skill: StoredSkill, policyKey?: string | null): Promise<void>;
   /**
    * Restores an approval from an export, without bytes (they are fetched and checked against
    * digestLf on the next probe). Never replaces a different stored approval; refuses an approval
-   * whose keyFingerprint is not the origin's current pin. One transaction.
+   * whose keyFingerprint is not the origin's current pin. One transaction. The private windows'
+   * store refuses it (StoreError `invalid-input`), as it refuses settings.
    */
-  importApproval?(approval: Approval): Promise<ApprovalImport>;
+  importApproval(approval: Approval): Promise<ApprovalImport>;
   revoke(origin: string, url: string): Promise<void>;
   listApprovals(): Promise<Approval[]>;
 
@@ -139,7 +138,7 @@ export interface TrustStore {
    * by the per-origin bound. Every record is written or none is; a record without the shape
    * of a StoredSkill refuses the batch.
    */
-  putSkills?(skills: StoredSkill[]): Promise<void>;
+  putSkills(skills: StoredSkill[]): Promise<void>;
 
   // --- probe cache (bounded; negative entries evicted oldest first) ---
   getCache(url: string): Promise<ProbeCacheEntry | null>;
@@ -149,7 +148,7 @@ export interface TrustStore {
    * keeps the cache bound once, never evicting an entry of the batch. Every entry is written
    * or none is.
    */
-  putCacheEntries?(entries: ProbeCacheEntry[]): Promise<void>;
+  putCacheEntries(entries: ProbeCacheEntry[]): Promise<void>;
   deleteCacheForOrigin(origin: string): Promise<void>;
 
   // --- reports (last report per origin, for the popup after a worker restart) ---
@@ -163,7 +162,7 @@ export interface TrustStore {
    * The origin's pin, approvals, stored skills and the probe cache entries under its URL, in one
    * readonly transaction. Unreadable records are skipped and reported, as by the single reads.
    */
-  getOriginState?(origin: string): Promise<OriginState>;
+  getOriginState(origin: string): Promise<OriginState>;
 
   // --- one probe's writes ---
   /**
@@ -173,7 +172,7 @@ export interface TrustStore {
    * differs from the expected one, the bytes and cache entries are written and the report is not.
    * Any failure (quota, a refusal by the byte budget, an unreadable pin) writes nothing at all.
    */
-  commitProbe?(commit: ProbeCommit): Promise<CommitResult>;
+  commitProbe(commit: ProbeCommit): Promise<CommitResult>;
 
   // --- settings ---
   getSettings(): Promise<Settings>;

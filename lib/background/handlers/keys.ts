@@ -51,7 +51,7 @@ export function keyHandlers(worker: WorkerState): Slice<'keys'> {
     'skillpin:pins-page': async (req) => {
       const s = await worker.store();
       // Without a filter, one page is read through the store's key; a filter looks at every pin.
-      if (normalizeFilter(req.filter) !== '' || !s.pinsPage) return pinsPage(await s.listPins(), req);
+      if (normalizeFilter(req.filter) !== '') return pinsPage(await s.listPins(), req);
       const offset = Math.max(0, req.offset);
       const page = await s.pinsPage(offset, pageLimit(req));
       return { items: page.items, offset: Math.min(offset, page.total), matching: page.total, total: page.total };

@@ -200,10 +200,6 @@ export async function importBackup(
       skip(approval, 'needs-confirmation');
       continue;
     }
-    if (!store.importApproval) {
-      errors.push(`approval of ${approval.url} not imported: this store cannot import approvals`);
-      continue;
-    }
     try {
       const outcome = await store.importApproval(approval);
       if (outcome === 'added') {

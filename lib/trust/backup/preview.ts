@@ -6,6 +6,7 @@ import { display, NAME_MAX } from '../../text/display';
 import { approvalId, approvalNeeds, policyAllowsImport, type ImportPolicy } from './import';
 import { readBackup } from './read';
 import type { TrustStore } from '../store-api';
+import { bindingError, sameApproval } from '../trust-rules';
 
 /** One approval of an import file, as the preview shows it (lib/messages/ re-exports it). */
 export interface ImportApprovalPreview {
@@ -113,14 +114,13 @@ export async function previewImport(store: TrustStore, json: string, managed: re
     else if (!policyAllowsImport(a, report, policy.requireSigned === true)) outcome = 'policy-requires-signed';
     else {
       const pin = pinAfter.has(a.origin) ? (pinAfter.get(a.origin) ?? null) : await store.getPin(a.origin);
-      if (a.keyFingerprint !== null && pin?.fingerprint !== a.keyFingerprint) outcome = 'pin-mismatch';
+      if (bindingError(a, null, pin)) outcome = 'pin-mismatch';
       else {
         const existing = await store.getApproval(a.origin, a.url);
         if (!existing) outcome = 'add';
         else {
-          // The same approval binds the same content: the SKILL.md and, for an archive, the same files (as importApproval judges).
-          const sameFiles = (existing.archive?.filesDigest ?? null) === (a.archive?.filesDigest ?? null);
-          outcome = existing.digestLf === a.digestLf && existing.keyFingerprint === a.keyFingerprint && sameFiles ? 'unchanged' : 'different';
+          // As importApproval judges it.
+          outcome = sameApproval(existing, a) ? 'unchanged' : 'different';
         }
       }
     }

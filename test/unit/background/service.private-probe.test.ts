@@ -48,7 +48,7 @@ const ask = <T>(msg: Record<string, unknown>, sender: object = POPUP) => service
 async function storedFor(origin: string): Promise<{ report: OriginReport | null; pins: Pin[]; cache: number; skills: number }> {
   const store: TrustStore = await openTrustStore({ name: 'private-test', indexedDB: factory });
   try {
-    const state = await store.getOriginState!(origin);
+    const state = await store.getOriginState(origin);
     return { report: await store.getReport(origin), pins: await store.listPins(), cache: state.cache.length, skills: state.skills.length };
   } finally {
     store.close();

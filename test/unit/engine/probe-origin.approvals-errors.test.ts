@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { probeOrigin } from '../../../lib/engine/probe-origin';
 import type { TrustStore } from '../../../lib/trust/store-api';
-import { DEFAULT_SETTINGS } from '../../../lib/types';
+import { DEFAULT_SETTINGS, type Approval } from '../../../lib/types';
 import { CORPUS, mappedFetch } from '../../support/corpus-sites';
 import { serversClosedAfterEach } from '../../support/test-servers';
 import { approveSkill, FakeClock, freshStore, harness } from '../../support/engine-harness';
@@ -168,17 +168,11 @@ describe('malformed input never escapes', () => {
 });
 
 describe('unexpected errors', () => {
-  /**
-   * A store whose chosen method throws once armed; everything else goes to the real one.
-   * `recordByRecord`: the store offers none of the optional batch methods (one probe then reads
-   * and writes record by record).
-   */
-  function breakable(store: TrustStore, recordByRecord = false): { store: TrustStore; arm: (method: keyof TrustStore) => void } {
+  /** A store whose chosen method throws once armed; everything else goes to the real one. */
+  function breakable(store: TrustStore): { store: TrustStore; arm: (method: keyof TrustStore) => void } {
     let armed: keyof TrustStore | null = null;
-    const batch: PropertyKey[] = ['getOriginState', 'putSkills', 'putCacheEntries'];
     const proxy = new Proxy(store, {
       get(target, prop, receiver) {
-        if (recordByRecord && batch.includes(prop)) return undefined;
         const value = Reflect.get(target, prop, receiver) as unknown;
         if (prop === armed && typeof value === 'function') {
           return () => Promise.reject(new Error(`store.${String(prop)} failed`));
@@ -214,15 +208,30 @@ describe('unexpected errors', () => {
   it('a failure inside one skill gives that skill skill-error and leaves the others alone', async () => {
     const s = await serve({ files: buildSite({ skills: [{ name: 'alpha' }, { name: 'beta' }], key: K1 }) });
     const base = await freshStore();
-    // Record by record, each skill reads its approval itself: that read fails inside the skill.
-    const { store, arm } = breakable(base, true);
-    arm('getApproval');
-    const r = await probeOrigin(s.origin, { fetch: (u, i) => fetch(u, i), store, clock: new FakeClock(), settings: DEFAULT_SETTINGS });
+    const clock = new FakeClock();
+    const first = await probeOrigin(s.origin, { fetch: (u, i) => fetch(u, i), store: base, clock, settings: DEFAULT_SETTINGS });
+    const alphaUrl = first.skills.find((k) => k.name === 'alpha')?.url as string;
+    // The origin's records are read once; alpha's approval among them fails when alpha's processing reads it.
+    const broken = new Proxy({} as Approval, {
+      get(_, prop) {
+        if (prop === 'url') return alphaUrl;
+        throw new Error('store.getApproval failed');
+      },
+    });
+    const store = new Proxy(base, {
+      get(target, prop, receiver) {
+        if (prop === 'getOriginState') return async (origin: string) => ({ ...(await target.getOriginState(origin)), approvals: [broken] });
+        const value = Reflect.get(target, prop, receiver) as unknown;
+        return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+    const r = await probeOrigin(s.origin, { fetch: (u, i) => fetch(u, i), store, clock, settings: DEFAULT_SETTINGS }, { force: true });
     expect(r.state).toBe('done');
-    expect(r.skills.map((k) => [k.status, k.statusCode])).toEqual([
-      ['invalid', 'skill-error'],
-      ['invalid', 'skill-error'],
+    expect(r.skills.map((k) => [k.name, k.status, k.statusCode === 'skill-error'])).toEqual([
+      ['alpha', 'invalid', true],
+      ['beta', 'verified-signed', false],
     ]);
+    expect(r.skills[0]?.statusMessage).toContain('store.getApproval failed');
   });
 
   it('reports the phases in order', async () => {

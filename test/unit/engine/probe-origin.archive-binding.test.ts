@@ -193,7 +193,7 @@ describe('archive approvals stored by the previous version', () => {
     const first = await h.probe(s.origin);
     const skill = first.skills[0]!;
     expect(
-      await h.store.importApproval?.({
+      await h.store.importApproval({
         origin: s.origin,
         url: skill.url!,
         digestLf: skill.actual!.lf,

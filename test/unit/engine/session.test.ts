@@ -1,23 +1,22 @@
 // The probe's view of the trust store: one read of the origin's records, buffered writes (and the
-// pin step) committed in one transaction, direct reads for what the snapshot does not hold, and a
-// record-by-record mode for a store without the batch methods.
+// pin step) committed in one transaction, direct reads for what the snapshot does not hold.
 import { describe, expect, it } from 'vitest';
-import { openSession } from '../../../lib/engine/session';
+import { COMMIT_OPS, openSession } from '../../../lib/engine/session';
+import { StoreError } from '../../../lib/trust/errors';
 import type { TrustStore } from '../../../lib/trust/store-api';
 import type { StoredSkill } from '../../../lib/trust/records';
-import { approvalFor, freshStore, keyPair, makeCacheEntry, makeSkill } from '../trust/helpers';
+import { approvalFor, freshStore, keyPair, makeCacheEntry, makeReport, makeSkill } from '../trust/helpers';
 
 const ORIGIN = 'https://site.example';
 const url = (n: string): string => `${ORIGIN}/skills/${n}/SKILL.md`;
 const K = keyPair(9);
 
-/** `store` counting every call by method name; `hide` removes methods (a store without them). */
-function watched(store: TrustStore, hide: string[] = []): { store: TrustStore; calls: Map<string, number>; args: Map<string, unknown[][]> } {
+/** `store` counting every call by method name. */
+function watched(store: TrustStore): { store: TrustStore; calls: Map<string, number>; args: Map<string, unknown[][]> } {
   const calls = new Map<string, number>();
   const args = new Map<string, unknown[][]>();
   const proxy = new Proxy(store, {
     get(target, prop, receiver) {
-      if (hide.includes(String(prop))) return undefined;
       const value = Reflect.get(target, prop, receiver) as unknown;
       if (typeof value !== 'function') return value;
       return (...a: unknown[]) => {
@@ -42,7 +41,7 @@ async function seeded(): Promise<{ store: TrustStore; a1: StoredSkill; a2: Store
   return { store, a1, a2 };
 }
 
-describe('probe session over a store with the batch methods', () => {
+describe('probe session', () => {
   it('answers reads about the origin from one state read', async () => {
     const { store: inner, a1, a2 } = await seeded();
     const w = watched(inner);
@@ -152,25 +151,62 @@ describe('probe session over a store with the batch methods', () => {
   });
 });
 
-describe('probe session over a store without the batch methods', () => {
-  it('reads and writes record by record', async () => {
+describe('probe session commit', () => {
+  it('a record buffered after the state read is the latest, and is written with the cache entry by the one commit', async () => {
     const { store: inner, a2 } = await seeded();
-    const w = watched(inner, ['getOriginState', 'putSkills', 'putCacheEntries', 'commitProbe']);
+    const w = watched(inner);
     const s = await openSession(w.store, ORIGIN);
-    expect((await s.getPin(ORIGIN))?.fingerprint).toBe(K.fingerprint);
     expect((await s.getLatestSkill(ORIGIN, url('a')))?.digestLf).toBe(a2.digestLf);
-    expect((await s.getCache(`${ORIGIN}/llms.txt`))?.positive).toBe(true);
-    expect(w.calls.get('getPin')).toBe(1);
-    expect(w.calls.get('getLatestSkill')).toBe(1);
-    expect(w.calls.get('getCache')).toBe(1);
-
     const b = makeSkill(ORIGIN, url('a'), 'a three', 40);
     await s.putSkill(b);
     expect((await s.getLatestSkill(ORIGIN, url('a')))?.digestLf).toBe(b.digestLf);
     await s.putCache(makeCacheEntry(`${ORIGIN}/x`, false, 40, 400));
     expect(await s.commit(null)).toEqual({ ok: true, pinAsExpected: true });
-    expect(w.calls.get('putSkill')).toBe(1);
-    expect(w.calls.get('putCache')).toBe(1);
+    expect(w.calls.get('commitProbe')).toBe(1);
+    expect(w.calls.get('putSkill')).toBeUndefined();
+    expect(w.calls.get('putCache')).toBeUndefined();
     expect((await inner.getLatestSkill(ORIGIN, url('a')))?.digestLf).toBe(b.digestLf);
+    expect((await inner.getCache(`${ORIGIN}/x`))?.positive).toBe(false);
+  });
+
+  it('a refused commit writes nothing, names each write lost, and keeps the buffers for the next one', async () => {
+    const { store: inner } = await freshStore();
+    const quota = new StoreError('quota-exceeded', 'storage quota exceeded');
+    let refuse = true;
+    const refusing = new Proxy(inner, {
+      get(target, prop, receiver) {
+        if (prop === 'commitProbe' && refuse) return () => Promise.reject(quota);
+        const v = Reflect.get(target, prop, receiver) as unknown;
+        return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+      },
+    });
+    const s = await openSession(refusing, ORIGIN);
+    expect((await s.pinIfAbsent(ORIGIN, K.key, K.fingerprint, 5)).result).toBe('pinned');
+    await s.putSkill(makeSkill(ORIGIN, url('b'), 'b', 5));
+    await s.putCache(makeCacheEntry(`${ORIGIN}/llms.txt`, true, 5, 100));
+    const report = makeReport(ORIGIN, 5);
+    expect(await s.commit(report)).toEqual({ ok: false, error: quota, firstPin: true, ops: [COMMIT_OPS.cache, COMMIT_OPS.skills, COMMIT_OPS.report] });
+    expect(await s.commit(report, { skills: false, cache: false })).toEqual({ ok: false, error: quota, firstPin: true, ops: [COMMIT_OPS.report] });
+    expect(await inner.getPin(ORIGIN)).toBeNull();
+    expect(await inner.getReport(ORIGIN)).toBeNull();
+    expect(s.pending()).toMatchObject({ skills: [{ url: url('b') }], cache: [{ url: `${ORIGIN}/llms.txt` }], pin: { expect: 'pinned' } });
+    refuse = false;
+    expect(await s.commit(report)).toEqual({ ok: true, pinAsExpected: true });
+    expect((await inner.getPin(ORIGIN))?.fingerprint).toBe(K.fingerprint);
+    expect(await inner.getSkill(ORIGIN, url('b'), makeSkill(ORIGIN, url('b'), 'b', 5).digestLf)).not.toBeNull();
+  });
+
+  it('a refused lastSeen is a lost pin write; a refused first pin is told as one', async () => {
+    const { store: inner } = await seeded();
+    const refusing = new Proxy(inner, {
+      get(target, prop, receiver) {
+        if (prop === 'commitProbe') return () => Promise.reject(new Error('closed'));
+        const v = Reflect.get(target, prop, receiver) as unknown;
+        return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+      },
+    });
+    const s = await openSession(refusing, ORIGIN);
+    expect((await s.pinIfAbsent(ORIGIN, K.key, K.fingerprint, 5)).result).toBe('match');
+    expect(await s.commit(null)).toMatchObject({ ok: false, firstPin: false, ops: [COMMIT_OPS.pin] });
   });
 });

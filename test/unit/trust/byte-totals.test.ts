@@ -74,7 +74,7 @@ describe('running byte totals', () => {
     await store.putSkill({ ...one, storedAt: 2 });
     expect(await totals(factory, name)).toEqual({ [A]: 300, '*': 300 });
     const two = sized(B, 'two', 500, 3);
-    await store.putSkills?.([two, sized(B, 'three', 200, 4), { ...two, storedAt: 5 }]);
+    await store.putSkills([two, sized(B, 'three', 200, 4), { ...two, storedAt: 5 }]);
     expect(await totals(factory, name)).toEqual({ [A]: 300, [B]: 700, '*': 1000 });
     await store.approve(approvalFor(one, null), one);
     // Per URL only the latest and approved bytes stay: a second version of `one` replaces nothing approved.
@@ -96,7 +96,7 @@ describe('running byte totals', () => {
     await store.putSkill(sized(B, 'b0', 200, 20));
     const spy = countWalks();
     await store.putSkill(sized(A, 'more', 200, 100));
-    await store.putSkills?.([sized(B, 'b1', 200, 101), sized(B, 'b2', 200, 102)]);
+    await store.putSkills([sized(B, 'b1', 200, 101), sized(B, 'b2', 200, 102)]);
     const s = sized(A, 'approved', 200, 103);
     await store.approve(approvalFor(s, null), s);
     expect(spy.walks()).toBe(0);
@@ -153,7 +153,7 @@ describe('skill records go with their reports', () => {
     const approved = sized(B, 'approved', 300, 1);
     const unapproved = sized(B, 'other', 200, 2);
     await store.putSkill(gone);
-    await store.putSkills?.([approved, unapproved]);
+    await store.putSkills([approved, unapproved]);
     await store.approve(approvalFor(approved, null), approved);
     await store.putReport(makeReport(A, 10));
     await store.putReport(makeReport(B, 20));

@@ -70,7 +70,7 @@ describe('commitProbe', () => {
   it('writes the pin, the bytes, the cache entries and the report in one readwrite transaction', async () => {
     const { store } = await freshStore();
     const tx = countReadwrite();
-    const out = await store.commitProbe?.(probeCommit());
+    const out = await store.commitProbe(probeCommit());
     expect(tx.count()).toBe(1);
     expect(out).toMatchObject({ pin: { result: 'pinned' }, reportWritten: true });
     expect((await store.getPin(ORIGIN))?.fingerprint).toBe(K.fingerprint);
@@ -85,7 +85,7 @@ describe('commitProbe', () => {
     const { store } = await freshStore({ maxSkillBytesPerOrigin: 5 });
     await seedOther(store);
     const tx = countReadwrite();
-    await expect(store.commitProbe?.(probeCommit())).rejects.toMatchObject({ code: 'over-budget' });
+    await expect(store.commitProbe(probeCommit())).rejects.toMatchObject({ code: 'over-budget' });
     expect(tx.count()).toBe(1);
     await expectNothingOf(store);
     await expectOtherKept(store);
@@ -100,7 +100,7 @@ describe('commitProbe', () => {
       if (this.name === 'reports') throw new DOMException('quota', 'QuotaExceededError');
       return realPut.apply(this, a);
     });
-    await expect(store.commitProbe?.(probeCommit())).rejects.toBeInstanceOf(StoreError);
+    await expect(store.commitProbe(probeCommit())).rejects.toBeInstanceOf(StoreError);
     vi.restoreAllMocks();
     await expectNothingOf(store);
     await expectOtherKept(store);
@@ -110,8 +110,8 @@ describe('commitProbe', () => {
     const { store } = await freshStore();
     const tx = countReadwrite();
     const bad = { ...makeSkill(ORIGIN, url('a'), 'x', 50), digestLf: 'not hex' };
-    await expect(store.commitProbe?.(probeCommit({ skills: [bad] }))).rejects.toMatchObject({ code: 'invalid-input' });
-    await expect(store.commitProbe?.(probeCommit({ report: makeReport(OTHER, 50) }))).rejects.toMatchObject({ code: 'invalid-input' });
+    await expect(store.commitProbe(probeCommit({ skills: [bad] }))).rejects.toMatchObject({ code: 'invalid-input' });
+    await expect(store.commitProbe(probeCommit({ report: makeReport(OTHER, 50) }))).rejects.toMatchObject({ code: 'invalid-input' });
     expect(tx.count()).toBe(0);
     await expectNothingOf(store);
   });
@@ -119,7 +119,7 @@ describe('commitProbe', () => {
   it('a pin written meanwhile: the pin is kept, the bytes and cache entries are written, the report is not', async () => {
     const { store } = await freshStore();
     await store.pinIfAbsent(ORIGIN, K2.key, K2.fingerprint, 10);
-    const out = await store.commitProbe?.(probeCommit());
+    const out = await store.commitProbe(probeCommit());
     expect(out).toMatchObject({ pin: { result: 'mismatch', pin: { fingerprint: K2.fingerprint } }, reportWritten: false });
     expect((await store.getPin(ORIGIN))?.fingerprint).toBe(K2.fingerprint);
     // The offered key is in the history, as pinIfAbsent keeps it.
@@ -132,7 +132,7 @@ describe('commitProbe', () => {
   it('a revoked key is never pinned by a commit', async () => {
     const { store } = await freshStore();
     await store.revokeKey(ORIGIN, K.fingerprint, 5);
-    const out = await store.commitProbe?.(probeCommit());
+    const out = await store.commitProbe(probeCommit());
     expect(out).toMatchObject({ pin: { result: 'revoked', pin: null }, reportWritten: false });
     expect(await store.getPin(ORIGIN)).toBeNull();
   });

@@ -138,13 +138,13 @@ describe('importApproval', () => {
     await store.pinIfAbsent(ORIGIN, A.key, A.fingerprint, 1);
     const s1 = makeSkill(ORIGIN, URL1, 'one', 10);
     const a1 = approvalFor(s1, A.fingerprint);
-    expect(await store.importApproval?.(a1)).toBe('added');
-    expect(await store.importApproval?.(a1)).toBe('unchanged');
+    expect(await store.importApproval(a1)).toBe('added');
+    expect(await store.importApproval(a1)).toBe('unchanged');
     const s1b = makeSkill(ORIGIN, URL1, 'one, changed', 20);
-    expect(await store.importApproval?.(approvalFor(s1b, A.fingerprint))).toBe('different');
+    expect(await store.importApproval(approvalFor(s1b, A.fingerprint))).toBe('different');
     expect(await store.getApproval(ORIGIN, URL1)).toEqual(a1);
     const s2 = makeSkill(ORIGIN, URL2, 'two', 10);
-    expect(await store.importApproval?.(approvalFor(s2, B.fingerprint))).toBe('pin-mismatch');
+    expect(await store.importApproval(approvalFor(s2, B.fingerprint))).toBe('pin-mismatch');
     expect(await store.getApproval(ORIGIN, URL2)).toBeNull();
   });
 });
@@ -163,7 +163,7 @@ describe('corrupt approval records', () => {
     expect(await rawAll(factory, name, 'approvals')).toContainEqual(broken);
     // A corrupt approval is never replaced by an import.
     const s2 = makeSkill(ORIGIN, URL2, 'two', 10);
-    expect(await store.importApproval?.(approvalFor(s2, null))).toBe('different');
+    expect(await store.importApproval(approvalFor(s2, null))).toBe('different');
     expect(await rawAll(factory, name, 'approvals')).toContainEqual(broken);
   });
 });

@@ -84,7 +84,7 @@ describe('skill byte budgets', () => {
     const old = sized(A, 'old', 300, 2);
     await store.putSkill(old);
     const batch = [sized(A, 'n1', 300, 3), sized(A, 'n2', 300, 3)];
-    expect((await refusal(store.putSkills!(batch))).code).toBe('over-budget');
+    expect((await refusal(store.putSkills(batch))).code).toBe('over-budget');
     expect(await has(store, old)).toBe(true);
     expect(await has(store, approved)).toBe(true);
     for (const s of batch) expect(await has(store, s)).toBe(false);
@@ -96,7 +96,7 @@ describe('skill byte budgets', () => {
     const old = sized(A, 'old', 400, 1);
     await store.putSkill(old);
     const batch = [sized(A, 'n1', 400, 2), sized(A, 'n2', 400, 2)];
-    await store.putSkills!(batch);
+    await store.putSkills(batch);
     expect(await has(store, old)).toBe(false);
     for (const s of batch) expect(await has(store, s)).toBe(true);
     store.close();

@@ -1,7 +1,7 @@
 // The trust lifecycle in the store (PRODUCT.md §5): the key history of an origin, revoked keys
 // (never pinned again, outliving forget), and approvals carried over to a newly trusted key.
 import { describe, expect, it } from 'vitest';
-import { MAX_OFFERED_KEYS_PER_ORIGIN } from '../../../lib/trust/idb-keys';
+import { MAX_OFFERED_KEYS_PER_ORIGIN } from '../../../lib/trust/trust-rules';
 import { approvalFor, freshStore, keyPair, makeSkill, plant } from './helpers';
 
 const ORIGIN = 'https://docs.example.com';

@@ -28,7 +28,7 @@ describe('pinsPage', () => {
       [8, 2],
       [20, 2],
     ] as const) {
-      const page = await store.pinsPage?.(offset, limit);
+      const page = await store.pinsPage(offset, limit);
       const expected = sortedPage(all, { offset, limit, filter: '' });
       expect(page?.items).toEqual(expected.items);
       expect(page?.total).toBe(ORIGINS.length);
@@ -42,7 +42,7 @@ describe('pinsPage', () => {
       await store.pinIfAbsent(`https://site-${String(i).padStart(2, '0')}.example`, k.key, k.fingerprint, 1);
     }
     const getAll = vi.spyOn(IDBObjectStore.prototype, 'getAll');
-    const page = await store.pinsPage?.(10, 5);
+    const page = await store.pinsPage(10, 5);
     expect(page?.items.map((p) => p.origin)).toEqual([10, 11, 12, 13, 14].map((i) => `https://site-${i}.example`));
     expect(getAll).not.toHaveBeenCalled();
   });
@@ -59,7 +59,7 @@ describe('pinsPage', () => {
       tx.onerror = () => reject(tx.error);
     });
     db.close();
-    const page = await t.store.pinsPage?.(0, 10);
+    const page = await t.store.pinsPage(0, 10);
     expect(page?.items.map((p) => p.origin)).toEqual(['https://good.example']);
     expect(page?.total).toBe(2);
     expect(t.errors.some((e) => e.code === 'corrupt-record')).toBe(true);

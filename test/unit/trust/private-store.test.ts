@@ -2,6 +2,7 @@
 // keeps its own writes in memory with the store's rules (compare-and-set pins, revoked keys never
 // pinned, approvals bound to the pin, one whole commit) and its bounds, and forgets them on clear().
 import { describe, expect, it } from 'vitest';
+import { pinsPage as sortedPage } from '../../../lib/lists/pins-page';
 import { createPrivateStore } from '../../../lib/trust/private-store';
 import type { ProbeCommit, TrustStore } from '../../../lib/trust/store-api';
 import { dumpDatabase } from '../../support/trust-store';
@@ -35,7 +36,7 @@ describe('the private windows store', () => {
     expect((await p.getReport(ORIGIN))?.finishedAt).toBe(10);
     // The validators of a normal visit would tie a private one to it.
     expect(await p.getCache(`${ORIGIN}/llms.txt`)).toBeNull();
-    const state = await p.getOriginState?.(ORIGIN);
+    const state = await p.getOriginState(ORIGIN);
     expect(state?.cache).toEqual([]);
     expect(state?.pin?.fingerprint).toBe(K.fingerprint);
   });
@@ -52,7 +53,7 @@ describe('the private windows store', () => {
       cache: [makeCacheEntry(url('b'), true, 30, 900)],
       report: makeReport(ORIGIN, 30),
     };
-    expect(await p.commitProbe?.(commit)).toMatchObject({ pin: { result: 'match', pin: { lastSeen: 30 } }, reportWritten: true });
+    expect(await p.commitProbe(commit)).toMatchObject({ pin: { result: 'match', pin: { lastSeen: 30 } }, reportWritten: true });
     await p.approve(approvalFor(b, K.fingerprint, 31), b);
     await p.revoke(ORIGIN, url('a'));
     await p.revokeKey(ORIGIN, K2.fingerprint, 32);
@@ -92,7 +93,7 @@ describe('the private windows store', () => {
     const { store: base } = await freshStore();
     const p = createPrivateStore(async () => base);
     await p.pinIfAbsent(ORIGIN, K2.key, K2.fingerprint, 1);
-    const out = await p.commitProbe?.({ origin: ORIGIN, pin: { key: K.key, fingerprint: K.fingerprint, now: 2, expect: 'pinned' }, skills: [], cache: [], report: makeReport(ORIGIN, 2) });
+    const out = await p.commitProbe({ origin: ORIGIN, pin: { key: K.key, fingerprint: K.fingerprint, now: 2, expect: 'pinned' }, skills: [], cache: [], report: makeReport(ORIGIN, 2) });
     expect(out).toMatchObject({ pin: { result: 'mismatch' }, reportWritten: false });
     expect((await p.getPin(ORIGIN))?.fingerprint).toBe(K2.fingerprint);
     expect(await p.getReport(ORIGIN)).toBeNull();
@@ -108,17 +109,47 @@ describe('the private windows store', () => {
     await p.putSkill(makeSkill(ORIGIN, url('c'), 'ccccc', 3));
     expect(await p.getLatestSkill(ORIGIN, url('b'))).toBeNull();
     const huge = makeSkill(ORIGIN, url('d'), 'x'.repeat(11), 4);
-    await expect(p.commitProbe?.({ origin: ORIGIN, skills: [huge], cache: [makeCacheEntry(url('d'), true, 4, 9)], report: makeReport(ORIGIN, 4) })).rejects.toMatchObject({ code: 'over-budget' });
+    await expect(p.commitProbe({ origin: ORIGIN, skills: [huge], cache: [makeCacheEntry(url('d'), true, 4, 9)], report: makeReport(ORIGIN, 4) })).rejects.toMatchObject({ code: 'over-budget' });
     expect(await p.getCache(url('d'))).toBeNull();
     expect(await p.getReport(ORIGIN)).toBeNull();
     expect(await p.getLatestSkill(ORIGIN, url('c'))).not.toBeNull();
     expect(await p.getLatestSkill(ORIGIN, url('a'))).not.toBeNull();
     // Bounds on the cache and the reports: the oldest go.
-    await p.putCacheEntries?.([1, 2, 3].map((i) => makeCacheEntry(`${ORIGIN}/${i}`, true, i, 100)));
+    await p.putCacheEntries([1, 2, 3].map((i) => makeCacheEntry(`${ORIGIN}/${i}`, true, i, 100)));
     expect(await p.getCache(`${ORIGIN}/1`)).toBeNull();
     expect(await p.getCache(`${ORIGIN}/3`)).not.toBeNull();
     for (const o of ['https://a.example', 'https://b.example', 'https://c.example']) await p.putReport(makeReport(o, 5));
     expect(await p.getReport('https://a.example')).toBeNull();
+  });
+
+  it('pages its pins (the normal ones and its own) in the order the normal store pages them', async () => {
+    const { store: base } = await freshStore();
+    const origins = ['https://b.example', 'http://a.example', 'https://a-b.example', 'https://A.example', 'https://z.example'];
+    for (const [i, o] of origins.entries()) await base.pinIfAbsent(o, keyPair(40 + i).key, keyPair(40 + i).fingerprint, 1);
+    const p = createPrivateStore(async () => base);
+    await p.forgetPin('https://z.example');
+    await p.pinIfAbsent('https://c.example', K.key, K.fingerprint, 2);
+    const all = await p.listPins();
+    expect(all.map((x) => x.origin).sort()).toEqual([...origins.filter((o) => o !== 'https://z.example'), 'https://c.example'].sort());
+    for (const [offset, limit] of [
+      [0, 2],
+      [2, 2],
+      [4, 10],
+      [9, 2],
+      [0, 0],
+    ] as const) {
+      expect(await p.pinsPage(offset, limit)).toEqual({ items: sortedPage(all, { offset, limit, filter: '' }).items, total: all.length });
+    }
+  });
+
+  it('refuses to import an approval, as it refuses settings, and writes nothing', async () => {
+    const { t, base } = await seeded();
+    const before = await dump(t);
+    const p = createPrivateStore(async () => base);
+    const b = makeSkill(ORIGIN, url('b'), 'beta', 20);
+    await expect(p.importApproval(approvalFor(b, K.fingerprint))).rejects.toMatchObject({ code: 'invalid-input' });
+    expect(await p.getApproval(ORIGIN, url('b'))).toBeNull();
+    expect(await dump(t)).toEqual(before);
   });
 
   it('clear() forgets everything the private windows stored, and the normal records show again', async () => {

@@ -261,7 +261,7 @@ describe('archive approvals in the preview', () => {
       approvedAt: 1,
       archive: { filesDigest: fileSetDigest(files(sha)), sha256: 'd'.repeat(64), files: files(sha) },
     });
-    expect(await store.importApproval?.(approval('b'))).toBe('added');
+    expect(await store.importApproval(approval('b'))).toBe('added');
     expect((await previewImport(store, writeBackup([], [approval('b')], 1))).approvals[0]?.outcome).toBe('unchanged');
     expect((await previewImport(store, writeBackup([], [approval('c')], 1))).approvals[0]?.outcome).toBe('different');
   });
