@@ -1,7 +1,7 @@
 // Open pages follow changes made elsewhere (PRODUCT.md §5, issue 25 item 1): the background writes
 // STATE_CHANGE_KEY into storage.local after every change of trust state or settings, from any page,
 // an import or a policy change (lib/background/state-change.ts), and every open page listens.
-import { parseStateChange, STATE_CHANGE_KEY, type StateChangeKind } from '../../lib/messages';
+import { parseStateChange, STATE_CHANGE_KEY, type StateChangeKind } from '../../lib/messages/state-change';
 
 /** Calls `listener` after settings or trust state changed anywhere; returns the unsubscribe function. */
 export type WatchChanges = (listener: (kind: StateChangeKind) => void) => () => void;

@@ -7,11 +7,6 @@ import { adapterForHost } from './adapters';
 /** At most this many user chat sites are kept (the list feeds menu patterns). */
 export const MAX_CHAT_SITES = 100;
 
-/** A valid Settings.chatSites value: at most MAX_CHAT_SITES exact http(s) origins. */
-export function isChatSiteList(v: unknown): v is string[] {
-  return Array.isArray(v) && v.length <= MAX_CHAT_SITES && v.every(isHttpOrigin);
-}
-
 const PATTERN_HOST = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*$/;
 
 /**

@@ -1,32 +1,26 @@
 // Validation: every message is untrusted until it passes here. MESSAGES holds one row per request
-// type (who may send it, what it changes, where its content goes, a check per field).
+// type (who may send it, what it changes, where its content goes, a schema per field).
 import { PINS_FILTER_MAX, PINS_PAGE_MAX } from '../lists/pins-page';
-import { isSettingsChanges, isSettingsMessage } from '../trust/settings';
+import { SETTINGS_CHANGES, SETTINGS_MESSAGE } from '../trust/settings';
 import { isHttpOrigin } from '../origin';
+import { count, parseInput, text, z } from '../input';
 import type { PublicRequests, Request, RequestMap, RequestType } from './requests';
 import { APPROVED_PAGE_MAX } from './answers';
 import type { StateChangeKind } from './state-change';
 
-// ---------------------------------------------------------------------------
-// Validation: every message is untrusted until it passes here.
-// ---------------------------------------------------------------------------
-
-type Check = (v: unknown) => boolean;
-const str: Check = (v) => typeof v === 'string' && v.length <= 8192;
-const bool: Check = (v) => typeof v === 'boolean';
-const int: Check = (v) => typeof v === 'number' && Number.isInteger(v) && v >= 0;
-const strOrNull: Check = (v) => v === null || str(v);
-const optionalInt: Check = (v) => v === undefined || int(v);
-const hex64: Check = (v) => typeof v === 'string' && /^[0-9a-f]{64}$/.test(v);
-const origin: Check = isHttpOrigin;
-const optionalOrigin: Check = (v) => v === undefined || origin(v);
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const optionalRestore: Check = (v) => v === undefined || (isRecord(v) && strOrNull(v.keyFingerprint) && typeof v.approvedAt === 'number' && Number.isFinite(v.approvedAt) && v.approvedAt >= 0);
+type Schema = z.ZodMiniType;
+const str = text(8192);
+const bool = z.boolean();
+const strOrNull = z.nullable(str);
+const optionalInt = z.optional(count);
+const hex64 = z.string().check(z.regex(/^[0-9a-f]{64}$/));
+const origin = z.custom<string>(isHttpOrigin);
+const restore = z.object({ keyFingerprint: strOrNull, approvedAt: z.number().check(z.nonnegative()) });
 /** Finding keys (findingKey in lib/review/): kind, file and matched text. */
-const findingKeys: Check = (v) => Array.isArray(v) && v.length <= 1000 && v.every((k) => typeof k === 'string' && k.length <= 4096);
-const importJson: Check = (v) => typeof v === 'string' && v.length <= 16 * 1024 * 1024;
+const findingKeys = z.array(text(4096)).check(z.maxLength(1000));
+const importJson = text(16 * 1024 * 1024);
 /** Absent (a sender that predates confirmations: nothing needing one is imported) or a list of ids. */
-const optionalIds: Check = (v) => v === undefined || (Array.isArray(v) && v.length <= 100_000 && v.every(str));
+const optionalIds = z.optional(z.array(str).check(z.maxLength(100_000)));
 
 /**
  * Where a path hands a skill's content out of the extension (lib/background/hand-off-gate.ts):
@@ -55,14 +49,14 @@ export interface MessageDefinition<T extends RequestType = RequestType> {
    */
   handsOff: HandOffKind | null;
   /**
-   * One check per field of the request, optional ones included, keyed by the request's own fields:
-   * a field with no check, or a check of no field, does not compile.
+   * One schema per field of the request, optional ones included, keyed by the request's own fields:
+   * a field with no schema, or a schema of no field, does not compile.
    */
   fields: FieldChecks<RequestMap[T]['request']>;
 }
 
-/** A check for every key of a request (`-?`: an optional field is checked too, for its absence or its value). */
-export type FieldChecks<R> = { readonly [K in keyof R]-?: Check };
+/** A schema for every key of a request (`-?`: an optional field is checked too, for its absence or its value). */
+export type FieldChecks<R> = { readonly [K in keyof R]-?: Schema };
 
 const none = {} as const;
 
@@ -80,11 +74,11 @@ export const MESSAGES = {
       origin,
       url: str,
       digestLf: hex64,
-      filesDigest: (v) => v === undefined || hex64(v),
+      filesDigest: z.optional(hex64),
       confirmUnverified: bool,
       confirmCrossOrigin: bool,
-      restore: optionalRestore,
-      confirmFindings: (v) => v === undefined || findingKeys(v),
+      restore: z.optional(restore),
+      confirmFindings: z.optional(findingKeys),
     },
   },
   'skillpin:confirm-findings': { access: 'privileged', changes: 'trust', concern: 'approvals', handsOff: null, fields: { origin, url: str, digestLf: hex64, confirmFindings: findingKeys } },
@@ -96,10 +90,10 @@ export const MESSAGES = {
     changes: null,
     concern: 'approvals',
     handsOff: null,
-    fields: { offset: optionalInt, limit: (v) => v === undefined || (int(v) && (v as number) >= 1 && (v as number) <= APPROVED_PAGE_MAX) },
+    fields: { offset: optionalInt, limit: z.optional(count.check(z.gte(1), z.lte(APPROVED_PAGE_MAX))) },
   },
   'skillpin:approvals-list': { access: 'privileged', changes: null, concern: 'approvals', handsOff: null, fields: none },
-  'skillpin:insert': { access: 'privileged', changes: null, concern: 'approvals', handsOff: 'chat', fields: { tabId: int, chatOrigin: origin, origin, url: str } },
+  'skillpin:insert': { access: 'privileged', changes: null, concern: 'approvals', handsOff: 'chat', fields: { tabId: count, chatOrigin: origin, origin, url: str } },
   'skillpin:trust-key': {
     access: 'privileged',
     changes: 'trust',
@@ -114,9 +108,9 @@ export const MESSAGES = {
     concern: 'keys',
     handsOff: null,
     fields: {
-      offset: (v) => Number.isSafeInteger(v) && (v as number) >= 0,
-      limit: (v) => Number.isSafeInteger(v) && (v as number) >= 1 && (v as number) <= PINS_PAGE_MAX,
-      filter: (v) => typeof v === 'string' && v.length <= PINS_FILTER_MAX,
+      offset: z.int().check(z.nonnegative()),
+      limit: z.int().check(z.gte(1), z.lte(PINS_PAGE_MAX)),
+      filter: text(PINS_FILTER_MAX),
     },
   },
   'skillpin:pin-forget': { access: 'privileged', changes: 'trust', concern: 'keys', handsOff: null, fields: { origin } },
@@ -126,14 +120,14 @@ export const MESSAGES = {
     changes: 'trust',
     concern: 'keys',
     handsOff: null,
-    fields: { origin, fingerprint: (v) => typeof v === 'string' && /^SHA256:[A-Za-z0-9+/]{43}$/.test(v) },
+    fields: { origin, fingerprint: z.string().check(z.regex(/^SHA256:[A-Za-z0-9+/]{43}$/)) },
   },
   'skillpin:settings-get': { access: 'privileged', changes: null, concern: 'settings', handsOff: null, fields: none },
-  // The shape of Settings is checked by lib/trust/settings.ts, the same check the store's reads use.
-  'skillpin:settings-set': { access: 'privileged', changes: 'settings', concern: 'settings', handsOff: null, fields: { settings: isSettingsMessage } },
-  'skillpin:settings-update': { access: 'privileged', changes: 'settings', concern: 'settings', handsOff: null, fields: { changes: isSettingsChanges } },
+  // The shape of Settings is lib/trust/settings.ts's, the same schemas the store's reads use.
+  'skillpin:settings-set': { access: 'privileged', changes: 'settings', concern: 'settings', handsOff: null, fields: { settings: SETTINGS_MESSAGE } },
+  'skillpin:settings-update': { access: 'privileged', changes: 'settings', concern: 'settings', handsOff: null, fields: { changes: SETTINGS_CHANGES } },
   'skillpin:policy-get': { access: 'privileged', changes: null, concern: 'settings', handsOff: null, fields: none },
-  'skillpin:site-access': { access: 'privileged', changes: null, concern: 'settings', handsOff: null, fields: { origin: optionalOrigin } },
+  'skillpin:site-access': { access: 'privileged', changes: null, concern: 'settings', handsOff: null, fields: { origin: z.optional(origin) } },
   'skillpin:backup': { access: 'privileged', changes: null, concern: 'transfer', handsOff: null, fields: none },
   'skillpin:import-preview': { access: 'privileged', changes: null, concern: 'transfer', handsOff: null, fields: { json: importJson } },
   'skillpin:import': {
@@ -155,15 +149,15 @@ export type TypesOf<C extends Concern> = { [T in RequestType]: (typeof MESSAGES)
 
 export const REQUEST_TYPES = Object.keys(MESSAGES) as RequestType[];
 
+/** One schema per request type: its `type` and its fields (any other key is left out). */
+const REQUESTS = Object.fromEntries(REQUEST_TYPES.map((type) => [type, z.object({ ...(MESSAGES[type].fields as Record<string, Schema>), type: z.literal(type) })]));
+
 /** Returns the typed request, or null when the message is not a well-formed Skillpin request. */
 export function parseRequest(message: unknown): Request | null {
-  if (!isRecord(message) || typeof message.type !== 'string') return null;
-  if (!Object.hasOwn(MESSAGES, message.type)) return null;
-  const fields: Readonly<Record<string, Check>> = MESSAGES[message.type as RequestType].fields;
-  for (const [field, check] of Object.entries(fields)) {
-    if (!check(message[field])) return null;
-  }
-  return message as unknown as Request;
+  const type = typeof message === 'object' && message !== null ? (message as { type?: unknown }).type : undefined;
+  if (typeof type !== 'string' || !Object.hasOwn(REQUESTS, type)) return null;
+  const parsed = parseInput(REQUESTS[type] as Schema, message);
+  return parsed.ok ? (parsed.value as Request) : null;
 }
 
 export function isPrivileged(type: RequestType): boolean {

@@ -37,7 +37,7 @@ function target(file: string, spec: string): string {
  * from its own floor's other units nor from a higher one.
  */
 const FLOORS: readonly (readonly string[])[] = [
-  ['types', 'origin', 'match-patterns'],
+  ['types', 'origin', 'match-patterns', 'input'],
   ['net', 'i18n', 'lists', 'scheduler', 'clipboard'],
   ['parse', 'verify', 'chat'],
   ['review'],

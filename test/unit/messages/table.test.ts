@@ -1,5 +1,5 @@
 // lib/messages/: one definition per request type (access, what it changes, its slice, its
-// field checks), and the settings messages checked with the store's own definition of Settings.
+// field schemas), and the settings messages checked with the store's own definition of Settings.
 import { describe, expect, it } from 'vitest';
 import { changesOf, isPrivileged, MESSAGES, parseRequest, REQUEST_TYPES, type Concern, type FieldChecks, type MessageDefinition } from '../../../lib/messages';
 import { createHandlers } from '../../../lib/background/handlers';
@@ -13,6 +13,7 @@ import type { Handler, Slice } from '../../../lib/background/handlers/types';
 import type { WorkerState } from '../../../lib/background/worker-state';
 import { isCompleteSettings, readSettings } from '../../../lib/trust/settings';
 import { DEFAULT_SETTINGS } from '../../../lib/types';
+import { z } from '../../../lib/input';
 
 // Building the slices only makes closures: nothing in the context is called.
 const ctx = { scheduler: {}, platform: {}, clock: {}, deps: {} } as unknown as WorkerState;
@@ -71,8 +72,8 @@ describe('one definition per request type', () => {
     expect(pick(transfer)).toBeTypeOf('function');
   });
 
-  it('the compiler refuses field checks that leave out a request field, optional ones included, or check a field the request has not', () => {
-    const yes = (): boolean => true;
+  it('the compiler refuses field schemas that leave out a request field, optional ones included, or check a field the request has not', () => {
+    const yes = z.unknown();
     // @ts-expect-error — skillpin:report's clickedTab (optional) has no check
     const missing: MessageDefinition<'skillpin:report'>['fields'] = { origin: yes };
     // @ts-expect-error — skillpin:revoke's url has no check

@@ -1,0 +1,38 @@
+// How input from outside is checked, at every boundary (ARCHITECTURE.md §1): a zod/mini schema
+// states its shape and bounds, and parseInput runs it. The answer is the parsed value (a fresh
+// copy; a z.object leaves unknown keys out) or every problem, in one shape everywhere.
+import * as z from 'zod/mini';
+
+// The extension's pages and worker forbid eval: zod is told not to try it (a refused try is
+// still reported as a policy violation).
+z.config({ jitless: true });
+
+export { z };
+
+/** What was wrong: where (`pins[0].origin`; '' for the input itself) and what. */
+export interface InputError {
+  path: string;
+  message: string;
+}
+
+/** The value, or every problem found (at least one), in the order the schema met them. */
+export type Parsed<T> = { ok: true; value: T } | { ok: false; errors: InputError[] };
+
+export function parseInput<S extends z.ZodMiniType>(schema: S, value: unknown): Parsed<z.output<S>> {
+  const result = schema.safeParse(value);
+  if (result.success) return { ok: true, value: result.data };
+  return { ok: false, errors: result.error.issues.map((issue) => ({ path: pathText(issue.path), message: issue.message })) };
+}
+
+/** `pins[0].origin` for ['pins', 0, 'origin']. */
+export function pathText(path: readonly PropertyKey[]): string {
+  return path.map((k, i) => (typeof k === 'number' ? `[${k}]` : i === 0 ? String(k) : `.${String(k)}`)).join('');
+}
+
+/** A string of at most `max` characters. */
+export function text(max: number): z.ZodMiniString<string> {
+  return z.string().check(z.maxLength(max));
+}
+
+/** A whole number, 0 or more (any size a number holds exactly or not: `Number.isInteger`). */
+export const count = z.number().check(z.refine(Number.isInteger), z.nonnegative());
