@@ -11,6 +11,7 @@ import { parseListEntry } from '../scheduler/should-probe';
 import { encodeBase64 } from '../verify/base64';
 import { parsePublicKey } from '../verify/ed25519';
 import { fingerprint } from '../verify/fingerprint';
+import { parseInput, z } from '../input';
 import { isObject } from './validate';
 
 /** A publisher key the administrator pinned for an origin: never replaced by trust on first use. */
@@ -40,22 +41,21 @@ export function noPolicy(): ManagedPolicy {
 
 const MAX_LIST = 10_000;
 
-function readBool(raw: Record<string, unknown>, name: string, invalid: string[]): boolean | undefined {
-  const v = raw[name];
-  if (v === undefined) return undefined;
-  if (typeof v === 'boolean') return v;
-  invalid.push(`${name}: not true or false`);
+const bool = z.boolean('not true or false');
+
+/** The value of policy `name` when `schema` takes it; one it refuses is reported with the schema's words. */
+function read<T>(raw: Record<string, unknown>, name: string, schema: z.ZodMiniType<T>, invalid: string[]): T | undefined {
+  if (raw[name] === undefined) return undefined;
+  const parsed = parseInput(schema, raw[name]);
+  if (parsed.ok) return parsed.value;
+  for (const e of parsed.errors) invalid.push(`${name}: ${e.message}`);
   return undefined;
 }
 
 /** A list of strings, each checked by `ok`; bad entries are reported and dropped. */
 function readList(raw: Record<string, unknown>, name: string, ok: (s: string) => string | null, max: number, invalid: string[]): string[] | undefined {
-  const v = raw[name];
+  const v = read(raw, name, z.array(z.unknown(), 'not a list'), invalid);
   if (v === undefined) return undefined;
-  if (!Array.isArray(v)) {
-    invalid.push(`${name}: not a list`);
-    return undefined;
-  }
   const out: string[] = [];
   v.forEach((entry, i) => {
     const value = typeof entry === 'string' ? ok(entry) : null;
@@ -82,14 +82,9 @@ function exactOrigin(s: string): string | null {
 }
 
 function readKeys(raw: Record<string, unknown>, invalid: string[]): ManagedKey[] {
-  const v = raw.pinnedKeys;
-  if (v === undefined) return [];
-  if (!isObject(v)) {
-    invalid.push('pinnedKeys: not an object of origin → base64 key');
-    return [];
-  }
+  const v = read(raw, 'pinnedKeys', z.custom<Record<string, unknown>>(isObject, 'not an object of origin → base64 key'), invalid);
   const out: ManagedKey[] = [];
-  for (const [name, text] of Object.entries(v)) {
+  for (const [name, text] of Object.entries(v ?? {})) {
     const origin = exactOrigin(name);
     if (origin === null) {
       invalid.push(`pinnedKeys: ${JSON.stringify(name.slice(0, 200))} is not an http(s) origin`);
@@ -122,11 +117,11 @@ export function parseManaged(raw: unknown): ManagedPolicy {
     return policy;
   }
   const { invalid, settings } = policy;
-  const probing = readBool(raw, 'probing', invalid);
+  const probing = read(raw, 'probing', bool, invalid);
   if (probing !== undefined) settings.paused = !probing;
-  const probeInPrivate = readBool(raw, 'probeInPrivate', invalid);
+  const probeInPrivate = read(raw, 'probeInPrivate', bool, invalid);
   if (probeInPrivate !== undefined) settings.probeInPrivate = probeInPrivate;
-  const allowListOnly = readBool(raw, 'allowListOnly', invalid);
+  const allowListOnly = read(raw, 'allowListOnly', bool, invalid);
   if (allowListOnly !== undefined) settings.allowListOnly = allowListOnly;
   const allowList = readList(raw, 'allowList', siteEntry, MAX_LIST, invalid);
   if (allowList) settings.allowList = allowList;
@@ -134,7 +129,7 @@ export function parseManaged(raw: unknown): ManagedPolicy {
   if (denyList) settings.denyList = denyList;
   const chatSites = readList(raw, 'chatSites', exactOrigin, MAX_CHAT_SITES, invalid);
   if (chatSites) settings.chatSites = chatSites;
-  policy.requireSigned = readBool(raw, 'requireSignedSkills', invalid) ?? false;
+  policy.requireSigned = read(raw, 'requireSignedSkills', bool, invalid) ?? false;
   policy.pinnedKeys = readKeys(raw, invalid);
   for (const name of Object.keys(raw)) {
     if (!(POLICY_FIELDS as readonly string[]).includes(name)) invalid.push(`${name}: not a Skillpin policy (ignored)`);
