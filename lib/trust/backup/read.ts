@@ -1,18 +1,20 @@
 // Reading a trust backup: the whole file is parsed and every field checked; one wrong field makes
 // the file unusable (with every error listed), so nothing of a malformed file is ever imported.
 import { isApprovable } from '../../types';
-import type { Approval, ArchiveBinding, Pin, Settings } from '../../types';
+import type { Approval, Pin, Settings, SkillStatus } from '../../types';
 import { isHttpOrigin } from '../../origin';
+import { parseInput, z } from '../../input';
 import { decodeBase64Strict } from '../../verify/base64';
 import { fileSetDigest } from '../../verify/file-set';
 import { fingerprint } from '../../verify/fingerprint';
 import { readSettings } from '../settings';
-import { isDigestHex, isFiniteNumber, isObject, isSkillStatus, toArchiveBinding } from '../validate';
+import { isObject, isSkillStatus, toArchiveBinding } from '../validate';
 import { BACKUP_FORMAT, READABLE_VERSIONS } from './format';
 
 const ED25519_KEY_BYTES = 32;
 /** "SHA256:" + 43 unpadded base64 characters. */
 const FINGERPRINT_RE = /^SHA256:[A-Za-z0-9+/]{43}$/;
+const LOWER_HEX = /^[0-9a-f]{64}$/;
 
 function isPlainHttpUrl(v: unknown): v is string {
   if (typeof v !== 'string') return false;
@@ -24,84 +26,75 @@ function isPlainHttpUrl(v: unknown): v is string {
   }
 }
 
-function checkPin(v: unknown, where: string, errors: string[]): Pin | null {
-  if (!isObject(v)) {
-    errors.push(`${where}: not an object`);
-    return null;
-  }
-  const before = errors.length;
-  const { origin, key, fingerprint: fp, firstSeen, lastSeen } = v;
-  if (!isHttpOrigin(origin)) errors.push(`${where}.origin: not an http(s) origin`);
-  let keyBytes: Uint8Array | null = null;
-  if (typeof key !== 'string' || key.trim() !== key) errors.push(`${where}.key: not a base64 string`);
-  else {
-    keyBytes = decodeBase64Strict(key);
-    if (!keyBytes) errors.push(`${where}.key: not strict base64`);
-    else if (keyBytes.length !== ED25519_KEY_BYTES) errors.push(`${where}.key: ${keyBytes.length} bytes, an ed25519 key has ${ED25519_KEY_BYTES}`);
-  }
-  if (typeof fp !== 'string' || !FINGERPRINT_RE.test(fp)) errors.push(`${where}.fingerprint: not a SHA256: fingerprint`);
-  else if (keyBytes && keyBytes.length === ED25519_KEY_BYTES && fingerprint(keyBytes) !== fp) {
-    errors.push(`${where}.fingerprint: does not match the key`);
-  }
-  if (!isFiniteNumber(firstSeen) || firstSeen < 0) errors.push(`${where}.firstSeen: not a time`);
-  if (!isFiniteNumber(lastSeen) || lastSeen < 0) errors.push(`${where}.lastSeen: not a time`);
-  if (isFiniteNumber(firstSeen) && isFiniteNumber(lastSeen) && lastSeen < firstSeen) errors.push(`${where}: lastSeen is before firstSeen`);
-  if (errors.length > before) return null;
-  return { origin: origin as string, key: key as string, fingerprint: fp as string, firstSeen: firstSeen as number, lastSeen: lastSeen as number };
+/** A string `re` matches, with one message for anything else. */
+const matching = (re: RegExp, message: string) => z.string(message).check(z.regex(re, message));
+const time = z.number('not a time').check(z.nonnegative('not a time'));
+const origin = z.custom<string>(isHttpOrigin, 'not an http(s) origin');
+const keyFingerprint = matching(FINGERPRINT_RE, 'not a SHA256: fingerprint');
+const digest = matching(LOWER_HEX, 'not 64 lowercase hex digits');
+
+/** Why `key` is not a raw ed25519 key in strict base64, or null when it is one. */
+function keyProblem(key: string): string | null {
+  if (key.trim() !== key) return 'not a base64 string';
+  const bytes = decodeBase64Strict(key);
+  if (!bytes) return 'not strict base64';
+  return bytes.length === ED25519_KEY_BYTES ? null : `${bytes.length} bytes, an ed25519 key has ${ED25519_KEY_BYTES}`;
 }
 
-function checkApproval(v: unknown, where: string, errors: string[]): Approval | null {
-  if (!isObject(v)) {
-    errors.push(`${where}: not an object`);
-    return null;
-  }
-  const before = errors.length;
-  const { origin, url, digestLf, digestRaw, keyFingerprint, statusAtApproval, name, approvedAt } = v;
-  if (!isHttpOrigin(origin)) errors.push(`${where}.origin: not an http(s) origin`);
-  if (!isPlainHttpUrl(url)) errors.push(`${where}.url: not an absolute http(s) URL without fragment`);
-  if (!isDigestHex(digestLf) || digestLf !== digestLf.toLowerCase()) errors.push(`${where}.digestLf: not 64 lowercase hex digits`);
-  if (!isDigestHex(digestRaw) || digestRaw !== digestRaw.toLowerCase()) errors.push(`${where}.digestRaw: not 64 lowercase hex digits`);
-  if (!(keyFingerprint === null || (typeof keyFingerprint === 'string' && FINGERPRINT_RE.test(keyFingerprint)))) {
-    errors.push(`${where}.keyFingerprint: neither null nor a SHA256: fingerprint`);
-  }
-  if (!isSkillStatus(statusAtApproval) || !isApprovable(statusAtApproval)) errors.push(`${where}.statusAtApproval: not an approvable status`);
-  if (typeof name !== 'string') errors.push(`${where}.name: not a string`);
-  if (!isFiniteNumber(approvedAt) || approvedAt < 0) errors.push(`${where}.approvedAt: not a time`);
-  const archive = v.archive === undefined ? undefined : checkArchiveBinding(v.archive, `${where}.archive`, errors);
-  if (errors.length > before) return null;
-  const approval: Approval = {
-    origin: origin as string,
-    url: url as string,
-    digestLf: digestLf as string,
-    digestRaw: digestRaw as string,
-    keyFingerprint: keyFingerprint as string | null,
-    statusAtApproval: statusAtApproval as Approval['statusAtApproval'],
-    name: name as string,
-    approvedAt: approvedAt as number,
-  };
-  if (archive) approval.archive = archive;
-  return approval;
-}
+const PIN = z
+  .object(
+    {
+      origin,
+      key: z.string('not a base64 string').check((ctx) => {
+        const problem = keyProblem(ctx.value);
+        if (problem) ctx.issues.push({ code: 'custom', message: problem, input: ctx.value });
+      }),
+      fingerprint: keyFingerprint,
+      firstSeen: time,
+      lastSeen: time,
+    },
+    'not an object',
+  )
+  .check((ctx) => {
+    const pin = ctx.value;
+    const key = keyProblem(pin.key) === null ? decodeBase64Strict(pin.key) : null;
+    if (key && FINGERPRINT_RE.test(pin.fingerprint) && fingerprint(key) !== pin.fingerprint) ctx.issues.push({ code: 'custom', message: 'does not match the key', path: ['fingerprint'], input: pin });
+    if (pin.lastSeen < pin.firstSeen) ctx.issues.push({ code: 'custom', message: 'lastSeen is before firstSeen', input: pin });
+  });
 
 /** The files an archive approval binds: digests in lowercase hex, relative paths, each once, the set's digest matching them. */
-function checkArchiveBinding(v: unknown, where: string, errors: string[]): ArchiveBinding | null {
-  const lowerHex = (h: unknown): boolean => isDigestHex(h) && h === h.toLowerCase();
-  if (!isObject(v) || !lowerHex(v.filesDigest) || !lowerHex(v.sha256) || !Array.isArray(v.files)) {
-    errors.push(`${where}: not { filesDigest, sha256, files } with 64 lowercase hex digits`);
-    return null;
-  }
-  const binding = toArchiveBinding(v);
-  const badPath = (v.files as unknown[]).findIndex((f) => !isObject(f) || typeof f.path !== 'string' || !isRelativePath(f.path) || !lowerHex(f.sha256));
-  if (!binding || badPath >= 0) {
-    errors.push(`${where}.files${badPath >= 0 ? `[${badPath}]` : ''}: not a list of distinct { path, size, sha256 } with relative paths`);
-    return null;
-  }
-  if (fileSetDigest(binding.files) !== binding.filesDigest) {
-    errors.push(`${where}.filesDigest: does not match its files`);
-    return null;
-  }
-  return binding;
-}
+const ARCHIVE_FIELDS = z.looseObject({ filesDigest: digest, sha256: digest, files: z.array(z.unknown(), 'not a list') }, 'not { filesDigest, sha256, files }');
+const ARCHIVE = z.pipe(
+  ARCHIVE_FIELDS,
+  z.transform((v: z.output<typeof ARCHIVE_FIELDS>, ctx) => {
+    const binding = toArchiveBinding(v);
+    const bad = v.files.findIndex((f) => !isObject(f) || typeof f.path !== 'string' || !isRelativePath(f.path) || typeof f.sha256 !== 'string' || !LOWER_HEX.test(f.sha256));
+    if (binding && bad < 0 && fileSetDigest(binding.files) === binding.filesDigest) return binding;
+    const files = !binding || bad >= 0;
+    ctx.issues.push({
+      code: 'custom',
+      input: v,
+      path: files ? (bad >= 0 ? ['files', bad] : ['files']) : ['filesDigest'],
+      message: files ? 'not a list of distinct { path, size, sha256 } with relative paths' : 'does not match its files',
+    });
+    return z.NEVER;
+  }),
+);
+
+const APPROVAL = z.object(
+  {
+    origin,
+    url: z.custom<string>(isPlainHttpUrl, 'not an absolute http(s) URL without fragment'),
+    digestLf: digest,
+    digestRaw: digest,
+    keyFingerprint: z.nullable(matching(FINGERPRINT_RE, 'neither null nor a SHA256: fingerprint')),
+    statusAtApproval: z.custom<SkillStatus>((s) => isSkillStatus(s) && isApprovable(s), 'not an approvable status'),
+    name: z.string('not a string'),
+    approvedAt: time,
+    archive: z.optional(ARCHIVE),
+  },
+  'not an object',
+);
 
 /** A relative `/`-separated path without empty, `.` or `..` segments, backslashes or control characters (FORMATS.md §6.4). */
 function isRelativePath(p: string): boolean {
@@ -116,25 +109,19 @@ export interface Revocation {
   revokedAt: number;
 }
 
-function checkRevocation(v: unknown, where: string, errors: string[]): Revocation | null {
-  if (!isObject(v)) {
-    errors.push(`${where}: not an object`);
-    return null;
-  }
-  const before = errors.length;
-  if (!isHttpOrigin(v.origin)) errors.push(`${where}.origin: not an http(s) origin`);
-  if (typeof v.fingerprint !== 'string' || !FINGERPRINT_RE.test(v.fingerprint)) errors.push(`${where}.fingerprint: not a SHA256: fingerprint`);
-  if (!isFiniteNumber(v.revokedAt) || v.revokedAt < 0) errors.push(`${where}.revokedAt: not a time`);
-  if (errors.length > before) return null;
-  return { origin: v.origin as string, fingerprint: v.fingerprint as string, revokedAt: v.revokedAt as number };
-}
+const REVOCATION = z.object({ origin, fingerprint: keyFingerprint, revokedAt: time }, 'not an object');
+
+/** What is read of a file once its format and version are known; what `settings` sets is read by readSettings. */
+const FILE = z.object({
+  exportedAt: z.number('not a time'),
+  pins: z.array(PIN, 'not a list'),
+  approvals: z.array(APPROVAL, 'not a list'),
+  revocations: z.optional(z.array(REVOCATION, 'not a list')),
+  settings: z.optional(z.custom<Record<string, unknown>>(isObject, 'not an object')),
+});
 
 /** The settings fields a file sets (fields it leaves out keep their current value). */
-function checkSettings(v: unknown, errors: string[]): Partial<Settings> | null {
-  if (!isObject(v)) {
-    errors.push('settings: not an object');
-    return null;
-  }
+function settingsOf(v: Record<string, unknown>, errors: string[]): Partial<Settings> | null {
   const { settings, invalid } = readSettings(v);
   if (invalid.length > 0) {
     errors.push(`settings: unusable ${invalid.join(', ')}`);
@@ -177,45 +164,30 @@ export function readBackup(json: string, errors: string[]): ParsedBackup | null 
     errors.push(`unsupported export version ${JSON.stringify(doc.version)} (this Skillpin reads versions ${READABLE_VERSIONS.join(' and ')})`);
     return null;
   }
-  if (!isFiniteNumber(doc.exportedAt)) errors.push('exportedAt: not a time');
-  if (!Array.isArray(doc.pins)) errors.push('pins: not a list');
-  if (!Array.isArray(doc.approvals)) errors.push('approvals: not a list');
-  if (!Array.isArray(doc.pins) || !Array.isArray(doc.approvals)) return null;
-
-  const pins: Pin[] = [];
-  const pinByOrigin = new Map<string, Pin>();
-  doc.pins.forEach((raw, i) => {
-    const pin = checkPin(raw, `pins[${i}]`, errors);
-    if (!pin) return;
-    if (pinByOrigin.has(pin.origin)) errors.push(`pins[${i}]: a second pin for ${pin.origin}`);
-    pinByOrigin.set(pin.origin, pin);
-    pins.push(pin);
+  const parsed = parseInput(FILE, doc);
+  if (!parsed.ok) {
+    for (const e of parsed.errors) errors.push(`${e.path}: ${e.message}`);
+    return null;
+  }
+  const file = parsed.value;
+  const pinned = new Set<string>();
+  file.pins.forEach((pin, i) => {
+    if (pinned.has(pin.origin)) errors.push(`pins[${i}]: a second pin for ${pin.origin}`);
+    pinned.add(pin.origin);
   });
-  const approvals: Approval[] = [];
   const seen = new Set<string>();
-  doc.approvals.forEach((raw, i) => {
-    const approval = checkApproval(raw, `approvals[${i}]`, errors);
-    if (!approval) return;
+  file.approvals.forEach((approval, i) => {
     const id = `${approval.origin} ${approval.url}`;
     if (seen.has(id)) errors.push(`approvals[${i}]: a second approval for ${approval.url} on ${approval.origin}`);
     seen.add(id);
-    approvals.push(approval);
   });
-  const revocations: Revocation[] = [];
-  if (doc.revocations !== undefined) {
-    if (!Array.isArray(doc.revocations)) errors.push('revocations: not a list');
-    else {
-      const revokedIds = new Set<string>();
-      doc.revocations.forEach((raw, i) => {
-        const r = checkRevocation(raw, `revocations[${i}]`, errors);
-        if (!r) return;
-        const id = `${r.origin} ${r.fingerprint}`;
-        if (revokedIds.has(id)) errors.push(`revocations[${i}]: ${r.fingerprint} is revoked twice for ${r.origin}`);
-        revokedIds.add(id);
-        revocations.push(r);
-      });
-    }
-  }
-  const settings = doc.settings === undefined ? null : checkSettings(doc.settings, errors);
-  return errors.length > 0 ? null : { pins, approvals, revocations, settings };
+  const revokedIds = new Set<string>();
+  const revocations = file.revocations ?? [];
+  revocations.forEach((r, i) => {
+    const id = `${r.origin} ${r.fingerprint}`;
+    if (revokedIds.has(id)) errors.push(`revocations[${i}]: ${r.fingerprint} is revoked twice for ${r.origin}`);
+    revokedIds.add(id);
+  });
+  const settings = file.settings === undefined ? null : settingsOf(file.settings, errors);
+  return errors.length > 0 ? null : { pins: file.pins, approvals: file.approvals, revocations, settings };
 }
