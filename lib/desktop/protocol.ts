@@ -2,6 +2,7 @@
 // program exchange over native messaging, and the one check of each. Both sides import this
 // module, so a field is read the same way at both ends; nothing here touches I/O.
 import { isJsonObject } from '../parse/common';
+import { parseInput, z } from '../input';
 import { type AgentId, isAgentId, MAX_BYTES_PER_SKILL, MAX_FILES_PER_SKILL, MAX_SKILLS_IN_SYNC, MAX_STRING_LENGTH, PROTOCOL_VERSION } from './limits';
 import { checkSkillPaths } from './paths';
 import type { DesktopAgentId } from '../types';
@@ -19,7 +20,7 @@ export interface SkillRef {
  */
 export type Verification = 'signed' | 'digest-only' | 'unverified';
 
-export const VERIFICATIONS: readonly Verification[] = ['signed', 'digest-only', 'unverified'];
+export const VERIFICATIONS = ['signed', 'digest-only', 'unverified'] as const satisfies readonly Verification[];
 
 /**
  * One agent folder the user picked for a skill. A skill that grants tools or carries scripts
@@ -132,48 +133,13 @@ export type HostReply =
   | { type: 'status'; id: number; skills: HeldSkill[]; truncated: boolean }
   | { type: 'error'; id: number | null; code: ErrorCode; message: string };
 
+/** A refused request: the error code and message of the reply, and the request's id when it had one. */
 export type Parsed<T> = { ok: true; value: T } | { ok: false; code: ErrorCode; message: string; id: number | null };
 
 const HEX64 = /^[0-9a-f]{64}$/;
 const FINGERPRINT = /^SHA256:[A-Za-z0-9+/]{43}$/;
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
-
-class Invalid extends Error {}
-
-function fail(message: string): never {
-  throw new Invalid(message);
-}
-
-function keysOnly(value: Record<string, unknown>, allowed: readonly string[], what: string): void {
-  for (const key of Object.keys(value)) if (!allowed.includes(key)) fail(`${what} has an unknown field ${JSON.stringify(key.slice(0, 40))}`);
-}
-
-function object(value: unknown, what: string): Record<string, unknown> {
-  if (!isJsonObject(value)) fail(`${what} is not an object`);
-  return value;
-}
-
-function str(value: unknown, what: string): string {
-  if (typeof value !== 'string' || value.length === 0 || value.length > MAX_STRING_LENGTH) fail(`${what} is not a string of 1–${MAX_STRING_LENGTH} characters`);
-  if (CONTROL.test(value)) fail(`${what} holds a control character`);
-  return value;
-}
-
-function hex(value: unknown, what: string): string {
-  if (typeof value !== 'string' || !HEX64.test(value)) fail(`${what} is not 64 lowercase hex digits`);
-  return value;
-}
-
-function count(value: unknown, what: string, max = Number.MAX_SAFE_INTEGER): number {
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0 || value > max) fail(`${what} is not a whole number from 0 to ${max}`);
-  return value;
-}
-
-function array(value: unknown, what: string, min: number, max: number): unknown[] {
-  if (!Array.isArray(value) || value.length < min || value.length > max) fail(`${what} is not a list of ${min}–${max} items`);
-  return value;
-}
 
 /** An http(s) origin exactly as URL spells it (`scheme://host[:port]`). */
 export function isWebOrigin(value: unknown): value is string {
@@ -195,149 +161,151 @@ function isWebUrl(value: string): boolean {
   }
 }
 
-function ref(value: Record<string, unknown>, what: string): SkillRef {
-  const origin = str(value.origin, `${what}.origin`);
-  if (!isWebOrigin(origin)) fail(`${what}.origin is not an http(s) origin`);
-  const url = str(value.url, `${what}.url`);
-  if (!isWebUrl(url)) fail(`${what}.url is not an http(s) URL in its normal form`);
-  return { origin, url };
-}
-
-function agents(value: unknown, what: string): AgentRequest[] {
-  const out: AgentRequest[] = [];
-  for (const [i, item] of array(value, what, 0, 8).entries()) {
-    const a = object(item, `${what}[${i}]`);
-    keysOnly(a, ['agent', 'confirmedRevision'], `${what}[${i}]`);
-    if (!isAgentId(a.agent)) fail(`${what}[${i}].agent is not a known agent`);
-    if (out.some((o) => o.agent === a.agent)) fail(`${what} names ${a.agent} twice`);
-    const confirmed = a.confirmedRevision === null ? null : hex(a.confirmedRevision, `${what}[${i}].confirmedRevision`);
-    out.push({ agent: a.agent, confirmedRevision: confirmed });
-  }
-  return out;
-}
-
 /** The byte length a strict base64 string decodes to. */
 export function base64Length(data: string): number {
   const pad = data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0;
   return (data.length / 4) * 3 - pad;
 }
 
-function file(value: unknown, what: string): WireFile {
-  const f = object(value, what);
-  keysOnly(f, ['path', 'sha256', 'size', 'data'], what);
-  if (typeof f.path !== 'string') fail(`${what}.path is not a string`);
-  const sha256 = hex(f.sha256, `${what}.sha256`);
-  const size = count(f.size, `${what}.size`, MAX_BYTES_PER_SKILL);
-  if (typeof f.data !== 'string' || !BASE64.test(f.data)) fail(`${what}.data is not standard base64`);
-  if (base64Length(f.data) !== size) fail(`${what}.data does not hold ${size} bytes`);
-  return { path: f.path, sha256, size, data: f.data };
+// Each problem is worded after the field it is found at: "skill.files[0].sha256 is not 64 lowercase hex digits".
+const STRING = `is not a string of 1–${MAX_STRING_LENGTH} characters`;
+const str = z.string(STRING).check(
+  z.minLength(1, STRING),
+  z.maxLength(MAX_STRING_LENGTH, STRING),
+  z.refine<string>((v) => !CONTROL.test(v), 'holds a control character'),
+);
+const HEX = 'is not 64 lowercase hex digits';
+const hex = z.string(HEX).check(z.regex(HEX64, HEX));
+
+function whole(max = Number.MAX_SAFE_INTEGER) {
+  const message = `is not a whole number from 0 to ${max}`;
+  return z.int(message).check(z.gte(0, message), z.lte(max, message));
 }
 
-const SKILL_FIELDS = ['origin', 'url', 'name', 'type', 'digestLf', 'digestRaw', 'archiveSha256', 'keyFingerprint', 'verification', 'approvedAt', 'revision', 'files'];
-
-function skill(value: unknown): WireSkill {
-  const s = object(value, 'skill');
-  keysOnly(s, SKILL_FIELDS, 'skill');
-  const { origin, url } = ref(s, 'skill');
-  const name = str(s.name, 'skill.name');
-  if (s.type !== 'skill-md' && s.type !== 'archive') fail('skill.type is neither skill-md nor archive');
-  const archiveSha256 = s.archiveSha256 === null ? null : hex(s.archiveSha256, 'skill.archiveSha256');
-  if ((s.type === 'archive') !== (archiveSha256 !== null)) fail('skill.archiveSha256 is given exactly when skill.type is archive');
-  let keyFingerprint: string | null = null;
-  if (s.keyFingerprint !== null) {
-    if (typeof s.keyFingerprint !== 'string' || !FINGERPRINT.test(s.keyFingerprint)) fail('skill.keyFingerprint is not a SHA256: key fingerprint');
-    keyFingerprint = s.keyFingerprint;
-  }
-  if (!VERIFICATIONS.includes(s.verification as Verification)) fail('skill.verification is not signed, digest-only or unverified');
-  if (s.verification === 'signed' && keyFingerprint === null) fail('a signed skill needs skill.keyFingerprint');
-  const files = array(s.files, 'skill.files', 1, MAX_FILES_PER_SKILL).map((f, i) => file(f, `skill.files[${i}]`));
-  const paths = checkSkillPaths(files.map((f) => f.path));
-  if (!paths.ok) fail(`skill.files: ${paths.message}`);
-  if (s.type === 'skill-md' && files.length !== 1) fail('a skill-md skill carries exactly one file, SKILL.md');
-  const total = files.reduce((n, f) => n + f.size, 0);
-  if (total > MAX_BYTES_PER_SKILL) fail(`skill.files hold ${total} bytes, more than ${MAX_BYTES_PER_SKILL}`);
-  return {
-    origin,
-    url,
-    name,
-    type: s.type,
-    digestLf: hex(s.digestLf, 'skill.digestLf'),
-    digestRaw: hex(s.digestRaw, 'skill.digestRaw'),
-    archiveSha256,
-    keyFingerprint,
-    verification: s.verification as Verification,
-    approvedAt: count(s.approvedAt, 'skill.approvedAt'),
-    revision: hex(s.revision, 'skill.revision'),
-    files,
-  };
+function list<T extends z.ZodMiniType>(item: T, min: number, max: number) {
+  const message = `is not a list of ${min}–${max} items`;
+  return z.array(item, message).check(z.minLength(min, message), z.maxLength(max, message));
 }
 
-function syncEntries(value: unknown): SyncEntry[] {
-  const seen = new Set<string>();
-  return array(value, 'skills', 0, MAX_SKILLS_IN_SYNC).map((item, i) => {
-    const e = object(item, `skills[${i}]`);
-    keysOnly(e, ['origin', 'url', 'revision', 'agents', 'confirmedRevision'], `skills[${i}]`);
-    const r = ref(e, `skills[${i}]`);
-    const key = `${r.origin} ${r.url}`;
-    if (seen.has(key)) fail(`skills names ${r.url} twice`);
-    seen.add(key);
-    return {
-      ...r,
-      revision: hex(e.revision, `skills[${i}].revision`),
-      agents: agents(e.agents, `skills[${i}].agents`),
-      confirmedRevision: confirmedOf(e.confirmedRevision, `skills[${i}].confirmedRevision`),
-    };
+/** An object with exactly these fields (an optional one may be absent). */
+function exactly<S extends Record<string, z.ZodMiniType>>(shape: S) {
+  return z.strictObject(shape, {
+    error: (issue) => (issue.code === 'unrecognized_keys' ? `has an unknown field ${JSON.stringify(String(issue.keys[0]).slice(0, 40))}` : 'is not an object'),
   });
 }
 
-function confirmedOf(value: unknown, what: string): string | null {
-  return value === undefined || value === null ? null : hex(value, what);
+/** A check that no two items of a list share `key`; `twice` words the second one. */
+function once<T>(key: (item: T) => string, twice: (item: T) => string) {
+  return (ctx: z.core.ParsePayload<T[]>): void => {
+    const seen = new Set<string>();
+    for (const item of ctx.value) {
+      if (seen.has(key(item))) {
+        ctx.issues.push({ code: 'custom', message: twice(item), input: ctx.value });
+        return;
+      }
+      seen.add(key(item));
+    }
+  };
 }
 
-function profileOf(value: unknown): string | null {
-  if (value === undefined) return null;
-  if (typeof value !== 'string' || !PROFILE_ID.test(value)) fail('profile is not 32 lowercase hex digits');
-  return value;
-}
+const ref = {
+  origin: str.check(z.refine<string>(isWebOrigin, 'is not an http(s) origin')),
+  url: str.check(z.refine<string>(isWebUrl, 'is not an http(s) URL in its normal form')),
+};
+const ID = z.int('is not a whole number').check(z.nonnegative('is not a whole number'));
+const PROFILE = 'is not 32 lowercase hex digits';
+const profile = z.optional(z.string(PROFILE).check(z.regex(PROFILE_ID, PROFILE)));
+/** A confirmed revision: absent (an older extension) or null when there is none. */
+const confirmed = z.nullish(hex);
 
-function messageId(value: Record<string, unknown>): number | null {
-  const id = value.id;
-  return typeof id === 'number' && Number.isSafeInteger(id) && id >= 0 ? id : null;
-}
+const agents = list(exactly({ agent: z.custom<AgentId>(isAgentId, 'is not a known agent'), confirmedRevision: z.nullable(hex) }), 0, 8).check(
+  once(
+    (a: AgentRequest) => a.agent,
+    (a) => `names ${a.agent} twice`,
+  ),
+);
+
+const file = exactly({
+  path: z.string('is not a string'),
+  sha256: hex,
+  size: whole(MAX_BYTES_PER_SKILL),
+  data: z.string('is not standard base64').check(z.regex(BASE64, 'is not standard base64')),
+}).check((ctx) => {
+  const f = ctx.value;
+  if (base64Length(f.data) !== f.size) ctx.issues.push({ code: 'custom', message: `does not hold ${f.size} bytes`, path: ['data'], input: f });
+});
+
+const FINGERPRINT_TEXT = 'is not a SHA256: key fingerprint';
+const skill = exactly({
+  ...ref,
+  name: str,
+  type: z.enum(['skill-md', 'archive'], 'is neither skill-md nor archive'),
+  digestLf: hex,
+  digestRaw: hex,
+  archiveSha256: z.nullable(hex),
+  keyFingerprint: z.nullable(z.string(FINGERPRINT_TEXT).check(z.regex(FINGERPRINT, FINGERPRINT_TEXT))),
+  verification: z.enum(VERIFICATIONS, 'is not signed, digest-only or unverified'),
+  approvedAt: whole(),
+  revision: hex,
+  files: list(file, 1, MAX_FILES_PER_SKILL),
+}).check((ctx) => {
+  const s = ctx.value;
+  const problem = (path: string, message: string) => ctx.issues.push({ code: 'custom', message, path: [path], input: s });
+  if ((s.type === 'archive') !== (s.archiveSha256 !== null)) problem('archiveSha256', 'is given exactly when skill.type is archive');
+  if (s.verification === 'signed' && s.keyFingerprint === null) problem('keyFingerprint', 'is needed for a signed skill');
+  const paths = checkSkillPaths(s.files.map((f) => f.path));
+  if (!paths.ok) problem('files', `are refused: ${paths.message}`);
+  if (s.type === 'skill-md' && s.files.length !== 1) problem('files', 'are more than the one file of a skill-md skill, SKILL.md');
+  const total = s.files.reduce((n, f) => n + f.size, 0);
+  if (total > MAX_BYTES_PER_SKILL) problem('files', `hold ${total} bytes, more than ${MAX_BYTES_PER_SKILL}`);
+});
+
+const syncEntry = exactly({ ...ref, revision: hex, agents, confirmedRevision: confirmed });
+
+/** The fields of each request type (a hello's protocol is compared on its own: it has an error code of its own). */
+const REQUESTS = {
+  hello: exactly({ type: z.literal('hello'), id: ID, profile, protocol: z.unknown() }),
+  sync: exactly({
+    type: z.literal('sync'),
+    id: ID,
+    profile,
+    skills: list(syncEntry, 0, MAX_SKILLS_IN_SYNC).check(
+      once(
+        (e: SkillRef) => `${e.origin} ${e.url}`,
+        (e) => `names ${e.url} twice`,
+      ),
+    ),
+  }),
+  put: exactly({ type: z.literal('put'), id: ID, profile, skill, agents, confirmedRevision: confirmed }),
+  status: exactly({ type: z.literal('status'), id: ID, profile }),
+};
 
 /** Checks a message the host received. Never throws; a refusal names the first problem found. */
 export function parseHostRequest(value: unknown): Parsed<HostRequest> {
   if (!isJsonObject(value)) return { ok: false, code: 'invalid-message', message: 'The message is not a JSON object.', id: null };
-  const id = messageId(value);
+  const parsedId = parseInput(ID, value.id);
+  const id = parsedId.ok ? parsedId.value : null;
   const type = value.type;
   if (type !== 'hello' && type !== 'sync' && type !== 'put' && type !== 'status') {
     return { ok: false, code: 'unknown-type', message: `Unknown message type ${JSON.stringify(String(type).slice(0, 40))}.`, id };
   }
-  try {
-    if (id === null) fail('id is not a whole number');
-    const profile = profileOf(value.profile);
-    switch (type) {
-      case 'hello':
-        keysOnly(value, ['type', 'id', 'profile', 'protocol'], 'hello');
-        if (value.protocol !== PROTOCOL_VERSION) {
-          return { ok: false, code: 'unsupported-protocol', message: `This host speaks protocol ${PROTOCOL_VERSION}, not ${JSON.stringify(value.protocol)}.`, id };
-        }
-        return { ok: true, value: { type, id, profile, protocol: PROTOCOL_VERSION } };
-      case 'sync':
-        keysOnly(value, ['type', 'id', 'profile', 'skills'], 'sync');
-        return { ok: true, value: { type, id, profile, skills: syncEntries(value.skills) } };
-      case 'put':
-        keysOnly(value, ['type', 'id', 'profile', 'skill', 'agents', 'confirmedRevision'], 'put');
-        return {
-          ok: true,
-          value: { type, id, profile, skill: skill(value.skill), agents: agents(value.agents, 'agents'), confirmedRevision: confirmedOf(value.confirmedRevision, 'confirmedRevision') },
-        };
-      default:
-        keysOnly(value, ['type', 'id', 'profile'], 'status');
-        return { ok: true, value: { type, id, profile } };
-    }
-  } catch (error) {
-    if (error instanceof Invalid) return { ok: false, code: 'invalid-message', message: `The ${type} message is not valid: ${error.message}.`, id };
-    throw error;
+  const parsed = parseInput(REQUESTS[type], value);
+  if (!parsed.ok) {
+    const [first] = parsed.errors;
+    return { ok: false, code: 'invalid-message', message: `The ${type} message is not valid: ${first?.path || type} ${first?.message}.`, id };
+  }
+  const request = { ...parsed.value, profile: parsed.value.profile ?? null };
+  switch (request.type) {
+    case 'hello':
+      if (request.protocol !== PROTOCOL_VERSION) {
+        return { ok: false, code: 'unsupported-protocol', message: `This host speaks protocol ${PROTOCOL_VERSION}, not ${JSON.stringify(request.protocol)}.`, id };
+      }
+      return { ok: true, value: { ...request, protocol: PROTOCOL_VERSION } };
+    case 'sync':
+      return { ok: true, value: { ...request, skills: request.skills.map((e) => ({ ...e, confirmedRevision: e.confirmedRevision ?? null })) } };
+    case 'put':
+      return { ok: true, value: { ...request, confirmedRevision: request.confirmedRevision ?? null } };
+    default:
+      return { ok: true, value: request };
   }
 }

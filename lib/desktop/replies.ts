@@ -1,13 +1,24 @@
 // The extension's check of what the host program answers (docs/desktop.md): the host is a
 // local program the user installed, but its answers still reach the options page, so each one is
-// read field by field and anything else is refused.
-import { isJsonObject } from '../parse/common';
+// checked against the schema of its type and anything else is refused.
+import { parseInput, text, z } from '../input';
 import { isDesktopAgentId } from './agents';
-import { isAgentId } from './limits';
-import { type AgentOutcome, type AgentState, type ErrorCode, type HeldSkill, type HostReply, isWebOrigin, type SkillRef, VERIFICATIONS, type Verification } from './protocol';
+import { type AgentId, isAgentId } from './limits';
+import { type HostReply, isWebOrigin, VERIFICATIONS } from './protocol';
 
-const AGENT_STATES: readonly AgentState[] = ['written', 'unchanged', 'removed', 'needs-confirmation', 'name-taken', 'copy-modified', 'failed'];
-const ERROR_CODES: readonly ErrorCode[] = [
+const string = text(4096);
+const id = z.int().check(z.nonnegative());
+const agent = z.custom<AgentId>(isAgentId);
+const ref = { origin: z.custom<string>(isWebOrigin), url: string };
+const outcome = z.object({
+  ...ref,
+  agent,
+  state: z.enum(['written', 'unchanged', 'removed', 'needs-confirmation', 'name-taken', 'copy-modified', 'failed']),
+  folder: z.nullable(string),
+  message: z.nullable(string),
+});
+const held = z.object({ ...ref, name: string, revision: string, verification: z.enum(VERIFICATIONS), approvedAt: id, agents: z.array(z.object({ agent, folder: string })) });
+const errorCode = z.enum([
   'message-too-large',
   'malformed-json',
   'unknown-type',
@@ -19,60 +30,22 @@ const ERROR_CODES: readonly ErrorCode[] = [
   'busy',
   'not-installed',
   'internal',
-];
+]);
 
-const isString = (v: unknown): v is string => typeof v === 'string' && v.length <= 4096;
-const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
-
-function isRef(v: unknown): v is SkillRef {
-  return isJsonObject(v) && isWebOrigin(v.origin) && isString(v.url);
-}
-
-function isOutcome(v: unknown): v is AgentOutcome {
-  return isRef(v) && isJsonObject(v) && isAgentId(v.agent) && AGENT_STATES.includes(v.state as AgentState) && (v.folder === null || isString(v.folder)) && (v.message === null || isString(v.message));
-}
-
-function isHeld(v: unknown): v is HeldSkill {
-  if (!isRef(v) || !isJsonObject(v)) return false;
-  const agents = v.agents;
-  return (
-    isString(v.name) &&
-    isString(v.revision) &&
-    VERIFICATIONS.includes(v.verification as Verification) &&
-    isCount(v.approvedAt) &&
-    Array.isArray(agents) &&
-    agents.every((a) => isJsonObject(a) && isAgentId(a.agent) && isString(a.folder))
-  );
-}
-
-const listOf = <T>(v: unknown, is: (x: unknown) => x is T): v is T[] => Array.isArray(v) && v.every(is);
+const REPLY = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('hello'), id, protocol: id, version: string, held: id, agents: z.array(z.object({ agent, folder: string, present: z.boolean() })), found: z.optional(z.array(string)) }),
+  z.object({ type: z.literal('synced'), id, missing: z.array(z.object(ref)), removed: z.array(z.object(ref)), agents: z.array(outcome) }),
+  z.object({ type: z.literal('stored'), id, skill: z.object(ref), agents: z.array(outcome) }),
+  z.object({ type: z.literal('status'), id, skills: z.array(held), truncated: z.boolean() }),
+  z.object({ type: z.literal('error'), id: z.nullable(id), code: errorCode, message: string }),
+]);
 
 /** The reply as typed, or null when it is not one the protocol defines. */
 export function parseHostReply(value: unknown): HostReply | null {
-  if (!isJsonObject(value)) return null;
-  const id = value.id;
-  if (value.type === 'error') {
-    const okId = id === null || isCount(id);
-    return okId && ERROR_CODES.includes(value.code as ErrorCode) && isString(value.message) ? (value as HostReply) : null;
-  }
-  if (!isCount(id)) return null;
-  switch (value.type) {
-    case 'hello':
-      return isCount(value.protocol) &&
-        isString(value.version) &&
-        isCount(value.held) &&
-        listOf(value.agents, (a): a is { agent: never } => isJsonObject(a) && isAgentId(a.agent) && isString(a.folder) && typeof a.present === 'boolean') &&
-        (value.found === undefined || listOf(value.found, isString))
-        ? // A later program may know agents this extension does not: those are left out.
-          ({ ...value, found: value.found === undefined ? undefined : value.found.filter(isDesktopAgentId) } as HostReply)
-        : null;
-    case 'synced':
-      return listOf(value.missing, isRef) && listOf(value.removed, isRef) && listOf(value.agents, isOutcome) ? (value as HostReply) : null;
-    case 'stored':
-      return isRef(value.skill) && listOf(value.agents, isOutcome) ? (value as HostReply) : null;
-    case 'status':
-      return listOf(value.skills, isHeld) && typeof value.truncated === 'boolean' ? (value as HostReply) : null;
-    default:
-      return null;
-  }
+  const parsed = parseInput(REPLY, value);
+  if (!parsed.ok) return null;
+  const reply = parsed.value;
+  if (reply.type !== 'hello') return reply;
+  // A later program may know agents this extension does not: those are left out.
+  return { ...reply, found: reply.found?.filter(isDesktopAgentId) };
 }
