@@ -64,7 +64,7 @@ describe('a revoked key', () => {
     expect(r.key).toMatchObject({ state: 'changed', pinned: { fingerprint: FP1 }, offered: { fingerprint: FP2 } });
   });
 
-  it('when the pin write fails, the fallback comparison still refuses a revoked key', async () => {
+  it('when the probe\'s one write fails, a revoked key is still refused', async () => {
     const s = await serve(buildSite({ skills: [{ name: 'alpha' }], key: K1 }));
     const base = await freshStore();
     const clock = new FakeClock();
@@ -72,7 +72,7 @@ describe('a revoked key', () => {
     await base.revokeKey(s.origin, FP1, clock.now());
     const store = new Proxy(base, {
       get(target, prop, receiver) {
-        if (prop === 'pinIfAbsent') return () => Promise.reject(new StoreError('quota-exceeded', 'storage quota exceeded'));
+        if (prop === 'commitProbe') return () => Promise.reject(new StoreError('quota-exceeded', 'storage quota exceeded'));
         const value = Reflect.get(target, prop, receiver) as unknown;
         return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
       },
