@@ -64,7 +64,7 @@ describe('a revoked key', () => {
     expect(r.key).toMatchObject({ state: 'changed', pinned: { fingerprint: FP1 }, offered: { fingerprint: FP2 } });
   });
 
-  it('when the probe\'s one write fails, a revoked key is still refused', async () => {
+  it('when the one write of the probe fails, a revoked key is still refused', async () => {
     const s = await serve(buildSite({ skills: [{ name: 'alpha' }], key: K1 }));
     const base = await freshStore();
     const clock = new FakeClock();
