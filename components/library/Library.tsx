@@ -4,9 +4,9 @@
 // skill that needs the user). It follows tab switches and changes made anywhere without a reload.
 import { SettingsLink } from '../shared/SettingsLink';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { filterEntries, groupBySite, libraryIndex, type LibraryEntry } from '../../lib/library/filter';
+import { filterEntries, groupBySite, libraryIndex, type LibraryEntry } from './filter';
 import { t } from '../../lib/i18n';
-import { NAME_MAX, display } from '../../lib/text/display';
+import { NAME_MAX, display } from '../../lib/render/display';
 import { AnnouncerProvider, useAnnounce } from '../shared/Announcer';
 import { InsertTargetLine } from '../shared/InsertTarget';
 import { useSkillActions } from '../shared/actions';

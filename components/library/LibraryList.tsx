@@ -2,9 +2,9 @@
 // its buttons act on the active tab: Insert into chat on a chat site, Copy skill context, Export
 // for upload; a skill that needs the user has Review instead, and one whose findings are not all
 // confirmed has Confirm.
-import type { LibraryEntry, LibraryGroup } from '../../lib/library/filter';
+import type { LibraryEntry, LibraryGroup } from './filter';
 import { t } from '../../lib/i18n';
-import { NAME_MAX, display } from '../../lib/text/display';
+import { NAME_MAX, display } from '../../lib/render/display';
 import { ExportButton, ExportNote } from '../shared/ExportControls';
 import type { SkillActions } from '../shared/actions';
 import { formatDate, insertedSize } from '../shared/format';

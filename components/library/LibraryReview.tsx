@@ -3,11 +3,11 @@
 // banner to trust a new publisher key or keep blocking.
 import { Origin } from '../shared/Origin';
 import { useCallback, useEffect, useState } from 'preact/hooks';
-import type { LibraryEntry } from '../../lib/library/filter';
+import type { LibraryEntry } from './filter';
 import type { RequestMap } from '../../lib/messages';
 import type { OriginReport } from '../../lib/types';
 import { t } from '../../lib/i18n';
-import { NAME_MAX, display } from '../../lib/text/display';
+import { NAME_MAX, display } from '../../lib/render/display';
 import { useAnnounce } from '../shared/Announcer';
 import { FileChanges } from '../shared/ArchiveFiles';
 import { KeyBanner } from '../shared/KeyBanner';

@@ -1,5 +1,5 @@
 import { useCallback, useEffect } from 'preact/hooks';
-import { NAME_MAX, display } from '@/lib/text/display';
+import { NAME_MAX, display } from '@/lib/render/display';
 import type { Approval } from '../../lib/types';
 import { t } from '../../lib/i18n';
 import { useAnnounce } from '../shared/Announcer';

@@ -5,7 +5,7 @@
 import type { AgentState } from '../../lib/desktop/protocol';
 import { t, type MessageKey } from '../../lib/i18n';
 import type { DesktopAgentStatus, DesktopSkillStatus, DesktopStatus } from '../../lib/messages';
-import { NAME_MAX, display } from '../../lib/text/display';
+import { NAME_MAX, display } from '../../lib/render/display';
 import { agentName, type DesktopModel, desktopAgentName } from './use-desktop';
 import { agentsSeeing, type DesktopAgentId, foldersHolding } from '../../lib/desktop/agents';
 

@@ -1,7 +1,7 @@
 // On a chat site: every approved skill from every origin, ready to insert into
 // this tab's composer or to copy; one whose findings are not all confirmed offers Confirm.
 import { Origin } from '../shared/Origin';
-import { NAME_MAX, display } from '@/lib/text/display';
+import { NAME_MAX, display } from '@/lib/render/display';
 import { useEffect, useState } from 'preact/hooks';
 import type { ApprovedSkillSummary } from '../../lib/messages';
 import { t } from '../../lib/i18n';

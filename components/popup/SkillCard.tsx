@@ -5,7 +5,7 @@ import type { SkillReport } from '../../lib/types';
 import { t } from '../../lib/i18n';
 import { StatusChip } from '../shared/StatusChip';
 import { formatDate, insertedSize, sourceLabel } from '../shared/format';
-import { NAME_MAX, display } from '../../lib/text/display';
+import { NAME_MAX, display } from '../../lib/render/display';
 import { statusLabel } from '../shared/status';
 import { isExportOutOfDate } from '../../lib/export/record';
 import { ExportButton, ExportNote } from '../shared/ExportControls';

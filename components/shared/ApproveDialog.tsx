@@ -4,7 +4,7 @@
 // skill already approved (a newer rule set found more, an approval imported from a backup).
 import type { Finding, SkillReport } from '../../lib/types';
 import { t } from '../../lib/i18n';
-import { NAME_MAX, display } from '../../lib/text/display';
+import { NAME_MAX, display } from '../../lib/render/display';
 import { Dialog } from './Dialog';
 import { SeverityBadge } from './Findings';
 import { groupByKind, kindWords } from './finding-words';

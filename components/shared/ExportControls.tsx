@@ -3,7 +3,7 @@
 import { useId } from 'preact/hooks';
 import type { ExportStatus } from '../../lib/messages';
 import { t } from '../../lib/i18n';
-import { NAME_MAX, display } from '../../lib/text/display';
+import { NAME_MAX, display } from '../../lib/render/display';
 import { formatDate } from './format';
 import type { SkillExporter } from './use-export';
 

@@ -1,7 +1,7 @@
 // The one sentence the popup and the side panel both show about where Insert into chat goes:
 // the tab's title and site, or that no chat is open.
 import { t } from '../../lib/i18n';
-import { display } from '../../lib/text/display';
+import { display } from '../../lib/render/display';
 import type { ChatTab } from './insert-target';
 
 /** Tab titles are the page's words: shown as display strings, shortened. */

@@ -11,7 +11,7 @@ import { useApprovals } from './use-approvals';
 import { errorText } from './format';
 import { useSkillExport, type SkillExporter } from './use-export';
 import { withdrawer } from './use-withdraw';
-import { NAME_MAX, display } from '../../lib/text/display';
+import { NAME_MAX, display } from '../../lib/render/display';
 
 import { approvalNeeds } from './approve';
 import type { Client } from './client';

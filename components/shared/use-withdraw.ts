@@ -6,7 +6,7 @@
 // lose the skill with it.
 import type { Approval } from '../../lib/types';
 import { t } from '../../lib/i18n';
-import { NAME_MAX, display } from '../../lib/text/display';
+import { NAME_MAX, display } from '../../lib/render/display';
 import type { Announce } from './Announcer';
 import type { Client } from './client';
 import { errorText } from './format';

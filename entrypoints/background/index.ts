@@ -4,7 +4,7 @@
 // reach the background through its messages and the browser's own events.
 import { browser } from 'wxt/browser';
 import { createBackgroundService, REVALIDATE_ALARM } from '@/lib/background/service';
-import { openTrustStore } from '@/lib/trust/idb-store';
+import { openTrustStore } from '@/lib/store/idb-store';
 import { browserPlatform } from './platform';
 import { installRequestGuard } from './request-guard';
 import { createPageEvents } from '@/lib/background/page-events';

@@ -9,7 +9,7 @@
 import { withContextHeader } from '../report/context-header';
 import { isExportOutOfDate, type ExportRecord } from '../export/record';
 import type { ApprovedSkillSummary, LibraryAttention } from '../messages';
-import type { ManagedPolicy } from '../trust/managed';
+import type { ManagedPolicy } from '../store/policy';
 import type { Approval, OriginReport, Settings, SkillReport } from '../types';
 import type { WorkerState } from './worker-state';
 import { handOffVerdict } from './hand-off-gate';

@@ -14,7 +14,7 @@ export async function refreshBadges(worker: WorkerState): Promise<void> {
     const origin = tab.url ? httpOrigin(tab.url) : null;
     if (!tab.url || !origin || worker.probes.inFlight(origin, tab.incognito)) continue;
     const decision = await worker.probes.check('navigation', tab.url, { kind: 'tab', incognito: tab.incognito });
-    // A private tab shows the private windows' report (lib/trust/private-store.ts).
+    // A private tab shows the private windows' report (lib/store/private-store.ts).
     await showBadge(worker.platform, tab.id, decision.probe ? { report: await worker.currentReport(origin, decision.private) } : { notChecked: decision.reason });
   }
 }

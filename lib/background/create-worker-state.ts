@@ -2,10 +2,10 @@
 // browser events (events.ts): the store and the private windows' memory store, the settings and
 // the policy with their caches, the probe scheduler, the menus, and when trust state or settings
 // last changed here.
-import { probeOrigin } from '../engine/probe-origin';
+import { probeOrigin } from '../probe/probe-origin';
 import { skippedReport } from '../report/skipped-report';
 import { menuModel } from './menus';
-import { createPrivateStore } from '../trust/private-store';
+import { createPrivateStore } from '../store/private-store';
 import { approvedViewChanged, maybeNotify } from './after-report';
 import { verdictBadges } from './badge';
 import type { BackgroundDeps } from './deps';

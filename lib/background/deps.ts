@@ -2,7 +2,7 @@
 // BackgroundPlatform, so the same code runs in Chrome's service worker, Firefox's event page
 // and node tests; entrypoints/background/ implements it with the extension APIs.
 import type { RequestGuard } from '../net/request-guard';
-import type { TrustStore } from '../trust/store-api';
+import type { TrustStore } from '../store/store-api';
 import type { Clock, FetchLike, OriginReport } from '../types';
 import type { NativePort, Timers } from '../desktop/link';
 import type { Badge } from './badge';

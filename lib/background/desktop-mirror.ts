@@ -6,7 +6,7 @@
 import type { MirrorableSkill } from '../desktop/outbox';
 import type { Verification } from '../desktop/protocol';
 import type { HandOffKind } from '../messages';
-import { NAME_MAX, display } from '../text/display';
+import { NAME_MAX, display } from '../render/display';
 import { t } from '../i18n';
 import type { WorkerState } from './worker-state';
 import { release, type Released } from './hand-off-gate';

@@ -20,12 +20,12 @@
 //
 // Nothing else reads bytes for a hand-off: buildSkillContext and exportSkill are called only from
 // the modules that take a Released (test/unit/background/hand-off-gate.paths.test.ts).
-import { approvedBytes } from '../engine/approved-bytes';
+import { approvedBytes } from '../probe/approved-bytes';
 import { listMatches } from '../scheduler/should-probe';
-import { reviewStored } from '../engine/skill-review';
+import { reviewStored } from '../probe/skill-review';
 import { confirmationNeeded, type ReachRoute, unconfirmed } from '../review';
-import { type ManagedPolicy, managedKeyFor } from '../trust/managed';
-import type { StoredSkill } from '../trust/records';
+import { type ManagedPolicy, managedKeyFor } from '../store/policy';
+import type { StoredSkill } from '../store/records';
 import type { Approval, Finding, Settings, SkillReport } from '../types';
 import { lfNormalize } from '../verify/digest';
 import { sha256, toHex } from '../verify/sha256';
@@ -147,7 +147,7 @@ export async function release(worker: WorkerState, req: HandOffRequest): Promise
   const verdict = handOffVerdict(findSkill(report, req.url), req.origin, policy, settings);
   if (!verdict.ok) return verdict;
   // The stored record of exactly the approved content: for an archive its files too, never a newer
-  // archive's that has the same SKILL.md (lib/engine/approved-bytes.ts).
+  // archive's that has the same SKILL.md (lib/probe/approved-bytes.ts).
   const stored = await approvedBytes(await worker.storeOf(priv), verdict.approval);
   if (!stored) return no('bytes-missing', t('err_bytes_missing'));
   if (!(await intact(stored, verdict.approval))) return no('bytes-changed', t('err_bytes_changed'));

@@ -5,7 +5,7 @@
 // skill, and "Open all my skills beside the page" everywhere (the side panel). Item ids carry (origin, url) so a click is understood after the service worker
 // restarted.
 import { t } from '../i18n';
-import { NAME_MAX, display } from '../text/display';
+import { NAME_MAX, display } from '../render/display';
 import type { ApprovedSkillSummary, HandOffKind } from '../messages';
 import { CHAT_MATCH_PATTERNS } from '../chat/adapters';
 import { chatSitePatterns } from '../chat/sites';

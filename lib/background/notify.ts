@@ -1,7 +1,7 @@
 // Decides when a pin or content change deserves a system notification: only on
 // origins where the user approved skills, once per distinct change.
 import { t } from '../i18n';
-import { NAME_MAX, display } from '../text/display';
+import { NAME_MAX, display } from '../render/display';
 import type { ExportRecord } from '../export/record';
 import type { OriginReport } from '../types';
 

@@ -3,10 +3,10 @@
 // be handed to an agent. The background service applies them; the popup's list of approved
 // skills and every hand-off path read the same answer.
 import type { ActionResult, SkillText } from '../messages';
-import { approvalBindsContent, contentOfSkill } from '../engine/status';
+import { approvalBindsContent, contentOfSkill } from '../probe/status';
 import { decodeUtf8 } from '../parse/decode';
 import { isApprovable, type Approval, type OriginReport, type SkillReport, type SkillStatus } from '../types';
-import type { StoredSkill } from '../trust/records';
+import type { StoredSkill } from '../store/records';
 import { t } from '../i18n';
 import { statusWords } from '../i18n/status';
 

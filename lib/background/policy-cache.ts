@@ -8,7 +8,7 @@
 // (PRODUCT.md §10) until a read answers. The read in flight is kept for the callers after it; one
 // that has not answered for POLICY_RETRY_MS is asked again beside it, and whichever answers first
 // wins. A read that fails (not "no policy": the platform answers undefined for that) counts as no answer.
-import { noPolicy, parseManaged, type ManagedPolicy } from '../trust/managed';
+import { noPolicy, parseManaged, type ManagedPolicy } from '../store/policy';
 import { t } from '../i18n';
 
 /** How long a caller waits for managed storage before it uses the last known policy. */

@@ -8,10 +8,10 @@
 // A refused probe makes no request, writes nothing and keeps what was stored for the origin; its
 // answer is a report in state `skipped` naming the rule. A probe about a private window (allowed
 // by the user) is told so (`private`): it runs on a scheduler of its own over the private windows'
-// memory store (lib/trust/private-store.ts), never joined with a normal window's probe. The scheduler is made here and nowhere
+// memory store (lib/store/private-store.ts), never joined with a normal window's probe. The scheduler is made here and nowhere
 // else, so no caller can reach it around the gate (test/unit/background/probe-gate.paths.test.ts
 // drives every cause of PROBE_CAUSES against every rule).
-import type { ManagedPolicy } from '../trust/managed';
+import type { ManagedPolicy } from '../store/policy';
 import { skippedReport } from '../report/skipped-report';
 import { createScheduler, type Scheduler } from '../scheduler/scheduler';
 import { shouldProbe, type SkipReason } from '../scheduler/should-probe';
@@ -86,7 +86,7 @@ export async function gateDecision(target: string, facts: GateFacts): Promise<Ga
 
 export interface ProbeGateDeps {
   clock: Clock;
-  /** The probe itself (lib/engine/probe-origin.ts and what follows it); `private`: about a private window. */
+  /** The probe itself (lib/probe/probe-origin.ts and what follows it); `private`: about a private window. */
   run(origin: string, opts: { force: boolean; private: boolean }): Promise<OriginReport>;
   policy(): Promise<ManagedPolicy | null>;
   settings(): Promise<Settings>;

@@ -1,7 +1,7 @@
 // Settings are read from the store once and kept in memory until a write or an import changes
 // them (the only writers). A restarted worker starts empty and reads them again.
-import type { TrustStore } from '../trust/store-api';
-import { effectiveSettings, noPolicy, type ManagedPolicy } from '../trust/managed';
+import type { TrustStore } from '../store/store-api';
+import { effectiveSettings, noPolicy, type ManagedPolicy } from '../store/policy';
 import type { Settings } from '../types';
 
 export interface SettingsCache {

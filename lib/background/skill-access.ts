@@ -1,8 +1,8 @@
 // Reading what the store holds about an origin's skills for a request: the report (probing the
 // origin first when it was never probed, through the probe gate like every probe) and the bytes
 // a skill has now.
-import type { TrustStore } from '../trust/store-api';
-import type { StoredSkill } from '../trust/records';
+import type { TrustStore } from '../store/store-api';
+import type { StoredSkill } from '../store/records';
 import type { OriginReport, SkillReport } from '../types';
 import type { WorkerState } from './worker-state';
 import type { SenderLike } from './sender';

@@ -1,6 +1,6 @@
 // The trust store, opened once per worker. After a failed open (a blocked upgrade, a storage
 // error) the next call tries again instead of keeping the failure.
-import type { TrustStore } from '../trust/store-api';
+import type { TrustStore } from '../store/store-api';
 
 export function storeOnce(open: () => Promise<TrustStore>): () => Promise<TrustStore> {
   let store: TrustStore | null = null;

@@ -3,9 +3,9 @@
 // builds. Only types, below every module that takes the worker state, so none of them imports its builder.
 import type { AgentId } from '../desktop/limits';
 import type { DesktopStatus, StateChangeKind } from '../messages';
-import type { ManagedPolicy } from '../trust/managed';
-import type { PrivateStore } from '../trust/private-store';
-import type { TrustStore } from '../trust/store-api';
+import type { ManagedPolicy } from '../store/policy';
+import type { PrivateStore } from '../store/private-store';
+import type { TrustStore } from '../store/store-api';
 import type { Clock, OriginReport } from '../types';
 import type { BackgroundDeps, BackgroundPlatform } from './deps';
 import type { ProbeGate } from './probe-gate';
@@ -20,7 +20,7 @@ export interface WorkerState {
   clock: Clock;
   store(): Promise<TrustStore>;
   /**
-   * The private windows' store, in memory only (lib/trust/private-store.ts): what a private window
+   * The private windows' store, in memory only (lib/store/private-store.ts): what a private window
    * probes or decides is kept there; it reads the normal store and never writes it.
    */
   privateStore: PrivateStore;

@@ -9,7 +9,7 @@ import { t } from '../i18n';
 
 /**
  * The verified bytes an export reads: what the store keeps of a skill (StoredSkill in
- * lib/trust/records.ts has this shape), named here so that the export needs nothing of the store.
+ * lib/store/records.ts has this shape), named here so that the export needs nothing of the store.
  */
 export interface ExportSource {
   origin: string;

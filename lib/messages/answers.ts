@@ -17,7 +17,7 @@ export interface ActionResult {
   desktopAgents?: DesktopAgentId[];
 }
 
-/** The organisation's policy as pages show it (lib/trust/managed.ts reads it). */
+/** The organisation's policy as pages show it (lib/store/policy.ts reads it). */
 export interface PolicySummary {
   /** True when any policy is set (or may be: while pending). */
   active: boolean;
@@ -166,7 +166,7 @@ export interface ApprovedSkillSummary {
   status: SkillStatus | null;
   usable: boolean;
   approvedAt: number;
-  /** The publisher's description (raw: pages show it through lib/text/display.ts), or null. */
+  /** The publisher's description (raw: pages show it through lib/render/display.ts), or null. */
   description: string | null;
   /** When the origin's report that lists the skill was made, its skills verified then; null: no finished report. */
   verifiedAt: number | null;

@@ -13,8 +13,8 @@ export type { ArchiveFileChange } from '../verify/file-changes';
 export type { ExportStatus } from '../export/record';
 
 // The answers these modules give, defined beside them (they do not import this module).
-export type { ImportResult, ImportSkipReason } from '../trust/backup/import';
-export type { ImportApprovalPreview, ImportPreview } from '../trust/backup/preview';
+export type { ImportResult, ImportSkipReason } from '../store/backup/import';
+export type { ImportApprovalPreview, ImportPreview } from '../store/backup/preview';
 export type { InsertResult } from '../chat/insert';
 
 // Messages the background sends to content scripts and the offscreen document: each is defined

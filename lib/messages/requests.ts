@@ -2,11 +2,11 @@
 // the privileged ones only the extension's own pages may send (PRODUCT.md §6).
 import type { PinsPage, PinsPageRequest } from '../lists/pins-page';
 import type { Approval, OriginReport, Pin, Settings } from '../types';
-import type { KeyHistoryEntry } from '../trust/records';
+import type { KeyHistoryEntry } from '../store/records';
 import type { ExportStatus } from '../export/record';
 import type { ArchiveFileChange } from '../verify/file-changes';
-import type { ImportResult } from '../trust/backup/import';
-import type { ImportPreview } from '../trust/backup/preview';
+import type { ImportResult } from '../store/backup/import';
+import type { ImportPreview } from '../store/backup/preview';
 import type { InsertResult } from '../chat/insert';
 import type {
   ActionResult,

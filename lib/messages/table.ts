@@ -1,7 +1,7 @@
 // Validation: every message is untrusted until it passes here. MESSAGES holds one row per request
 // type (who may send it, what it changes, where its content goes, a schema per field).
 import { PINS_FILTER_MAX, PINS_PAGE_MAX } from '../lists/pins-page';
-import { SETTINGS_CHANGES, SETTINGS_MESSAGE } from '../trust/settings';
+import { SETTINGS_CHANGES, SETTINGS_MESSAGE } from '../store/settings';
 import { isHttpOrigin } from '../origin';
 import { count, parseInput, text, z } from '../input';
 import type { PublicRequests, Request, RequestMap, RequestType } from './requests';
@@ -123,7 +123,7 @@ export const MESSAGES = {
     fields: { origin, fingerprint: z.string().check(z.regex(/^SHA256:[A-Za-z0-9+/]{43}$/)) },
   },
   'skillpin:settings-get': { access: 'privileged', changes: null, concern: 'settings', handsOff: null, fields: none },
-  // The shape of Settings is lib/trust/settings.ts's, the same schemas the store's reads use.
+  // The shape of Settings is lib/store/settings.ts's, the same schemas the store's reads use.
   'skillpin:settings-set': { access: 'privileged', changes: 'settings', concern: 'settings', handsOff: null, fields: { settings: SETTINGS_MESSAGE } },
   'skillpin:settings-update': { access: 'privileged', changes: 'settings', concern: 'settings', handsOff: null, fields: { changes: SETTINGS_CHANGES } },
   'skillpin:policy-get': { access: 'privileged', changes: null, concern: 'settings', handsOff: null, fields: none },

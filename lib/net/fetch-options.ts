@@ -24,7 +24,7 @@ export interface BoundedFetchOptions {
   guard?: RequestGuard;
   /**
    * A byte budget this body shares with other downloads (the engine's per-probe budget,
-   * lib/engine/download-budget.ts). A body that does not fit is `too-large` with `budget: true`.
+   * lib/probe/download-budget.ts). A body that does not fit is `too-large` with `budget: true`.
    */
   meter?: ByteMeter;
 }

@@ -1,6 +1,6 @@
 // Assembles the OriginReport every view and test reads (docs/report.md). Statuses come
 // decided from the engine; this module only arranges them for display.
-import { DESCRIPTION_MAX, NAME_MAX, displayText } from '../text/display';
+import { DESCRIPTION_MAX, NAME_MAX, displayText } from '../render/display';
 import type { AttestationReport, CandidateSource, Diagnostic, KeyReport, OriginReport, SkillReport, SkillStatus, SourceReport } from '../types';
 import { isApprovable, WARNING_STATUSES } from '../types';
 import type { SkillOutcome } from './skill-outcome';
@@ -74,7 +74,7 @@ export function skillReport(origin: string, o: SkillOutcome, attestation: Attest
   const fromIndex = m.candidates.filter((c) => c.source !== 'llms-txt');
   const fm = o.trusted ? o.frontmatter : null;
   // Publisher strings are shown capped with bidi and invisible characters as code points
-  // (lib/text/display.ts); what was replaced raises the hidden-in-name flag.
+  // (lib/render/display.ts); what was replaced raises the hidden-in-name flag.
   let hiddenInName = 0;
   const shown = (value: string | null, max: number): string | null => {
     if (value === null) return null;

@@ -1,10 +1,10 @@
-// What the engine found about one skill (lib/engine/artifacts.ts, status.ts), as the report
+// What the engine found about one skill (lib/probe/artifacts.ts, status.ts), as the report
 // builder reads it (build-report.ts): the engine writes these shapes, the report reads them.
 import type { MergedSkill } from '../parse/merge';
 import type { Frontmatter } from '../parse/skill-md';
 import type { AdvisoryFlag, ApprovalReport, Diagnostic, SignatureState, SkillArchive, SkillReview, SkillStatus, SnapshotReport } from '../types';
 
-/** A skill's status with its code, message and approval state (decideStatus in lib/engine/status.ts). */
+/** A skill's status with its code, message and approval state (decideStatus in lib/probe/status.ts). */
 export interface StatusDecision {
   status: SkillStatus;
   code: string;
@@ -12,7 +12,7 @@ export interface StatusDecision {
   approval: ApprovalReport;
 }
 
-/** One skill after its artifacts were fetched and checked (processSkill in lib/engine/artifacts.ts). */
+/** One skill after its artifacts were fetched and checked (processSkill in lib/probe/artifacts.ts). */
 export interface SkillOutcome {
   merged: MergedSkill;
   decision: StatusDecision;

@@ -39,7 +39,7 @@
 // line and paragraph separators and bidi controls are replaced so that no field can
 // add a line to the header.
 
-import { display } from '../text/display';
+import { display } from '../render/display';
 
 export interface SkillContextInput {
   origin: string;
@@ -68,7 +68,7 @@ const SIGNATURE_NOTES: Record<SkillContextInput['signatureState'], string> = {
 /** Replaces characters that could break a header line or reorder its display. */
 export function headerSafe(value: string, maxLength = 512): string {
   // C0/C1 controls, DEL and line/paragraph separators become spaces; bidi controls (U+061C
-  // included) and invisible characters become their visible code points (lib/text/display.ts).
+  // included) and invisible characters become their visible code points (lib/render/display.ts).
   return display(value, maxLength);
 }
 

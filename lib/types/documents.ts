@@ -14,7 +14,7 @@ const MiB = 1024 * KiB;
 export interface DocumentRow {
   /**
    * `listing`: it lists skills; the discover phase asks for it and the parse phase reads it with its
-   * parser (lib/engine/listings.ts LISTING_PARSERS). `document`: another discovery document, asked
+   * parser (lib/probe/listings.ts LISTING_PARSERS). `document`: another discovery document, asked
    * for by the phase that uses it (the key, the attestations). `artifact`: at the URLs the listings give.
    */
   role: 'listing' | 'document' | 'artifact';
@@ -50,7 +50,7 @@ export interface DocumentRow {
 /**
  * Every kind of document, one row each, in the order the discover phase asks for them: a kind with
  * no row, or a row of no kind, does not compile. Adding a discovery source is one row here (and its
- * DocumentKind), one parser in lib/engine/listings.ts and its label in both locales.
+ * DocumentKind), one parser in lib/probe/listings.ts and its label in both locales.
  */
 export const DOCUMENTS = {
   'llms-txt': {

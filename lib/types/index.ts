@@ -1,6 +1,6 @@
 // The shared contracts of lib/, one file each: the injected I/O, the statuses, the kinds of document (DOCUMENTS), the diagnostic, the report
 // contract of docs/report.md (OriginReport and every type it reaches), and Settings, which the
-// messages, the store and the backup file share (its one set of checks: lib/trust/settings.ts).
+// messages, the store and the backup file share (its one set of checks: lib/store/settings.ts).
 // The popup, the options page, the diagnostics export and the tests read OriginReport and nothing
 // else.
 //
@@ -8,7 +8,7 @@
 // (candidate.ts, llms-txt.ts, index-json.ts, skill-md.ts, merge.ts), the fetch result in
 // lib/net/fetch-result.ts, the digest check and the archive result in lib/verify/ (digest.ts,
 // archive.ts), and the store records (key history, stored skills, probe cache) in
-// lib/trust/records.ts.
+// lib/store/records.ts.
 
 export * from './io';
 export * from './statuses';

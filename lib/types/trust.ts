@@ -4,7 +4,7 @@ import type { ApprovalReview } from './review';
 import type { ArchiveBinding } from './verification';
 
 // ---------------------------------------------------------------------------
-// Trust (lib/trust)
+// Trust (lib/store)
 // ---------------------------------------------------------------------------
 
 export interface Pin {

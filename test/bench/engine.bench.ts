@@ -12,8 +12,8 @@ import { diskFetch, freshStore, nativeSha256, probe, realClock } from './support
 import { bareVerifyLoop, engineWithReportShare } from './support/engine-limit';
 import { reviewShare } from './support/review-share';
 import type { Sha256 } from '../../lib/verify/sha256';
-import { probeOrigin, PHASES } from '../../lib/engine/probe-origin';
-import { defaultSettings } from '../../lib/trust/settings';
+import { probeOrigin, PHASES } from '../../lib/probe/probe-origin';
+import { defaultSettings } from '../../lib/store/settings';
 import { verifyEd25519 } from '../../lib/verify/ed25519';
 import { parseLlmsTxt } from '../../lib/parse/llms-txt';
 import { parseFrontmatter } from '../../lib/parse/skill-md';

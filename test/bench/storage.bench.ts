@@ -9,7 +9,7 @@ import { freshStore, manualClock, probe } from './support/engine';
 import { makeSite } from './support/sites';
 import { contentTypeFor } from '../../scripts/lib/server.mjs';
 import type { FetchLike } from '../../lib/types';
-import { DEFAULT_MAX_CACHE_ENTRIES, DEFAULT_MAX_REPORTS } from '../../lib/trust/idb-store';
+import { DEFAULT_MAX_CACHE_ENTRIES, DEFAULT_MAX_REPORTS } from '../../lib/store/idb-store';
 import { fmt } from './support/stats';
 import { reproCommand, writeSection, type TargetCheck } from './support/results';
 

@@ -53,7 +53,7 @@ function removeIfEmpty(dirs: string[]): void {
 
 const test = base;
 const writable = policyDirWritable();
-const NOT_WRITABLE = `${POLICY_DIR} cannot be written here (needs root); policies are covered by test/unit/trust/managed.test.ts, test/unit/engine/probe-origin.policy-keys.test.ts and test/unit/background/service.policy.test.ts`;
+const NOT_WRITABLE = `${POLICY_DIR} cannot be written here (needs root); policies are covered by test/unit/store/policy.test.ts, test/unit/probe/probe-origin.policy-keys.test.ts and test/unit/background/service.policy.test.ts`;
 // On a developer's machine without root the test skips itself; under CI (which runs as root) it
 // must run, so there it fails instead of skipping.
 // biome-ignore lint/suspicious/noSkippedTests: skipped only outside CI, where it cannot run; under CI it fails (below)

@@ -3,7 +3,7 @@
 // popup reads the report again and gets the one the import's probe made.
 import { test, expect, send, tabIdOf, waitForReport } from './support/extension';
 import { startPublisher, seed } from './support/sites';
-import { writeBackup } from '../../lib/trust/backup/write';
+import { writeBackup } from '../../lib/store/backup/write';
 import type { Approval, OriginReport, Pin } from '../../lib/types';
 
 test('an import in the options page that adds an approval updates the open popup without Re-check', async ({ context, extPage, extensionId }) => {

@@ -4,9 +4,9 @@
 // confirmations before it imports an approval of an unverified, cross-host skill.
 import { test, expect, send, waitForReport } from './support/extension';
 import { startPublisher, seed } from './support/sites';
-import { writeBackup } from '../../lib/trust/backup/write';
+import { writeBackup } from '../../lib/store/backup/write';
 import { DEFAULT_SETTINGS, type Approval, type OriginReport, type Pin, type Settings } from '../../lib/types';
-import type { KeyHistoryEntry } from '../../lib/trust/records';
+import type { KeyHistoryEntry } from '../../lib/store/records';
 import { encodeBase64 } from '../../lib/verify/base64';
 import { fingerprint } from '../../lib/verify/fingerprint';
 

@@ -3,7 +3,7 @@
 // it imports nothing that needs a browser or a fake IndexedDB.
 import type { LoggedRequest } from '../support/server';
 import type { FetchLike, KeyState, OriginReport, SkillStatus } from '../../lib/types';
-import type { TrustStore } from '../../lib/trust/store-api';
+import type { TrustStore } from '../../lib/store/store-api';
 
 export type Category = 'size-time' | 'archive' | 'redirect-url' | 'content' | 'crypto-trust' | 'rendering' | 'messaging' | 'faults';
 

@@ -9,7 +9,7 @@ import { Session } from 'node:inspector/promises';
 import { relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
-import { probeOrigin } from '../../lib/engine/probe-origin';
+import { probeOrigin } from '../../lib/probe/probe-origin';
 import { DEFAULT_SETTINGS } from '../../lib/types';
 import { FakeClock } from '../support/engine-harness';
 import { buildSite, keyPair } from '../support/signed-sites';

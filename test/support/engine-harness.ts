@@ -1,10 +1,10 @@
-// Shared pieces of the tests that run the engine (test/unit/engine, conformance, interop): a fake
+// Shared pieces of the tests that run the engine (test/unit/probe, conformance, interop): a fake
 // clock, a fresh IndexedDB trust store per test (fake-indexeddb, test/support/trust-store.ts), and
 // a one-call probe with default settings.
-import type { TrustStore } from '../../lib/trust/store-api';
+import type { TrustStore } from '../../lib/store/store-api';
 import { DEFAULT_SETTINGS, type FetchLike, type OriginReport, type Settings, type SkillReport } from '../../lib/types';
-import { approvalFor } from '../../lib/engine/approved-bytes';
-import { probeOrigin, type ProbeOptions } from '../../lib/engine/probe-origin';
+import { approvalFor } from '../../lib/probe/approved-bytes';
+import { probeOrigin, type ProbeOptions } from '../../lib/probe/probe-origin';
 import { openTestStore } from './trust-store';
 
 export class FakeClock {

@@ -1,10 +1,10 @@
-// A trust store of its own for one test: the real IndexedDB store (lib/trust/idb-store.ts) in a
+// A trust store of its own for one test: the real IndexedDB store (lib/store/idb-store.ts) in a
 // fresh fake-indexeddb, under a name no other test uses, with the record errors it reported.
 // The factory and name let a test open a second connection or read the raw records.
 import { IDBFactory } from 'fake-indexeddb';
-import type { StoreError } from '../../lib/trust/errors';
-import { openTrustStore, type StoreOptions } from '../../lib/trust/idb-store';
-import type { TrustStore } from '../../lib/trust/store-api';
+import type { StoreError } from '../../lib/store/errors';
+import { openTrustStore, type StoreOptions } from '../../lib/store/idb-store';
+import type { TrustStore } from '../../lib/store/store-api';
 
 export interface TestStore {
   store: TrustStore;

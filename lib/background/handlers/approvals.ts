@@ -1,8 +1,8 @@
 // Approvals: approve and revoke a skill, read its bytes and its context, list what is
 // approved, and hand a skill context to a chat tab.
-import { approvalFor, approvalKeyFingerprint, approvedBytes, canBind, changesSinceApproval } from '../../engine/approved-bytes';
-import { approvalReviewOf, reviewStored } from '../../engine/skill-review';
-import { managedKeyFor } from '../../trust/managed';
+import { approvalFor, approvalKeyFingerprint, approvedBytes, canBind, changesSinceApproval } from '../../probe/approved-bytes';
+import { approvalReviewOf, reviewStored } from '../../probe/skill-review';
+import { managedKeyFor } from '../../store/policy';
 import { approvedList } from '../approved-list';
 import type { WorkerState } from '../worker-state';
 import { policyPendingMessage } from '../hand-off-gate';

@@ -1,9 +1,9 @@
 // Keys: trust a publisher's new key, list and forget pins, the key history, revoke a key.
-import { approvable } from '../../engine/status';
+import { approvable } from '../../probe/status';
 import { normalizeFilter, pageLimit, pinsPage } from '../../lists/pins-page';
-import { StoreError } from '../../trust/errors';
-import { managedKeyFor } from '../../trust/managed';
-import type { CarryOver } from '../../trust/store-api';
+import { StoreError } from '../../store/errors';
+import { managedKeyFor } from '../../store/policy';
+import type { CarryOver } from '../../store/store-api';
 import type { WorkerState } from '../worker-state';
 import { policyPendingMessage } from '../hand-off-gate';
 import { reportFor } from '../skill-access';

@@ -1,8 +1,8 @@
 // Settings: read them, write them whole or by the fields one Save changed, and the
 // organisation's policy over them (docs/policies.md).
 import type { ActionResult, PolicySummary } from '../../messages';
-import { managedConflicts, managedFields, withoutManaged } from '../../trust/managed';
-import { mergeSettings } from '../../trust/settings';
+import { managedConflicts, managedFields, withoutManaged } from '../../store/policy';
+import { mergeSettings } from '../../store/settings';
 import type { Settings } from '../../types';
 import type { WorkerState } from '../worker-state';
 import { policyPendingMessage } from '../hand-off-gate';

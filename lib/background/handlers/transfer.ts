@@ -1,9 +1,9 @@
 // Transfer: export and import of pins, approvals and settings (with the import's preview), and
 // a skill's "Export for upload" with the record of what was exported.
-import { writeBackup } from '../../trust/backup/write';
-import { importBackup } from '../../trust/backup/import';
-import { previewImport } from '../../trust/backup/preview';
-import { managedFields } from '../../trust/managed';
+import { writeBackup } from '../../store/backup/write';
+import { importBackup } from '../../store/backup/import';
+import { previewImport } from '../../store/backup/preview';
+import { managedFields } from '../../store/policy';
 import type { WorkerState } from '../worker-state';
 import { policyPendingMessage } from '../hand-off-gate';
 import { exportForUpload, exportStatuses } from '../skill-export';

@@ -1,10 +1,10 @@
 // The limit for the engine under node: a bare loop over the same origins and the same fetch that
 // does only what verification must do, and the engine's own probe timed whole with the share of
 // its report phase (skillReport for every skill, then buildReport), both in the same process.
-import { probeOrigin } from '../../../lib/engine/probe-origin';
-import { defaultSettings } from '../../../lib/trust/settings';
+import { probeOrigin } from '../../../lib/probe/probe-origin';
+import { defaultSettings } from '../../../lib/store/settings';
 import type { FetchLike } from '../../../lib/types';
-import type { TrustStore } from '../../../lib/trust/store-api';
+import type { TrustStore } from '../../../lib/store/store-api';
 import { realClock } from './engine';
 
 function b64(s: string): Uint8Array<ArrayBuffer> {

@@ -6,11 +6,11 @@ import { join, normalize, sep } from 'node:path';
 // idb checks instanceof against the global IDB classes: install the fake ones globally.
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
-import { probeOrigin } from '../../../lib/engine/probe-origin';
-import { openTrustStore } from '../../../lib/trust/idb-store';
-import { defaultSettings } from '../../../lib/trust/settings';
+import { probeOrigin } from '../../../lib/probe/probe-origin';
+import { openTrustStore } from '../../../lib/store/idb-store';
+import { defaultSettings } from '../../../lib/store/settings';
 import type { Clock, FetchLike, OriginReport } from '../../../lib/types';
-import type { TrustStore } from '../../../lib/trust/store-api';
+import type { TrustStore } from '../../../lib/store/store-api';
 import type { Sha256 } from '../../../lib/verify/sha256';
 import { contentTypeFor } from '../../../scripts/lib/server.mjs';
 

@@ -1,13 +1,13 @@
 // The review's share of a probe (PRODUCT.md §6.1, lib/review/): over the same generated origin,
 // rounds of the whole probe (fresh store) and of reviewing every SKILL.md that probe verified,
-// interleaved in one run. The probe keeps reviews in memory by content (lib/engine/skill-review.ts),
+// interleaved in one run. The probe keeps reviews in memory by content (lib/probe/skill-review.ts),
 // so after the first round it reviews nothing again: the share compares a full review of the
 // files with a probe, an upper bound of what a first visit spends on it.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { probeOrigin } from '../../../lib/engine/probe-origin';
+import { probeOrigin } from '../../../lib/probe/probe-origin';
 import { reviewSkill } from '../../../lib/review';
-import { defaultSettings } from '../../../lib/trust/settings';
+import { defaultSettings } from '../../../lib/store/settings';
 import { diskFetch, freshStore, realClock } from './engine';
 import { fmt, interleave, summarize } from './stats';
 import type { TargetCheck } from './results';

@@ -5,7 +5,7 @@
 // chrome.runtime.sendMessage reaches the background but must be refused as `forbidden`.
 import type { CDPSession } from '@playwright/test';
 import { parseRequest, type PrivilegedRequests } from '../../../lib/messages';
-import { writeBackup } from '../../../lib/trust/backup/write';
+import { writeBackup } from '../../../lib/store/backup/write';
 import { fingerprint } from '../../../lib/verify/fingerprint';
 import type { OriginReport, Settings } from '../../../lib/types';
 import { keyPair, seed } from '../../hostile/site-kit';

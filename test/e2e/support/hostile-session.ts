@@ -6,9 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page, type Worker } from '@playwright/test';
 import type { SkillText } from '../../../lib/messages';
-import type { TrustStore } from '../../../lib/trust/store-api';
+import type { TrustStore } from '../../../lib/store/store-api';
 import type { Approval, OriginReport, Pin, Settings } from '../../../lib/types';
-import type { KeyHistoryEntry, StoredSkill } from '../../../lib/trust/records';
+import type { KeyHistoryEntry, StoredSkill } from '../../../lib/store/records';
 import { CHROMIUM, EXTENSION_DIR, openReadyPage, send, workerReady } from './extension';
 import { extensionArgs } from '../../../scripts/lib/chromium.mjs';
 

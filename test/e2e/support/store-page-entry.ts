@@ -2,8 +2,8 @@
 // schema's own steps and records as version 4 wrote them, opens it with the current store (the v5
 // migration runs), and reports what the page sees.
 import { wrap } from 'idb';
-import { openTrustStore } from '../../../lib/trust/idb-store';
-import { upgrade, type UpgradeDb, type UpgradeTx } from '../../../lib/trust/schema';
+import { openTrustStore } from '../../../lib/store/idb-store';
+import { upgrade, type UpgradeDb, type UpgradeTx } from '../../../lib/store/schema';
 
 const ORIGIN = 'https://a.example';
 const enc = new TextEncoder();

@@ -2,7 +2,7 @@
 // a SKILL.md missing or not at the root, encrypted entries, lying headers, truncation. The
 // archive's digest always matches (so the unpack itself is judged), except where the case
 // says otherwise.
-import { approvedBytes } from '../../../lib/engine/approved-bytes';
+import { approvedBytes } from '../../../lib/probe/approved-bytes';
 import { buildTar, buildTarGz, buildZip, gzip, sampleSkill, tarGzOfFiles, zipOfFiles, type FileSpec, type TarEntrySpec, type ZipEntrySpec } from '../../support/archive-builder';
 import { MiB, firstProblem, one, requestedPaths, trapUrl } from './common';
 import { PATH, indexDoc, json, rawDigest } from '../site-kit';

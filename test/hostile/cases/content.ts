@@ -490,7 +490,7 @@ export const CONTENT_CASES: HostileCase[] = [
     title: 'Skill name and SKILL.md with a right-to-left override (U+202E)',
     site: () => skillBytesSite('invoice\u202Efdp.exe', fm('name: invoice\u202Efdp.exe\ndescription: totally a pdf', 'Pay the \u202Eecivni\u202C now.\n'), { path: '/skills/bidi/SKILL.md' }),
     expected: {
-      // The name is shown with the override as its code point (lib/text/display.ts).
+      // The name is shown with the override as its code point (lib/render/display.ts).
       skillStatuses: { 'invoice[U+202E]fdp.exe': 'verified' },
       custom: {
         text: 'advisory bidi-control and hidden-in-name flags; no raw override in any shown string',

@@ -1,10 +1,10 @@
 // Faults (node-only scenarios): a store that runs out of quota in the middle of a probe, a store
 // that cannot be read, a fetch that throws oddly, two probes racing to pin different keys for
 // one origin, and a burst of 200 probes across 50 origins through the scheduler.
-import { probeOrigin } from '../../../lib/engine/probe-origin';
+import { probeOrigin } from '../../../lib/probe/probe-origin';
 import { createScheduler } from '../../../lib/scheduler/scheduler';
-import { StoreError } from '../../../lib/trust/errors';
-import type { ProbeCommit, TrustStore } from '../../../lib/trust/store-api';
+import { StoreError } from '../../../lib/store/errors';
+import type { ProbeCommit, TrustStore } from '../../../lib/store/store-api';
 import { DEFAULT_SETTINGS, type FetchLike, type OriginReport } from '../../../lib/types';
 import { one } from './common';
 import { keyPair, published, seed, signedTwo, stageOf } from '../site-kit';

@@ -1,10 +1,10 @@
 // Plays one hostile case through the engine under node: serves its site on 127.0.0.1, probes it
 // (each stage in turn, approving where the stage says), records the observed outcome and checks
 // the invariants every case must keep.
-import { approvalFor } from '../../../lib/engine/approved-bytes';
-import { approvalBindsContent, contentOfSkill } from '../../../lib/engine/status';
-import { probeOrigin } from '../../../lib/engine/probe-origin';
-import type { TrustStore } from '../../../lib/trust/store-api';
+import { approvalFor } from '../../../lib/probe/approved-bytes';
+import { approvalBindsContent, contentOfSkill } from '../../../lib/probe/status';
+import { probeOrigin } from '../../../lib/probe/probe-origin';
+import type { TrustStore } from '../../../lib/store/store-api';
 import { DEFAULT_SETTINGS, isApprovable, type FetchLike, type OriginReport, type SkillStatus } from '../../../lib/types';
 import { expectedProjection, expectedText, observe, projectionText, sameProjection, skillKey } from '../outcome';
 import { ORIGIN_HEADER, startHostileServer } from '../server';

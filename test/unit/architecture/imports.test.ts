@@ -41,10 +41,10 @@ const FLOORS: readonly (readonly string[])[] = [
   ['net', 'i18n', 'lists', 'scheduler', 'clipboard'],
   ['parse', 'verify', 'chat'],
   ['review'],
-  ['text', 'render', 'desktop', 'export'],
-  ['skill-context', 'trust'],
+  ['render', 'desktop', 'export'],
+  ['skill-context', 'store'],
   ['report', 'messages'],
-  ['engine', 'library'],
+  ['probe'],
   ['background'],
 ];
 
@@ -185,7 +185,7 @@ describe('module boundaries', () => {
   });
 
   it('components/ never import network, storage, engine or verification code', () => {
-    const forbidden = ['lib/net', 'lib/trust', 'lib/engine', 'lib/verify', 'lib/scheduler', 'lib/background', 'idb', 'wxt/browser'];
+    const forbidden = ['lib/net', 'lib/store', 'lib/probe', 'lib/verify', 'lib/scheduler', 'lib/background', 'idb', 'wxt/browser'];
     const bad = files('components')
       .flatMap((f) => imports(f).map((s) => [f, target(f, s)] as const))
       .filter(([, t]) => forbidden.some((p) => t === p || t.startsWith(p + '/')));
@@ -304,16 +304,16 @@ describe('module boundaries', () => {
   });
 
   it('the import scan reads every form: multi-line, type-only, re-exports, and not commented-out imports', () => {
-    expect(specifiers('lib/messages/index.ts')).toEqual(expect.arrayContaining(['./requests', '../trust/backup/import', '../chat/insert']));
-    expect(resolveModule('lib/background/create-worker-state.ts', '../engine/probe-origin')).toBe('lib/engine/probe-origin.ts');
+    expect(specifiers('lib/messages/index.ts')).toEqual(expect.arrayContaining(['./requests', '../store/backup/import', '../chat/insert']));
+    expect(resolveModule('lib/background/create-worker-state.ts', '../probe/probe-origin')).toBe('lib/probe/probe-origin.ts');
     expect(resolveModule('lib/background/create-worker-state.ts', '@/lib/types')).toBe('lib/types/index.ts');
-    expect(libGraph().get('lib/background/create-worker-state.ts')).toContain('lib/engine/probe-origin.ts');
+    expect(libGraph().get('lib/background/create-worker-state.ts')).toContain('lib/probe/probe-origin.ts');
     expect(withoutComments("// import x from './a';\n/* export * from './b' */ import y from './c';")).not.toMatch(/\.\/a|\.\/b/);
   });
 
   it('the scan sees the tree (guards against an empty walk)', () => {
     expect(files('lib').length).toBeGreaterThan(40);
     expect(files('components').length).toBeGreaterThan(10);
-    expect(imports('lib/background/create-worker-state.ts')).toContain('../engine/probe-origin');
+    expect(imports('lib/background/create-worker-state.ts')).toContain('../probe/probe-origin');
   });
 });

@@ -71,13 +71,13 @@ describe('the rule, on known paths', () => {
       'test/unit/hostile/hostile.test.ts',
       'test/unit/verify/corpus.ts',
       'test/unit/archive/tar.test.ts',
-      'test/unit/engine/codes.test.ts',
+      'test/unit/probe/codes.test.ts',
       'test/unit/ui/popup.test.tsx',
       'test/unit/components/ui/x.test.tsx',
     ];
     expect(misplaced(files, isDir)).toEqual([
       'test/unit/archive/tar.test.ts: no lib/archive/',
-      'test/unit/engine/codes.test.ts: no lib/engine/',
+      'test/unit/probe/codes.test.ts: no lib/probe/',
       'test/unit/ui/popup.test.tsx: no lib/ui/',
       'test/unit/components/ui/x.test.tsx: no components/ui/',
     ]);

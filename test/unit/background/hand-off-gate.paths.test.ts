@@ -15,7 +15,7 @@ import { type BackgroundHandOff, DESKTOP_HAND_OFFS } from '../../../lib/backgrou
 import { insertItemId, MENU_HAND_OFFS, type MenuKind } from '../../../lib/background/menus';
 import type { BackgroundService } from '../../../lib/background/service';
 import { MESSAGES, type ContextResult, type HandOffKind, type RequestType, type SkillExportResult } from '../../../lib/messages';
-import { openTrustStore } from '../../../lib/trust/idb-store';
+import { openTrustStore } from '../../../lib/store/idb-store';
 import type { OriginReport, Settings } from '../../../lib/types';
 import { startServer, type TestServer } from '../../support/server';
 import { sourceFiles } from '../../support/source-tree';

@@ -3,7 +3,7 @@
 // never share a probe's result (PRODUCT.md §2.1).
 import { describe, expect, it } from 'vitest';
 import { createProbeGate } from '../../../lib/background/probe-gate';
-import { noPolicy } from '../../../lib/trust/managed';
+import { noPolicy } from '../../../lib/store/policy';
 import { DEFAULT_SETTINGS, type OriginReport } from '../../../lib/types';
 
 const ORIGIN = 'https://docs.example.com';

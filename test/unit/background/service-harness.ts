@@ -3,8 +3,8 @@
 // extension's identity the senders below are judged against.
 import { IDBFactory } from 'fake-indexeddb';
 import { createBackgroundService, type BackgroundPlatform, type BackgroundService } from '../../../lib/background/service';
-import { openTrustStore } from '../../../lib/trust/idb-store';
-import type { TrustStore } from '../../../lib/trust/store-api';
+import { openTrustStore } from '../../../lib/store/idb-store';
+import type { TrustStore } from '../../../lib/store/store-api';
 import type { FetchLike } from '../../../lib/types';
 import { FakePlatform } from './fake-platform';
 

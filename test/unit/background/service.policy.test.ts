@@ -4,7 +4,7 @@
 // signed-only approval is enforced, and an administrator's key cannot be replaced.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { BackgroundService } from '../../../lib/background/service';
-import { writeBackup } from '../../../lib/trust/backup/write';
+import { writeBackup } from '../../../lib/store/backup/write';
 import { parseStateChange, STATE_CHANGE_KEY, type ActionResult, type ContextResult, type ImportPreview, type ImportResult, type PolicySummary } from '../../../lib/messages';
 import { DEFAULT_SETTINGS, type OriginReport, type Settings } from '../../../lib/types';
 import { fingerprint } from '../../../lib/verify/fingerprint';

@@ -3,7 +3,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { IDBFactory } from 'fake-indexeddb';
 import type { BackgroundService } from '../../../lib/background/service';
-import type { TrustStore } from '../../../lib/trust/store-api';
+import type { TrustStore } from '../../../lib/store/store-api';
 import { DEFAULT_SETTINGS, type Settings } from '../../../lib/types';
 import { startServer, type TestServer } from '../../support/server';
 import { POPUP, startService } from './service-harness';

@@ -5,7 +5,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { IDBFactory } from 'fake-indexeddb';
 import type { BackgroundPlatform, BackgroundService } from '../../../lib/background/service';
 import { parseRequest, parseStateChange, STATE_CHANGE_KEY, type StateChange } from '../../../lib/messages';
-import { mergeSettings, SETTINGS_CHANGES } from '../../../lib/trust/settings';
+import { mergeSettings, SETTINGS_CHANGES } from '../../../lib/store/settings';
 import { parseInput } from '../../../lib/input';
 import { DEFAULT_SETTINGS, type Settings } from '../../../lib/types';
 import { OPTIONS_PAGE as OPTIONS, startService } from './service-harness';

@@ -4,8 +4,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { badgeFor, type Badge } from '../../../lib/background/badge';
 import type { BackgroundService } from '../../../lib/background/service';
-import { StoreError } from '../../../lib/trust/errors';
-import type { ProbeCommit, TrustStore } from '../../../lib/trust/store-api';
+import { StoreError } from '../../../lib/store/errors';
+import type { ProbeCommit, TrustStore } from '../../../lib/store/store-api';
 import type { OriginReport } from '../../../lib/types';
 import type { TestServer } from '../../support/server';
 import { servePublisherSite, type ServedSite } from '../../support/served-site';

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { AGENT_READS, agentsReading, DESKTOP_AGENTS, type DesktopAgentId, migrateAgentList, planFolders, WRITABLE } from '../../../lib/desktop/agents';
 import { AGENT_FOLDERS, AGENT_IDS } from '../../../lib/desktop/limits';
 import type { FolderId } from '../../../lib/types';
-import { readSettings } from '../../../lib/trust/settings';
+import { readSettings } from '../../../lib/store/settings';
 
 const subsets = <T>(items: readonly T[]): T[][] => Array.from({ length: 1 << items.length }, (_, m) => items.filter((_, i) => (m & (1 << i)) !== 0));
 

@@ -12,7 +12,7 @@ import { readZip } from '../../../lib/verify/archive-zip';
 import { resolveLimits } from '../../../lib/verify/archive-limits';
 import { sha256, toHex } from '../../../lib/verify/sha256';
 import type { Approval } from '../../../lib/types';
-import type { StoredSkill } from '../../../lib/trust/records';
+import type { StoredSkill } from '../../../lib/store/records';
 
 const fixture = (p: string) => new Uint8Array(readFileSync(join(__dirname, '../../fixtures', p)));
 const when = new Date(Date.UTC(2026, 10, 29, 12, 0, 0));

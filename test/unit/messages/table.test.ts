@@ -11,7 +11,7 @@ import { transferHandlers } from '../../../lib/background/handlers/transfer';
 import { desktopHandlers } from '../../../lib/background/handlers/desktop';
 import type { Handler, Slice } from '../../../lib/background/handlers/types';
 import type { WorkerState } from '../../../lib/background/worker-state';
-import { isCompleteSettings, readSettings } from '../../../lib/trust/settings';
+import { isCompleteSettings, readSettings } from '../../../lib/store/settings';
 import { DEFAULT_SETTINGS } from '../../../lib/types';
 import { z } from '../../../lib/input';
 

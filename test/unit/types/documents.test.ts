@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { LISTING_PARSERS } from '../../../lib/engine/listings';
+import { LISTING_PARSERS } from '../../../lib/probe/listings';
 import { CANDIDATE_SOURCES, DOCUMENT_KINDS, DOCUMENTS, isArtifactKind, type DocumentKind } from '../../../lib/types';
 
 const ROOT = join(__dirname, '../../..');

@@ -11,7 +11,7 @@ import '../../../support/dom-shim';
 import { DesktopSection } from '../../../../components/options/DesktopSection';
 import { t } from '../../../../lib/i18n';
 import type { DesktopSkillStatus, DesktopStatus } from '../../../../lib/messages';
-import { mergeSettings } from '../../../../lib/trust/settings';
+import { mergeSettings } from '../../../../lib/store/settings';
 import { DEFAULT_SETTINGS, type Settings } from '../../../../lib/types';
 import { AnnouncerProvider } from '../../../../components/shared/Announcer';
 import { click, DESKTOP_OFF, fakeBackground, flush, mount, optionsEnv, type Handlers } from '../harness';

@@ -1,0 +1,324 @@
+// Fetches and verifies the artifacts of one origin (PRODUCT.md §2.7, §3; FORMATS.md §3–§7,
+// §9.2): up to 64 skills, 6 at a time per host (downloads overlap the hashing and verifying of
+// bodies already received). A declared digest whose verified bytes are stored is
+// not fetched again; 304 and transient failures fall back to the last stored bytes. A signature
+// the stored bytes were verified with, under the same key, is not verified again (PRODUCT.md §2.7).
+// The steps of one skill live beside this file: obtaining the bytes (artifact-obtain.ts), checking
+// them against the listing (artifact-bytes.ts) and the signature (artifact-signature.ts).
+import { LIMITS } from '../net/limits';
+import { decodeUtf8 } from '../parse/decode';
+import type { MergedSkill } from '../parse/merge';
+import { compareMetadata, frontmatterUnreadable, parseFrontmatterText, type Frontmatter } from '../parse/skill-md';
+import { diag } from '../report/codes';
+import type { SkillOutcome, StatusDecision } from '../report/skill-outcome';
+import type { StoredSkill } from '../store/records';
+import type { Approval, Diagnostic, Settings, SkillReview, SnapshotReport } from '../types';
+import { advisoryFlags } from '../verify/advisory';
+import { verifySnapshot } from '../verify/snapshot-v1';
+import { downloaded, rememberedMismatch, storedCopy, type Examined } from './artifact-bytes';
+import { declaredKey, obtain, type Obtained } from './artifact-obtain';
+import { sameVerified, signatureOf, type SignatureCheck } from './artifact-signature';
+import type { FetchContext } from './discover';
+import type { KeyContext } from './keys';
+import { mapPoolGrouped } from './pool';
+import { reviewExamined, reviewStored } from './skill-review';
+import { decideStatus, type Failure, type StatusFacts } from './status';
+
+export interface ArtifactContext extends FetchContext {
+  origin: string;
+  key: KeyContext;
+  settings: Settings;
+}
+
+/** The context before the origin's key is known: what obtaining and checking the bytes need. */
+export type ArtifactPrelude = Omit<ArtifactContext, 'key'>;
+
+function indexName(merged: MergedSkill): string | null {
+  for (const c of merged.candidates) if (c.source !== 'llms-txt' && c.name !== null) return c.name;
+  return null;
+}
+
+function snapshotConfig(ctx: ArtifactPrelude, merged: MergedSkill): Settings['snapshotKeys'][number] | null {
+  const name = indexName(merged);
+  if (name === null) return null;
+  return ctx.settings.snapshotKeys.find((k) => k.origin === ctx.origin && k.skillId === name) ?? null;
+}
+
+function emptyOutcome(merged: MergedSkill, decision: StatusDecision, diagnostics: Diagnostic[]): SkillOutcome {
+  return {
+    merged,
+    decision,
+    actual: null,
+    skillMd: null,
+    frontmatter: null,
+    trusted: false,
+    signature: { state: 'not-checked', message: null },
+    archive: null,
+    snapshot: null,
+    advisory: [],
+    review: null,
+    fromStore: false,
+    finalUrl: null,
+    diagnostics,
+  };
+}
+
+function toolOf(merged: MergedSkill): string | null {
+  for (const c of merged.candidates) if (c.tool !== null) return c.tool;
+  return null;
+}
+
+/** The diagnostics a skill starts with: the merge's findings, then each candidate's. */
+function listingDiagnostics(merged: MergedSkill): Diagnostic[] {
+  const diagnostics: Diagnostic[] = [...(merged.diagnostics ?? [])];
+  for (const c of merged.candidates) diagnostics.push(...c.diagnostics);
+  return diagnostics;
+}
+
+/** The status facts known before any byte is obtained: the listing, the key and the approval. */
+function statusBase(ctx: ArtifactContext, merged: MergedSkill, approval: Approval | null): StatusFacts {
+  return {
+    refusal: merged.refusal,
+    disagree: merged.disagree,
+    obtainFailure: null,
+    digest: null,
+    archiveFailure: null,
+    keyState: ctx.key.report.state,
+    policyPin: ctx.key.report.pinnedBy === 'policy' ? (ctx.key.report.pinned?.fingerprint ?? null) : null,
+    keyUnavailable: ctx.key.report.unavailable === true,
+    signature: 'not-checked',
+    signatureFailure: null,
+    snapshot: null,
+    approval,
+    archiveFiles: null,
+    currentFingerprint: null,
+  };
+}
+
+/** A skill its listing refused, or whose URL cannot be used: no request (FORMATS.md §10 items 1–2). */
+function refusedOutcome(merged: MergedSkill, base: StatusFacts, diagnostics: Diagnostic[]): SkillOutcome {
+  const refusal = merged.refusal ?? { status: 'invalid' as const, code: 'url-unusable', message: 'The skill URL cannot be used.' };
+  return emptyOutcome(merged, decideStatus({ ...base, refusal }), diagnostics);
+}
+
+/** A skill past the per-origin limit: not fetched. */
+function overLimitOutcome(merged: MergedSkill, base: StatusFacts, diagnostics: Diagnostic[]): SkillOutcome {
+  const failure: Failure<'fetch-failed'> = { status: 'fetch-failed', code: 'skill-limit', message: `Only the first ${LIMITS.maxSkillsPerOrigin} skills of an origin are fetched.` };
+  return emptyOutcome(merged, decideStatus({ ...base, obtainFailure: failure }), diagnostics);
+}
+
+/** Reports a digest mismatch and, for bytes downloaded now, remembers it with their validators (rememberedFailure in artifact-obtain.ts). */
+async function noteMismatch(ctx: ArtifactPrelude, merged: MergedSkill, got: Obtained, digest: Examined['digest'], url: string, diagnostics: Diagnostic[]): Promise<void> {
+  const declared = [...new Set(merged.declared.map((d) => d.hex.toLowerCase()))].join(', ');
+  const what = merged.type === 'archive' ? `archive sha256 ${digest.rawHex}` : `raw ${digest.rawHex}, lf-normalized ${digest.lfHex}`;
+  diagnostics.push(diag('digest-mismatch', `Declared ${declared}; actual ${what}.`, { url }));
+  if (got.kind === 'bytes' && !merged.disagree) {
+    const hexes = [...new Set(merged.declared.map((d) => d.hex.toLowerCase()))];
+    await ctx.store.putCache({ ...got.entry, digestFailure: { declared: declaredKey(hexes), rawHex: digest.rawHex, lfHex: digest.lfHex } });
+  }
+}
+
+const NOT_CHECKED: SignatureCheck = { state: 'not-checked', message: null, failure: null };
+
+/** The signature of bytes that passed the digest and archive checks, against what is stored for their LF digest. */
+async function checkSignature(ctx: ArtifactContext, merged: MergedSkill, got: Obtained, url: string, skillMd: Uint8Array, ex: Examined): Promise<SignatureCheck> {
+  const digestLf = ex.digest.lfHex;
+  const known = got.kind === 'stored' ? got.stored : await ctx.store.getSkill(ctx.origin, url, digestLf, ex.archive?.filesDigest ?? '');
+  return signatureOf(ctx, merged)(skillMd, digestLf, known);
+}
+
+/** The SKILL.md decoded once, so that the frontmatter and the advisory flags read the same text. */
+function readText(skillMd: Uint8Array | null, merged: MergedSkill, url: string, diagnostics: Diagnostic[]): { text: string | null; frontmatter: Frontmatter | null } {
+  const text = skillMd ? decodeUtf8(skillMd) : null;
+  const frontmatter = text !== null ? parseFrontmatterText(text) : null;
+  if (frontmatter) {
+    diagnostics.push(...frontmatter.diagnostics.map((d) => ({ ...d, url: d.url ?? url })));
+    diagnostics.push(...compareMetadata(frontmatter, merged.candidates).map((d) => ({ ...d, url: d.url ?? url })));
+  }
+  return { text, frontmatter };
+}
+
+/** The user-configured snapshot-v1 check (FORMATS.md §7) over the verified files. */
+function checkSnapshot(ctx: ArtifactContext, cfg: Settings['snapshotKeys'][number], files: Map<string, Uint8Array>, frontmatter: Frontmatter): Promise<SnapshotReport> {
+  return verifySnapshot({
+    files,
+    origin: ctx.origin,
+    skillId: cfg.skillId,
+    version: frontmatter.version,
+    versionIsNonString: frontmatter.versionIsNonString,
+    publicKey: cfg.publicKey,
+    signature: cfg.signature,
+    ...(cfg.revisionPin !== undefined ? { revisionPin: cfg.revisionPin } : {}),
+    ...(cfg.versionPin !== undefined ? { versionPin: cfg.versionPin } : {}),
+  });
+}
+
+/**
+ * Keeps what was verified: bytes downloaded now that passed every check (for an archive with its
+ * listing and files), or, for stored bytes, a signature verified now under another key or signature.
+ */
+async function keepVerified(ctx: ArtifactContext, merged: MergedSkill, url: string, got: Obtained, ex: Examined, bytesOk: boolean, sig: SignatureCheck): Promise<void> {
+  const { skillMd, digest, archive, files } = ex;
+  if (!ex.fromStore && bytesOk && skillMd && !merged.disagree && sig.state !== 'invalid') {
+    const stored: StoredSkill = { origin: ctx.origin, url, digestLf: digest.lfHex, digestRaw: digest.rawHex, bytes: skillMd, storedAt: ctx.clock.now() };
+    if (merged.type === 'archive' && archive && archive.sha256 !== undefined) {
+      stored.archive = { sha256: archive.sha256, format: archive.format, entries: archive.entries };
+      if (archive.filesDigest !== undefined) stored.archive.filesDigest = archive.filesDigest;
+      // The other verified files are kept beside the root SKILL.md for an export.
+      if (files) stored.archive.files = [...files].filter(([path]) => path !== 'SKILL.md').map(([path, bytes]) => ({ path, bytes }));
+    }
+    if (sig.verified) stored.signatureVerified = sig.verified;
+    await ctx.store.putSkill(stored);
+  } else if (got.kind === 'stored' && sig.verified && !merged.disagree && !sameVerified(got.stored.signatureVerified, sig.verified)) {
+    // Stored bytes verified now under another key or signature: remember it (storedAt unchanged).
+    await ctx.store.putSkill({ ...got.stored, signatureVerified: sig.verified });
+  }
+}
+
+/** The review of bytes that passed the checks: every file the probe has, or the stored record's. */
+function reviewOfExamined(origin: string, got: Obtained, ex: Examined): SkillReview | null {
+  if (ex.skillMd === null) return null;
+  if (got.kind === 'stored' && (ex.files === null || got.stored.archive !== undefined)) return reviewStored(got.stored);
+  const files = ex.files ?? new Map([['SKILL.md', ex.skillMd]]);
+  return reviewExamined(origin, ex.digest.lfHex, ex.archive?.filesDigest ?? '', files);
+}
+
+/**
+ * One skill from its merged candidates to a status. Never throws for bad input. The bytes are
+ * obtained and checked against the listing while the origin's key (`keys`) may still be asked;
+ * the status and the signature wait for it.
+ */
+export async function processSkill(pre: ArtifactPrelude, keys: Promise<KeyContext>, merged: MergedSkill, overLimit: boolean): Promise<SkillOutcome> {
+  const diagnostics = listingDiagnostics(merged);
+  const url = merged.url;
+  const approval = url ? await pre.store.getApproval(pre.origin, url) : null;
+  if (merged.refusal || url === null || overLimit) {
+    const base = statusBase({ ...pre, key: await keys }, merged, approval);
+    return overLimit && url !== null && !merged.refusal ? overLimitOutcome(merged, base, diagnostics) : refusedOutcome(merged, base, diagnostics);
+  }
+
+  const snapCfg = snapshotConfig(pre, merged);
+  const got = await obtain(pre, merged, url, snapCfg !== null);
+  const ex =
+    got.kind === 'failed'
+      ? null
+      : got.kind === 'known-mismatch'
+        ? rememberedMismatch(got, url, diagnostics)
+        : got.kind === 'stored'
+          ? storedCopy(got, merged, url, diagnostics)
+          : await downloaded(got, merged, url, diagnostics, pre.sha256);
+  if (ex?.digest.mismatch) await noteMismatch(pre, merged, got, ex.digest, url, diagnostics);
+  const ctx: ArtifactContext = { ...pre, key: await keys };
+  const base = statusBase(ctx, merged, approval);
+  if (got.kind === 'failed' || ex === null) return emptyOutcome(merged, decideStatus({ ...base, obtainFailure: got.kind === 'failed' ? got.failure : null }), diagnostics);
+  const { skillMd, digest } = ex;
+
+  const bytesOk = !digest.mismatch && ex.archiveFailure === null && skillMd !== null;
+  const sig = skillMd && bytesOk ? await checkSignature(ctx, merged, got, url, skillMd, ex) : NOT_CHECKED;
+  const { text, frontmatter } = readText(skillMd, merged, url, diagnostics);
+  const snapshot = snapCfg && bytesOk && ex.files && frontmatter ? await checkSnapshot(ctx, snapCfg, ex.files, frontmatter) : null;
+  const decision = decideStatus({
+    ...base,
+    digest,
+    archiveFailure: ex.archiveFailure,
+    signature: sig.state,
+    signatureFailure: sig.failure,
+    snapshot,
+    archiveFiles: merged.type === 'archive' ? { filesDigest: ex.archive?.filesDigest ?? null } : null,
+    currentFingerprint: sig.state === 'valid' ? (ctx.key.verifyKey?.fingerprint ?? null) : null,
+  });
+  if (decision.approval.state === 'suspended') {
+    const why =
+      decision.approval.code === 'approval-files-unbound'
+        ? "it was made by an earlier version and binds the SKILL.md only, not the archive's other files; approve again to bind them"
+        : (decision.approval.suspendedBecause ?? decision.status);
+    diagnostics.push(diag('approval-suspended', `The approval is suspended: ${why}.`, { url }));
+  }
+  await keepVerified(ctx, merged, url, got, ex, bytesOk, sig);
+
+  return {
+    merged,
+    decision,
+    actual: skillMd ? { raw: digest.rawHex, lf: digest.lfHex, matchedForm: digest.matchedForm } : null,
+    skillMd,
+    frontmatter,
+    trusted: bytesOk && sig.state !== 'invalid',
+    signature: { state: sig.state, message: sig.message },
+    archive: ex.archive,
+    snapshot,
+    advisory:
+      text !== null
+        ? advisoryFlags(text, ctx.origin, { tool: toolOf(merged), frontmatter: frontmatter?.data ?? null, frontmatterUnreadable: frontmatter !== null && frontmatterUnreadable(frontmatter) })
+        : [],
+    review: bytesOk ? reviewOfExamined(ctx.origin, got, ex) : null,
+    fromStore: ex.fromStore,
+    finalUrl: got.finalUrl,
+    diagnostics,
+  };
+}
+
+/** The host an artifact is fetched from (its pool lane group); none for a skill that is not fetched. */
+function hostOf(m: MergedSkill): string {
+  if (m.url === null) return '';
+  try {
+    return new URL(m.url).host;
+  } catch {
+    return '';
+  }
+}
+
+const fetchable = (m: MergedSkill): boolean => !m.refusal && m.url !== null;
+
+/** For each skill, whether it is past the per-origin cap: only the first maxSkillsPerOrigin fetchable ones are fetched. */
+function pastCap(skills: readonly MergedSkill[]): boolean[] {
+  let n = 0;
+  return skills.map((m) => fetchable(m) && ++n > LIMITS.maxSkillsPerOrigin);
+}
+
+/** The artifact URLs a probe downloads for these skills, when nothing of them is stored (refusals and skills past the cap left out). */
+export function artifactUrls(skills: readonly MergedSkill[]): string[] {
+  const over = pastCap(skills);
+  return skills.flatMap((m, i) => (fetchable(m) && !over[i] && m.url !== null ? [m.url] : []));
+}
+
+/**
+ * Every merged skill, 6 at a time per host; skills past the 64th fetchable one are not fetched.
+ * The downloads start at once, beside the key's own request (`keys`); once the key could not be
+ * resolved, no further skill is started (the probe fails with that error).
+ */
+export async function processSkills(ctx: ArtifactPrelude, keys: Promise<KeyContext>, skills: MergedSkill[], onError: (m: MergedSkill, e: unknown) => SkillOutcome): Promise<SkillOutcome[]> {
+  let keyFailure: { error: unknown } | null = null;
+  keys.catch((error: unknown) => {
+    keyFailure = { error };
+  });
+  const over = pastCap(skills);
+  return mapPoolGrouped(skills, hostOf, LIMITS.artifactConcurrency, async (m, i) => {
+    try {
+      if (keyFailure) throw (keyFailure as { error: unknown }).error;
+      return await processSkill(ctx, keys, m, over[i] === true);
+    } catch (e) {
+      return onError(m, e);
+    }
+  });
+}
+
+/** The outcome for a skill whose processing threw: `invalid` with `skill-error`, nothing stored (`key`: null when it is not known). */
+export function errorOutcome(key: KeyContext | null, merged: MergedSkill, e: unknown): SkillOutcome {
+  const message = `Processing failed: ${e instanceof Error ? e.message : String(e)}`;
+  const decision = decideStatus({
+    refusal: { status: 'invalid', code: 'skill-error', message },
+    disagree: false,
+    obtainFailure: null,
+    digest: null,
+    archiveFailure: null,
+    keyState: key?.report.state ?? 'none',
+    keyUnavailable: false,
+    signature: 'not-checked',
+    signatureFailure: null,
+    snapshot: null,
+    approval: null,
+    archiveFiles: null,
+    currentFingerprint: null,
+  });
+  return emptyOutcome(merged, decision, [diag('skill-error', message, merged.url ? { url: merged.url } : {})]);
+}
