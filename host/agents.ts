@@ -3,9 +3,9 @@
 // folder only when it wrote it: the provenance names a mirror record, and that record lists
 // the copy. Files the user changed or added in a copy are the user's: the host leaves them.
 import { existsSync, lstatSync, readdirSync, readFileSync, rmdirSync, rmSync } from 'node:fs';
-import { AGENT_HOME, DESKTOP_AGENTS, type DesktopAgentId } from '../lib/desktop/agents';
+import { AGENT_HOME, DESKTOP_AGENTS, type DesktopAgentId } from '../lib/desktop/protocol/agents';
 import { basename, dirname, join } from 'node:path';
-import { AGENT_FOLDERS, type AgentId, PROVENANCE_FILE } from '../lib/desktop/limits';
+import { AGENT_FOLDERS, type AgentId, PROVENANCE_FILE } from '../lib/desktop/protocol/limits';
 import { clearLeftovers, moveAside, type Placement, writeTreeAtomic } from './atomic';
 import { type MirrorRecord, partitionOfRecord, sha256Hex } from './mirror';
 import type { Places } from './places';

@@ -1,7 +1,7 @@
 // Writes that a crash cannot leave half done (docs/desktop.md): a file is written to a
 // temporary name in the same folder, flushed to disk and renamed over the old one; a folder of
 // files is built beside its final place and swapped in by rename. Temporary names start with
-// `.skillpin-`, which no skill path may use (lib/desktop/paths.ts).
+// `.skillpin-`, which no skill path may use (lib/desktop/protocol/paths.ts).
 import { randomBytes } from 'node:crypto';
 import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmdirSync, rmSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';

@@ -3,8 +3,8 @@
 // `skill://<host label>/<name>/…`. A skill that fails any check is left out, with the reason kept
 // so that a direct request for it gets a clear error.
 import { createHash } from 'node:crypto';
-import { metadataIn } from '../lib/desktop/paths';
-import { skillRevision } from '../lib/desktop/revision';
+import { metadataIn } from '../lib/desktop/protocol/paths';
+import { skillRevision } from '../lib/desktop/protocol/revision';
 import { followsNameRule } from '../lib/parse/common';
 import { parseFrontmatter } from '../lib/parse/skill-md';
 import type { Mirror, MirrorRecord } from './mirror';

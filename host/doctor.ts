@@ -6,9 +6,8 @@
 import { spawnSync } from 'node:child_process';
 import { accessSync, constants, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { agentsReading, type DesktopAgentId } from '../lib/desktop/agents';
-import { compareVersions } from '../lib/desktop/link';
-import { AGENT_IDS, type AgentId, MIN_HOST_VERSION } from '../lib/desktop/limits';
+import { agentsReading, type DesktopAgentId } from '../lib/desktop/protocol/agents';
+import { AGENT_IDS, type AgentId, compareVersions, MIN_HOST_VERSION } from '../lib/desktop/protocol/limits';
 import { agentRoot, agentsFound as agentsFoundIn } from './agents';
 import { type McpConfig, mcpConfig } from './install';
 import { MANIFEST_FILE, manifestName, manifestPlaces } from './manifest-places';

@@ -1,7 +1,7 @@
 // Native-messaging framing (docs/desktop.md): each message is a 4-byte little-endian length
 // and then that many bytes of UTF-8 JSON, both ways. A frame over the limit is skipped as it
 // streams in, never buffered, so the next message is read as usual.
-import { MAX_MESSAGE_TO_BROWSER } from '../lib/desktop/limits';
+import { MAX_MESSAGE_TO_BROWSER } from '../lib/desktop/protocol/limits';
 
 export type Frame = { kind: 'message'; bytes: Buffer } | { kind: 'too-large'; length: number };
 

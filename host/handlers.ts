@@ -2,9 +2,9 @@
 // happen under the mirror's lock; a message that fails a check changes nothing.
 import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { AGENT_IDS, MAX_MESSAGE_TO_BROWSER, PROTOCOL_VERSION } from '../lib/desktop/limits';
-import type { AgentOutcome, AgentRequest, HeldSkill, HostReply, HostRequest, SkillRef, SyncEntry, WireSkill } from '../lib/desktop/protocol';
-import { skillKey, skillRevision } from '../lib/desktop/revision';
+import { AGENT_IDS, MAX_MESSAGE_TO_BROWSER, PROTOCOL_VERSION } from '../lib/desktop/protocol/limits';
+import type { AgentOutcome, AgentRequest, HeldSkill, HostReply, HostRequest, SkillRef, SyncEntry, WireSkill } from '../lib/desktop/protocol/wire';
+import { skillKey, skillRevision } from '../lib/desktop/protocol/revision';
 import { decodeBase64Strict } from '../lib/verify/base64';
 import { lfNormalize } from '../lib/verify/digest';
 import { agentRoot, agentsFound } from './agents';

@@ -1,13 +1,13 @@
 // `skillpin install-host` and `uninstall-host` (docs/desktop.md): the program copied into the
 // data folder, a launcher the browsers start, the native-messaging manifests (allowed only for
-// Skillpin's extension ids) in every place the browser table (lib/desktop/browser-places.ts) names
+// Skillpin's extension ids) in every place the browser table (lib/desktop/protocol/browser-places.ts) names
 // for a browser on this computer, and on Windows every registry key of the table pointing at them.
 // install.json records every file, key and folder written, so uninstall removes exactly those, then
 // every agent copy and the mirror.
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, rmdirSync, rmSync } from 'node:fs';
 import { dirname, join, sep } from 'node:path';
-import type { BrowserFamily } from '../lib/desktop/browser-places';
-import { FIREFOX_EXTENSION_ID, NATIVE_HOST_NAME } from '../lib/desktop/limits';
+import type { BrowserFamily } from '../lib/desktop/protocol/browser-places';
+import { FIREFOX_EXTENSION_ID, NATIVE_HOST_NAME } from '../lib/desktop/protocol/limits';
 import { writeFileAtomic } from './atomic';
 import { removeSkill } from './handlers';
 import { withLock } from './lock';

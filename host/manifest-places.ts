@@ -1,11 +1,11 @@
-// The browsers' manifest places on this machine, read from the one table (lib/desktop/browser-places.ts):
+// The browsers' manifest places on this machine, read from the one table (lib/desktop/protocol/browser-places.ts):
 // which folders install-host writes (a browser whose own folder is in the home, and the browsers
 // Skillpin is tested in even before they ran once), which registry keys on Windows, and which
 // browser a manifest path belongs to, for `skillpin doctor`.
 import { existsSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { BROWSER_PLACES, type BrowserFamily, type DesktopPlatform, REGISTRY_PLACES } from '../lib/desktop/browser-places';
-import { NATIVE_HOST_NAME } from '../lib/desktop/limits';
+import { BROWSER_PLACES, type BrowserFamily, type DesktopPlatform, REGISTRY_PLACES } from '../lib/desktop/protocol/browser-places';
+import { NATIVE_HOST_NAME } from '../lib/desktop/protocol/limits';
 import type { Places } from './places';
 
 export const MANIFEST_FILE = `${NATIVE_HOST_NAME}.json`;

@@ -6,8 +6,8 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { type AgentId, isAgentId } from '../lib/desktop/limits';
-import type { SkillFacts } from '../lib/desktop/protocol';
+import { type AgentId, isAgentId } from '../lib/desktop/protocol/limits';
+import type { SkillFacts } from '../lib/desktop/protocol/wire';
 import { clearLeftovers, OLD_PREFIX, writeFileAtomic, writeTreeAtomic } from './atomic';
 import { HOST_VERSION } from './version';
 

@@ -3,8 +3,8 @@
 // of the extension ids install-host wrote down; any other gets an error for every message and
 // the mirror is not touched. Nothing but frames is ever written to stdout.
 import { existsSync, readFileSync, rmdirSync } from 'node:fs';
-import { MAX_MESSAGE_TO_HOST } from '../lib/desktop/limits';
-import { type HostReply, parseHostRequest } from '../lib/desktop/protocol';
+import { MAX_MESSAGE_TO_HOST } from '../lib/desktop/protocol/limits';
+import { type HostReply, parseHostRequest } from '../lib/desktop/protocol/wire';
 import { decodeJson, encodeFrame, FrameReader } from './framing';
 import { handle } from './handlers';
 import { Mirror, partitionOf } from './mirror';

@@ -8,10 +8,10 @@
 // replaced or removed only while it is still exactly the copy Skillpin wrote.
 import { rmdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { grantsOf, needsConfirmation } from '../lib/desktop/grants';
-import type { AgentId } from '../lib/desktop/limits';
-import { baseFolderName, folderCandidates } from '../lib/desktop/names';
-import type { AgentOutcome, AgentRequest } from '../lib/desktop/protocol';
+import { grantsOf, needsConfirmation } from '../lib/desktop/protocol/grants';
+import type { AgentId } from '../lib/desktop/protocol/limits';
+import { baseFolderName, folderCandidates } from '../lib/desktop/protocol/names';
+import type { AgentOutcome, AgentRequest } from '../lib/desktop/protocol/wire';
 import { parseFrontmatter } from '../lib/parse/skill-md';
 import { agentRoot, copyUnchanged, inspect, ownsProvenance, removeCopy, writeCopy } from './agents';
 import type { Mirror, MirrorRecord } from './mirror';

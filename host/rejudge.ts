@@ -3,9 +3,9 @@
 // removed from the mirror and from every agent folder; a copy of a skill that needs confirmation
 // the sync does not carry is removed. Either way the user is told what it was and that, having
 // sat in the agent's folder, it may already have run.
-import type { AgentOutcome, SyncEntry } from '../lib/desktop/protocol';
-import { metadataIn } from '../lib/desktop/paths';
-import { skillKey } from '../lib/desktop/revision';
+import type { AgentOutcome, SyncEntry } from '../lib/desktop/protocol/wire';
+import { metadataIn } from '../lib/desktop/protocol/paths';
+import { skillKey } from '../lib/desktop/protocol/revision';
 import { agentRoot, inspect } from './agents';
 import { HOST_VERSION } from './version';
 import type { MirrorRecord } from './mirror';

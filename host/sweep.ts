@@ -4,9 +4,9 @@
 // mirror record lists. Every sync (so every withdrawal and key revocation) and uninstall-host look
 // for them and remove them as they remove any copy: files the user changed or added stay.
 import { readdirSync } from 'node:fs';
-import { AGENT_IDS, type AgentId } from '../lib/desktop/limits';
-import type { AgentOutcome } from '../lib/desktop/protocol';
-import { isWebOrigin } from '../lib/desktop/protocol';
+import { AGENT_IDS, type AgentId } from '../lib/desktop/protocol/limits';
+import type { AgentOutcome } from '../lib/desktop/protocol/wire';
+import { isWebOrigin } from '../lib/desktop/protocol/wire';
 import { agentRoot, inspect, ownsProvenance, removeCopy } from './agents';
 import type { MirrorRecord } from './mirror';
 import type { Places } from './places';

@@ -14,10 +14,10 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const OUT = join(ROOT, '.output');
 const PKG = join(OUT, 'skillpin-package');
 
-/** The version, read from the one place it is kept (lib/desktop/limits.ts HOST_PACKAGE_VERSION). */
+/** The version, read from the one place it is kept (lib/desktop/protocol/limits.ts HOST_PACKAGE_VERSION). */
 function version() {
-  const m = /HOST_PACKAGE_VERSION = '(\d+\.\d+\.\d+)'/.exec(readFileSync(join(ROOT, 'lib', 'desktop', 'limits.ts'), 'utf8'));
-  if (!m?.[1]) throw new Error('HOST_PACKAGE_VERSION not found in lib/desktop/limits.ts');
+  const m = /HOST_PACKAGE_VERSION = '(\d+\.\d+\.\d+)'/.exec(readFileSync(join(ROOT, 'lib', 'desktop', 'protocol', 'limits.ts'), 'utf8'));
+  if (!m?.[1]) throw new Error('HOST_PACKAGE_VERSION not found in lib/desktop/protocol/limits.ts');
   return m[1];
 }
 

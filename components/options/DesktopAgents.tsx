@@ -1,7 +1,7 @@
 // The agents the user picks for the desktop program (docs/desktop.md, section 3): each with the
 // folders it reads and whether the program found it on this computer, then the folders the
-// program writes for the agents ticked (lib/desktop/agents.ts planFolders) and who sees them.
-import { AGENT_READS, DESKTOP_AGENTS, type DesktopAgentId, planFolders, SKILL_FOLDERS } from '../../lib/desktop/agents';
+// program writes for the agents ticked (lib/desktop/protocol/agents.ts planFolders) and who sees them.
+import { AGENT_READS, DESKTOP_AGENTS, type DesktopAgentId, planFolders, SKILL_FOLDERS } from '../../lib/desktop/protocol/agents';
 import { t } from '../../lib/i18n';
 import type { DesktopStatus } from '../../lib/messages';
 import { agentName, type DesktopModel, desktopAgentName } from './use-desktop';

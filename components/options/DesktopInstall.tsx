@@ -1,7 +1,7 @@
 // How to install Skillpin's desktop program for this browser (docs/desktop.md, section 5): the command
 // with this browser's extension id filled in, what it does, and how to remove everything; and the
 // command that updates a program older than the last security fix.
-import { HOST_PACKAGE_VERSION } from '../../lib/desktop/limits';
+import { HOST_PACKAGE_VERSION } from '../../lib/desktop/protocol/limits';
 import { t } from '../../lib/i18n';
 
 export function DesktopInstall({ command, open }: { command: string; open: boolean }) {

@@ -9,7 +9,7 @@ import { formatDate } from '../shared/format';
 import { DesktopInstall, DesktopUpdate } from './DesktopInstall';
 import { DesktopAgents } from './DesktopAgents';
 import { DesktopSkills } from './DesktopSkills';
-import { NATIVE_HOST_NAME } from '../../lib/desktop/limits';
+import { NATIVE_HOST_NAME } from '../../lib/desktop/protocol/limits';
 import type { OptionsEnv } from './env';
 import { type DesktopModel, useDesktop } from './use-desktop';
 

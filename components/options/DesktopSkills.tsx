@@ -2,12 +2,12 @@
 // its copy in each agent folder, and the skills that may be used but are not handed over, with the
 // reason (a skill whose findings that act or can act are not confirmed: its one approval
 // confirmation, in the popup or the side panel, covers every agent folder).
-import type { AgentState } from '../../lib/desktop/protocol';
+import type { AgentState } from '../../lib/desktop/protocol/wire';
 import { t, type MessageKey } from '../../lib/i18n';
 import type { DesktopAgentStatus, DesktopSkillStatus, DesktopStatus } from '../../lib/messages';
 import { NAME_MAX, display } from '../../lib/render/display';
 import { agentName, type DesktopModel, desktopAgentName } from './use-desktop';
-import { agentsSeeing, type DesktopAgentId, foldersHolding } from '../../lib/desktop/agents';
+import { agentsSeeing, type DesktopAgentId, foldersHolding } from '../../lib/desktop/protocol/agents';
 
 const AGENT_STATE: Record<AgentState, MessageKey> = {
   written: 'desktop_agent_written',

@@ -3,8 +3,8 @@
 // as the settings fields it changes. Turning the feature on asks the browser for nativeMessaging
 // from the click itself, before anything else is awaited.
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { DesktopAgentId } from '../../lib/desktop/agents';
-import { AGENT_FOLDERS, type AgentId } from '../../lib/desktop/limits';
+import type { DesktopAgentId } from '../../lib/desktop/protocol/agents';
+import { AGENT_FOLDERS, type AgentId } from '../../lib/desktop/protocol/limits';
 import { t } from '../../lib/i18n';
 import type { DesktopStatus } from '../../lib/messages';
 import type { Settings } from '../../lib/types';

@@ -1,5 +1,5 @@
 // A desktop agent's name as every page shows it (the options page's agents, the withdrawal message).
-import type { DesktopAgentId } from '../../lib/desktop/agents';
+import type { DesktopAgentId } from '../../lib/desktop/protocol/agents';
 import { type MessageKey, t } from '../../lib/i18n';
 
 const DESKTOP_AGENT_NAMES = {

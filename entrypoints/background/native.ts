@@ -10,7 +10,7 @@ import type { NativePlatform } from '@/lib/background/deps';
 import { isExtensionPage, type SenderLike } from '@/lib/background/sender';
 import type { NativePort } from '@/lib/desktop/link';
 import { Carrier, RELAY_PORT, type RuntimePortLike } from '@/lib/desktop/relay';
-import { desktopPlatform, placesShown } from '@/lib/desktop/browser-places';
+import { desktopPlatform, placesShown } from '@/lib/desktop/protocol/browser-places';
 import { t } from '@/lib/i18n';
 
 type Runtime = typeof browser.runtime & { connectNative?: (name: string) => unknown; lastError?: { message?: string } };

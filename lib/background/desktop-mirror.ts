@@ -4,7 +4,7 @@
 // into the messages for the program. A skill the gate refuses is simply not among them, so the
 // next sync removes it from the mirror and from every agent folder.
 import type { MirrorableSkill } from '../desktop/outbox';
-import type { Verification } from '../desktop/protocol';
+import type { Verification } from '../desktop/protocol/wire';
 import type { HandOffKind } from '../messages';
 import { NAME_MAX, display } from '../render/display';
 import { t } from '../i18n';

@@ -1,7 +1,7 @@
 // This browser profile's id for the desktop program (docs/desktop.md): made once, at random, and
 // kept in the profile's storage.local, so two profiles of one extension (the same extension id,
 // the same caller for the program) keep their skills apart in the mirror. Sent in every message.
-import { PROFILE_ID } from '../desktop/protocol';
+import { PROFILE_ID } from '../desktop/protocol/wire';
 
 /** storage.local: this profile's id (32 lowercase hex digits). */
 export const DESKTOP_PROFILE_KEY = 'skillpin:desktop-profile';

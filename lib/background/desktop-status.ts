@@ -1,11 +1,11 @@
 // What the options page is told of the desktop mirror: the user's agent choices as the plan reads
 // them, and each planned skill with what asks for confirmation and what the program did with each
 // agent-folder copy (desktop-sync.ts keeps them; lib/messages/ DesktopStatus).
-import { grantsOf } from '../desktop/grants';
-import { planFolders } from '../desktop/agents';
-import { MIN_HOST_VERSION } from '../desktop/limits';
+import { grantsOf } from '../desktop/protocol/grants';
+import { planFolders } from '../desktop/protocol/agents';
+import { MIN_HOST_VERSION } from '../desktop/protocol/limits';
 import type { AgentChoices, MirrorableSkill, MirrorPlan } from '../desktop/outbox';
-import type { AgentOutcome } from '../desktop/protocol';
+import type { AgentOutcome } from '../desktop/protocol/wire';
 import type { DesktopSkillStatus } from '../messages';
 import type { Settings } from '../types';
 

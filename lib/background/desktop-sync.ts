@@ -10,10 +10,10 @@
 // organisation's policy is not known the gate releases nothing (PRODUCT.md §10, the policy fails
 // closed): the mirror is emptied until the policy is read, then filled again.
 import { DesktopLink, type LinkState } from '../desktop/link';
-import { AGENT_FOLDERS, type AgentId } from '../desktop/limits';
-import { foldersHolding } from '../desktop/agents';
+import { AGENT_FOLDERS, type AgentId } from '../desktop/protocol/limits';
+import { foldersHolding } from '../desktop/protocol/agents';
 import { planMirror } from '../desktop/outbox';
-import type { AgentOutcome } from '../desktop/protocol';
+import type { AgentOutcome } from '../desktop/protocol/wire';
 import type { DesktopSkillStatus, DesktopState, DesktopStatus } from '../messages';
 import type { Clock } from '../types';
 import type { DesktopCause, DesktopSync, WorkerState } from './worker-state';

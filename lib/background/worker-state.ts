@@ -1,7 +1,7 @@
 // What one background worker keeps, as the handler slices (handlers/), the browser events
 // (events.ts) and the hand-off gate see it: the shape of the state createWorkerState (create-worker-state.ts)
 // builds. Only types, below every module that takes the worker state, so none of them imports its builder.
-import type { AgentId } from '../desktop/limits';
+import type { AgentId } from '../desktop/protocol/limits';
 import type { DesktopStatus, StateChangeKind } from '../messages';
 import type { ManagedPolicy } from '../store/policy';
 import type { PrivateStore } from '../store/private-store';

@@ -3,11 +3,11 @@
 // latest plan: hello, sync, then a put for each skill the host lacks. A run that loses the host
 // halfway is tried again after a growing pause; a host that is not installed (or not allowed)
 // is a state the options page shows, not retried until the next change or an explicit retry.
-import { type AgentId, MAX_MESSAGE_TO_BROWSER, MIN_HOST_VERSION, NATIVE_HOST_NAME, PROTOCOL_VERSION } from './limits';
-import type { DesktopAgentId } from './agents';
+import { type AgentId, compareVersions, MAX_MESSAGE_TO_BROWSER, MIN_HOST_VERSION, NATIVE_HOST_NAME, PROTOCOL_VERSION } from './protocol/limits';
+import type { DesktopAgentId } from './protocol/agents';
 import type { MirrorPlan } from './outbox';
 import { putMessage } from './outbox';
-import type { AgentOutcome, HostReply, SkillRef } from './protocol';
+import type { AgentOutcome, HostReply, SkillRef } from './protocol/wire';
 import { parseHostReply } from './replies';
 
 /** The part of a runtime.Port the link uses. */
@@ -78,17 +78,6 @@ class LinkRefusal extends Error {
   constructor(readonly state: { kind: 'host-absent' | 'forbidden'; message: string } | { kind: 'outdated'; version: string; message: string }) {
     super(state.message);
   }
-}
-
-/** Compares dotted version numbers (`1.10.0` > `1.9.2`); a part that is not a number counts as 0. */
-export function compareVersions(a: string, b: string): number {
-  const pa = a.split('.').map((x) => Number.parseInt(x, 10) || 0);
-  const pb = b.split('.').map((x) => Number.parseInt(x, 10) || 0);
-  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
-    const d = (pa[i] ?? 0) - (pb[i] ?? 0);
-    if (d !== 0) return d < 0 ? -1 : 1;
-  }
-  return 0;
 }
 
 /** Maps a browser's disconnect reason to the state it means. */

@@ -3,11 +3,11 @@
 // naming every skill by its revision, and for each skill the host lacks one put with its files.
 import { encodeBase64 } from '../verify/base64';
 import { sha256, toHex } from '../verify/sha256';
-import { grantsOf, needsConfirmation } from './grants';
-import { type AgentId, MAX_BYTES_PER_SKILL, MAX_FILES_PER_SKILL } from './limits';
-import { checkSkillPaths } from './paths';
-import { type AgentRequest, parseHostRequest, type SkillFacts, type SkillRef, type SyncEntry, type WireSkill } from './protocol';
-import { skillKey, skillRevision } from './revision';
+import { grantsOf, needsConfirmation } from './protocol/grants';
+import { type AgentId, MAX_BYTES_PER_SKILL, MAX_FILES_PER_SKILL } from './protocol/limits';
+import { checkSkillPaths } from './protocol/paths';
+import { type AgentRequest, parseHostRequest, type SkillFacts, type SkillRef, type SyncEntry, type WireSkill } from './protocol/wire';
+import { skillKey, skillRevision } from './protocol/revision';
 
 /** A skill that may be used now, as the hand-off gate gives it: its approved files and facts. */
 export interface MirrorableSkill extends SkillFacts {

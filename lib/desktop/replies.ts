@@ -2,9 +2,9 @@
 // local program the user installed, but its answers still reach the options page, so each one is
 // checked against the schema of its type and anything else is refused.
 import { parseInput, text, z } from '../input';
-import { isDesktopAgentId } from './agents';
-import { type AgentId, isAgentId } from './limits';
-import { type HostReply, isWebOrigin, VERIFICATIONS } from './protocol';
+import { isDesktopAgentId } from './protocol/agents';
+import { type AgentId, isAgentId } from './protocol/limits';
+import { type HostReply, isWebOrigin, VERIFICATIONS } from './protocol/wire';
 
 const string = text(4096);
 const id = z.int().check(z.nonnegative());

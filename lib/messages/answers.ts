@@ -1,9 +1,9 @@
 // The answers the background gives that are defined here (the rest live beside the module that
 // gives them and are re-exported by index.ts).
 import type { Settings, SkillStatus } from '../types';
-import type { DesktopAgentId } from '../desktop/agents';
-import type { AgentId } from '../desktop/limits';
-import type { AgentState } from '../desktop/protocol';
+import type { DesktopAgentId } from '../desktop/protocol/agents';
+import type { AgentId } from '../desktop/protocol/limits';
+import type { AgentState } from '../desktop/protocol/wire';
 
 export interface ActionResult {
   ok: boolean;
@@ -119,7 +119,7 @@ export interface DesktopSkillStatus {
   origin: string;
   url: string;
   name: string;
-  /** Its mirror revision (lib/desktop/revision.ts): what a confirmation names. */
+  /** Its mirror revision (lib/desktop/protocol/revision.ts): what a confirmation names. */
   revision: string;
   /** Frontmatter keys that grant tools, servers or hooks. */
   tools: string[];

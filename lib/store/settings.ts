@@ -6,8 +6,8 @@
 import { DEFAULT_SETTINGS } from '../types';
 import type { AgentId, Settings } from '../types';
 import { MAX_CHAT_SITES } from '../chat/sites';
-import { DESKTOP_AGENTS, type DesktopAgentId, isDesktopAgentId, migrateAgentList } from '../desktop/agents';
-import { isAgentId } from '../desktop/limits';
+import { DESKTOP_AGENTS, type DesktopAgentId, isDesktopAgentId, migrateAgentList } from '../desktop/protocol/agents';
+import { isAgentId } from '../desktop/protocol/limits';
 import { isHttpOrigin } from '../origin';
 import { parseInput, text, z } from '../input';
 import { isObject } from './validate';

@@ -87,7 +87,7 @@ export interface Settings {
   desktopMirror: boolean;
   /**
    * The desktop agents the user picked (none by default); the skill folders written are the fewest
-   * that reach them (lib/desktop/agents.ts planFolders). Settings from before held folder ids.
+   * that reach them (lib/desktop/protocol/agents.ts planFolders). Settings from before held folder ids.
    */
   desktopAgents: DesktopAgentId[];
   /**
@@ -99,13 +99,13 @@ export interface Settings {
 
 /**
  * An agent whose skill folder the desktop program may write: one key of AGENT_FOLDERS in
- * lib/desktop/limits.ts (whose `satisfies` keeps the two equal).
+ * lib/desktop/protocol/limits.ts (whose `satisfies` keeps the two equal).
  */
 export type AgentId = 'claude-code' | 'agents' | 'gemini-cli';
 /** The same: the protocol's name for a skill folder the desktop program writes. */
 export type FolderId = AgentId;
 
-/** A desktop agent the options page offers (lib/desktop/agents.ts DESKTOP_AGENTS). */
+/** A desktop agent the options page offers (lib/desktop/protocol/agents.ts DESKTOP_AGENTS). */
 export type DesktopAgentId = 'claude-code' | 'codex' | 'gemini-cli' | 'copilot' | 'opencode' | 'cursor';
 
 /** The user confirmed that this revision of this skill may be written to this agent's folder. */
@@ -113,7 +113,7 @@ export interface DesktopConfirmation {
   origin: string;
   url: string;
   agent: AgentId;
-  /** The skill's mirror revision (lib/desktop/revision.ts), 64 hex digits. */
+  /** The skill's mirror revision (lib/desktop/protocol/revision.ts), 64 hex digits. */
   revision: string;
 }
 

@@ -24,7 +24,7 @@ import { DEMO_SKILLS } from '../../scripts/lib/publisher-site.mjs';
 import type { DesktopStatus } from '../../lib/messages';
 import type { OriginReport } from '../../lib/types';
 import { SAMPLE_SKILLS, skillFromFolder } from '../support/desktop';
-import { NATIVE_HOST_NAME } from '../../lib/desktop/limits';
+import { NATIVE_HOST_NAME } from '../../lib/desktop/protocol/limits';
 import { approveInPopup } from './support/approve';
 
 let places: DesktopPlaces;

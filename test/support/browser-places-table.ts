@@ -1,6 +1,6 @@
-// docs/desktop.md's table of manifest places, built from lib/desktop/browser-places.ts: one row per
+// docs/desktop.md's table of manifest places, built from lib/desktop/protocol/browser-places.ts: one row per
 // browser with its Linux folder, macOS folder and Windows key ("—" where the browser has none there).
-import { BROWSER_PLACES, REGISTRY_PLACES } from '../../lib/desktop/browser-places';
+import { BROWSER_PLACES, REGISTRY_PLACES } from '../../lib/desktop/protocol/browser-places';
 
 const CHANNEL = /^(.*) (Beta|Dev|Canary)$/;
 

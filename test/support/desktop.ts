@@ -6,7 +6,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { AgentId } from '../../lib/desktop/limits';
+import type { AgentId } from '../../lib/desktop/protocol/limits';
 import { type AgentChoices, type MirrorableSkill, planMirror } from '../../lib/desktop/outbox';
 import { lfNormalize } from '../../lib/verify/digest';
 import { CORPUS } from './corpus-sites';

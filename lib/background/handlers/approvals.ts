@@ -10,7 +10,7 @@ import { contextFor, insertSkill } from '../skill-context-paths';
 import { approvalDecision, findSkill, refused, toSkillText } from '../opt-in-rules';
 import { currentBytes, reportFor } from '../skill-access';
 import { t } from '../../i18n';
-import { agentsSeeing } from '../../desktop/agents';
+import { agentsSeeing } from '../../desktop/protocol/agents';
 import { fail, type Slice } from './types';
 
 export function approvalHandlers(worker: WorkerState): Slice<'approvals'> {

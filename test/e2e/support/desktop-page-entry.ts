@@ -1,7 +1,7 @@
 // Bundled for an extension page by the desktop end-to-end tests: the extension's own connection
 // manager and message plan (lib/desktop), driven with the browser's real runtime.connectNative.
 import { DesktopLink, type LinkState } from '../../../lib/desktop/link';
-import type { AgentId } from '../../../lib/desktop/limits';
+import type { AgentId } from '../../../lib/desktop/protocol/limits';
 import { type MirrorableSkill, planMirror } from '../../../lib/desktop/outbox';
 import { decodeBase64Strict } from '../../../lib/verify/base64';
 

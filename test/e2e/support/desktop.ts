@@ -12,7 +12,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import * as esbuild from 'esbuild';
 import { z } from 'zod';
 import type { MirrorableSkill } from '../../../lib/desktop/outbox';
-import { skillKey } from '../../../lib/desktop/revision';
+import { skillKey } from '../../../lib/desktop/protocol/revision';
 import { NO_NETWORK, SKILLPIN_BIN, type TempPlaces } from '../../support/desktop';
 
 export { tempPlaces as desktopPlaces, type TempPlaces as DesktopPlaces } from '../../support/desktop';

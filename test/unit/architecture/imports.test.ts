@@ -198,15 +198,15 @@ describe('module boundaries', () => {
     expect(bad).toEqual([]);
   });
 
-  it("host/ takes from lib/ only pure modules (the desktop protocol, parsing, verification), never the extension's I/O", () => {
-    const allowed = ['lib/desktop', 'lib/parse', 'lib/verify'];
+  it("host/ takes from lib/ only pure modules (the desktop protocol, parsing, verification), never the extension's I/O nor its desktop client", () => {
+    const allowed = ['lib/desktop/protocol', 'lib/parse', 'lib/verify'];
     const bad = files('host')
       .flatMap((f) => imports(f).map((s) => [f, target(f, s)] as const))
       .filter(([, t]) => t.startsWith('lib/') || t.startsWith('entrypoints') || t.startsWith('components') || t.startsWith('wxt') || t === 'idb')
       .filter(([, t]) => !allowed.some((p) => t === p || t.startsWith(p + '/')));
     expect(bad).toEqual([]);
     expect(files('host').length).toBeGreaterThan(5);
-    expect(imports('host/handlers.ts')).toContain('../lib/desktop/revision');
+    expect(imports('host/handlers.ts')).toContain('../lib/desktop/protocol/revision');
   });
 
   it('the desktop program makes no network request: no network module, no fetch, only the stdio parts of the MCP SDK', () => {

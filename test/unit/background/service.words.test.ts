@@ -1,4 +1,4 @@
-// Issue 25 in the background: Undo of a withdrawal restores exactly the approval withdrawn (the
+// In the background: Undo of a withdrawal restores exactly the approval withdrawn (the
 // same digest, key and date) or nothing when the content or the key changed since; the size and
 // token estimate a report shows are those of the block Copy and Insert hand on; after a change of
 // settings from a page the badges of open tabs follow at once.
@@ -123,7 +123,7 @@ describe('the size shown is the size of what is inserted', () => {
       expect(before.get(skill.url)?.tokens, skill.name).toBe(skill.tokens);
     }
   });
-  it('with the short header (issue 34, item 3) the report, the library and the block sent agree, and the parts add up', async () => {
+  it('with the short header the report, the library and the block sent agree, and the parts add up', async () => {
     const report = await probe();
     for (const skill of report.skills) {
       await ask<ActionResult>({ type: 'skillpin:approve', origin: origin(), url: skill.url, digestLf: skill.actual!.lf, confirmUnverified: false, confirmCrossOrigin: false });

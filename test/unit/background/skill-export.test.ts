@@ -1,4 +1,4 @@
-// "Export for upload" through the background (issue 9): real engine and store, a loopback
+// "Export for upload" through the background: real engine and store, a loopback
 // publisher. The ZIP holds the stored verified bytes; a refused skill gets its reasons and no file;
 // the export is recorded, and a later change of the content marks it out of date in the list and
 // in the change notification.
@@ -207,7 +207,7 @@ describe('archive skills', () => {
   });
 });
 
-describe('an archive whose script is swapped after approval (issue 20)', () => {
+describe('an archive whose script is swapped after approval', () => {
   const enc = new TextEncoder();
   const SKILL_MD = '---\nname: runner\ndescription: Runs the site script.\n---\n\n# Runner\n\nRun scripts/run.sh.\n';
   function publish(script: string): void {

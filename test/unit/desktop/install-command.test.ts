@@ -1,8 +1,7 @@
 // The install command the options page shows names the exact program version, never "latest".
 import { describe, expect, it } from 'vitest';
 import { installCommand } from '../../../lib/desktop/install-command';
-import { HOST_PACKAGE_VERSION, MIN_HOST_VERSION } from '../../../lib/desktop/limits';
-import { compareVersions } from '../../../lib/desktop/link';
+import { compareVersions, HOST_PACKAGE_VERSION, MIN_HOST_VERSION } from '../../../lib/desktop/protocol/limits';
 import { HOST_VERSION } from '../../../host/version';
 
 describe('installCommand', () => {

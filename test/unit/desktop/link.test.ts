@@ -1,10 +1,10 @@
 // The connection manager with a fake port and fake timers: the exchange, the host-absent and
 // forbidden states, and the backoff after a lost connection.
 import { describe, expect, it } from 'vitest';
-import { MIN_HOST_VERSION } from '../../../lib/desktop/limits';
-import { classifyDisconnect, compareVersions, DesktopLink, type LinkState, type NativePort, retryDelay } from '../../../lib/desktop/link';
+import { compareVersions, MIN_HOST_VERSION } from '../../../lib/desktop/protocol/limits';
+import { classifyDisconnect, DesktopLink, type LinkState, type NativePort, retryDelay } from '../../../lib/desktop/link';
 import { planMirror } from '../../../lib/desktop/outbox';
-import { parseHostRequest } from '../../../lib/desktop/protocol';
+import { parseHostRequest } from '../../../lib/desktop/protocol/wire';
 import { choices, skillMd, textSkill } from '../../support/desktop';
 
 class FakeTimers {
@@ -163,7 +163,7 @@ describe('DesktopLink', () => {
     expect(classifyDisconnect(null)).toBe('lost');
   });
 
-  it('issue 31: refuses a program older than the last security fix, sends it nothing more, and says which version it is', async () => {
+  it('refuses a program older than the last security fix, sends it nothing more, and says which version it is', async () => {
     const timers = new FakeTimers();
     const browser = fakeBrowser((m) => (m.type === 'hello' ? { ...(host(m) as Record<string, unknown>), version: '1.0.0' } : host(m)));
     const link = new DesktopLink({ connectNative: browser.connectNative, disconnectReason: () => null, timers });
@@ -176,7 +176,7 @@ describe('DesktopLink', () => {
     expect(compareVersions('1.1', '1.1.0')).toBe(0);
   });
 
-  it('issue 31: every message carries this browser profile’s id', async () => {
+  it('every message carries this browser profile’s id', async () => {
     const timers = new FakeTimers();
     const browser = fakeBrowser(host);
     const link = new DesktopLink({ connectNative: browser.connectNative, disconnectReason: () => null, timers, profile: async () => 'f'.repeat(32) });
@@ -190,7 +190,7 @@ describe('DesktopLink', () => {
     for (const m of browser.sent) expect(parseHostRequest(m)).toMatchObject({ ok: true, value: { profile: 'f'.repeat(32) } });
   });
 
-  it('issue 31: a program whose installation is gone is the host-absent state, not retried by itself', async () => {
+  it('a program whose installation is gone is the host-absent state, not retried by itself', async () => {
     const timers = new FakeTimers();
     const browser = fakeBrowser((m) => (m.type === 'sync' ? { type: 'error', id: m.id, code: 'not-installed', message: 'uninstalled' } : host(m)));
     const link = new DesktopLink({ connectNative: browser.connectNative, disconnectReason: () => null, timers });

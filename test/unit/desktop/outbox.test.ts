@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { planMirror, putMessage } from '../../../lib/desktop/outbox';
-import { parseHostRequest } from '../../../lib/desktop/protocol';
+import { parseHostRequest } from '../../../lib/desktop/protocol/wire';
 import { choices, SAMPLE_SKILLS, skillFromFolder, skillMd, textSkill } from '../../support/desktop';
 
 describe('the messages the extension sends', () => {
@@ -58,7 +58,7 @@ describe('the messages the extension sends', () => {
     expect(plan.sync.skills.length).toBe(1);
   });
 
-  it('issue 31: refuses a skill carrying version-control metadata, saying why, and the host refuses its put too', async () => {
+  it('refuses a skill carrying version-control metadata, saying why, and the host refuses its put too', async () => {
     const git = textSkill('gitty', skillMd('gitty', 'G'), { type: 'archive', archiveSha256: 'a'.repeat(64) });
     git.files.push({ path: '.git/config', bytes: new TextEncoder().encode('[core]\n\tfsmonitor = touch /tmp/pwned\n') });
     const plan = await planMirror([git], choices(['claude-code']));

@@ -1,10 +1,10 @@
-// Issue 31, item 5: each browser profile's id for the desktop program, made once and kept in the
+// Each browser profile's id for the desktop program, made once and kept in the
 // profile's storage.local; and the skill-level confirmation the plan sends beside the per-agent ones.
 import { describe, expect, it } from 'vitest';
 import { DESKTOP_PROFILE_KEY, desktopProfileId } from '../../../lib/background/desktop-profile';
 import { choicesOf } from '../../../lib/background/desktop-status';
 import { planMirror } from '../../../lib/desktop/outbox';
-import { parseHostRequest } from '../../../lib/desktop/protocol';
+import { parseHostRequest } from '../../../lib/desktop/protocol/wire';
 import { DEFAULT_SETTINGS } from '../../../lib/types';
 import { skillMd, textSkill } from '../../support/desktop';
 
@@ -13,7 +13,7 @@ function memory() {
   return { data, getLocal: async (k: string) => data.get(k) ?? null, setLocal: async (k: string, v: unknown) => void data.set(k, v) };
 }
 
-describe('issue 31: the browser profile’s id', () => {
+describe('the browser profile’s id', () => {
   it('is made once, kept in storage.local and the same on every later call; another profile gets another', async () => {
     const one = memory();
     const [a, b] = await Promise.all([desktopProfileId(one), desktopProfileId(one)]);
@@ -31,7 +31,7 @@ describe('issue 31: the browser profile’s id', () => {
   });
 });
 
-describe('issue 31: the skill-level confirmation', () => {
+describe('the skill-level confirmation', () => {
   it('a skill that grants tools carries confirmedRevision on its sync entry and put once it was confirmed; a plain one carries none', async () => {
     const tools = textSkill('tooling', skillMd('tooling', 'T', 'allowed-tools: Bash\n'));
     const plain = textSkill('alpha', skillMd('alpha', 'A'));

@@ -1,4 +1,4 @@
-// The pre-flight of "Export for upload" (issue 9): one sentence per broken upload rule, checked on
+// The pre-flight of "Export for upload": one sentence per broken upload rule, checked on
 // the verified bytes as they are. Real SKILL.md files from the corpus (test/fixtures/export/README.md)
 // plus small cases for each rule.
 import { describe, expect, it } from 'vitest';
@@ -124,7 +124,7 @@ describe('file rules (archive skills)', () => {
   });
 });
 
-describe('names Windows or macOS cannot unpack (issue 20)', () => {
+describe('names Windows or macOS cannot unpack', () => {
   const ok = skill('name: tool\ndescription: ok');
   const file = (path: string): ExportFile => ({ path, bytes: md('x') });
   const check = (...paths: string[]) => preflight(ok, paths.map(file));

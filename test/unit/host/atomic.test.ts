@@ -92,7 +92,7 @@ describe('the writer lock', () => {
   });
 });
 
-describe('issue 31: nothing the user made is deleted', () => {
+describe('nothing the user made is deleted', () => {
   const p = () => makePlaces({ home: t.home, dataDir: t.dataDir });
   const root = () => join(t.home, '.claude', 'skills');
 

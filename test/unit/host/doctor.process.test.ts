@@ -9,7 +9,7 @@ import type { DoctorReport } from '../../../host/doctor';
 import { answer } from '../../../host/native-host';
 import { places as makePlaces } from '../../../host/places';
 import { HOST_VERSION } from '../../../host/version';
-import { MIN_HOST_VERSION } from '../../../lib/desktop/limits';
+import { MIN_HOST_VERSION } from '../../../lib/desktop/protocol/limits';
 import { CHROME_CALLER, CHROME_ID, choices, messagesFor, NO_NETWORK, SKILLPIN_BIN, skillMd, type TempPlaces, tempPlaces, textSkill } from '../../support/desktop';
 
 let t: TempPlaces;

@@ -3,9 +3,9 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { PROVENANCE_FILE } from '../../../lib/desktop/limits';
-import type { HostReply } from '../../../lib/desktop/protocol';
-import { skillKey } from '../../../lib/desktop/revision';
+import { PROVENANCE_FILE } from '../../../lib/desktop/protocol/limits';
+import type { HostReply } from '../../../lib/desktop/protocol/wire';
+import { skillKey } from '../../../lib/desktop/protocol/revision';
 import { Mirror, partitionOf } from '../../../host/mirror';
 import { answer } from '../../../host/native-host';
 import { places as makePlaces, mirrorDir } from '../../../host/places';

@@ -103,7 +103,7 @@ describe('uninstall-host', () => {
     expect(existsSync(t.dataDir)).toBe(false);
   });
 
-  it('issue 31: installing twice with different profiles, then uninstalling, leaves nothing of either run', () => {
+  it('installing twice with different profiles, then uninstalling, leaves nothing of either run', () => {
     const p = places({ home: t.home, dataDir: t.dataDir, platform: 'linux', env: {} });
     install(p, options({ chromeProfiles: [join(t.root, 'profile-a')] }));
     install(p, options({ chromeProfiles: [join(t.root, 'profile-b')] }));

@@ -1,4 +1,4 @@
-// Issue 31: the MCP server serves only what needs no confirmation or was confirmed. A skill that
+// The MCP server serves only what needs no confirmation or was confirmed. A skill that
 // grants tools is handed over twice (two browser profiles): once without the skill-level
 // confirmedRevision, once with it. `skillpin mcp`, spawned with the SDK's client, serves only the
 // confirmed one; a plain skill needs none.
@@ -30,7 +30,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.cleanup());
 
-describe('issue 31: skillpin mcp and the skill-level confirmation', () => {
+describe('skillpin mcp and the skill-level confirmation', () => {
   it('serves a skill that grants tools only with its confirmation, and says why the other is held back', async () => {
     const client = new Client({ name: 'skillpin-test', version: '1.0.0' });
     await client.connect(

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { PromptListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { skillKey } from '../../../lib/desktop/revision';
+import { skillKey } from '../../../lib/desktop/protocol/revision';
 import { partitionOf } from '../../../host/mirror';
 import { answer } from '../../../host/native-host';
 import { places as makePlaces, mirrorDir } from '../../../host/places';

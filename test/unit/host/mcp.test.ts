@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { getSkill, listSkills, readSkill, readSkillResource, serverSupportsDirectoryRead, serverSupportsSkills } from '@olaservo/ext-skills/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { skillKey } from '../../../lib/desktop/revision';
+import { skillKey } from '../../../lib/desktop/protocol/revision';
 import { partitionOf } from '../../../host/mirror';
 import { answer } from '../../../host/native-host';
 import { places as makePlaces, mirrorDir } from '../../../host/places';

@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FIREFOX_EXTENSION_ID, MAX_MESSAGE_TO_HOST } from '../../../lib/desktop/limits';
+import { FIREFOX_EXTENSION_ID, MAX_MESSAGE_TO_HOST } from '../../../lib/desktop/protocol/limits';
 import { CHROME_CALLER, CHROME_ID, choices, messagesFor, SAMPLE_SKILLS, SKILLPIN_BIN, skillFromFolder, type TempPlaces, tempPlaces } from '../../support/desktop';
 import { frameOf, startHost } from '../../support/host-process';
 

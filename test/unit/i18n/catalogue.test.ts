@@ -1,4 +1,4 @@
-// Every UI string lives in public/_locales (issue 11, item 5). Fails on: a key the code uses
+// Every UI string lives in public/_locales. Fails on: a key the code uses
 // that a locale lacks, a locale key nothing uses, a locale whose placeholders differ from the
 // English ones, and user-visible text written into a component or page instead of a message.
 // Sources are parsed (TSX/TS with @babel/parser), so a key counts as used wherever it is a
@@ -200,7 +200,7 @@ describe('no UI text outside the catalogue', () => {
 
 // What reaches a user from the background, the chat page's content script, the export checks and
 // the pages: a sentence written into the code instead of the catalogue would be English in every
-// language (issue 25, item 7). A literal counts as a sentence when it holds three words in a row.
+// language. A literal counts as a sentence when it holds three words in a row.
 const SENTENCE = /\p{L}{2,}[ ,;:'’]+\p{L}{2,}[ ,;:'’]+\p{L}{2,}/u;
 /** Property names whose values are notes for developers, never shown (the adapter table's sources). */
 const NOTE_KEYS = new Set(['source', 'sources', 'note', 'notes']);

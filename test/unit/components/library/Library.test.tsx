@@ -94,7 +94,7 @@ describe('the library list', () => {
     expect(root.querySelector(`[data-origin="${TOOLS}"] h2`)?.textContent).toContain('tools.example.org:8443');
     expect(names(root)).toEqual(['alpha', 'beta', 'gamma']);
     const row = root.querySelector('[data-skill-url]') as HTMLElement;
-    // The popup's words for the same skill (issue 34, item 2).
+    // The popup's words for the same skill.
     expect(row.querySelector('[data-status="verified"]')?.textContent).toContain("Matches the site's checksum");
     expect(row.textContent).toContain('Last checked');
     expect(row.textContent).toMatch(/Adds ≈\s512\stokens \(2\skB\) to the chat/);

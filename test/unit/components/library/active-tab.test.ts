@@ -31,7 +31,7 @@ describe('the tab the library acts on', () => {
   });
 });
 
-describe('one answer for where Insert goes (issue 34, item 2)', () => {
+describe('one answer for where Insert goes', () => {
   // A publisher tab in front, a chat open in another tab of another window.
   const publisher: TabInfo = { id: 5, url: 'https://docs.example/guide', title: 'Docs', active: true, lastAccessed: 50 };
   const chat: TabInfo = { id: 8, url: 'https://chatgpt.com/c/1', title: 'Planning chat', lastAccessed: 40 };

@@ -1,12 +1,12 @@
 // @vitest-environment happy-dom
-// Issue 31, item 12: a desktop program older than the last security fix. The options page says
+// A desktop program older than the last security fix. The options page says
 // so, names both versions and shows the exact command that updates it (from the background's
 // status, lib/background/desktop-status.ts updateOf).
 import { afterEach, describe, expect, it } from 'vitest';
 import '../../../support/dom-shim';
 import { DesktopSection } from '../../../../components/options/DesktopSection';
 import { updateOf } from '../../../../lib/background/desktop-status';
-import { MIN_HOST_VERSION } from '../../../../lib/desktop/limits';
+import { MIN_HOST_VERSION } from '../../../../lib/desktop/protocol/limits';
 import { t } from '../../../../lib/i18n';
 import type { DesktopStatus } from '../../../../lib/messages';
 import { DEFAULT_SETTINGS } from '../../../../lib/types';
@@ -17,7 +17,7 @@ afterEach(() => {
   document.body.innerHTML = '';
 });
 
-describe('issue 31: an outdated desktop program in the options page', () => {
+describe('an outdated desktop program in the options page', () => {
   it('says it is older than the last security fix and shows the command that updates it', async () => {
     const command = 'bin/skillpin install-host --chrome-id abcdefghijklmnopabcdefghijklmnop';
     const status: DesktopStatus = {

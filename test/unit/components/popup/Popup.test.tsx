@@ -64,7 +64,7 @@ describe('status chips', () => {
       expect(chip?.dataset.status).toBe(status);
       expect(chip?.textContent).toContain(LABELS[status]);
       const codes = `${status} (code-for-${status})`;
-      // A verified status says what verification proves (issue 34, item 2), never that the skill is safe.
+      // A verified status says what verification proves, never that the skill is safe.
       if (status === 'verified-signed' || status === 'verified') {
         expect(chip?.getAttribute('title')).toContain(`[${codes}]`);
         expect(chip?.getAttribute('title')).toContain('not what the skill makes an agent do');

@@ -29,7 +29,7 @@ describe('format', () => {
     expect(formatTokens(1)).toBe('≈\u00a01\u00a0token');
     expect(formatTokens(4096)).toBe('≈\u00a04,096\u00a0tokens');
     expect(insertedSize({ contextSize: 1634, tokens: 409 })).toBe('Adds ≈\u00a0409\u00a0tokens (1.6\u00a0kB) to the chat');
-    // The parts add up (issue 34, item 3): the header is the total less the skill, whichever header was chosen.
+    // The parts add up: the header is the total less the skill, whichever header was chosen.
     expect(contextBreakdown({ contextSize: 902, tokens: 226, contextParts: { skill: 229, header: 673, shortHeader: 180 } })).toBe(
       "Skill 229\u00a0bytes + Skillpin's header 673\u00a0bytes = 902\u00a0bytes (≈\u00a0226\u00a0tokens)",
     );

@@ -1,7 +1,7 @@
 // The numbers of the desktop mirror protocol (docs/desktop.md), shared by the extension and the
 // host program: what a native message may weigh each way, what one skill may hold, and the names
 // the browsers and agents know the host by.
-import type { AgentId } from '../types';
+import type { AgentId } from '../../types';
 
 export type { AgentId };
 
@@ -66,4 +66,15 @@ export const AGENT_IDS = Object.keys(AGENT_FOLDERS) as AgentId[];
 
 export function isAgentId(value: unknown): value is AgentId {
   return typeof value === 'string' && Object.hasOwn(AGENT_FOLDERS, value);
+}
+
+/** Compares dotted version numbers (`1.10.0` > `1.9.2`); a part that is not a number counts as 0. */
+export function compareVersions(a: string, b: string): number {
+  const pa = a.split('.').map((x) => Number.parseInt(x, 10) || 0);
+  const pb = b.split('.').map((x) => Number.parseInt(x, 10) || 0);
+  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
+    const d = (pa[i] ?? 0) - (pb[i] ?? 0);
+    if (d !== 0) return d < 0 ? -1 : 1;
+  }
+  return 0;
 }

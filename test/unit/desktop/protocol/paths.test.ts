@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { baseFolderName, folderCandidates, slug } from '../../../lib/desktop/names';
-import { checkSkillPath, checkSkillPaths, isScriptPath } from '../../../lib/desktop/paths';
+import { baseFolderName, folderCandidates, slug } from '../../../../lib/desktop/protocol/names';
+import { checkSkillPath, checkSkillPaths, isScriptPath } from '../../../../lib/desktop/protocol/paths';
 
 describe('skill file paths', () => {
   it('accepts ordinary relative paths', () => {
@@ -39,7 +39,7 @@ describe('agent folder names', () => {
   });
 });
 
-describe('issue 31: what may reach an agent folder', () => {
+describe('what may reach an agent folder', () => {
   it.each(['.git/config', 'a/.GIT/hooks/pre-commit', 'git~1/config', '.g\u200cit/config', '.git./config', '.hg/hgrc', 'x/.svn/entries', '.jj/repo', '.gitmodules', 'CVS/Root'])(
     'refuses version-control metadata %j with a message saying why',
     (p) => {

@@ -1,7 +1,7 @@
 // Which desktop agent reads which user-level skill folder (docs/desktop.md, section 3, with the
 // agents' own documentation as sources), and the fewest folders that reach the agents the user
 // picked without any of them seeing the same skill twice.
-import type { DesktopAgentId, FolderId } from '../types';
+import type { DesktopAgentId, FolderId } from '../../types';
 
 export type { DesktopAgentId };
 
@@ -41,7 +41,7 @@ export const AGENT_HOME: Readonly<Record<DesktopAgentId, string>> = {
   cursor: '.cursor',
 };
 
-/** The folders the desktop program writes, by the protocol's folder id (lib/desktop/limits.ts AGENT_FOLDERS). */
+/** The folders the desktop program writes, by the protocol's folder id (lib/desktop/protocol/limits.ts AGENT_FOLDERS). */
 export const WRITABLE: Readonly<Record<FolderId, SkillFolder>> = { 'claude-code': 'claude', agents: 'agents', 'gemini-cli': 'gemini' };
 
 export function isDesktopAgentId(value: unknown): value is DesktopAgentId {

@@ -1,11 +1,11 @@
 // The desktop mirror protocol (docs/desktop.md): the messages the extension and the host
 // program exchange over native messaging, and the one check of each. Both sides import this
 // module, so a field is read the same way at both ends; nothing here touches I/O.
-import { isJsonObject } from '../parse/common';
-import { parseInput, z } from '../input';
+import { isJsonObject } from '../../parse/common';
+import { parseInput, z } from '../../input';
 import { type AgentId, isAgentId, MAX_BYTES_PER_SKILL, MAX_FILES_PER_SKILL, MAX_SKILLS_IN_SYNC, MAX_STRING_LENGTH, PROTOCOL_VERSION } from './limits';
 import { checkSkillPaths } from './paths';
-import type { DesktopAgentId } from '../types';
+import type { DesktopAgentId } from '../../types';
 
 /** A skill's identity: the origin it was found on and the URL of its SKILL.md or archive. */
 export interface SkillRef {

@@ -1,4 +1,4 @@
-// Issue 31 (security round 3), the desktop side, through the real program: bin/skillpin spawned
+// The desktop program's faults, through the real program: bin/skillpin spawned
 // as a browser starts it, over real folders under a temporary home. A crash between writing an
 // agent copy and recording it, six hosts writing at once, uninstall-host while a host runs, and
 // two browser profiles of one extension.
@@ -43,7 +43,7 @@ async function syncAll(skills: ReturnType<typeof textSkill>[], profile: string |
   return replies;
 }
 
-describe('issue 31: a crash never leaves an agent copy behind', () => {
+describe('a crash never leaves an agent copy behind', () => {
   it('a host killed right after writing a copy: uninstall-host removes the copy', async () => {
     const alpha = textSkill('alpha', skillMd('alpha', 'A'));
     const { sync, puts } = await messagesFor([alpha], choices(['claude-code']));
@@ -70,7 +70,7 @@ describe('issue 31: a crash never leaves an agent copy behind', () => {
   });
 });
 
-describe('issue 31: the mirror lock holds', () => {
+describe('the mirror lock holds', () => {
   it('six host processes syncing and putting at once never hold the lock together, and every skill lands', async () => {
     const log = join(t.root, 'lock.log');
     const skills = ['one', 'two', 'three', 'four', 'five', 'six'].map((n) => textSkill(n, skillMd(n, n.toUpperCase())));
@@ -115,7 +115,7 @@ describe('issue 31: the mirror lock holds', () => {
   });
 });
 
-describe('issue 31: uninstall-host while a host runs', () => {
+describe('uninstall-host while a host runs', () => {
   it('the running host finds its installation gone and writes nothing; nothing is left behind', async () => {
     const alpha = textSkill('alpha', skillMd('alpha', 'A'));
     const { sync, puts } = await messagesFor([alpha], choices(['claude-code']));
@@ -133,7 +133,7 @@ describe('issue 31: uninstall-host while a host runs', () => {
   });
 });
 
-describe('issue 31: each browser profile keeps its own skills', () => {
+describe('each browser profile keeps its own skills', () => {
   it('two profiles of one extension: a sync of one never removes the other’s skills', async () => {
     const alpha = textSkill('alpha', skillMd('alpha', 'A'));
     const beta = textSkill('beta', skillMd('beta', 'B'));

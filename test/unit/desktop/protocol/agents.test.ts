@@ -1,10 +1,10 @@
-// The agent table and the fewest folders that reach the agents picked (lib/desktop/agents.ts),
+// The agent table and the fewest folders that reach the agents picked (lib/desktop/protocol/agents.ts),
 // over every subset of the six agents, judged against a brute force written from the rules.
 import { describe, expect, it } from 'vitest';
-import { AGENT_READS, agentsReading, DESKTOP_AGENTS, type DesktopAgentId, migrateAgentList, planFolders, WRITABLE } from '../../../lib/desktop/agents';
-import { AGENT_FOLDERS, AGENT_IDS } from '../../../lib/desktop/limits';
-import type { FolderId } from '../../../lib/types';
-import { readSettings } from '../../../lib/store/settings';
+import { AGENT_READS, agentsReading, DESKTOP_AGENTS, type DesktopAgentId, migrateAgentList, planFolders, WRITABLE } from '../../../../lib/desktop/protocol/agents';
+import { AGENT_FOLDERS, AGENT_IDS } from '../../../../lib/desktop/protocol/limits';
+import type { FolderId } from '../../../../lib/types';
+import { readSettings } from '../../../../lib/store/settings';
 
 const subsets = <T>(items: readonly T[]): T[][] => Array.from({ length: 1 << items.length }, (_, m) => items.filter((_, i) => (m & (1 << i)) !== 0));
 

@@ -4,8 +4,8 @@
 // files tools run by themselves, tool metadata, dot-files, source code). Such a skill goes into an
 // agent folder only with the user's confirmation for that agent and that content (docs/desktop.md);
 // the extension asks with this answer and the host checks it again.
-import { reviewSkill, type ReviewFile } from '../review';
-import type { FindingKind } from '../types';
+import { reviewSkill, type ReviewFile } from '../../review';
+import type { FindingKind } from '../../types';
 import { isScriptPath } from './paths';
 
 export interface Grants {

@@ -1,7 +1,7 @@
 // File paths inside a mirrored skill: relative, `/`-separated, and safe to create as they are on
 // Linux, macOS and Windows alike, so a skill that one machine accepts every machine accepts.
-import { toolMetadataIn } from '../review/tool-metadata';
-import { checkEntryName, collisionKey } from '../verify/archive-names';
+import { toolMetadataIn } from '../../review/tool-metadata';
+import { checkEntryName, collisionKey } from '../../verify/archive-names';
 import { MAX_PATH_LENGTH, MAX_SEGMENT_LENGTH, PROVENANCE_FILE } from './limits';
 
 /** The version-control or tool metadata a path names (`.git`, `.hg`…, any spelling), or null: never placed in an agent folder. */

@@ -1,8 +1,8 @@
 // A mirrored skill's revision and key (docs/desktop.md): one digest over every fact the user
 // approved, so the extension's sync can say in 64 characters which content the host must hold,
 // and the host can tell its copy is current without the files travelling again.
-import { sha256Sync, toHex } from '../verify/sha256';
-import type { SkillFacts, SkillRef } from './protocol';
+import { sha256Sync, toHex } from '../../verify/sha256';
+import type { SkillFacts, SkillRef } from './wire';
 
 export type RevisionFacts = SkillFacts & { files: { path: string; sha256: string; size: number }[] };
 

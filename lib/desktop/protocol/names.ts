@@ -1,7 +1,7 @@
 // Folder names in an agent's skills folder (docs/desktop.md): the skill's frontmatter name
 // when it follows the Agent Skills rule, else a safe slug; a name another origin's skill already
 // holds gets the origin's host added, then a number.
-import { followsNameRule } from '../parse/common';
+import { followsNameRule } from '../../parse/common';
 import { isWindowsReserved } from './paths';
 
 const MAX_NAME = 64;

@@ -1,4 +1,4 @@
-// Issue 31, item 12: the fixes reach installations that exist. The program as it was before the
+// A newer program's rules reach installations that exist. The program as it was before the
 // fix (commit OLD_HOST, built from `git archive` into a temporary folder) writes agent copies that
 // today's rules refuse: one with `.git/config` (which git reads, and runs `core.fsmonitor` from,
 // in every folder it works in) and one that grants tools, confirmed for the agent. Then today's
@@ -9,15 +9,14 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MIN_HOST_VERSION } from '../../../lib/desktop/limits';
-import { compareVersions } from '../../../lib/desktop/link';
-import { skillRevision } from '../../../lib/desktop/revision';
+import { compareVersions, MIN_HOST_VERSION } from '../../../lib/desktop/protocol/limits';
+import { skillRevision } from '../../../lib/desktop/protocol/revision';
 import { lfNormalize } from '../../../lib/verify/digest';
 import { HOST_VERSION } from '../../../host/handlers';
 import { CHROME_CALLER, CHROME_ID, REPO_ROOT, SKILLPIN_BIN, skillMd, type TempPlaces, tempPlaces } from '../../support/desktop';
 import { startHost } from '../../support/host-process';
 
-/** main before issue 31's desktop fixes (host 1.0.0, which accepted `.git/config` into an agent folder). */
+/** The program before its agent-folder rules were tightened (host 1.0.0, which accepted `.git/config` into an agent folder). */
 const OLD_HOST = 'c8e93634492f0f0c64ae084f09be39d3fc071ecd';
 
 const hex = (b: Uint8Array): string => createHash('sha256').update(b).digest('hex');
@@ -61,7 +60,7 @@ beforeAll(() => {
 }, 120_000);
 afterAll(() => t.cleanup());
 
-describe('issue 31: an update judges the copies an older program wrote', () => {
+describe('an update judges the copies an older program wrote', () => {
   it('reports its version to `--version` and in its greeting, no older than the extension requires', async () => {
     expect(execFileSync(process.execPath, [SKILLPIN_BIN, '--version']).toString().trim()).toBe(`skillpin ${HOST_VERSION}`);
     const host = startHost([CHROME_CALLER], env);

@@ -1,7 +1,7 @@
 // grantsOf on top of the review (lib/review/): frontmatter that cannot be read counts as granting
 // tools, and files are scripts by what they are, not by a short list of extensions.
 import { describe, expect, it } from 'vitest';
-import { grantsOf, needsConfirmation } from '../../../lib/desktop/grants';
+import { grantsOf, needsConfirmation } from '../../../../lib/desktop/protocol/grants';
 
 const enc = new TextEncoder();
 const PLAIN = enc.encode('---\nname: plain\ndescription: Plain.\n---\n\n# Plain\n');
