@@ -1,5 +1,5 @@
 // The side panel's library: the approved skills grouped by site and filtered by what the user
-// types (issue 23). A query matches a skill when every word of it is found in the skill's name,
+// types. A query matches a skill when every word of it is found in the skill's name,
 // description or site (case-insensitive, diacritics kept: "über" is not "uber"). The text each
 // skill is matched against is made once per list, so a keystroke only scans strings.
 import type { ApprovedSkillSummary } from '../../lib/messages';

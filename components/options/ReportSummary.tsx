@@ -1,4 +1,4 @@
-// What an origin's report says, for people, above its JSON (issue 25, item 5): when it was
+// What an origin's report says, for people, above its JSON: when it was
 // checked, how many skills in which state, each document Skillpin asked for with its result in
 // words, and the report's own notes for the publisher (technical, in English).
 import type { OriginReport, SourceReport } from '../../lib/types';

@@ -1,4 +1,4 @@
-// How Skillpin checked a skill, for whoever wants to see it (issue 25, item 4): folded below the
+// How Skillpin checked a skill, for whoever wants to see it: folded below the
 // plain verdict, the checksums the site declared (grouped: the same value listed five times is one
 // line saying where it was listed), the file's own checksum, whether the signature checks out and
 // the site's key, once, in groups of four; each value in monospace with a copy button. The status

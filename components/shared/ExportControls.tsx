@@ -1,5 +1,5 @@
 // The "Export for upload" button with the reasons of a refusal, and the line that says when a skill
-// was exported and whether that copy is out of date (issue 9).
+// was exported and whether that copy is out of date.
 import { useId } from 'preact/hooks';
 import type { ExportStatus } from '../../lib/messages';
 import { t } from '../../lib/i18n';

@@ -1,4 +1,4 @@
-// Saves bytes the background built (a skill ZIP for upload, issue 9) as a file the user downloads:
+// Saves bytes the background built (a skill ZIP for upload) as a file the user downloads:
 // an anchor with a blob URL, clicked from the user's own click. No `downloads` permission is needed.
 
 /** Standard base64 (what the background sends; runtime messages carry JSON) to bytes; null when malformed. */

@@ -1,4 +1,4 @@
-// Open pages follow changes made elsewhere (PRODUCT.md §5, issue 25 item 1): the background writes
+// Open pages follow changes made elsewhere (PRODUCT.md §5): the background writes
 // STATE_CHANGE_KEY into storage.local after every change of trust state or settings, from any page,
 // an import or a policy change (lib/background/state-change.ts), and every open page listens.
 import { parseStateChange, STATE_CHANGE_KEY, type StateChangeKind } from '../../lib/messages/state-change';

@@ -1,4 +1,4 @@
-// After a change of trust state or settings, from any page (PRODUCT.md §5, issue 25 item 1), the
+// After a change of trust state or settings, from any page (PRODUCT.md §5), the
 // badge of every open tab shows what is stored now: "not checked" when the settings exclude the
 // site, else its stored report. A tab whose origin is being probed is left to that probe, which
 // sets the badge when it ends (an approval, an import, a key decision probe the origins they touch).

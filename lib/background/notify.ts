@@ -12,7 +12,7 @@ export interface NotificationPlan {
   message: string;
 }
 
-/** The sentence added when the change makes a copy exported for upload out of date (issue 9). */
+/** The sentence added when the change makes a copy exported for upload out of date. */
 function exportNote(outdated: readonly ExportRecord[]): string {
   if (outdated.length === 0) return '';
   const names = display(outdated.map((r) => display(r.name, NAME_MAX)).join(', '), 3 * NAME_MAX);

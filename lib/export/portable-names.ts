@@ -1,4 +1,4 @@
-// File names an export must not hold because Windows or macOS cannot unpack them (issue 20): the
+// File names an export must not hold because Windows or macOS cannot unpack them: the
 // device names Windows reserves (CON, PRN, AUX, NUL, COM0–COM9, LPT0–LPT9 and the superscript
 // COM¹–COM³, LPT¹–LPT³, with or without an extension), the characters : * ? " < > | (":" is also
 // the separator of the macOS Finder), control characters, and a name that ends in a dot or a space

@@ -1,4 +1,4 @@
-// The pre-flight check of "Export for upload" (issue 9): the rules the skill upload forms of the
+// The pre-flight check of "Export for upload": the rules the skill upload forms of the
 // chat agents enforce, checked on the verified bytes before any file is made. A skill that fails
 // gets one plain sentence per broken rule and no file, in the user's language. Nothing here edits
 // the bytes to make them pass: what is exported is exactly what was verified (PRODUCT.md §3, "keep

@@ -1,4 +1,4 @@
-// "An export is a snapshot, and Skillpin says so" (issue 9): what was exported for upload is
+// "An export is a snapshot, and Skillpin says so": what was exported for upload is
 // recorded (origin, URL, digest, key, date) so that a later `content-changed` or `key-changed`,
 // or a newer approval of other bytes, marks the exported copy out of date.
 import type { SkillReport } from '../types';

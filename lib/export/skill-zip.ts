@@ -1,4 +1,4 @@
-// The ZIP "Export for upload" hands over (issue 9): one folder named after the skill at the top,
+// The ZIP "Export for upload" hands over: one folder named after the skill at the top,
 // holding SKILL.md with the verified bytes unchanged and, for an archive skill, the archive's
 // verified files under the same relative paths. Built in memory with fflate; the bytes are the
 // stored verified bytes, never fetched again.

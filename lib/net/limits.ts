@@ -13,7 +13,7 @@ export const LIMITS = {
   /** Entries in one archive. */
   archiveFiles: 512,
   /**
-   * Artifact bytes downloaded by one probe of one origin, all artifacts together (issue 20): 64
+   * Artifact bytes downloaded by one probe of one origin, all artifacts together: 64
    * SKILL.md of 256 KiB are 16 MiB, and a site's archives are far smaller than their 16 MiB cap, so
    * a legitimate site stays under it; the 32 MiB stored per origin (PRODUCT.md §3) is the same figure.
    */

@@ -1,4 +1,4 @@
-// The download budget of one probe (issue 20): every artifact body of the probe draws from it, so
+// The download budget of one probe: every artifact body of the probe draws from it, so
 // one visit downloads at most LIMITS.probeDownload bytes of artifacts, whatever the site lists (64
 // archives of 16 MiB would be 1 GiB). A body that declares its length reserves it whole before its
 // first byte is read, so bodies downloading side by side are admitted in full or refused at once;

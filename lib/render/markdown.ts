@@ -283,7 +283,7 @@ export function sanitizeSkillHtml(html: string, doc?: Document, options: RenderO
   const clean = purify.isSupported ? String(purify.sanitize(html, PURIFY_CONFIG)) : escapeHtml(html);
   // An inert document (DOMParser): nothing parsed into it runs or loads. Parsing there rather
   // than assigning innerHTML keeps the Firefox add-on linter's unsafe-assignment warning off
-  // our code (issue 11: `web-ext lint` shows no warning from our own code).
+  // our code, so `web-ext lint` shows no warning from it.
   const parsed = new win.DOMParser().parseFromString(clean, 'text/html');
   const root = parsed.body;
   enforceAllowlist(root, allowedList('ALLOWED_TAGS'), allowedList('ALLOWED_ATTR'));

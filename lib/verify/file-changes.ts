@@ -1,4 +1,4 @@
-// What changed in an archive skill since it was approved (issue 20): the files added, removed and
+// What changed in an archive skill since it was approved: the files added, removed and
 // changed, compared by path and raw SHA-256 (the file set of FORMATS.md §6.6), and for text files
 // both versions as text, so the popup can show a line diff. Pure: the caller passes the digests and
 // whatever bytes are stored.

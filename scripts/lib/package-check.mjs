@@ -1,5 +1,5 @@
 // @ts-check
-// Checks the store packages `npm run zip` writes (issue 11, item 3): each extension zip holds
+// Checks the store packages `npm run zip` writes: each extension zip holds
 // every file its manifest, its pages and its scripts reference, and nothing that only the tests
 // need (test files, test-build permissions, test hooks in its scripts); the sources zip (what AMO asks for) holds what a reviewer needs to rebuild the add-on
 // with `npm ci && npm run zip`, and no tests, builds or installed packages.

@@ -206,7 +206,7 @@ async function phaseShares(dir: string): Promise<Record<string, number>> {
   return Object.fromEntries(PHASES.map((p) => [p, (totals[p] ?? 0) / sum]));
 }
 
-/** Goal of issue 21 item 2: the whole engine ≤ 1.5× the bare hash + verify loop; report building ≤ 10 % of a probe. */
+/** The goal: the whole engine ≤ 1.5× the bare hash + verify loop; report building ≤ 10 % of a probe. */
 const LIMIT_RATIO = 1.5;
 const REPORT_SHARE = 0.1;
 

@@ -1,4 +1,4 @@
-// 6b. The side panel's library with 1,000 approved skills (issue 23): navigation start → its first
+// 6b. The side panel's library with 1,000 approved skills: navigation start → its first
 // rows, and one keystroke → the filtered list, measured side by side in one run with a floor (a
 // one-paragraph page in the same browser) and the same library holding 10 approved skills, so the
 // figures read as differences and ratios on whatever machine runs them, not as wall-clock claims.

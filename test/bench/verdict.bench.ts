@@ -10,7 +10,7 @@ import { fmt, summarize } from './support/stats';
 import { reproCommand, writeSection, type TargetCheck } from './support/results';
 
 const SAMPLES = Number(process.env.BENCH_VERDICT_SAMPLES ?? 30);
-/** Issue 21 item 2: Skillpin's per-skill time ≤ 1.5× the bare fetch + hash + verify loop's. */
+/** The goal: Skillpin's per-skill time ≤ 1.5× the bare fetch + hash + verify loop's. */
 const LIMIT_RATIO = 1.5;
 
 const breakdowns = new Map<number, Breakdown[]>();

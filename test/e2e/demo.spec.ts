@@ -1,4 +1,4 @@
-// `npm run demo` as a new user meets it (issue 14, item 2): the first screen is the demo
+// `npm run demo` as a new user meets it: the first screen is the demo
 // publisher, the only tab and in front, with Skillpin pinned to the toolbar (the id the
 // profile was prepared for is the id the browser reports) and its badge showing; the
 // headless journey saves every screenshot, including the content-change diff and the

@@ -1,7 +1,7 @@
-// "Export for upload" in real Chromium (issue 9): approve in the popup → Export → the downloaded
+// "Export for upload" in real Chromium: approve in the popup → Export → the downloaded
 // file unzips to the verified bytes; a skill without frontmatter shows its reason and downloads
 // nothing; after the publisher changes the content, the popup marks the export out of date. And an
-// approved archive whose script is swapped is refused everywhere (issue 20).
+// approved archive whose script is swapped is refused everywhere.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -66,7 +66,7 @@ test('approve → export → the download unzips to the verified bytes; no front
   }
 });
 
-// Issue 20 item 1, in Chromium: the publisher swaps scripts/run.sh inside an approved zip, keeps its
+// An approval binds every file of an archive, in Chromium: the publisher swaps scripts/run.sh inside an approved zip, keeps its
 // SKILL.md and updates the index digest. The re-probe says content-changed, the export and the skill
 // context are refused, and the details list the changed file with its line diff.
 test('an approved archive whose script is swapped: content-changed, export and context refused, the diff lists the file', async ({ context, extPage, extensionId }) => {

@@ -1,4 +1,4 @@
-// The side panel's library (issue 23) in real headless Chromium: skills approved on two publisher
+// The side panel's library in real headless Chromium: skills approved on two publisher
 // sites, the library found by typing, inserted line for line into a chat composer built from a real
 // editor (ProseMirror, served at chatgpt.com's host name), and a content change on the publisher's
 // site showing in the open library without a reload, refused until it is approved again.
@@ -113,7 +113,7 @@ test('the library follows a tab switch, and refuses a chat tab that moved to ano
     await other.goto(site.origin + '/');
     await other.bringToFront();
     await expect(panel.getByTestId('library-tab')).toContainText(`${new URL(site.origin).host}, not a chat site`);
-    // On the publisher's tab Insert goes where the popup's would: the chat open in the other tab, named (issue 34, item 2).
+    // On the publisher's tab Insert goes where the popup's would: the chat open in the other tab, named.
     await expect(panel.getByTestId('insert-target')).toContainText(`(${new URL(composers.origin(spec)).host})`);
     await chat.bringToFront();
     await expect(panel.getByTestId('library-tab')).toContainText(', a chat site.');

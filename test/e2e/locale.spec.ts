@@ -1,4 +1,4 @@
-// The extension in the browser's language (issue 11, item 5): Chromium started with German as
+// The extension in the browser's language: Chromium started with German as
 // its UI language (--lang=de, LANGUAGE=de) shows the popup, the badge title and the settings
 // page from _locales/de. The other suites run in English.
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -36,7 +36,7 @@ test('in a German browser the popup, the badge title and the settings page speak
     // No English status word is left on the page.
     expect(await popup.locator('body').innerText()).not.toMatch(/Verified|Approve\b|Details of/);
 
-    // Approving: the message, the date and the actions in German (issue 25, item 7).
+    // Approving: the message, the date and the actions in German.
     const first = popup.locator('[data-skill-url]').first();
     await first.getByRole('button', { name: 'Freigeben' }).click();
     await expect(popup.getByTestId('announcer')).toContainText('freigegeben');

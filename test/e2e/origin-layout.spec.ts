@@ -1,4 +1,4 @@
-// No origin is broken inside its port at the popup's width (issue 34, item 5): the popup's header
+// No origin is broken inside its port at the popup's width: the popup's header
 // with a loopback origin and with a long host, measured by the line boxes Chromium lays out.
 import type { Page } from '@playwright/test';
 import { expect, test } from './support/extension';

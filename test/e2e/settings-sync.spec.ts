@@ -1,4 +1,4 @@
-// The options page never shows stale settings (issue 14, item 1): a change saved from a
+// The options page never shows stale settings: a change saved from a
 // second extension page reaches an open options page; an untouched form shows it at once, a
 // form with unsaved edits says the settings changed elsewhere and offers to reload, and its
 // Save writes only the fields edited there, so the newer values from the other page survive.
@@ -10,7 +10,7 @@ const CHAT = 'http://127.0.0.1:4555';
 
 /**
  * Another page changes a setting without taking the focus from the first page: a list box applies
- * its edit when it is left (issue 34, item 1), and clicking in another page would leave it.
+ * its edit when it is left, and clicking in another page would leave it.
  */
 async function pauseFrom(page: Page, on: boolean): Promise<void> {
   await send(page, { type: 'skillpin:settings-update', changes: { paused: on } });

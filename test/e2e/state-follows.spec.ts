@@ -1,4 +1,4 @@
-// State that follows (issue 25, item 1): an approval imported in the options page reaches a popup
+// State that follows changes made elsewhere: an approval imported in the options page reaches a popup
 // that is already open on the site, without Re-check: the background announces the change, the
 // popup reads the report again and gets the one the import's probe made.
 import { test, expect, send, tabIdOf, waitForReport } from './support/extension';

@@ -1,4 +1,4 @@
-// The trust store's schema-4 → 5 migration in the real browser engines (issue 20): the skills store is
+// The trust store's schema-4 → 5 migration in the real browser engines: the skills store is
 // copied under its new key (with an archive's file-set digest) and renamed, and the running byte totals
 // are computed. Node's fake-indexeddb imitates IndexedDB; here Chromium's and Firefox's own do it, on a
 // plain loopback page with the store bundled (test/e2e/support/store-page.ts).

@@ -1,7 +1,7 @@
 /**
  * A blank extension page (one paragraph, no script, no style) that only the bench build carries
  * (test/bench/wxt.bench.config.ts): the floor the popup's first cards are measured against
- * (issue 21: ≤ a blank extension page + 40 ms).
+ * (the goal: ≤ a blank extension page + 40 ms).
  */
 export const BENCH_BLANK_PAGE = 'bench-blank.html';
 

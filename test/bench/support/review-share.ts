@@ -12,7 +12,7 @@ import { diskFetch, freshStore, realClock } from './engine';
 import { fmt, interleave, summarize } from './stats';
 import type { TargetCheck } from './results';
 
-/** Goal of issue 30 item 5: reviewing a skill's files is at most this share of probing it. */
+/** The goal: reviewing a skill's files is at most this share of probing it. */
 export const REVIEW_SHARE = 0.1;
 
 function skillFiles(dir: string, out: Uint8Array[] = []): Uint8Array[] {

@@ -1,4 +1,4 @@
-// The side panel's library (issue 23) in real Firefox ESR: skills approved on two publisher sites,
+// The side panel's library in real Firefox ESR: skills approved on two publisher sites,
 // found by typing, inserted line for line into a real editor's composer, and a content change that
 // shows in the open library without a reload and is refused until approved again. The sidebar itself
 // cannot be driven over WebDriver BiDi: the library is sidepanel.html opened in a tab (reached from a

@@ -1,4 +1,4 @@
-// The review's frontmatter reading against a lenient YAML reader (differential, issue 31 item 2):
+// The review's frontmatter reading against a lenient YAML reader (differential):
 // no SKILL.md where the `yaml` package, read the way agents' readers are (merge keys on, duplicate
 // keys allowed, default schema), finds a top-level tool-grant, server or hooks key while the review
 // finds neither that grant nor an `unreadable-frontmatter` finding. Keys are quoted, complex (`? k`),

@@ -242,7 +242,7 @@ export const ARCHIVE_CASES: HostileCase[] = [
   }),
   tarCase('targz-multi-member', 'tar.gz made of three gzip members', () => gzip(buildTar(files().map((f) => ({ name: f.name, data: f.data }))), { members: 3 }), 'invalid'),
 
-  // --- an approval binds every file of the archive (issue 20) ---
+  // --- an approval binds every file of the archive ---
   {
     id: 'archive-approved-script-swapped',
     category: 'archive',

@@ -1,4 +1,4 @@
-// Private windows keep their results in memory only (issue 20.7, PRODUCT.md §2.1): with private
+// Private windows keep their results in memory only (PRODUCT.md §2.1): with private
 // probing on, a probe of a private tab, and what the user decides in a private window, leave the
 // IndexedDB store and storage.local exactly as they were; the popup of that window sees them; a
 // key pinned in a normal window is still the one a private window compares against, and nothing a

@@ -1,4 +1,4 @@
-// The badge follows a probe's verdict, not its write (issue 21.1): it is set while the one commit
+// The badge follows a probe's verdict, not its write: it is set while the one commit
 // of the probe is still waiting, and corrected when the write changed the verdict (a first pin the
 // store refused). No timing is asserted: the commit is held until the badge has been seen.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';

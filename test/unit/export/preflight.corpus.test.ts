@@ -1,4 +1,4 @@
-// The pre-flight over every SKILL.md of the shared corpus (issue 9): how many real skills could be
+// The pre-flight over every SKILL.md of the shared corpus: how many real skills could be
 // uploaded as they are published, and why the others cannot (the corpus copy in test/fixtures/corpus).
 import { describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync, statSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// Export records (issue 9): when an exported copy is out of date, what a stored list yields, and the
+// Export records: when an exported copy is out of date, what a stored list yields, and the
 // change notification's sentence about it.
 import { describe, expect, it } from 'vitest';
 import { isExportOutOfDate, MAX_EXPORT_RECORDS, parseExportRecords, withExport, type ExportRecord } from '../../../lib/export/record';

@@ -1,5 +1,5 @@
-// The German catalogue addresses the reader one way only: formally ("Sie", "Ihr"), never "du"
-// (issue 34, item 4). A word counts only as a whole word: "Dummy", "direkt", "Ordner" or
+// The German catalogue addresses the reader one way only: formally ("Sie", "Ihr"), never "du".
+// A word counts only as a whole word: "Dummy", "direkt", "Ordner" or
 // "Kundin" never match. Informal imperatives ("Installiere", "Führe … aus") are caught by their
 // common stems, since they carry no pronoun.
 import { readFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// Counted messages through the locale files (issue 25, item 6): Intl.PluralRules of the
+// Counted messages through the locale files: Intl.PluralRules of the
 // catalogue's language picks `<base>_one`, `<base>_other` (or another CLDR form the catalogue has),
 // and the count is written for the browser's language.
 import { readFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// What an approval is made of, and the bytes it lets out (issue 20 item 1).
+// What an approval is made of, and the bytes it lets out.
 import { describe, expect, it } from 'vitest';
 import { approvalFor, approvalKeyFingerprint, approvalOf, approvedBytes, archiveBindingOf, canBind, changesSinceApproval } from '../../../lib/probe/approved-bytes';
 import { ALL_STATUSES, type Pin } from '../../../lib/types';

@@ -1,4 +1,4 @@
-// The per-probe download budget as a meter fetchBounded draws from (issue 20 item 7).
+// The per-probe download budget as a meter fetchBounded draws from.
 import { describe, expect, it } from 'vitest';
 import { downloadBudget } from '../../../lib/probe/download-budget';
 import { fetchBounded } from '../../../lib/net/fetch-bounded';

@@ -1,5 +1,5 @@
-// An approval of an archive skill binds every file of the archive, not only its root SKILL.md
-// (issue 20 item 1): the publisher swaps scripts/run.sh inside the approved zip, keeps SKILL.md and
+// An approval of an archive skill binds every file of the archive, not only its root SKILL.md:
+// the publisher swaps scripts/run.sh inside the approved zip, keeps SKILL.md and
 // updates the index digest; the re-probe must say content-changed, keep the approved files stored
 // and hand none of the new ones on. A re-packed archive with the same files stays approved, and an
 // approval stored by an older version (no files bound) is suspended until the user approves again.

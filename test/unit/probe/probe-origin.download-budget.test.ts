@@ -1,4 +1,4 @@
-// The per-probe download budget (issue 20 item 7): every artifact body of one probe draws from one
+// The per-probe download budget: every artifact body of one probe draws from one
 // budget (32 MiB), so a site listing 64 archives of 16 MiB costs one visit at most 32 MiB; the
 // artifacts past it are fetch-failed (`probe-budget`) with an origin diagnostic, nothing stored before
 // is lost, and a later probe fetches them. Real engine, real store, real HTTP.

@@ -1,4 +1,4 @@
-// The demo's terminal steps name Skillpin's buttons as the browser shows them (issue 34, item 4).
+// The demo's terminal steps name Skillpin's buttons as the browser shows them.
 import { describe, expect, it } from 'vitest';
 import { buttonLabel, buttonName, demoLanguage } from '../../../scripts/lib/demo-words.mjs';
 

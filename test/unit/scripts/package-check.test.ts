@@ -1,4 +1,4 @@
-// The store-package checks of scripts/check-packages.mjs (issue 11, item 3), over zips built
+// The store-package checks of scripts/check-packages.mjs, over zips built
 // here: a complete package passes, and each thing a store package must not lack or carry is
 // named. The real packages are checked by `npm run check:packages` after `npm run zip`.
 import { strToU8, zipSync } from 'fflate';

@@ -1,4 +1,4 @@
-// Running byte totals of the stored skill bytes (issue 20 item 7): every write keeps the per-origin
+// Running byte totals of the stored skill bytes: every write keeps the per-origin
 // and the overall total in the same transaction as the records, so the byte budgets read two numbers
 // instead of walking every record on each write; a total that is missing or unreadable is recomputed
 // once; a refused write changes neither records nor totals. Real store over fake-indexeddb.

@@ -1,5 +1,5 @@
-// Stored skill bytes are bounded by bytes, per origin and in total, not only by records
-// (hardening issue 10): over a budget the oldest unapproved bytes are evicted, approved bytes
+// Stored skill bytes are bounded by bytes, per origin and in total, not only by records:
+// over a budget the oldest unapproved bytes are evicted, approved bytes
 // never; when only approved bytes are left, new bytes are refused (`over-budget`) and nothing
 // stored before is lost.
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// The settings page never loses a change (issue 34, item 1): one field applies on its own, an
+// The settings page never loses a change: one field applies on its own, an
 // edit still pending elsewhere survives a save of another field, and what is pending is known.
 import { describe, expect, it } from 'vitest';
 import { afterSave, fieldChange, toForm, unsavedFields } from '../../../../components/options/settings-form';

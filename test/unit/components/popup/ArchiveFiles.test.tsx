@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-// The details view of an archive skill (issue 20): the files an approval binds, and after a change the
+// The details view of an archive skill: the files an approval binds, and after a change the
 // files added, removed and changed, with a line diff of each text file; approving again from there
 // sends the file set shown. An archive approved by an older version (no files bound) is re-approved
 // only from the details view, which lists every file.

@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-// "Export for upload" in the popup (issue 9): the button on an approved skill saves the ZIP the
+// "Export for upload" in the popup: the button on an approved skill saves the ZIP the
 // background built; a refusal shows one sentence per broken rule and saves nothing; a recorded
 // export is marked out of date once the skill changed.
 import { afterEach, describe, expect, it } from 'vitest';

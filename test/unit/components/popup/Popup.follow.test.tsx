@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-// Issue 25 in the popup: an open popup follows changes made elsewhere (an import in the options
+// In the popup: an open popup follows changes made elsewhere (an import in the options
 // page) without Re-check; Withdraw approval offers Undo, which restores exactly the approval
 // withdrawn or says why not; the details speak German all the way in a German browser.
 import { readFileSync } from 'node:fs';

@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-// Messages that leave (issue 25, item 3): a message goes away by itself after its lifetime (longer
+// Messages that leave: a message goes away by itself after its lifetime (longer
 // for an error or one with Undo), not while the pointer or the focus is on it; it has a close
 // button; a second message replaces the first and starts its own lifetime; it sits in its own row
 // after the page's content, never over it.

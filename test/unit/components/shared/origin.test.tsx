@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-// An origin wraps only after its scheme, a dot or a slash, never inside its port (issue 34, item 5).
+// An origin wraps only after its scheme, a dot or a slash, never inside its port.
 import { afterEach, describe, expect, it } from 'vitest';
 import '../../../support/dom-shim';
 import { Origin, originPieces } from '../../../../components/shared/Origin';

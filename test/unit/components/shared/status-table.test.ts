@@ -1,4 +1,4 @@
-// Every state a page shows has one row of words and tone (issue 34, item 6), and the rows say what
+// Every state a page shows has one row of words and tone, and the rows say what
 // verification proves without reading as a seal of safety.
 import { describe, expect, it } from 'vitest';
 import { DESKTOP_STATES, LIBRARY_STATES, SITE_ACCESS_STATES, statusLabel, statusTone, stateLook } from '../../../../components/shared/status';
