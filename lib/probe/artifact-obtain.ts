@@ -84,8 +84,8 @@ export function declaredKey(hexes: readonly string[]): string {
 
 /**
  * The remembered digest failure of `entry` when it applies to these declared digests. An
- * artifact whose bytes failed their digest is not downloaded again on every probe
- * (hardening issue 10): while its cache entry is fresh (Cache-Control clamped to [5 min, 24 h],
+ * artifact whose bytes failed their digest is not downloaded again on every probe:
+ * while its cache entry is fresh (Cache-Control clamped to [5 min, 24 h],
  * FORMATS.md §9.6) no request is made; after that it is revalidated with the validators it was
  * served with, and a 304 keeps the failure without a body. Without validators it is downloaded
  * again once the entry expires: the freshness lifetime is the back-off. Other declared digests
