@@ -19,7 +19,7 @@
 // The desktop mirror is judged on the report this browser has: it never probes a site for it.
 //
 // Nothing else reads bytes for a hand-off: buildSkillContext and exportSkill are called only from
-// the modules that take a Released (test/unit/background/hand-off-gate.paths.test.ts).
+// the modules that take a Released (test/unit/background/hand-off-gate.routes.test.ts).
 import { approvedBytes } from '../probe/approved-bytes';
 import { listMatches } from '../scheduler/should-probe';
 import { reviewStored } from '../probe/skill-review';

@@ -1,11 +1,11 @@
 // A context-menu click: "Copy skill context" copies every usable approved skill of the page's
 // origin; an "Insert skill context" item inserts one skill into the chat frame it was opened in.
-// Both take their bytes from the hand-off gate (skill-context-paths.ts), like every other path.
+// Both take their bytes from the hand-off gate (hand-off-routes.ts), like every other path.
 import type { WorkerState } from './worker-state';
 import { httpOrigin } from '../origin';
 import { approvedList } from './approved-list';
 import type { MenuTab } from './deps';
-import { contextFor, insertSkill } from './skill-context-paths';
+import { contextFor, insertSkill } from './hand-off-routes';
 import { isCopyItemId, parseInsertItemId } from './menus';
 import type { SenderLike } from './sender';
 

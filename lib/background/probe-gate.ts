@@ -9,7 +9,7 @@
 // answer is a report in state `skipped` naming the rule. A probe about a private window (allowed
 // by the user) is told so (`private`): it runs on a scheduler of its own over the private windows'
 // memory store (lib/store/private-store.ts), never joined with a normal window's probe. The scheduler is made here and nowhere
-// else, so no caller can reach it around the gate (test/unit/background/probe-gate.paths.test.ts
+// else, so no caller can reach it around the gate (test/unit/background/probe-gate.routes.test.ts
 // drives every cause of PROBE_CAUSES against every rule).
 import type { ManagedPolicy } from '../store/policy';
 import { skippedReport } from '../report/skipped-report';

@@ -7,11 +7,11 @@ import type { FetchResult } from '../net/fetch-result';
 import { positiveTtlMs } from '../net/cache-policy';
 import type { MergedSkill } from '../parse/merge';
 import type { DigestFailure, ProbeCacheEntry, StoredSkill } from '../store/records';
-import type { FetchContext } from './discover';
+import type { ProbeIO } from './discover';
 import { budgetMessage, type DownloadBudget } from './download-budget';
 import type { Failure } from './status';
 
-export interface ObtainContext extends FetchContext {
+export interface ObtainContext extends ProbeIO {
   origin: string;
   /** The probe's download budget (download-budget.ts); absent: only each artifact's own cap applies. */
   budget?: DownloadBudget;

@@ -6,10 +6,10 @@ import type { StoredSkill } from '../store/records';
 import type { SignatureState } from '../types';
 import { lfNormalize } from '../verify/digest';
 import { verifySignatureB64 } from '../verify/ed25519';
-import type { KeyContext } from './keys';
+import type { KeyOutcome } from './keys';
 
 export interface SignatureContext {
-  key: KeyContext;
+  key: KeyOutcome;
   /** A forced probe verifies again whatever is remembered. */
   force: boolean;
 }

@@ -18,15 +18,15 @@ import { verifySnapshot } from '../verify/snapshot-v1';
 import { downloaded, rememberedMismatch, storedCopy, type Examined } from './artifact-bytes';
 import { declaredKey, obtain, type Obtained } from './artifact-obtain';
 import { sameVerified, signatureOf, type SignatureCheck } from './artifact-signature';
-import type { FetchContext } from './discover';
-import type { KeyContext } from './keys';
+import type { ProbeIO } from './discover';
+import type { KeyOutcome } from './keys';
 import { mapPoolGrouped } from './pool';
 import { reviewExamined, reviewStored } from './skill-review';
 import { decideStatus, type Failure, type StatusFacts } from './status';
 
-export interface ArtifactContext extends FetchContext {
+export interface ArtifactContext extends ProbeIO {
   origin: string;
-  key: KeyContext;
+  key: KeyOutcome;
   settings: Settings;
 }
 
@@ -188,7 +188,7 @@ function reviewOfExamined(origin: string, got: Obtained, ex: Examined): SkillRev
  * obtained and checked against the listing while the origin's key (`keys`) may still be asked;
  * the status and the signature wait for it.
  */
-export async function processSkill(pre: ArtifactPrelude, keys: Promise<KeyContext>, merged: MergedSkill, overLimit: boolean): Promise<SkillOutcome> {
+export async function processSkill(pre: ArtifactPrelude, keys: Promise<KeyOutcome>, merged: MergedSkill, overLimit: boolean): Promise<SkillOutcome> {
   const diagnostics = listingDiagnostics(merged);
   const url = merged.url;
   const approval = url ? await pre.store.getApproval(pre.origin, url) : null;
@@ -286,7 +286,7 @@ export function artifactUrls(skills: readonly MergedSkill[]): string[] {
  * The downloads start at once, beside the key's own request (`keys`); once the key could not be
  * resolved, no further skill is started (the probe fails with that error).
  */
-export async function processSkills(ctx: ArtifactPrelude, keys: Promise<KeyContext>, skills: MergedSkill[], onError: (m: MergedSkill, e: unknown) => SkillOutcome): Promise<SkillOutcome[]> {
+export async function processSkills(ctx: ArtifactPrelude, keys: Promise<KeyOutcome>, skills: MergedSkill[], onError: (m: MergedSkill, e: unknown) => SkillOutcome): Promise<SkillOutcome[]> {
   let keyFailure: { error: unknown } | null = null;
   keys.catch((error: unknown) => {
     keyFailure = { error };
@@ -303,7 +303,7 @@ export async function processSkills(ctx: ArtifactPrelude, keys: Promise<KeyConte
 }
 
 /** The outcome for a skill whose processing threw: `invalid` with `skill-error`, nothing stored (`key`: null when it is not known). */
-export function errorOutcome(key: KeyContext | null, merged: MergedSkill, e: unknown): SkillOutcome {
+export function errorOutcome(key: KeyOutcome | null, merged: MergedSkill, e: unknown): SkillOutcome {
   const message = `Processing failed: ${e instanceof Error ? e.message : String(e)}`;
   const decision = decideStatus({
     refusal: { status: 'invalid', code: 'skill-error', message },

@@ -5,7 +5,7 @@ import { diag } from '../report/codes';
 import type { AttestationReport, Diagnostic, Settings, SourceReport } from '../types';
 import type { MergedSkill } from '../parse/merge';
 import { evaluateAttestations, parseAttestations } from '../verify/attestations';
-import { fetchDocument, PATHS, type FetchContext } from './discover';
+import { fetchDocument, PATHS, type ProbeIO } from './discover';
 
 export interface AttestationResults {
   /** Per merged skill key; absent when no verdict applies. */
@@ -21,7 +21,7 @@ function listed(m: MergedSkill): { name: string; tool: string } | null {
   return null;
 }
 
-export async function attestSkills(origin: string, skills: MergedSkill[], publishes: boolean, settings: Settings, today: Date, ctx: FetchContext): Promise<AttestationResults> {
+export async function attestSkills(origin: string, skills: MergedSkill[], publishes: boolean, settings: Settings, today: Date, ctx: ProbeIO): Promise<AttestationResults> {
   const out: AttestationResults = { verdicts: new Map(), sources: [], diagnostics: [] };
   const registry = settings.reviewers;
   if (!publishes || Object.keys(registry).length === 0) return out;

@@ -25,7 +25,8 @@ export const PATHS = {
 
 import type { Sha256 } from '../verify/sha256';
 
-export interface FetchContext {
+/** The I/O one probe's requests run on: the fetch, the guard, its view of the store, the clock. */
+export interface ProbeIO {
   fetch: FetchLike;
   guard?: RequestGuard;
   /** The probe's view of the trust store (lib/probe/session.ts). */
@@ -98,7 +99,7 @@ const isFresh = (entry: ProbeCacheEntry, now: number): boolean => entry.expiresA
 const inBackoff = (entry: ProbeCacheEntry, now: number): entry is ProbeCacheEntry & { retryAt: number } => entry.retryAt !== undefined && entry.retryAt > now;
 
 /** What fetchDocument answers for `path` without a request (a fresh entry, a backoff), or 'request' when it asks the network. */
-export async function cacheAnswer(origin: string, path: string, ctx: FetchContext): Promise<DocState | 'request'> {
+export async function cacheAnswer(origin: string, path: string, ctx: ProbeIO): Promise<DocState | 'request'> {
   if (ctx.force) return 'request';
   const entry = await ctx.store.getCache(origin + path);
   const now = ctx.clock.now();
@@ -107,12 +108,12 @@ export async function cacheAnswer(origin: string, path: string, ctx: FetchContex
 }
 
 /** Whether fetchDocument would ask the network for `path` now. */
-export async function willRequest(origin: string, path: string, ctx: FetchContext): Promise<boolean> {
+export async function willRequest(origin: string, path: string, ctx: ProbeIO): Promise<boolean> {
   return (await cacheAnswer(origin, path, ctx)) === 'request';
 }
 
 /** One discovery document (llms.txt, index, legacy index, signing-key.pub, attestations). */
-export async function fetchDocument(kind: DocumentKind, origin: string, path: string, ctx: FetchContext): Promise<DocOutcome> {
+export async function fetchDocument(kind: DocumentKind, origin: string, path: string, ctx: ProbeIO): Promise<DocOutcome> {
   const url = origin + path;
   const now = ctx.clock.now();
   const entry = await ctx.store.getCache(url);
@@ -149,7 +150,7 @@ export async function fetchDocument(kind: DocumentKind, origin: string, path: st
   return settle(kind, origin, url, r, entry, ctx);
 }
 
-async function settle(kind: DocumentKind, origin: string, url: string, r: FetchResult, entry: ProbeCacheEntry | null, ctx: FetchContext): Promise<DocOutcome> {
+async function settle(kind: DocumentKind, origin: string, url: string, r: FetchResult, entry: ProbeCacheEntry | null, ctx: ProbeIO): Promise<DocOutcome> {
   const now = ctx.clock.now();
   const base = { url, origin, kind, storedAt: now } as const;
   switch (r.kind) {
@@ -289,7 +290,7 @@ async function settle(kind: DocumentKind, origin: string, url: string, r: FetchR
  * only in place of another (the legacy index) as soon as that one answered absent, when its
  * setting is on.
  */
-export async function discoverDocuments(origin: string, ctx: FetchContext, settings: Settings): Promise<Discovery> {
+export async function discoverDocuments(origin: string, ctx: ProbeIO, settings: Settings): Promise<Discovery> {
   const disc = Object.fromEntries(CANDIDATE_SOURCES.map((k) => [k, null])) as Discovery;
   // The permits of every listing that may be asked now, in one rule update: a listing asked only in
   // place of another, too, when the other is asked now (its answer may be absent) or is known absent.
@@ -311,7 +312,7 @@ export async function discoverDocuments(origin: string, ctx: FetchContext, setti
 }
 
 /** One listing, then each listing asked in its place when it answered absent and that one's setting is on. */
-async function discoverFrom(kind: CandidateSource, origin: string, ctx: FetchContext, settings: Settings, disc: Discovery): Promise<void> {
+async function discoverFrom(kind: CandidateSource, origin: string, ctx: ProbeIO, settings: Settings, disc: Discovery): Promise<void> {
   const doc = await fetchDocument(kind, origin, DOCUMENTS[kind].path, ctx);
   disc[kind] = doc;
   for (const k of CANDIDATE_SOURCES) {
@@ -325,7 +326,7 @@ async function discoverFrom(kind: CandidateSource, origin: string, ctx: FetchCon
  * rule update instead of one per request. Only URLs on the origin itself; the rest, and anything
  * not reserved, take their own permit with their request. Returns the release.
  */
-export async function reserveAhead(ctx: FetchContext, urls: ReadonlyArray<string | null>, origin: string): Promise<() => void> {
+export async function reserveAhead(ctx: ProbeIO, urls: ReadonlyArray<string | null>, origin: string): Promise<() => void> {
   const reserve = ctx.guard?.reserve;
   if (!reserve) return () => undefined;
   const own = urls.filter((u): u is string => u !== null && httpOrigin(u) === origin);

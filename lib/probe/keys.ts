@@ -8,11 +8,12 @@ import type { ParsedIndex } from '../parse/index-json';
 import { parsePublicKey } from '../verify/ed25519';
 import { encodeBase64 } from '../verify/base64';
 import { fingerprint } from '../verify/fingerprint';
-import { fetchDocument, PATHS, type DocOutcome, type FetchContext } from './discover';
+import { fetchDocument, PATHS, type DocOutcome, type ProbeIO } from './discover';
 import type { PinResult } from '../store/store-api';
 import type { ManagedKey } from '../store/policy';
 
-export interface KeyContext {
+/** What the probe decided about the origin's key: the report's key part and the key signatures are checked against. */
+export interface KeyOutcome {
   report: KeyReport;
   /** The key signatures are checked against (state `pinned-now` or `match`). */
   verifyKey: KeyInfo | null;
@@ -52,7 +53,7 @@ export type KeyDecision =
   | { action: 'report'; state: KeyReport['state']; offered: KeyInfo | null; conflicting: KeyInfo | null; unavailable: boolean };
 
 /** FORMATS.md §5 without I/O. Diagnostics about the key documents go into `diagnostics`. */
-export function decideKey(f: KeyFacts, diagnostics: Diagnostic[], indexUrl: string, pubUrl: string): { decision: KeyDecision; malformed: KeyContext['malformed'] } {
+export function decideKey(f: KeyFacts, diagnostics: Diagnostic[], indexUrl: string, pubUrl: string): { decision: KeyDecision; malformed: KeyOutcome['malformed'] } {
   let indexOffer: Offer | null = null;
   const idx = f.index;
   // May signing-key.pub supply the key? With signing_alg "ed25519" and no signing_key, with no
@@ -77,7 +78,7 @@ export function decideKey(f: KeyFacts, diagnostics: Diagnostic[], indexUrl: stri
     if (!pubOffer.ok) diagnostics.push(diag('signing-key-pub-malformed', `signing-key.pub: ${pubOffer.message}.`, { url: pubUrl }));
   }
 
-  let malformed: KeyContext['malformed'] = null;
+  let malformed: KeyOutcome['malformed'] = null;
   let offered: KeyInfo | null = null;
   let conflicting: KeyInfo | null = null;
   if (indexOffer && !indexOffer.ok) {
@@ -122,7 +123,7 @@ type PinOutcome = PinResult | { result: 'unwritable' };
  * connection): compare against the pin as it can still be read, without refreshing lastSeen.
  * A pin that cannot be read or written is `unwritable`: never treated as absent.
  */
-async function pinOrCompare(origin: string, offered: KeyInfo, now: number, ctx: FetchContext): Promise<PinOutcome> {
+async function pinOrCompare(origin: string, offered: KeyInfo, now: number, ctx: ProbeIO): Promise<PinOutcome> {
   try {
     return await ctx.store.pinIfAbsent(origin, offered.key, offered.fingerprint, now);
   } catch (e) {
@@ -163,7 +164,7 @@ export function entriesSigned(index: ParsedIndex | null): boolean {
  * With a key the administrator pinned for the origin (`managed`), that key is the pin: the
  * stored pin is not read, nothing is pinned on first sight, and any other key is `changed`.
  */
-export async function resolveKeys(origin: string, index: ParsedIndex | null, indexUnavailable: boolean, ctx: FetchContext, managed: ManagedKey | null = null): Promise<KeyContext> {
+export async function resolveKeys(origin: string, index: ParsedIndex | null, indexUnavailable: boolean, ctx: ProbeIO, managed: ManagedKey | null = null): Promise<KeyOutcome> {
   const diagnostics: Diagnostic[] = [];
   const sources: SourceReport[] = [];
   const pin = managed ? policyPin(managed) : await ctx.store.getPin(origin);

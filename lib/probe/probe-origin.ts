@@ -13,9 +13,9 @@ import type { TrustStore } from '../store/store-api';
 import type { ManagedKey } from '../store/policy';
 import { artifactUrls, errorOutcome, processSkills } from './artifacts';
 import { attestSkills } from './attest';
-import { discoverDocuments, PATHS, reserveAhead, willRequest, type FetchContext } from './discover';
+import { discoverDocuments, PATHS, reserveAhead, willRequest, type ProbeIO } from './discover';
 import { budgetSummary, downloadBudget } from './download-budget';
-import { entriesSigned, resolveKeys, type KeyContext } from './keys';
+import { entriesSigned, resolveKeys, type KeyOutcome } from './keys';
 import { LISTING_PARSERS, type Listing } from './listings';
 import { COMMIT_OPS, openSession, type ProbeSession, type SessionOptions } from './session';
 import { StoreError } from '../store/errors';
@@ -66,7 +66,7 @@ async function settledAll<T>(first: Promise<T>, ...others: Promise<unknown>[]): 
 
 async function run(origin: string, deps: EngineDeps, opts: ProbeOptions, startedAt: number, session: ProbeSession, storage: StorageNotes): Promise<OriginReport> {
   const phase = (p: (typeof PHASES)[number]): void => opts.onPhase?.(p);
-  const ctx: FetchContext = { fetch: deps.fetch, guard: deps.guard, store: session, clock: deps.clock, force: opts.force === true, storage, ...(deps.sha256 ? { sha256: deps.sha256 } : {}) };
+  const ctx: ProbeIO = { fetch: deps.fetch, guard: deps.guard, store: session, clock: deps.clock, force: opts.force === true, storage, ...(deps.sha256 ? { sha256: deps.sha256 } : {}) };
   const diagnostics: Diagnostic[] = [];
   const sources: SourceReport[] = [];
 
@@ -105,7 +105,7 @@ async function run(origin: string, deps: EngineDeps, opts: ProbeOptions, started
   const keyAsked = entriesSigned(index) && (await willRequest(origin, PATHS.signingKey, ctx));
   const releaseAhead = await reserveAhead(ctx, [keyAsked ? origin + PATHS.signingKey : null, ...(downloaded ? artifactUrls(merged) : [])], origin);
   const keysAsked = resolveKeys(origin, index, disc.index?.state === 'unavailable', ctx, deps.managedKeys?.find((k) => k.origin === origin) ?? null);
-  let known: KeyContext | null = null;
+  let known: KeyOutcome | null = null;
   keysAsked.then(
     (k) => {
       known = k;

@@ -1,6 +1,6 @@
 // The size of what Copy and Insert hand on follows the header the settings choose: a report holds the block's parts for both headers (SkillReport.contextParts), and the
 // background sets contextSize and tokens from them whenever it answers with a report, so what the
-// pages show is what lib/background/skill-context-paths.ts sends.
+// pages show is what lib/background/hand-off-routes.ts sends.
 import type { OriginReport, SkillReport } from '../types';
 import { estimateTokenCount } from '../verify/tokens';
 

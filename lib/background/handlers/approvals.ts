@@ -6,7 +6,7 @@ import { managedKeyFor } from '../../store/policy';
 import { approvedList } from '../approved-list';
 import type { WorkerState } from '../worker-state';
 import { policyPendingMessage } from '../hand-off-gate';
-import { contextFor, insertSkill } from '../skill-context-paths';
+import { contextFor, insertSkill } from '../hand-off-routes';
 import { approvalDecision, findSkill, refused, toSkillText } from '../opt-in-rules';
 import { currentBytes, reportFor } from '../skill-access';
 import { t } from '../../i18n';

@@ -300,14 +300,13 @@ describe('the hand-off gate: every path that hands content out', () => {
       planMirror: 'lib/desktop/outbox.ts',
     };
     const users = (name: string) => sourceFiles(['lib', 'entrypoints', 'components']).filter((f) => new RegExp(`\\b${name}\\s*\\(`).test(readFileSync(f, 'utf8')) && f !== defined[name]);
-    expect(users('buildSkillContext')).toEqual(['lib/background/skill-context-paths.ts']);
+    expect(users('buildSkillContext')).toEqual(['lib/background/hand-off-routes.ts']);
     expect(users('exportSkill')).toEqual(['lib/background/skill-export.ts']);
     // The mirror's skills come from mirrorableSkills alone, which takes them from release().
     expect(users('mirrorableSkills')).toEqual(['lib/background/desktop-sync.ts']);
     expect(users('planMirror')).toEqual(['lib/background/desktop-sync.ts']);
     expect(readFileSync('lib/background/desktop-sync.ts', 'utf8')).toMatch(/planMirror\(found\.skills,/);
-    for (const file of ['lib/background/skill-context-paths.ts', 'lib/background/skill-export.ts', 'lib/background/desktop-mirror.ts'])
-      expect(readFileSync(file, 'utf8')).toMatch(/\brelease\(worker,/);
+    for (const file of ['lib/background/hand-off-routes.ts', 'lib/background/skill-export.ts', 'lib/background/desktop-mirror.ts']) expect(readFileSync(file, 'utf8')).toMatch(/\brelease\(worker,/);
   });
 
   for (const [path, driver] of Object.entries(DRIVERS)) {
