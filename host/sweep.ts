@@ -6,7 +6,7 @@
 import { readdirSync } from 'node:fs';
 import { AGENT_IDS, type AgentId } from '../lib/desktop/protocol/limits';
 import type { AgentOutcome } from '../lib/desktop/protocol/wire';
-import { isWebOrigin } from '../lib/desktop/protocol/wire';
+import { isHttpOrigin } from '../lib/desktop/protocol/wire';
 import { agentRoot, inspect, ownsProvenance, removeCopy } from './agents';
 import type { MirrorRecord } from './mirror';
 import type { Places } from './places';
@@ -34,7 +34,7 @@ export function sweepUnlisted(places: Places, partitions: ReadonlySet<string>, r
       if (listed) continue;
       const { kept } = removeCopy(root, name, st.provenance);
       const p = st.provenance;
-      if (isWebOrigin(p.origin) && typeof p.url === 'string' && p.url.length <= 4096) out.push(sweptOutcome(p.origin, p.url, agent, name, kept));
+      if (isHttpOrigin(p.origin) && typeof p.url === 'string' && p.url.length <= 4096) out.push(sweptOutcome(p.origin, p.url, agent, name, kept));
     }
   }
   return out;

@@ -29,6 +29,12 @@ export function pathText(path: readonly PropertyKey[]): string {
   return path.map((k, i) => (typeof k === 'number' ? `[${k}]` : i === 0 ? String(k) : `.${String(k)}`)).join('');
 }
 
+/** A SHA-256 digest as Skillpin writes it: 64 lowercase hex digits. */
+export const HEX64 = /^[0-9a-f]{64}$/;
+
+/** A key fingerprint (lib/verify/fingerprint.ts): `SHA256:` and 43 characters of unpadded base64. */
+export const FINGERPRINT = /^SHA256:[A-Za-z0-9+/]{43}$/;
+
 /** A string of at most `max` characters. */
 export function text(max: number): z.ZodMiniString<string> {
   return z.string().check(z.maxLength(max));

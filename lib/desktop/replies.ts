@@ -4,12 +4,13 @@
 import { parseInput, text, z } from '../input';
 import { isDesktopAgentId } from './protocol/agents';
 import { type AgentId, isAgentId } from './protocol/limits';
-import { type HostReply, isWebOrigin, VERIFICATIONS } from './protocol/wire';
+import { isHttpOrigin } from '../origin';
+import { type HostReply, VERIFICATIONS } from './protocol/wire';
 
 const string = text(4096);
 const id = z.int().check(z.nonnegative());
 const agent = z.custom<AgentId>(isAgentId);
-const ref = { origin: z.custom<string>(isWebOrigin), url: string };
+const ref = { origin: z.custom<string>(isHttpOrigin), url: string };
 const outcome = z.object({
   ...ref,
   agent,

@@ -1,6 +1,7 @@
 // "An export is a snapshot, and Skillpin says so": what was exported for upload is
 // recorded (origin, URL, digest, key, date) so that a later `content-changed` or `key-changed`,
 // or a newer approval of other bytes, marks the exported copy out of date.
+import { HEX64 } from '../input';
 import type { SkillReport } from '../types';
 
 export interface ExportRecord {
@@ -28,7 +29,6 @@ export interface ExportStatus extends ExportRecord {
 /** Records kept (the most recent export of each skill; the oldest go first beyond this). */
 export const MAX_EXPORT_RECORDS = 1000;
 
-const HEX64 = /^[0-9a-f]{64}$/;
 const isStr = (v: unknown): v is string => typeof v === 'string' && v.length > 0 && v.length <= 8192;
 
 /** A stored record, or null when the value does not have its shape (it is then dropped, nothing else). */

@@ -3,7 +3,7 @@
 import { PINS_FILTER_MAX, PINS_PAGE_MAX } from '../lists/pins-page';
 import { SETTINGS_CHANGES, SETTINGS_MESSAGE } from '../store/settings';
 import { isHttpOrigin } from '../origin';
-import { count, parseInput, text, z } from '../input';
+import { count, FINGERPRINT, HEX64, parseInput, text, z } from '../input';
 import type { PublicRequests, Request, RequestMap, RequestType } from './requests';
 import { APPROVED_PAGE_MAX } from './answers';
 import type { StateChangeKind } from './state-change';
@@ -13,7 +13,7 @@ const str = text(8192);
 const bool = z.boolean();
 const strOrNull = z.nullable(str);
 const optionalInt = z.optional(count);
-const hex64 = z.string().check(z.regex(/^[0-9a-f]{64}$/));
+const hex64 = z.string().check(z.regex(HEX64));
 const origin = z.custom<string>(isHttpOrigin);
 const restore = z.object({ keyFingerprint: strOrNull, approvedAt: z.number().check(z.nonnegative()) });
 /** Finding keys (findingKey in lib/review/): kind, file and matched text. */
@@ -120,7 +120,7 @@ export const MESSAGES = {
     changes: 'trust',
     concern: 'keys',
     handsOff: null,
-    fields: { origin, fingerprint: z.string().check(z.regex(/^SHA256:[A-Za-z0-9+/]{43}$/)) },
+    fields: { origin, fingerprint: z.string().check(z.regex(FINGERPRINT)) },
   },
   'skillpin:settings-get': { access: 'privileged', changes: null, concern: 'settings', handsOff: null, fields: none },
   // The shape of Settings is lib/store/settings.ts's, the same schemas the store's reads use.

@@ -9,7 +9,7 @@ import { MAX_CHAT_SITES } from '../chat/sites';
 import { DESKTOP_AGENTS, type DesktopAgentId, isDesktopAgentId, migrateAgentList } from '../desktop/protocol/agents';
 import { isAgentId } from '../desktop/protocol/limits';
 import { isHttpOrigin } from '../origin';
-import { parseInput, text, z } from '../input';
+import { HEX64, parseInput, text, z } from '../input';
 import { isObject } from './validate';
 
 /** An origin or `*.host` pattern is far shorter; the bound keeps one entry from filling the store. */
@@ -20,15 +20,6 @@ export const MAX_DESKTOP_CONFIRMATIONS = 4096;
 
 const entry = text(MAX_ENTRY_CHARS);
 const bool = z.boolean();
-
-function isExactHttpOrigin(v: string): boolean {
-  try {
-    const u = new URL(v);
-    return (u.protocol === 'http:' || u.protocol === 'https:') && u.origin === v;
-  } catch {
-    return false;
-  }
-}
 
 /** One schema per field of Settings: a field with none, or one of no field, does not compile. */
 const SHAPE = {
@@ -60,10 +51,10 @@ const SHAPE = {
   desktopConfirmed: z
     .array(
       z.strictObject({
-        origin: entry.check(z.refine<string>(isExactHttpOrigin)),
+        origin: entry.check(z.refine<string>(isHttpOrigin)),
         url: entry.check(z.minLength(1)),
         agent: z.custom<AgentId>(isAgentId),
-        revision: z.string().check(z.regex(/^[0-9a-f]{64}$/)),
+        revision: z.string().check(z.regex(HEX64)),
       }),
     )
     .check(z.maxLength(MAX_DESKTOP_CONFIRMATIONS)),

@@ -2,7 +2,8 @@
 // program exchange over native messaging, and the one check of each. Both sides import this
 // module, so a field is read the same way at both ends; nothing here touches I/O.
 import { isJsonObject } from '../../parse/common';
-import { parseInput, z } from '../../input';
+import { FINGERPRINT, HEX64, parseInput, z } from '../../input';
+import { isHttpOrigin } from '../../origin';
 import { type AgentId, isAgentId, MAX_BYTES_PER_SKILL, MAX_FILES_PER_SKILL, MAX_SKILLS_IN_SYNC, MAX_STRING_LENGTH, PROTOCOL_VERSION } from './limits';
 import { checkSkillPaths } from './paths';
 import type { DesktopAgentId } from '../../types';
@@ -136,21 +137,11 @@ export type HostReply =
 /** A refused request: the error code and message of the reply, and the request's id when it had one. */
 export type Parsed<T> = { ok: true; value: T } | { ok: false; code: ErrorCode; message: string; id: number | null };
 
-const HEX64 = /^[0-9a-f]{64}$/;
-const FINGERPRINT = /^SHA256:[A-Za-z0-9+/]{43}$/;
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
-/** An http(s) origin exactly as URL spells it (`scheme://host[:port]`). */
-export function isWebOrigin(value: unknown): value is string {
-  if (typeof value !== 'string') return false;
-  try {
-    const u = new URL(value);
-    return (u.protocol === 'https:' || u.protocol === 'http:') && u.origin === value;
-  } catch {
-    return false;
-  }
-}
+/** The program checks origins as the extension does (lib/origin.ts); host/ reaches it through the protocol. */
+export { isHttpOrigin };
 
 function isWebUrl(value: string): boolean {
   try {
@@ -209,7 +200,7 @@ function once<T>(key: (item: T) => string, twice: (item: T) => string) {
 }
 
 const ref = {
-  origin: str.check(z.refine<string>(isWebOrigin, 'is not an http(s) origin')),
+  origin: str.check(z.refine<string>(isHttpOrigin, 'is not an http(s) origin')),
   url: str.check(z.refine<string>(isWebUrl, 'is not an http(s) URL in its normal form')),
 };
 const ID = z.int('is not a whole number').check(z.nonnegative('is not a whole number'));

@@ -3,7 +3,7 @@
 import { isApprovable } from '../../types';
 import type { Approval, Pin, Settings, SkillStatus } from '../../types';
 import { isHttpOrigin } from '../../origin';
-import { parseInput, z } from '../../input';
+import { FINGERPRINT, HEX64, parseInput, z } from '../../input';
 import { decodeBase64Strict } from '../../verify/base64';
 import { fileSetDigest } from '../../verify/file-set';
 import { fingerprint } from '../../verify/fingerprint';
@@ -12,9 +12,6 @@ import { isObject, isSkillStatus, toArchiveBinding } from '../validate';
 import { BACKUP_FORMAT, READABLE_VERSIONS } from './format';
 
 const ED25519_KEY_BYTES = 32;
-/** "SHA256:" + 43 unpadded base64 characters. */
-const FINGERPRINT_RE = /^SHA256:[A-Za-z0-9+/]{43}$/;
-const LOWER_HEX = /^[0-9a-f]{64}$/;
 
 function isPlainHttpUrl(v: unknown): v is string {
   if (typeof v !== 'string') return false;
@@ -30,8 +27,8 @@ function isPlainHttpUrl(v: unknown): v is string {
 const matching = (re: RegExp, message: string) => z.string(message).check(z.regex(re, message));
 const time = z.number('not a time').check(z.nonnegative('not a time'));
 const origin = z.custom<string>(isHttpOrigin, 'not an http(s) origin');
-const keyFingerprint = matching(FINGERPRINT_RE, 'not a SHA256: fingerprint');
-const digest = matching(LOWER_HEX, 'not 64 lowercase hex digits');
+const keyFingerprint = matching(FINGERPRINT, 'not a SHA256: fingerprint');
+const digest = matching(HEX64, 'not 64 lowercase hex digits');
 
 /** Why `key` is not a raw ed25519 key in strict base64, or null when it is one. */
 function keyProblem(key: string): string | null {
@@ -58,7 +55,7 @@ const PIN = z
   .check((ctx) => {
     const pin = ctx.value;
     const key = keyProblem(pin.key) === null ? decodeBase64Strict(pin.key) : null;
-    if (key && FINGERPRINT_RE.test(pin.fingerprint) && fingerprint(key) !== pin.fingerprint) ctx.issues.push({ code: 'custom', message: 'does not match the key', path: ['fingerprint'], input: pin });
+    if (key && FINGERPRINT.test(pin.fingerprint) && fingerprint(key) !== pin.fingerprint) ctx.issues.push({ code: 'custom', message: 'does not match the key', path: ['fingerprint'], input: pin });
     if (pin.lastSeen < pin.firstSeen) ctx.issues.push({ code: 'custom', message: 'lastSeen is before firstSeen', input: pin });
   });
 
@@ -68,7 +65,7 @@ const ARCHIVE = z.pipe(
   ARCHIVE_FIELDS,
   z.transform((v: z.output<typeof ARCHIVE_FIELDS>, ctx) => {
     const binding = toArchiveBinding(v);
-    const bad = v.files.findIndex((f) => !isObject(f) || typeof f.path !== 'string' || !isRelativePath(f.path) || typeof f.sha256 !== 'string' || !LOWER_HEX.test(f.sha256));
+    const bad = v.files.findIndex((f) => !isObject(f) || typeof f.path !== 'string' || !isRelativePath(f.path) || typeof f.sha256 !== 'string' || !HEX64.test(f.sha256));
     if (binding && bad < 0 && fileSetDigest(binding.files) === binding.filesDigest) return binding;
     const files = !binding || bad >= 0;
     ctx.issues.push({
@@ -87,7 +84,7 @@ const APPROVAL = z.object(
     url: z.custom<string>(isPlainHttpUrl, 'not an absolute http(s) URL without fragment'),
     digestLf: digest,
     digestRaw: digest,
-    keyFingerprint: z.nullable(matching(FINGERPRINT_RE, 'neither null nor a SHA256: fingerprint')),
+    keyFingerprint: z.nullable(matching(FINGERPRINT, 'neither null nor a SHA256: fingerprint')),
     statusAtApproval: z.custom<SkillStatus>((s) => isSkillStatus(s) && isApprovable(s), 'not an approvable status'),
     name: z.string('not a string'),
     approvedAt: time,
