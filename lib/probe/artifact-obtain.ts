@@ -69,11 +69,11 @@ function storedMatches(stored: StoredSkill, type: MergedSkill['type'], hexes: st
 async function findStored(ctx: ObtainContext, url: string, type: MergedSkill['type'], hexes: string[]): Promise<StoredSkill | null> {
   if (type === 'skill-md') {
     for (const h of hexes) {
-      const hit = await ctx.store.getSkill(ctx.origin, url, h);
+      const hit = ctx.view.getSkill(url, h);
       if (hit && storedMatches(hit, type, hexes)) return hit;
     }
   }
-  const latest = await ctx.store.getLatestSkill(ctx.origin, url);
+  const latest = ctx.view.getLatestSkill(url);
   return latest && storedMatches(latest, type, hexes) ? latest : null;
 }
 
@@ -102,11 +102,11 @@ export async function obtain(ctx: ObtainContext, merged: MergedSkill, url: strin
   const canReuse = !ctx.force && !merged.disagree && !(needFiles && merged.type === 'archive');
   if (canReuse && hexes.length > 0) {
     const stored = await findStored(ctx, url, merged.type, hexes);
-    if (stored) return { kind: 'stored', stored, why: 'digest-known', finalUrl: (await ctx.store.getCache(url))?.finalUrl ?? null };
+    if (stored) return { kind: 'stored', stored, why: 'digest-known', finalUrl: (await ctx.view.getCache(url))?.finalUrl ?? null };
   }
-  const latest = await ctx.store.getLatestSkill(ctx.origin, url);
+  const latest = ctx.view.getLatestSkill(url);
   const usable = latest && reusable(latest, merged.type) && !(needFiles && merged.type === 'archive') && (hexes.length === 0 || storedMatches(latest, merged.type, hexes)) ? latest : null;
-  const entry = await ctx.store.getCache(url);
+  const entry = await ctx.view.getCache(url);
   const lastFinal = entry?.finalUrl ?? null;
   const now = ctx.clock.now();
   if (canReuse && usable && hexes.length === 0 && entry && entry.expiresAt > now) {
@@ -138,17 +138,17 @@ export async function obtain(ctx: ObtainContext, merged: MergedSkill, url: strin
       expiresAt: now + positiveTtlMs(r.cacheControl),
       failures: 0,
     };
-    await ctx.store.putCache(written);
+    ctx.view.putCache(written);
     return { kind: 'bytes', bytes: r.bytes, contentType: r.contentType, finalUrl: r.finalUrl, entry: written };
   }
   if (r.kind === 'not-modified') {
     if (usable) {
-      if (entry) await ctx.store.putCache({ ...entry, storedAt: now, expiresAt: now + positiveTtlMs(r.cacheControl), failures: 0 });
+      if (entry) ctx.view.putCache({ ...entry, storedAt: now, expiresAt: now + positiveTtlMs(r.cacheControl), failures: 0 });
       return { kind: 'stored', stored: usable, why: 'not-modified', finalUrl: r.finalUrl };
     }
     if (failed && entry) {
       const expiresAt = now + positiveTtlMs(r.cacheControl);
-      await ctx.store.putCache({ ...entry, storedAt: now, expiresAt, failures: 0 });
+      ctx.view.putCache({ ...entry, storedAt: now, expiresAt, failures: 0 });
       return { kind: 'known-mismatch', failure: failed, why: 'not-modified', retryAfter: expiresAt, finalUrl: r.finalUrl };
     }
     return { kind: 'failed', failure: { status: 'fetch-failed', code: 'fetch-client-error', message: 'The server answered 304 but no verified copy is stored.' } };

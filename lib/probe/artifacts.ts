@@ -114,7 +114,7 @@ async function noteMismatch(ctx: ArtifactPrelude, merged: MergedSkill, got: Obta
   diagnostics.push(diag('digest-mismatch', `Declared ${declared}; actual ${what}.`, { url }));
   if (got.kind === 'bytes' && !merged.disagree) {
     const hexes = [...new Set(merged.declared.map((d) => d.hex.toLowerCase()))];
-    await ctx.store.putCache({ ...got.entry, digestFailure: { declared: declaredKey(hexes), rawHex: digest.rawHex, lfHex: digest.lfHex } });
+    ctx.view.putCache({ ...got.entry, digestFailure: { declared: declaredKey(hexes), rawHex: digest.rawHex, lfHex: digest.lfHex } });
   }
 }
 
@@ -123,7 +123,7 @@ const NOT_CHECKED: SignatureCheck = { state: 'not-checked', message: null, failu
 /** The signature of bytes that passed the digest and archive checks, against what is stored for their LF digest. */
 async function checkSignature(ctx: ArtifactContext, merged: MergedSkill, got: Obtained, url: string, skillMd: Uint8Array, ex: Examined): Promise<SignatureCheck> {
   const digestLf = ex.digest.lfHex;
-  const known = got.kind === 'stored' ? got.stored : await ctx.store.getSkill(ctx.origin, url, digestLf, ex.archive?.filesDigest ?? '');
+  const known = got.kind === 'stored' ? got.stored : ctx.view.getSkill(url, digestLf, ex.archive?.filesDigest ?? '');
   return signatureOf(ctx, merged)(skillMd, digestLf, known);
 }
 
@@ -168,10 +168,10 @@ async function keepVerified(ctx: ArtifactContext, merged: MergedSkill, url: stri
       if (files) stored.archive.files = [...files].filter(([path]) => path !== 'SKILL.md').map(([path, bytes]) => ({ path, bytes }));
     }
     if (sig.verified) stored.signatureVerified = sig.verified;
-    await ctx.store.putSkill(stored);
+    ctx.view.putSkill(stored);
   } else if (got.kind === 'stored' && sig.verified && !merged.disagree && !sameVerified(got.stored.signatureVerified, sig.verified)) {
     // Stored bytes verified now under another key or signature: remember it (storedAt unchanged).
-    await ctx.store.putSkill({ ...got.stored, signatureVerified: sig.verified });
+    ctx.view.putSkill({ ...got.stored, signatureVerified: sig.verified });
   }
 }
 
@@ -191,7 +191,7 @@ function reviewOfExamined(origin: string, got: Obtained, ex: Examined): SkillRev
 export async function processSkill(pre: ArtifactPrelude, keys: Promise<KeyOutcome>, merged: MergedSkill, overLimit: boolean): Promise<SkillOutcome> {
   const diagnostics = listingDiagnostics(merged);
   const url = merged.url;
-  const approval = url ? await pre.store.getApproval(pre.origin, url) : null;
+  const approval = url ? pre.view.getApproval(url) : null;
   if (merged.refusal || url === null || overLimit) {
     const base = statusBase({ ...pre, key: await keys }, merged, approval);
     return overLimit && url !== null && !merged.refusal ? overLimitOutcome(merged, base, diagnostics) : refusedOutcome(merged, base, diagnostics);

@@ -13,7 +13,7 @@ import { CANDIDATE_SOURCES, DOCUMENTS } from '../types';
 import type { CandidateSource, Clock, Diagnostic, DocumentKind, FetchLike, Settings, SourceReport } from '../types';
 import type { FetchResult } from '../net/fetch-result';
 import type { ProbeCacheEntry } from '../store/records';
-import type { ProbeStore } from './session';
+import type { ProbeView } from './view';
 import type { StorageNotes } from './storage-guard';
 
 /** The paths of the documents the key and attestation phases ask for by name (their rows of DOCUMENTS). */
@@ -29,8 +29,8 @@ import type { Sha256 } from '../verify/sha256';
 export interface ProbeIO {
   fetch: FetchLike;
   guard?: RequestGuard;
-  /** The probe's view of the trust store (lib/probe/session.ts). */
-  store: ProbeStore;
+  /** The probe's records: its snapshot of the store and what it learned (lib/probe/view.ts). */
+  view: ProbeView;
   clock: Clock;
   /** Ignore fresh cache entries and backoff (a user-requested re-probe); validators are still sent. */
   force: boolean;
@@ -101,7 +101,7 @@ const inBackoff = (entry: ProbeCacheEntry, now: number): entry is ProbeCacheEntr
 /** What fetchDocument answers for `path` without a request (a fresh entry, a backoff), or 'request' when it asks the network. */
 export async function cacheAnswer(origin: string, path: string, ctx: ProbeIO): Promise<DocState | 'request'> {
   if (ctx.force) return 'request';
-  const entry = await ctx.store.getCache(origin + path);
+  const entry = await ctx.view.getCache(origin + path);
   const now = ctx.clock.now();
   if (!entry || !(isFresh(entry, now) || inBackoff(entry, now))) return 'request';
   return cachedState(entry);
@@ -116,7 +116,7 @@ export async function willRequest(origin: string, path: string, ctx: ProbeIO): P
 export async function fetchDocument(kind: DocumentKind, origin: string, path: string, ctx: ProbeIO): Promise<DocOutcome> {
   const url = origin + path;
   const now = ctx.clock.now();
-  const entry = await ctx.store.getCache(url);
+  const entry = await ctx.view.getCache(url);
 
   if (entry && !ctx.force) {
     if (isFresh(entry, now)) {
@@ -155,7 +155,7 @@ async function settle(kind: DocumentKind, origin: string, url: string, r: FetchR
   const base = { url, origin, kind, storedAt: now } as const;
   switch (r.kind) {
     case 'ok': {
-      await ctx.store.putCache({
+      ctx.view.putCache({
         ...base,
         positive: true,
         status: r.status,
@@ -181,7 +181,7 @@ async function settle(kind: DocumentKind, origin: string, url: string, r: FetchR
     }
     case 'not-modified': {
       const prev = entry as ProbeCacheEntry;
-      await ctx.store.putCache({
+      ctx.view.putCache({
         ...prev,
         etag: r.etag ?? prev.etag,
         lastModified: r.lastModified ?? prev.lastModified,
@@ -205,7 +205,7 @@ async function settle(kind: DocumentKind, origin: string, url: string, r: FetchR
     case 'absent':
     case 'too-large': {
       const reason = r.kind === 'absent' ? r.reason : 'too-large';
-      await ctx.store.putCache({
+      ctx.view.putCache({
         ...base,
         positive: false,
         status: r.status,
@@ -251,7 +251,7 @@ async function settle(kind: DocumentKind, origin: string, url: string, r: FetchR
             retryAt: now + wait,
             reason: 'transient',
           };
-      await ctx.store.putCache(kept);
+      ctx.view.putCache(kept);
       const src = source(kind, url, { httpStatus: r.status, outcome: 'transient', reason: r.reason, ms: r.ms });
       if (entry && entry.reason !== 'transient') {
         const out = fromEntry(entry, { source: src });

@@ -119,28 +119,27 @@ function pubFacts(doc: DocOutcome | null): KeyFacts['pub'] {
 type PinOutcome = PinResult | { result: 'unwritable' };
 
 /**
- * pinIfAbsent, and when the store refuses the write (quota, unreadable record, closed
- * connection): compare against the pin as it can still be read, without refreshing lastSeen.
- * A pin that cannot be read or written is `unwritable`: never treated as absent.
+ * pinIfAbsent, and when the pin cannot be written (a commit refused it): compare against the pin
+ * as it can still be read, without refreshing lastSeen. A pin that cannot be read or written is
+ * `unwritable`: never treated as absent.
  */
-async function pinOrCompare(origin: string, offered: KeyInfo, now: number, ctx: ProbeIO): Promise<PinOutcome> {
+async function pinOrCompare(offered: KeyInfo, now: number, ctx: ProbeIO): Promise<PinOutcome> {
   try {
-    return await ctx.store.pinIfAbsent(origin, offered.key, offered.fingerprint, now);
+    return ctx.view.pinIfAbsent(offered.key, offered.fingerprint, now);
   } catch (e) {
     ctx.storage?.note('Saving the pinned key', e);
     if (!ctx.storage) throw e;
   }
-  let pin: Pin | null;
-  let revoked: boolean;
+  let stored: { pin: Pin | null; revoked: string[] };
   try {
-    pin = await ctx.store.readPin(origin);
-    // The compare-and-set that checks revocations failed: check them here, or trust nothing.
-    revoked = (await ctx.store.revokedKeys(origin)).includes(offered.fingerprint);
+    // The compare-and-set that checks revocations was not run: check them here, or trust nothing.
+    stored = await ctx.view.storedPin();
   } catch (e) {
     ctx.storage.note('Reading the pinned key', e);
     return { result: 'unwritable' };
   }
-  if (revoked) return { result: 'revoked', pin };
+  const { pin } = stored;
+  if (stored.revoked.includes(offered.fingerprint)) return { result: 'revoked', pin };
   if (!pin) return { result: 'unwritable' };
   if (pin.fingerprint === offered.fingerprint && pin.key === offered.key) return { result: 'match', pin };
   return { result: 'mismatch', pin };
@@ -167,7 +166,7 @@ export function entriesSigned(index: ParsedIndex | null): boolean {
 export async function resolveKeys(origin: string, index: ParsedIndex | null, indexUnavailable: boolean, ctx: ProbeIO, managed: ManagedKey | null = null): Promise<KeyOutcome> {
   const diagnostics: Diagnostic[] = [];
   const sources: SourceReport[] = [];
-  const pin = managed ? policyPin(managed) : await ctx.store.getPin(origin);
+  const pin = managed ? policyPin(managed) : ctx.view.pin();
   const anySignature = entriesSigned(index);
   let pubDoc: DocOutcome | null = null;
   if (anySignature || pin !== null) {
@@ -203,7 +202,7 @@ export async function resolveKeys(origin: string, index: ParsedIndex | null, ind
     }
   } else {
     const offered = decision.offered;
-    const result = await pinOrCompare(origin, offered, now, ctx);
+    const result = await pinOrCompare(offered, now, ctx);
     if (result.result === 'unwritable') {
       // Nothing trustworthy is pinned for this origin right now: nothing verifies against it.
       report = { state: 'none', pinned: null, offered, conflicting: null, unavailable: true };

@@ -17,8 +17,8 @@ import { discoverDocuments, PATHS, reserveAhead, willRequest, type ProbeIO } fro
 import { budgetSummary, downloadBudget } from './download-budget';
 import { entriesSigned, resolveKeys, type KeyOutcome } from './keys';
 import { LISTING_PARSERS, type Listing } from './listings';
-import { COMMIT_OPS, openSession, type ProbeSession, type SessionOptions } from './session';
-import { StoreError } from '../store/errors';
+import { COMMIT_OPS, commitProbe } from './commit';
+import { probeView, type ProbeView, type ProbeWrites, type ViewOptions } from './view';
 import type { Sha256 } from '../verify/sha256';
 import { storageNotes, type StorageNotes } from './storage-guard';
 
@@ -64,9 +64,9 @@ async function settledAll<T>(first: Promise<T>, ...others: Promise<unknown>[]): 
   return r.value as T;
 }
 
-async function run(origin: string, deps: EngineDeps, opts: ProbeOptions, startedAt: number, session: ProbeSession, storage: StorageNotes): Promise<OriginReport> {
+async function run(origin: string, deps: EngineDeps, opts: ProbeOptions, startedAt: number, view: ProbeView, storage: StorageNotes): Promise<OriginReport> {
   const phase = (p: (typeof PHASES)[number]): void => opts.onPhase?.(p);
-  const ctx: ProbeIO = { fetch: deps.fetch, guard: deps.guard, store: session, clock: deps.clock, force: opts.force === true, storage, ...(deps.sha256 ? { sha256: deps.sha256 } : {}) };
+  const ctx: ProbeIO = { fetch: deps.fetch, guard: deps.guard, view, clock: deps.clock, force: opts.force === true, storage, ...(deps.sha256 ? { sha256: deps.sha256 } : {}) };
   const diagnostics: Diagnostic[] = [];
   const sources: SourceReport[] = [];
 
@@ -139,62 +139,33 @@ async function run(origin: string, deps: EngineDeps, opts: ProbeOptions, started
   return buildReport({ origin, startedAt, finishedAt: deps.clock.now(), publishes, sources, key: keys.report, skills, diagnostics });
 }
 
-/** One run of the probe over a fresh view of the store; an unexpected error becomes state `error`. */
-interface Attempt {
+/** A probe's outcome: the report and what it learned, not written yet (null: the store could not be read). */
+export interface ProbeOutcome {
   report: OriginReport;
-  session: ProbeSession | null;
+  writes: ProbeWrites | null;
+  /** The probe ended in an unexpected error (the report's state is `error`). */
   failed: boolean;
 }
 
-async function attempt(origin: string, deps: EngineDeps, opts: ProbeOptions, startedAt: number, storage: StorageNotes, sessionOpts: SessionOptions): Promise<Attempt> {
-  let session: ProbeSession | null = null;
+/**
+ * One probe of `origin` as a function of what the store holds for it: the snapshot is read once,
+ * the report and the writes are returned; nothing is written. An unexpected error becomes state
+ * `error`, with what was learned before it kept in the writes.
+ */
+export async function probe(origin: string, deps: EngineDeps, opts: ProbeOptions, startedAt: number, storage: StorageNotes, viewOpts: ViewOptions = {}): Promise<ProbeOutcome> {
+  let view: ProbeView | null = null;
   try {
-    // Writes are buffered by the session until the commit; the origin's records are read once here.
-    session = await openSession(deps.store, origin, sessionOpts);
-    return { report: await run(origin, deps, opts, startedAt, session, storage), session, failed: false };
+    view = probeView(origin, await deps.store.getOriginState(origin), deps.store, viewOpts);
+    return { report: await run(origin, deps, opts, startedAt, view, storage), writes: view.writes(), failed: false };
   } catch (e) {
-    // What was fetched and verified before the failure is still written with the error report.
     let previous: OriginReport | null = null;
     try {
       previous = await deps.store.getReport(origin);
     } catch {
       previous = null;
     }
-    return { report: errorReport(origin, previous, startedAt, deps.clock.now(), e), session, failed: true };
+    return { report: errorReport(origin, previous, startedAt, deps.clock.now(), e), writes: view?.writes() ?? null, failed: true };
   }
-}
-
-type Committed = 'done' | 'pin-changed' | { pinUnwritable: unknown };
-
-/** Writes an attempt's results; says whether the probe must run again, and how. */
-async function commit(a: Attempt, deps: EngineDeps, saving: StorageNotes): Promise<Committed> {
-  if (!a.session) {
-    // The store could not even be read: the error report is offered to it alone.
-    try {
-      await deps.store.putReport(a.report);
-    } catch (e) {
-      saving.note(COMMIT_OPS.report, e);
-    }
-    return 'done';
-  }
-  let out = await a.session.commit(a.report);
-  if (!out.ok && out.error instanceof StoreError && out.error.code === 'over-budget') {
-    // The byte budget refused the new bytes (only approved bytes are left): everything else is kept.
-    saving.note(COMMIT_OPS.skills, out.error);
-    out = await a.session.commit(a.report, { skills: false });
-  }
-  const bulk: string[] = [COMMIT_OPS.cache, COMMIT_OPS.skills];
-  if (!out.ok && out.ops.some((op) => bulk.includes(op))) {
-    // Any other refusal (quota, a closed connection): the cache entries and new bytes are the big
-    // writes a probe can do without; the pin step and the report are tried again without them.
-    for (const op of out.ops.filter((o) => bulk.includes(o))) saving.note(op, out.error);
-    out = await a.session.commit(a.report, { skills: false, cache: false });
-  }
-  if (out.ok) return out.pinAsExpected || a.failed ? 'done' : 'pin-changed';
-  // A first pin that is not written pins nothing: the verdict is decided again without it.
-  if (out.firstPin && !a.failed) return { pinUnwritable: out.error };
-  for (const op of out.ops) saving.note(op, out.error);
-  return 'done';
 }
 
 /** Runs again at most this often after a commit that changed the verdict. */
@@ -210,20 +181,22 @@ export async function probeOrigin(origin: string, deps: EngineDeps, opts: ProbeO
   // Failed writes during a run (a pin that cannot be written) and failed commits.
   const storage = storageNotes();
   const saving = storageNotes();
-  let a = await attempt(normalized, deps, opts, startedAt, storage, {});
+  let out = await probe(normalized, deps, opts, startedAt, storage);
   for (let reruns = 0; ; reruns++) {
     opts.onPhase?.('commit');
-    opts.onVerdict?.(a.report);
-    const next = await commit(a, deps, saving);
-    if (next === 'done' || reruns >= MAX_RERUNS) break;
+    opts.onVerdict?.(out.report);
+    if (!out.writes) {
+      // The store could not even be read: the error report is offered to it alone.
+      await deps.store.putReport(out.report).catch((e: unknown) => saving.note(COMMIT_OPS.report, e));
+      break;
+    }
+    const done = await commitProbe(deps.store, normalized, out.writes, out.report, saving, !out.failed);
+    if (out.failed || done === 'written' || done === 'refused' || reruns >= MAX_RERUNS) break;
     // Again from what was just fetched (a forced probe has fetched everything already): a pin
-    // written meanwhile is read afresh; an unwritable first pin keeps the buffered results.
+    // written meanwhile is read afresh; an unwritable first pin keeps what was learned.
     const again = { ...opts, force: false };
-    a =
-      next === 'pin-changed'
-        ? await attempt(normalized, deps, again, startedAt, storage, {})
-        : await attempt(normalized, deps, again, startedAt, storage, { pinUnwritable: next.pinUnwritable, ...(a.session ? { seed: a.session.pending() } : {}) });
+    out = await probe(normalized, deps, again, startedAt, storage, done === 'pin-changed' ? {} : { pinUnwritable: done.firstPin, seed: out.writes });
   }
-  a.report.diagnostics.push(...saving.diagnostics());
-  return a.report;
+  out.report.diagnostics.push(...saving.diagnostics());
+  return out.report;
 }

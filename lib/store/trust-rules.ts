@@ -2,7 +2,7 @@
 // function of the records read: the answer, and the records to write or delete. The IndexedDB store
 // runs them inside its transactions (idb-pins.ts, idb-keys.ts, idb-approvals.ts), the private
 // windows' store over its copy in memory (private-trust.ts), a probe over the state it read
-// (session.ts: pinStep).
+// (lib/probe/view.ts: pinStep).
 import type { Approval, Pin } from '../types';
 import { StoreError } from './errors';
 import { filesKeyOf, type KeyHistoryEntry, type StoredSkill } from './records';

@@ -1,4 +1,4 @@
-// A probe's one commit (lib/probe/probe-origin.ts, session.ts, TrustStore.commitProbe): the verdict is
+// A probe's one commit (lib/probe/probe-origin.ts, commit.ts, TrustStore.commitProbe): the verdict is
 // told before the write (onVerdict); a commit the database refuses writes nothing and keeps every
 // record stored before, and the probe still answers with what it found; a pin that another probe
 // wrote while this one ran is not written over, and the report is decided again against it.
