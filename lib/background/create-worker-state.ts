@@ -6,6 +6,7 @@ import { probeOrigin } from '../probe/probe-origin';
 import { skippedReport } from '../report/skipped-report';
 import { menuModel } from './menus';
 import { createPrivateStore } from '../store/private-store';
+import type { TrustStore } from '../store/store-api';
 import { approvedViewChanged, maybeNotify } from './after-report';
 import { verdictBadges } from './badge';
 import type { BackgroundDeps } from './deps';
@@ -28,6 +29,8 @@ export function createWorkerState(deps: BackgroundDeps): WorkerState {
   const { platform, clock } = deps;
   const store = storeOnce(deps.openStore);
   const privateStore = createPrivateStore(store);
+  /** The one place that decides which store a request reaches: a private window's, or the normal one. */
+  const storeOf = async (priv: boolean | undefined): Promise<TrustStore> => (priv ? privateStore : store());
   /** Notifications told about private windows' reports: remembered here, never in storage.local. */
   const privateNotified = new Set<string>();
   const policy = policyCache(platform, {
@@ -57,7 +60,7 @@ export function createWorkerState(deps: BackgroundDeps): WorkerState {
       const known = await policy.get();
       if (!known) return skippedReport(origin, 'policy-pending', clock.now());
       const managedKeys = known.pinnedKeys;
-      const s = opts.private ? privateStore : await store();
+      const s = await storeOf(opts.private);
       // The report as it was, read before the probe's own write (what changed is announced below).
       const before = s.getReport(origin).catch(() => null);
       const current = await settings.effective();
@@ -86,7 +89,7 @@ export function createWorkerState(deps: BackgroundDeps): WorkerState {
     clock,
     store,
     privateStore,
-    storeOf: async (priv) => (priv ? privateStore : store()),
+    storeOf,
     isPrivate: async (origin, sender, tabId) => (sender === null ? false : worker.privateRequest(origin, tabId, sender)),
     policy: policy.get,
     forgetPolicy: policy.forget,
