@@ -1,8 +1,7 @@
-// The trust store of private windows (PRODUCT.md §2.1): everything a probe about a private window
-// stores, and what the user decides there, lives in this worker's memory only — never in the
-// browser's IndexedDB or storage.local — and is gone when the worker stops or the last private tab
-// closes (`clear`). The memory is the same store as the normal one, with the same rules, budgets
-// and eviction (idb-store.ts), over an IndexedDB held in memory (memory-db.ts).
+// The trust store of private windows (PRODUCT.md §2.1): everything a probe about a
+// private window stores, and what the user decides there, lives in this worker's memory only —
+// never in IndexedDB or storage.local — and is gone when the worker stops or the last private
+// tab closes (`clear`).
 //
 // Trust flows one way. A private window reads what the normal store knows: pins, key history,
 // approvals, verified bytes and reports, so a key pinned in a normal window is still compared
@@ -11,82 +10,80 @@
 // forgetting a pin) copies that origin's pin, key history and approvals into memory, and from then
 // on the private windows see the copy. The probe cache is not shared at all: the validators a
 // normal visit stored (ETag, Last-Modified) would tie a private visit to it.
+//
+// Bounded like the store: reports, cache entries and the bytes of unapproved skills.
 import { compareOrigins } from '../lists/pins-page';
-import type { Pin } from '../types';
+import type { Approval, Pin, Settings } from '../types';
 import { StoreError } from './errors';
-import { openMemoryStore, PRIVATE_LIMITS, type MemoryStore, type PrivateLimits } from './memory-db';
+import { checkedCacheBatch } from './idb-cache';
+import { checkedReport } from './idb-reports';
+import { checkedSkillBatch } from './idb-skills';
+import { latestOf, PRIVATE_LIMITS, PrivateMemory, underOrigin, type PrivateLimits } from './private-memory';
 import { storedKey, type StoredSkill } from './records';
-import type { CarryOver, OriginState, TrustStore } from './store-api';
-import { checkPinArgs, checkReplaceArgs, checkRevokeArgs } from './trust-rules';
-
-export { PRIVATE_LIMITS, type PrivateLimits } from './memory-db';
+import type { CarryOver, CommitResult, OriginState, PinResult, ProbeCommit, RevokeResult, TrustStore } from './store-api';
+import { bindingError, checkedApproval, checkPinArgs, checkReplaceArgs, checkRevokeArgs } from './trust-rules';
 
 export interface PrivateStore extends TrustStore {
   /** Forgets everything the private windows stored (the last private tab closed). */
   clear(): void;
 }
 
-const newest = (list: (StoredSkill | null)[]): StoredSkill | null => list.reduce<StoredSkill | null>((best, s) => (s && (!best || s.storedAt > best.storedAt) ? s : best), null);
+/** One probe's reads over both stores (the cache from memory only). */
+async function originState(m: PrivateMemory, origin: string): Promise<OriginState> {
+  const normal = await (await m.base()).getOriginState(origin);
+  const t = m.trust.get(origin);
+  const mine = [...m.skills.values()].filter((s) => s.origin === origin);
+  const ids = new Set(mine.map(storedKey));
+  return {
+    pin: t ? t.pin : normal.pin,
+    approvals: t ? [...t.approvals.values()] : normal.approvals,
+    skills: [...mine, ...normal.skills.filter((s) => !ids.has(storedKey(s)))],
+    cache: [...m.cache.values()].filter((e) => underOrigin(e.url, origin)),
+    keys: t ? t.history() : normal.keys,
+  };
+}
+
+/** commitProbe in memory: everything is checked (the budget too) before anything changes, and nothing awaits after. */
+async function commit(m: PrivateMemory, c: ProbeCommit): Promise<CommitResult> {
+  const batch = checkedSkillBatch(c.skills).batch;
+  const entries = checkedCacheBatch(c.cache);
+  const report = c.report ? checkedReport(c.report) : null;
+  if (report && report.origin !== c.origin) throw new StoreError('invalid-input', 'the report is not about the origin committed; nothing was written');
+  if (c.pin) checkPinArgs(c.origin, c.pin.key, c.pin.fingerprint, c.pin.now);
+  const t = c.pin ? await m.own(c.origin) : null;
+  const drop = m.makeRoom(batch);
+  const pin = c.pin && t ? t.pinIfAbsent(c.pin.key, c.pin.fingerprint, c.pin.now) : null;
+  m.putSkills(batch, drop);
+  m.putCache(entries);
+  const reportWritten = report !== null && (c.pin === undefined || pin?.result === c.pin.expect);
+  if (report && reportWritten) m.putReport(report);
+  return { pin, reportWritten };
+}
 
 export function createPrivateStore(base: () => Promise<TrustStore>, limits: PrivateLimits = PRIVATE_LIMITS): PrivateStore {
-  let memory: Promise<MemoryStore> | null = null;
-  /** The origins whose pin, key history and approvals the memory holds, copied from the normal store. */
-  let owned = new Map<string, Promise<void>>();
-  /** The memory, opened the first time it is needed (again after a failed open or `clear`). */
-  const opened = (): Promise<MemoryStore> => {
-    if (memory) return memory;
-    const opening = openMemoryStore(limits);
-    memory = opening;
-    opening.catch(() => {
-      if (memory === opening) memory = null;
-    });
-    return opening;
+  const m = new PrivateMemory(base, limits);
+  const { trust } = m;
+  const listPins = async (): Promise<Pin[]> => {
+    const normal = (await (await base()).listPins()).filter((p) => !trust.has(p.origin));
+    return [...normal, ...[...trust.values()].map((t) => t.pin).filter((p): p is Pin => p !== null)];
   };
-  const mem = async (): Promise<TrustStore> => (await opened()).store;
-  const isOwned = (origin: string): boolean => owned.has(origin);
-
-  /** The memory store, with the origin's trust records copied into it the first time. */
-  const own = async (origin: string): Promise<TrustStore> => {
-    const m = await opened();
-    let copied = owned.get(origin);
-    if (!copied) {
-      copied = (async () => {
-        const b = await base();
-        const [pin, keys, approvals] = await Promise.all([b.getPin(origin), b.getKeyHistory(origin), b.getApprovals(origin)]);
-        await m.seed(pin, keys, approvals);
-      })();
-      owned.set(origin, copied);
-      const mine = owned;
-      copied.catch(() => {
-        if (mine.get(origin) === copied) mine.delete(origin);
-      });
-    }
-    await copied;
-    return m.store;
-  };
-  /** Pins, key history and approvals: the normal store's until a private window changes the origin. */
-  const trustOf = async (origin: string): Promise<TrustStore> => (isOwned(origin) ? own(origin) : base());
-
-  const listPins = async (): Promise<Pin[]> => [...(await (await base()).listPins()).filter((p) => !isOwned(p.origin)), ...(await (await mem()).listPins())];
-
-  const originState = async (origin: string): Promise<OriginState> => {
-    const [normal, mine] = await Promise.all([(await base()).getOriginState(origin), (await mem()).getOriginState(origin)]);
-    const ids = new Set(mine.skills.map(storedKey));
-    const trust = isOwned(origin) ? mine : normal;
-    return { pin: trust.pin, approvals: trust.approvals, keys: trust.keys, skills: [...mine.skills, ...normal.skills.filter((s) => !ids.has(storedKey(s)))], cache: mine.cache };
-  };
-
   return {
-    getPin: async (origin) => (await trustOf(origin)).getPin(origin),
-    async pinIfAbsent(origin, key, fingerprint, now) {
+    // Pins, key history and approvals: the normal store's until a private window changes the origin.
+    async getPin(origin) {
+      const t = trust.get(origin);
+      return t ? t.pin : (await base()).getPin(origin);
+    },
+    async pinIfAbsent(origin, key, fingerprint, now): Promise<PinResult> {
       checkPinArgs(origin, key, fingerprint, now);
-      return (await own(origin)).pinIfAbsent(origin, key, fingerprint, now);
+      return (await m.own(origin)).pinIfAbsent(key, fingerprint, now);
     },
     async replacePin(origin, expected, key, fingerprint, now, carry: readonly CarryOver[] = []) {
       checkReplaceArgs(origin, expected, key, fingerprint, now, carry);
-      return (await own(origin)).replacePin(origin, expected, key, fingerprint, now, carry);
+      return (await m.own(origin)).replacePin(expected, key, fingerprint, now, carry);
     },
-    forgetPin: async (origin) => (await own(origin)).forgetPin(origin),
+    async forgetPin(origin) {
+      (await m.own(origin)).forget();
+    },
     listPins,
     async pinsPage(offset, limit) {
       // In origin order, as the normal store's key reads them (lib/lists/pins-page.ts).
@@ -94,54 +91,77 @@ export function createPrivateStore(base: () => Promise<TrustStore>, limits: Priv
       const from = Math.max(0, offset);
       return { items: pins.slice(from, from + Math.max(0, limit)), total: pins.length };
     },
-    getKeyHistory: async (origin) => (await trustOf(origin)).getKeyHistory(origin),
-    listKeyHistory: async () => [...(await (await base()).listKeyHistory()).filter((e) => !isOwned(e.origin)), ...(await (await mem()).listKeyHistory())],
-    async revokeKey(origin, fingerprint, at) {
-      checkRevokeArgs(origin, fingerprint, at);
-      return (await own(origin)).revokeKey(origin, fingerprint, at);
+    async getKeyHistory(origin) {
+      const t = trust.get(origin);
+      return t ? t.history() : (await base()).getKeyHistory(origin);
     },
-    getApprovals: async (origin) => (await trustOf(origin)).getApprovals(origin),
-    getApproval: async (origin, url) => (await trustOf(origin)).getApproval(origin, url),
-    approve: async (approval, skill, policyKey = null) => (await own(approval.origin)).approve(approval, skill, policyKey),
+    async listKeyHistory() {
+      const normal = (await (await base()).listKeyHistory()).filter((e) => !trust.has(e.origin));
+      return [...normal, ...[...trust.values()].flatMap((t) => t.history())];
+    },
+    async revokeKey(origin, fingerprint, at): Promise<RevokeResult> {
+      checkRevokeArgs(origin, fingerprint, at);
+      return (await m.own(origin)).revokeKey(fingerprint, at);
+    },
+    async getApprovals(origin) {
+      const t = trust.get(origin);
+      return t ? [...t.approvals.values()] : (await base()).getApprovals(origin);
+    },
+    async getApproval(origin, url) {
+      const t = trust.get(origin);
+      return t ? (t.approvals.get(url) ?? null) : (await base()).getApproval(origin, url);
+    },
+    async approve(approval: Approval, skill: StoredSkill, policyKey: string | null = null) {
+      const { a, s } = checkedApproval(approval, skill);
+      const t = await m.own(a.origin);
+      const refused = bindingError(a, policyKey, t.pin);
+      if (refused) throw refused;
+      t.approvals.set(a.url, a);
+      // Approved bytes are kept whatever the budget (makeRoom never drops them).
+      m.skills.set(storedKey(s), s);
+    },
     async importApproval() {
       throw new StoreError('invalid-input', 'approvals are not imported from a private window; nothing was written');
     },
-    revoke: async (origin, url) => (await own(origin)).revoke(origin, url),
-    listApprovals: async () => [...(await (await base()).listApprovals()).filter((a) => !isOwned(a.origin)), ...(await (await mem()).listApprovals())],
-    putSkill: async (skill) => (await mem()).putSkill(skill),
-    putSkills: async (list) => (await mem()).putSkills(list),
+    async revoke(origin, url) {
+      (await m.own(origin)).approvals.delete(url);
+    },
+    async listApprovals() {
+      const normal = (await (await base()).listApprovals()).filter((a) => !trust.has(a.origin));
+      return [...normal, ...[...trust.values()].flatMap((t) => [...t.approvals.values()])];
+    },
+    async putSkill(skill) {
+      m.putSkills(checkedSkillBatch([skill]).batch);
+    },
+    async putSkills(list) {
+      m.putSkills(checkedSkillBatch(list).batch);
+    },
     async getSkill(origin, url, digestLf, filesDigest = '') {
-      return (await (await mem()).getSkill(origin, url, digestLf, filesDigest)) ?? (await base()).getSkill(origin, url, digestLf, filesDigest);
+      return m.skills.get(`${origin}\n${url}\n${digestLf}\n${filesDigest}`) ?? (await base()).getSkill(origin, url, digestLf, filesDigest);
     },
-    getLatestSkill: async (origin, url) => newest(await Promise.all([(await mem()).getLatestSkill(origin, url), (await base()).getLatestSkill(origin, url)])),
-    getCache: async (url) => (await mem()).getCache(url),
-    putCache: async (entry) => (await mem()).putCache(entry),
-    putCacheEntries: async (entries) => (await mem()).putCacheEntries(entries),
-    deleteCacheForOrigin: async (origin) => (await mem()).deleteCacheForOrigin(origin),
-    getReport: async (origin) => (await (await mem()).getReport(origin)) ?? (await base()).getReport(origin),
-    putReport: async (report) => (await mem()).putReport(report),
+    async getLatestSkill(origin, url) {
+      const mine = latestOf([...m.skills.values()].filter((s) => s.origin === origin && s.url === url));
+      return latestOf([mine, await (await base()).getLatestSkill(origin, url)]);
+    },
+    getCache: async (url) => m.cache.get(url) ?? null,
+    putCache: async (entry) => m.putCache(checkedCacheBatch([entry])),
+    putCacheEntries: async (entries) => m.putCache(checkedCacheBatch(entries)),
+    async deleteCacheForOrigin(origin) {
+      for (const [url, e] of m.cache) if (underOrigin(url, origin) || e.origin === origin) m.cache.delete(url);
+    },
+    getReport: async (origin) => m.reports.get(origin) ?? (await base()).getReport(origin),
+    putReport: async (report) => m.putReport(checkedReport(report)),
     async listReports() {
-      const mine = await (await mem()).listReports();
-      const ids = new Set(mine.map((r) => r.origin));
-      return [...(await (await base()).listReports()).filter((r) => !ids.has(r.origin)), ...mine];
+      const normal = (await (await base()).listReports()).filter((r) => !m.reports.has(r.origin));
+      return [...normal, ...m.reports.values()];
     },
-    getOriginState: originState,
-    async commitProbe(c) {
-      if (c.pin) checkPinArgs(c.origin, c.pin.key, c.pin.fingerprint, c.pin.now);
-      return (await (c.pin ? own(c.origin) : mem())).commitProbe(c);
-    },
-    getSettings: async () => (await base()).getSettings(),
+    getOriginState: (origin) => originState(m, origin),
+    commitProbe: (c) => commit(m, c),
+    getSettings: async (): Promise<Settings> => (await base()).getSettings(),
     async putSettings() {
       throw new StoreError('invalid-input', 'settings are not changed from a private window; nothing was written');
     },
-    clear() {
-      const was = memory;
-      memory = null;
-      owned = new Map();
-      void was?.then((m) => m.store.close()).catch(() => undefined);
-    },
-    close() {
-      this.clear();
-    },
+    clear: () => m.clear(),
+    close: () => m.clear(),
   };
 }

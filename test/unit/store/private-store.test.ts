@@ -1,7 +1,6 @@
 // The private windows' store (lib/store/private-store.ts): reads the normal store, never writes it,
 // keeps its own writes in memory with the store's rules (compare-and-set pins, revoked keys never
 // pinned, approvals bound to the pin, one whole commit) and its bounds, and forgets them on clear().
-// The memory is the normal store's code over an IndexedDB held in memory (lib/store/memory-db.ts).
 import { describe, expect, it } from 'vitest';
 import { pinsPage as sortedPage } from '../../../lib/lists/pins-page';
 import { createPrivateStore } from '../../../lib/store/private-store';
@@ -102,8 +101,7 @@ describe('the private windows store', () => {
 
   it('a commit over the memory budget changes nothing; approved bytes are kept, the oldest others go', async () => {
     const { store: base } = await freshStore();
-    // The budget counts every byte, approved or not, as the normal store's does: 8 + 6 fit, 5 more do not.
-    const p = createPrivateStore(async () => base, { reports: 2, cache: 2, skillBytes: 18 });
+    const p = createPrivateStore(async () => base, { reports: 2, cache: 2, skillBytes: 10 });
     const approved = makeSkill(ORIGIN, url('a'), 'aaaaaaaa', 1);
     await p.pinIfAbsent(ORIGIN, K.key, K.fingerprint, 1);
     await p.approve(approvalFor(approved, K.fingerprint), approved);
@@ -117,7 +115,7 @@ describe('the private windows store', () => {
     expect(await p.getLatestSkill(ORIGIN, url('c'))).not.toBeNull();
     expect(await p.getLatestSkill(ORIGIN, url('a'))).not.toBeNull();
     // Bounds on the cache and the reports: the oldest go.
-    for (const i of [1, 2, 3]) await p.putCache(makeCacheEntry(`${ORIGIN}/${i}`, true, i, 100));
+    await p.putCacheEntries([1, 2, 3].map((i) => makeCacheEntry(`${ORIGIN}/${i}`, true, i, 100)));
     expect(await p.getCache(`${ORIGIN}/1`)).toBeNull();
     expect(await p.getCache(`${ORIGIN}/3`)).not.toBeNull();
     for (const o of ['https://a.example', 'https://b.example', 'https://c.example']) await p.putReport(makeReport(o, 5));
