@@ -2,6 +2,7 @@
 // filtered as the user types, keyboard first: typing anywhere goes to the search box, the arrow
 // keys choose a row, Enter inserts it into the chat Insert goes to, the popup's answer (or opens the review of a
 // skill that needs the user). It follows tab switches and changes made anywhere without a reload.
+import { Loading } from '../shared/Placeholders';
 import { SettingsLink } from '../shared/SettingsLink';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { filterEntries, groupBySite, libraryIndex, type LibraryEntry } from './filter';
@@ -141,11 +142,7 @@ function Body({ env }: { env: LibraryEnv }) {
         {current ? t('library_active', display(current.item.name, NAME_MAX), current.host, statusWords(current.item)) : ''}
       </p>
       <div id="library-results">
-        {state.phase === 'loading' && (
-          <p class="loading" aria-busy="true">
-            {t('loading')}
-          </p>
-        )}
+        {state.phase === 'loading' && <Loading />}
         {state.phase === 'error' && <p class="error">{t('approved_list_error', state.message)}</p>}
         {items && items.length === 0 && <p class="empty">{t('library_empty')}</p>}
         {items && items.length > 0 && found.length === 0 && <p class="empty">{t('library_no_match', query)}</p>}

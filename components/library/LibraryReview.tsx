@@ -1,6 +1,7 @@
 // A skill that needs the user, reviewed from the library with the popup's own views: the line diff
 // (and an archive's changed files) before approving the new content again, or the key-change
 // banner to trust a new publisher key or keep blocking.
+import { Loading } from '../shared/Placeholders';
 import { Origin } from '../shared/Origin';
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import type { LibraryEntry } from './filter';
@@ -95,11 +96,7 @@ export function LibraryReview({ env, entry, version, onBack }: Props) {
       <p class="verdict" data-attention={item.attention ?? 'none'}>
         {statusWords(item)}
       </p>
-      {state.phase === 'loading' && (
-        <p class="loading" aria-busy="true">
-          {t('library_review_loading')}
-        </p>
-      )}
+      {state.phase === 'loading' && <Loading text={t('library_review_loading')} />}
       {state.phase === 'error' && <p class="error">{t('approved_list_error', state.message)}</p>}
       {state.phase === 'ready' && !skill && <p class="hint">{t('library_review_gone')}</p>}
       {state.phase === 'ready' && keyProblem && report && (

@@ -3,6 +3,7 @@
 // description or site (case-insensitive, diacritics kept: "über" is not "uber"). The text each
 // skill is matched against is made once per list, so a keystroke only scans strings.
 import type { ApprovedSkillSummary } from '../../lib/messages';
+import { hostOf } from '../shared/format';
 
 export interface LibraryEntry {
   item: ApprovedSkillSummary;
@@ -16,14 +17,6 @@ export interface LibraryGroup {
   origin: string;
   host: string;
   entries: LibraryEntry[];
-}
-
-export function hostOf(origin: string): string {
-  try {
-    return new URL(origin).host;
-  } catch {
-    return origin;
-  }
 }
 
 /** The entries of a list, in its order (the background sorts it by site, then name). */

@@ -19,11 +19,7 @@ export function approvalMatches(a: Approval, filter: string): boolean {
   return a.name.toLowerCase().includes(filter) || a.origin.toLowerCase().includes(filter) || a.url.toLowerCase().includes(filter);
 }
 
-const COUNT: CountText = {
-  all: (shown, total) => t('approvals_showing', shown, total),
-  filtered: (shown, matching, total) => t('approvals_showing_filtered', shown, matching, total),
-  none: (filter) => t('approvals_no_match', filter),
-};
+const COUNT: CountText = { all: 'approvals_showing', filtered: 'approvals_showing_filtered', none: 'approvals_no_match' };
 
 export function ApprovalsSection({ env, version, onChanged }: { env: OptionsEnv; version: number; onChanged: () => void }) {
   const announce = useAnnounce();

@@ -2,6 +2,7 @@
 // how the connection to Skillpin's desktop program stands and how to install it; the agent
 // agents to copy skills for; and what the program holds, with the per-agent confirmation a
 // skill that grants tools or carries scripts needs. The state and requests are in use-desktop.ts.
+import { Loading } from '../shared/Placeholders';
 import { t } from '../../lib/i18n';
 import type { DesktopStatus } from '../../lib/messages';
 import { DESKTOP_STATES, type Tone } from '../shared/status';
@@ -84,12 +85,7 @@ export function DesktopSection({ env, version = 0 }: { env: OptionsEnv; version?
         {t('desktop_error', model.error)}
       </p>
     );
-  if (!status || !settings)
-    return (
-      <p class="loading" aria-busy="true">
-        {t('loading')}
-      </p>
-    );
+  if (!status || !settings) return <Loading />;
   const on = settings.desktopMirror;
   return (
     <div class="desktop" data-testid="desktop">

@@ -1,15 +1,14 @@
 // The report of any probed origin: a summary in words, and the whole report as JSON one click away
 // (for publishers: copy or download).
 import { useEffect, useState } from 'preact/hooks';
-import type { OriginSummary } from '../../lib/messages';
+import { useList } from '../shared/use-list';
+import { listPlaceholder } from './PagedTable';
 import type { OriginReport } from '../../lib/types';
 import { t } from '../../lib/i18n';
 import { useAnnounce } from '../shared/Announcer';
 import { errorText } from '../shared/format';
 import type { OptionsEnv } from './env';
 import { ReportSummary } from './ReportSummary';
-
-type ListState = { phase: 'loading' } | { phase: 'error'; message: string } | { phase: 'ready'; items: OriginSummary[] };
 
 export function reportFilename(origin: string): string {
   const safe = origin.replace(/^https?:\/\//, '').replace(/[^A-Za-z0-9.-]+/g, '_');
@@ -18,17 +17,11 @@ export function reportFilename(origin: string): string {
 
 export function DiagnosticsSection({ env, initialOrigin }: { env: OptionsEnv; initialOrigin?: string | null }) {
   const announce = useAnnounce();
-  const [list, setList] = useState<ListState>({ phase: 'loading' });
   const [origin, setOrigin] = useState<string>(initialOrigin ?? '');
   const [report, setReport] = useState<{ origin: string; json: string; report: OriginReport } | null>(null);
   const [error, setError] = useState<string | null>(null);
 
-  useEffect(() => {
-    env.client
-      .reportsList()
-      .then((items) => setList({ phase: 'ready', items: [...items].sort((a, b) => a.origin.localeCompare(b.origin)) }))
-      .catch((err: unknown) => setList({ phase: 'error', message: errorText(err) }));
-  }, [env]);
+  const list = useList(() => env.client.reportsList().then((items) => [...items].sort((a, b) => a.origin.localeCompare(b.origin))), [env]);
 
   useEffect(() => {
     if (!origin) {
@@ -59,19 +52,8 @@ export function DiagnosticsSection({ env, initialOrigin }: { env: OptionsEnv; in
     else announce(t('copy_clipboard_denied'), 'error');
   }
 
-  if (list.phase === 'loading')
-    return (
-      <p class="loading" aria-busy="true">
-        {t('loading')}
-      </p>
-    );
-  if (list.phase === 'error')
-    return (
-      <p class="error" role="alert">
-        {t('list_error', list.message)}
-      </p>
-    );
-  if (list.items.length === 0) return <p class="empty">{t('diag_empty')}</p>;
+  const placeholder = listPlaceholder(list, t('diag_empty'));
+  if (placeholder !== null || list.phase !== 'ready') return placeholder;
   return (
     <div class="diag">
       <div class="field">

@@ -6,6 +6,7 @@ import type { ImportApprovalPreview, ImportPreview } from '../../lib/messages';
 import { t, type MessageKey } from '../../lib/i18n';
 import { Fingerprint } from '../shared/Fingerprint';
 import { statusLabel } from '../shared/status';
+import { hostOf } from '../shared/format';
 import { tn } from '../../lib/i18n/plural';
 import { settingWords } from '../../lib/i18n/settings';
 import { DataTable, type Column } from './DataTable';
@@ -21,14 +22,6 @@ const OUTCOME: Record<string, MessageKey> = {
 };
 
 const outcomeText = (outcome: string): string => t(OUTCOME[outcome] ?? 'error_unknown');
-
-function hostOf(url: string): string {
-  try {
-    return new URL(url).host;
-  } catch {
-    return url;
-  }
-}
 
 export interface Confirmed {
   unverified: ReadonlySet<string>;

@@ -36,11 +36,7 @@ export function keyStateText(entry: KeyHistoryEntry): string {
   }
 }
 
-const COUNT: CountText = {
-  all: (shown, total) => t('history_showing', shown, total),
-  filtered: (shown, matching, total) => t('history_showing_filtered', shown, matching, total),
-  none: (filter) => t('history_no_match', filter),
-};
+const COUNT: CountText = { all: 'history_showing', filtered: 'history_showing_filtered', none: 'history_no_match' };
 
 export function KeyHistorySection({ env, version, onChanged }: { env: OptionsEnv; version: number; onChanged: () => void }) {
   const fetchHistory = useCallback(() => env.client.keyHistory(), [env]);

@@ -1,4 +1,5 @@
 // The options page: settings, pins, approvals, desktop agents, export/import and diagnostics.
+import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { t } from '../../lib/i18n';
 import { AnnouncerProvider } from '../shared/Announcer';
@@ -26,14 +27,26 @@ function Body({ env, initialOrigin }: { env: OptionsEnv; initialOrigin?: string 
       }),
     [env],
   );
-  const sections = [
-    { id: 'settings', title: t('settings_title') },
-    { id: 'pins', title: t('pins_title') },
-    { id: 'approvals', title: t('approvals_title') },
-    { id: 'desktop', title: t('desktop_title') },
-    { id: 'transfer', title: t('transfer_title') },
-    ...(env.shortcuts ? [{ id: 'shortcuts', title: t('shortcuts_title') }] : []),
-    { id: 'diagnostics', title: t('diagnostics_page_title') },
+  const sections: { id: string; title: string; intro?: string; body: ComponentChildren }[] = [
+    { id: 'settings', title: t('settings_title'), body: <SettingsSection env={env} version={settingsVersion} /> },
+    {
+      id: 'pins',
+      title: t('pins_title'),
+      intro: t('pins_intro'),
+      body: (
+        <>
+          <PinsSection env={env} version={version} onChanged={changed} />
+          <h3 id="h-key-history">{t('history_title')}</h3>
+          <p class="hint">{t('history_intro')}</p>
+          <KeyHistorySection env={env} version={version} onChanged={changed} />
+        </>
+      ),
+    },
+    { id: 'approvals', title: t('approvals_title'), body: <ApprovalsSection env={env} version={version} onChanged={changed} /> },
+    { id: 'desktop', title: t('desktop_title'), body: <DesktopSection env={env} version={version + settingsVersion} /> },
+    { id: 'transfer', title: t('transfer_title'), intro: t('transfer_intro'), body: <TransferSection env={env} onChanged={changed} /> },
+    ...(env.shortcuts ? [{ id: 'shortcuts', title: t('shortcuts_title'), body: <ShortcutsSection env={env} /> }] : []),
+    { id: 'diagnostics', title: t('diagnostics_page_title'), intro: t('diagnostics_intro'), body: <DiagnosticsSection env={env} initialOrigin={initialOrigin} /> },
   ];
   return (
     <>
@@ -53,42 +66,13 @@ function Body({ env, initialOrigin }: { env: OptionsEnv; initialOrigin?: string 
         </nav>
       </header>
       <main class="options">
-        <section id="settings" aria-labelledby="h-settings" class="panel">
-          <h2 id="h-settings">{t('settings_title')}</h2>
-          <SettingsSection env={env} version={settingsVersion} />
-        </section>
-        <section id="pins" aria-labelledby="h-pins" class="panel">
-          <h2 id="h-pins">{t('pins_title')}</h2>
-          <p class="hint">{t('pins_intro')}</p>
-          <PinsSection env={env} version={version} onChanged={changed} />
-          <h3 id="h-key-history">{t('history_title')}</h3>
-          <p class="hint">{t('history_intro')}</p>
-          <KeyHistorySection env={env} version={version} onChanged={changed} />
-        </section>
-        <section id="approvals" aria-labelledby="h-approvals" class="panel">
-          <h2 id="h-approvals">{t('approvals_title')}</h2>
-          <ApprovalsSection env={env} version={version} onChanged={changed} />
-        </section>
-        <section id="desktop" aria-labelledby="h-desktop" class="panel">
-          <h2 id="h-desktop">{t('desktop_title')}</h2>
-          <DesktopSection env={env} version={version + settingsVersion} />
-        </section>
-        <section id="transfer" aria-labelledby="h-transfer" class="panel">
-          <h2 id="h-transfer">{t('transfer_title')}</h2>
-          <p class="hint">{t('transfer_intro')}</p>
-          <TransferSection env={env} onChanged={changed} />
-        </section>
-        {env.shortcuts && (
-          <section id="shortcuts" aria-labelledby="h-shortcuts" class="panel">
-            <h2 id="h-shortcuts">{t('shortcuts_title')}</h2>
-            <ShortcutsSection env={env} />
+        {sections.map((s) => (
+          <section key={s.id} id={s.id} aria-labelledby={`h-${s.id}`} class="panel">
+            <h2 id={`h-${s.id}`}>{s.title}</h2>
+            {s.intro && <p class="hint">{s.intro}</p>}
+            {s.body}
           </section>
-        )}
-        <section id="diagnostics" aria-labelledby="h-diagnostics" class="panel">
-          <h2 id="h-diagnostics">{t('diagnostics_page_title')}</h2>
-          <p class="hint">{t('diagnostics_intro')}</p>
-          <DiagnosticsSection env={env} initialOrigin={initialOrigin} />
-        </section>
+        ))}
       </main>
     </>
   );

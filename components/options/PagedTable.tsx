@@ -2,10 +2,11 @@
 // that screen readers hear ("Showing 100 of 10,000 pins"), and "Show more" below.
 // Only the rows shown are in the page, so thousands of entries open quickly and
 // any one of them is reachable through the filter.
+import { Loading } from '../shared/Placeholders';
 import type { ComponentChild } from 'preact';
 import { useEffect, useId, useMemo, useRef, useState } from 'preact/hooks';
-import { t } from '../../lib/i18n';
-import { errorText } from '../shared/format';
+import { useList, type ListState } from '../shared/use-list';
+import { t, type MessageKey } from '../../lib/i18n';
 import { LIST_PAGE_ROWS, normalizeFilter } from '../../lib/lists/pins-page';
 import { DataTable, type DataTableProps } from './DataTable';
 
@@ -24,24 +25,14 @@ export const formatCount = (n: number): string => numbers.format(n);
 
 export { normalizeFilter };
 
-export type ListState<T> = { phase: 'loading' } | { phase: 'error'; message: string } | { phase: 'ready'; items: T[] };
+export type { ListState };
 
 /**
  * Loads a list (again whenever `version` changes) and sorts it once. `fetchList` and
  * `compare` must be stable (module-level or memoized): a new one reloads the list.
  */
 export function useSortedList<T>(fetchList: () => Promise<readonly T[]>, compare: (a: T, b: T) => number, version: number): ListState<T> {
-  const [state, setState] = useState<ListState<T>>({ phase: 'loading' });
-  useEffect(() => {
-    let live = true;
-    fetchList()
-      .then((items) => live && setState({ phase: 'ready', items: [...items].sort(compare) }))
-      .catch((err: unknown) => live && setState({ phase: 'error', message: errorText(err) }));
-    return () => {
-      live = false;
-    };
-  }, [fetchList, compare, version]);
-  return state;
+  return useList(() => fetchList().then((items) => [...items].sort(compare)), [fetchList, compare, version]);
 }
 
 /**
@@ -49,12 +40,7 @@ export function useSortedList<T>(fetchList: () => Promise<readonly T[]>, compare
  * `empty` overrides "no items" for lists paged elsewhere, where a page can be empty and the list not.
  */
 export function listPlaceholder<T>(state: ListState<T>, emptyText: string, empty?: boolean): ComponentChild | null {
-  if (state.phase === 'loading')
-    return (
-      <p class="loading" aria-busy="true">
-        {t('loading')}
-      </p>
-    );
+  if (state.phase === 'loading') return <Loading />;
   if (state.phase === 'error')
     return (
       <p class="error" role="alert">
@@ -65,31 +51,26 @@ export function listPlaceholder<T>(state: ListState<T>, emptyText: string, empty
   return null;
 }
 
-export interface CountText {
-  /** Every row shown or not: "Showing 100 of 10,000 pins". */
-  all: (shown: string, total: string) => string;
-  /** With a filter: "Showing 3 of 3 matching pins (10,000 in all)". */
-  filtered: (shown: string, matching: string, total: string) => string;
-  /** With a filter that matches nothing. */
-  none: (filter: string) => string;
-}
+/** The catalogue keys of the count line: every row ("Showing 100 of 10,000 pins"), with a filter ("Showing 3 of 3 matching pins (10,000 in all)"), a filter that matches nothing. */
+export type CountText = { all: MessageKey; filtered: MessageKey; none: MessageKey };
 
-/** The columns and rows of the table (DataTable). */
-type TableParts<T> = Pick<DataTableProps<T>, 'columns' | 'rowKey' | 'rowData'>;
-
-interface Props<T> extends TableParts<T> {
+/** The columns and rows of the table (DataTable), its names and its page size: what PagedTable passes on to PagedTableView. */
+interface TableParts<T> extends Pick<DataTableProps<T>, 'columns' | 'rowKey' | 'rowData'> {
   testId: string;
   caption: string;
-  /** Every item, already in display order. */
-  items: readonly T[];
-  /** Whether an item matches a normalized, non-empty filter (see normalizeFilter). */
-  matches: (item: T, filter: string) => boolean;
   filterLabel: string;
   count: CountText;
   pageSize?: number;
 }
 
-export function PagedTable<T>({ testId, caption, columns, rowKey, rowData, items, matches, filterLabel, count, pageSize = PAGE_SIZE }: Props<T>) {
+interface Props<T> extends TableParts<T> {
+  /** Every item, already in display order. */
+  items: readonly T[];
+  /** Whether an item matches a normalized, non-empty filter (see normalizeFilter). */
+  matches: (item: T, filter: string) => boolean;
+}
+
+export function PagedTable<T>({ items, matches, pageSize = PAGE_SIZE, ...parts }: Props<T>) {
   const [filter, setFilter] = useState('');
   const [limit, setLimit] = useState(pageSize);
   const needle = normalizeFilter(filter);
@@ -97,11 +78,7 @@ export function PagedTable<T>({ testId, caption, columns, rowKey, rowData, items
   const shown = matching.length > limit ? matching.slice(0, limit) : matching;
   return (
     <PagedTableView
-      testId={testId}
-      caption={caption}
-      columns={columns}
-      rowKey={rowKey}
-      rowData={rowData}
+      {...parts}
       shown={shown}
       matching={matching.length}
       total={items.length}
@@ -111,16 +88,12 @@ export function PagedTable<T>({ testId, caption, columns, rowKey, rowData, items
         setLimit(pageSize);
       }}
       onMore={() => setLimit(shown.length + pageSize)}
-      filterLabel={filterLabel}
-      count={count}
       pageSize={pageSize}
     />
   );
 }
 
 interface ViewProps<T> extends TableParts<T> {
-  testId: string;
-  caption: string;
   /** The rows drawn, in display order. */
   shown: readonly T[];
   /** Rows matching the filter, drawn or not. */
@@ -132,9 +105,6 @@ interface ViewProps<T> extends TableParts<T> {
   onFilter: (text: string) => void;
   /** "Show more": the caller adds up to `pageSize` rows to `shown`. */
   onMore: () => void;
-  filterLabel: string;
-  count: CountText;
-  pageSize?: number;
 }
 
 /**
@@ -159,9 +129,9 @@ export function PagedTableView<T>({ testId, caption, columns, rowKey, rowData, s
   });
 
   let status: string;
-  if (needle && matching === 0) status = count.none(filter.trim());
-  else if (needle) status = count.filtered(formatCount(shown.length), formatCount(matching), formatCount(total));
-  else status = count.all(formatCount(shown.length), formatCount(total));
+  if (needle && matching === 0) status = t(count.none, filter.trim());
+  else if (needle) status = t(count.filtered, formatCount(shown.length), formatCount(matching), formatCount(total));
+  else status = t(count.all, formatCount(shown.length), formatCount(total));
 
   return (
     <>

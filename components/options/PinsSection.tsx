@@ -42,11 +42,7 @@ function usePinPages(env: OptionsEnv, version: number, filter: string): { state:
   return { state, more };
 }
 
-const COUNT: CountText = {
-  all: (shown, total) => t('pins_showing', shown, total),
-  filtered: (shown, matching, total) => t('pins_showing_filtered', shown, matching, total),
-  none: (filter) => t('pins_no_match', filter),
-};
+const COUNT: CountText = { all: 'pins_showing', filtered: 'pins_showing_filtered', none: 'pins_no_match' };
 
 export function PinsSection({ env, version, onChanged }: { env: OptionsEnv; version: number; onChanged: () => void }) {
   const [filter, setFilter] = useState('');

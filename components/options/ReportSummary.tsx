@@ -1,6 +1,7 @@
 // What an origin's report says, for people, above its JSON: when it was
 // checked, how many skills in which state, each document Skillpin asked for with its result in
 // words, and the report's own notes for the publisher (technical, in English).
+import { DiagnosticItems } from '../shared/Placeholders';
 import type { OriginReport, SourceReport } from '../../lib/types';
 import { t, type MessageKey } from '../../lib/i18n';
 import { documentLabel } from '../../lib/i18n/document';
@@ -67,11 +68,7 @@ export function ReportSummary({ report }: { report: OriginReport }) {
         <>
           <p>{tn('diag_notes', notes.length)}</p>
           <ul class="diagnostics" lang="en">
-            {notes.map((d, i) => (
-              <li key={i} class={`diag-${d.level}`}>
-                <code>{d.code}</code> {d.message}
-              </li>
-            ))}
+            <DiagnosticItems items={notes} leveled />
           </ul>
         </>
       )}

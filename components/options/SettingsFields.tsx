@@ -47,23 +47,7 @@ function parsedCount(text: string, count: (value: unknown) => number | null): nu
 const SUMMARY: Record<(typeof JSON_TEXTS)[number]['field'], PluralBase> = { reviewers: 'set_reviewers_count', snapshotKeys: 'set_snapshot_keys_count' };
 
 /** The text box of a list or JSON setting: read-only while the organisation manages it, its error and help named. */
-function FieldBox({
-  field,
-  rows,
-  form,
-  managed,
-  error,
-  set,
-  commit,
-}: {
-  field: TextName;
-  rows: number;
-  form: SettingsForm;
-  managed: boolean;
-  error: string | undefined;
-  set: (field: TextName, value: string) => void;
-  commit: (field: TextName) => void;
-}) {
+function FieldBox({ field, rows, form, managed, error, set, commit }: BoxProps & { field: TextName; rows: number }) {
   return (
     <textarea
       id={`set-${field}`}
@@ -82,8 +66,8 @@ function FieldBox({
   );
 }
 
-interface JsonProps {
-  spec: (typeof JSON_TEXTS)[number];
+/** What a text box needs from the form: its values, whether the policy locks it, its error, and how it reports edits. */
+interface BoxProps {
   form: SettingsForm;
   managed: boolean;
   error: string | undefined;
@@ -91,9 +75,18 @@ interface JsonProps {
   commit: (field: TextName) => void;
 }
 
+function FieldError({ field, error }: { field: TextName; error: string | undefined }) {
+  return error ? (
+    <p class="field-error" id={`set-${field}-err`}>
+      {error}
+    </p>
+  ) : null;
+}
+
 /** A JSON setting: what it holds in words; the text box with its format folded under "Edit as JSON". */
-export function JsonField({ spec, form, managed, error, set, commit }: JsonProps) {
+export function JsonField({ spec, ...box }: BoxProps & { spec: (typeof JSON_TEXTS)[number] }) {
   const { field } = spec;
+  const { form, managed, error } = box;
   const n = parsedCount(form[field], spec.count);
   return (
     <div class="field json-field">
@@ -110,13 +103,9 @@ export function JsonField({ spec, form, managed, error, set, commit }: JsonProps
         <label for={`set-${field}`} class="hint">
           {t(spec.format)}
         </label>
-        <FieldBox field={field} rows={spec.rows} form={form} managed={managed} error={error} set={set} commit={commit} />
+        <FieldBox field={field} rows={spec.rows} {...box} />
       </details>
-      {error && (
-        <p class="field-error" id={`set-${field}-err`}>
-          {error}
-        </p>
-      )}
+      <FieldError field={field} error={error} />
     </div>
   );
 }
@@ -160,16 +149,7 @@ export function CheckField({ spec, form, managed, set }: CheckProps) {
   );
 }
 
-interface TextProps {
-  spec: (typeof TEXTS)[number];
-  form: SettingsForm;
-  managed: boolean;
-  error: string | undefined;
-  set: (field: TextName, value: string) => void;
-  commit: (field: TextName) => void;
-}
-
-export function TextField({ spec, form, managed, error, set, commit }: TextProps) {
+export function TextField({ spec, ...box }: BoxProps & { spec: (typeof TEXTS)[number] }) {
   const { field } = spec;
   return (
     <div class="field">
@@ -177,13 +157,9 @@ export function TextField({ spec, form, managed, error, set, commit }: TextProps
       <p class="hint" id={`set-${field}-help`}>
         {t(spec.help)}
       </p>
-      <FieldBox field={field} rows={spec.rows} form={form} managed={managed} error={error} set={set} commit={commit} />
-      {managed && <ManagedNote field={field} />}
-      {error && (
-        <p class="field-error" id={`set-${field}-err`}>
-          {error}
-        </p>
-      )}
+      <FieldBox field={field} rows={spec.rows} {...box} />
+      {box.managed && <ManagedNote field={field} />}
+      <FieldError field={field} error={box.error} />
     </div>
   );
 }

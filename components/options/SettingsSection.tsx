@@ -4,6 +4,7 @@
 // keeps a bar in view with Save, and the page asks before it is left. It follows settings changed
 // elsewhere unless it holds such an edit, and is locked where the organisation's policy sets a
 // field. The state and requests are in use-settings.ts.
+import { Loading } from '../shared/Placeholders';
 import { useEffect } from 'preact/hooks';
 import { t } from '../../lib/i18n';
 import type { OptionsEnv } from './env';
@@ -63,12 +64,7 @@ export function SettingsSection({ env, version = 0 }: { env: OptionsEnv; version
   const { state, errors, saving, policy, set, commit } = settings;
   const unsaved = state.phase === 'ready' ? unsavedFields(state.form, state.saved) : [];
   useLeaveGuard(unsaved.length > 0);
-  if (state.phase === 'loading')
-    return (
-      <p class="loading" aria-busy="true">
-        {t('loading')}
-      </p>
-    );
+  if (state.phase === 'loading') return <Loading />;
   if (state.phase === 'error')
     return (
       <p class="error" role="alert">

@@ -1,11 +1,10 @@
 // The keyboard shortcuts Skillpin has (the manifest's commands): what each does and its keys as the
 // browser has them now (the user may have changed them), with where to change them.
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
+import { useList } from '../shared/use-list';
 import { t } from '../../lib/i18n';
 import { errorText } from '../shared/format';
 import type { OptionsEnv, Shortcut } from './env';
-
-type State = { phase: 'loading' } | { phase: 'error'; message: string } | { phase: 'ready'; list: Shortcut[] };
 
 /** The description of a command in words (the popup's own command has no description in Chrome's answer). */
 function describe(s: Shortcut): string {
@@ -33,19 +32,8 @@ function ChangeShortcuts({ open, browser }: { open: (() => Promise<void>) | unde
 }
 
 export function ShortcutsSection({ env }: { env: OptionsEnv }) {
-  const [state, setState] = useState<State>({ phase: 'loading' });
   const shortcuts = env.shortcuts;
-  useEffect(() => {
-    if (!shortcuts) return;
-    let live = true;
-    shortcuts.list().then(
-      (list) => live && setState({ phase: 'ready', list }),
-      (err: unknown) => live && setState({ phase: 'error', message: errorText(err) }),
-    );
-    return () => {
-      live = false;
-    };
-  }, [shortcuts]);
+  const state = useList(shortcuts?.list, [shortcuts]);
   if (!shortcuts) return null;
   return (
     <>
@@ -53,7 +41,7 @@ export function ShortcutsSection({ env }: { env: OptionsEnv }) {
       {state.phase === 'error' && <p class="error">{t('shortcuts_error', state.message)}</p>}
       {state.phase === 'ready' && (
         <dl class="facts" data-testid="shortcuts">
-          {state.list.map((s) => (
+          {state.items.map((s) => (
             <div key={s.name} data-command={s.name}>
               <dt>{describe(s)}</dt>
               <dd>{s.shortcut ? <kbd>{s.shortcut}</kbd> : t('shortcut_none')}</dd>

@@ -47,18 +47,21 @@ export function parseSiteEntry(line: string): string | null {
   return originOfEntry(v);
 }
 
-function parseSiteList(text: string): { list: string[]; error: string | null } {
+/** The entries of a list box, one a line, each once; the first line `parse` refuses is the error (`errKey`, with its number and text). */
+function parseLines(text: string, parse: (line: string) => string | null, errKey: 'err_site_line' | 'err_chat_site_line'): { list: string[]; error: string | null } {
   const list: string[] = [];
   const lines = text.split(/\r?\n/);
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i] ?? '';
     if (!line.trim()) continue;
-    const entry = parseSiteEntry(line);
-    if (entry === null) return { list, error: t('err_site_line', i + 1, line.trim()) };
+    const entry = parse(line);
+    if (entry === null) return { list, error: t(errKey, i + 1, line.trim()) };
     if (!list.includes(entry)) list.push(entry);
   }
   return { list, error: null };
 }
+
+const parseSiteList = (text: string) => parseLines(text, parseSiteEntry, 'err_site_line');
 
 /** One "Other chat sites" line: an http(s) origin (a trailing path is dropped), never a pattern. */
 export function parseChatSiteEntry(line: string): string | null {
@@ -67,17 +70,9 @@ export function parseChatSiteEntry(line: string): string | null {
 }
 
 function parseChatSites(text: string): { list: string[]; error: string | null } {
-  const list: string[] = [];
-  const lines = text.split(/\r?\n/);
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i] ?? '';
-    if (!line.trim()) continue;
-    const entry = parseChatSiteEntry(line);
-    if (entry === null) return { list, error: t('err_chat_site_line', i + 1, line.trim()) };
-    if (!list.includes(entry)) list.push(entry);
-  }
-  if (list.length > MAX_CHAT_SITES) return { list, error: t('err_chat_sites_count', MAX_CHAT_SITES) };
-  return { list, error: null };
+  const { list, error } = parseLines(text, parseChatSiteEntry, 'err_chat_site_line');
+  if (!error && list.length > MAX_CHAT_SITES) return { list, error: t('err_chat_sites_count', MAX_CHAT_SITES) };
+  return { list, error };
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {
@@ -157,11 +152,7 @@ export function fromForm(form: SettingsForm): { settings: FormSettings; errors: 
   if (Object.keys(errors).length > 0) return { settings: null, errors };
   return {
     settings: {
-      paused: form.paused,
-      probeInPrivate: form.probeInPrivate,
-      allowListOnly: form.allowListOnly,
-      legacyIndex: form.legacyIndex,
-      shortHeader: form.shortHeader,
+      ...form,
       allowList: allow.list,
       denyList: deny.list,
       reviewers: reviewers.value,

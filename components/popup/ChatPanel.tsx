@@ -1,13 +1,13 @@
 // On a chat site: every approved skill from every origin, ready to insert into
 // this tab's composer or to copy; one whose findings are not all confirmed offers Confirm.
+import { Loading } from '../shared/Placeholders';
 import { Origin } from '../shared/Origin';
 import { NAME_MAX, display } from '@/lib/render/display';
-import { useEffect, useState } from 'preact/hooks';
-import type { ApprovedSkillSummary } from '../../lib/messages';
+import { useList } from '../shared/use-list';
 import { t } from '../../lib/i18n';
 import { StatusChip } from '../shared/StatusChip';
 import { ExportButton, ExportNote } from '../shared/ExportControls';
-import { errorText, formatDate } from '../shared/format';
+import { formatDate } from '../shared/format';
 import type { SkillActions } from '../shared/actions';
 import type { PopupEnv } from './env';
 
@@ -21,29 +21,13 @@ interface Props {
   version?: number;
 }
 
-type State = { phase: 'loading' } | { phase: 'error'; message: string } | { phase: 'ready'; items: ApprovedSkillSummary[] };
-
 export function ChatPanel({ env, tabId, chatOrigin, actions, version = 0 }: Props) {
-  const [state, setState] = useState<State>({ phase: 'loading' });
-  useEffect(() => {
-    let live = true;
-    env.client
-      .approvedList()
-      .then((items) => live && setState({ phase: 'ready', items: Array.isArray(items) ? items : [] }))
-      .catch((err: unknown) => live && setState({ phase: 'error', message: errorText(err) }));
-    return () => {
-      live = false;
-    };
-  }, [env, version]);
+  const state = useList(() => env.client.approvedList().then((items) => (Array.isArray(items) ? items : [])), [env, version]);
 
   return (
     <section class="section chat-panel" aria-labelledby="chat-title" data-testid="chat-panel">
       <h2 id="chat-title">{t('chat_title')}</h2>
-      {state.phase === 'loading' && (
-        <p class="loading" aria-busy="true">
-          {t('loading')}
-        </p>
-      )}
+      {state.phase === 'loading' && <Loading />}
       {state.phase === 'error' && <p class="error">{t('approved_list_error', state.message)}</p>}
       {state.phase === 'ready' && state.items.length === 0 && <p class="empty">{t('chat_empty')}</p>}
       {state.phase === 'ready' && state.items.length > 0 && (

@@ -7,9 +7,8 @@ import type { OriginReport, SkillReport } from '../../lib/types';
 import { t, type MessageKey } from '../../lib/i18n';
 import type { SkillActions } from '../shared/actions';
 import { SkillCard } from './SkillCard';
+import { DiagnosticItems } from '../shared/Placeholders';
 import type { ChatTab } from './target';
-
-type Diagnostic = OriginReport['diagnostics'][number];
 
 const SKIP_REASONS: Record<string, MessageKey> = {
   'no-site-access': 'skipped_no_site_access',
@@ -20,19 +19,6 @@ const SKIP_REASONS: Record<string, MessageKey> = {
   'private-window': 'skipped_private',
   'not-http': 'skipped_not_http',
 };
-
-/** The lines of a list of diagnostics; `leveled` gives each its level's class. */
-function DiagnosticItems({ items, leveled }: { items: Diagnostic[]; leveled: boolean }) {
-  return (
-    <>
-      {items.map((d, i) => (
-        <li key={i} class={leveled ? `diag-${d.level}` : undefined}>
-          <code>{d.code}</code> {d.message}
-        </li>
-      ))}
-    </>
-  );
-}
 
 /** How long the popup waits before it asks again while the organisation's settings are not known. */
 const POLICY_RETRY_MS = 2000;

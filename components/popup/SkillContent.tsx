@@ -1,5 +1,6 @@
 // The details view's text sections: the SKILL.md rendered safely or raw, and for a changed
 // skill the diff against the approved text (for an archive, its changed files too).
+import { Loading } from '../shared/Placeholders';
 import { useMemo, useState } from 'preact/hooks';
 import type { SkillReport } from '../../lib/types';
 import type { ArchiveFileChange, SkillText } from '../../lib/messages';
@@ -43,11 +44,7 @@ export function ChangesSection({ texts, files }: { texts: { approved: SkillText;
 
 function ContentBody({ text, raw, skill }: { text: TextState; raw: boolean; skill: SkillReport }) {
   if (text.phase === 'loading') {
-    return (
-      <p class="loading" aria-busy="true">
-        {t('loading_text')}
-      </p>
-    );
+    return <Loading text={t('loading_text')} />;
   }
   if (text.phase === 'error') return <p class="error">{t('text_error', text.message)}</p>;
   if (!text.current) return <p class="hint">{t('no_text', skill.statusMessage || skill.status)}</p>;

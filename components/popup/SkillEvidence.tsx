@@ -3,11 +3,13 @@
 // line saying where it was listed), the file's own checksum, whether the signature checks out and
 // the site's key, once, in groups of four; each value in monospace with a copy button. The status
 // code and the engine's notes for the publisher come last.
+import { DiagnosticItems } from '../shared/Placeholders';
 import type { DeclaredDigest, SkillReport } from '../../lib/types';
 import { t, type MessageKey } from '../../lib/i18n';
 import { tn } from '../../lib/i18n/plural';
 import type { WriteClipboard } from '../shared/clipboard';
 import { CopyButton } from '../shared/CopyButton';
+import { Fact } from '../shared/Fact';
 import { Fingerprint } from '../shared/Fingerprint';
 import { sourceLabel } from '../shared/format';
 
@@ -72,8 +74,7 @@ function Checksums({ skill, clipboard }: { skill: SkillReport; clipboard: WriteC
   const matched = actual ? matchedText(actual.matchedForm) : null;
   return (
     <>
-      <dt>{t('evidence_checksums')}</dt>
-      <dd>
+      <Fact term={t('evidence_checksums')}>
         <p data-testid="digest-summary">{digestSummary(skill)}</p>
         {digestGroups(skill.declared).map((g) => (
           <div class="digest" key={g.hex} data-testid="declared-digest">
@@ -81,21 +82,18 @@ function Checksums({ skill, clipboard }: { skill: SkillReport; clipboard: WriteC
             <p class="hint">{t('evidence_declared_in', g.where.join(', '))}</p>
           </div>
         ))}
-      </dd>
+      </Fact>
       {actual && (
-        <>
-          <dt>{t('evidence_file_checksum')}</dt>
-          <dd>
-            <Hex value={actual.raw} what={t('evidence_file_checksum')} clipboard={clipboard} />
-            {actual.lf !== actual.raw && (
-              <>
-                <p class="hint">{t('evidence_lf_checksum')}</p>
-                <Hex value={actual.lf} what={t('evidence_lf_checksum')} clipboard={clipboard} />
-              </>
-            )}
-            {matched && <p class="hint">{matched}</p>}
-          </dd>
-        </>
+        <Fact term={t('evidence_file_checksum')}>
+          <Hex value={actual.raw} what={t('evidence_file_checksum')} clipboard={clipboard} />
+          {actual.lf !== actual.raw && (
+            <>
+              <p class="hint">{t('evidence_lf_checksum')}</p>
+              <Hex value={actual.lf} what={t('evidence_lf_checksum')} clipboard={clipboard} />
+            </>
+          )}
+          {matched && <p class="hint">{matched}</p>}
+        </Fact>
       )}
     </>
   );
@@ -110,12 +108,10 @@ export function EvidenceSection({ skill, keyFp, clipboard }: { skill: SkillRepor
       </summary>
       <dl class="facts stacked">
         <Checksums skill={skill} clipboard={clipboard} />
-        <dt>{t('signature')}</dt>
-        <dd data-testid="signature-state" data-state={skill.signature.state}>
+        <Fact term={t('signature')} data-testid="signature-state" data-state={skill.signature.state}>
           {t(SIGNATURE[skill.signature.state])}
-        </dd>
-        <dt>{t('evidence_site_key')}</dt>
-        <dd>
+        </Fact>
+        <Fact term={t('evidence_site_key')}>
           {keyFp ? (
             <span class="hex-value">
               <Fingerprint value={keyFp} />
@@ -124,25 +120,18 @@ export function EvidenceSection({ skill, keyFp, clipboard }: { skill: SkillRepor
           ) : (
             t('key_none')
           )}
-        </dd>
+        </Fact>
         {skill.attestation && (
-          <>
-            <dt>{t('attestation')}</dt>
-            <dd>
-              <code>{skill.attestation.verdict}</code> {skill.attestation.attester ?? ''}
-            </dd>
-          </>
+          <Fact term={t('attestation')}>
+            <code>{skill.attestation.verdict}</code> {skill.attestation.attester ?? ''}
+          </Fact>
         )}
         {skill.snapshot && (
-          <>
-            <dt>{t('snapshot')}</dt>
-            <dd>
-              <code>{skill.snapshot.state}</code> {skill.snapshot.revision ?? ''}
-            </dd>
-          </>
+          <Fact term={t('snapshot')}>
+            <code>{skill.snapshot.state}</code> {skill.snapshot.revision ?? ''}
+          </Fact>
         )}
-        <dt>{t('status_code')}</dt>
-        <dd>
+        <Fact term={t('status_code')}>
           <code data-testid="status-code">{skill.status}</code>
           {skill.statusCode !== skill.status && (
             <>
@@ -150,18 +139,14 @@ export function EvidenceSection({ skill, keyFp, clipboard }: { skill: SkillRepor
               <code>{skill.statusCode}</code>
             </>
           )}
-        </dd>
+        </Fact>
       </dl>
       {skill.diagnostics.length > 0 && (
         <>
           <h4>{t('diagnostics_title')}</h4>
           <p class="hint">{t('diagnostics_for_publisher')}</p>
           <ul class="diagnostics" lang="en">
-            {skill.diagnostics.map((d, i) => (
-              <li key={i} class={`diag-${d.level}`}>
-                <code>{d.code}</code> {d.message}
-              </li>
-            ))}
+            <DiagnosticItems items={skill.diagnostics} leveled />
           </ul>
         </>
       )}

@@ -2,6 +2,7 @@
 // and Insert hand on. What was checked is in SkillEvidence.tsx.
 import type { SkillReport } from '../../lib/types';
 import { t } from '../../lib/i18n';
+import { Fact } from '../shared/Fact';
 import { formatExactBytes, contextBreakdown, sourceLabel } from '../shared/format';
 
 function safeHttpUrl(value: string | null): string | null {
@@ -19,35 +20,19 @@ function OptionalFacts({ skill }: { skill: SkillReport }) {
   const homepage = safeHttpUrl(skill.homepage);
   return (
     <>
-      {skill.version && (
-        <>
-          <dt>{t('fact_version')}</dt>
-          <dd>{skill.version}</dd>
-        </>
-      )}
-      {skill.license && (
-        <>
-          <dt>{t('fact_license')}</dt>
-          <dd>{skill.license}</dd>
-        </>
-      )}
+      {skill.version && <Fact term={t('fact_version')}>{skill.version}</Fact>}
+      {skill.license && <Fact term={t('fact_license')}>{skill.license}</Fact>}
       {homepage && (
-        <>
-          <dt>{t('fact_homepage')}</dt>
-          <dd class="break">
-            <a href={homepage} target="_blank" rel="noopener noreferrer">
-              {homepage}
-            </a>
-          </dd>
-        </>
+        <Fact term={t('fact_homepage')} class="break">
+          <a href={homepage} target="_blank" rel="noopener noreferrer">
+            {homepage}
+          </a>
+        </Fact>
       )}
       {skill.tool && (
-        <>
-          <dt>{t('fact_tool')}</dt>
-          <dd class="break">
-            {skill.tool.path} <span class="hint">{t('tool_never_run')}</span>
-          </dd>
-        </>
+        <Fact term={t('fact_tool')} class="break">
+          {skill.tool.path} <span class="hint">{t('tool_never_run')}</span>
+        </Fact>
       )}
     </>
   );
@@ -58,26 +43,18 @@ export function FactsSection({ skill }: { skill: SkillReport }) {
     <section class="section" aria-labelledby="facts-title">
       <h3 id="facts-title">{t('facts_title')}</h3>
       <dl class="facts">
-        <dt>{t('fact_url')}</dt>
-        <dd class="break">{skill.url ?? skill.rawUrls.join(', ')}</dd>
-        {skill.crossOrigin && skill.artifactHost && (
-          <>
-            <dt>{t('fact_host')}</dt>
-            <dd>{t('hosted_on', skill.artifactHost)}</dd>
-          </>
-        )}
-        <dt>{t('fact_sources')}</dt>
-        <dd>{skill.sources.map(sourceLabel).join(', ') || t('unknown')}</dd>
-        <dt>{t('fact_type')}</dt>
-        <dd>{skill.archive ? `${skill.type} (${skill.archive.format}, ${skill.archive.entries.length})` : skill.type}</dd>
+        <Fact term={t('fact_url')} class="break">
+          {skill.url ?? skill.rawUrls.join(', ')}
+        </Fact>
+        {skill.crossOrigin && skill.artifactHost && <Fact term={t('fact_host')}>{t('hosted_on', skill.artifactHost)}</Fact>}
+        <Fact term={t('fact_sources')}>{skill.sources.map(sourceLabel).join(', ') || t('unknown')}</Fact>
+        <Fact term={t('fact_type')}>{skill.archive ? `${skill.type} (${skill.archive.format}, ${skill.archive.entries.length})` : skill.type}</Fact>
         <OptionalFacts skill={skill} />
-        <dt>{t('fact_size')}</dt>
-        <dd>{formatExactBytes(skill.size)}</dd>
+        <Fact term={t('fact_size')}>{formatExactBytes(skill.size)}</Fact>
         {skill.contextSize !== null && (
-          <>
-            <dt>{t('fact_inserted')}</dt>
-            <dd data-testid="inserted-size">{contextBreakdown(skill)}</dd>
-          </>
+          <Fact term={t('fact_inserted')} data-testid="inserted-size">
+            {contextBreakdown(skill)}
+          </Fact>
         )}
       </dl>
     </section>

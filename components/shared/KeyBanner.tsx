@@ -3,7 +3,7 @@
 // blocking" is the default, trusting the new key takes a second confirmation.
 import { useState } from 'preact/hooks';
 import type { KeyInfo, KeyReport, Pin } from '../../lib/types';
-import { t } from '../../lib/i18n';
+import { t, type MessageKey } from '../../lib/i18n';
 import { Dialog } from './Dialog';
 import { Fingerprint } from './Fingerprint';
 import { formatDate, formatDuration } from './format';
@@ -22,30 +22,25 @@ export function needsKeyBanner(key: KeyReport): boolean {
 }
 
 function PinnedColumn({ pin, byPolicy }: { pin: Pin; byPolicy: boolean }) {
-  if (byPolicy) {
-    // The administrator's key was never seen in this browser: no dates, the source instead.
-    return (
-      <div class="key-col" data-testid="key-old">
-        <h3>{t('key_old')}</h3>
-        <Fingerprint value={pin.fingerprint} label={t('key_old')} />
-        <p class="hint" data-testid="key-pinned-by-policy">
-          {t('policy_key_pinned')}
-        </p>
-      </div>
-    );
-  }
   return (
     <div class="key-col" data-testid="key-old">
       <h3>{t('key_old')}</h3>
       <Fingerprint value={pin.fingerprint} label={t('key_old')} />
-      <dl class="facts compact">
-        <dt>{t('first_seen')}</dt>
-        <dd data-testid="first-seen">{formatDate(pin.firstSeen)}</dd>
-        <dt>{t('last_seen')}</dt>
-        <dd data-testid="last-seen">{formatDate(pin.lastSeen)}</dd>
-        <dt>{t('in_use_for')}</dt>
-        <dd>{formatDuration(pin.firstSeen, pin.lastSeen)}</dd>
-      </dl>
+      {byPolicy ? (
+        // The administrator's key was never seen in this browser: no dates, the source instead.
+        <p class="hint" data-testid="key-pinned-by-policy">
+          {t('policy_key_pinned')}
+        </p>
+      ) : (
+        <dl class="facts compact">
+          <dt>{t('first_seen')}</dt>
+          <dd data-testid="first-seen">{formatDate(pin.firstSeen)}</dd>
+          <dt>{t('last_seen')}</dt>
+          <dd data-testid="last-seen">{formatDate(pin.lastSeen)}</dd>
+          <dt>{t('in_use_for')}</dt>
+          <dd>{formatDuration(pin.firstSeen, pin.lastSeen)}</dd>
+        </dl>
+      )}
     </div>
   );
 }
@@ -66,33 +61,27 @@ function OfferedColumn({ info, heading }: { info: KeyInfo | null; heading: strin
   );
 }
 
-function bannerTitle(state: KeyReport['state']): string {
-  if (state === 'conflict') return t('key_conflict_title');
-  if (state === 'stopped-signing') return t('key_stopped_title');
-  if (state === 'revoked') return t('key_revoked_title');
-  return t('key_changed_title');
-}
-
-function bannerBody(state: KeyReport['state'], origin: string): string {
-  if (state === 'conflict') return t('key_conflict_body', origin);
-  if (state === 'stopped-signing') return t('key_stopped_body', origin);
-  if (state === 'revoked') return t('key_revoked_body', origin);
-  return t('key_changed_body', origin);
-}
+/** The banner's title and body by the key's state; any other state is a changed key. */
+const BANNER: Partial<Record<KeyReport['state'], [MessageKey, MessageKey]>> = {
+  conflict: ['key_conflict_title', 'key_conflict_body'],
+  'stopped-signing': ['key_stopped_title', 'key_stopped_body'],
+  revoked: ['key_revoked_title', 'key_revoked_body'],
+};
 
 export function KeyBanner({ origin, keyReport, optionsUrl, busy, onTrust, onKeep }: Props) {
   const [confirming, setConfirming] = useState(false);
   const { state, pinned, offered, conflicting } = keyReport;
   const byPolicy = keyReport.pinnedBy === 'policy';
+  const [title, body] = BANNER[state] ?? ['key_changed_title', 'key_changed_body'];
   // A key the administrator pinned is replaced only by the administrator (the background refuses too).
   const canTrust = state === 'changed' && offered !== null && !byPolicy;
   return (
     <section class="banner banner-bad" role="region" aria-labelledby="key-banner-title" data-testid="key-banner">
       <h2 id="key-banner-title">
         <span aria-hidden="true">✕ </span>
-        {bannerTitle(state)}
+        {t(title)}
       </h2>
-      <p>{bannerBody(state, origin)}</p>
+      <p>{t(body, origin)}</p>
       <div class="key-compare">
         {pinned ? <PinnedColumn pin={pinned} byPolicy={byPolicy} /> : state === 'conflict' ? <OfferedColumn info={conflicting} heading={t('key_second')} /> : null}
         <OfferedColumn info={offered} heading={state === 'conflict' ? t('key_first') : t('key_new')} />

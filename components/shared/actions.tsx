@@ -8,7 +8,7 @@ import type { SkillReport } from '../../lib/types';
 import { t } from '../../lib/i18n';
 import { useAnnounce } from './Announcer';
 import { useApprovals } from './use-approvals';
-import { errorText } from './format';
+import { errorText, hostOf } from './format';
 import { useSkillExport, type SkillExporter } from './use-export';
 import { withdrawer } from './use-withdraw';
 import { NAME_MAX, display } from '../../lib/render/display';
@@ -17,15 +17,6 @@ import { approvalNeeds } from './approve';
 import type { Client } from './client';
 import type { WriteClipboard } from './clipboard';
 import type { SaveFile } from './save-file';
-
-/** The chat named by its host ("chatgpt.com"), as the user sees it in the address bar. */
-function hostOf(origin: string): string {
-  try {
-    return new URL(origin).host;
-  } catch {
-    return origin;
-  }
-}
 
 /** What the actions need from the outside world: the popup's and the side panel's env both have it. */
 export interface ActionsEnv {

@@ -29,7 +29,6 @@ export function createClient(send: Send) {
   }
   const none = {} as Record<string, never>;
   return {
-    ready: () => request('skillpin:ready', none),
     report: (origin: string) => request('skillpin:report', { origin }, true),
     /** The report, from the toolbar popup opened over `tabId` (the on-click grant is noted first). */
     reportFromToolbar: (origin: string, tabId: number) => request('skillpin:report', { origin, clickedTab: tabId }, true),
@@ -48,9 +47,7 @@ export function createClient(send: Send) {
     /** The side panel's first rows: what the library asks for as its script starts (components/shared/early.ts). */
     approvedFirstPage: () => request('skillpin:approved-list', { offset: 0, limit: LIBRARY_FIRST_ROWS }),
     insert: (tabId: number, chatOrigin: string, origin: string, url: string) => request('skillpin:insert', { tabId, chatOrigin, origin, url }),
-    /** The side panel's Insert into chat (its own hand-off path, lib/messages/). */
     settingsGet: () => request('skillpin:settings-get', none),
-    settingsSet: (settings: Body<'skillpin:settings-set'>['settings']) => request('skillpin:settings-set', { settings }),
     settingsUpdate: (changes: Body<'skillpin:settings-update'>['changes']) => request('skillpin:settings-update', { changes }),
     policyGet: () => request('skillpin:policy-get', none),
     siteAccess: (origin?: string) => request('skillpin:site-access', origin === undefined ? {} : { origin }),

@@ -72,6 +72,15 @@ export function sourceLabel(source: CandidateSource): string {
   return documentLabel(source);
 }
 
+/** A URL's or origin's host with its port ("chatgpt.com"), as the address bar shows it; the text itself when it is no URL. */
+export function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
+}
+
 export function errorText(err: unknown): string {
   if (err instanceof Error && err.message) return err.message;
   if (typeof err === 'string' && err) return err;

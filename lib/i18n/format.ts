@@ -87,8 +87,3 @@ export function formatSize(bytes: number): string | null {
 export function formatDateTime(ms: number): string {
   return cached('datetime', (l) => new Intl.DateTimeFormat(l, { dateStyle: 'medium', timeStyle: 'short', timeZone: zone })).format(ms);
 }
-
-/** The date alone ("12 Mar 2025"). */
-export function formatDay(ms: number): string {
-  return cached('day', (l) => new Intl.DateTimeFormat(l, { dateStyle: 'medium', timeZone: zone })).format(ms);
-}
