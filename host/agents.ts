@@ -2,11 +2,11 @@
 // skill's files exactly as approved plus `.skillpin.json`, the provenance. The host touches a
 // folder only when it wrote it: the provenance names a mirror record, and that record lists
 // the copy. Files the user changed or added in a copy are the user's: the host leaves them.
-import { existsSync, lstatSync, readdirSync, readFileSync, rmdirSync, rmSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { AGENT_HOME, DESKTOP_AGENTS, type DesktopAgentId } from '../lib/desktop/protocol/agents';
 import { basename, dirname, join } from 'node:path';
 import { AGENT_FOLDERS, type AgentId, PROVENANCE_FILE } from '../lib/desktop/protocol/limits';
-import { clearLeftovers, moveAside, type Placement, writeTreeAtomic } from './atomic';
+import { clearLeftovers, moveAside, type Placement, removeIfEmpty, writeTreeAtomic } from './atomic';
 import { type MirrorRecord, partitionOfRecord, sha256Hex } from './mirror';
 import type { Places } from './places';
 
@@ -107,11 +107,7 @@ function removeEmptyDirs(dir: string, rel = ''): void {
     const path = rel === '' ? name : `${rel}/${name}`;
     if (lstatSync(join(dir, ...path.split('/'))).isDirectory()) removeEmptyDirs(dir, path);
   }
-  try {
-    rmdirSync(join(dir, ...rel.split('/').filter(Boolean)));
-  } catch {
-    // Not empty: it holds the user's files.
-  }
+  removeIfEmpty(join(dir, ...rel.split('/').filter(Boolean)));
 }
 
 /**

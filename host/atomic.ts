@@ -3,7 +3,7 @@
 // files is built beside its final place and swapped in by rename. Temporary names start with
 // `.skillpin-`, which no skill path may use (lib/desktop/protocol/paths.ts).
 import { randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmdirSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
 export const TEMP_PREFIX = '.skillpin-tmp-';
@@ -125,11 +125,7 @@ export function placeNew(staging: string, target: string): void {
       renameSync(staging, target);
     } else if (code === 'ENOTEMPTY' || code === 'EEXIST' || code === 'ENOTDIR' || code === 'EISDIR') throw nameTaken(target);
     else {
-      try {
-        rmdirSync(target);
-      } catch {
-        // Not ours any more.
-      }
+      removeIfEmpty(target);
       throw error;
     }
   }
@@ -172,6 +168,24 @@ function swapIn(parent: string, staging: string, target: string, judge: (movedAs
     if (aside !== null) rmSync(aside, { recursive: true, force: true });
   }
   syncDir(parent);
+}
+
+/** The JSON a file holds, or null when it cannot be read or parsed. */
+export function readJson(path: string): unknown {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8'));
+  } catch {
+    return null;
+  }
+}
+
+/** Removes `dir` when it is an empty folder; anything else (a folder with files, nothing) is left as it is. */
+export function removeIfEmpty(dir: string): void {
+  try {
+    rmdirSync(dir);
+  } catch {
+    // Not empty, not a folder, or already gone.
+  }
 }
 
 /** Removes the temporary and old folders a crashed write left in `dir`. */

@@ -41,8 +41,7 @@ export function originLabel(origin: string): string {
 const short = (text: string): string => createHash('sha256').update(text).digest('hex').slice(0, 8);
 
 function consistent(record: MirrorRecord): boolean {
-  const { format: _f, key: _k, caller: _c, profile: _p, formerPartition: _fp, confirmedRevision: _cr, storedAt: _s, agents: _a, revision, ...facts } = record;
-  return skillRevision(facts) === revision;
+  return skillRevision(record) === record.revision;
 }
 
 function frontmatterOf(bytes: Uint8Array): Record<string, unknown> | null {

@@ -8,6 +8,7 @@ import { accessSync, constants, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { agentsReading, type DesktopAgentId } from '../lib/desktop/protocol/agents';
 import { AGENT_IDS, type AgentId, compareVersions, MIN_HOST_VERSION } from '../lib/desktop/protocol/limits';
+import { readJson } from './atomic';
 import { agentRoot, agentsFound as agentsFoundIn } from './agents';
 import { type McpConfig, mcpConfig } from './install';
 import { MANIFEST_FILE, manifestName, manifestPlaces } from './manifest-places';
@@ -33,13 +34,7 @@ export interface DoctorReport {
   problems: string[];
 }
 
-const readJson = (path: string): Record<string, unknown> | null => {
-  try {
-    return JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
-  } catch {
-    return null;
-  }
-};
+const readObject = (path: string): Record<string, unknown> | null => readJson(path) as Record<string, unknown> | null;
 
 function runnable(path: string): boolean {
   try {
@@ -73,14 +68,14 @@ function installedPart(p: Places): DoctorReport['installed'] {
 }
 
 function manifestsPart(p: Places): DoctorReport['manifests'] {
-  const record = readJson(installFile(p));
+  const record = readObject(installFile(p));
   const listed = Array.isArray(record?.files) ? (record.files as string[]).filter((f) => f.endsWith(MANIFEST_FILE) || /manifests[\\/](chrome|firefox)\.json$/.test(f)) : [];
   const chromeIds = record !== null && Array.isArray(record.chromeIds) && record.chromeIds.length > 0;
   // Every place of the table is looked at; a browser that is not here (so neither is a manifest) has nothing to say.
   const table = manifestPlaces(p).filter((m) => m.written);
   const expected = new Set(table.flatMap((m) => (m.family === 'firefox' || chromeIds ? [join(m.dir, MANIFEST_FILE)] : [])));
   return [...new Set([...table.map((m) => join(m.dir, MANIFEST_FILE)), ...listed])].map((path) => {
-    const m = readJson(path);
+    const m = readObject(path);
     const points = typeof m?.path === 'string' ? m.path : null;
     const allowed = [...(Array.isArray(m?.allowed_origins) ? m.allowed_origins : []), ...(Array.isArray(m?.allowed_extensions) ? m.allowed_extensions : [])] as string[];
     const { browser: name, family } = manifestName(p, path);

@@ -92,9 +92,7 @@ export function checkSkill(skill: WireSkill): Checked {
   if (sha256Hex(skillMd) !== skill.digestRaw || sha256Hex(lfNormalize(skillMd)) !== skill.digestLf) {
     return { ok: false, code: 'digest-mismatch', message: 'SKILL.md does not match the approved digests; nothing was stored.' };
   }
-  const { files: _wire, revision, ...facts } = skill;
-  const computed = skillRevision({ ...facts, files: skill.files.map((f) => ({ path: f.path, sha256: f.sha256, size: f.size })) });
-  if (computed !== revision) return { ok: false, code: 'revision-mismatch', message: 'The revision does not match the skill’s facts; nothing was stored.' };
+  if (skillRevision(skill) !== skill.revision) return { ok: false, code: 'revision-mismatch', message: 'The revision does not match the skill’s facts; nothing was stored.' };
   return { ok: true, files };
 }
 

@@ -4,11 +4,11 @@
 // for a browser on this computer, and on Windows every registry key of the table pointing at them.
 // install.json records every file, key and folder written, so uninstall removes exactly those, then
 // every agent copy and the mirror.
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, rmdirSync, rmSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname, join, sep } from 'node:path';
 import type { BrowserFamily } from '../lib/desktop/protocol/browser-places';
 import { FIREFOX_EXTENSION_ID, NATIVE_HOST_NAME } from '../lib/desktop/protocol/limits';
-import { writeFileAtomic } from './atomic';
+import { readJson, removeIfEmpty, writeFileAtomic } from './atomic';
 import { removeSkill } from './handlers';
 import { withLock } from './lock';
 import { MANIFEST_FILE, manifestPlaces, registryPlaces } from './manifest-places';
@@ -207,12 +207,8 @@ export function mcpConfig(p: Places, node: string, env: Record<string, string>):
 }
 
 export function readInstallRecord(p: Places): InstallRecord | null {
-  try {
-    const v = JSON.parse(readFileSync(installFile(p), 'utf8')) as InstallRecord;
-    return v.format === 1 && Array.isArray(v.files) ? v : null;
-  } catch {
-    return null;
-  }
+  const v = readJson(installFile(p)) as InstallRecord | null;
+  return v?.format === 1 && Array.isArray(v.files) ? v : null;
 }
 
 /**
@@ -250,27 +246,11 @@ function removeInstalled(p: Places, record: InstallRecord | null, run: (command:
     rmSync(file, { force: true });
     removedFiles.push(file);
     // Only folders inside the data folder are removed; the browsers' own folders stay.
-    if (dirname(file).startsWith(p.dataDir)) {
-      try {
-        rmdirSync(dirname(file));
-      } catch {
-        // The folder holds other files.
-      }
-    }
+    if (dirname(file).startsWith(p.dataDir)) removeIfEmpty(dirname(file));
   }
   for (const key of record?.registry ?? []) run('reg', ['delete', key, '/f']);
   // Folders install-host made for a manifest go when nothing else came to live in them, deepest first.
-  for (const folder of [...(record?.folders ?? [])].sort((a, b) => b.length - a.length)) {
-    try {
-      rmdirSync(folder);
-    } catch {
-      // A browser or the user put something there since.
-    }
-  }
-  try {
-    rmdirSync(p.dataDir);
-  } catch {
-    // Not empty or already gone.
-  }
+  for (const folder of [...(record?.folders ?? [])].sort((a, b) => b.length - a.length)) removeIfEmpty(folder);
+  removeIfEmpty(p.dataDir);
   return removedFiles;
 }

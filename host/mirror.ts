@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } 
 import { join } from 'node:path';
 import { type AgentId, isAgentId } from '../lib/desktop/protocol/limits';
 import type { SkillFacts } from '../lib/desktop/protocol/wire';
-import { clearLeftovers, OLD_PREFIX, writeFileAtomic, writeTreeAtomic } from './atomic';
+import { clearLeftovers, OLD_PREFIX, readJson, writeFileAtomic, writeTreeAtomic } from './atomic';
 import { HOST_VERSION } from './version';
 
 export const RECORD_FILE = 'record.json';
@@ -153,12 +153,7 @@ export class Mirror {
 
   /** True when the partition's copies were last judged by this version of the program (never, for a partition a host before 1.1.0 wrote). */
   judgedByThisVersion(partition: string): boolean {
-    try {
-      const v = JSON.parse(readFileSync(join(this.partitionDir(partition), RULES_FILE), 'utf8')) as { host?: unknown };
-      return v.host === HOST_VERSION;
-    } catch {
-      return false;
-    }
+    return (readJson(join(this.partitionDir(partition), RULES_FILE)) as { host?: unknown } | null)?.host === HOST_VERSION;
   }
 
   markJudged(partition: string): void {
@@ -166,12 +161,8 @@ export class Mirror {
   }
 
   private read(dir: string, key: string): MirrorRecord | null {
-    try {
-      const value: unknown = JSON.parse(readFileSync(join(dir, RECORD_FILE), 'utf8'));
-      return isRecord(value, key) ? value : null;
-    } catch {
-      return null;
-    }
+    const value = readJson(join(dir, RECORD_FILE));
+    return isRecord(value, key) ? value : null;
   }
 
   record(partition: string, key: string): MirrorRecord | null {

@@ -2,7 +2,8 @@
 // argument, it reads framed messages on stdin and answers each on stdout. The caller must be one
 // of the extension ids install-host wrote down; any other gets an error for every message and
 // the mirror is not touched. Nothing but frames is ever written to stdout.
-import { existsSync, readFileSync, rmdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { readJson, removeIfEmpty } from './atomic';
 import { MAX_MESSAGE_TO_HOST } from '../lib/desktop/protocol/limits';
 import { type HostReply, parseHostRequest } from '../lib/desktop/protocol/wire';
 import { decodeJson, encodeFrame, FrameReader } from './framing';
@@ -17,13 +18,9 @@ export interface InstalledIds {
 
 /** The extension ids the host was installed for; none when install-host never ran. */
 export function installedIds(places: Places): InstalledIds {
-  try {
-    const v = JSON.parse(readFileSync(installFile(places), 'utf8')) as Partial<InstalledIds>;
-    const list = (x: unknown): string[] => (Array.isArray(x) ? x.filter((s): s is string => typeof s === 'string') : []);
-    return { chromeIds: list(v.chromeIds), firefoxIds: list(v.firefoxIds) };
-  } catch {
-    return { chromeIds: [], firefoxIds: [] };
-  }
+  const v = readJson(installFile(places)) as Partial<InstalledIds> | null;
+  const list = (x: unknown): string[] => (Array.isArray(x) ? x.filter((s): s is string => typeof s === 'string') : []);
+  return { chromeIds: list(v?.chromeIds), firefoxIds: list(v?.firefoxIds) };
 }
 
 /**
@@ -61,13 +58,7 @@ const GONE = 'Skillpin’s desktop program was uninstalled while it was running;
 
 /** After uninstall-host: the folders a waiting write may have made again, removed when empty. */
 function tidyAfterUninstall(places: Places): void {
-  for (const dir of [mirrorDir(places), places.dataDir]) {
-    try {
-      rmdirSync(dir);
-    } catch {
-      // Not empty or already gone.
-    }
-  }
+  for (const dir of [mirrorDir(places), places.dataDir]) removeIfEmpty(dir);
 }
 
 /** Answers one frame's bytes. Exported for the tests that feed frames without a process. */

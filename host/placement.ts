@@ -6,13 +6,13 @@
 // two leaves a record naming a copy that may be absent or whole, never a copy no record names. A
 // copy is put in place only where nothing is (a folder the user made meanwhile stays theirs), and
 // replaced or removed only while it is still exactly the copy Skillpin wrote.
-import { rmdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { grantsOf, needsConfirmation } from '../lib/desktop/protocol/grants';
 import type { AgentId } from '../lib/desktop/protocol/limits';
 import { baseFolderName, folderCandidates } from '../lib/desktop/protocol/names';
 import type { AgentOutcome, AgentRequest } from '../lib/desktop/protocol/wire';
 import { parseFrontmatter } from '../lib/parse/skill-md';
+import { removeIfEmpty } from './atomic';
 import { agentRoot, copyUnchanged, inspect, ownsProvenance, removeCopy, writeCopy } from './agents';
 import type { Mirror, MirrorRecord } from './mirror';
 import type { Places } from './places';
@@ -65,14 +65,6 @@ export function dropCopy(ctx: HostContext, record: MirrorRecord, agent: AgentId)
   const { kept } = removeCopy(root, owned.folder, st.provenance);
   if (kept.length === 0) return outcome(record, agent, 'removed', owned.folder);
   return outcome(record, agent, 'copy-modified', owned.folder, `Skillpin removed its files; files you changed or added stay: ${kept.slice(0, 10).join(', ')}.`);
-}
-
-function removeIfEmpty(dir: string): void {
-  try {
-    rmdirSync(dir);
-  } catch {
-    // Not empty (or not a folder): it is someone's.
-  }
 }
 
 const isNameTaken = (error: unknown): boolean => (error as { code?: string }).code === 'name-taken';

@@ -159,35 +159,7 @@ export function findComposer(doc: Document, adapter: ChatAdapter | null, target:
   return any === null ? null : found(any, null);
 }
 
-const BLOCK_TAGS = new Set([
-  'address',
-  'article',
-  'aside',
-  'blockquote',
-  'dd',
-  'div',
-  'dl',
-  'dt',
-  'figcaption',
-  'figure',
-  'footer',
-  'h1',
-  'h2',
-  'h3',
-  'h4',
-  'h5',
-  'h6',
-  'header',
-  'hr',
-  'li',
-  'ol',
-  'p',
-  'pre',
-  'section',
-  'table',
-  'tr',
-  'ul',
-]);
+const BLOCK_TAGS = new Set('address|article|aside|blockquote|dd|div|dl|dt|figcaption|figure|footer|h1|h2|h3|h4|h5|h6|header|hr|li|ol|p|pre|section|table|tr|ul'.split('|'));
 
 const SKIPPED_TAGS = new Set(['script', 'style', 'template', 'img', 'svg', 'canvas', 'video', 'audio']);
 

@@ -7,7 +7,7 @@ import { grantsOf, needsConfirmation } from './protocol/grants';
 import { type AgentId, MAX_BYTES_PER_SKILL, MAX_FILES_PER_SKILL } from './protocol/limits';
 import { checkSkillPaths } from './protocol/paths';
 import { type AgentRequest, parseHostRequest, type SkillFacts, type SkillRef, type SyncEntry, type WireSkill } from './protocol/wire';
-import { skillKey, skillRevision } from './protocol/revision';
+import { factsOf, skillKey, skillRevision } from './protocol/revision';
 
 /** A skill that may be used now, as the hand-off gate gives it: its approved files and facts. */
 export interface MirrorableSkill extends SkillFacts {
@@ -73,18 +73,7 @@ function localProblem(skill: MirrorableSkill): string | null {
 async function planOne(skill: MirrorableSkill, choices: AgentChoices): Promise<PlannedSkill> {
   const ref = { origin: skill.origin, url: skill.url };
   const files = await Promise.all(skill.files.map(async (f) => ({ path: f.path, bytes: f.bytes, sha256: toHex(await sha256(f.bytes)), size: f.bytes.length })));
-  const facts = {
-    origin: skill.origin,
-    url: skill.url,
-    name: skill.name,
-    type: skill.type,
-    digestLf: skill.digestLf,
-    digestRaw: skill.digestRaw,
-    archiveSha256: skill.archiveSha256,
-    keyFingerprint: skill.keyFingerprint,
-    verification: skill.verification,
-    approvedAt: skill.approvedAt,
-  };
+  const facts = factsOf(skill);
   const revision = skillRevision({ ...facts, files });
   const skillMd = files.find((f) => f.path === 'SKILL.md')?.bytes ?? new Uint8Array(0);
   const needs =

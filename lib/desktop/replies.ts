@@ -5,7 +5,7 @@ import { parseInput, text, z } from '../input';
 import { isDesktopAgentId } from './protocol/agents';
 import { type AgentId, isAgentId } from './protocol/limits';
 import { isHttpOrigin } from '../origin';
-import { type HostReply, VERIFICATIONS } from './protocol/wire';
+import { AGENT_STATES, ERROR_CODES, type HostReply, VERIFICATIONS } from './protocol/wire';
 
 const string = text(4096);
 const id = z.int().check(z.nonnegative());
@@ -14,24 +14,12 @@ const ref = { origin: z.custom<string>(isHttpOrigin), url: string };
 const outcome = z.object({
   ...ref,
   agent,
-  state: z.enum(['written', 'unchanged', 'removed', 'needs-confirmation', 'name-taken', 'copy-modified', 'failed']),
+  state: z.enum(AGENT_STATES),
   folder: z.nullable(string),
   message: z.nullable(string),
 });
 const held = z.object({ ...ref, name: string, revision: string, verification: z.enum(VERIFICATIONS), approvedAt: id, agents: z.array(z.object({ agent, folder: string })) });
-const errorCode = z.enum([
-  'message-too-large',
-  'malformed-json',
-  'unknown-type',
-  'invalid-message',
-  'unsupported-protocol',
-  'caller-not-allowed',
-  'digest-mismatch',
-  'revision-mismatch',
-  'busy',
-  'not-installed',
-  'internal',
-]);
+const errorCode = z.enum(ERROR_CODES);
 
 const REPLY = z.discriminatedUnion('type', [
   z.object({ type: z.literal('hello'), id, protocol: id, version: string, held: id, agents: z.array(z.object({ agent, folder: string, present: z.boolean() })), found: z.optional(z.array(string)) }),

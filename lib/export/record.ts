@@ -1,7 +1,7 @@
 // "An export is a snapshot, and Skillpin says so": what was exported for upload is
 // recorded (origin, URL, digest, key, date) so that a later `content-changed` or `key-changed`,
 // or a newer approval of other bytes, marks the exported copy out of date.
-import { HEX64 } from '../input';
+import { HEX64, parseInput, z } from '../input';
 import type { SkillReport } from '../types';
 
 export interface ExportRecord {
@@ -29,31 +29,25 @@ export interface ExportStatus extends ExportRecord {
 /** Records kept (the most recent export of each skill; the oldest go first beyond this). */
 export const MAX_EXPORT_RECORDS = 1000;
 
-const isStr = (v: unknown): v is string => typeof v === 'string' && v.length > 0 && v.length <= 8192;
+const str = z.string().check(z.minLength(1), z.maxLength(8192));
+const hex = z.string().check(z.regex(HEX64));
+// Records written before the file set was recorded have no filesDigest.
+const RECORD = z.object({
+  origin: str,
+  url: str,
+  name: z.string(),
+  digestLf: hex,
+  digestRaw: hex,
+  keyFingerprint: z.nullable(str),
+  archiveSha256: z.nullable(hex),
+  filesDigest: z.optional(z.nullable(hex)),
+  exportedAt: z.number(),
+});
 
 /** A stored record, or null when the value does not have its shape (it is then dropped, nothing else). */
 export function toExportRecord(v: unknown): ExportRecord | null {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return null;
-  const r = v as Record<string, unknown>;
-  if (!isStr(r.origin) || !isStr(r.url) || typeof r.name !== 'string') return null;
-  if (typeof r.digestLf !== 'string' || !HEX64.test(r.digestLf) || typeof r.digestRaw !== 'string' || !HEX64.test(r.digestRaw)) return null;
-  if (!(r.keyFingerprint === null || isStr(r.keyFingerprint))) return null;
-  if (!(r.archiveSha256 === null || (typeof r.archiveSha256 === 'string' && HEX64.test(r.archiveSha256)))) return null;
-  // Records written before the file set was recorded have none.
-  const filesDigest = r.filesDigest === undefined ? null : r.filesDigest;
-  if (!(filesDigest === null || (typeof filesDigest === 'string' && HEX64.test(filesDigest)))) return null;
-  if (typeof r.exportedAt !== 'number' || !Number.isFinite(r.exportedAt)) return null;
-  return {
-    origin: r.origin,
-    url: r.url,
-    name: r.name,
-    digestLf: r.digestLf,
-    digestRaw: r.digestRaw,
-    keyFingerprint: r.keyFingerprint,
-    archiveSha256: r.archiveSha256,
-    filesDigest,
-    exportedAt: r.exportedAt,
-  };
+  const r = parseInput(RECORD, v);
+  return r.ok ? { ...r.value, filesDigest: r.value.filesDigest ?? null } : null;
 }
 
 /** Every well-formed record of a stored list (anything else stored there yields none). */

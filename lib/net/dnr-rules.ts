@@ -8,6 +8,7 @@
 // probing itself, or its artifacts, each redirect hop after its own check) first takes a permit:
 // a higher-priority allow rule for exactly that URL, held while that request runs.
 import { createRuleQueue, type RuleChange, type SessionRule } from './rule-queue';
+import { keyOf } from './request-guard';
 import { ADDRESS_NAMES, LOCAL_SUFFIXES, LOOPBACK_NAMES, classifyHost } from './url-safety';
 
 export type { RuleChange, SessionRule } from './rule-queue';
@@ -70,13 +71,6 @@ export function blockRules(extensionId: string): SessionRule[] {
 /** Whether the block rules stop a request to `url`, so that it needs a permit first. */
 export function needsPermit(url: URL): boolean {
   return url.hostname.startsWith('[') || classifyHost(url.hostname) !== 'public';
-}
-
-/** The URL a request is made for, as the browser matches it (no fragment). */
-export function requestKey(url: URL): string {
-  const u = new URL(url.href);
-  u.hash = '';
-  return u.href;
 }
 
 /**
@@ -158,7 +152,7 @@ export function createPermits(update: (change: RuleChange) => Promise<void>, opt
     },
     async acquire(url) {
       if (!needsPermit(url)) return () => undefined;
-      const href = requestKey(url);
+      const href = keyOf(url.href);
       let mine = held.get(href);
       if (mine && mine.reserved > 0) {
         // The reservation's hold becomes this request's.
@@ -186,7 +180,7 @@ export function createPermits(update: (change: RuleChange) => Promise<void>, opt
     async reserve(urls) {
       const mine = new Map<string, Held>();
       for (const url of urls) {
-        const href = requestKey(url);
+        const href = keyOf(url.href);
         if (!needsPermit(url) || mine.has(href)) continue;
         const h = take(href);
         h.count += 1;

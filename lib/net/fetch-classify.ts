@@ -5,22 +5,14 @@ import type { FetchResult } from './fetch-result';
 import { retryAfterMs } from './cache-policy';
 import { sniffsAsHtml } from './html-sniff';
 import { capFor } from './limits';
-import { discardBody, transient, type RequestCtx } from './fetch-request';
+import { absent, discardBody, transient, type RequestCtx } from './fetch-request';
 
 /** The result of the final response `response`, reached at `current` after `redirects` hops. */
 export async function classify(c: RequestCtx, response: Response, current: URL, redirects: number): Promise<FetchResult> {
   const finalUrl = current.href;
   const status = response.status;
   const contentType = response.headers.get('content-type');
-  const absent = (reason: 'not-found' | 'forbidden' | 'client-error' | 'html' | 'redirect-blocked'): FetchResult => ({
-    kind: 'absent',
-    url: c.url,
-    finalUrl,
-    status,
-    reason,
-    contentType,
-    ms: c.ms(),
-  });
+  const absentAs = (reason: 'not-found' | 'forbidden' | 'client-error' | 'html' | 'redirect-blocked'): FetchResult => absent(c, reason, finalUrl, status, contentType);
 
   if (status >= 200 && status <= 299) {
     const cap = c.opts.cap ?? capFor(c.kind);
@@ -30,11 +22,8 @@ export async function classify(c: RequestCtx, response: Response, current: URL, 
     } catch {
       return transient(c, 'network');
     }
-    if (body === OVER_BUDGET) return { kind: 'too-large', url: c.url, finalUrl, status, limit: cap, contentType, ms: c.ms(), budget: true };
-    if (body === null) {
-      return { kind: 'too-large', url: c.url, finalUrl, status, limit: cap, contentType, ms: c.ms() };
-    }
-    if (sniffsAsHtml(body, contentType, c.kind)) return absent('html');
+    if (body === OVER_BUDGET || body === null) return { kind: 'too-large', url: c.url, finalUrl, status, limit: cap, contentType, ms: c.ms(), ...(body === null ? {} : { budget: true as const }) };
+    if (sniffsAsHtml(body, contentType, c.kind)) return absentAs('html');
     return {
       kind: 'ok',
       url: c.url,
@@ -52,7 +41,7 @@ export async function classify(c: RequestCtx, response: Response, current: URL, 
 
   discardBody(response);
   if (status === 304) {
-    if (c.etagSent === null && c.lastModifiedSent === null) return absent('client-error');
+    if (c.etagSent === null && c.lastModifiedSent === null) return absentAs('client-error');
     return {
       kind: 'not-modified',
       url: c.url,
@@ -64,8 +53,8 @@ export async function classify(c: RequestCtx, response: Response, current: URL, 
       lastModified: response.headers.get('last-modified') ?? c.lastModifiedSent,
     };
   }
-  if (status === 404 || status === 410) return absent('not-found');
-  if (status === 401 || status === 403) return absent('forbidden');
+  if (status === 404 || status === 410) return absentAs('not-found');
+  if (status === 401 || status === 403) return absentAs('forbidden');
   if (status === 429 || (status >= 500 && status <= 599)) {
     return {
       kind: 'transient',
@@ -76,8 +65,8 @@ export async function classify(c: RequestCtx, response: Response, current: URL, 
       ms: c.ms(),
     };
   }
-  if (status >= 400 && status <= 499) return absent('client-error');
-  if (status >= 300 && status <= 399) return absent('redirect-blocked');
+  if (status >= 400 && status <= 499) return absentAs('client-error');
+  if (status >= 300 && status <= 399) return absentAs('redirect-blocked');
   return { kind: 'transient', url: c.url, status: status || null, reason: 'network', retryAfterMs: null, ms: c.ms() };
 }
 

@@ -6,9 +6,9 @@
 import type { FetchLike } from '../types';
 import type { FetchResult } from './fetch-result';
 import { LIMITS } from './limits';
-import { UNRESOLVED, type RequestGuard, type RequestWatch } from './request-guard';
+import { keyOf, UNRESOLVED, type RequestGuard, type RequestWatch } from './request-guard';
 import { checkArtifactUrl } from './url-safety';
-import { blocked, discardBody, keyOf, parseUrl, transient, type RequestCtx } from './fetch-request';
+import { absent, blocked, discardBody, parseUrl, transient, type RequestCtx } from './fetch-request';
 
 const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
 
@@ -20,9 +20,7 @@ export function checkHop(c: RequestCtx, target: URL, status: number | null, cont
     const check = checkArtifactUrl(c.origin, target);
     return check.ok ? null : blocked(c, check.code);
   }
-  if (target.origin !== c.origin) {
-    return { kind: 'absent', url: c.url, finalUrl: target.href, status, reason: 'cross-origin-redirect', contentType, ms: c.ms() };
-  }
+  if (target.origin !== c.origin) return absent(c, 'cross-origin-redirect', target.href, status, contentType);
   return null;
 }
 
@@ -31,13 +29,11 @@ export function judgeChain(c: RequestCtx, urls: readonly string[]): FetchResult 
   const seen = new Set<string>();
   for (let i = 0; i < urls.length; i++) {
     const hop = parseUrl(urls[i] ?? '');
-    if (!hop) return { kind: 'absent', url: c.url, finalUrl: null, status: null, reason: 'redirect-blocked', contentType: null, ms: c.ms() };
+    if (!hop) return absent(c, 'redirect-blocked');
     if (i > 0) {
       const verdict = checkHop(c, hop, null, null);
       if (verdict) return verdict;
-      if (i > LIMITS.maxRedirects || seen.has(hop.href)) {
-        return { kind: 'absent', url: c.url, finalUrl: hop.href, status: null, reason: 'too-many-redirects', contentType: null, ms: c.ms() };
-      }
+      if (i > LIMITS.maxRedirects || seen.has(hop.href)) return absent(c, 'too-many-redirects', hop.href);
     }
     seen.add(hop.href);
   }
@@ -77,9 +73,7 @@ export async function followGuarded(c: RequestCtx, fetch: FetchLike, requestGuar
       if (c.timedOut()) return { result: transient(c, 'timeout') };
       // Chromium reports a loop or more than 20 hops only as a network error (the Fetch
       // standard's redirect limit: https://fetch.spec.whatwg.org/#http-redirect-fetch).
-      if (chain && chain.urls.length > 1) {
-        return { result: { kind: 'absent', url: c.url, finalUrl: null, status: null, reason: 'too-many-redirects', contentType: null, ms: c.ms() } };
-      }
+      if (chain && chain.urls.length > 1) return { result: absent(c, 'too-many-redirects') };
       return { result: transient(c, 'network') };
     }
     const final: URL = (res.url ? parseUrl(res.url) : null) ?? c.requested;
@@ -96,7 +90,7 @@ export async function followGuarded(c: RequestCtx, fetch: FetchLike, requestGuar
       discardBody(res);
       if (verdict) return { result: verdict };
       if (chain?.refused) return { result: blocked(c, chain.refused.reason) };
-      return { result: { kind: 'absent', url: c.url, finalUrl: final.href, status: res.status, reason: 'redirect-blocked', contentType: res.headers.get('content-type'), ms: c.ms() } };
+      return { result: absent(c, 'redirect-blocked', final.href, res.status, res.headers.get('content-type')) };
     }
     return { response: res, current: final, redirects: chain.urls.length - 1 };
   } finally {
@@ -129,11 +123,9 @@ export async function followByHand(c: RequestCtx, fetch: FetchLike): Promise<Fol
         // (https://fetch.spec.whatwg.org/#http-redirect-fetch), and
         // the hops are invisible here: the chain cannot be followed, so treat it like a
         // chain over the hop limit (FORMATS.md §9.2) rather than as an outage to retry.
-        return { result: { kind: 'absent', url: c.url, finalUrl: null, status: null, reason: 'too-many-redirects', contentType: null, ms: c.ms() } };
+        return { result: absent(c, 'too-many-redirects') };
       }
-      if (response.type === 'opaqueredirect') {
-        return { result: { kind: 'absent', url: c.url, finalUrl: null, status: null, reason: 'redirect-blocked', contentType: null, ms: c.ms() } };
-      }
+      if (response.type === 'opaqueredirect') return { result: absent(c, 'redirect-blocked') };
       const final: URL = (response.url ? parseUrl(response.url) : null) ?? current;
       if (response.redirected || final.href !== current.href) {
         redirects += 1;
@@ -151,15 +143,11 @@ export async function followByHand(c: RequestCtx, fetch: FetchLike): Promise<Fol
     const contentType = response.headers.get('content-type');
     discardBody(response);
     const next: URL | null = location === null ? null : parseUrl(location, current);
-    if (!next) {
-      return { result: { kind: 'absent', url: c.url, finalUrl: current.href, status: response.status, reason: 'redirect-blocked', contentType, ms: c.ms() } };
-    }
+    if (!next) return { result: absent(c, 'redirect-blocked', current.href, response.status, contentType) };
     redirects += 1;
     const verdict = checkHop(c, next, response.status, contentType);
     if (verdict) return { result: verdict };
-    if (redirects > LIMITS.maxRedirects || visited.has(next.href)) {
-      return { result: { kind: 'absent', url: c.url, finalUrl: next.href, status: response.status, reason: 'too-many-redirects', contentType, ms: c.ms() } };
-    }
+    if (redirects > LIMITS.maxRedirects || visited.has(next.href)) return { result: absent(c, 'too-many-redirects', next.href, response.status, contentType) };
     visited.add(next.href);
     current = next;
   }

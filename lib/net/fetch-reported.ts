@@ -8,7 +8,7 @@ import type { FetchResult } from './fetch-result';
 import { LIMITS } from './limits';
 import { UNRESOLVED, type RequestGuard, type RequestWatch } from './request-guard';
 import { needsAddressCheck, vetAddresses } from './dns-check';
-import { blocked, discardBody, parseUrl, transient, type RequestCtx } from './fetch-request';
+import { absent, blocked, discardBody, parseUrl, transient, type RequestCtx } from './fetch-request';
 import { checkHop, watchFor, type Followed } from './fetch-redirects';
 
 type Step = { response: Response; next: URL | null; status: number | null } | { result: FetchResult };
@@ -48,7 +48,7 @@ async function reportedStep(c: RequestCtx, fetch: FetchLike, requestGuard: Reque
     // The Location the opaque redirect hides, as the browser reported it.
     const chain = await watch.settled(undefined, (ch) => ch.redirectTo !== null);
     const next = chain?.redirectTo ? parseUrl(chain.redirectTo, url) : null;
-    if (!next) return { result: { kind: 'absent', url: c.url, finalUrl: url.href, status: null, reason: 'redirect-blocked', contentType: null, ms: c.ms() } };
+    if (!next) return { result: absent(c, 'redirect-blocked', url.href) };
     return { response: res, next, status: null };
   } finally {
     watch.close();
@@ -67,9 +67,7 @@ export async function followReported(c: RequestCtx, fetch: FetchLike, requestGua
     redirects += 1;
     const verdict = checkHop(c, step.next, step.status, null);
     if (verdict) return { result: verdict };
-    if (redirects > LIMITS.maxRedirects || visited.has(step.next.href)) {
-      return { result: { kind: 'absent', url: c.url, finalUrl: step.next.href, status: step.status, reason: 'too-many-redirects', contentType: null, ms: c.ms() } };
-    }
+    if (redirects > LIMITS.maxRedirects || visited.has(step.next.href)) return { result: absent(c, 'too-many-redirects', step.next.href, step.status) };
     visited.add(step.next.href);
     current = step.next;
   }

@@ -16,10 +16,6 @@ export function discardBody(response: Response): void {
   }
 }
 
-export function keyOf(text: string): string {
-  return parseUrl(text)?.href ?? text;
-}
-
 export function parseUrl(text: string, base?: URL): URL | null {
   try {
     const u = base ? new URL(text, base) : new URL(text);
@@ -51,6 +47,17 @@ export interface RequestCtx {
 
 export function blocked(c: Pick<RequestCtx, 'url' | 'ms'>, reason: string): FetchResult {
   return { kind: 'blocked', url: c.url, reason, ms: c.ms() };
+}
+
+/** An `absent` result: the document is not there (or not where it may be used). */
+export function absent(
+  c: Pick<RequestCtx, 'url' | 'ms'>,
+  reason: Extract<FetchResult, { kind: 'absent' }>['reason'],
+  finalUrl: string | null = null,
+  status: number | null = null,
+  contentType: string | null = null,
+): FetchResult {
+  return { kind: 'absent', url: c.url, finalUrl, status, reason, contentType, ms: c.ms() };
 }
 
 export function transient(c: Pick<RequestCtx, 'url' | 'ms' | 'timedOut'>, reason: 'timeout' | 'network'): FetchResult {

@@ -103,14 +103,9 @@ export interface WatcherOptions {
   manualRedirects?: boolean;
 }
 
-interface Entry {
+interface Entry extends WatchedChain {
   rules: WatchRules;
   key: string;
-  urls: string[];
-  refused: { url: string; reason: string } | null;
-  ended: boolean;
-  redirectTo: string | null;
-  addresses: Record<string, string>;
   /** URLs filed from an event that came before the request's own onBeforeRequest. */
   early: Set<string>;
   requestId: string | null;
@@ -168,7 +163,8 @@ function sameHost(url: string, origin: string): boolean {
   }
 }
 
-function keyOf(url: string): string {
+/** The URL as a request is made for it (no fragment); text that is no URL, as it is. */
+export function keyOf(url: string): string {
   try {
     const u = new URL(url);
     u.hash = '';

@@ -7,6 +7,7 @@ import type { SkillOutcome } from './skill-outcome';
 import { skillContextBreakdown, type SkillContextInput } from '../skill-context/block';
 import { estimateTokenCount } from '../verify/tokens';
 import { diag } from './codes';
+import { emptyReport } from './skipped-report';
 
 function firstOf<T>(values: (T | null | undefined)[]): T | null {
   for (const v of values) if (v !== null && v !== undefined) return v;
@@ -196,20 +197,8 @@ export interface ReportParts {
 }
 
 export function buildReport(p: ReportParts): OriginReport {
-  return {
-    reportVersion: 1,
-    origin: p.origin,
-    state: 'done',
-    skippedBecause: null,
-    startedAt: p.startedAt,
-    finishedAt: p.finishedAt,
-    publishes: p.publishes,
-    sources: p.sources,
-    key: p.key,
-    skills: p.skills,
-    diagnostics: p.diagnostics,
-    summary: summarize(p.skills),
-  };
+  const { origin, startedAt, finishedAt, ...rest } = p;
+  return { ...emptyReport(origin, 'done', startedAt, finishedAt), ...rest, summary: summarize(p.skills) };
 }
 
 /**
@@ -222,19 +211,5 @@ export function errorReport(origin: string, previous: OriginReport | null, start
   if (previous) {
     return { ...previous, state: 'error', startedAt, finishedAt, diagnostics: [...previous.diagnostics.filter((x) => x.code !== 'engine-error'), d] };
   }
-  const skills: SkillReport[] = [];
-  return {
-    reportVersion: 1,
-    origin,
-    state: 'error',
-    skippedBecause: null,
-    startedAt,
-    finishedAt,
-    publishes: false,
-    sources: [],
-    key: { state: 'none', pinned: null, offered: null, conflicting: null },
-    skills,
-    diagnostics: [d],
-    summary: summarize(skills),
-  };
+  return { ...emptyReport(origin, 'error', startedAt, finishedAt), diagnostics: [d] };
 }

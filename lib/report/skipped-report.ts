@@ -1,14 +1,16 @@
-// The report of an origin that was not probed because of the user's settings.
+// The report of an origin that was not probed because of the user's settings, and the empty report
+// the other reports start from.
 import type { OriginReport } from '../types';
 
-export function skippedReport(origin: string, reason: string, now: number): OriginReport {
+/** A report of no source, no key and no skill. */
+export function emptyReport(origin: string, state: OriginReport['state'], startedAt: number | null, finishedAt: number): OriginReport {
   return {
     reportVersion: 1,
     origin,
-    state: 'skipped',
-    skippedBecause: reason,
-    startedAt: null,
-    finishedAt: now,
+    state,
+    skippedBecause: null,
+    startedAt,
+    finishedAt,
     publishes: false,
     sources: [],
     key: { state: 'none', pinned: null, offered: null, conflicting: null },
@@ -16,4 +18,8 @@ export function skippedReport(origin: string, reason: string, now: number): Orig
     diagnostics: [],
     summary: { total: 0, usable: 0, approved: 0, warnings: 0, byStatus: {} },
   };
+}
+
+export function skippedReport(origin: string, reason: string, now: number): OriginReport {
+  return { ...emptyReport(origin, 'skipped', null, now), skippedBecause: reason };
 }

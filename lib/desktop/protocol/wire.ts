@@ -87,7 +87,8 @@ export type HostRequest =
 
 export const PROFILE_ID = /^[0-9a-f]{32}$/;
 
-export type AgentState = 'written' | 'unchanged' | 'removed' | 'needs-confirmation' | 'name-taken' | 'copy-modified' | 'failed';
+export const AGENT_STATES = ['written', 'unchanged', 'removed', 'needs-confirmation', 'name-taken', 'copy-modified', 'failed'] as const;
+export type AgentState = (typeof AGENT_STATES)[number];
 
 export interface AgentOutcome extends SkillRef {
   agent: AgentId;
@@ -105,18 +106,20 @@ export interface HeldSkill extends SkillRef {
   agents: { agent: AgentId; folder: string }[];
 }
 
-export type ErrorCode =
-  | 'message-too-large'
-  | 'malformed-json'
-  | 'unknown-type'
-  | 'invalid-message'
-  | 'unsupported-protocol'
-  | 'caller-not-allowed'
-  | 'digest-mismatch'
-  | 'revision-mismatch'
-  | 'busy'
-  | 'not-installed'
-  | 'internal';
+export const ERROR_CODES = [
+  'message-too-large',
+  'malformed-json',
+  'unknown-type',
+  'invalid-message',
+  'unsupported-protocol',
+  'caller-not-allowed',
+  'digest-mismatch',
+  'revision-mismatch',
+  'busy',
+  'not-installed',
+  'internal',
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
 
 export type HostReply =
   | {
