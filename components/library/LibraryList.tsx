@@ -6,7 +6,7 @@ import type { LibraryEntry, LibraryGroup } from './filter';
 import { t } from '../../lib/i18n';
 import { NAME_MAX, display } from '../../lib/render/display';
 import { ExportButton, ExportNote } from '../shared/ExportControls';
-import type { SkillActions } from '../shared/actions';
+import { CopyContextButton, InsertButton, type SkillActions } from '../shared/actions';
 import { formatDate, insertedSize } from '../shared/format';
 import { toneMark } from '../shared/status';
 import type { ActiveTab } from './env';
@@ -32,6 +32,14 @@ function Row({ entry, index, active, tab, actions, onReview, onPick }: RowProps)
   const name = display(item.name, NAME_MAX);
   const tone = attentionTone(item);
   const size = insertedSize({ contextSize: item.size, tokens: item.tokens });
+  const chip = (attention?: string) => (
+    <span class={`chip chip-${tone}`} data-attention={attention}>
+      <span class="chip-mark" aria-hidden="true">
+        {toneMark(tone)}
+      </span>
+      {attentionWords(item.attention)}
+    </span>
+  );
   return (
     <li id={rowId(index)} class={`card lib-row${active ? ' lib-active' : ''}`} data-skill-url={item.url} data-active={active ? 'true' : undefined} onFocusCapture={() => onPick(index)}>
       <div class="card-head">
@@ -39,22 +47,10 @@ function Row({ entry, index, active, tab, actions, onReview, onPick }: RowProps)
         {showsStatus(item) && item.status !== null ? (
           <span class="lib-chips" data-attention={item.attention ?? 'none'}>
             <StatusChip status={item.status} />
-            {item.attention === 'export-outdated' && (
-              <span class={`chip chip-${tone}`}>
-                <span class="chip-mark" aria-hidden="true">
-                  {toneMark(tone)}
-                </span>
-                {attentionWords(item.attention)}
-              </span>
-            )}
+            {item.attention === 'export-outdated' && chip()}
           </span>
         ) : (
-          <span class={`chip chip-${tone}`} data-attention={item.attention ?? 'none'}>
-            <span class="chip-mark" aria-hidden="true">
-              {toneMark(tone)}
-            </span>
-            {attentionWords(item.attention)}
-          </span>
+          chip(item.attention ?? 'none')
         )}
       </div>
       {item.description && <p class="card-desc">{display(item.description, 300)}</p>}
@@ -64,23 +60,10 @@ function Row({ entry, index, active, tab, actions, onReview, onPick }: RowProps)
       </ul>
       <ExportNote status={actions.exporter.exportOf(item.origin, item.url)} />
       <div class="actions">
-        {item.usable && tab?.insert && (
-          <button
-            type="button"
-            class="btn-primary"
-            disabled={actions.busy}
-            title={t('insert_into_title', tab.insert.title)}
-            onClick={() => tab.insert && void actions.insert(tab.insert.tabId, tab.insert.origin, item.origin, item.url, item.name)}
-            data-action="insert"
-          >
-            {t('insert_into_chat')}
-          </button>
-        )}
+        {item.usable && tab?.insert && <InsertButton actions={actions} to={tab.insert} origin={item.origin} url={item.url} name={item.name} />}
         {item.usable && (
           <>
-            <button type="button" disabled={actions.busy} onClick={() => void actions.copy(item.origin, item.url, item.name)} data-action="copy">
-              {t('copy_context')}
-            </button>
+            <CopyContextButton actions={actions} origin={item.origin} url={item.url} name={item.name} />
             <ExportButton exporter={actions.exporter} origin={item.origin} url={item.url} name={item.name} disabled={actions.busy} />
           </>
         )}

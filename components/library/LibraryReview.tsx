@@ -10,9 +10,8 @@ import type { OriginReport } from '../../lib/types';
 import { t } from '../../lib/i18n';
 import { NAME_MAX, display } from '../../lib/render/display';
 import { useAnnounce } from '../shared/Announcer';
-import { FileChanges } from '../shared/ArchiveFiles';
-import { KeyBanner } from '../shared/KeyBanner';
-import { SkillDiff } from '../shared/SkillDiff';
+import { ChangesSection, changesOf } from '../shared/ArchiveFiles';
+import { KeyBanner, trustKey } from '../shared/KeyBanner';
 import { useSkillActions } from '../shared/actions';
 import { errorText } from '../shared/format';
 import type { LibraryEnv } from './env';
@@ -46,22 +45,6 @@ function useReview(env: LibraryEnv, origin: string, url: string, version: number
   return { state, load };
 }
 
-function Changes({ text }: { text: SkillTextResult | null }) {
-  if (!text) return null;
-  const changed = text.current && text.approved && text.current.digestLf !== text.approved.digestLf;
-  return (
-    <>
-      {changed && text.current && text.approved && (
-        <section class="section" aria-labelledby="diff-title">
-          <h3 id="diff-title">{t('changes_title')}</h3>
-          <SkillDiff oldText={text.approved.text} newText={text.current.text} />
-        </section>
-      )}
-      {text.files && text.files.length > 0 && <FileChanges files={text.files} />}
-    </>
-  );
-}
-
 export function LibraryReview({ env, entry, version, onBack }: Props) {
   const { item } = entry;
   const announce = useAnnounce();
@@ -73,16 +56,7 @@ export function LibraryReview({ env, entry, version, onBack }: Props) {
   const keyProblem = item.attention === 'key-changed' || item.attention === 'key-revoked';
   const approvable = (item.attention === 'content-changed' || item.attention === 'review-files') && skill !== null && skill.actual !== null;
 
-  async function trust(expected: string | null, next: string) {
-    try {
-      const res = await env.client.trustKey(item.origin, expected, next);
-      if (res.ok) announce(t('trusted_ok'), 'success');
-      else announce(t('trust_failed', res.message ?? res.error ?? t('error_unknown')), 'error');
-      await load();
-    } catch (err) {
-      announce(t('trust_failed', errorText(err)), 'error');
-    }
-  }
+  const trust = (expected: string | null, next: string) => trustKey(env.client, announce, item.origin, expected, next, load, 'trust_failed');
 
   return (
     <section class="lib-review" aria-labelledby="review-title" data-testid="library-review">
@@ -112,7 +86,7 @@ export function LibraryReview({ env, entry, version, onBack }: Props) {
           }}
         />
       )}
-      {state.phase === 'ready' && !keyProblem && <Changes text={state.text} />}
+      {state.phase === 'ready' && !keyProblem && <ChangesSection {...changesOf(state.text)} />}
       {state.phase === 'ready' && item.attention === 'unusable' && <p class="hint">{t('library_review_unusable', refusalWords(item.refusal))}</p>}
       {approvable && skill && (
         <div class="actions">

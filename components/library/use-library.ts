@@ -5,6 +5,7 @@ import { useEffect, useLayoutEffect, useState } from 'preact/hooks';
 import type { ApprovedSkillSummary } from '../../lib/messages';
 import { LIBRARY_FIRST_ROWS } from '../shared/client';
 import { errorText } from '../shared/format';
+import { useLive } from '../shared/use-list';
 import type { LibraryEnv } from './env';
 
 /** How many rows the first answer carries: more than a panel shows. */
@@ -24,12 +25,12 @@ export function useLibrary(env: LibraryEnv): { state: LibraryState; version: num
   useEffect(() => env.watchChanges?.(() => setVersion((v) => v + 1)), [env]);
   // A layout effect: the first page (asked for as the page's script started, entrypoints/sidepanel)
   // is drawn as soon as it is in, not after the browser's first frame of an empty panel.
-  useLayoutEffect(() => {
-    let live = true;
-    void (async () => {
+  useLive(
+    [env, version],
+    async (live) => {
       try {
         const first = asList(await env.client.approvedFirstPage());
-        if (!live) return;
+        if (!live()) return;
         if (first.length < FIRST_PAGE) {
           setState({ phase: 'ready', items: first, complete: true });
           return;
@@ -37,14 +38,12 @@ export function useLibrary(env: LibraryEnv): { state: LibraryState; version: num
         // A reload keeps the rows on screen until the new first page is in.
         setState({ phase: 'ready', items: first, complete: false });
         const rest = asList(await env.client.approvedPage(FIRST_PAGE));
-        if (live) setState({ phase: 'ready', items: [...first, ...rest], complete: true });
+        if (live()) setState({ phase: 'ready', items: [...first, ...rest], complete: true });
       } catch (err) {
-        if (live) setState({ phase: 'error', message: errorText(err) });
+        if (live()) setState({ phase: 'error', message: errorText(err) });
       }
-    })();
-    return () => {
-      live = false;
-    };
-  }, [env, version]);
+    },
+    useLayoutEffect,
+  );
   return { state, version };
 }

@@ -1,7 +1,7 @@
 // What an origin's report says, for people, above its JSON: when it was
 // checked, how many skills in which state, each document Skillpin asked for with its result in
 // words, and the report's own notes for the publisher (technical, in English).
-import { DiagnosticItems } from '../shared/Placeholders';
+import { Diagnostics } from '../shared/Placeholders';
 import type { OriginReport, SourceReport } from '../../lib/types';
 import { t, type MessageKey } from '../../lib/i18n';
 import { documentLabel } from '../../lib/i18n/document';
@@ -67,9 +67,7 @@ export function ReportSummary({ report }: { report: OriginReport }) {
       {notes.length > 0 && (
         <>
           <p>{tn('diag_notes', notes.length)}</p>
-          <ul class="diagnostics" lang="en">
-            <DiagnosticItems items={notes} leveled />
-          </ul>
+          <Diagnostics items={notes} leveled lang="en" />
         </>
       )}
     </div>

@@ -8,7 +8,7 @@ import { t } from '../../lib/i18n';
 import { StatusChip } from '../shared/StatusChip';
 import { ExportButton, ExportNote } from '../shared/ExportControls';
 import { formatDate } from '../shared/format';
-import type { SkillActions } from '../shared/actions';
+import { CopyContextButton, InsertButton, type SkillActions } from '../shared/actions';
 import type { PopupEnv } from './env';
 
 interface Props {
@@ -60,14 +60,8 @@ export function ChatPanel({ env, tabId, chatOrigin, actions, version = 0 }: Prop
               )}
               {item.usable ? (
                 <div class="actions">
-                  {tabId !== null && (
-                    <button type="button" class="btn-primary" disabled={actions.busy} onClick={() => void actions.insert(tabId, chatOrigin, item.origin, item.url, item.name)} data-action="insert">
-                      {t('insert_into_chat')}
-                    </button>
-                  )}
-                  <button type="button" disabled={actions.busy} onClick={() => void actions.copy(item.origin, item.url, item.name)} data-action="copy">
-                    {t('copy_context')}
-                  </button>
+                  {tabId !== null && <InsertButton actions={actions} to={{ tabId, origin: chatOrigin }} origin={item.origin} url={item.url} name={item.name} />}
+                  <CopyContextButton actions={actions} origin={item.origin} url={item.url} name={item.name} />
                   <ExportButton exporter={actions.exporter} origin={item.origin} url={item.url} name={item.name} disabled={actions.busy} />
                 </div>
               ) : (

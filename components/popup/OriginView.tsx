@@ -1,6 +1,7 @@
 // The skills of one origin: renders its report (use-origin-report.ts loads it, probing when
 // there is none yet) as the key banner, the list, or one skill's details.
 import { PinnedKeyOf } from '../shared/StatusChip';
+import { Loading } from '../shared/Placeholders';
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { OriginReport, SkillReport } from '../../lib/types';
@@ -49,15 +50,6 @@ function SiteSection({ shown, kept = false, children }: { shown: boolean; kept?:
   );
 }
 
-function Loading({ testId, text }: { testId: string; text: string }) {
-  return (
-    <p class="state loading" aria-busy="true" data-testid={testId}>
-      <span class="spinner" aria-hidden="true" />
-      {text}
-    </p>
-  );
-}
-
 function Failure({ testId, text, label, action, onClick }: { testId: string; text: string; label: string; action?: string; onClick: () => void }) {
   return (
     <div class="state error" role="alert" data-testid={testId}>
@@ -81,7 +73,7 @@ interface DetailsProps {
 
 /** One skill's details, once their chunk is loaded; meanwhile a spinner, or the failure and a way back. */
 function DetailsView({ env, report, skill, details, actions, chatTab, onBack }: DetailsProps) {
-  if (details.phase === 'loading') return <Loading testId="details-loading" text={t('loading')} />;
+  if (details.phase === 'loading') return <Loading cls="state loading" spinner testId="details-loading" />;
   if (details.phase === 'error') return <Failure testId="details-error" text={t('action_failed', details.message)} label={t('back')} action="back" onClick={onBack} />;
   const SkillDetails = details.Details;
   return (
@@ -113,17 +105,14 @@ export function OriginView({ env, origin, tabId = null, chatTab, recheck, change
   // With the list on screen, the details chunk loads while the user reads it.
   useEffect(() => (ready ? preloadSkillDetails() : undefined), [ready]);
 
-  if (state.phase === 'loading') {
+  if (state.phase !== 'ready') {
     return hideEmpty ? null : (
       <SiteSection shown={false}>
-        <Loading testId="loading" text={state.probing ? t('probing', origin) : t('loading')} />
-      </SiteSection>
-    );
-  }
-  if (state.phase === 'error') {
-    return hideEmpty ? null : (
-      <SiteSection shown={false}>
-        <Failure testId="error" text={t('report_error', state.message)} label={t('try_again')} onClick={() => void probe()} />
+        {state.phase === 'loading' ? (
+          <Loading cls="state loading" spinner testId="loading" text={state.probing ? t('probing', origin) : t('loading')} />
+        ) : (
+          <Failure testId="error" text={t('report_error', state.message)} label={t('try_again')} onClick={() => void probe()} />
+        )}
       </SiteSection>
     );
   }

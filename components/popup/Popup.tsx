@@ -14,6 +14,8 @@ import type { PopupEnv } from './env';
 import { OriginView } from './OriginView';
 import type { ChatTab, PopupTarget } from './target';
 import { InsertTargetLine } from '../shared/InsertTarget';
+import { useLive } from '../shared/use-list';
+import { Loading } from '../shared/Placeholders';
 
 interface Props {
   env: PopupEnv;
@@ -61,30 +63,22 @@ function Body({ env, target }: Props) {
   const version = useChanges(env);
   // The policy explains a disabled Approve; without an answer the background still refuses.
   // A policy change is announced as a settings change: it is asked for again then.
-  useEffect(() => {
-    let live = true;
+  useLive([env, version], (live) => {
     env.client
       .policyGet()
-      .then((p) => live && setPolicy(p))
+      .then((p) => live() && setPolicy(p))
       .catch(() => undefined);
-    return () => {
-      live = false;
-    };
-  }, [env, version]);
+  });
 
   const origin = target?.kind === 'origin' ? target.origin : null;
   const targetTab = target?.kind === 'origin' ? target.tabId : null;
   // Looked up again once the target is known: the chat tab prefers the target's own tab and origin.
-  useEffect(() => {
-    let live = true;
+  useLive([env, origin, targetTab], (live) => {
     env
       .findChatTab()
-      .then((tab) => live && setChatTab(tab))
-      .catch(() => live && setChatTab(null));
-    return () => {
-      live = false;
-    };
-  }, [env, origin, targetTab]);
+      .then((tab) => live() && setChatTab(tab))
+      .catch(() => live() && setChatTab(null));
+  });
 
   // The chat view inserts into the target's tab; opened for an origin (?origin=), into a tab of that origin.
   const chatViewTab = targetTab ?? (chatTab !== null && chatTab.origin === origin ? chatTab.tabId : null);
@@ -112,11 +106,7 @@ function Body({ env, target }: Props) {
         )}
       </header>
       <main>
-        {target === null && (
-          <p class="state loading" aria-busy="true">
-            {t('loading')}
-          </p>
-        )}
+        {target === null && <Loading cls="state loading" />}
         {target?.kind === 'unsupported' && <p class="state empty">{t('unsupported_page')}</p>}
         {target?.kind === 'error' && (
           <p class="state error" role="alert">

@@ -7,7 +7,7 @@ import type { OriginReport, SkillReport } from '../../lib/types';
 import { t, type MessageKey } from '../../lib/i18n';
 import type { SkillActions } from '../shared/actions';
 import { SkillCard } from './SkillCard';
-import { DiagnosticItems } from '../shared/Placeholders';
+import { Diagnostics } from '../shared/Placeholders';
 import type { ChatTab } from './target';
 
 const SKIP_REASONS: Record<string, MessageKey> = {
@@ -66,9 +66,7 @@ function ProbeError({ report }: { report: OriginReport }) {
   return (
     <div class="state error" data-testid="probe-error">
       <p>{t('probe_error')}</p>
-      <ul class="diagnostics">
-        <DiagnosticItems items={report.diagnostics} leveled={false} />
-      </ul>
+      <Diagnostics items={report.diagnostics} leveled={false} />
     </div>
   );
 }
@@ -78,11 +76,7 @@ function Empty({ report }: { report: OriginReport }) {
   return (
     <div class="state empty" data-testid="empty">
       <p>{report.publishes ? t('empty_publishes') : t('empty_none')}</p>
-      {problems.length > 0 && (
-        <ul class="diagnostics">
-          <DiagnosticItems items={problems} leveled />
-        </ul>
-      )}
+      {problems.length > 0 && <Diagnostics items={problems} leveled />}
     </div>
   );
 }
@@ -129,9 +123,5 @@ export function ReportBody(props: ListProps) {
 export function StorageNotice({ report }: { report: OriginReport }) {
   const problems = report.state === 'error' ? [] : report.diagnostics.filter((d) => d.code === 'storage-error');
   if (problems.length === 0) return null;
-  return (
-    <ul class="diagnostics" role="alert" data-testid="storage-problem">
-      <DiagnosticItems items={problems} leveled />
-    </ul>
-  );
+  return <Diagnostics items={problems} leveled role="alert" data-testid="storage-problem" />;
 }

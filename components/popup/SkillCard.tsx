@@ -11,7 +11,7 @@ import { isExportOutOfDate } from '../../lib/export/record';
 import { ExportButton, ExportNote } from '../shared/ExportControls';
 import { usePolicy } from '../shared/policy';
 import { approveCheck } from '../shared/approve';
-import type { SkillActions } from '../shared/actions';
+import { CopyContextButton, InsertButton, type SkillActions } from '../shared/actions';
 import type { ChatTab } from './target';
 import { CardFindings, NeedsConfirmation } from './SkillFindings';
 
@@ -78,21 +78,8 @@ export function SkillButtons({ skill, actions, chatTab, origin, reviewed = false
   return (
     <div class="actions-stack">
       <div class="actions">
-        {chatTab && (
-          <button
-            type="button"
-            class="btn-primary"
-            disabled={actions.busy}
-            onClick={() => void actions.insert(chatTab.tabId, chatTab.origin, origin, url, skill.name)}
-            title={t('insert_into_title', chatTab.title)}
-            data-action="insert"
-          >
-            {t('insert_into_chat')}
-          </button>
-        )}
-        <button type="button" class={chatTab ? undefined : 'btn-primary'} disabled={actions.busy} onClick={() => void actions.copy(origin, url, skill.name)} data-action="copy">
-          {t('copy_context')}
-        </button>
+        {chatTab && <InsertButton actions={actions} to={chatTab} origin={origin} url={url} name={skill.name} />}
+        <CopyContextButton actions={actions} origin={origin} url={url} name={skill.name} primary={!chatTab} />
       </div>
       <div class="actions actions-secondary">
         <ExportButton exporter={actions.exporter} origin={origin} url={url} name={skill.name} disabled={actions.busy} />

@@ -9,8 +9,8 @@ import { flagWords, statusVerdict } from '../shared/status';
 import type { PopupEnv } from './env';
 import type { SkillActions } from '../shared/actions';
 import { ApprovalLine, ExportLine, SkillButtons } from './SkillCard';
-import { ArchiveFileList } from '../shared/ArchiveFiles';
-import { ChangesSection, changedFiles, changedTexts, ContentSection } from './SkillContent';
+import { ArchiveFileList, ChangesSection, changesOf } from '../shared/ArchiveFiles';
+import { ContentSection } from './SkillContent';
 import { FactsSection } from './SkillFacts';
 import { EvidenceSection } from './SkillEvidence';
 import { FindingsSection } from '../shared/Findings';
@@ -66,8 +66,7 @@ export function SkillDetails({ env, report, skill, actions, chatTab, onBack }: P
   }, []);
 
   const keyFp = report.key.pinned?.fingerprint ?? report.key.offered?.fingerprint ?? null;
-  const changes = changedTexts(text);
-  const files = changedFiles(text);
+  const { texts: changes, files } = changesOf(text.phase === 'ready' ? text : null);
   // Approving again here is a review: the diff of what changed is shown, or for an archive approved
   // by an older version (its files never bound) the list of every file below.
   const unbound = skill.approval.code === 'approval-files-unbound';
@@ -89,7 +88,7 @@ export function SkillDetails({ env, report, skill, actions, chatTab, onBack }: P
       <ApprovalLine skill={skill} />
       <NeedsConfirmation skill={skill} actions={actions} />
       <ExportLine skill={skill} origin={report.origin} actions={actions} />
-      {(changes || files) && <ChangesSection texts={changes} files={files} />}
+      <ChangesSection texts={changes} files={files} />
       <SkillButtons skill={skill} actions={actions} chatTab={chatTab} origin={report.origin} reviewed={reviewed} />
       {skill.status === 'content-changed' && !changes && !files && text.phase === 'ready' && <p class="hint">{t('diff_unavailable')}</p>}
       <FindingsSection skill={skill} />

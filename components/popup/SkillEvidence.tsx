@@ -3,7 +3,7 @@
 // line saying where it was listed), the file's own checksum, whether the signature checks out and
 // the site's key, once, in groups of four; each value in monospace with a copy button. The status
 // code and the engine's notes for the publisher come last.
-import { DiagnosticItems } from '../shared/Placeholders';
+import { Diagnostics } from '../shared/Placeholders';
 import type { DeclaredDigest, SkillReport } from '../../lib/types';
 import { t, type MessageKey } from '../../lib/i18n';
 import { tn } from '../../lib/i18n/plural';
@@ -145,9 +145,7 @@ export function EvidenceSection({ skill, keyFp, clipboard }: { skill: SkillRepor
         <>
           <h4>{t('diagnostics_title')}</h4>
           <p class="hint">{t('diagnostics_for_publisher')}</p>
-          <ul class="diagnostics" lang="en">
-            <DiagnosticItems items={skill.diagnostics} leveled />
-          </ul>
+          <Diagnostics items={skill.diagnostics} leveled lang="en" />
         </>
       )}
     </details>

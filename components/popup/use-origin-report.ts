@@ -6,6 +6,7 @@ import type { OriginReport } from '../../lib/types';
 import { t } from '../../lib/i18n';
 import { useAnnounce } from '../shared/Announcer';
 import { errorText } from '../shared/format';
+import { trustKey } from '../shared/KeyBanner';
 import type { PopupEnv } from './env';
 
 export type OriginReportState =
@@ -119,16 +120,7 @@ export function useOriginReport({ env, origin, tabId, recheck, changes = 0, onBu
     if (changes > 0) void reload();
   }, [changes]);
 
-  async function trust(expected: string | null, next: string) {
-    try {
-      const res = await env.client.trustKey(origin, expected, next);
-      if (res.ok) announce(t('trusted_ok'), 'success');
-      else announce(t('trust_failed', res.message ?? res.error ?? t('error_unknown')), 'error');
-      await reload();
-    } catch (err) {
-      announce(t('action_failed', errorText(err)), 'error');
-    }
-  }
+  const trust = (expected: string | null, next: string) => trustKey(env.client, announce, origin, expected, next, reload, 'action_failed');
 
   return { state, probe, reload, trust };
 }

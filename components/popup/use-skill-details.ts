@@ -1,6 +1,7 @@
 // The details view's component for the popup, loaded from its own chunk (details-loader.ts)
 // the first time a skill is opened.
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
+import { useLive } from '../shared/use-list';
 import { errorText } from '../shared/format';
 import { loadedSkillDetails, loadSkillDetails, type SkillDetailsComponent } from './details-loader';
 
@@ -12,17 +13,13 @@ export function useSkillDetails(wanted: boolean): DetailsState {
     const Details = loadedSkillDetails();
     return Details ? { phase: 'ready', Details } : { phase: 'loading' };
   });
-  useEffect(() => {
+  useLive([wanted, state.phase === 'ready'], (live) => {
     if (!wanted || state.phase === 'ready') return;
-    let live = true;
     setState({ phase: 'loading' });
     loadSkillDetails().then(
-      (Details) => live && setState({ phase: 'ready', Details }),
-      (err: unknown) => live && setState({ phase: 'error', message: errorText(err) }),
+      (Details) => live() && setState({ phase: 'ready', Details }),
+      (err: unknown) => live() && setState({ phase: 'error', message: errorText(err) }),
     );
-    return () => {
-      live = false;
-    };
-  }, [wanted, state.phase === 'ready']);
+  });
   return state;
 }

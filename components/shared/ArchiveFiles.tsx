@@ -1,7 +1,7 @@
 // An archive skill's files in the details view: every file an approval binds, with its size, its
 // findings (how many, the most serious) and checksum, and, for an archive whose files changed since the approval, the files added, removed and
 // changed, with a line diff of each text file (PRODUCT.md §9.2, FORMATS.md §6.6).
-import type { ArchiveFileChange } from '../../lib/messages';
+import type { ArchiveFileChange, SkillText } from '../../lib/messages';
 import type { SkillReport } from '../../lib/types';
 import { t } from '../../lib/i18n';
 import { formatBytes } from './format';
@@ -94,5 +94,28 @@ export function FileChanges({ files }: { files: readonly ArchiveFileChange[] }) 
         ))}
       </ul>
     </section>
+  );
+}
+
+type Changes = { texts: { approved: SkillText; current: SkillText } | null; files: readonly ArchiveFileChange[] | null };
+
+/** What changed since the approval: the approved and current SKILL.md when both are known and differ, an archive's changed files when there are any. */
+export function changesOf(text: { current: SkillText | null; approved: SkillText | null; files?: ArchiveFileChange[] | null } | null): Changes {
+  const texts = text?.current && text.approved && text.approved.digestLf !== text.current.digestLf ? { approved: text.approved, current: text.current } : null;
+  return { texts, files: text?.files && text.files.length > 0 ? text.files : null };
+}
+
+/** What changed since the approval: the SKILL.md's line diff and, for an archive, its files. */
+export function ChangesSection({ texts, files }: Changes) {
+  return (
+    <>
+      {texts && (
+        <section class="section" aria-labelledby="diff-title">
+          <h3 id="diff-title">{t('changes_title')}</h3>
+          <SkillDiff oldText={texts.approved.text} newText={texts.current.text} />
+        </section>
+      )}
+      {files && <FileChanges files={files} />}
+    </>
   );
 }

@@ -6,7 +6,9 @@ import type { KeyInfo, KeyReport, Pin } from '../../lib/types';
 import { t, type MessageKey } from '../../lib/i18n';
 import { Dialog } from './Dialog';
 import { Fingerprint } from './Fingerprint';
-import { formatDate, formatDuration } from './format';
+import type { Announce } from './Announcer';
+import type { Client } from './client';
+import { errorText, formatDate, formatDuration } from './format';
 
 interface Props {
   origin: string;
@@ -15,6 +17,18 @@ interface Props {
   busy: boolean;
   onTrust: (expectedFingerprint: string | null, newFingerprint: string) => void;
   onKeep: () => void;
+}
+
+/** Trusts the publisher key `next` in place of `expected` (PRODUCT.md, key change), says how it went, then `reload`s; a failure to ask is said with `failKey`. */
+export async function trustKey(client: Client, announce: Announce, origin: string, expected: string | null, next: string, reload: () => Promise<void>, failKey: 'action_failed' | 'trust_failed') {
+  try {
+    const res = await client.trustKey(origin, expected, next);
+    if (res.ok) announce(t('trusted_ok'), 'success');
+    else announce(t('trust_failed', res.message ?? res.error ?? t('error_unknown')), 'error');
+    await reload();
+  } catch (err) {
+    announce(t(failKey, errorText(err)), 'error');
+  }
 }
 
 export function needsKeyBanner(key: KeyReport): boolean {

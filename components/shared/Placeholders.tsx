@@ -1,23 +1,27 @@
 // The paragraphs every page shows while something loads, and a list of diagnostics (technical, in English).
 import { t } from '../../lib/i18n';
 
-export function Loading({ text = t('loading') }: { text?: string }) {
+/** `cls` "state loading" with a `spinner`: a whole view's. */
+export function Loading({ text = t('loading'), cls = 'loading', spinner, testId }: { text?: string; cls?: string; spinner?: boolean; testId?: string }) {
   return (
-    <p class="loading" aria-busy="true">
+    <p class={cls} aria-busy="true" data-testid={testId}>
+      {spinner && <span class="spinner" aria-hidden="true" />}
       {text}
     </p>
   );
 }
 
-/** The lines of a list of diagnostics; `leveled` gives each its level's class. */
-export function DiagnosticItems({ items, leveled }: { items: readonly { level: string; code: string; message: string }[]; leveled: boolean }) {
+type DiagnosticsProps = { items: readonly { level: string; code: string; message: string }[]; leveled: boolean; lang?: string; role?: 'alert'; 'data-testid'?: string };
+
+/** A list of diagnostics; `leveled` gives each line its level's class; the other props are the list's attributes. */
+export function Diagnostics({ items, leveled, ...ul }: DiagnosticsProps) {
   return (
-    <>
+    <ul class="diagnostics" {...ul}>
       {items.map((d, i) => (
         <li key={i} class={leveled ? `diag-${d.level}` : undefined}>
           <code>{d.code}</code> {d.message}
         </li>
       ))}
-    </>
+    </ul>
   );
 }

@@ -125,3 +125,29 @@ export function useSkillActions(env: ActionsEnv, origin: string, onChanged: () =
 
   return { approve: approvals.approve, confirm: approvals.confirm, confirmAt: approvals.confirmAt, withdraw, copy, insert, exporter, busy, dialog: approvals.dialog };
 }
+
+type HandOff = { actions: SkillActions; origin: string; url: string; name: string };
+
+/** Insert into chat, into the chat tab `to` (named in the tooltip when its title is known). */
+export function InsertButton({ actions, to, origin, url, name }: HandOff & { to: { tabId: number; origin: string; title?: string } }) {
+  return (
+    <button
+      type="button"
+      class="btn-primary"
+      disabled={actions.busy}
+      title={to.title === undefined ? undefined : t('insert_into_title', to.title)}
+      onClick={() => void actions.insert(to.tabId, to.origin, origin, url, name)}
+      data-action="insert"
+    >
+      {t('insert_into_chat')}
+    </button>
+  );
+}
+
+export function CopyContextButton({ actions, origin, url, name, primary = false }: HandOff & { primary?: boolean }) {
+  return (
+    <button type="button" class={primary ? 'btn-primary' : undefined} disabled={actions.busy} onClick={() => void actions.copy(origin, url, name)} data-action="copy">
+      {t('copy_context')}
+    </button>
+  );
+}

@@ -16,34 +16,20 @@ import { statusWords } from '../../lib/i18n/status';
  */
 export type Tone = 'good' | 'proven' | 'caution' | 'bad' | 'neutral';
 
-const EXPLAIN: Record<SkillStatus, MessageKey> = {
-  'verified-signed': 'explain_verified_signed',
-  verified: 'explain_verified',
-  unverified: 'explain_unverified',
-  'digest-mismatch': 'explain_digest_mismatch',
-  'sources-disagree': 'explain_sources_disagree',
-  'bad-signature': 'explain_bad_signature',
-  'key-changed': 'explain_key_changed',
-  'content-changed': 'explain_content_changed',
-  'fetch-failed': 'explain_fetch_failed',
-  'too-large': 'explain_too_large',
-  invalid: 'explain_invalid',
-  unsupported: 'explain_unsupported',
-};
-
-const TONE: Record<SkillStatus, Tone> = {
-  'verified-signed': 'proven',
-  verified: 'proven',
-  unverified: 'caution',
-  'digest-mismatch': 'bad',
-  'sources-disagree': 'bad',
-  'bad-signature': 'bad',
-  'key-changed': 'bad',
-  'content-changed': 'caution',
-  'fetch-failed': 'neutral',
-  'too-large': 'neutral',
-  invalid: 'neutral',
-  unsupported: 'neutral',
+/** Each status's sentence (what it means) and tone. */
+const STATUS: Record<SkillStatus, [MessageKey, Tone]> = {
+  'verified-signed': ['explain_verified_signed', 'proven'],
+  verified: ['explain_verified', 'proven'],
+  unverified: ['explain_unverified', 'caution'],
+  'digest-mismatch': ['explain_digest_mismatch', 'bad'],
+  'sources-disagree': ['explain_sources_disagree', 'bad'],
+  'bad-signature': ['explain_bad_signature', 'bad'],
+  'key-changed': ['explain_key_changed', 'bad'],
+  'content-changed': ['explain_content_changed', 'caution'],
+  'fetch-failed': ['explain_fetch_failed', 'neutral'],
+  'too-large': ['explain_too_large', 'neutral'],
+  invalid: ['explain_invalid', 'neutral'],
+  unsupported: ['explain_unsupported', 'neutral'],
 };
 
 const MARK: Record<Tone, string> = { good: '✓', proven: '≡', caution: '!', bad: '✕', neutral: '–' };
@@ -53,11 +39,11 @@ export function statusLabel(status: SkillStatus): string {
 }
 
 export function statusExplanation(status: SkillStatus): string {
-  return t(EXPLAIN[status]);
+  return t(STATUS[status][0]);
 }
 
 export function statusTone(status: SkillStatus): Tone {
-  return TONE[status];
+  return STATUS[status][1];
 }
 
 export function toneMark(tone: Tone): string {

@@ -1,11 +1,12 @@
 // "Export for upload" from an extension page: asks the background for the ZIP of an
 // approved skill, saves it through a download the user's click starts, and keeps the list of
 // recorded exports so the page can say when an exported copy is out of date.
-import { useCallback, useEffect, useState } from 'preact/hooks';
+import { useCallback, useState } from 'preact/hooks';
 import type { ExportStatus } from '../../lib/messages';
 import { t } from '../../lib/i18n';
 import type { Client } from './client';
 import { errorText } from './format';
+import { useLive } from './use-list';
 import { base64Bytes, saveFile as defaultSave, type SaveFile } from './save-file';
 
 type Announce = (message: string, tone: 'info' | 'success' | 'error') => void;
@@ -32,17 +33,13 @@ export function useSkillExport(client: Client, announce: Announce, save: SaveFil
   const [busy, setBusy] = useState(false);
   const [seq, setSeq] = useState(0);
 
-  useEffect(() => {
-    let live = true;
+  useLive([client, seq], (live) => {
     client.exportsList().then(
-      (list) => live && setExports(Array.isArray(list) ? list : []),
+      (list) => live() && setExports(Array.isArray(list) ? list : []),
       // Without the list nothing is marked; exporting still works.
       () => undefined,
     );
-    return () => {
-      live = false;
-    };
-  }, [client, seq]);
+  });
 
   const reload = useCallback(() => setSeq((n) => n + 1), []);
 

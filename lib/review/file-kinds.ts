@@ -46,14 +46,9 @@ export function fileKindFindings(path: string, bytes: Uint8Array, out: Findings)
   } else if (isExecutableExtension(ext)) {
     out.add('executable', 'can-act', path, null, path, `A script or program (.${ext}) that can run on your computer.`);
   } else if (path !== 'SKILL.md' && auto === null && !isInert(path, ext, bytes)) {
-    out.add(
-      'code-file',
-      'can-act',
-      path,
-      null,
-      path,
-      ext === '' ? 'A file that is not plain text or data (a program, or of an unknown kind): something may run it.' : `A .${ext} file is code or of a kind that may run, not plain text or data.`,
-    );
+    const what =
+      ext === '' ? 'A file that is not plain text or data (a program, or of an unknown kind): something may run it.' : `A .${ext} file is code or of a kind that may run, not plain text or data.`;
+    out.add('code-file', 'can-act', path, null, path, what);
   }
 }
 

@@ -2,25 +2,11 @@
 // scripts and programs by extension. Lower-case comparisons throughout.
 
 /** Base names tools run or load by themselves when they work in a folder. */
-const AUTO_RUN_NAMES = new Set([
-  'conftest.py',
-  '.envrc',
-  'makefile',
-  'gnumakefile',
-  'sitecustomize.py',
-  'usercustomize.py',
-  '.npmrc',
-  '.yarnrc',
-  '.yarnrc.yml',
-  '.pnpmfile.cjs',
-  '.pre-commit-config.yaml',
-  'lefthook.yml',
-  'lefthook.yaml',
-  '.lefthook.yml',
-  '.mcp.json',
-  '.pythonstartup',
-  'pytest.ini',
-]);
+const AUTO_RUN_NAMES = new Set(
+  'conftest.py .envrc makefile gnumakefile sitecustomize.py usercustomize.py .npmrc .yarnrc .yarnrc.yml .pnpmfile.cjs .pre-commit-config.yaml lefthook.yml lefthook.yaml .lefthook.yml .mcp.json .pythonstartup pytest.ini'.split(
+    ' ',
+  ),
+);
 
 /** Folders whose files an editor, a hook manager or an agent reads and acts on (tasks, hooks, settings). */
 const AUTO_RUN_FOLDERS = ['.vscode/', '.idea/', '.run/', '.husky/', '.githooks/', '.devcontainer/', '.claude/', '.cursor/', '.gemini/', '.codex/', '.windsurf/', 'hooks/'];
@@ -65,36 +51,18 @@ export function autoRunReason(path: string): string | null {
   if (base.endsWith('.pth')) return 'a Python .pth file';
   for (const folder of AUTO_RUN_FOLDERS) {
     if (lower.startsWith(folder) || lower.includes(`/${folder}`)) {
-      if (folder === 'hooks/' && !isGitHookName(base)) continue;
+      if (folder === 'hooks/' && !GIT_HOOKS.has(base)) continue;
       return folder.slice(0, -1);
     }
   }
   return null;
 }
 
-const GIT_HOOKS = new Set([
-  'pre-commit',
-  'prepare-commit-msg',
-  'commit-msg',
-  'post-commit',
-  'pre-rebase',
-  'post-checkout',
-  'post-merge',
-  'pre-push',
-  'pre-auto-gc',
-  'post-rewrite',
-  'fsmonitor-watchman',
-  'pre-receive',
-  'post-receive',
-  'update',
-  'post-update',
-  'reference-transaction',
-  'push-to-checkout',
-]);
-
-function isGitHookName(base: string): boolean {
-  return GIT_HOOKS.has(base);
-}
+const GIT_HOOKS = new Set(
+  'pre-commit prepare-commit-msg commit-msg post-commit pre-rebase post-checkout post-merge pre-push pre-auto-gc post-rewrite fsmonitor-watchman pre-receive post-receive update post-update reference-transaction push-to-checkout'.split(
+    ' ',
+  ),
+);
 
 export function isInertExtension(ext: string): boolean {
   return INERT.has(ext);

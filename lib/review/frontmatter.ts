@@ -8,16 +8,7 @@ import { broadTrigger } from './broad-trigger';
 
 /** Frontmatter keys (compared in NFKC lower case without punctuation or spaces) that reach beyond text. */
 const REACH = new Map<string, 'tool-grant' | 'hooks'>([
-  ['allowedtools', 'tool-grant'],
-  ['allowedtool', 'tool-grant'],
-  ['tools', 'tool-grant'],
-  ['tool', 'tool-grant'],
-  ['mcp', 'tool-grant'],
-  ['mcpservers', 'tool-grant'],
-  ['mcpserver', 'tool-grant'],
-  ['servers', 'tool-grant'],
-  ['server', 'tool-grant'],
-  ['permissions', 'tool-grant'],
+  ...'allowedtools allowedtool tools tool mcp mcpservers mcpserver servers server permissions'.split(' ').map((k) => [k, 'tool-grant'] as const),
   ['hooks', 'hooks'],
   ['hook', 'hooks'],
 ]);
@@ -35,9 +26,7 @@ export function reachOf(key: string): 'tool-grant' | 'hooks' | null {
   return REACH.get(keyForm(key)) ?? null;
 }
 
-/** Diagnostics of lib/parse/skill-md.ts that mean the block was there but could not be read. */
-const UNREADABLE = new Set(['frontmatter-too-large', 'frontmatter-unterminated', 'frontmatter-yaml-error', 'frontmatter-duplicate-key', 'frontmatter-alias-limit', 'frontmatter-not-mapping']);
-
+/** Diagnostics of lib/parse/skill-md.ts that mean the block was there but could not be read, and why in words. */
 const WHY: Record<string, string> = {
   'frontmatter-too-large': 'it is larger than the 16 KiB Skillpin reads',
   'frontmatter-unterminated': 'it has no closing "---" line',
@@ -46,6 +35,7 @@ const WHY: Record<string, string> = {
   'frontmatter-alias-limit': 'it expands too many YAML aliases',
   'frontmatter-not-mapping': 'it is not a list of keys and values',
 };
+const UNREADABLE = new Set(Object.keys(WHY));
 
 /** A key another YAML reader may expand into more keys or read otherwise: a merge key, a collection or multi-line key. */
 function ambiguousKey(key: string): boolean {

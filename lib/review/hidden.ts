@@ -38,32 +38,25 @@ function scanLine(line: string): LineScan {
 const MARKUP = new Set(['md', 'markdown', 'mdx', 'html', 'htm', 'xml', 'svg', 'txt', 'text', '']);
 
 export function hiddenFindings(path: string, lines: readonly string[], text: string, out: Findings): void {
+  const hidden = (line: number, match: string, message: string) => out.add('hidden-text', 'look', path, line, match, message);
   lines.forEach((line, i) => {
     if (line.length === 0) return;
     const scan = scanLine(line);
-    if (scan.tags !== '') {
-      out.add(
-        'hidden-text',
-        'look',
-        path,
-        i + 1,
-        scan.tags,
-        'Invisible Unicode tag characters spell out text that you cannot see but the agent reads (shown here decoded): a known way to smuggle instructions.',
-      );
-    }
-    if (scan.invisible !== null) out.add('hidden-text', 'look', path, i + 1, scan.invisible, 'Invisible characters (zero-width or similar) can hide text from you while the agent reads it.');
-    if (scan.bidi !== null) out.add('hidden-text', 'look', path, i + 1, scan.bidi, 'Bidirectional control characters can make text display in another order than the agent reads it.');
-  });
-  if (!MARKUP.has(extensionOf(path))) return;
-  lines.forEach((line, i) => {
-    const at = line.indexOf('<!--');
-    if (at >= 0) out.add('hidden-text', 'look', path, i + 1, line.slice(at, at + 200), 'An HTML comment is hidden when the text is shown, but the agent reads it.');
+    if (scan.tags !== '')
+      hidden(i + 1, scan.tags, 'Invisible Unicode tag characters spell out text that you cannot see but the agent reads (shown here decoded): a known way to smuggle instructions.');
+    if (scan.invisible !== null) hidden(i + 1, scan.invisible, 'Invisible characters (zero-width or similar) can hide text from you while the agent reads it.');
+    if (scan.bidi !== null) hidden(i + 1, scan.bidi, 'Bidirectional control characters can make text display in another order than the agent reads it.');
   });
   const ext = extensionOf(path);
+  if (!MARKUP.has(ext)) return;
+  lines.forEach((line, i) => {
+    const at = line.indexOf('<!--');
+    if (at >= 0) hidden(i + 1, line.slice(at, at + 200), 'An HTML comment is hidden when the text is shown, but the agent reads it.');
+  });
   // A link definition needs "]:"; without one the markdown pass has nothing to find.
   if ((ext === 'md' || ext === 'markdown' || ext === 'mdx') && text.includes(']:')) {
     for (const d of hiddenMarkdown(text).unusedDefinitions) {
-      out.add('hidden-text', 'look', path, d.line + 1, d.text, 'A link definition that no link uses is hidden when the markdown is shown (a way to write comments the agent still reads).');
+      hidden(d.line + 1, d.text, 'A link definition that no link uses is hidden when the markdown is shown (a way to write comments the agent still reads).');
     }
   }
 }
