@@ -46,8 +46,7 @@ export function archiveFiles(stored: ExportSource): ExportFile[] | null {
 export function exportSkill(stored: ExportSource, approval: Approval, now: number): SkillExport {
   const files = archiveFiles(stored);
   if (files === null) {
-    const message = t('err_export_files_missing');
-    return { ok: false, error: 'files-missing', message, problems: [] };
+    return { ok: false, error: 'files-missing', message: t('err_export_files_missing'), problems: [] };
   }
   const check = preflight(stored.bytes, files);
   if (!check.ok) {

@@ -2,18 +2,14 @@
 // recorded (origin, URL, digest, key, date) so that a later `content-changed` or `key-changed`,
 // or a newer approval of other bytes, marks the exported copy out of date.
 import { HEX64, parseInput, z } from '../input';
-import type { SkillReport } from '../types';
+import type { Approval, SkillReport } from '../types';
 
-export interface ExportRecord {
-  origin: string;
-  url: string;
-  /** The frontmatter name: the folder inside the ZIP. */
-  name: string;
-  /** Digests of the SKILL.md exported (the approved, verified bytes). */
-  digestLf: string;
-  digestRaw: string;
-  /** The pinned key the approval was bound to; null when the origin did not sign. */
-  keyFingerprint: string | null;
+/**
+ * What was exported: the skill (origin, URL), the frontmatter name (the folder inside the ZIP), the
+ * digests of the SKILL.md exported (the approved, verified bytes) and the pinned key the approval was
+ * bound to (null when the origin did not sign).
+ */
+export interface ExportRecord extends Pick<Approval, 'origin' | 'url' | 'name' | 'digestLf' | 'digestRaw' | 'keyFingerprint'> {
   /** For an archive skill: the raw SHA-256 of the verified archive its files came from. */
   archiveSha256: string | null;
   /** For an archive skill: the digest of the file set exported (FORMATS.md §6.6); null before it was recorded. */

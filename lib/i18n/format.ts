@@ -48,10 +48,10 @@ export function uiLanguage(): string {
   return override?.() ?? apiLanguage() ?? catalogueLanguage();
 }
 
-const cache = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat>();
+const cache = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat | Intl.PluralRules>();
 
-function cached<T extends Intl.NumberFormat | Intl.DateTimeFormat>(name: string, make: (lang: string) => T): T {
-  const lang = uiLanguage();
+/** The formatter `name` for `lang` (the browser's language by default), built once; English when the language is unknown. */
+export function cached<T extends Intl.NumberFormat | Intl.DateTimeFormat | Intl.PluralRules>(name: string, make: (lang: string) => T, lang = uiLanguage()): T {
   const key = `${name} ${lang}`;
   let f = cache.get(key) as T | undefined;
   if (!f) {

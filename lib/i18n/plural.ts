@@ -3,25 +3,10 @@
 // language needs, e.g. `<base>_few`), and Intl.PluralRules of the catalogue's language picks one.
 // The count is always the first substitution, formatted for the browser's language.
 import { t, type MessageKey } from './index';
-import { catalogueLanguage, formatNumber } from './format';
+import { cached, catalogueLanguage, formatNumber } from './format';
 
 /** The base names of the counted messages: every key `<base>_other` in the catalogue. */
 export type PluralBase = { [K in MessageKey]: K extends `${infer B}_other` ? B : never }[MessageKey];
-
-const rules = new Map<string, Intl.PluralRules>();
-
-function pluralRules(lang: string): Intl.PluralRules {
-  let r = rules.get(lang);
-  if (!r) {
-    try {
-      r = new Intl.PluralRules(lang);
-    } catch {
-      r = new Intl.PluralRules('en');
-    }
-    rules.set(lang, r);
-  }
-  return r;
-}
 
 /** Whether the catalogue has the key (its English fallback included). */
 function has(key: string): key is MessageKey {
@@ -30,7 +15,7 @@ function has(key: string): key is MessageKey {
 
 /** The catalogue key for `n` of `base` in the catalogue's language: `<base>_<category>`, else `<base>_other`. */
 export function pluralKey(base: PluralBase, n: number): MessageKey {
-  const category = pluralRules(catalogueLanguage()).select(n);
+  const category = cached('plural', (l) => new Intl.PluralRules(l), catalogueLanguage()).select(n);
   const key = `${base}_${category}`;
   return has(key) ? key : (`${base}_other` as MessageKey);
 }

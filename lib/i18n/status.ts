@@ -2,15 +2,9 @@
 // the popup's chips, the options page's tables, the background's refusals. The status itself always
 // comes from the report; these are only its words, from the catalogue.
 import { STATUSES, type SkillStatus } from '../types';
-import { t, type MessageKey } from './index';
+import { t } from './index';
 
-/** A status's message key: a row of STATUSES whose label is no key of the catalogue does not compile here. */
-function labelOf(status: SkillStatus): MessageKey {
-  return STATUSES[status].label;
-}
-
-/** "Verified & signed", "Content changed", …; an unknown status is shown as its code. */
+/** "Verified & signed", "Content changed", …; an unknown status is shown as its code. A row of STATUSES whose label is no key of the catalogue does not compile here. */
 export function statusWords(status: SkillStatus | string): string {
-  const key = Object.hasOwn(STATUSES, status) ? labelOf(status as SkillStatus) : null;
-  return key ? t(key) : status;
+  return Object.hasOwn(STATUSES, status) ? t(STATUSES[status as SkillStatus].label) : status;
 }

@@ -13,13 +13,9 @@ export function isJsonObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-export function hasOwn(obj: Record<string, unknown>, key: string): boolean {
-  return Object.hasOwn(obj, key);
-}
-
 /** The object's own property `key`, or undefined. Never reads the prototype chain. */
 export function own(obj: Record<string, unknown>, key: string): unknown {
-  return hasOwn(obj, key) ? obj[key] : undefined;
+  return Object.hasOwn(obj, key) ? obj[key] : undefined;
 }
 
 /** The object's own string property `key`, or null. */
@@ -43,44 +39,38 @@ export function followsScopeRule(scope: string): boolean {
   return SCOPE_RULE.test(scope);
 }
 
+/** The URL's path (the resolved URL's pathname, else the raw text without its query and fragment). */
+function urlPath(resolved: string | null, raw: string): string {
+  if (resolved === null) return raw.split(/[?#]/)[0] as string;
+  try {
+    return new URL(resolved).pathname;
+  } catch {
+    return resolved;
+  }
+}
+
 /** `archive` when the URL path ends `.zip` or `.tar.gz` (case-insensitive), else `skill-md`. */
 export function inferType(resolved: string | null, raw: string): 'skill-md' | 'archive' {
-  let path: string;
-  if (resolved !== null) {
-    try {
-      path = new URL(resolved).pathname;
-    } catch {
-      path = resolved;
-    }
-  } else {
-    path = raw;
-    const cut = path.search(/[?#]/);
-    if (cut >= 0) path = path.slice(0, cut);
-  }
-  const lower = path.toLowerCase();
+  const lower = urlPath(resolved, raw).toLowerCase();
   return lower.endsWith('.zip') || lower.endsWith('.tar.gz') ? 'archive' : 'skill-md';
+}
+
+/** `s` percent-decoded, or as it is when it is not valid percent-encoding. */
+export function decodeSafe(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
 }
 
 /** The last non-empty path segment of a URL (percent-decoded when possible), or null. */
 export function lastUrlSegment(resolved: string | null, raw: string): string | null {
-  let path = raw;
-  if (resolved !== null) {
-    try {
-      path = new URL(resolved).pathname;
-    } catch {
-      path = resolved;
-    }
-  }
-  const cut = path.search(/[?#]/);
-  if (cut >= 0) path = path.slice(0, cut);
-  const segments = path.split('/').filter((s) => s.length > 0);
-  const last = segments[segments.length - 1];
-  if (last === undefined) return null;
-  try {
-    return decodeURIComponent(last);
-  } catch {
-    return last;
-  }
+  const last = (urlPath(resolved, raw).split(/[?#]/)[0] as string)
+    .split('/')
+    .filter((s) => s.length > 0)
+    .pop();
+  return last === undefined ? null : decodeSafe(last);
 }
 
 /** True when `path`, resolved against `base`, is on `origin`. */

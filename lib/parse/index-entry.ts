@@ -1,7 +1,7 @@
 // One entry of a skill index, by shape (FORMATS.md §2.3–2.5).
 
 import type { SkillCandidate } from './candidate';
-import { blankCandidate, diag, followsNameRule, followsScopeRule, hasOwn, inferType, isHex64, isSameOrigin, lastUrlSegment, own, ownString } from './common';
+import { blankCandidate, diag, followsNameRule, followsScopeRule, inferType, isHex64, isSameOrigin, lastUrlSegment, own, ownString } from './common';
 import { resolveArtifactUrl } from './resolve-url';
 
 export interface EntryContext {
@@ -14,8 +14,6 @@ type Entry = Record<string, unknown>;
 
 const DIGEST = /^sha256:[0-9a-fA-F]{64}$/;
 const FALLBACK_NAME_KEYS = ['id', 'title', 'label'] as const;
-
-const blank = blankCandidate;
 
 function refuse(c: SkillCandidate, status: 'invalid' | 'unsupported', code: string, message: string): void {
   // The first refusal recorded is the one FORMATS.md §10 puts first; callers check
@@ -52,7 +50,7 @@ function readTool(c: SkillCandidate, entry: Entry, ctx: EntryContext): void {
       c.diagnostics.push(diag('tool-not-same-origin', 'warning', 'The executable tool path is not on this origin.', at));
     }
   }
-  if (hasOwn(entry, 'tool_sha256')) {
+  if (Object.hasOwn(entry, 'tool_sha256')) {
     const value = own(entry, 'tool_sha256');
     if (isHex64(value)) c.toolSha256 = value.toLowerCase();
     else c.diagnostics.push(diag('tool-sha256-invalid', 'warning', 'tool_sha256 is not 64 hexadecimal characters; it is ignored.', at));
@@ -69,7 +67,7 @@ function readTool(c: SkillCandidate, entry: Entry, ctx: EntryContext): void {
 /** A v0.2-style entry with a string `url` (FORMATS.md §2.4). */
 export function readUrlEntry(entry: Entry, position: number, ctx: EntryContext): SkillCandidate {
   const raw = ownString(entry, 'url') ?? '';
-  const c = blank(ctx.source, position, raw);
+  const c = blankCandidate(ctx.source, position, raw);
   readDisplay(c, entry);
 
   const resolved = resolveArtifactUrl(raw, ctx.finalUrl, ctx.origin);
@@ -77,7 +75,7 @@ export function readUrlEntry(entry: Entry, position: number, ctx: EntryContext):
   const at = { url: c.url ?? undefined };
 
   // 1. unsupported: the type.
-  if (hasOwn(entry, 'type')) {
+  if (Object.hasOwn(entry, 'type')) {
     const type = own(entry, 'type');
     if (type === 'skill-md' || type === 'archive') {
       c.type = type;
@@ -93,7 +91,7 @@ export function readUrlEntry(entry: Entry, position: number, ctx: EntryContext):
   // 2. invalid: the URL, then the declared digests.
   if (!resolved.ok) refuse(c, 'invalid', resolved.code, resolved.message);
 
-  if (hasOwn(entry, 'digest')) {
+  if (Object.hasOwn(entry, 'digest')) {
     const value = own(entry, 'digest');
     if (typeof value === 'string' && DIGEST.test(value)) {
       c.declared.push({ source: ctx.source, field: 'index-digest', hex: value.slice(7).toLowerCase() });
@@ -101,7 +99,7 @@ export function readUrlEntry(entry: Entry, position: number, ctx: EntryContext):
       refuse(c, 'invalid', 'index-digest-invalid', 'The digest is not "sha256:" followed by 64 hexadecimal characters.');
     }
   }
-  if (hasOwn(entry, 'sha256')) {
+  if (Object.hasOwn(entry, 'sha256')) {
     const value = own(entry, 'sha256');
     if (isHex64(value)) {
       c.declared.push({ source: ctx.source, field: 'index-sha256', hex: value.toLowerCase() });
@@ -110,7 +108,7 @@ export function readUrlEntry(entry: Entry, position: number, ctx: EntryContext):
     }
   }
 
-  if (hasOwn(entry, 'signature')) {
+  if (Object.hasOwn(entry, 'signature')) {
     const signature = own(entry, 'signature');
     if (typeof signature === 'string') c.signature = signature;
     else c.diagnostics.push(diag('index-signature-type', 'warning', 'The signature is not a string; it is ignored.', at));
@@ -183,7 +181,7 @@ export function readV01Entry(entry: Entry, position: number, ctx: EntryContext):
   // A name with a lone surrogate has no encoded form: its raw URL stays empty (it is refused below).
   const encodable = nameText !== null && !/\p{Cs}/u.test(nameText);
   const rawUrl = encodable ? `${encodeURIComponent(nameText)}/SKILL.md` : '';
-  const c = blank(ctx.source, position, rawUrl);
+  const c = blankCandidate(ctx.source, position, rawUrl);
   readDisplay(c, entry);
   c.name = nameText;
 
@@ -212,7 +210,7 @@ export function readV01Entry(entry: Entry, position: number, ctx: EntryContext):
     }
   }
 
-  if (hasOwn(entry, 'digest') || hasOwn(entry, 'sha256')) {
+  if (Object.hasOwn(entry, 'digest') || Object.hasOwn(entry, 'sha256')) {
     c.diagnostics.push(
       diag('index-v01-digest-ignored', 'info', 'A v0.1 entry carries no digest by definition; the digest field is ignored.', {
         url: c.url ?? undefined,
@@ -228,7 +226,7 @@ export function readV01Entry(entry: Entry, position: number, ctx: EntryContext):
 
 export function readDraftOrCustomEntry(entry: Entry, position: number, shape: 'draft' | 'custom', ctx: EntryContext): SkillCandidate {
   const rawUrl = ownString(entry, 'path') ?? '';
-  const c = blank(ctx.source, position, rawUrl);
+  const c = blankCandidate(ctx.source, position, rawUrl);
   readDisplay(c, entry);
   c.name = declaredName(entry).name;
   if (shape === 'draft') {

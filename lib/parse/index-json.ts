@@ -4,7 +4,7 @@
 import type { Diagnostic } from '../types';
 import type { SkillCandidate } from './candidate';
 import { decodeUtf8 } from './decode';
-import { diag, hasOwn, isJsonObject, own, ownString } from './common';
+import { diag, isJsonObject, own, ownString } from './common';
 import { findDuplicateKeys } from './json-dupes';
 import { readDraftOrCustomEntry, readUrlEntry, readV01Entry, type EntryContext } from './index-entry';
 
@@ -36,7 +36,7 @@ export function entryShape(entry: Record<string, unknown>): EntryShape {
   if (typeof own(entry, 'url') === 'string') return 'url';
   const files = own(entry, 'files');
   if (Array.isArray(files)) {
-    if (!hasOwn(entry, 'url') && files.every((f) => typeof f === 'string')) return 'v0.1';
+    if (!Object.hasOwn(entry, 'url') && files.every((f) => typeof f === 'string')) return 'v0.1';
     if (files.length > 0 && files.every((f) => isJsonObject(f) && typeof own(f, 'path') === 'string')) return 'draft';
   }
   return 'custom';
@@ -75,7 +75,7 @@ export function parseIndex(bytes: Uint8Array, finalUrl: string, origin: string, 
   }
 
   let schema: string | null = null;
-  if (hasOwn(root, '$schema')) {
+  if (Object.hasOwn(root, '$schema')) {
     schema = ownString(root, '$schema');
     if (schema !== KNOWN_SCHEMA) {
       diagnostics.push(diag('index-unknown-schema', 'warning', 'Unrecognized $schema; the entries are processed by their shape.', at));
@@ -85,7 +85,7 @@ export function parseIndex(bytes: Uint8Array, finalUrl: string, origin: string, 
   }
 
   const signing = (key: 'signing_alg' | 'signing_key'): string | null => {
-    if (!hasOwn(root, key)) return null;
+    if (!Object.hasOwn(root, key)) return null;
     const value = own(root, key);
     if (typeof value === 'string') return value;
     diagnostics.push(diag('index-signing-field-type', 'warning', `The top-level "${key}" is not a string; it is ignored.`, at));

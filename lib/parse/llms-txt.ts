@@ -4,7 +4,7 @@
 import type { Diagnostic } from '../types';
 import type { SkillCandidate } from './candidate';
 import { decodeUtf8, splitLines } from './decode';
-import { blankCandidate, diag, followsScopeRule, hasOwn, inferType, isHex64, isJsonObject, isSameOrigin, own } from './common';
+import { blankCandidate, diag, followsScopeRule, inferType, isHex64, isJsonObject, isSameOrigin, own } from './common';
 import { fenceCloses, fenceOpen, isSectionEnd, isSkillsHeading, scanComment, scanDescription, scanItem, type Fence } from './llms-line';
 import { findDuplicateKeys } from './json-dupes';
 import { resolveArtifactUrl } from './resolve-url';
@@ -21,19 +21,20 @@ const DISPLAY_KEYS = ['version', 'license', 'homepage', 'requires'] as const;
 /** Applies the inline comment keys (FORMATS.md §1.3) to a candidate. */
 function applyComment(c: SkillCandidate, meta: Record<string, unknown>, line: number, base: string, origin: string): void {
   const at = { line, url: c.url ?? undefined };
+  // A comment key's string value; null when it is absent or not a string (which is reported).
+  const str = (key: string): string | null => {
+    if (!Object.hasOwn(meta, key)) return null;
+    const value = meta[key];
+    if (typeof value === 'string') return value;
+    c.diagnostics.push(diag('llms-comment-key-type', 'warning', `The comment key "${key}" is not a string; it is ignored.`, at));
+    return null;
+  };
   for (const key of DISPLAY_KEYS) {
-    if (!hasOwn(meta, key)) continue;
-    const value = own(meta, key);
-    if (typeof value !== 'string') {
-      c.diagnostics.push(diag('llms-comment-key-type', 'warning', `The comment key "${key}" is not a string; it is ignored.`, at));
-      continue;
-    }
-    if (key === 'version') c.version = value;
-    else if (key === 'license') c.license = value;
-    else if (key === 'homepage') c.homepage = value;
+    const value = str(key);
+    if (value !== null && key !== 'requires') c[key] = value;
   }
 
-  if (hasOwn(meta, 'sha256')) {
+  if (Object.hasOwn(meta, 'sha256')) {
     const value = own(meta, 'sha256');
     if (isHex64(value)) {
       c.declared.push({ source: 'llms-txt', field: 'inline-sha256', hex: value.toLowerCase() });
@@ -44,39 +45,22 @@ function applyComment(c: SkillCandidate, meta: Record<string, unknown>, line: nu
     }
   }
 
-  if (hasOwn(meta, 'scope')) {
-    const scope = own(meta, 'scope');
-    if (typeof scope === 'string') {
-      c.scope = scope;
-      if (!followsScopeRule(scope)) {
-        c.diagnostics.push(diag('llms-scope-invalid', 'warning', `The scope "${scope}" does not match ^[a-z][a-z0-9_-]*$.`, at));
-      }
-    } else {
-      c.diagnostics.push(diag('llms-comment-key-type', 'warning', 'The comment key "scope" is not a string; it is ignored.', at));
-    }
+  const scope = str('scope');
+  if (scope !== null) {
+    c.scope = scope;
+    if (!followsScopeRule(scope)) c.diagnostics.push(diag('llms-scope-invalid', 'warning', `The scope "${scope}" does not match ^[a-z][a-z0-9_-]*$.`, at));
+  }
+  const tool = str('tool');
+  if (tool !== null) {
+    c.tool = tool;
+    if (!isSameOrigin(tool, base, origin)) c.diagnostics.push(diag('tool-not-same-origin', 'warning', 'The executable tool path is not on this origin.', at));
   }
 
-  if (hasOwn(meta, 'tool')) {
-    const tool = own(meta, 'tool');
-    if (typeof tool === 'string') {
-      c.tool = tool;
-      if (!isSameOrigin(tool, base, origin)) {
-        c.diagnostics.push(diag('tool-not-same-origin', 'warning', 'The executable tool path is not on this origin.', at));
-      }
-    } else {
-      c.diagnostics.push(diag('llms-comment-key-type', 'warning', 'The comment key "tool" is not a string; it is ignored.', at));
-    }
-  }
-
-  if (hasOwn(meta, 'tool_sha256')) {
+  if (Object.hasOwn(meta, 'tool_sha256')) {
     const value = own(meta, 'tool_sha256');
     if (isHex64(value)) c.toolSha256 = value.toLowerCase();
     else c.diagnostics.push(diag('tool-sha256-invalid', 'warning', 'tool_sha256 is not 64 hexadecimal characters; it is ignored.', at));
   }
-}
-
-function emptyCandidate(line: number, rawUrl: string): SkillCandidate {
-  return blankCandidate('llms-txt', line, rawUrl);
 }
 
 /** Builds a candidate from one item line, or returns a document diagnostic when it is skipped. */
@@ -102,7 +86,7 @@ function readItem(text: string, line: number, base: string, origin: string): Ski
     return diag('llms-item-malformed', 'warning', 'A list item in ## Skills is skipped: the link is not followed by ":", " -", " –", " —" or the end of the line.', { line });
   }
 
-  const c = emptyCandidate(line, scan.url);
+  const c = blankCandidate('llms-txt', line, scan.url);
   const resolved = resolveArtifactUrl(scan.url, base, origin);
   if (resolved.ok) c.url = resolved.url;
   else c.refusal = { status: 'invalid', code: resolved.code, message: resolved.message };

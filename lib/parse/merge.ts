@@ -114,8 +114,7 @@ export function mergeCandidates(candidates: SkillCandidate[]): MergedSkill[] {
     else groups.set(key, { url: c.url, members: [c] });
   }
 
-  const merged: MergedSkill[] = [];
-  for (const [key, group] of groups) merged.push(mergeGroup(key, group.url, group.members));
+  const merged = [...groups].map(([key, group]) => mergeGroup(key, group.url, group.members));
 
   // Names never merge skills; the same name on different URLs is reported.
   const byName = new Map<string, MergedSkill[]>();

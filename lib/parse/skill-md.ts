@@ -6,7 +6,7 @@ import { DOCUMENTS, type Diagnostic } from '../types';
 import type { SkillCandidate } from './candidate';
 import { decodeUtf8 } from './decode';
 import { simpleFrontmatter } from './frontmatter-simple';
-import { diag, followsNameRule, hasOwn, isJsonObject } from './common';
+import { diag, followsNameRule, isJsonObject, ownString } from './common';
 
 export interface Frontmatter {
   /** The parsed mapping, or null when absent or unparseable. */
@@ -90,16 +90,8 @@ function lineEnd(text: string, from: number): { end: number; next: number } {
   return { end: i, next: i };
 }
 
-/** Copies a mapping into a null-prototype object so that no key can reach a prototype. */
-function detach(source: Record<string, unknown>): Record<string, unknown> {
-  const out = Object.create(null) as Record<string, unknown>;
-  for (const key of Object.keys(source)) out[key] = source[key];
-  return out;
-}
-
 function firstLine(message: string): string {
-  const cut = message.indexOf('\n');
-  return cut >= 0 ? message.slice(0, cut) : message;
+  return message.split('\n')[0] as string;
 }
 
 /** Parses the YAML frontmatter of SKILL.md bytes. Never throws. */
@@ -157,19 +149,16 @@ export function parseFrontmatterText(text: string): Frontmatter {
     diagnostics.push(diag('frontmatter-not-mapping', 'warning', 'The frontmatter is not a YAML mapping.'));
     return result(diagnostics);
   }
-  const data = detach(value);
+  // A null-prototype copy, so that no key can reach a prototype.
+  const data: Record<string, unknown> = Object.assign(Object.create(null), value);
   const out = result(diagnostics);
   out.data = data;
-  const str = (key: string): string | null => {
-    const v = hasOwn(data, key) ? data[key] : undefined;
-    return typeof v === 'string' ? v : null;
-  };
-  out.name = str('name');
-  out.description = str('description');
-  out.version = str('version');
-  out.license = str('license');
-  out.compatibility = str('compatibility');
-  out.versionIsNonString = hasOwn(data, 'version') && typeof data.version !== 'string';
+  out.name = ownString(data, 'name');
+  out.description = ownString(data, 'description');
+  out.version = ownString(data, 'version');
+  out.license = ownString(data, 'license');
+  out.compatibility = ownString(data, 'compatibility');
+  out.versionIsNonString = Object.hasOwn(data, 'version') && typeof data.version !== 'string';
 
   if (out.name === null) {
     diagnostics.push(diag('frontmatter-name-missing', 'warning', 'The frontmatter has no string "name".'));

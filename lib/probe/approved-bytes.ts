@@ -15,14 +15,10 @@ import { approvalBindsContent, contentOfStored } from './status';
 export function archiveBindingOf(stored: StoredSkill): ArchiveBinding | null {
   const archive = stored.archive;
   if (!archive) return null;
-  const files: ArchiveFileDigest[] = [];
-  for (const e of archive.entries) {
-    if (e.type !== 'file' || e.path === ROOT_SKILL_MD) continue;
-    if (e.sha256 === undefined) throw new Error(`the archive's file ${JSON.stringify(e.path)} has no recorded digest`);
-    files.push({ path: e.path, size: e.size, sha256: e.sha256 });
-  }
+  const undigested = archive.entries.find((e) => e.type === 'file' && e.path !== ROOT_SKILL_MD && e.sha256 === undefined);
+  if (undigested) throw new Error(`the archive's file ${JSON.stringify(undigested.path)} has no recorded digest`);
   if (archive.filesDigest === undefined) throw new Error("the archive's file set has no recorded digest");
-  return { filesDigest: archive.filesDigest, sha256: archive.sha256, files };
+  return { filesDigest: archive.filesDigest, sha256: archive.sha256, files: storedFileSet(stored) };
 }
 
 /** Whether these stored bytes can be approved: a SKILL.md, or an archive whose every file was digested. */
@@ -35,12 +31,7 @@ export function canBind(stored: StoredSkill): boolean {
   }
 }
 
-export interface ApprovalFields {
-  keyFingerprint: string | null;
-  statusAtApproval: SkillStatus;
-  name: string;
-  approvedAt: number;
-}
+export type ApprovalFields = Pick<Approval, 'keyFingerprint' | 'statusAtApproval' | 'name' | 'approvedAt'>;
 
 /** The approval of exactly these stored bytes (see canBind first for an archive). */
 export function approvalOf(stored: StoredSkill, fields: ApprovalFields): Approval {

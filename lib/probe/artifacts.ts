@@ -33,13 +33,9 @@ export interface ArtifactContext extends ProbeIO {
 /** The context before the origin's key is known: what obtaining and checking the bytes need. */
 export type ArtifactPrelude = Omit<ArtifactContext, 'key'>;
 
-function indexName(merged: MergedSkill): string | null {
-  for (const c of merged.candidates) if (c.source !== 'llms-txt' && c.name !== null) return c.name;
-  return null;
-}
-
 function snapshotConfig(ctx: ArtifactPrelude, merged: MergedSkill): Settings['snapshotKeys'][number] | null {
-  const name = indexName(merged);
+  // The name the index gives the skill.
+  const name = merged.candidates.find((c) => c.source !== 'llms-txt' && c.name !== null)?.name ?? null;
   if (name === null) return null;
   return ctx.settings.snapshotKeys.find((k) => k.origin === ctx.origin && k.skillId === name) ?? null;
 }
@@ -63,11 +59,6 @@ function emptyOutcome(merged: MergedSkill, decision: StatusDecision, diagnostics
   };
 }
 
-function toolOf(merged: MergedSkill): string | null {
-  for (const c of merged.candidates) if (c.tool !== null) return c.tool;
-  return null;
-}
-
 /** The diagnostics a skill starts with: the merge's findings, then each candidate's. */
 function listingDiagnostics(merged: MergedSkill): Diagnostic[] {
   const diagnostics: Diagnostic[] = [...(merged.diagnostics ?? [])];
@@ -75,17 +66,17 @@ function listingDiagnostics(merged: MergedSkill): Diagnostic[] {
   return diagnostics;
 }
 
-/** The status facts known before any byte is obtained: the listing, the key and the approval. */
-function statusBase(ctx: ArtifactContext, merged: MergedSkill, approval: Approval | null): StatusFacts {
+/** The status facts known before any byte is obtained: the listing, the key (null when it is not known) and the approval. */
+function statusBase(key: KeyOutcome | null, merged: Pick<MergedSkill, 'refusal' | 'disagree'>, approval: Approval | null): StatusFacts {
   return {
     refusal: merged.refusal,
     disagree: merged.disagree,
     obtainFailure: null,
     digest: null,
     archiveFailure: null,
-    keyState: ctx.key.report.state,
-    policyPin: ctx.key.report.pinnedBy === 'policy' ? (ctx.key.report.pinned?.fingerprint ?? null) : null,
-    keyUnavailable: ctx.key.report.unavailable === true,
+    keyState: key?.report.state ?? 'none',
+    policyPin: key?.report.pinnedBy === 'policy' ? (key.report.pinned?.fingerprint ?? null) : null,
+    keyUnavailable: key?.report.unavailable === true,
     signature: 'not-checked',
     signatureFailure: null,
     snapshot: null,
@@ -109,11 +100,10 @@ function overLimitOutcome(merged: MergedSkill, base: StatusFacts, diagnostics: D
 
 /** Reports a digest mismatch and, for bytes downloaded now, remembers it with their validators (rememberedFailure in artifact-obtain.ts). */
 async function noteMismatch(ctx: ArtifactPrelude, merged: MergedSkill, got: Obtained, digest: Examined['digest'], url: string, diagnostics: Diagnostic[]): Promise<void> {
-  const declared = [...new Set(merged.declared.map((d) => d.hex.toLowerCase()))].join(', ');
+  const hexes = [...new Set(merged.declared.map((d) => d.hex.toLowerCase()))];
   const what = merged.type === 'archive' ? `archive sha256 ${digest.rawHex}` : `raw ${digest.rawHex}, lf-normalized ${digest.lfHex}`;
-  diagnostics.push(diag('digest-mismatch', `Declared ${declared}; actual ${what}.`, { url }));
+  diagnostics.push(diag('digest-mismatch', `Declared ${hexes.join(', ')}; actual ${what}.`, { url }));
   if (got.kind === 'bytes' && !merged.disagree) {
-    const hexes = [...new Set(merged.declared.map((d) => d.hex.toLowerCase()))];
     ctx.view.putCache({ ...got.entry, digestFailure: { declared: declaredKey(hexes), rawHex: digest.rawHex, lfHex: digest.lfHex } });
   }
 }
@@ -193,7 +183,7 @@ export async function processSkill(pre: ArtifactPrelude, keys: Promise<KeyOutcom
   const url = merged.url;
   const approval = url ? pre.view.getApproval(url) : null;
   if (merged.refusal || url === null || overLimit) {
-    const base = statusBase({ ...pre, key: await keys }, merged, approval);
+    const base = statusBase(await keys, merged, approval);
     return overLimit && url !== null && !merged.refusal ? overLimitOutcome(merged, base, diagnostics) : refusedOutcome(merged, base, diagnostics);
   }
 
@@ -209,7 +199,7 @@ export async function processSkill(pre: ArtifactPrelude, keys: Promise<KeyOutcom
           : await downloaded(got, merged, url, diagnostics, pre.sha256);
   if (ex?.digest.mismatch) await noteMismatch(pre, merged, got, ex.digest, url, diagnostics);
   const ctx: ArtifactContext = { ...pre, key: await keys };
-  const base = statusBase(ctx, merged, approval);
+  const base = statusBase(ctx.key, merged, approval);
   if (got.kind === 'failed' || ex === null) return emptyOutcome(merged, decideStatus({ ...base, obtainFailure: got.kind === 'failed' ? got.failure : null }), diagnostics);
   const { skillMd, digest } = ex;
 
@@ -248,7 +238,11 @@ export async function processSkill(pre: ArtifactPrelude, keys: Promise<KeyOutcom
     snapshot,
     advisory:
       text !== null
-        ? advisoryFlags(text, ctx.origin, { tool: toolOf(merged), frontmatter: frontmatter?.data ?? null, frontmatterUnreadable: frontmatter !== null && frontmatterUnreadable(frontmatter) })
+        ? advisoryFlags(text, ctx.origin, {
+            tool: merged.candidates.find((c) => c.tool !== null)?.tool ?? null,
+            frontmatter: frontmatter?.data ?? null,
+            frontmatterUnreadable: frontmatter !== null && frontmatterUnreadable(frontmatter),
+          })
         : [],
     review: bytesOk ? reviewOfExamined(ctx.origin, got, ex) : null,
     fromStore: ex.fromStore,
@@ -305,20 +299,6 @@ export async function processSkills(ctx: ArtifactPrelude, keys: Promise<KeyOutco
 /** The outcome for a skill whose processing threw: `invalid` with `skill-error`, nothing stored (`key`: null when it is not known). */
 export function errorOutcome(key: KeyOutcome | null, merged: MergedSkill, e: unknown): SkillOutcome {
   const message = `Processing failed: ${e instanceof Error ? e.message : String(e)}`;
-  const decision = decideStatus({
-    refusal: { status: 'invalid', code: 'skill-error', message },
-    disagree: false,
-    obtainFailure: null,
-    digest: null,
-    archiveFailure: null,
-    keyState: key?.report.state ?? 'none',
-    keyUnavailable: false,
-    signature: 'not-checked',
-    signatureFailure: null,
-    snapshot: null,
-    approval: null,
-    archiveFiles: null,
-    currentFingerprint: null,
-  });
+  const decision = decideStatus({ ...statusBase(key, { refusal: null, disagree: false }, null), refusal: { status: 'invalid', code: 'skill-error', message } });
   return emptyOutcome(merged, decision, [diag('skill-error', message, merged.url ? { url: merged.url } : {})]);
 }

@@ -74,6 +74,11 @@ function source(kind: DocumentKind, url: string, patch: Partial<SourceReport>): 
   return { kind, url, finalUrl: null, httpStatus: null, outcome: 'skipped', reason: null, contentType: null, bytes: null, ms: null, fromCache: false, ...patch };
 }
 
+/** A document's outcome from a request made now: no bytes and the request URL unless `patch` says otherwise. */
+function fetched(kind: DocumentKind, url: string, state: DocState, source: SourceReport, patch: Partial<DocOutcome> = {}): DocOutcome {
+  return { kind, url, state, bytes: null, finalUrl: url, contentType: null, unchanged: false, source, diagnostics: [], ...patch };
+}
+
 /** The state a cache entry stands for. */
 function cachedState(entry: ProbeCacheEntry): DocState {
   if (entry.positive && entry.bytes !== null) return 'present';
@@ -153,6 +158,7 @@ export async function fetchDocument(kind: DocumentKind, origin: string, path: st
 async function settle(kind: DocumentKind, origin: string, url: string, r: FetchResult, entry: ProbeCacheEntry | null, ctx: ProbeIO): Promise<DocOutcome> {
   const now = ctx.clock.now();
   const base = { url, origin, kind, storedAt: now } as const;
+  const negative = { ...base, positive: false, etag: null, lastModified: null, bytes: null } as const;
   switch (r.kind) {
     case 'ok': {
       ctx.view.putCache({
@@ -167,17 +173,8 @@ async function settle(kind: DocumentKind, origin: string, url: string, r: FetchR
         expiresAt: now + positiveTtlMs(r.cacheControl),
         failures: 0,
       });
-      return {
-        kind,
-        url,
-        state: 'present',
-        bytes: r.bytes,
-        finalUrl: r.finalUrl,
-        contentType: r.contentType,
-        unchanged: false,
-        diagnostics: [],
-        source: source(kind, url, { finalUrl: r.finalUrl, httpStatus: r.status, outcome: 'ok', contentType: r.contentType, bytes: r.bytes.byteLength, ms: r.ms }),
-      };
+      const src = source(kind, url, { finalUrl: r.finalUrl, httpStatus: r.status, outcome: 'ok', contentType: r.contentType, bytes: r.bytes.byteLength, ms: r.ms });
+      return fetched(kind, url, 'present', src, { bytes: r.bytes, finalUrl: r.finalUrl, contentType: r.contentType });
     }
     case 'not-modified': {
       const prev = entry as ProbeCacheEntry;
@@ -205,30 +202,9 @@ async function settle(kind: DocumentKind, origin: string, url: string, r: FetchR
     case 'absent':
     case 'too-large': {
       const reason = r.kind === 'absent' ? r.reason : 'too-large';
-      ctx.view.putCache({
-        ...base,
-        positive: false,
-        status: r.status,
-        finalUrl: r.finalUrl,
-        contentType: r.contentType,
-        etag: null,
-        lastModified: null,
-        bytes: null,
-        expiresAt: now + LIMITS.negativeTtlMs,
-        failures: 0,
-        reason,
-      });
-      const out: DocOutcome = {
-        kind,
-        url,
-        state: r.kind === 'absent' ? 'absent' : 'too-large',
-        bytes: null,
-        finalUrl: r.finalUrl ?? url,
-        contentType: r.contentType,
-        unchanged: false,
-        diagnostics: [],
-        source: source(kind, url, { finalUrl: r.finalUrl, httpStatus: r.status, outcome: r.kind, reason, contentType: r.contentType, ms: r.ms }),
-      };
+      ctx.view.putCache({ ...negative, status: r.status, finalUrl: r.finalUrl, contentType: r.contentType, expiresAt: now + LIMITS.negativeTtlMs, failures: 0, reason });
+      const src = source(kind, url, { finalUrl: r.finalUrl, httpStatus: r.status, outcome: r.kind, reason, contentType: r.contentType, ms: r.ms });
+      const out = fetched(kind, url, r.kind, src, { finalUrl: r.finalUrl ?? url, contentType: r.contentType });
       if (r.kind === 'too-large') out.diagnostics.push(diag('document-too-large', `Over the ${r.limit}-byte cap; the document was dropped.`, { url }));
       return out;
     }
@@ -237,20 +213,7 @@ async function settle(kind: DocumentKind, origin: string, url: string, r: FetchR
       const wait = Math.max(backoffMs(failures), r.retryAfterMs ?? 0);
       const kept: ProbeCacheEntry = entry
         ? { ...entry, failures, retryAt: now + wait }
-        : {
-            ...base,
-            positive: false,
-            status: r.status,
-            finalUrl: null,
-            contentType: null,
-            etag: null,
-            lastModified: null,
-            bytes: null,
-            expiresAt: now,
-            failures,
-            retryAt: now + wait,
-            reason: 'transient',
-          };
+        : { ...negative, status: r.status, finalUrl: null, contentType: null, expiresAt: now, failures, retryAt: now + wait, reason: 'transient' };
       ctx.view.putCache(kept);
       const src = source(kind, url, { httpStatus: r.status, outcome: 'transient', reason: r.reason, ms: r.ms });
       if (entry && entry.reason !== 'transient') {
@@ -258,30 +221,12 @@ async function settle(kind: DocumentKind, origin: string, url: string, r: FetchR
         if (out.state === 'present') out.diagnostics.push(diag('document-stale', `Transient failure (${r.reason}); the last good copy is used.`, { url }));
         return out;
       }
-      return {
-        kind,
-        url,
-        state: 'unavailable',
-        bytes: null,
-        finalUrl: url,
-        contentType: null,
-        unchanged: false,
-        source: src,
-        diagnostics: [diag('document-unavailable', `Transient failure (${r.reason}); retried later.`, { url })],
-      };
+      return fetched(kind, url, 'unavailable', src, { diagnostics: [diag('document-unavailable', `Transient failure (${r.reason}); retried later.`, { url })] });
     }
     case 'blocked':
-      return {
-        kind,
-        url,
-        state: 'blocked',
-        bytes: null,
-        finalUrl: url,
-        contentType: null,
-        unchanged: false,
-        source: source(kind, url, { outcome: 'blocked', reason: r.reason, ms: r.ms }),
+      return fetched(kind, url, 'blocked', source(kind, url, { outcome: 'blocked', reason: r.reason, ms: r.ms }), {
         diagnostics: [diag('document-blocked', `Not requested: ${r.reason}.`, { url })],
-      };
+      });
   }
 }
 

@@ -21,19 +21,16 @@ export interface DownloadBudget extends ByteMeter {
 export function downloadBudget(limit: number): DownloadBudget {
   let used = 0;
   let refused = 0;
-  const fits = (bytes: number): boolean => Number.isFinite(bytes) && bytes >= 0 && used + bytes <= limit;
+  // A reservation and a streamed take draw from the budget alike.
+  const draw = (bytes: number): boolean => {
+    if (!(Number.isFinite(bytes) && bytes >= 0 && used + bytes <= limit)) return false;
+    used += bytes;
+    return true;
+  };
   return {
     limit,
-    reserve(bytes) {
-      if (!fits(bytes)) return false;
-      used += bytes;
-      return true;
-    },
-    take(bytes) {
-      if (!fits(bytes)) return false;
-      used += bytes;
-      return true;
-    },
+    reserve: draw,
+    take: draw,
     release(bytes) {
       used = Math.max(0, used - Math.max(0, bytes));
     },

@@ -100,13 +100,10 @@ export function decideKey(f: KeyFacts, diagnostics: Diagnostic[], indexUrl: stri
     return { decision: { action: 'report', state: 'conflict', offered, conflicting, unavailable: false }, malformed };
   }
   if (offered) return { decision: { action: f.pin ? 'compare' : 'pin', offered }, malformed };
-  if (f.pin) {
-    if (keyDocUnavailable && !malformed) {
-      return { decision: { action: 'report', state: 'none', offered: null, conflicting: null, unavailable: true }, malformed };
-    }
-    return { decision: { action: 'report', state: 'stopped-signing', offered: null, conflicting: null, unavailable: false }, malformed };
-  }
-  return { decision: { action: 'report', state: 'none', offered: null, conflicting: null, unavailable: false }, malformed };
+  // A pinned origin that offers no key: stopped signing, unless its key documents could not be fetched now.
+  const unavailable = f.pin !== null && keyDocUnavailable && !malformed;
+  const state = f.pin && !unavailable ? 'stopped-signing' : 'none';
+  return { decision: { action: 'report', state, offered: null, conflicting: null, unavailable }, malformed };
 }
 
 function pubFacts(doc: DocOutcome | null): KeyFacts['pub'] {

@@ -5,7 +5,6 @@
 import type { StoredSkill } from '../store/records';
 import type { Approval, ApprovalReport, KeyState, SignatureState, SkillReport, SkillStatus, SnapshotReport } from '../types';
 import type { DigestCheck } from '../verify/digest';
-import { isApprovable } from '../types';
 import type { StatusDecision } from '../report/skill-outcome';
 
 export type Failure<S extends SkillStatus> = { status: S; code: string; message: string };
@@ -188,9 +187,4 @@ function baseStatus(f: StatusFacts): Omit<StatusDecision, 'approval'> {
     return { status: 'verified', code: 'verified-unsigned-entry', message: 'Digest matches, but this entry is not signed although the origin signs.' };
   }
   return { status: 'verified', code: 'verified', message: `Digest matches (${digest.matchedForm ?? 'raw'}); the origin does not sign.` };
-}
-
-/** True when the status allows an approval and a hand-off (PRODUCT.md §4). */
-export function approvable(status: SkillStatus): boolean {
-  return isApprovable(status);
 }

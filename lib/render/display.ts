@@ -30,32 +30,15 @@ export function displayText(value: string, max: number): DisplayText {
   let text = '';
   let hidden = 0;
   let count = 0;
-  let cut = false;
   for (const ch of value) {
-    if (count >= max) {
-      cut = true;
-      break;
-    }
     const cp = ch.codePointAt(0) as number;
-    if (isBidi(cp) || isInvisible(cp)) {
-      hidden++;
-      text += codePointMark(cp);
-    } else if (isControl(cp)) {
-      text += ' ';
-    } else {
-      text += ch;
-    }
-    count++;
-  }
-  if (cut) {
     // Count what lies past the cap too: the flag must not miss a control hidden at the end.
-    for (const ch of [...value].slice(max)) {
-      const cp = ch.codePointAt(0) as number;
-      if (isBidi(cp) || isInvisible(cp)) hidden++;
-    }
-    text += '…';
+    const hide = isBidi(cp) || isInvisible(cp);
+    if (hide) hidden++;
+    if (count++ < max) text += hide ? codePointMark(cp) : isControl(cp) ? ' ' : ch;
   }
-  return { text, hidden, cut };
+  const cut = count > max;
+  return { text: cut ? `${text}…` : text, hidden, cut };
 }
 
 /** displayText's text alone. */

@@ -1,12 +1,13 @@
 // Assembles the OriginReport every view and test reads (docs/report.md). Statuses come
 // decided from the engine; this module only arranges them for display.
 import { DESCRIPTION_MAX, NAME_MAX, displayText } from '../render/display';
-import type { AttestationReport, CandidateSource, Diagnostic, KeyReport, OriginReport, SkillReport, SkillStatus, SourceReport } from '../types';
+import type { AttestationReport, Diagnostic, OriginReport, SkillReport, SkillStatus } from '../types';
 import { isApprovable, WARNING_STATUSES } from '../types';
 import type { SkillOutcome } from './skill-outcome';
 import { skillContextBreakdown, type SkillContextInput } from '../skill-context/block';
 import { estimateTokenCount } from '../verify/tokens';
 import { diag } from './codes';
+import { decodeSafe } from '../parse/common';
 import { emptyReport } from './skipped-report';
 
 function firstOf<T>(values: (T | null | undefined)[]): T | null {
@@ -26,18 +27,10 @@ function lastSegment(url: string | null): string | null {
     const last = parts[parts.length - 1];
     if (last === undefined) return null;
     // `…/name/SKILL.md` reads better as `name`.
-    if (/^skill\.md$/i.test(last) && parts.length > 1) return decodeURIComponentSafe(parts[parts.length - 2] as string);
-    return decodeURIComponentSafe(last);
+    if (/^skill\.md$/i.test(last) && parts.length > 1) return decodeSafe(parts[parts.length - 2] as string);
+    return decodeSafe(last);
   } catch {
     return null;
-  }
-}
-
-function decodeURIComponentSafe(s: string): string {
-  try {
-    return decodeURIComponent(s);
-  } catch {
-    return s;
   }
 }
 
@@ -90,15 +83,13 @@ export function skillReport(origin: string, o: SkillOutcome, attestation: Attest
   };
   const name = firstOf([fm ? names.frontmatter : null, names.index, names.llmsTxt, shown(lastSegment(m.url), NAME_MAX), shown(m.key, NAME_MAX)]) ?? m.key;
 
-  let description: string | null = null;
-  let descriptionFrom: SkillReport['descriptionFrom'] = null;
-  const fmDesc = nonEmpty(fm?.description ?? null);
-  const idxDesc = firstOf(fromIndex.map((c) => nonEmpty(c.description)));
-  const llmsDesc = firstOf(fromLlms.map((c) => nonEmpty(c.description)));
-  if (fmDesc !== null) [description, descriptionFrom] = [fmDesc, 'frontmatter'];
-  else if (idxDesc !== null) [description, descriptionFrom] = [idxDesc, 'index'];
-  else if (llmsDesc !== null) [description, descriptionFrom] = [llmsDesc, 'llms-txt'];
-  description = shown(description, DESCRIPTION_MAX);
+  const descriptions = [
+    ['frontmatter', nonEmpty(fm?.description ?? null)],
+    ['index', firstOf(fromIndex.map((c) => nonEmpty(c.description)))],
+    ['llms-txt', firstOf(fromLlms.map((c) => nonEmpty(c.description)))],
+  ] as const;
+  const [descriptionFrom, chosen] = descriptions.find(([, d]) => d !== null) ?? [null, null];
+  const description = shown(chosen, DESCRIPTION_MAX);
   const advisory =
     hiddenInName > 0
       ? [
@@ -127,17 +118,13 @@ export function skillReport(origin: string, o: SkillOutcome, attestation: Attest
   if (crossOrigin && m.url !== null) {
     diagnostics.push(diag('cross-origin-artifact', `The artifact is served by ${host ?? 'another host'}, not by ${origin}.`, { url: m.url }));
   }
-  const sources: CandidateSource[] = [];
-  for (const c of m.candidates) if (!sources.includes(c.source)) sources.push(c.source);
-  const rawUrls: string[] = [];
-  for (const c of m.candidates) if (!rawUrls.includes(c.rawUrl)) rawUrls.push(c.rawUrl);
 
   return {
     id: `${origin} ${m.url ?? m.key}`,
     url: m.url,
-    rawUrls,
+    rawUrls: [...new Set(m.candidates.map((c) => c.rawUrl))],
     type: m.type,
-    sources,
+    sources: [...new Set(m.candidates.map((c) => c.source))],
     name,
     names,
     description,
@@ -185,16 +172,7 @@ export function summarize(skills: SkillReport[]): OriginReport['summary'] {
   return { total: skills.length, usable, approved, warnings, byStatus };
 }
 
-export interface ReportParts {
-  origin: string;
-  startedAt: number;
-  finishedAt: number;
-  publishes: boolean;
-  sources: SourceReport[];
-  key: KeyReport;
-  skills: SkillReport[];
-  diagnostics: Diagnostic[];
-}
+export type ReportParts = Pick<OriginReport, 'origin' | 'publishes' | 'sources' | 'key' | 'skills' | 'diagnostics'> & { startedAt: number; finishedAt: number };
 
 export function buildReport(p: ReportParts): OriginReport {
   const { origin, startedAt, finishedAt, ...rest } = p;

@@ -1,6 +1,7 @@
 // The catalogue of diagnostic and status codes the engine itself emits (docs/report.md lists
 // them with the same one-line meanings). Parsers and verifiers add their own codes to the
 // diagnostics they return; the report passes those through unchanged.
+import { diag as parseDiag } from '../parse/common';
 import type { Diagnostic, DiagnosticLevel } from '../types';
 
 export interface CodeInfo {
@@ -88,8 +89,5 @@ export function codeInfo(code: string): CodeInfo | null {
 
 /** A diagnostic with the catalogue level of `code`. */
 export function diag(code: EngineCode, message: string, where: { url?: string; line?: number } = {}): Diagnostic {
-  const d: Diagnostic = { code, level: ENGINE_CODES[code].level, message };
-  if (where.url !== undefined) d.url = where.url;
-  if (where.line !== undefined) d.line = where.line;
-  return d;
+  return parseDiag(code, ENGINE_CODES[code].level, message, where);
 }

@@ -35,12 +35,7 @@ export interface ArchiveEntry {
 }
 
 /** One regular file of an archive besides its root SKILL.md, by its raw SHA-256 (FORMATS.md §6.6). */
-export interface ArchiveFileDigest {
-  path: string;
-  size: number;
-  /** Lowercase hex. */
-  sha256: string;
-}
+export type ArchiveFileDigest = Required<Pick<ArchiveEntry, 'path' | 'size' | 'sha256'>>;
 
 /**
  * What an approval of an archive skill binds besides the root SKILL.md (PRODUCT.md §9.2,

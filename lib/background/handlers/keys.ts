@@ -1,5 +1,5 @@
 // Keys: trust a publisher's new key, list and forget pins, the key history, revoke a key.
-import { approvable } from '../../probe/status';
+import { isApprovable } from '../../types';
 import { normalizeFilter, pageLimit, pinsPage } from '../../lists/pins-page';
 import { StoreError } from '../../store/errors';
 import { managedKeyFor } from '../../store/policy';
@@ -33,7 +33,7 @@ export function keyHandlers(worker: WorkerState): Slice<'keys'> {
       const carry: CarryOver[] = [];
       for (const skill of report.skills) {
         // An archive carries its approval only with the same files (FORMATS.md §6.6).
-        if (skill.url && skill.actual && (skill.status === 'key-changed' || approvable(skill.status)))
+        if (skill.url && skill.actual && (skill.status === 'key-changed' || isApprovable(skill.status)))
           carry.push({ url: skill.url, digestLf: skill.actual.lf, filesDigest: skill.archive?.filesDigest ?? '' });
       }
       let replaced: boolean;
