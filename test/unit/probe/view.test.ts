@@ -45,6 +45,18 @@ async function commit(store: TrustStore, writes: ReturnType<Awaited<ReturnType<t
   return { out, noted: notes.diagnostics().map((d) => d.message) };
 }
 
+/** `store` with one method replaced (`impl` sees the real store). */
+function replacing<K extends keyof TrustStore>(store: TrustStore, name: K, impl: (target: TrustStore) => TrustStore[K] | undefined): TrustStore {
+  return new Proxy(store, {
+    get(target, prop, receiver) {
+      const replaced = prop === name ? impl(target) : undefined;
+      if (replaced !== undefined) return replaced;
+      const v = Reflect.get(target, prop, receiver) as unknown;
+      return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+    },
+  });
+}
+
 async function seeded(): Promise<{ store: TrustStore; a1: StoredSkill; a2: StoredSkill }> {
   const { store } = await freshStore();
   await store.pinIfAbsent(ORIGIN, K.key, K.fingerprint, 1);
@@ -211,15 +223,7 @@ describe('probe commit', () => {
     const { store: inner } = await freshStore();
     const quota = new StoreError('quota-exceeded', 'storage quota exceeded');
     let refuse = true;
-    const refusing = watched(
-      new Proxy(inner, {
-        get(target, prop, receiver) {
-          if (prop === 'commitProbe' && refuse) return () => Promise.reject(quota);
-          const v = Reflect.get(target, prop, receiver) as unknown;
-          return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
-        },
-      }),
-    );
+    const refusing = watched(replacing(inner, 'commitProbe', () => (refuse ? () => Promise.reject(quota) : undefined)));
     const s = await openView(refusing.store);
     expect(s.pinIfAbsent(K.key, K.fingerprint, 5).result).toBe('pinned');
     s.putSkill(makeSkill(ORIGIN, url('b'), 'b', 5));
@@ -246,16 +250,9 @@ describe('probe commit', () => {
     const { store: inner } = await seeded();
     const overBudget = new StoreError('over-budget', 'over the byte budget');
     const seen: { skills: number; cache: number }[] = [];
-    const budgeted = new Proxy(inner, {
-      get(target, prop, receiver) {
-        if (prop === 'commitProbe')
-          return (c: Parameters<TrustStore['commitProbe']>[0]) => {
-            seen.push({ skills: c.skills.length, cache: c.cache.length });
-            return c.skills.length > 0 ? Promise.reject(overBudget) : target.commitProbe(c);
-          };
-        const v = Reflect.get(target, prop, receiver) as unknown;
-        return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
-      },
+    const budgeted = replacing(inner, 'commitProbe', (target) => (c) => {
+      seen.push({ skills: c.skills.length, cache: c.cache.length });
+      return c.skills.length > 0 ? Promise.reject(overBudget) : target.commitProbe(c);
     });
     const s = await openView(budgeted);
     s.putSkill(makeSkill(ORIGIN, url('c'), 'c', 5));
@@ -273,13 +270,7 @@ describe('probe commit', () => {
 
   it('a refused lastSeen is a lost pin write, not told as a first pin', async () => {
     const { store: inner } = await seeded();
-    const refusing = new Proxy(inner, {
-      get(target, prop, receiver) {
-        if (prop === 'commitProbe') return () => Promise.reject(new Error('closed'));
-        const v = Reflect.get(target, prop, receiver) as unknown;
-        return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
-      },
-    });
+    const refusing = replacing(inner, 'commitProbe', () => () => Promise.reject(new Error('closed')));
     const s = await openView(refusing);
     expect(s.pinIfAbsent(K.key, K.fingerprint, 5).result).toBe('match');
     const { out, noted } = await commit(refusing, s.writes());
@@ -291,13 +282,7 @@ describe('probe commit', () => {
 describe('probe of an unreadable store', () => {
   it('a failing state read is an error report with no writes, and nothing is asked of the network', async () => {
     const { store: inner } = await seeded();
-    const broken = new Proxy(inner, {
-      get(target, prop, receiver) {
-        if (prop === 'getOriginState') return () => Promise.reject(new Error('unreadable'));
-        const v = Reflect.get(target, prop, receiver) as unknown;
-        return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
-      },
-    });
+    const broken = replacing(inner, 'getOriginState', () => () => Promise.reject(new Error('unreadable')));
     let asked = 0;
     const fetch = async (): Promise<Response> => {
       asked += 1;
