@@ -36,9 +36,7 @@ export default defineBackground(() => {
     version: browser.runtime.getManifest().version,
   });
 
-  browser.runtime.onMessage.addListener((message: unknown, sender) => {
-    return service.handleMessage(message, sender);
-  });
+  browser.runtime.onMessage.addListener((message: unknown, sender) => service.handleMessage(message, sender));
   // The options page carries the native port until this worker has its own (native.ts).
   browser.runtime.onConnect.addListener((port) => acceptCarrier(port));
 
@@ -62,16 +60,10 @@ export default defineBackground(() => {
   });
 
   // The user changed Skillpin's site access (the popup's Allow, the browser's extension menu or page).
-  browser.permissions.onAdded.addListener((p) => {
-    void service.onAccessChanged(p.origins ?? []).catch(() => undefined);
-  });
-  browser.permissions.onRemoved.addListener(() => {
-    void service.onAccessChanged([]).catch(() => undefined);
-  });
+  browser.permissions.onAdded.addListener((p) => void service.onAccessChanged(p.origins ?? []).catch(() => undefined));
+  browser.permissions.onRemoved.addListener(() => void service.onAccessChanged([]).catch(() => undefined));
 
-  browser.alarms.onAlarm.addListener((alarm) => {
-    void service.onAlarm(alarm.name);
-  });
+  browser.alarms.onAlarm.addListener((alarm) => void service.onAlarm(alarm.name));
 
   browser.contextMenus.onClicked.addListener((info, tab) => {
     // Opened in the click's own turn: the browsers open a panel only in answer to the user.
@@ -91,12 +83,10 @@ export default defineBackground(() => {
     void browser.notifications.clear(id);
   });
 
-  browser.runtime.onInstalled.addListener(() => {
+  const started = (): void => {
     void browser.alarms.create(REVALIDATE_ALARM, { periodInMinutes: 60 });
     void service.refreshMenus();
-  });
-  browser.runtime.onStartup.addListener(() => {
-    void browser.alarms.create(REVALIDATE_ALARM, { periodInMinutes: 60 });
-    void service.refreshMenus();
-  });
+  };
+  browser.runtime.onInstalled.addListener(started);
+  browser.runtime.onStartup.addListener(started);
 });

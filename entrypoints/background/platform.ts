@@ -41,16 +41,11 @@ export const browserPlatform: BackgroundPlatform = {
   async notify(id, title, message) {
     await browser.notifications.create(id, { type: 'basic', iconUrl: browser.runtime.getURL('/icon/128.png'), title, message, priority: 2 });
   },
-  async listTabs() {
-    return tabFlags(await browser.tabs.query({}));
-  },
-  async activeTabs() {
-    return tabFlags(await browser.tabs.query({ active: true }));
-  },
+  listTabs: async () => tabFlags(await browser.tabs.query({})),
+  activeTabs: async () => tabFlags(await browser.tabs.query({ active: true })),
   async frameUrl({ tabId, frameId }) {
     if (frameId === 0) return (await browser.tabs.get(tabId)).url ?? null;
-    const frame = await browser.webNavigation.getFrame({ tabId, frameId });
-    return frame?.url ?? null;
+    return (await browser.webNavigation.getFrame({ tabId, frameId }))?.url ?? null;
   },
   async sendToFrame({ tabId, frameId }, message) {
     try {
@@ -72,20 +67,10 @@ export const browserPlatform: BackgroundPlatform = {
     menuQueue = menuQueue.then(() => applyMenus(model)).catch(() => undefined);
     return menuQueue;
   },
-  async getLocal(key) {
-    const got = await browser.storage.local.get(key);
-    return got[key];
-  },
-  async setLocal(key, value) {
-    await browser.storage.local.set({ [key]: value });
-  },
-  async getSession(key) {
-    const got = await browser.storage.session.get(key);
-    return got[key];
-  },
-  async setSession(key, value) {
-    await browser.storage.session.set({ [key]: value });
-  },
+  getLocal: async (key) => (await browser.storage.local.get(key))[key],
+  setLocal: async (key, value) => browser.storage.local.set({ [key]: value }),
+  getSession: async (key) => (await browser.storage.session.get(key))[key],
+  setSession: async (key, value) => browser.storage.session.set({ [key]: value }),
   // Chrome's toolbar click grants the tab's origin to the worker (TOOLCHAIN.md §7); Firefox's is not relied on.
   clickGrantsAccess: import.meta.env.BROWSER === 'chrome',
   permissions: {

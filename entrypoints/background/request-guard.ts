@@ -15,7 +15,7 @@
 // URL (Firefox's `tabId: -1` is requests outside tabs). Nothing is missed: a request is made only
 // after the guard is watching its host, and the listeners are then in place.
 import { browser } from 'wxt/browser';
-import { createPermits } from '@/lib/net/dnr-rules';
+import { createPermits, type Permits } from '@/lib/net/dnr-rules';
 import { vetResolvedHost } from '@/lib/net/dns-check';
 import { createRequestWatcher, type RequestDetails, type RequestGuard } from '@/lib/net/request-guard';
 import { originPattern } from '@/lib/match-patterns';
@@ -33,10 +33,7 @@ async function resolveHost(host: string): Promise<string[]> {
   return (await dns.resolve(host)).addresses;
 }
 
-interface PermitsApi {
-  acquire(url: URL): Promise<() => void>;
-  reserve(urls: URL[]): Promise<() => void>;
-}
+type PermitsApi = Pick<Permits, 'acquire' | 'reserve'>;
 
 /** Firefox takes no permits (it cancels a hop before it is requested). */
 const noPermits: PermitsApi = { acquire: async () => () => undefined, reserve: async () => () => undefined };
@@ -49,16 +46,7 @@ function sessionRulePermits(): PermitsApi {
     .getSessionRules()
     .then((rules) => permits.install(rules.map((r) => r.id)))
     .catch((err: unknown) => console.error('Skillpin: the request rules could not be installed', err));
-  return {
-    acquire: async (url) => {
-      await installed;
-      return permits.acquire(url);
-    },
-    reserve: async (urls) => {
-      await installed;
-      return permits.reserve(urls);
-    },
-  };
+  return { acquire: (url) => installed.then(() => permits.acquire(url)), reserve: (urls) => installed.then(() => permits.reserve(urls)) };
 }
 
 /** Installs the session rules (Chrome) and returns the guard; listeners come and go with the requests. */
@@ -81,12 +69,7 @@ export function installRequestGuard(extensionBase: string): RequestGuard {
   function addSet(pattern: string): () => void {
     const filter: Filter = pattern === BROAD ? FILTER : { urls: [pattern], tabId: -1 };
     // Firefox waits for a returned promise (the name lookup) before the request or hop goes out.
-    const before = firefox
-      ? (d: unknown) => watcher.onBeforeRequest(d as RequestDetails)
-      : (d: unknown): undefined => {
-          watcher.onBeforeRequest(d as RequestDetails);
-          return undefined;
-        };
+    const before = firefox ? (d: unknown) => watcher.onBeforeRequest(d as RequestDetails) : (d: unknown): undefined => void watcher.onBeforeRequest(d as RequestDetails);
     const ended = (d: unknown): void => watcher.onEnded(d as RequestDetails);
     const redirected = (d: unknown): void => watcher.onBeforeRedirect(d as RequestDetails);
     const remove = (): void => {
@@ -128,13 +111,10 @@ export function installRequestGuard(extensionBase: string): RequestGuard {
     manualRedirects: !firefox,
     prepare: async (url) => {
       const unlisten = await listen([url]);
-      let release: () => void;
-      try {
-        release = await acquire(url);
-      } catch (err) {
+      const release = await acquire(url).catch((err: unknown) => {
         unlisten();
         throw err;
-      }
+      });
       return () => {
         release();
         unlisten();

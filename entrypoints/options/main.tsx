@@ -36,11 +36,7 @@ const env: OptionsEnv = {
 
 /** How this browser lets an extension page open its shortcut settings, if it does (OptionsEnv.shortcuts.open). */
 function shortcutPage(): (() => Promise<void>) | undefined {
-  if (import.meta.env.BROWSER !== 'firefox') {
-    return async () => {
-      await browser.tabs.create({ url: 'chrome://extensions/shortcuts' });
-    };
-  }
+  if (import.meta.env.BROWSER !== 'firefox') return async () => void (await browser.tabs.create({ url: 'chrome://extensions/shortcuts' }));
   const commands = browser.commands as unknown as { openShortcutSettings?: () => Promise<void> };
   return typeof commands.openShortcutSettings === 'function' ? () => (commands.openShortcutSettings as () => Promise<void>)() : undefined;
 }

@@ -84,9 +84,8 @@ let readyKept: Kept | null = null;
 let readyReport: { origin: string; report: OriginReport | null } | null = null;
 
 const root = document.getElementById('app');
-const params = new URLSearchParams(location.search);
 // Opened in a tab (from the options page or a test) rather than as the toolbar popup.
-if (params.has('origin') || params.has('tab')) document.body.classList.add('in-tab');
+if (!fromToolbar) document.body.classList.add('in-tab');
 
 let target: PopupTarget | null = null;
 // The window the popup opened over, known before any click: the side panel must be opened in the

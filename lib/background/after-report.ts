@@ -32,9 +32,10 @@ export async function maybeNotify(platform: BackgroundPlatform, report: OriginRe
  * What the pages that follow approved skills (the side panel's library, the options page) show of
  * one origin's report: each approved or suspended skill's name, description, status, approval,
  * content digests and size, and the origin's key by fingerprint. Times (finishedAt, a pin's
- * lastSeen) are left out: a probe that found nothing new changes none of it.
+ * lastSeen) are left out: a probe that found nothing new changes none of it. A probe changed what
+ * those pages show when the view of the report stored before it differs from the view of its own.
  */
-function approvedView(report: OriginReport | null): string {
+export function approvedView(report: OriginReport | null): string {
   if (!report) return '';
   const skills = report.skills
     .filter((s) => s.approval.state !== 'none')
@@ -42,9 +43,4 @@ function approvedView(report: OriginReport | null): string {
   if (skills.length === 0) return '';
   const fp = (k: { fingerprint: string } | null): string | null => k?.fingerprint ?? null;
   return JSON.stringify([report.state, report.key.state, fp(report.key.pinned), fp(report.key.offered), skills]);
-}
-
-/** Whether a probe changed what those pages show (`before`: the origin's report as stored before it). */
-export function approvedViewChanged(before: OriginReport | null, after: OriginReport): boolean {
-  return approvedView(before) !== approvedView(after);
 }

@@ -8,7 +8,7 @@
 // alone decide, so that a page of the list (offset, limit) reads the reports of its own origins only.
 import { withContextHeader } from '../report/context-header';
 import { isExportOutOfDate, type ExportRecord } from '../export/record';
-import type { ApprovedSkillSummary, LibraryAttention } from '../messages';
+import type { ApprovedSkillSummary, LibraryAttention, Request } from '../messages';
 import type { ManagedPolicy } from '../store/policy';
 import type { Approval, OriginReport, Settings, SkillReport } from '../types';
 import type { WorkerState } from './worker-state';
@@ -17,10 +17,7 @@ import { findSkill } from './opt-in-rules';
 import { readExportRecords } from './skill-export';
 import { findingsToConfirm, unconfirmed } from '../review';
 
-export interface ListPage {
-  offset?: number;
-  limit?: number;
-}
+export type ListPage = Omit<Request<'skillpin:approved-list'>, 'type'>;
 
 function byListOrder(x: Approval, y: Approval): number {
   return x.origin.localeCompare(y.origin) || x.name.localeCompare(y.name) || (x.url < y.url ? -1 : x.url > y.url ? 1 : 0);
@@ -52,11 +49,10 @@ function summaryOf(a: Approval, report: OriginReport | null, policy: ManagedPoli
   const skill = found ? withContextHeader(found, settings.shortHeader) : found;
   const verdict = handOffVerdict(skill, a.origin, policy, settings);
   const usable = verdict.ok && verdict.approval.digestLf === a.digestLf;
-  const name = skill?.name ?? a.name;
   return {
     origin: a.origin,
     url: a.url,
-    name,
+    name: skill?.name ?? a.name,
     status: skill?.status ?? null,
     usable,
     approvedAt: a.approvedAt,

@@ -44,10 +44,7 @@ export function badgeFor(report: OriginReport | null): Badge {
     return { text: '!', color: '#c62828', title };
   }
   const usable = report.summary.usable;
-  if (usable === 0) {
-    if (report.skills.length > 0) return { text: '0', color: '#5b6470', title: t('badge_none_usable', report.skills.length) };
-    return NO_BADGE;
-  }
+  if (usable === 0) return report.skills.length > 0 ? { text: '0', color: '#5b6470', title: t('badge_none_usable', report.skills.length) } : NO_BADGE;
   return {
     text: usable > 99 ? '99+' : String(usable),
     color: '#2e7d32',
@@ -87,10 +84,5 @@ export function verdictBadges(platform: BadgeWriter, priv: boolean): { tell(repo
     chain = chain.catch(() => undefined).then(() => updateBadges(platform, report, priv));
     return chain;
   };
-  return {
-    tell(report) {
-      show(report).catch(() => undefined);
-    },
-    settle: show,
-  };
+  return { tell: (report) => void show(report).catch(() => undefined), settle: show };
 }

@@ -7,7 +7,7 @@ import { skippedReport } from '../report/skipped-report';
 import { menuModel } from './menus';
 import { createPrivateStore } from '../store/private-store';
 import type { TrustStore } from '../store/store-api';
-import { approvedViewChanged, maybeNotify } from './after-report';
+import { approvedView, maybeNotify } from './after-report';
 import { verdictBadges } from './badge';
 import type { BackgroundDeps } from './deps';
 import { policyCache } from './policy-cache';
@@ -16,7 +16,7 @@ import { createProbeGate } from './probe-gate';
 import { siteAccess } from './site-access';
 import { settingsCache } from './settings-cache';
 import { approvedList } from './approved-list';
-import { createDesktopSync } from './desktop-sync';
+import { DesktopSyncer } from './desktop-sync';
 import { changeMarker, stateAnnouncer } from './state-change';
 import { refreshBadges } from './badge-refresh';
 import { storeOnce } from './store-once';
@@ -77,7 +77,7 @@ export function createWorkerState(deps: BackgroundDeps): WorkerState {
       // Open pages that show approved skills (the side panel's library, the options page) follow a
       // report that changes what they show of one (a content or key change found on a visit), and
       // only such a report: a probe that found nothing new refreshes no page and no badge.
-      if (approvedViewChanged(await before, report)) await worker.announce('reports');
+      if (approvedView(await before) !== approvedView(report)) await worker.announce('reports');
       return report;
     },
   });
@@ -115,22 +115,15 @@ export function createWorkerState(deps: BackgroundDeps): WorkerState {
       const { chatSites } = await settings.effective();
       await platform.updateMenus(menuModel(approved, chatSites));
     },
-    async refreshMenusSafe() {
-      try {
-        await worker.refreshMenus();
-      } catch {
-        // Menus are a convenience; a failure here must not break probing.
-      }
-    },
-    async privateRequest(origin, tabId, sender) {
-      try {
-        return isPrivateRequest(await platform.listTabs(), origin, tabId, sender);
-      } catch {
-        return true;
-      }
-    },
+    // Menus are a convenience; a failure here must not break probing.
+    refreshMenusSafe: () => worker.refreshMenus().catch(() => undefined),
+    privateRequest: (origin, tabId, sender) =>
+      platform
+        .listTabs()
+        .then((tabs) => isPrivateRequest(tabs, origin, tabId, sender))
+        .catch(() => true),
     // Built now, reading the worker state only when it first runs (its own part of it is this field).
-    desktop: createDesktopSync(platform, clock, () => worker),
+    desktop: new DesktopSyncer(platform, clock, () => worker),
   };
   return worker;
 }

@@ -77,11 +77,7 @@ export interface BackgroundDeps {
 }
 
 /** A tab as a context-menu click names it. */
-export interface MenuTab {
-  id?: number;
-  url?: string;
-  incognito?: boolean;
-}
+export type MenuTab = NonNullable<SenderLike['tab']>;
 
 export interface BackgroundService {
   /** Resolves once the store is open and the service can answer. */

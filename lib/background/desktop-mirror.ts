@@ -5,7 +5,7 @@
 // next sync removes it from the mirror and from every agent folder.
 import type { MirrorableSkill } from '../desktop/outbox';
 import type { Verification } from '../desktop/protocol/wire';
-import type { HandOffKind } from '../messages';
+import type { DesktopStatus, HandOffKind } from '../messages';
 import { NAME_MAX, display } from '../render/display';
 import { t } from '../i18n';
 import type { WorkerState } from './worker-state';
@@ -18,12 +18,8 @@ import { release, type Released } from './hand-off-gate';
 export const DESKTOP_HAND_OFFS = { mirror: 'desktop' } as const satisfies Record<string, HandOffKind>;
 export type BackgroundHandOff = keyof typeof DESKTOP_HAND_OFFS;
 
-export interface NotMirrored {
-  origin: string;
-  url: string;
-  /** Why a usable skill cannot be handed over as it is (shown in the options page). */
-  message: string;
-}
+/** A usable skill that cannot be handed over as it is, and why (shown in the options page). */
+export type NotMirrored = DesktopStatus['refused'][number];
 
 const VERIFICATION: Record<Released['signatureState'], Verification> = { 'verified-signed': 'signed', verified: 'digest-only', unverified: 'unverified' };
 

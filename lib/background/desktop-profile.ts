@@ -2,22 +2,16 @@
 // kept in the profile's storage.local, so two profiles of one extension (the same extension id,
 // the same caller for the program) keep their skills apart in the mirror. Sent in every message.
 import { PROFILE_ID } from '../desktop/protocol/wire';
+import type { BackgroundPlatform } from './deps';
 
 /** storage.local: this profile's id (32 lowercase hex digits). */
 export const DESKTOP_PROFILE_KEY = 'skillpin:desktop-profile';
 
-export interface ProfileStorage {
-  getLocal(key: string): Promise<unknown>;
-  setLocal(key: string, value: unknown): Promise<void>;
-}
+export type ProfileStorage = Pick<BackgroundPlatform, 'getLocal' | 'setLocal'>;
 
 let pending: Promise<string> | null = null;
 
-function fresh(): string {
-  const bytes = new Uint8Array(16);
-  crypto.getRandomValues(bytes);
-  return [...bytes].map((b) => b.toString(16).padStart(2, '0')).join('');
-}
+const fresh = (): string => [...crypto.getRandomValues(new Uint8Array(16))].map((b) => b.toString(16).padStart(2, '0')).join('');
 
 async function load(storage: ProfileStorage): Promise<string> {
   const kept = await storage.getLocal(DESKTOP_PROFILE_KEY).catch(() => null);

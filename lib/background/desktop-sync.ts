@@ -30,7 +30,7 @@ export const DESKTOP_COPIES_KEY = 'skillpin:desktop-copies';
 /** What the mirror is doing when the link is not the one to say. */
 type Phase = 'off' | 'no-permission' | 'restart-needed' | 'unavailable' | 'link';
 
-class Syncer implements DesktopSync {
+export class DesktopSyncer implements DesktopSync {
   private readonly native: NativePlatform | undefined;
   private readonly link: DesktopLink | null;
   private phase: Phase;
@@ -87,7 +87,6 @@ class Syncer implements DesktopSync {
     const ls: LinkState = this.link?.state ?? { kind: 'off' };
     const state: DesktopState = this.phase !== 'link' ? this.phase : this.policyPending && ls.kind === 'in-sync' ? 'waiting' : ls.kind;
     const message = this.phase === 'link' && (ls.kind === 'host-absent' || ls.kind === 'forbidden' || ls.kind === 'retrying' || ls.kind === 'outdated') ? ls.message : null;
-    const outdated = this.phase === 'link' && ls.kind === 'outdated';
     return {
       enabled: settings.desktopMirror,
       permission,
@@ -95,7 +94,7 @@ class Syncer implements DesktopSync {
       message,
       hostVersion: ls.kind === 'in-sync' || ls.kind === 'outdated' ? ls.version : null,
       installCommand: this.native?.installCommand ?? '',
-      update: outdated ? updateOf(this.native?.installCommand ?? '') : null,
+      update: this.phase === 'link' && ls.kind === 'outdated' ? updateOf(this.native?.installCommand ?? '') : null,
       folders: ls.kind === 'in-sync' ? ls.folders : [],
       found: ls.kind === 'in-sync' ? ls.found : null,
       skills: state === 'in-sync' || state === 'working' || state === 'waiting' ? this.heldSkills : [],
@@ -203,8 +202,4 @@ class Syncer implements DesktopSync {
     this.phase = 'link';
     this.link?.mirror(() => planMirror([], { agents: [], confirmed: () => false }));
   }
-}
-
-export function createDesktopSync(platform: BackgroundPlatform, clock: Clock, context: () => WorkerState): DesktopSync {
-  return new Syncer(platform, clock, context);
 }

@@ -9,13 +9,10 @@ import { isExtensionPage, type SenderLike } from './sender';
 import { t } from '../i18n';
 
 export function createDispatch(worker: WorkerState, handlers: Handlers): (message: unknown, sender: SenderLike) => Promise<unknown> {
-  const { deps } = worker;
   return async (message, sender) => {
     const req = parseRequest(message);
     if (!req) return { ok: false, error: 'bad-request', message: t('err_bad_request') };
-    if (isPrivileged(req.type) && !isExtensionPage(sender, deps.runtimeId, deps.extensionBase)) {
-      return { ok: false, error: 'forbidden', message: t('err_forbidden') };
-    }
+    if (isPrivileged(req.type) && !isExtensionPage(sender, worker.deps.runtimeId, worker.deps.extensionBase)) return { ok: false, error: 'forbidden', message: t('err_forbidden') };
     const changes = changesOf(req.type);
     if (changes) worker.stateChanged.mark();
     const handler = handlers[req.type] as (r: Request, s: SenderLike) => Promise<unknown>;

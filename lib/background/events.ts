@@ -36,13 +36,12 @@ export function createEvents(worker: WorkerState): Events {
       // A toolbar click's grant ends when its tab has left the origin.
       worker.access.navigated(tabId, url);
       const subject = { kind: 'tab', incognito } as const;
-      // Refused only because the policy was not known yet: handled again, badge and all, once it is.
-      const again = () => events.onNavigation(tabId, url, incognito);
       // The stored report is read beside the gate's checks (a read asks nothing of the origin; it is
       // used only when the gate lets the probe through, from the store the gate's answer names).
       const origin = httpOrigin(url);
       const stored = origin ? worker.currentReport(origin, incognito).catch(() => null) : Promise.resolve(null);
-      const decision = await probes.check('navigation', url, subject, again);
+      // Refused only because the policy was not known yet: handled again, badge and all, once it is.
+      const decision = await probes.check('navigation', url, subject, () => events.onNavigation(tabId, url, incognito));
       if (!decision.probe) {
         await showBadge(platform, tabId, { notChecked: decision.reason });
         return null;
@@ -64,11 +63,8 @@ export function createEvents(worker: WorkerState): Events {
     },
     async onAlarm(name) {
       if (name !== REVALIDATE_ALARM) return;
-      const s = await worker.store();
-      const origins = [...new Set((await s.listApprovals()).map((a) => a.origin))];
-      for (const origin of origins) {
-        await probes.probe('revalidate', origin, { kind: 'background' }).catch(() => undefined);
-      }
+      const origins = new Set((await (await worker.store()).listApprovals()).map((a) => a.origin));
+      for (const origin of origins) await probes.probe('revalidate', origin, { kind: 'background' }).catch(() => undefined);
       // Once an hour the mirror is checked whole, so a copy changed or removed on disk is put back.
       worker.desktop.changed({ force: true });
     },
@@ -90,9 +86,7 @@ export function createEvents(worker: WorkerState): Events {
       if (granted.length === 0 || !platform.activeTabs) return;
       // Access just granted (the popup's "Allow", or the browser's own menu): the site in front is probed now.
       const tabs = await platform.activeTabs().catch(() => []);
-      for (const tab of tabs) {
-        if (tab.url) await probes.probe('access-granted', tab.url, { kind: 'tab', incognito: tab.incognito }).catch(() => undefined);
-      }
+      for (const tab of tabs) if (tab.url) await probes.probe('access-granted', tab.url, { kind: 'tab', incognito: tab.incognito }).catch(() => undefined);
     },
     onNotificationClick(notificationId) {
       if (!notificationId.startsWith('skillpin-origin|')) return null;

@@ -17,9 +17,7 @@ export const KEPT_MAX = 16;
 type SessionIO = Pick<BackgroundPlatform, 'setSession' | 'getSession'>;
 
 /** The session-storage key of an origin's kept report. */
-export function keptReportKey(origin: string): string {
-  return PREFIX + origin;
-}
+export const keptReportKey = (origin: string): string => PREFIX + origin;
 
 /** A report the popup may paint: a finished one, of the origin asked for. */
 export function keptReportOf(value: unknown, origin: string): OriginReport | null {

@@ -10,7 +10,6 @@ import { isCopyItemId, parseInsertItemId } from './menus';
 import type { SenderLike } from './sender';
 
 export async function onMenuClick(worker: WorkerState, menuItemId: string, tab: MenuTab | null, frameId = 0): Promise<boolean> {
-  const tabId = tab?.id ?? null;
   // The menu was used in this tab: the private-window rule follows that tab's flag.
   const sender: SenderLike = tab ? { tab } : {};
   if (isCopyItemId(menuItemId)) {
@@ -27,7 +26,7 @@ export async function onMenuClick(worker: WorkerState, menuItemId: string, tab: 
     return worker.platform.copyText(blocks.join('\n\n'));
   }
   const item = parseInsertItemId(menuItemId);
-  if (item === null || tabId === null) return false;
-  const result = await insertSkill(worker, { origin: item.origin, url: item.url, frame: { tabId, frameId }, expectedOrigin: null }, sender);
+  if (item === null || tab?.id === undefined) return false;
+  const result = await insertSkill(worker, { origin: item.origin, url: item.url, frame: { tabId: tab.id, frameId }, expectedOrigin: null }, sender);
   return result.ok;
 }

@@ -15,20 +15,16 @@ export interface NotificationPlan {
 /** The sentence added when the change makes a copy exported for upload out of date. */
 function exportNote(outdated: readonly ExportRecord[]): string {
   if (outdated.length === 0) return '';
-  const names = display(outdated.map((r) => display(r.name, NAME_MAX)).join(', '), 3 * NAME_MAX);
-  return ` ${t('notify_export_outdated', names)}`;
+  return ` ${t('notify_export_outdated', display(outdated.map((r) => display(r.name, NAME_MAX)).join(', '), 3 * NAME_MAX))}`;
 }
 
 /** `outdated`: the recorded exports of this origin the report makes out of date. */
 export function notificationFor(report: OriginReport, outdated: readonly ExportRecord[] = []): NotificationPlan | null {
-  const hasApprovals = report.skills.some((s) => s.approval.state !== 'none');
-  if (!hasApprovals) return null;
+  if (!report.skills.some((s) => s.approval.state !== 'none')) return null;
   const k = report.key;
   if (k.state === 'changed' || k.state === 'conflict' || k.state === 'stopped-signing') {
-    const offered = k.offered?.fingerprint ?? 'none';
-    const conflicting = k.conflicting?.fingerprint ?? '';
     const message = (k.state === 'stopped-signing' ? t('notify_key_stopped', report.origin) : t('notify_key_changed', report.origin)) + exportNote(outdated);
-    return { key: `key|${report.origin}|${k.state}|${k.pinned?.fingerprint ?? ''}|${offered}|${conflicting}`, title: t('notify_key_title'), message };
+    return { key: `key|${report.origin}|${k.state}|${k.pinned?.fingerprint ?? ''}|${k.offered?.fingerprint ?? 'none'}|${k.conflicting?.fingerprint ?? ''}`, title: t('notify_key_title'), message };
   }
   const changed = report.skills.filter((s) => s.status === 'content-changed');
   if (changed.length > 0) {

@@ -33,12 +33,8 @@ export interface PageEventsDeps {
   onEvent?(event: NavEvent): void;
 }
 
-export interface PageEvents {
-  /** webNavigation.onCompleted. */
-  loaded(details: PageEventDetails): Promise<OriginReport | null>;
-  /** webNavigation.onErrorOccurred. */
-  failed(details: PageEventDetails): Promise<OriginReport | null>;
-}
+/** `loaded`: webNavigation.onCompleted; `failed`: webNavigation.onErrorOccurred. */
+export type PageEvents = Record<'loaded' | 'failed', (details: PageEventDetails) => Promise<OriginReport | null>>;
 
 /** A load stopped after its document committed (not a navigation that failed or was replaced before it). */
 export const STOPPED_LOAD_ERROR = 'net::ERR_ABORTED';
@@ -47,12 +43,8 @@ export function createPageEvents(deps: PageEventsDeps): PageEvents {
   async function handle(kind: NavEvent['kind'], details: PageEventDetails): Promise<OriginReport | null> {
     if (details.frameId !== 0 || httpOrigin(details.url) === null) return null;
     if (kind === 'stopped' && details.error !== STOPPED_LOAD_ERROR) return null;
-    let tab: TabFacts;
-    try {
-      tab = await deps.getTab(details.tabId);
-    } catch {
-      return null;
-    }
+    const tab = await deps.getTab(details.tabId).catch(() => null);
+    if (tab === null) return null;
     // A stopped load counts only when the tab shows the very document that stopped: an aborted
     // navigation that never committed (a download, a 204, a newer navigation) left the tab elsewhere.
     if (kind === 'stopped' && tab.url !== details.url) return null;

@@ -10,6 +10,7 @@
 // wins. A read that fails (not "no policy": the platform answers undefined for that) counts as no answer.
 import { noPolicy, parseManaged, type ManagedPolicy } from '../store/policy';
 import { t } from '../i18n';
+import type { BackgroundPlatform } from './deps';
 
 /** How long a caller waits for managed storage before it uses the last known policy. */
 export const POLICY_WAIT_MS = 2000;
@@ -31,13 +32,8 @@ export interface PolicyCache {
   settled(maxMs: number): Promise<void>;
 }
 
-export interface PolicySource {
-  /** The raw policy object; absent: no policy can apply (node tests that do not inject one). */
-  getManaged?(): Promise<unknown>;
-  /** Session storage (cleared when the browser closes); absent: nothing is kept across workers. */
-  getSession?(key: string): Promise<unknown>;
-  setSession?(key: string, value: unknown): Promise<void>;
-}
+/** The raw policy object (absent: no policy can apply) and session storage (absent: nothing is kept across workers). */
+export type PolicySource = Pick<BackgroundPlatform, 'getManaged' | 'getSession' | 'setSession'>;
 
 export interface PolicyCacheOptions {
   now(): number;
@@ -47,9 +43,7 @@ export interface PolicyCacheOptions {
   retryMs?: number;
 }
 
-interface Kept {
-  raw: unknown;
-}
+type Kept = { raw: unknown };
 
 function isKept(v: unknown): v is Kept {
   return typeof v === 'object' && v !== null && 'raw' in v;

@@ -10,11 +10,8 @@ export interface SenderLike {
 }
 
 export function isExtensionPage(sender: SenderLike, runtimeId: string, extensionBase: string): boolean {
-  if (sender.id !== runtimeId) return false;
-  const url = sender.url ?? '';
-  if (!url.startsWith(extensionBase)) return false;
-  // A content script's sender.url is the page's URL, so the prefix check above
+  // A content script's sender.url is the page's URL, so the prefix check
   // already refuses it; the origin check guards against look-alike paths.
-  if (sender.origin !== undefined && sender.origin !== 'null' && !extensionBase.startsWith(sender.origin)) return false;
-  return true;
+  if (sender.id !== runtimeId || !(sender.url ?? '').startsWith(extensionBase)) return false;
+  return sender.origin === undefined || sender.origin === 'null' || extensionBase.startsWith(sender.origin);
 }

@@ -3,6 +3,8 @@
 // permissions per site. The browser's own answer (permissions.contains) decides; it is asked once
 // per origin and kept until the permissions change (permissions.onAdded / onRemoved call changed()).
 import { ALL_SITES_PATTERNS, originPattern } from '../match-patterns';
+import { httpOrigin } from '../origin';
+import type { SiteAccessSummary } from '../messages';
 
 /** What the browser answers about the extension's host permissions. */
 export interface AccessSource {
@@ -12,13 +14,8 @@ export interface AccessSource {
   grantedOrigins(): Promise<string[]>;
 }
 
-/** How much of the web the user lets Skillpin read, as the options page shows it. */
-export interface AccessSummary {
-  /** Every http and https site. */
-  all: boolean;
-  /** The host patterns granted besides (when not all): the "specific sites". */
-  sites: string[];
-}
+/** How much of the web the user lets Skillpin read, as the options page shows it: every http and https site, or the "specific sites". */
+export type AccessSummary = Omit<SiteAccessSummary, 'origin'>;
 
 export interface SiteAccess {
   mayRead(origin: string): Promise<boolean>;
@@ -44,11 +41,8 @@ export function siteAccess(source: AccessSource | undefined): SiteAccess {
   /** Tab id → the origin a toolbar click granted in it. */
   const clicks = new Map<number, string>();
 
-  const ask = (patterns: string[]): Promise<boolean> => {
-    if (!source) return Promise.resolve(true);
-    // A browser that cannot answer gets no request made in its user's name.
-    return source.contains(patterns).catch(() => false);
-  };
+  // A browser that cannot answer gets no request made in its user's name.
+  const ask = (patterns: string[]): Promise<boolean> => (source ? source.contains(patterns).catch(() => false) : Promise.resolve(true));
 
   return {
     async mayRead(origin) {
@@ -57,12 +51,8 @@ export function siteAccess(source: AccessSource | undefined): SiteAccess {
       for (const granted of clicks.values()) if (granted === origin) return true;
       const pattern = originPattern(origin);
       if (pattern === null) return false;
-      let known = perOrigin.get(pattern);
-      if (!known) {
-        known = ask([pattern]);
-        perOrigin.set(pattern, known);
-      }
-      return known;
+      if (!perOrigin.has(pattern)) perOrigin.set(pattern, ask([pattern]));
+      return perOrigin.get(pattern) ?? false;
     },
     async summary() {
       if (!source) return { all: true, sites: [] };
@@ -74,22 +64,12 @@ export function siteAccess(source: AccessSource | undefined): SiteAccess {
       all = null;
       perOrigin.clear();
     },
-    clicked(tabId, origin) {
-      clicks.set(tabId, origin);
-    },
+    clicked: (tabId, origin) => void clicks.set(tabId, origin),
+    // The granted origin is an http(s) one (reports.ts noteClick): any other URL leaves it.
     navigated(tabId, url) {
       const granted = clicks.get(tabId);
-      if (granted === undefined) return;
-      let now: string | null = null;
-      try {
-        now = new URL(url).origin;
-      } catch {
-        now = null;
-      }
-      if (now !== granted) clicks.delete(tabId);
+      if (granted !== undefined && httpOrigin(url) !== granted) clicks.delete(tabId);
     },
-    tabClosed(tabId) {
-      clicks.delete(tabId);
-    },
+    tabClosed: (tabId) => void clicks.delete(tabId),
   };
 }

@@ -8,17 +8,14 @@ import type { WorkerState } from './worker-state';
 import type { SenderLike } from './sender';
 
 /**
+ * The stored report (a private window's for a request about one), or a fresh one when there is none.
  * The report of an origin not probed yet, for a request from a Skillpin page or a menu (approve,
- * trust a key, a skill context, an export): probed through the gate (probe-gate.ts), so no such request
+ * trust a key, a skill context, an export), is probed through the gate (probe-gate.ts), so no such request
  * can make the first request to an origin the rules exclude. `sender` null: the background's own.
  */
-export function freshReport(worker: WorkerState, origin: string, sender: SenderLike | null): Promise<OriginReport> {
-  return worker.probes.probe('first-report', origin, sender === null ? { kind: 'background' } : { kind: 'request', sender });
-}
-
-/** The stored report (a private window's for a request about one), or a fresh one when there is none. */
 export async function reportFor(worker: WorkerState, origin: string, sender: SenderLike | null): Promise<OriginReport> {
-  return (await worker.currentReport(origin, await worker.isPrivate(origin, sender))) ?? (await freshReport(worker, origin, sender));
+  const stored = await worker.currentReport(origin, await worker.isPrivate(origin, sender));
+  return stored ?? (await worker.probes.probe('first-report', origin, sender === null ? { kind: 'background' } : { kind: 'request', sender }));
 }
 
 /** The stored bytes a skill has now (those its digest check passed; for an archive, its current files), or null. */

@@ -7,11 +7,8 @@ export function stateAnnouncer(setLocal: (key: string, value: unknown) => Promis
   let seq = 0;
   return async (kind) => {
     const change: StateChange = { kind, seq: ++seq, at: clock.now() };
-    try {
-      await setLocal(STATE_CHANGE_KEY, change);
-    } catch {
-      // Pages then show what they loaded until reloaded; the change itself is stored.
-    }
+    // On a failure pages show what they loaded until reloaded; the change itself is stored.
+    await setLocal(STATE_CHANGE_KEY, change).catch(() => undefined);
   };
 }
 

@@ -113,14 +113,8 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
       if (!slot.next) slot.next = makeJob(origin, true, slot.current.promise);
       return slot.next.promise;
     },
-    inFlight(origin: string): boolean {
-      return slots.has(origin);
-    },
-    inFlightCount(): number {
-      return slots.size;
-    },
-    inFlightSince(origin: string): number | null {
-      return slots.get(origin)?.since ?? null;
-    },
+    inFlight: (origin) => slots.has(origin),
+    inFlightCount: () => slots.size,
+    inFlightSince: (origin) => slots.get(origin)?.since ?? null,
   };
 }

@@ -66,11 +66,9 @@ const SIGNATURE_NOTES: Record<SkillContextInput['signatureState'], string> = {
 };
 
 /** Replaces characters that could break a header line or reorder its display. */
-export function headerSafe(value: string, maxLength = 512): string {
-  // C0/C1 controls, DEL and line/paragraph separators become spaces; bidi controls (U+061C
-  // included) and invisible characters become their visible code points (lib/render/display.ts).
-  return display(value, maxLength);
-}
+// C0/C1 controls, DEL and line/paragraph separators become spaces; bidi controls (U+061C
+// included) and invisible characters become their visible code points (lib/render/display.ts).
+export const headerSafe = (value: string, maxLength = 512): string => display(value, maxLength);
 
 /** The header lines of the block, without the note and the delimiters (for the UI). */
 export function contextHeaderLines(input: Omit<SkillContextInput, 'bytes'>): string[] {

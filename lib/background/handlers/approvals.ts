@@ -5,21 +5,18 @@ import { approvalReviewOf, reviewStored } from '../../probe/skill-review';
 import { managedKeyFor } from '../../store/policy';
 import { approvedList } from '../approved-list';
 import type { WorkerState } from '../worker-state';
-import { policyPendingMessage } from '../hand-off-gate';
 import { contextFor, insertSkill } from '../hand-off-routes';
 import { approvalDecision, findSkill, refused, toSkillText } from '../opt-in-rules';
 import { currentBytes, reportFor } from '../skill-access';
 import { t } from '../../i18n';
 import { agentsSeeing } from '../../desktop/protocol/agents';
-import { fail, type Slice } from './types';
+import { fail, withPolicy, type Slice } from './types';
 
 export function approvalHandlers(worker: WorkerState): Slice<'approvals'> {
   const { probes, clock } = worker;
   return {
-    'skillpin:approve': async (req, sender) => {
-      // Nothing is approved under a policy that is not known (it may require signatures).
-      const policy = await worker.policy();
-      if (!policy) return fail('policy-pending', policyPendingMessage());
+    // Nothing is approved under a policy that is not known (it may require signatures).
+    'skillpin:approve': withPolicy(worker, async (req, sender, policy) => {
       // Approved in a private window: kept in memory with the private windows' results.
       const s = await worker.storeOf(await worker.isPrivate(req.origin, sender));
       const report = await reportFor(worker, req.origin, sender);
@@ -39,10 +36,8 @@ export function approvalHandlers(worker: WorkerState): Slice<'approvals'> {
       await s.approve(approval, stored, managedKeyFor(policy, req.origin)?.fingerprint ?? null);
       await probes.probe('after-approval', req.origin, { kind: 'request', sender });
       return { ok: true };
-    },
-    'skillpin:confirm-findings': async (req, sender) => {
-      const policy = await worker.policy();
-      if (!policy) return fail('policy-pending', policyPendingMessage());
+    }),
+    'skillpin:confirm-findings': withPolicy(worker, async (req, sender, policy) => {
       const s = await worker.storeOf(await worker.isPrivate(req.origin, sender));
       const approval = await s.getApproval(req.origin, req.url);
       // Only the content the page showed: an approval that moved on meanwhile is not confirmed blind.
@@ -53,7 +48,7 @@ export function approvalHandlers(worker: WorkerState): Slice<'approvals'> {
       await s.approve({ ...approval, review }, stored, managedKeyFor(policy, req.origin)?.fingerprint ?? null);
       await probes.probe('after-approval', req.origin, { kind: 'request', sender });
       return { ok: true };
-    },
+    }),
     'skillpin:revoke': async (req, sender) => {
       const priv = await worker.isPrivate(req.origin, sender);
       // Who loses it on this computer too, as the program's last answer said (desktop-sync.ts); the
@@ -74,7 +69,7 @@ export function approvalHandlers(worker: WorkerState): Slice<'approvals'> {
       return { current: toSkillText(currentRecord), approved: toSkillText(approvedRecord), files: changesSinceApproval(approval, approvedRecord, currentRecord) };
     },
     'skillpin:skill-context': async (req, sender) => contextFor(worker, req.origin, req.url, sender, { kind: 'clipboard' }),
-    'skillpin:approved-list': async (req) => approvedList(worker, { ...(req.offset === undefined ? {} : { offset: req.offset }), ...(req.limit === undefined ? {} : { limit: req.limit }) }),
+    'skillpin:approved-list': async (req) => approvedList(worker, req),
     'skillpin:approvals-list': async () => (await worker.store()).listApprovals(),
     // From the popup and the side panel, which say what happened themselves: the chat page shows no message of its own.
     'skillpin:insert': async (req, sender) => insertSkill(worker, { origin: req.origin, url: req.url, frame: { tabId: req.tabId, frameId: 0 }, expectedOrigin: req.chatOrigin, quiet: true }, sender),

@@ -5,37 +5,30 @@ import { StoreError } from '../../store/errors';
 import { managedKeyFor } from '../../store/policy';
 import type { CarryOver } from '../../store/store-api';
 import type { WorkerState } from '../worker-state';
-import { policyPendingMessage } from '../hand-off-gate';
 import { reportFor } from '../skill-access';
-import { fail, type Slice } from './types';
+import { fail, withPolicy, type Slice } from './types';
 import { t } from '../../i18n';
 
 export function keyHandlers(worker: WorkerState): Slice<'keys'> {
   const { probes, clock } = worker;
   return {
-    'skillpin:trust-key': async (req, sender) => {
-      // Under a policy not known yet, the administrator may have pinned this origin's key.
-      const policy = await worker.policy();
-      if (!policy) return fail('policy-pending', policyPendingMessage());
+    // Under a policy not known yet, the administrator may have pinned this origin's key.
+    'skillpin:trust-key': withPolicy(worker, async (req, sender, policy) => {
       const s = await worker.storeOf(await worker.isPrivate(req.origin, sender));
       const report = await reportFor(worker, req.origin, sender);
-      if (managedKeyFor(policy, req.origin)) {
-        return fail('key-managed', t('err_key_managed'));
-      }
+      if (managedKeyFor(policy, req.origin)) return fail('key-managed', t('err_key_managed'));
       const offered = report.key.offered;
-      if (!offered || offered.fingerprint !== req.newFingerprint) {
-        return fail('key-not-offered', t('err_key_not_offered'));
-      }
+      if (!offered || offered.fingerprint !== req.newFingerprint) return fail('key-not-offered', t('err_key_not_offered'));
       if (report.key.state === 'conflict') return fail('key-conflict', t('err_key_conflict'));
       if (report.key.state === 'revoked') return fail('key-revoked', t('err_key_revoked'));
       // PRODUCT.md §5: approvals whose bytes are unchanged carry over to the new key. The digest a
       // skill has now is the one its bytes passed (every status from key-changed on has passed it).
-      const carry: CarryOver[] = [];
-      for (const skill of report.skills) {
-        // An archive carries its approval only with the same files (FORMATS.md §6.6).
-        if (skill.url && skill.actual && (skill.status === 'key-changed' || isApprovable(skill.status)))
-          carry.push({ url: skill.url, digestLf: skill.actual.lf, filesDigest: skill.archive?.filesDigest ?? '' });
-      }
+      // An archive carries its approval only with the same files (FORMATS.md §6.6).
+      const carry: CarryOver[] = report.skills.flatMap((skill) =>
+        skill.url && skill.actual && (skill.status === 'key-changed' || isApprovable(skill.status))
+          ? [{ url: skill.url, digestLf: skill.actual.lf, filesDigest: skill.archive?.filesDigest ?? '' }]
+          : [],
+      );
       let replaced: boolean;
       try {
         replaced = await s.replacePin(req.origin, req.expectedFingerprint, offered.key, offered.fingerprint, clock.now(), carry);
@@ -46,7 +39,7 @@ export function keyHandlers(worker: WorkerState): Slice<'keys'> {
       if (!replaced) return fail('pin-changed', t('err_pin_changed'));
       await probes.probe('after-trust-key', req.origin, { kind: 'request', sender });
       return { ok: true };
-    },
+    }),
     'skillpin:pins-list': async () => (await worker.store()).listPins(),
     'skillpin:pins-page': async (req) => {
       const s = await worker.store();

@@ -46,8 +46,7 @@ export function reportHandlers(worker: WorkerState): Slice<'reports'> {
     'skillpin:probe': async (req, sender) => {
       // An explicit re-check passes the probe gate like every probe: nothing is requested from an
       // origin the rules exclude (the popup shows why). The tab named is the one the popup is about.
-      const subject = req.tabId === undefined ? { kind: 'request' as const, sender } : { kind: 'request' as const, tabId: req.tabId, sender };
-      const report = await probes.probe('recheck', req.origin, subject);
+      const report = await probes.probe('recheck', req.origin, req.tabId === undefined ? { kind: 'request', sender } : { kind: 'request', tabId: req.tabId, sender });
       return reportWithContextHeader(report, (await worker.settings.effective()).shortHeader);
     },
     'skillpin:reports-list': async () => {

@@ -1,18 +1,13 @@
 // Settings: read them, write them whole or by the fields one Save changed, and the
 // organisation's policy over them (docs/policies.md).
-import type { ActionResult, PolicySummary } from '../../messages';
+import type { PolicySummary } from '../../messages';
 import { managedConflicts, managedFields, withoutManaged } from '../../store/policy';
 import { mergeSettings } from '../../store/settings';
 import type { Settings } from '../../types';
 import type { WorkerState } from '../worker-state';
-import { policyPendingMessage } from '../hand-off-gate';
-import { fail, type Slice } from './types';
+import { fail, withPolicy, type Slice } from './types';
 import { t } from '../../i18n';
 import { settingsWords } from '../../i18n/settings';
-
-function managedRefusal(fields: readonly string[]): ActionResult {
-  return fail('managed-setting', t('err_managed_setting', settingsWords(fields)));
-}
 
 export function settingsHandlers(worker: WorkerState): Slice<'settings'> {
   async function write(settings: Settings): Promise<void> {
@@ -22,10 +17,8 @@ export function settingsHandlers(worker: WorkerState): Slice<'settings'> {
   }
   return {
     'skillpin:settings-get': async () => worker.settings.effective(),
-    'skillpin:settings-set': async (req) => {
-      const policy = await worker.policy();
-      // Which fields are the organisation's is not known yet: nothing is written.
-      if (!policy) return fail('policy-pending', policyPendingMessage());
+    // Which fields are the organisation's is not known yet: nothing is written.
+    'skillpin:settings-set': withPolicy(worker, async (req, _sender, policy) => {
       // A sender that predates a later field (chatSites, the desktop ones) omits it (the validator
       // allows that): the stored value stays; every other field is in the message.
       const user = await worker.settings.user();
@@ -33,21 +26,19 @@ export function settingsHandlers(worker: WorkerState): Slice<'settings'> {
       // A managed field may be sent only with the policy's value (what settings-get answered);
       // any other value is refused and nothing is written. The user's own value stays stored.
       const conflicts = managedConflicts(settings, policy);
-      if (conflicts.length > 0) return managedRefusal(conflicts);
+      if (conflicts.length > 0) return fail('managed-setting', t('err_managed_setting', settingsWords(conflicts)));
       await write(mergeSettings(user, withoutManaged(settings, policy)));
       return { ok: true };
-    },
-    'skillpin:settings-update': async (req) => {
+    }),
+    'skillpin:settings-update': withPolicy(worker, async (req, _sender, policy) => {
       // A change to a field the organisation manages is refused as a whole: nothing is written.
-      const policy = await worker.policy();
-      if (!policy) return fail('policy-pending', policyPendingMessage());
       const conflicts = managedConflicts(req.changes, policy);
-      if (conflicts.length > 0) return managedRefusal(conflicts);
+      if (conflicts.length > 0) return fail('managed-setting', t('err_managed_setting', settingsWords(conflicts)));
       // Only the fields the user changed, over what is stored now (not over what the page
       // loaded): a value another page saved meanwhile survives.
       await write(mergeSettings(await worker.settings.user(), withoutManaged(req.changes, policy)));
       return { ok: true, settings: await worker.settings.effective() };
-    },
+    }),
     'skillpin:policy-get': async () => {
       const policy = await worker.policy();
       if (!policy) {
@@ -55,14 +46,13 @@ export function settingsHandlers(worker: WorkerState): Slice<'settings'> {
         return { active: true, pending: true, managedFields: [], requireSigned: false, pinnedKeys: [], invalid: problem ? [problem] : [] };
       }
       const fields = managedFields(policy);
-      const summary: PolicySummary = {
+      return {
         active: fields.length > 0 || policy.requireSigned || policy.pinnedKeys.length > 0,
         managedFields: fields,
         requireSigned: policy.requireSigned,
         pinnedKeys: policy.pinnedKeys.map((k) => ({ origin: k.origin, fingerprint: k.fingerprint })),
         invalid: [...policy.invalid],
-      };
-      return summary;
+      } satisfies PolicySummary;
     },
     'skillpin:site-access': async (req) => {
       const summary = await worker.access.summary();
