@@ -117,11 +117,14 @@ export function createWorkerState(deps: BackgroundDeps): WorkerState {
     },
     // Menus are a convenience; a failure here must not break probing.
     refreshMenusSafe: () => worker.refreshMenus().catch(() => undefined),
-    privateRequest: (origin, tabId, sender) =>
-      platform
-        .listTabs()
-        .then((tabs) => isPrivateRequest(tabs, origin, tabId, sender))
-        .catch(() => true),
+    async privateRequest(origin, tabId, sender) {
+      try {
+        return isPrivateRequest(await platform.listTabs(), origin, tabId, sender);
+      } catch {
+        // Tabs that cannot be listed: the origin is treated as private (nothing of it is kept).
+        return true;
+      }
+    },
     // Built now, reading the worker state only when it first runs (its own part of it is this field).
     desktop: new DesktopSyncer(platform, clock, () => worker),
   };

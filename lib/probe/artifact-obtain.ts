@@ -7,7 +7,7 @@ import type { FetchResult } from '../net/fetch-result';
 import { positiveTtlMs } from '../net/cache-policy';
 import type { MergedSkill } from '../parse/merge';
 import type { DigestFailure, ProbeCacheEntry, StoredSkill } from '../store/records';
-import type { ProbeIO } from './discover';
+import { freshEntry, type ProbeIO } from './discover';
 import { budgetMessage, type DownloadBudget } from './download-budget';
 import type { Failure } from './status';
 
@@ -123,21 +123,7 @@ export async function obtain(ctx: ObtainContext, merged: MergedSkill, url: strin
   const r = await fetchBounded(ctx.fetch, url, { kind: merged.type, origin: ctx.origin, clock: ctx.clock, conditional, guard: ctx.guard, meter: ctx.budget });
   if (r.kind === 'too-large' && r.budget && ctx.budget) return overBudget(ctx.budget, usable, r.finalUrl ?? lastFinal);
   if (r.kind === 'ok') {
-    const written: ProbeCacheEntry = {
-      url,
-      origin: ctx.origin,
-      kind: merged.type,
-      positive: true,
-      status: r.status,
-      finalUrl: r.finalUrl,
-      contentType: r.contentType,
-      etag: r.etag,
-      lastModified: r.lastModified,
-      bytes: null,
-      storedAt: now,
-      expiresAt: now + positiveTtlMs(r.cacheControl),
-      failures: 0,
-    };
+    const written = freshEntry(r, { url, origin: ctx.origin, kind: merged.type, now }, null);
     ctx.view.putCache(written);
     return { kind: 'bytes', bytes: r.bytes, contentType: r.contentType, finalUrl: r.finalUrl, entry: written };
   }

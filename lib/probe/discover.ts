@@ -79,6 +79,26 @@ function fetched(kind: DocumentKind, url: string, state: DocState, source: Sourc
   return { kind, url, state, bytes: null, finalUrl: url, contentType: null, unchanged: false, source, diagnostics: [], ...patch };
 }
 
+/** The cache entry of a response just received: a listing keeps its bytes, an artifact (stored as a skill) none. */
+export function freshEntry(r: Extract<FetchResult, { kind: 'ok' }>, at: { url: string; origin: string; kind: DocumentKind; now: number }, bytes: Uint8Array | null): ProbeCacheEntry {
+  const { url, origin, kind, now } = at;
+  return {
+    url,
+    origin,
+    kind,
+    positive: true,
+    status: r.status,
+    finalUrl: r.finalUrl,
+    contentType: r.contentType,
+    etag: r.etag,
+    lastModified: r.lastModified,
+    bytes,
+    storedAt: now,
+    expiresAt: now + positiveTtlMs(r.cacheControl),
+    failures: 0,
+  };
+}
+
 /** The state a cache entry stands for. */
 function cachedState(entry: ProbeCacheEntry): DocState {
   if (entry.positive && entry.bytes !== null) return 'present';
@@ -161,18 +181,7 @@ async function settle(kind: DocumentKind, origin: string, url: string, r: FetchR
   const negative = { ...base, positive: false, etag: null, lastModified: null, bytes: null } as const;
   switch (r.kind) {
     case 'ok': {
-      ctx.view.putCache({
-        ...base,
-        positive: true,
-        status: r.status,
-        finalUrl: r.finalUrl,
-        contentType: r.contentType,
-        etag: r.etag,
-        lastModified: r.lastModified,
-        bytes: r.bytes,
-        expiresAt: now + positiveTtlMs(r.cacheControl),
-        failures: 0,
-      });
+      ctx.view.putCache(freshEntry(r, { url, origin, kind, now }, r.bytes));
       const src = source(kind, url, { finalUrl: r.finalUrl, httpStatus: r.status, outcome: 'ok', contentType: r.contentType, bytes: r.bytes.byteLength, ms: r.ms });
       return fetched(kind, url, 'present', src, { bytes: r.bytes, finalUrl: r.finalUrl, contentType: r.contentType });
     }
