@@ -6,7 +6,8 @@
 // the shared plumbing (idb-core.ts), pins (idb-pins.ts), key history (idb-keys.ts), approvals
 // (idb-approvals.ts), verified bytes (idb-skills.ts), probe cache (idb-cache.ts), reports
 // (idb-reports.ts), one probe's reads (idb-origin-state.ts), one probe's writes (idb-commit.ts) and
-// settings (idb-settings.ts).
+// settings (idb-settings.ts). The same parts run over a database in memory for the private windows
+// (openMemoryTrustStore, memory-db.ts).
 import { StoreError } from './errors';
 import { commitProbe } from './idb-commit';
 import { getApproval, getApprovals, approve, importApproval, listApprovals, revoke } from './idb-approvals';
@@ -18,8 +19,10 @@ import { forgetPin, getPin, listPins, pinIfAbsent, pinsPage, replacePin } from '
 import { getReport, listReports, putReport } from './idb-reports';
 import { getSettings, putSettings } from './idb-settings';
 import { getLatestSkill, getSkill, putSkill, putSkills } from './idb-skills';
+import { openMemoryDatabase } from './memory-db';
 import { openDatabase } from './open';
-import { DB_NAME } from './schema';
+import { DB_NAME, type SkillpinDB } from './schema';
+import type { IDBPDatabase } from 'idb';
 import type { TrustStore } from './store-api';
 
 export interface StoreOptions {
@@ -100,17 +103,27 @@ export function createIdbStore(core: StoreCore): TrustStore {
   };
 }
 
-export async function openTrustStore(opts: StoreOptions = {}): Promise<TrustStore> {
-  const limits: StoreLimits = {
+function limitsOf(opts: StoreOptions): StoreLimits {
+  return {
     cache: positiveInt(opts.maxCacheEntries, DEFAULT_MAX_CACHE_ENTRIES, 'maxCacheEntries'),
     reports: positiveInt(opts.maxReports, DEFAULT_MAX_REPORTS, 'maxReports'),
     skillsPerOrigin: positiveInt(opts.maxSkillsPerOrigin, DEFAULT_MAX_SKILLS_PER_ORIGIN, 'maxSkillsPerOrigin'),
     skillBytesPerOrigin: positiveInt(opts.maxSkillBytesPerOrigin, DEFAULT_MAX_SKILL_BYTES_PER_ORIGIN, 'maxSkillBytesPerOrigin'),
     skillBytes: positiveInt(opts.maxSkillBytes, DEFAULT_MAX_SKILL_BYTES, 'maxSkillBytes'),
   };
+}
+
+export async function openTrustStore(opts: StoreOptions = {}): Promise<TrustStore> {
+  const limits = limitsOf(opts);
   const blockedTimeoutMs = opts.blockedTimeoutMs ?? DEFAULT_BLOCKED_TIMEOUT_MS;
   const factory = opts.indexedDB ?? (globalThis as { indexedDB?: IDBFactory }).indexedDB;
   if (!factory) throw new StoreError('unknown', 'IndexedDB is not available in this context');
   const db = await openDatabase({ factory, name: opts.name ?? DB_NAME, blockedTimeoutMs });
   return createIdbStore(new StoreCore(db, limits, opts.onError ?? (() => undefined)));
+}
+
+/** The same store over a database in this worker's memory (memory-db.ts), and that database: nothing it holds is ever written to disk. */
+export async function openMemoryTrustStore(opts: Omit<StoreOptions, 'name' | 'indexedDB' | 'blockedTimeoutMs'> = {}): Promise<{ store: TrustStore; db: IDBPDatabase<SkillpinDB> }> {
+  const db = await openMemoryDatabase();
+  return { store: createIdbStore(new StoreCore(db, limitsOf(opts), opts.onError ?? (() => undefined))), db };
 }

@@ -1,7 +1,8 @@
 // The trust store of private windows (PRODUCT.md §2.1): everything a probe about a
 // private window stores, and what the user decides there, lives in this worker's memory only —
 // never in IndexedDB or storage.local — and is gone when the worker stops or the last private
-// tab closes (`clear`).
+// tab closes (`clear`). It is the same store as the normal one (idb-store.ts: the same rules,
+// budgets and eviction) over a database in memory (memory-db.ts), with smaller bounds.
 //
 // Trust flows one way. A private window reads what the normal store knows: pins, key history,
 // approvals, verified bytes and reports, so a key pinned in a normal window is still compared
@@ -10,80 +11,80 @@
 // forgetting a pin) copies that origin's pin, key history and approvals into memory, and from then
 // on the private windows see the copy. The probe cache is not shared at all: the validators a
 // normal visit stored (ETag, Last-Modified) would tie a private visit to it.
-//
-// Bounded like the store: reports, cache entries and the bytes of unapproved skills.
+import type { IDBPDatabase } from 'idb';
 import { compareOrigins } from '../lists/pins-page';
-import type { Approval, Pin, Settings } from '../types';
+import type { Pin } from '../types';
 import { StoreError } from './errors';
-import { checkedCacheBatch } from './idb-cache';
-import { checkedReport } from './idb-reports';
-import { checkedSkillBatch } from './idb-skills';
-import { latestOf, PRIVATE_LIMITS, PrivateMemory, underOrigin, type PrivateLimits } from './private-memory';
+import { openMemoryTrustStore, type StoreOptions } from './idb-store';
 import { storedKey, type StoredSkill } from './records';
-import type { CarryOver, CommitResult, OriginState, PinResult, ProbeCommit, RevokeResult, TrustStore } from './store-api';
-import { bindingError, checkedApproval, checkPinArgs, checkReplaceArgs, checkRevokeArgs } from './trust-rules';
+import type { SkillpinDB } from './schema';
+import type { OriginState, TrustStore } from './store-api';
 
 export interface PrivateStore extends TrustStore {
   /** Forgets everything the private windows stored (the last private tab closed). */
   clear(): void;
 }
 
-/** One probe's reads over both stores (the cache from memory only). */
-async function originState(m: PrivateMemory, origin: string): Promise<OriginState> {
-  const normal = await (await m.base()).getOriginState(origin);
-  const t = m.trust.get(origin);
-  const mine = [...m.skills.values()].filter((s) => s.origin === origin);
-  const ids = new Set(mine.map(storedKey));
-  return {
-    pin: t ? t.pin : normal.pin,
-    approvals: t ? [...t.approvals.values()] : normal.approvals,
-    skills: [...mine, ...normal.skills.filter((s) => !ids.has(storedKey(s)))],
-    cache: [...m.cache.values()].filter((e) => underOrigin(e.url, origin)),
-    keys: t ? t.history() : normal.keys,
-  };
+export type PrivateLimits = Pick<StoreOptions, 'maxReports' | 'maxCacheEntries' | 'maxSkillBytes' | 'maxSkillBytesPerOrigin'>;
+
+export const PRIVATE_LIMITS: PrivateLimits = { maxReports: 200, maxCacheEntries: 2_000, maxSkillBytes: 32 * 1024 * 1024, maxSkillBytesPerOrigin: 32 * 1024 * 1024 };
+
+/** What the private windows stored since the last `clear`. */
+interface Memory {
+  opened: Promise<{ store: TrustStore; db: IDBPDatabase<SkillpinDB> }>;
+  /** Origins whose pin, key history and approvals were copied: the private windows see the copy. */
+  owned: Set<string>;
+  copying: Map<string, Promise<void>>;
 }
 
-/** commitProbe in memory: everything is checked (the budget too) before anything changes, and nothing awaits after. */
-async function commit(m: PrivateMemory, c: ProbeCommit): Promise<CommitResult> {
-  const batch = checkedSkillBatch(c.skills).batch;
-  const entries = checkedCacheBatch(c.cache);
-  const report = c.report ? checkedReport(c.report) : null;
-  if (report && report.origin !== c.origin) throw new StoreError('invalid-input', 'the report is not about the origin committed; nothing was written');
-  if (c.pin) checkPinArgs(c.origin, c.pin.key, c.pin.fingerprint, c.pin.now);
-  const t = c.pin ? await m.own(c.origin) : null;
-  const drop = m.makeRoom(batch);
-  const pin = c.pin && t ? t.pinIfAbsent(c.pin.key, c.pin.fingerprint, c.pin.now) : null;
-  m.putSkills(batch, drop);
-  m.putCache(entries);
-  const reportWritten = report !== null && (c.pin === undefined || pin?.result === c.pin.expect);
-  if (report && reportWritten) m.putReport(report);
-  return { pin, reportWritten };
+function latestOf(list: (StoredSkill | null)[]): StoredSkill | null {
+  let best: StoredSkill | null = null;
+  for (const s of list) if (s && (!best || s.storedAt > best.storedAt)) best = s;
+  return best;
 }
 
 export function createPrivateStore(base: () => Promise<TrustStore>, limits: PrivateLimits = PRIVATE_LIMITS): PrivateStore {
-  const m = new PrivateMemory(base, limits);
-  const { trust } = m;
-  const listPins = async (): Promise<Pin[]> => {
-    const normal = (await (await base()).listPins()).filter((p) => !trust.has(p.origin));
-    return [...normal, ...[...trust.values()].map((t) => t.pin).filter((p): p is Pin => p !== null)];
+  const fresh = (): Memory => ({ opened: openMemoryTrustStore(limits), owned: new Set(), copying: new Map() });
+  let memory = fresh();
+  const mem = async (): Promise<TrustStore> => (await memory.opened).store;
+
+  /** Copies the origin's trust records into memory, once; the memory store then answers for them. */
+  const own = async (origin: string): Promise<TrustStore> => {
+    const m = memory;
+    const { store, db } = await m.opened;
+    if (m.owned.has(origin)) return store;
+    let copying = m.copying.get(origin);
+    if (!copying) {
+      copying = (async () => {
+        const b = await base();
+        const [pin, keys, approvals] = await Promise.all([b.getPin(origin), b.getKeyHistory(origin), b.getApprovals(origin)]);
+        const tx = db.transaction(['pins', 'keys', 'approvals'], 'readwrite');
+        await Promise.all([pin && tx.objectStore('pins').put(pin), ...keys.map((k) => tx.objectStore('keys').put(k)), ...approvals.map((a) => tx.objectStore('approvals').put(a))]);
+        await tx.done;
+        m.owned.add(origin);
+      })();
+      m.copying.set(origin, copying);
+      const done = (): void => void m.copying.delete(origin);
+      copying.then(done, done);
+    }
+    await copying;
+    return store;
   };
+  /** The store that answers about the origin's trust records: the memory once owned, else the normal one. */
+  const trustOf = async (origin: string): Promise<TrustStore> => (memory.owned.has(origin) ? mem() : base());
+  /** A normal-store list with the owned origins' records taken from memory instead. */
+  const merged = async <T extends { origin: string }>(list: (s: TrustStore) => Promise<T[]>): Promise<T[]> => {
+    const { owned } = memory;
+    const normal = (await list(await base())).filter((x) => !owned.has(x.origin));
+    return [...normal, ...(await list(await mem())).filter((x) => owned.has(x.origin))];
+  };
+  const listPins = (): Promise<Pin[]> => merged((s) => s.listPins());
+
   return {
-    // Pins, key history and approvals: the normal store's until a private window changes the origin.
-    async getPin(origin) {
-      const t = trust.get(origin);
-      return t ? t.pin : (await base()).getPin(origin);
-    },
-    async pinIfAbsent(origin, key, fingerprint, now): Promise<PinResult> {
-      checkPinArgs(origin, key, fingerprint, now);
-      return (await m.own(origin)).pinIfAbsent(key, fingerprint, now);
-    },
-    async replacePin(origin, expected, key, fingerprint, now, carry: readonly CarryOver[] = []) {
-      checkReplaceArgs(origin, expected, key, fingerprint, now, carry);
-      return (await m.own(origin)).replacePin(expected, key, fingerprint, now, carry);
-    },
-    async forgetPin(origin) {
-      (await m.own(origin)).forget();
-    },
+    getPin: async (origin) => (await trustOf(origin)).getPin(origin),
+    pinIfAbsent: async (origin, key, fingerprint, now) => (await own(origin)).pinIfAbsent(origin, key, fingerprint, now),
+    replacePin: async (origin, expected, key, fingerprint, now, carry) => (await own(origin)).replacePin(origin, expected, key, fingerprint, now, carry),
+    forgetPin: async (origin) => (await own(origin)).forgetPin(origin),
     listPins,
     async pinsPage(offset, limit) {
       // In origin order, as the normal store's key reads them (lib/lists/pins-page.ts).
@@ -91,77 +92,55 @@ export function createPrivateStore(base: () => Promise<TrustStore>, limits: Priv
       const from = Math.max(0, offset);
       return { items: pins.slice(from, from + Math.max(0, limit)), total: pins.length };
     },
-    async getKeyHistory(origin) {
-      const t = trust.get(origin);
-      return t ? t.history() : (await base()).getKeyHistory(origin);
-    },
-    async listKeyHistory() {
-      const normal = (await (await base()).listKeyHistory()).filter((e) => !trust.has(e.origin));
-      return [...normal, ...[...trust.values()].flatMap((t) => t.history())];
-    },
-    async revokeKey(origin, fingerprint, at): Promise<RevokeResult> {
-      checkRevokeArgs(origin, fingerprint, at);
-      return (await m.own(origin)).revokeKey(fingerprint, at);
-    },
-    async getApprovals(origin) {
-      const t = trust.get(origin);
-      return t ? [...t.approvals.values()] : (await base()).getApprovals(origin);
-    },
-    async getApproval(origin, url) {
-      const t = trust.get(origin);
-      return t ? (t.approvals.get(url) ?? null) : (await base()).getApproval(origin, url);
-    },
-    async approve(approval: Approval, skill: StoredSkill, policyKey: string | null = null) {
-      const { a, s } = checkedApproval(approval, skill);
-      const t = await m.own(a.origin);
-      const refused = bindingError(a, policyKey, t.pin);
-      if (refused) throw refused;
-      t.approvals.set(a.url, a);
-      // Approved bytes are kept whatever the budget (makeRoom never drops them).
-      m.skills.set(storedKey(s), s);
-    },
+    getKeyHistory: async (origin) => (await trustOf(origin)).getKeyHistory(origin),
+    listKeyHistory: () => merged((s) => s.listKeyHistory()),
+    revokeKey: async (origin, fingerprint, at) => (await own(origin)).revokeKey(origin, fingerprint, at),
+    getApprovals: async (origin) => (await trustOf(origin)).getApprovals(origin),
+    getApproval: async (origin, url) => (await trustOf(origin)).getApproval(origin, url),
+    approve: async (approval, skill, policyKey) => (await own(approval.origin)).approve(approval, skill, policyKey),
     async importApproval() {
       throw new StoreError('invalid-input', 'approvals are not imported from a private window; nothing was written');
     },
-    async revoke(origin, url) {
-      (await m.own(origin)).approvals.delete(url);
-    },
-    async listApprovals() {
-      const normal = (await (await base()).listApprovals()).filter((a) => !trust.has(a.origin));
-      return [...normal, ...[...trust.values()].flatMap((t) => [...t.approvals.values()])];
-    },
-    async putSkill(skill) {
-      m.putSkills(checkedSkillBatch([skill]).batch);
-    },
-    async putSkills(list) {
-      m.putSkills(checkedSkillBatch(list).batch);
-    },
-    async getSkill(origin, url, digestLf, filesDigest = '') {
-      return m.skills.get(`${origin}\n${url}\n${digestLf}\n${filesDigest}`) ?? (await base()).getSkill(origin, url, digestLf, filesDigest);
-    },
-    async getLatestSkill(origin, url) {
-      const mine = latestOf([...m.skills.values()].filter((s) => s.origin === origin && s.url === url));
-      return latestOf([mine, await (await base()).getLatestSkill(origin, url)]);
-    },
-    getCache: async (url) => m.cache.get(url) ?? null,
-    putCache: async (entry) => m.putCache(checkedCacheBatch([entry])),
-    putCacheEntries: async (entries) => m.putCache(checkedCacheBatch(entries)),
-    async deleteCacheForOrigin(origin) {
-      for (const [url, e] of m.cache) if (underOrigin(url, origin) || e.origin === origin) m.cache.delete(url);
-    },
-    getReport: async (origin) => m.reports.get(origin) ?? (await base()).getReport(origin),
-    putReport: async (report) => m.putReport(checkedReport(report)),
+    revoke: async (origin, url) => (await own(origin)).revoke(origin, url),
+    listApprovals: () => merged((s) => s.listApprovals()),
+    putSkill: async (skill) => (await mem()).putSkill(skill),
+    putSkills: async (list) => (await mem()).putSkills(list),
+    getSkill: async (origin, url, digestLf, filesDigest) => (await (await mem()).getSkill(origin, url, digestLf, filesDigest)) ?? (await base()).getSkill(origin, url, digestLf, filesDigest),
+    getLatestSkill: async (origin, url) => latestOf(await Promise.all([(await mem()).getLatestSkill(origin, url), (await base()).getLatestSkill(origin, url)])),
+    getCache: async (url) => (await mem()).getCache(url),
+    putCache: async (entry) => (await mem()).putCache(entry),
+    putCacheEntries: async (entries) => (await mem()).putCacheEntries(entries),
+    deleteCacheForOrigin: async (origin) => (await mem()).deleteCacheForOrigin(origin),
+    getReport: async (origin) => (await (await mem()).getReport(origin)) ?? (await base()).getReport(origin),
+    putReport: async (report) => (await mem()).putReport(report),
     async listReports() {
-      const normal = (await (await base()).listReports()).filter((r) => !m.reports.has(r.origin));
-      return [...normal, ...m.reports.values()];
+      const mine = await (await mem()).listReports();
+      const origins = new Set(mine.map((r) => r.origin));
+      return [...(await (await base()).listReports()).filter((r) => !origins.has(r.origin)), ...mine];
     },
-    getOriginState: (origin) => originState(m, origin),
-    commitProbe: (c) => commit(m, c),
-    getSettings: async (): Promise<Settings> => (await base()).getSettings(),
+    async getOriginState(origin): Promise<OriginState> {
+      // One probe's reads over both stores: the trust records from whichever answers for them, the cache from memory only.
+      const [mine, normal] = await Promise.all([(await mem()).getOriginState(origin), (await base()).getOriginState(origin)]);
+      const trust = memory.owned.has(origin) ? mine : normal;
+      const ids = new Set(mine.skills.map(storedKey));
+      return {
+        pin: trust.pin,
+        approvals: trust.approvals,
+        keys: trust.keys,
+        skills: [...mine.skills, ...normal.skills.filter((s) => !ids.has(storedKey(s)))],
+        cache: mine.cache,
+      };
+    },
+    commitProbe: async (c) => (c.pin ? await own(c.origin) : await mem()).commitProbe(c),
+    getSettings: async () => (await base()).getSettings(),
     async putSettings() {
       throw new StoreError('invalid-input', 'settings are not changed from a private window; nothing was written');
     },
-    clear: () => m.clear(),
-    close: () => m.clear(),
+    clear() {
+      memory = fresh();
+    },
+    close() {
+      memory = fresh();
+    },
   };
 }

@@ -1,6 +1,6 @@
-// The trust store contract. lib/store/idb-store.ts implements it over IndexedDB (the only module
-// that writes trust state, every write one transaction), private-store.ts in memory for private
-// windows; both decide by the same rules (trust-rules.ts).
+// The trust store contract. lib/store/idb-store.ts implements it (the only module that writes trust
+// state, every write one transaction), over IndexedDB, or over a database in memory for the private
+// windows (private-store.ts): one code, the same rules, two backends.
 import type { Approval, OriginReport, Pin, Settings } from '../types';
 import type { KeyHistoryEntry, ProbeCacheEntry, StoredSkill } from './records';
 

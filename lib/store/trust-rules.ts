@@ -1,8 +1,8 @@
 // The rules of the pins, the key history and the approvals (PRODUCT.md §5, §6), each a pure
-// function of the records read: the answer, and the records to write or delete. The IndexedDB store
-// runs them inside its transactions (idb-pins.ts, idb-keys.ts, idb-approvals.ts), the private
-// windows' store over its copy in memory (private-trust.ts), a probe over the state it read
-// (lib/probe/view.ts: pinStep).
+// function of the records read: the answer, and the records to write or delete. The store runs them
+// inside its transactions (idb-pins.ts, idb-keys.ts, idb-approvals.ts), over IndexedDB or, for the
+// private windows, over the database in memory (memory-db.ts); a probe runs pinStep over the state
+// it read (lib/probe/view.ts).
 import type { Approval, Pin } from '../types';
 import { StoreError } from './errors';
 import { filesKeyOf, type KeyHistoryEntry, type StoredSkill } from './records';

@@ -1,6 +1,6 @@
 // The private windows' store (lib/store/private-store.ts): reads the normal store, never writes it,
-// keeps its own writes in memory with the store's rules (compare-and-set pins, revoked keys never
-// pinned, approvals bound to the pin, one whole commit) and its bounds, and forgets them on clear().
+// keeps its own writes in memory with the store's own rules (compare-and-set pins, revoked keys never
+// pinned, approvals bound to the pin, one whole commit) and bounds, and forgets them on clear().
 import { describe, expect, it } from 'vitest';
 import { pinsPage as sortedPage } from '../../../lib/lists/pins-page';
 import { createPrivateStore } from '../../../lib/store/private-store';
@@ -101,25 +101,30 @@ describe('the private windows store', () => {
 
   it('a commit over the memory budget changes nothing; approved bytes are kept, the oldest others go', async () => {
     const { store: base } = await freshStore();
-    const p = createPrivateStore(async () => base, { reports: 2, cache: 2, skillBytes: 10 });
+    const p = createPrivateStore(async () => base, { maxReports: 2, maxCacheEntries: 2, maxSkillBytes: 20, maxSkillBytesPerOrigin: 20 });
     const approved = makeSkill(ORIGIN, url('a'), 'aaaaaaaa', 1);
     await p.pinIfAbsent(ORIGIN, K.key, K.fingerprint, 1);
     await p.approve(approvalFor(approved, K.fingerprint), approved);
     await p.putSkill(makeSkill(ORIGIN, url('b'), 'bbbbbb', 2));
     await p.putSkill(makeSkill(ORIGIN, url('c'), 'ccccc', 3));
+    await p.putSkill(makeSkill(ORIGIN, url('d'), 'dddd', 4));
     expect(await p.getLatestSkill(ORIGIN, url('b'))).toBeNull();
-    const huge = makeSkill(ORIGIN, url('d'), 'x'.repeat(11), 4);
-    await expect(p.commitProbe({ origin: ORIGIN, skills: [huge], cache: [makeCacheEntry(url('d'), true, 4, 9)], report: makeReport(ORIGIN, 4) })).rejects.toMatchObject({ code: 'over-budget' });
-    expect(await p.getCache(url('d'))).toBeNull();
+    const huge = makeSkill(ORIGIN, url('e'), 'x'.repeat(13), 5);
+    await expect(p.commitProbe({ origin: ORIGIN, skills: [huge], cache: [makeCacheEntry(url('e'), true, 5, 9)], report: makeReport(ORIGIN, 5) })).rejects.toMatchObject({ code: 'over-budget' });
+    expect(await p.getCache(url('e'))).toBeNull();
     expect(await p.getReport(ORIGIN)).toBeNull();
     expect(await p.getLatestSkill(ORIGIN, url('c'))).not.toBeNull();
+    expect(await p.getLatestSkill(ORIGIN, url('d'))).not.toBeNull();
     expect(await p.getLatestSkill(ORIGIN, url('a'))).not.toBeNull();
     // Bounds on the cache and the reports: the oldest go.
-    await p.putCacheEntries([1, 2, 3].map((i) => makeCacheEntry(`${ORIGIN}/${i}`, true, i, 100)));
+    for (const i of [1, 2, 3]) await p.putCache(makeCacheEntry(`${ORIGIN}/${i}`, true, i, 100 + i));
     expect(await p.getCache(`${ORIGIN}/1`)).toBeNull();
     expect(await p.getCache(`${ORIGIN}/3`)).not.toBeNull();
     for (const o of ['https://a.example', 'https://b.example', 'https://c.example']) await p.putReport(makeReport(o, 5));
     expect(await p.getReport('https://a.example')).toBeNull();
+    // Nothing of it reached the normal store.
+    expect(await base.listReports()).toEqual([]);
+    expect(await base.getLatestSkill(ORIGIN, url('c'))).toBeNull();
   });
 
   it('pages its pins (the normal ones and its own) in the order the normal store pages them', async () => {
