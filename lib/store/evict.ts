@@ -17,15 +17,6 @@ type Names = StoreNames<SkillpinDB>;
 type Store<S extends Names, Tx extends ArrayLike<Names>> = IDBPObjectStore<SkillpinDB, Tx, S, 'readwrite'>;
 
 /**
- * Keeps the probe cache at `max` entries: negative entries go first, oldest storedAt first;
- * positive entries only when no negative is left, earliest expiresAt first. The entry just
- * written is never evicted.
- */
-export function evictCache<Tx extends ArrayLike<Names>>(store: Store<'cache', Tx>, max: number, keepUrl: string): Promise<number> {
-  return evictCacheKeeping(store, max, new Set([keepUrl]));
-}
-
-/**
  * Keeps the reports store at `max` reports, evicting the oldest (finishedAt) first, but never
  * the report of an origin that has a pin or an approval, nor `keepOrigin`. An evicted origin's
  * stored skill bytes go with its report (none of them is approved: it has no approval).
@@ -108,62 +99,11 @@ export interface WrittenSkill {
 }
 
 /**
- * Bounds the stored bytes of one origin after `written` was stored: for that URL only the latest
- * bytes, the bytes just written and the bytes an approval binds are kept; then, when the origin
- * holds more than `maxPerOrigin` records, the oldest records no approval binds are evicted. Bytes
- * bound by an approval are never evicted.
+ * Keeps the probe cache at `max` entries, checked once after a batch of writes: negative entries go
+ * first, oldest storedAt first; positive entries only when no negative is left, earliest expiresAt
+ * first. No entry of `keepUrls` (the batch just written) is evicted.
  */
-export async function pruneSkills(tx: SkillsTx, written: WrittenSkill, maxPerOrigin: number, totals: ByteTotals): Promise<number> {
-  const { origin, url } = written;
-  const skills = tx.objectStore('skills');
-  let evicted = 0;
-
-  // The approvals of this origin decide what is protected. When one of them is unreadable,
-  // its binding is unknown: keep every record of the origin rather than guess.
-  const bound = await boundKeys(tx, origin);
-  if (bound === null) return 0;
-  bound.add(bindingKey(url, written.digestLf, written.filesKey));
-
-  // 1. This URL: the latest record plus the protected ones.
-  const range = IDBKeyRange.bound([origin, url, -Infinity], [origin, url, Infinity]);
-  let cursor = await skills.index('by-origin-url-storedAt').openCursor(range, 'prev');
-  let latestSeen = false;
-  const doomed: { key: SkillKey; raw: unknown }[] = [];
-  while (cursor) {
-    const skill = toStoredSkill(cursor.value);
-    if (skill) {
-      if (!latestSeen) latestSeen = true;
-      else if (!bound.has(bindingKey(skill.url, skill.digestLf, filesKeyOf(skill)))) doomed.push({ key: cursor.primaryKey, raw: cursor.value });
-    }
-    cursor = await cursor.continue();
-  }
-  for (const d of doomed) await totals.delete(d.key, d.raw);
-  evicted += doomed.length;
-
-  // 2. The whole origin: oldest unprotected records first.
-  const originRange = IDBKeyRange.bound([origin, -Infinity], [origin, Infinity]);
-  const byOrigin = skills.index('by-origin-storedAt');
-  let excess = (await byOrigin.count(originRange)) - maxPerOrigin;
-  if (excess <= 0) return evicted;
-  let oldest = await byOrigin.openCursor(originRange);
-  const older: { key: SkillKey; raw: unknown }[] = [];
-  while (oldest && excess > 0) {
-    const skill = toStoredSkill(oldest.value);
-    if (skill && !bound.has(bindingKey(skill.url, skill.digestLf, filesKeyOf(skill)))) {
-      older.push({ key: oldest.primaryKey, raw: oldest.value });
-      excess--;
-    }
-    oldest = await oldest.continue();
-  }
-  for (const d of older) await totals.delete(d.key, d.raw);
-  return evicted + older.length;
-}
-
-/**
- * The cache bound (see evictCache), checked once after a batch of writes: no entry of
- * `keepUrls` (the batch just written) is evicted.
- */
-export async function evictCacheKeeping<Tx extends ArrayLike<Names>>(store: Store<'cache', Tx>, max: number, keepUrls: ReadonlySet<string>): Promise<number> {
+export async function evictCache<Tx extends ArrayLike<Names>>(store: Store<'cache', Tx>, max: number, keepUrls: ReadonlySet<string>): Promise<number> {
   let excess = (await store.count()) - max;
   let evicted = 0;
   if (excess <= 0) return 0;
@@ -181,14 +121,14 @@ export async function evictCacheKeeping<Tx extends ArrayLike<Names>>(store: Stor
 }
 
 /**
- * pruneSkills after a batch of records was written, with one read per origin and per URL
- * instead of one pass per record: for each written URL only its latest bytes, the bytes last
- * written for it in the batch and the bytes an approval binds are kept; then each origin is
+ * Bounds the stored bytes after records were written (one, or a batch), with one read per origin
+ * and per URL: for each written URL only its latest bytes, the bytes last written for it and the
+ * bytes an approval binds are kept; then each origin is
  * brought back to `maxPerOrigin` records, oldest unprotected first, every record of the batch
  * counting as protected. Unreadable records are never evicted, and an unreadable approval keeps
  * every record of its origin.
  */
-export async function pruneSkillsAfterBatch(tx: SkillsTx, written: readonly WrittenSkill[], maxPerOrigin: number, totals: ByteTotals): Promise<number> {
+export async function pruneSkills(tx: SkillsTx, written: readonly WrittenSkill[], maxPerOrigin: number, totals: ByteTotals): Promise<number> {
   const skills = tx.objectStore('skills');
   const byUrl = skills.index('by-origin-url-storedAt');
   const origins = [...new Set(written.map((w) => w.origin))];

@@ -3,11 +3,11 @@
 // right now (the rules: trust-rules.ts).
 import type { Approval, Pin } from '../types';
 import { withTotals, type TotalsTx } from './byte-totals';
-import type { StoredSkill } from './records';
+import { storedKey, type StoredSkill } from './records';
 import { StoreError } from './errors';
 import { enforceByteBudget, pruneSkills, type SkillsTx } from './evict';
 import { approvalKeyOf, type StoreCore } from './idb-core';
-import { skillRecord, writtenKey, writtenSkill } from './idb-skills';
+import { skillRecord, writtenSkill } from './idb-skills';
 import type { ApprovalImport } from './store-api';
 import { bindingError, checkedApproval, sameApproval } from './trust-rules';
 import { toApproval, toPin } from './validate';
@@ -32,9 +32,9 @@ export async function approve(core: StoreCore, approval: Approval, skill: Stored
     const skillsTx = tx as unknown as SkillsTx;
     await withTotals(tx as unknown as TotalsTx, async (totals) => {
       await totals.put(skillRecord(s));
-      await pruneSkills(skillsTx, writtenSkill(s), core.limits.skillsPerOrigin, totals);
+      await pruneSkills(skillsTx, [writtenSkill(s)], core.limits.skillsPerOrigin, totals);
       // Approved bytes make room by evicting unapproved ones; an approval itself is never refused.
-      await enforceByteBudget(skillsTx, [s.origin], new Set([writtenKey(s)]), core.budget(), false, totals);
+      await enforceByteBudget(skillsTx, [s.origin], new Set([storedKey(s)]), core.budget(), false, totals);
     });
   });
 }

@@ -3,7 +3,7 @@
 import type { IDBPObjectStore, StoreNames } from 'idb';
 import type { ProbeCacheEntry } from './records';
 import { StoreError } from './errors';
-import { evictCache, evictCacheKeeping } from './evict';
+import { evictCache } from './evict';
 import type { StoreCore } from './idb-core';
 import { cacheEvictKey, type SkillpinDB } from './schema';
 import { toCacheEntry, toCacheRecord } from './validate';
@@ -11,16 +11,6 @@ import { toCacheEntry, toCacheRecord } from './validate';
 export async function getCache(core: StoreCore, url: string): Promise<ProbeCacheEntry | null> {
   const raw: unknown = await core.read(['cache'], (tx) => tx.objectStore('cache').get(url));
   return core.checked('cache', url, raw, toCacheEntry);
-}
-
-export async function putCache(core: StoreCore, entry: ProbeCacheEntry): Promise<void> {
-  const e = toCacheEntry(entry);
-  if (!e) throw new StoreError('invalid-input', 'entry does not have the shape of a ProbeCacheEntry; nothing was written');
-  await core.write(['cache'], async (tx) => {
-    const cache = tx.objectStore('cache');
-    await cache.put(toCacheRecord(e, cacheEvictKey(e)));
-    await evictCache(cache, core.limits.cache, e.url);
-  });
 }
 
 /** The entries of a batch, checked; nothing is written from a batch with one malformed entry. */
@@ -45,7 +35,7 @@ type CacheStore = IDBPObjectStore<SkillpinDB, ArrayLike<StoreNames<SkillpinDB>>,
 /** putCacheEntries inside the caller's readwrite transaction (entries already checked). */
 export async function putCacheInTx(core: StoreCore, cache: CacheStore, checked: readonly ProbeCacheEntry[]): Promise<void> {
   await Promise.all(checked.map((e) => cache.put(toCacheRecord(e, cacheEvictKey(e)))));
-  await evictCacheKeeping(cache, core.limits.cache, new Set(checked.map((e) => e.url)));
+  await evictCache(cache, core.limits.cache, new Set(checked.map((e) => e.url)));
 }
 
 export async function deleteCacheForOrigin(core: StoreCore, origin: string): Promise<void> {

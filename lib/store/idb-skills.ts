@@ -6,7 +6,7 @@ import { withTotals, type ByteTotals, type TotalsTx } from './byte-totals';
 import type { SkillKey, SkillRecord } from './schema';
 import { filesKeyOf, storedKey, type StoredSkill } from './records';
 import { StoreError } from './errors';
-import { enforceByteBudget, pruneSkills, pruneSkillsAfterBatch, type SkillsTx, type WrittenSkill } from './evict';
+import { enforceByteBudget, pruneSkills, type SkillsTx, type WrittenSkill } from './evict';
 import type { StoreCore } from './idb-core';
 import { compactBytes, toStoredSkill } from './validate';
 
@@ -23,11 +23,6 @@ export function skillRecord(s: StoredSkill): SkillRecord {
   return { ...s, bytes, archive: { ...s.archive, files }, size, filesKey };
 }
 
-/** The key the byte budget keeps a just-written record by. */
-export function writtenKey(s: StoredSkill): string {
-  return storedKey(s);
-}
-
 /** What the pruning keeps of a just-written record. */
 export function writtenSkill(s: StoredSkill): WrittenSkill {
   return { origin: s.origin, url: s.url, digestLf: s.digestLf, filesKey: filesKeyOf(s) };
@@ -39,18 +34,6 @@ export function skillKeyOf(raw: unknown): unknown {
   return [r?.origin, r?.url, r?.digestLf, r?.filesKey];
 }
 
-export async function putSkill(core: StoreCore, skill: StoredSkill): Promise<void> {
-  const s = toStoredSkill(skill);
-  if (!s) throw new StoreError('invalid-input', 'skill does not have the shape of a StoredSkill; nothing was written');
-  await core.write(['approvals', 'skills', 'totals'], (tx) =>
-    withTotals(tx as unknown as TotalsTx, async (totals) => {
-      await totals.put(skillRecord(s));
-      await pruneSkills(tx as SkillsTx, writtenSkill(s), core.limits.skillsPerOrigin, totals);
-      await enforceByteBudget(tx as SkillsTx, [s.origin], new Set([writtenKey(s)]), core.budget(), true, totals);
-    }),
-  );
-}
-
 /** The records of a batch, checked: in order (`ordered`) and once per key, the later record winning (`batch`). */
 export function checkedSkillBatch(skills: readonly StoredSkill[]): { ordered: StoredSkill[]; batch: StoredSkill[] } {
   const ordered: StoredSkill[] = [];
@@ -60,8 +43,8 @@ export function checkedSkillBatch(skills: readonly StoredSkill[]): { ordered: St
     if (!s) throw new StoreError('invalid-input', 'a skill does not have the shape of a StoredSkill; nothing was written');
     ordered.push(s);
     // A later record with the same key wins (and is written once, so its size is counted once).
-    checked.delete(writtenKey(s));
-    checked.set(writtenKey(s), s);
+    checked.delete(storedKey(s));
+    checked.set(storedKey(s), s);
   }
   return { ordered, batch: [...checked.values()] };
 }
@@ -77,13 +60,13 @@ export async function putSkillsInTx(core: StoreCore, tx: SkillsTx, checked: { or
   const { ordered, batch } = checked;
   // The batch holds each key once: its records are written together (ByteTotals.putAll).
   await totals.putAll(batch.map(skillRecord));
-  await pruneSkillsAfterBatch(tx, ordered.map(writtenSkill), core.limits.skillsPerOrigin, totals);
+  await pruneSkills(tx, ordered.map(writtenSkill), core.limits.skillsPerOrigin, totals);
   // Bytes the per-URL pruning just removed are not kept by being in the batch.
   const store = tx.objectStore('skills');
   const kept = new Set<string>();
   const present = await Promise.all(batch.map((s) => store.getKey([s.origin, s.url, s.digestLf, filesKeyOf(s)] as SkillKey)));
   batch.forEach((s, i) => {
-    if (present[i] !== undefined) kept.add(writtenKey(s));
+    if (present[i] !== undefined) kept.add(storedKey(s));
   });
   await enforceByteBudget(
     tx,

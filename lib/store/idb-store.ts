@@ -11,14 +11,14 @@
 import { StoreError } from './errors';
 import { commitProbe } from './idb-commit';
 import { getApproval, getApprovals, approve, importApproval, listApprovals, revoke } from './idb-approvals';
-import { deleteCacheForOrigin, getCache, putCache, putCacheEntries } from './idb-cache';
+import { deleteCacheForOrigin, getCache, putCacheEntries } from './idb-cache';
 import { StoreCore, type StoreLimits } from './idb-core';
 import { getKeyHistory, listKeyHistory, revokeKey } from './idb-keys';
 import { getOriginState } from './idb-origin-state';
 import { forgetPin, getPin, listPins, pinIfAbsent, pinsPage, replacePin } from './idb-pins';
 import { getReport, listReports, putReport } from './idb-reports';
 import { getSettings, putSettings } from './idb-settings';
-import { getLatestSkill, getSkill, putSkill, putSkills } from './idb-skills';
+import { getLatestSkill, getSkill, putSkills } from './idb-skills';
 import { openMemoryDatabase } from './memory-db';
 import { openDatabase } from './open';
 import { DB_NAME, type SkillpinDB } from './schema';
@@ -84,12 +84,12 @@ export function createIdbStore(core: StoreCore): TrustStore {
     importApproval: (approval) => importApproval(core, approval),
     revoke: (origin, url) => revoke(core, origin, url),
     listApprovals: () => listApprovals(core),
-    putSkill: (skill) => putSkill(core, skill),
+    putSkill: (skill) => putSkills(core, [skill]),
     putSkills: (skills) => putSkills(core, skills),
     getSkill: (origin, url, digestLf, filesDigest) => getSkill(core, origin, url, digestLf, filesDigest),
     getLatestSkill: (origin, url) => getLatestSkill(core, origin, url),
     getCache: (url) => getCache(core, url),
-    putCache: (entry) => putCache(core, entry),
+    putCache: (entry) => putCacheEntries(core, [entry]),
     putCacheEntries: (entries) => putCacheEntries(core, entries),
     deleteCacheForOrigin: (origin) => deleteCacheForOrigin(core, origin),
     getReport: (origin) => getReport(core, origin),
