@@ -10,13 +10,7 @@ export function isHttpUrl(u: URL): boolean {
 
 /** True for an exact http(s) origin: `scheme://host[:port]` exactly as URL.origin spells it, at most 2,048 characters. */
 export function isHttpOrigin(v: unknown): v is string {
-  if (typeof v !== 'string' || v.length === 0 || v.length > 2048) return false;
-  try {
-    const u = new URL(v);
-    return isHttpUrl(u) && u.origin === v;
-  } catch {
-    return false;
-  }
+  return typeof v === 'string' && v.length <= 2048 && httpOrigin(v) === v;
 }
 
 /** The origin of an http(s) URL (any path), or null for anything else. */

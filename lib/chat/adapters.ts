@@ -132,12 +132,7 @@ export function adapterForHost(hostname: string): ChatAdapter | null {
   if (typeof hostname !== 'string') return null;
   const host = hostname.trim().toLowerCase().replace(/\.$/, '');
   if (host === '') return null;
-  for (const adapter of CHAT_ADAPTERS) {
-    for (const suffix of adapter.hosts) {
-      if (host === suffix || host.endsWith(`.${suffix}`)) return adapter;
-    }
-  }
-  return null;
+  return CHAT_ADAPTERS.find((adapter) => adapter.hosts.some((suffix) => host === suffix || host.endsWith(`.${suffix}`))) ?? null;
 }
 
 /** Match patterns for the chat content script and the editable-field context menu. */

@@ -20,10 +20,7 @@ function isContentEditable(el: Element): el is HTMLElement {
 /** The editable field `el` belongs to (the textarea/input itself, or the contenteditable host), or null. */
 export function editableRoot(el: Element | null): HTMLElement | null {
   if (el === null) return null;
-  if (isTextField(el)) {
-    const field = el as TextField;
-    return field.disabled || field.readOnly ? null : field;
-  }
+  if (isTextField(el)) return el.disabled || el.readOnly ? null : el;
   if (!isContentEditable(el)) return null;
   let host: HTMLElement = el;
   for (let parent = host.parentElement; parent !== null && isContentEditable(parent); parent = parent.parentElement) host = parent;
@@ -33,14 +30,12 @@ export function editableRoot(el: Element | null): HTMLElement | null {
 function isShown(el: Element): boolean {
   if (el.closest('[hidden],[inert]') !== null) return false;
   const check = (el as Element & { checkVisibility?: (o?: object) => boolean }).checkVisibility;
-  if (typeof check === 'function') {
-    try {
-      return check.call(el, { visibilityProperty: true });
-    } catch {
-      return true;
-    }
+  if (typeof check !== 'function') return true;
+  try {
+    return check.call(el, { visibilityProperty: true });
+  } catch {
+    return true;
   }
-  return true;
 }
 
 /** The element that has focus, looking through open shadow roots. */
@@ -50,6 +45,15 @@ export function deepActiveElement(doc: Document): Element | null {
     active = active.shadowRoot.activeElement;
   }
   return active;
+}
+
+/** The elements `selector` matches in document order; none when the selector is invalid. */
+function queryAll(doc: Document, selector: string): Element[] {
+  try {
+    return Array.from(doc.querySelectorAll(selector));
+  } catch {
+    return [];
+  }
 }
 
 function area(el: Element): number {
@@ -75,13 +79,7 @@ function isWritable(el: Element): boolean {
 export function pageComposer(doc: Document): HTMLElement | null {
   let best: HTMLElement | null = null;
   let bestArea = 0;
-  let candidates: NodeListOf<Element>;
-  try {
-    candidates = doc.querySelectorAll('textarea, [contenteditable]');
-  } catch {
-    return null;
-  }
-  for (const el of Array.from(candidates)) {
+  for (const el of queryAll(doc, 'textarea, [contenteditable]')) {
     const root = editableRoot(el);
     if (root === null || root !== el || !isWritable(root) || !isShown(root)) continue;
     const check = (root as Element & { checkVisibility?: (o?: object) => boolean }).checkVisibility;
@@ -111,8 +109,9 @@ export function editorOf(el: HTMLElement): EditorKind {
   return 'contenteditable';
 }
 
-function excluded(el: Element, adapter: ChatAdapter): boolean {
-  for (const selector of adapter.exclude) {
+/** Inside a part the adapter excludes (never, without an adapter). */
+function excluded(el: Element, adapter: ChatAdapter | null): boolean {
+  for (const selector of adapter?.exclude ?? []) {
     try {
       if (el.closest(selector) !== null) return true;
     } catch {
@@ -136,24 +135,18 @@ function found(el: HTMLElement, selector: string | null, editor?: EditorKind): F
 export function findComposer(doc: Document, adapter: ChatAdapter | null, target: Element | null = null): FoundComposer | null {
   if (target !== null) {
     const root = editableRoot(target);
-    if (root !== null && (adapter === null || !excluded(root, adapter))) return found(root, null);
+    if (root !== null && !excluded(root, adapter)) return found(root, null);
   }
   if (adapter !== null) {
     for (const { selector, editor } of adapter.composer) {
-      let matches: NodeListOf<Element>;
-      try {
-        matches = doc.querySelectorAll(selector);
-      } catch {
-        continue;
-      }
-      for (const el of Array.from(matches)) {
+      for (const el of queryAll(doc, selector)) {
         const root = editableRoot(el);
         if (root !== null && root === el && isWritable(el) && isShown(el) && !excluded(el, adapter)) return found(root, selector, editor);
       }
     }
   }
   const focused = editableRoot(deepActiveElement(doc));
-  if (focused !== null && isShown(focused) && (adapter === null || !excluded(focused, adapter))) return found(focused, null);
+  if (focused !== null && isShown(focused) && !excluded(focused, adapter)) return found(focused, null);
   // A click in the extension's popup leaves the chat tab's focus where it was, often on <body>.
   const any = adapter === null ? pageComposer(doc) : null;
   return any === null ? null : found(any, null);

@@ -29,11 +29,6 @@ export interface ContentNoticeMessage {
 export const MAX_INSERT_CHARS = 4 * 1024 * 1024;
 const MAX_NOTICE_CHARS = 2000;
 
-export interface MessageSenderLike {
-  id?: string;
-  tab?: unknown;
-}
-
 export interface ContentDeps {
   runtimeId: string;
   doc: Document;
@@ -48,7 +43,7 @@ export const navigatedAwayMessage = (): string => t('insert_navigated_away');
 /** True only for messages from this extension's own background or pages (never from a tab). */
 export function isFromExtension(sender: unknown, runtimeId: string): boolean {
   if (typeof sender !== 'object' || sender === null) return false;
-  const s = sender as MessageSenderLike;
+  const s = sender as { id?: unknown; tab?: unknown };
   return typeof runtimeId === 'string' && runtimeId !== '' && s.id === runtimeId && s.tab === undefined;
 }
 

@@ -35,7 +35,7 @@ import { t, type MessageKey } from '../i18n';
 export interface InsertResult {
   ok: boolean;
   /** How the text got in, or `clipboard` when insertion failed and the text was copied instead. */
-  method: 'insert-text' | 'insert-lines' | 'replacement-text' | 'value-setter' | 'clipboard' | 'none';
+  method: InsertMethod | 'clipboard' | 'none';
   message: string;
   /** Why nothing was inserted, for code to act on (`message` is for people, in their language). */
   error?: 'navigated-away';

@@ -105,5 +105,3 @@ export function handleOffscreenMessage(message: unknown, sender: SenderLike, run
     }
   })();
 }
-
-// The background imports both copy paths from here.

@@ -25,7 +25,7 @@ export function copyWithTextarea(doc: Document, text: string): boolean {
     area.setSelectionRange(0, text.length);
     copied = exec.call(doc, 'copy') === true;
   } catch {
-    copied = false;
+    // The copy failed: copied stays false.
   } finally {
     area.remove();
     try {

@@ -13,8 +13,7 @@ import type { ExportFile } from './preflight';
  * skill's files.
  */
 export function buildSkillZip(folder: string, skillMd: Uint8Array, files: readonly ExportFile[], mtime: Date): Uint8Array {
-  const entries: Zippable = {};
-  entries[`${folder}/${ROOT_SKILL_MD}`] = [skillMd, { mtime }];
+  const entries: Zippable = { [`${folder}/${ROOT_SKILL_MD}`]: [skillMd, { mtime }] };
   // A stable order: the same skill gives the same listing.
   for (const f of [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))) {
     entries[`${folder}/${f.path}`] = [f.bytes, { mtime }];

@@ -75,12 +75,9 @@ export function formatSize(bytes: number): string | null {
   const mb = bytes >= 1_000_000;
   const unit = mb ? 'megabyte' : 'kilobyte';
   const value = mb ? bytes / 1_000_000 : bytes / 1000;
-  return (
-    cached(unit, (l) => new Intl.NumberFormat(l, { style: 'unit', unit, unitDisplay: 'short', maximumFractionDigits: 1 }))
-      .format(value)
-      // Number and unit on one line.
-      .replace(/\s/g, '\u00a0')
-  );
+  const formatted = cached(unit, (l) => new Intl.NumberFormat(l, { style: 'unit', unit, unitDisplay: 'short', maximumFractionDigits: 1 })).format(value);
+  // Number and unit on one line.
+  return formatted.replace(/\s/g, '\u00a0');
 }
 
 /** Date and time in the browser's language and time zone ("12 Mar 2025, 14:05"). */

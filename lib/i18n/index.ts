@@ -24,8 +24,7 @@ function detectSource(): GetMessage | null {
   const g: Record<string, unknown> = globalThis as unknown as Record<string, unknown>;
   for (const ns of ['browser', 'chrome']) {
     const api = g[ns];
-    if (!isRecord(api)) continue;
-    const i18n = api.i18n;
+    const i18n = isRecord(api) ? api.i18n : undefined;
     if (!isRecord(i18n) || typeof i18n.getMessage !== 'function') continue;
     const fn = i18n.getMessage as (name: string, subs?: string[]) => unknown;
     return (name, subs) => {

@@ -57,7 +57,7 @@ export function pinsPage(pins: readonly Pin[], req: PinsPageRequest): PinsPage {
   const matching = needle ? pins.filter((p) => pinMatches(p, needle)) : [...pins];
   matching.sort((a, b) => compareOrigins(a.origin, b.origin));
   const offset = Math.max(0, Math.min(req.offset, matching.length));
-  const limit = Math.max(0, Math.min(req.limit, PINS_PAGE_MAX));
+  const limit = pageLimit(req);
   return { items: matching.slice(offset, offset + limit), offset, matching: matching.length, total: pins.length };
 }
 

@@ -144,22 +144,20 @@ function finishLinks(root: ParentNode, doc: Document, baseUrl: string | undefine
     a.setAttribute('target', '_blank');
     a.setAttribute('rel', 'noopener noreferrer');
     const text = (a.textContent ?? '').trim();
-    let last: Element = a;
-    if (text !== shown && text !== url.href && text !== raw) {
-      const note = doc.createElement('span');
-      note.setAttribute('class', 'link-url');
-      note.textContent = ` (${shown})`;
-      last.after(note);
-      last = note;
-    }
+    const notes: Element[] = [];
+    if (text !== shown && text !== url.href && text !== raw) notes.push(linkNote(doc, 'link-url', ` (${shown})`));
     const title = a.getAttribute('title');
-    if (title !== null && title.trim() !== '') {
-      const note = doc.createElement('span');
-      note.setAttribute('class', 'link-title');
-      note.textContent = ` “${title}”`;
-      last.after(note);
-    }
+    if (title !== null && title.trim() !== '') notes.push(linkNote(doc, 'link-title', ` “${title}”`));
+    a.after(...notes);
   }
+}
+
+/** A span shown after a link: its URL or its title. */
+function linkNote(doc: Document, className: string, text: string): Element {
+  const note = doc.createElement('span');
+  note.setAttribute('class', className);
+  note.textContent = text;
+  return note;
 }
 
 /** Every invisible or bidi control character becomes a visible mark naming its code point. */

@@ -16,8 +16,7 @@ function firstOf<T>(values: (T | null | undefined)[]): T | null {
 }
 
 function nonEmpty(s: string | null | undefined): string | null {
-  if (s === null || s === undefined) return null;
-  return s.trim() === '' ? null : s;
+  return s === null || s === undefined || s.trim() === '' ? null : s;
 }
 
 function lastSegment(url: string | null): string | null {
@@ -57,8 +56,7 @@ function insertedSize(origin: string, name: string, o: SkillOutcome, pinnedFinge
   const approved = o.decision.approval.state === 'approved' ? o.decision.approval.approval : null;
   const keyFingerprint = approved ? approved.keyFingerprint : signatureState === 'verified-signed' ? pinnedFingerprint : null;
   const input: SkillContextInput = { origin, name, url, digestLf: o.actual.lf, digestRaw: o.actual.raw, signatureState, keyFingerprint, bytes: o.skillMd };
-  const full = skillContextBreakdown(input);
-  return { skill: full.skill, header: full.header, shortHeader: skillContextBreakdown({ ...input, header: 'short' }).header };
+  return { ...skillContextBreakdown(input), shortHeader: skillContextBreakdown({ ...input, header: 'short' }).header };
 }
 
 /** One skill as the report shows it. `pinnedFingerprint`: the origin's pinned key, for the inserted block's header. */
@@ -90,17 +88,11 @@ export function skillReport(origin: string, o: SkillOutcome, attestation: Attest
   ] as const;
   const [descriptionFrom, chosen] = descriptions.find(([, d]) => d !== null) ?? [null, null];
   const description = shown(chosen, DESCRIPTION_MAX);
-  const advisory =
-    hiddenInName > 0
-      ? [
-          ...o.advisory,
-          {
-            code: 'hidden-in-name' as const,
-            message: `The skill's name or description carries ${hiddenInName} invisible or bidirectional character(s), shown as their code points`,
-            count: hiddenInName,
-          },
-        ]
-      : o.advisory;
+  const advisory = [...o.advisory];
+  if (hiddenInName > 0) {
+    const message = `The skill's name or description carries ${hiddenInName} invisible or bidirectional character(s), shown as their code points`;
+    advisory.push({ code: 'hidden-in-name', message, count: hiddenInName });
+  }
 
   const inserted = insertedSize(origin, name, o, pinnedFingerprint);
 
@@ -160,15 +152,10 @@ export function skillReport(origin: string, o: SkillOutcome, attestation: Attest
 
 export function summarize(skills: SkillReport[]): OriginReport['summary'] {
   const byStatus: Partial<Record<SkillStatus, number>> = {};
-  let usable = 0;
-  let approved = 0;
-  let warnings = 0;
-  for (const s of skills) {
-    byStatus[s.status] = (byStatus[s.status] ?? 0) + 1;
-    if (isApprovable(s.status)) usable += 1;
-    if (s.approval.state === 'approved') approved += 1;
-    if (WARNING_STATUSES.includes(s.status)) warnings += 1;
-  }
+  for (const s of skills) byStatus[s.status] = (byStatus[s.status] ?? 0) + 1;
+  const usable = skills.filter((s) => isApprovable(s.status)).length;
+  const approved = skills.filter((s) => s.approval.state === 'approved').length;
+  const warnings = skills.filter((s) => WARNING_STATUSES.includes(s.status)).length;
   return { total: skills.length, usable, approved, warnings, byStatus };
 }
 

@@ -77,8 +77,7 @@ export function contextHeaderLines(input: Omit<SkillContextInput, 'bytes'>): str
   const lines = [`Origin: ${headerSafe(input.origin)}`, `Skill: ${headerSafe(input.name)}`, `URL: ${headerSafe(input.url, 2048)}`, `SHA-256: ${lf} (LF-normalized)`];
   if (raw.toLowerCase() !== lf.toLowerCase()) lines.push(`SHA-256 of the raw bytes: ${raw}`);
   const state = SIGNATURE_NOTES[input.signatureState] === undefined ? 'unverified' : input.signatureState;
-  lines.push(`Signature: ${state} (${SIGNATURE_NOTES[state]})`);
-  lines.push(`Key fingerprint: ${input.keyFingerprint === null ? 'none' : headerSafe(input.keyFingerprint, 128)}`);
+  lines.push(`Signature: ${state} (${SIGNATURE_NOTES[state]})`, `Key fingerprint: ${input.keyFingerprint === null ? 'none' : headerSafe(input.keyFingerprint, 128)}`);
   return lines;
 }
 
