@@ -15,27 +15,34 @@ import '../../components/shared/base.css';
 import '../../components/shared/review.css';
 import '../../components/popup/popup.css';
 
-interface Kept {
-  origin: string;
-  report: OriginReport;
-}
+/** A report (or a request for one) about one origin. */
+type ForOrigin<T> = { origin: string; report: T };
+type Kept = ForOrigin<OriginReport>;
 /** The first report the view starts from: the background's answer, or else its kept copy. */
 interface FirstReport {
-  early: { origin: string; report: OriginReport | null } | null;
+  early: ForOrigin<OriginReport | null> | null;
   kept: Kept | null;
+}
+/** A value held for one origin, handed over once. */
+type Held<T> = { current: ForOrigin<T> | null };
+
+/** What `slot` holds when it is about origin `o` (undefined otherwise); the slot is emptied either way. */
+function take<T>(slot: Held<T>, o: string): T | undefined {
+  const held = slot.current;
+  slot.current = null;
+  return held !== null && held.origin === o ? held.report : undefined;
 }
 
 const base = createClient((msg) => browser.runtime.sendMessage(msg));
 // The report asked for as the popup starts is the answer to the view's first `report` call (a view
 // painted from the kept copy asks for it): one request, not two.
-let pendingReport: { origin: string; report: Promise<OriginReport | null> } | null = null;
+const pendingReport: Held<Promise<OriginReport | null>> = { current: null };
 const client: typeof base = {
   ...base,
   report: (o) => {
-    const early = pendingReport;
-    pendingReport = null;
+    const early = take(pendingReport, o);
     // An early request that failed is asked again, as a view without it would have.
-    return early !== null && early.origin === o ? early.report.catch(() => base.report(o)) : base.report(o);
+    return early !== undefined ? early.catch(() => base.report(o)) : base.report(o);
   },
 };
 const tabs: TabsLike = {
@@ -54,10 +61,10 @@ const origin: Promise<PopupTarget> = resolveTarget(location.search, tabs, () => 
 // Opened from the toolbar (no ?origin or ?tab), the popup tells the background which tab it opened
 // over: Chrome's "On click" site access grants that tab's origin on the click.
 const fromToolbar = !new URLSearchParams(location.search).has('origin') && !new URLSearchParams(location.search).has('tab');
-const earlyReport: Promise<{ origin: string; report: OriginReport | null } | null> = origin.then((t) => {
+const earlyReport: Promise<ForOrigin<OriginReport | null> | null> = origin.then((t) => {
   if (t.kind !== 'origin') return null;
   const asked = fromToolbar && t.tabId !== null ? base.reportFromToolbar(t.origin, t.tabId) : base.report(t.origin);
-  pendingReport = { origin: t.origin, report: asked };
+  pendingReport.current = { origin: t.origin, report: asked };
   return asked.then((report) => ({ origin: t.origin, report }));
 });
 // The origin's last report as the background kept it (lib/background/kept-report.ts), read from
@@ -79,9 +86,9 @@ const keptRead: Promise<Kept | null> = origin
   })
   .catch(() => null);
 const keptReport: Promise<Kept | null> = Promise.all([keptRead, privateWindow]).then(([kept, priv]) => (priv ? null : kept));
-let readyKept: Kept | null = null;
+const readyKept: Held<OriginReport> = { current: null };
 // The early report is handed to the view once; every later report comes from the background.
-let readyReport: { origin: string; report: OriginReport | null } | null = null;
+const readyReport: Held<OriginReport | null> = { current: null };
 
 const root = document.getElementById('app');
 // Opened in a tab (from the options page or a test) rather than as the toolbar popup.
@@ -105,16 +112,8 @@ const env: PopupEnv = {
   watchChanges: stateChangeWatcher(browser.storage.onChanged),
   optionsUrl: '/options.html',
   openLibrary: () => openLibrary(windowId),
-  readyReport: (o) => {
-    const early = readyReport;
-    readyReport = null;
-    return early !== null && early.origin === o ? early.report : undefined;
-  },
-  keptReport: (o) => {
-    const kept = readyKept;
-    readyKept = null;
-    return kept !== null && kept.origin === o ? kept.report : undefined;
-  },
+  readyReport: (o) => take(readyReport, o),
+  keptReport: (o) => take(readyKept, o),
 };
 
 function draw() {
@@ -142,18 +141,18 @@ const keptFirst: Promise<FirstReport> = keptReport.then((kept) => (kept ? { earl
 void Promise.all([origin, keptReport]).then(([resolved, kept]) => {
   if (kept === null || target !== null || answeredYet) return;
   target = withChatCheck(resolved, chatSiteCheck(isKnownChatHost, []));
-  readyKept = kept;
+  readyKept.current = kept;
   draw();
 });
 void Promise.all([origin, isChatHost, Promise.race([answered, keptFirst])]).then(([resolved, isChat, first]) => {
   const painted = target !== null;
   target = withChatCheck(resolved, isChat);
   if (!painted) {
-    readyReport = first.early;
-    readyKept = first.kept;
+    readyReport.current = first.early;
+    readyKept.current = first.kept;
     // Only a view painted from the kept copy takes the early request as its first load; otherwise
     // the answer is handed over now (or failed), and the view's reads ask the background again.
-    if (first.kept === null) pendingReport = null;
+    if (first.kept === null) pendingReport.current = null;
   }
   draw();
 });

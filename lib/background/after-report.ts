@@ -13,7 +13,7 @@ const NOTIFIED_KEY = 'skillpin:notified';
  * reports, kept there and never in storage.local (null: a normal window's, kept in storage.local).
  */
 export async function maybeNotify(platform: BackgroundPlatform, report: OriginReport, memory: Set<string> | null = null): Promise<void> {
-  const plan = notificationFor(report, outdatedExports(await readExportRecords((k) => platform.getLocal(k)), report));
+  const plan = notificationFor(report, outdatedExports(await readExportRecords(platform), report));
   if (!plan) return;
   if (memory) {
     if (memory.has(plan.key)) return;

@@ -71,7 +71,7 @@ export async function approvedList(worker: WorkerState, page: ListPage = {}): Pr
   const all = (await s.listApprovals()).sort(byListOrder);
   const start = page.offset ?? 0;
   const approvals = all.slice(start, page.limit === undefined ? undefined : start + page.limit);
-  const [policy, settings, records] = await Promise.all([worker.policy(), worker.settings.effective(), readExportRecords((k) => worker.platform.getLocal(k))]);
+  const [policy, settings, records] = await Promise.all([worker.policy(), worker.settings.effective(), readExportRecords(worker.platform)]);
   const exports = new Map(records.map((r) => [`${r.origin} ${r.url}`, r] as const));
   const reports = new Map<string, OriginReport | null>();
   const out: ApprovedSkillSummary[] = [];

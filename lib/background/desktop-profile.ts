@@ -11,12 +11,10 @@ export type ProfileStorage = Pick<BackgroundPlatform, 'getLocal' | 'setLocal'>;
 
 let pending: Promise<string> | null = null;
 
-const fresh = (): string => [...crypto.getRandomValues(new Uint8Array(16))].map((b) => b.toString(16).padStart(2, '0')).join('');
-
 async function load(storage: ProfileStorage): Promise<string> {
   const kept = await storage.getLocal(DESKTOP_PROFILE_KEY).catch(() => null);
   if (typeof kept === 'string' && PROFILE_ID.test(kept)) return kept;
-  const id = fresh();
+  const id = [...crypto.getRandomValues(new Uint8Array(16))].map((b) => b.toString(16).padStart(2, '0')).join('');
   await storage.setLocal(DESKTOP_PROFILE_KEY, id);
   return id;
 }

@@ -39,12 +39,7 @@ export function describePlan(plan: MirrorPlan, skills: readonly MirrorableSkill[
   const byId = new Map(skills.map((s) => [`${s.origin} ${s.url}`, s]));
   return [...plan.skills.values()].map((p) => {
     const skill = byId.get(`${p.ref.origin} ${p.ref.url}`);
-    const grants = skill
-      ? grantsOf(
-          skill.files.find((f) => f.path === 'SKILL.md')?.bytes ?? new Uint8Array(0),
-          skill.files.map((f) => ({ path: f.path, bytes: f.bytes })),
-        )
-      : { tools: [], scripts: [] };
+    const grants = skill ? grantsOf(skill.files.find((f) => f.path === 'SKILL.md')?.bytes ?? new Uint8Array(0), skill.files) : { tools: [], scripts: [] };
     return {
       ...p.ref,
       name: skill?.name ?? p.ref.url,

@@ -31,7 +31,7 @@ import { lfNormalize } from '../verify/digest';
 import { sha256, toHex } from '../verify/sha256';
 import type { WorkerState } from './worker-state';
 import { chatTarget, type FrameTarget } from './chat-delivery';
-import { findSkill, handOff, type Refusal } from './opt-in-rules';
+import { findSkill, handOff, no, type Refusal } from './opt-in-rules';
 import type { SenderLike } from './sender';
 import { reportFor } from './skill-access';
 import { t } from '../i18n';
@@ -67,13 +67,8 @@ export interface Released {
 
 export type ReleaseResult = ({ ok: true } & Released) | ({ ok: false } & Refusal);
 
-const no = (error: string, message: string): { ok: false } & Refusal => ({ ok: false, error, message });
-
 /** The refusals in the browser's language (lib/i18n: the extension's i18n API answers in the worker too). */
 export const policyPendingMessage = (): string => t('err_policy_pending');
-const excludedMessage = (): string => t('err_site_excluded');
-const privateMessage = (): string => t('err_private');
-const desktopOffMessage = (): string => t('err_desktop_off');
 
 /**
  * Whether an approved skill may be handed on now, by the rules that need no bytes and no target:
@@ -81,7 +76,7 @@ const desktopOffMessage = (): string => t('err_desktop_off');
  */
 export function handOffVerdict(skill: SkillReport | null, origin: string, policy: ManagedPolicy | null, settings: Settings): ReturnType<typeof handOff> {
   if (policy === null) return no('policy-pending', policyPendingMessage());
-  if (excluded(origin, settings)) return no('site-excluded', excludedMessage());
+  if (excluded(origin, settings)) return no('site-excluded', t('err_site_excluded'));
   const verdict = handOff(skill, { requireSigned: policy.requireSigned });
   // A key the administrator pinned for the site binds every approval there at once, not at the next probe.
   const managed = managedKeyFor(policy, origin);
@@ -92,11 +87,6 @@ export function handOffVerdict(skill: SkillReport | null, origin: string, policy
 /** Where a target's bytes go: a chat (the SKILL.md text), or a place that can run the files (PRODUCT.md §6.1). */
 export function reachOf(target: HandOffTarget): ReachRoute {
   return target.kind === 'chat' || target.kind === 'clipboard' ? 'chat' : 'computer';
-}
-
-/** The findings of the approved bytes this route needs confirmed that the approval did not confirm, judged by the rules in force now. */
-export function unconfirmedFindings(stored: StoredSkill, approval: Approval, route: ReachRoute): Finding[] {
-  return unconfirmed(confirmationNeeded(reviewStored(stored), route), approval.review?.confirmed);
 }
 
 function needsConfirmation(missing: readonly Finding[]): { ok: false } & Refusal {
@@ -124,12 +114,12 @@ async function intact(stored: StoredSkill, approval: Approval): Promise<boolean>
 }
 
 async function checkTarget(worker: WorkerState, target: HandOffTarget, settings: Settings): Promise<{ ok: true; chatOrigin: string | null } | ({ ok: false } & Refusal)> {
-  if (target.kind === 'desktop') return settings.desktopMirror ? { ok: true, chatOrigin: null } : no('desktop-off', desktopOffMessage());
+  if (target.kind === 'desktop') return settings.desktopMirror ? { ok: true, chatOrigin: null } : no('desktop-off', t('err_desktop_off'));
   if (target.kind !== 'chat') return { ok: true, chatOrigin: null };
   const chat = await chatTarget(worker.platform, settings.chatSites, target.frame, target.expectedOrigin);
   if (!chat.ok) return no('not-a-chat', chat.message);
   // A chat in a private window gets nothing unless the user allowed private windows.
-  if (!settings.probeInPrivate && (await worker.privateRequest(chat.origin, target.frame.tabId, {}))) return no('private-window', privateMessage());
+  if (!settings.probeInPrivate && (await worker.privateRequest(chat.origin, target.frame.tabId, {}))) return no('private-window', t('err_private'));
   return { ok: true, chatOrigin: chat.origin };
 }
 
@@ -139,9 +129,9 @@ export async function release(worker: WorkerState, req: HandOffRequest): Promise
   if (policy === null) return no('policy-pending', policyPendingMessage());
   const settings = await worker.settings.effective();
   const priv = await worker.isPrivate(req.origin, req.sender);
-  if (!settings.probeInPrivate && priv) return no('private-window', privateMessage());
+  if (!settings.probeInPrivate && priv) return no('private-window', t('err_private'));
   // Before the report: an excluded site is not probed for it either.
-  if (excluded(req.origin, settings)) return no('site-excluded', excludedMessage());
+  if (excluded(req.origin, settings)) return no('site-excluded', t('err_site_excluded'));
   // The mirror follows what this browser has seen; every other path may need the site's first report.
   const report = req.target.kind === 'desktop' ? await worker.currentReport(req.origin, priv) : await reportFor(worker, req.origin, req.sender);
   const verdict = handOffVerdict(findSkill(report, req.url), req.origin, policy, settings);
@@ -153,7 +143,7 @@ export async function release(worker: WorkerState, req: HandOffRequest): Promise
   if (!(await intact(stored, verdict.approval))) return no('bytes-changed', t('err_bytes_changed'));
   // What the bytes can do, under the rule set in force: nothing that acts on its own (on any route), or
   // can act on a computer (export, the desktop program), leaves without the user's confirmation.
-  const missing = unconfirmedFindings(stored, verdict.approval, reachOf(req.target));
+  const missing = unconfirmed(confirmationNeeded(reviewStored(stored), reachOf(req.target)), verdict.approval.review?.confirmed);
   if (missing.length > 0) return needsConfirmation(missing);
   const target = await checkTarget(worker, req.target, settings);
   if (!target.ok) return target;

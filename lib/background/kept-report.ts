@@ -43,7 +43,6 @@ export function keepReport(platform: SessionIO, report: OriginReport | null, pri
 let queue: Promise<void> = Promise.resolve();
 
 async function keepNow(platform: SessionIO, report: OriginReport): Promise<void> {
-  if (!platform.setSession) return;
   const set = (key: string, value: unknown) => platform.setSession?.(key, value) ?? Promise.resolve();
   const key = keptReportKey(report.origin);
   const stored = await platform.getSession?.(ORDER_KEY).catch(() => undefined);

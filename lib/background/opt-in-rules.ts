@@ -2,10 +2,11 @@
 // when a skill may be approved and what the approval binds, and when an approved skill may
 // be handed to an agent. The background service applies them; the popup's list of approved
 // skills and every hand-off path read the same answer.
-import type { ActionResult, SkillText } from '../messages';
+import type { Request, SkillText } from '../messages';
 import { approvalBindsContent, contentOfSkill } from '../probe/status';
 import { decodeUtf8 } from '../parse/decode';
 import { isApprovable, type Approval, type OriginReport, type SkillReport, type SkillStatus } from '../types';
+import type { ManagedPolicy } from '../store/policy';
 import type { StoredSkill } from '../store/records';
 import { t } from '../i18n';
 import { statusWords } from '../i18n/status';
@@ -15,25 +16,19 @@ export interface Refusal {
   message: string;
 }
 
+export const no = (error: string, message: string): { ok: false } & Refusal => ({ ok: false, error, message });
+
 export function findSkill(report: OriginReport | null, url: string): SkillReport | null {
   return report?.skills.find((s) => s.url === url) ?? null;
 }
 
-/** What an organisation's policy adds to the rules (docs/policies.md). */
-export interface PolicyRules {
-  /** Only verified-signed skills may be approved, and only they are handed on. */
-  requireSigned: boolean;
-}
+/** What an organisation's policy adds to the rules (docs/policies.md): `requireSigned`, only verified-signed skills may be approved, and only they are handed on. */
+export type PolicyRules = Pick<ManagedPolicy, 'requireSigned'>;
 
 const NO_RULES: PolicyRules = { requireSigned: false };
 
-export interface ApproveRequest {
-  digestLf: string;
-  /** For an archive: the digest of the file set the user saw (FORMATS.md §6.6). */
-  filesDigest?: string;
-  confirmUnverified: boolean;
-  confirmCrossOrigin: boolean;
-}
+/** `filesDigest`, for an archive: the digest of the file set the user saw (FORMATS.md §6.6). */
+export type ApproveRequest = Pick<Request<'skillpin:approve'>, 'digestLf' | 'filesDigest' | 'confirmUnverified' | 'confirmCrossOrigin'>;
 
 /**
  * Whether `skill` may be approved as the user saw it (`req.digestLf`), and with which status.
@@ -45,7 +40,6 @@ export function approvalDecision(
   req: ApproveRequest,
   rules: PolicyRules = NO_RULES,
 ): { ok: true; skill: SkillReport; url: string; status: SkillStatus } | ({ ok: false } & Refusal) {
-  const no = (error: string, message: string) => ({ ok: false as const, error, message });
   if (!skill || !skill.url) return no('unknown-skill', t('err_unknown_skill'));
   const reapproval = skill.status === 'content-changed';
   if (!isApprovable(skill.status) && !reapproval) return no('not-approvable', t('err_not_approvable', statusWords(skill.status)));
@@ -66,7 +60,6 @@ export function handOff(
   skill: SkillReport | null,
   rules: PolicyRules = NO_RULES,
 ): { ok: true; skill: SkillReport; approval: Approval; signatureState: 'verified-signed' | 'verified' | 'unverified' } | ({ ok: false } & Refusal) {
-  const no = (error: string, message: string) => ({ ok: false as const, error, message });
   if (!skill) return no('unknown-skill', t('err_not_listed_any_more'));
   const approval = skill.approval.approval;
   if (skill.approval.state !== 'approved' || !approval) return no('not-approved', t('err_not_approved'));
@@ -83,8 +76,4 @@ export function handOff(
 export function toSkillText(stored: StoredSkill | null): SkillText | null {
   if (!stored) return null;
   return { text: decodeUtf8(stored.bytes), digestLf: stored.digestLf, digestRaw: stored.digestRaw, size: stored.bytes.byteLength };
-}
-
-export function refused(r: Refusal): ActionResult {
-  return { ok: false, error: r.error, message: r.message };
 }

@@ -68,27 +68,24 @@ export function policyCache(source: PolicySource, opts: PolicyCacheOptions): Pol
   }
 
   /** One read of managed storage; null when it failed. A success is kept for the session. */
-  function readOnce(gen: number): Promise<ManagedPolicy | null> {
-    const getManaged = source.getManaged;
-    if (!getManaged) return Promise.resolve(noPolicy());
-    return (async () => {
-      let raw: unknown;
-      try {
-        raw = await getManaged.call(source);
-      } catch (e) {
-        if (gen === generation) lastProblem = t('policy_read_failed', e instanceof Error ? e.message : String(e));
-        return null;
-      }
-      const policy = parseManaged(raw);
-      // A read that started before the policy changed (forget) neither wins nor is kept.
-      if (gen !== generation) return null;
-      arrived(policy);
-      lastProblem = null;
-      reading = null;
-      keptRead = Promise.resolve(policy);
-      await source.setSession?.(POLICY_SESSION_KEY, { raw } satisfies Kept).catch(() => undefined);
-      return policy;
-    })();
+  async function readOnce(gen: number): Promise<ManagedPolicy | null> {
+    if (!source.getManaged) return noPolicy();
+    let raw: unknown;
+    try {
+      raw = await source.getManaged();
+    } catch (e) {
+      if (gen === generation) lastProblem = t('policy_read_failed', e instanceof Error ? e.message : String(e));
+      return null;
+    }
+    const policy = parseManaged(raw);
+    // A read that started before the policy changed (forget) neither wins nor is kept.
+    if (gen !== generation) return null;
+    arrived(policy);
+    lastProblem = null;
+    reading = null;
+    keptRead = Promise.resolve(policy);
+    await source.setSession?.(POLICY_SESSION_KEY, { raw } satisfies Kept).catch(() => undefined);
+    return policy;
   }
 
   /** The policy kept by an earlier read of this browser session, or null. */

@@ -8,6 +8,7 @@ import { exportSkill } from '../export/export-skill';
 import type { SkillExportResult } from '../messages';
 import type { OriginReport } from '../types';
 import { encodeBase64 } from '../verify/base64';
+import type { BackgroundPlatform } from './deps';
 import type { WorkerState } from './worker-state';
 import { release } from './hand-off-gate';
 import { findSkill } from './opt-in-rules';
@@ -17,9 +18,9 @@ import { t } from '../i18n';
 /** The storage.local key of the export records (a list of ExportRecord). */
 export const EXPORTS_KEY = 'skillpin:exports';
 
-export async function readExportRecords(getLocal: (key: string) => Promise<unknown>): Promise<ExportRecord[]> {
+export async function readExportRecords(storage: Pick<BackgroundPlatform, 'getLocal'>): Promise<ExportRecord[]> {
   try {
-    return parseExportRecords(await getLocal(EXPORTS_KEY));
+    return parseExportRecords(await storage.getLocal(EXPORTS_KEY));
   } catch {
     // Unreadable records mark nothing out of date; exporting again writes a good list.
     return [];
@@ -41,17 +42,17 @@ export async function exportForUpload(worker: WorkerState, origin: string, url: 
   const { platform } = worker;
   // The record is written before the file is handed over: an export the user saves is never unrecorded.
   // An export from a private window is not recorded (nothing of a private window is written to disk).
-  if (!r.private) await platform.setLocal(EXPORTS_KEY, withExport(await readExportRecords((k) => platform.getLocal(k)), built.record));
+  if (!r.private) await platform.setLocal(EXPORTS_KEY, withExport(await readExportRecords(platform), built.record));
   return { ok: true, filename: built.filename, zipBase64: encodeBase64(built.zip), size: built.zip.byteLength, exportedAt: now };
 }
 
 /** Every recorded export, compared with its origin's stored report. */
-export async function exportStatuses(getLocal: (key: string) => Promise<unknown>, report: (origin: string) => Promise<OriginReport | null>): Promise<ExportStatus[]> {
-  const records = await readExportRecords(getLocal);
+export async function exportStatuses(worker: WorkerState): Promise<ExportStatus[]> {
+  const records = await readExportRecords(worker.platform);
   const reports = new Map<string, OriginReport | null>();
   const out: ExportStatus[] = [];
   for (const r of records) {
-    if (!reports.has(r.origin)) reports.set(r.origin, await report(r.origin).catch(() => null));
+    if (!reports.has(r.origin)) reports.set(r.origin, await worker.currentReport(r.origin).catch(() => null));
     out.push({ ...r, outOfDate: isExportOutOfDate(r, findSkill(reports.get(r.origin) ?? null, r.url)) });
   }
   return out;

@@ -3,20 +3,12 @@
 import type { TrustStore } from '../store/store-api';
 
 export function storeOnce(open: () => Promise<TrustStore>): () => Promise<TrustStore> {
-  let store: TrustStore | null = null;
   let opening: Promise<TrustStore> | null = null;
   return () => {
-    if (store) return Promise.resolve(store);
-    opening ??= open().then(
-      (s) => {
-        store = s;
-        return s;
-      },
-      (e: unknown) => {
-        opening = null;
-        throw e;
-      },
-    );
+    opening ??= open().catch((e: unknown) => {
+      opening = null;
+      throw e;
+    });
     return opening;
   };
 }

@@ -1,6 +1,6 @@
 // The answers the background gives that are defined here (the rest live beside the module that
 // gives them and are re-exported by index.ts).
-import type { Settings, SkillStatus } from '../types';
+import type { Approval, Settings, SkillStatus } from '../types';
 import type { DesktopAgentId } from '../desktop/protocol/agents';
 import type { AgentId } from '../desktop/protocol/limits';
 import type { AgentState } from '../desktop/protocol/wire';
@@ -56,13 +56,11 @@ export interface SettingsUpdateResult extends ActionResult {
  * or trust state, and after a probe whose report lists approved skills, and pages listen with storage.onChanged (which fires only on a new value,
  * hence the sequence number).
  */
-/** What an Undo of a withdrawal brings back besides the digest (skillpin:approve `restore`). */
-export interface ApprovalRestore {
-  /** The key the withdrawn approval was bound to (null: the skill was not signed). */
-  keyFingerprint: string | null;
-  /** When the withdrawn approval was made. */
-  approvedAt: number;
-}
+/**
+ * What an Undo of a withdrawal brings back besides the digest (skillpin:approve `restore`): the key
+ * the withdrawn approval was bound to (null: the skill was not signed) and when it was made.
+ */
+export type ApprovalRestore = Pick<Approval, 'keyFingerprint' | 'approvedAt'>;
 
 export interface SkillText {
   text: string;

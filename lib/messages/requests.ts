@@ -67,18 +67,12 @@ export interface PrivilegedRequests {
    */
   'skillpin:confirm-findings': { request: { origin: string; url: string; digestLf: string; confirmFindings: string[] }; response: ActionResult };
   'skillpin:revoke': { request: { origin: string; url: string }; response: ActionResult };
-  'skillpin:trust-key': {
-    request: { origin: string; expectedFingerprint: string | null; newFingerprint: string };
-    response: ActionResult;
-  };
+  'skillpin:trust-key': { request: { origin: string; expectedFingerprint: string | null; newFingerprint: string }; response: ActionResult };
   /**
    * The verified bytes of a skill as text, plus the approved bytes when they differ (for the diff),
    * and for an archive the files added, removed and changed since the approval.
    */
-  'skillpin:skill-text': {
-    request: { origin: string; url: string };
-    response: { current: SkillText | null; approved: SkillText | null; files?: ArchiveFileChange[] | null };
-  };
+  'skillpin:skill-text': { request: { origin: string; url: string }; response: { current: SkillText | null; approved: SkillText | null; files?: ArchiveFileChange[] | null } };
   /** The skill-context block of an approved, current skill (PRODUCT.md §6). */
   'skillpin:skill-context': { request: { origin: string; url: string }; response: ContextResult };
   /**

@@ -94,13 +94,7 @@ export const MESSAGES = {
   },
   'skillpin:approvals-list': { access: 'privileged', changes: null, concern: 'approvals', handsOff: null, fields: none },
   'skillpin:insert': { access: 'privileged', changes: null, concern: 'approvals', handsOff: 'chat', fields: { tabId: count, chatOrigin: origin, origin, url: str } },
-  'skillpin:trust-key': {
-    access: 'privileged',
-    changes: 'trust',
-    concern: 'keys',
-    handsOff: null,
-    fields: { origin, expectedFingerprint: strOrNull, newFingerprint: str },
-  },
+  'skillpin:trust-key': { access: 'privileged', changes: 'trust', concern: 'keys', handsOff: null, fields: { origin, expectedFingerprint: strOrNull, newFingerprint: str } },
   'skillpin:pins-list': { access: 'privileged', changes: null, concern: 'keys', handsOff: null, fields: none },
   'skillpin:pins-page': {
     access: 'privileged',
@@ -115,13 +109,7 @@ export const MESSAGES = {
   },
   'skillpin:pin-forget': { access: 'privileged', changes: 'trust', concern: 'keys', handsOff: null, fields: { origin } },
   'skillpin:key-history': { access: 'privileged', changes: null, concern: 'keys', handsOff: null, fields: none },
-  'skillpin:key-revoke': {
-    access: 'privileged',
-    changes: 'trust',
-    concern: 'keys',
-    handsOff: null,
-    fields: { origin, fingerprint: z.string().check(z.regex(FINGERPRINT)) },
-  },
+  'skillpin:key-revoke': { access: 'privileged', changes: 'trust', concern: 'keys', handsOff: null, fields: { origin, fingerprint: z.string().check(z.regex(FINGERPRINT)) } },
   'skillpin:settings-get': { access: 'privileged', changes: null, concern: 'settings', handsOff: null, fields: none },
   // The shape of Settings is lib/store/settings.ts's, the same schemas the store's reads use.
   'skillpin:settings-set': { access: 'privileged', changes: 'settings', concern: 'settings', handsOff: null, fields: { settings: SETTINGS_MESSAGE } },
@@ -130,13 +118,7 @@ export const MESSAGES = {
   'skillpin:site-access': { access: 'privileged', changes: null, concern: 'settings', handsOff: null, fields: { origin: z.optional(origin) } },
   'skillpin:backup': { access: 'privileged', changes: null, concern: 'transfer', handsOff: null, fields: none },
   'skillpin:import-preview': { access: 'privileged', changes: null, concern: 'transfer', handsOff: null, fields: { json: importJson } },
-  'skillpin:import': {
-    access: 'privileged',
-    changes: 'trust',
-    concern: 'transfer',
-    handsOff: null,
-    fields: { json: importJson, confirmUnverified: optionalIds, confirmCrossOrigin: optionalIds },
-  },
+  'skillpin:import': { access: 'privileged', changes: 'trust', concern: 'transfer', handsOff: null, fields: { json: importJson, confirmUnverified: optionalIds, confirmCrossOrigin: optionalIds } },
   'skillpin:skill-export': { access: 'privileged', changes: null, concern: 'transfer', handsOff: 'download', fields: { origin, url: str } },
   'skillpin:exports-list': { access: 'privileged', changes: null, concern: 'transfer', handsOff: null, fields: none },
   // Names, revisions and states only: the skills' content goes to the program from the background's mirror path.

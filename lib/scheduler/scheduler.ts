@@ -52,17 +52,14 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
       active++;
       return Promise.resolve();
     }
-    return new Promise<void>((resolve) => {
-      waiting.push(() => {
-        active++;
-        resolve();
-      });
-    });
+    return new Promise<void>((resolve) => waiting.push(resolve));
   };
 
+  /** A freed slot passes straight to the first waiter, if any. */
   const release = (): void => {
-    active--;
-    waiting.shift()?.();
+    const next = waiting.shift();
+    if (next) next();
+    else active--;
   };
 
   const makeJob = (origin: string, force: boolean, after: Promise<unknown> | null): Job => {

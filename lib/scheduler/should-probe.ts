@@ -74,12 +74,10 @@ function entryMatches(entry: ListEntry, u: URL): boolean {
 /** True when any entry of the list matches the URL's origin. Malformed entries are ignored. */
 export function listMatches(list: readonly unknown[] | null | undefined, u: URL): boolean {
   if (!Array.isArray(list)) return false;
-  for (const raw of list) {
-    if (typeof raw !== 'string') continue;
-    const entry = parseListEntry(raw);
-    if (entry && entryMatches(entry, u)) return true;
-  }
-  return false;
+  return list.some((raw) => {
+    const entry = typeof raw === 'string' ? parseListEntry(raw) : null;
+    return entry !== null && entryMatches(entry, u);
+  });
 }
 
 /** Decides whether the page at `url` may be probed, and for which origin. Deny wins over allow. */

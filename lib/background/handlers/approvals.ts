@@ -6,7 +6,7 @@ import { managedKeyFor } from '../../store/policy';
 import { approvedList } from '../approved-list';
 import type { WorkerState } from '../worker-state';
 import { contextFor, insertSkill } from '../hand-off-routes';
-import { approvalDecision, findSkill, refused, toSkillText } from '../opt-in-rules';
+import { approvalDecision, findSkill, toSkillText } from '../opt-in-rules';
 import { currentBytes, reportFor } from '../skill-access';
 import { t } from '../../i18n';
 import { agentsSeeing } from '../../desktop/protocol/agents';
@@ -21,7 +21,7 @@ export function approvalHandlers(worker: WorkerState): Slice<'approvals'> {
       const s = await worker.storeOf(await worker.isPrivate(req.origin, sender));
       const report = await reportFor(worker, req.origin, sender);
       const decision = approvalDecision(findSkill(report, req.url), req, policy);
-      if (!decision.ok) return refused(decision);
+      if (!decision.ok) return fail(decision.error, decision.message);
       const { skill, status } = decision;
       const stored = await currentBytes(s, req.origin, skill);
       if (!stored || !canBind(stored)) return fail('bytes-missing', t('err_bytes_missing'));

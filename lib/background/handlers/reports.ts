@@ -1,5 +1,4 @@
 // Reports: whether the background is up, an origin's report, a re-check, the list of origins.
-import type { OriginSummary } from '../../messages';
 import { skippedReport } from '../../report/skipped-report';
 import { reportWithContextHeader } from '../../report/context-header';
 import { httpOrigin } from '../../origin';
@@ -51,7 +50,7 @@ export function reportHandlers(worker: WorkerState): Slice<'reports'> {
     },
     'skillpin:reports-list': async () => {
       const reports = await (await worker.store()).listReports();
-      const out: OriginSummary[] = reports.map((r) => ({
+      const out = reports.map((r) => ({
         origin: r.origin,
         finishedAt: r.finishedAt,
         total: r.summary.total,

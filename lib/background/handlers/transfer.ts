@@ -10,8 +10,7 @@ import { exportForUpload, exportStatuses } from '../skill-export';
 import type { Slice } from './types';
 
 export function transferHandlers(worker: WorkerState): Slice<'transfer'> {
-  const { platform, clock } = worker;
-  const getLocal = (k: string) => platform.getLocal(k);
+  const { clock } = worker;
   return {
     'skillpin:backup': async () => {
       const s = await worker.store();
@@ -43,6 +42,6 @@ export function transferHandlers(worker: WorkerState): Slice<'transfer'> {
       }
     },
     'skillpin:skill-export': async (req, sender) => exportForUpload(worker, req.origin, req.url, sender),
-    'skillpin:exports-list': async () => exportStatuses(getLocal, (o) => worker.currentReport(o)),
+    'skillpin:exports-list': async () => exportStatuses(worker),
   };
 }
