@@ -17,15 +17,7 @@ import { attentionTone, attentionWords, showsStatus } from './words';
 /** The id of a row's element, for scrolling the active one into view. */
 export const rowId = (index: number) => `library-row-${index}`;
 
-interface RowProps {
-  entry: LibraryEntry;
-  index: number;
-  active: boolean;
-  tab: ActiveTab | null;
-  actions: SkillActions;
-  onReview: (entry: LibraryEntry) => void;
-  onPick: (index: number) => void;
-}
+type RowProps = Omit<ListProps, 'groups' | 'active'> & { entry: LibraryEntry; index: number; active: boolean };
 
 function Row({ entry, index, active, tab, actions, onReview, onPick }: RowProps) {
   const { item } = entry;

@@ -17,14 +17,6 @@ import { errorText } from '../shared/format';
 import type { LibraryEnv } from './env';
 import { refusalWords, statusWords } from './words';
 
-interface Props {
-  env: LibraryEnv;
-  entry: LibraryEntry;
-  /** Grows with every change made anywhere: the report is read again. */
-  version: number;
-  onBack: () => void;
-}
-
 type SkillTextResult = RequestMap['skillpin:skill-text']['response'];
 
 type Loaded = { phase: 'loading' } | { phase: 'error'; message: string } | { phase: 'ready'; report: OriginReport | null; text: SkillTextResult | null };
@@ -45,7 +37,8 @@ function useReview(env: LibraryEnv, origin: string, url: string, version: number
   return { state, load };
 }
 
-export function LibraryReview({ env, entry, version, onBack }: Props) {
+/** `version` grows with every change made anywhere: the report is read again. */
+export function LibraryReview({ env, entry, version, onBack }: { env: LibraryEnv; entry: LibraryEntry; version: number; onBack: () => void }) {
   const { item } = entry;
   const announce = useAnnounce();
   const { state, load } = useReview(env, item.origin, item.url, version);

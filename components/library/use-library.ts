@@ -1,11 +1,12 @@
 // The approved list for the library: its first rows at once, then the rest, so the panel paints
 // before a long list has come in; read again after a change anywhere (env.watchChanges: an approval,
 // a withdrawal, a key decision, a probe that found a content or key change).
-import { useEffect, useLayoutEffect, useState } from 'preact/hooks';
+import { useLayoutEffect, useState } from 'preact/hooks';
 import type { ApprovedSkillSummary } from '../../lib/messages';
 import { LIBRARY_FIRST_ROWS } from '../shared/client';
 import { errorText } from '../shared/format';
 import { useLive } from '../shared/use-list';
+import { useChanges } from '../shared/state-changes';
 import type { LibraryEnv } from './env';
 
 /** How many rows the first answer carries: more than a panel shows. */
@@ -21,8 +22,7 @@ const asList = (v: unknown): ApprovedSkillSummary[] => (Array.isArray(v) ? (v as
 
 export function useLibrary(env: LibraryEnv): { state: LibraryState; version: number } {
   const [state, setState] = useState<LibraryState>({ phase: 'loading' });
-  const [version, setVersion] = useState(0);
-  useEffect(() => env.watchChanges?.(() => setVersion((v) => v + 1)), [env]);
+  const version = useChanges(env);
   // A layout effect: the first page (asked for as the page's script started, entrypoints/sidepanel)
   // is drawn as soon as it is in, not after the browser's first frame of an empty panel.
   useLive(
@@ -31,12 +31,10 @@ export function useLibrary(env: LibraryEnv): { state: LibraryState; version: num
       try {
         const first = asList(await env.client.approvedFirstPage());
         if (!live()) return;
-        if (first.length < FIRST_PAGE) {
-          setState({ phase: 'ready', items: first, complete: true });
-          return;
-        }
         // A reload keeps the rows on screen until the new first page is in.
-        setState({ phase: 'ready', items: first, complete: false });
+        const complete = first.length < FIRST_PAGE;
+        setState({ phase: 'ready', items: first, complete });
+        if (complete) return;
         const rest = asList(await env.client.approvedPage(FIRST_PAGE));
         if (live()) setState({ phase: 'ready', items: [...first, ...rest], complete: true });
       } catch (err) {

@@ -4,7 +4,8 @@
 import { AGENT_READS, DESKTOP_AGENTS, type DesktopAgentId, planFolders, SKILL_FOLDERS } from '../../lib/desktop/protocol/agents';
 import { t } from '../../lib/i18n';
 import type { DesktopStatus } from '../../lib/messages';
-import { agentName, type DesktopModel, desktopAgentName } from './use-desktop';
+import { desktopAgentName } from '../shared/agent-names';
+import { agentName, type DesktopModel } from './use-desktop';
 
 const names = (agents: readonly DesktopAgentId[]): string => agents.map(desktopAgentName).join(', ');
 

@@ -5,7 +5,7 @@
 import { Loading } from '../shared/Placeholders';
 import { t } from '../../lib/i18n';
 import type { DesktopStatus } from '../../lib/messages';
-import { DESKTOP_STATES, type Tone } from '../shared/status';
+import { DESKTOP_STATES, TONE_BOX } from '../shared/status';
 import { formatDate } from '../shared/format';
 import { DesktopInstall, DesktopUpdate } from './DesktopInstall';
 import { DesktopAgents } from './DesktopAgents';
@@ -17,9 +17,6 @@ import { type DesktopModel, useDesktop } from './use-desktop';
 function stateText(status: DesktopStatus): string {
   return status.state === 'in-sync' ? t('desktop_state_in_sync', status.skills.length) : t(DESKTOP_STATES[status.state].label);
 }
-
-/** The box's colour by the state's tone (components/shared/status.ts): "Off" is neutral, not the green of success. */
-const BOX: Record<Tone, string> = { good: 'result-ok', proven: 'result-info', neutral: 'result-info', caution: 'result-warn', bad: 'result-bad' };
 
 /** What the browser said, in the page's own words where the words are known; the browser's own sentence only for a lost connection. */
 function detailOf(status: DesktopStatus): string | null {
@@ -57,7 +54,7 @@ function StatePanel({ model, status }: { model: DesktopModel; status: DesktopSta
   const tone = DESKTOP_STATES[status.state].tone;
   const detail = detailOf(status);
   return (
-    <div class={`result ${BOX[tone]}`} role="status" data-testid="desktop-state" data-state={status.state} data-tone={tone}>
+    <div class={`result ${TONE_BOX[tone]}`} role="status" data-testid="desktop-state" data-state={status.state} data-tone={tone}>
       <p>{stateText(status)}</p>
       {detail && <p class="hint">{detail}</p>}
       {good && status.syncedAt !== null && <p class="hint">{t('desktop_synced_at', formatDate(status.syncedAt))}</p>}
@@ -109,7 +106,7 @@ export function DesktopSection({ env, version = 0 }: { env: OptionsEnv; version?
       {on && (
         <>
           <DesktopAgents model={model} status={status} />
-          <DesktopSkills model={model} status={status} />
+          <DesktopSkills status={status} />
         </>
       )}
       {status.state !== 'host-absent' && status.state !== 'forbidden' && status.installCommand !== '' && <DesktopInstall command={status.installCommand} open={false} />}

@@ -6,7 +6,8 @@ import type { AgentState } from '../../lib/desktop/protocol/wire';
 import { t, type MessageKey } from '../../lib/i18n';
 import type { DesktopAgentStatus, DesktopSkillStatus, DesktopStatus } from '../../lib/messages';
 import { NAME_MAX, display } from '../../lib/render/display';
-import { agentName, type DesktopModel, desktopAgentName } from './use-desktop';
+import { desktopAgentName } from '../shared/agent-names';
+import { agentName } from './use-desktop';
 import { agentsSeeing, type DesktopAgentId, foldersHolding } from '../../lib/desktop/protocol/agents';
 
 const AGENT_STATE: Record<AgentState, MessageKey> = {
@@ -53,7 +54,7 @@ function SkillRow({ skill }: { skill: DesktopSkillStatus }) {
   );
 }
 
-export function DesktopSkills({ status }: { model: DesktopModel; status: DesktopStatus }) {
+export function DesktopSkills({ status }: { status: DesktopStatus }) {
   return (
     <div class="desktop-skills">
       <h3>{t('desktop_skills_title')}</h3>

@@ -1,7 +1,7 @@
 // The report of any probed origin: a summary in words, and the whole report as JSON one click away
 // (for publishers: copy or download).
-import { useEffect, useState } from 'preact/hooks';
-import { useList } from '../shared/use-list';
+import { useState } from 'preact/hooks';
+import { useLive, useList } from '../shared/use-list';
 import { listPlaceholder } from './PagedTable';
 import type { OriginReport } from '../../lib/types';
 import { t } from '../../lib/i18n';
@@ -23,28 +23,24 @@ export function DiagnosticsSection({ env, initialOrigin }: { env: OptionsEnv; in
 
   const list = useList(() => env.client.reportsList().then((items) => [...items].sort((a, b) => a.origin.localeCompare(b.origin))), [env]);
 
-  useEffect(() => {
+  useLive([env, origin], (live) => {
     if (!origin) {
       setReport(null);
       return;
     }
-    let live = true;
     setError(null);
     env.client
       .report(origin)
       .then((r: OriginReport | null) => {
-        if (!live) return;
+        if (!live()) return;
         if (r) setReport({ origin, json: JSON.stringify(r, null, 2), report: r });
         else {
           setReport(null);
           setError(t('diag_no_report', origin));
         }
       })
-      .catch((err: unknown) => live && setError(t('diag_error', errorText(err))));
-    return () => {
-      live = false;
-    };
-  }, [env, origin]);
+      .catch((err: unknown) => live() && setError(t('diag_error', errorText(err))));
+  });
 
   async function copy() {
     if (!report) return;

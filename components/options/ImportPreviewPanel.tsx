@@ -7,7 +7,7 @@ import { t, type MessageKey } from '../../lib/i18n';
 import { Fingerprint } from '../shared/Fingerprint';
 import { statusLabel } from '../shared/status';
 import { hostOf } from '../shared/format';
-import { tn } from '../../lib/i18n/plural';
+import { tn, type PluralBase } from '../../lib/i18n/plural';
 import { settingWords } from '../../lib/i18n/settings';
 import { DataTable, type Column } from './DataTable';
 
@@ -123,16 +123,13 @@ function approvalColumns(confirmed: Confirmed, onConfirm: Props['onConfirm']): C
 
 /** What the import would add, in words with each count's own plural: "1 approval, 2 keys to pin". */
 export function previewCounts(preview: ImportPreview): string[] {
-  const pins = preview.pins.filter((p) => p.outcome === 'add').length;
-  const approvals = preview.approvals.filter((a) => a.outcome === 'add').length;
-  const revocations = preview.revocations.filter((r) => r.outcome === 'add').length;
-  const settings = preview.settings?.filter((s) => !s.managed).length ?? 0;
-  const parts: string[] = [];
-  if (pins > 0) parts.push(tn('import_will_pin', pins));
-  if (approvals > 0) parts.push(tn('import_will_approve', approvals));
-  if (revocations > 0) parts.push(tn('import_will_revoke', revocations));
-  if (settings > 0) parts.push(tn('import_will_set', settings));
-  return parts;
+  const counts: [PluralBase, number][] = [
+    ['import_will_pin', preview.pins.filter((p) => p.outcome === 'add').length],
+    ['import_will_approve', preview.approvals.filter((a) => a.outcome === 'add').length],
+    ['import_will_revoke', preview.revocations.filter((r) => r.outcome === 'add').length],
+    ['import_will_set', preview.settings?.filter((s) => !s.managed).length ?? 0],
+  ];
+  return counts.filter(([, n]) => n > 0).map(([key, n]) => tn(key, n));
 }
 
 export function ImportPreviewPanel({ preview, confirmed, onConfirm, busy, onApply, onCancel }: Props) {

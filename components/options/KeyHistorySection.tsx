@@ -2,7 +2,7 @@
 // first and last seen and what became of it. Any key not yet revoked can be revoked, after a
 // confirmation: it is then never accepted again for that site, even after "forget".
 import { useCallback } from 'preact/hooks';
-import { t } from '../../lib/i18n';
+import { t, type MessageKey } from '../../lib/i18n';
 import type { Response } from '../../lib/messages';
 import { Fingerprint } from '../shared/Fingerprint';
 import { formatDate } from '../shared/format';
@@ -23,17 +23,10 @@ export function historyMatches(entry: KeyHistoryEntry, filter: string): boolean 
   return compact !== '' && entry.fingerprint.toLowerCase().includes(compact);
 }
 
+const KEY_STATE = { pinned: 'key_state_pinned', replaced: 'key_state_replaced', offered: 'key_state_offered' } as const satisfies Record<Exclude<KeyHistoryEntry['state'], 'revoked'>, MessageKey>;
+
 export function keyStateText(entry: KeyHistoryEntry): string {
-  switch (entry.state) {
-    case 'pinned':
-      return t('key_state_pinned');
-    case 'replaced':
-      return t('key_state_replaced');
-    case 'offered':
-      return t('key_state_offered');
-    case 'revoked':
-      return t('key_state_revoked', formatDate(entry.revokedAt ?? entry.lastSeen));
-  }
+  return entry.state === 'revoked' ? t('key_state_revoked', formatDate(entry.revokedAt ?? entry.lastSeen)) : t(KEY_STATE[entry.state]);
 }
 
 const COUNT: CountText = { all: 'history_showing', filtered: 'history_showing_filtered', none: 'history_no_match' };

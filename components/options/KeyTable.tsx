@@ -75,18 +75,11 @@ interface ConfirmedActionOptions<T> {
   onChanged: () => void;
 }
 
-export interface ConfirmedAction<T> {
-  /** Opens the confirmation for `item`. */
-  ask: (item: T) => void;
-  /** The open confirmation, or null. */
-  dialog: JSX.Element | null;
-}
-
 /**
  * An action that asks first: `ask` opens a danger dialog, confirming sends the request, the
  * outcome or the failure is announced, and the lists reload either way.
  */
-export function useConfirmedAction<T>({ send, doneText, dialog, onChanged }: ConfirmedActionOptions<T>): ConfirmedAction<T> {
+export function useConfirmedAction<T>({ send, doneText, dialog, onChanged }: ConfirmedActionOptions<T>) {
   const announce = useAnnounce();
   const [pending, setPending] = useState<T | null>(null);
 
@@ -112,5 +105,6 @@ export function useConfirmedAction<T>({ send, doneText, dialog, onChanged }: Con
       </Dialog>
     );
   }
-  return { ask: (item) => setPending(() => item), dialog: shown };
+  // ask opens the confirmation for `item`; dialog is the open confirmation, or null.
+  return { ask: (item: T) => setPending(() => item), dialog: shown };
 }

@@ -23,10 +23,6 @@ export const compareText = (a: string, b: string): number => collator.compare(a,
 const numbers = new Intl.NumberFormat();
 export const formatCount = (n: number): string => numbers.format(n);
 
-export { normalizeFilter };
-
-export type { ListState };
-
 /**
  * Loads a list (again whenever `version` changes) and sorts it once. `fetchList` and
  * `compare` must be stable (module-level or memoized): a new one reloads the list.

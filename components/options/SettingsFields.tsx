@@ -3,10 +3,7 @@
 import { t, type MessageKey } from '../../lib/i18n';
 import { tn, type PluralBase } from '../../lib/i18n/plural';
 import { ManagedNote } from './PolicyPanel';
-import type { SettingsForm } from './settings-form';
-
-type CheckName = 'paused' | 'probeInPrivate' | 'allowListOnly' | 'legacyIndex' | 'shortHeader';
-type TextName = 'allowList' | 'denyList' | 'chatSites' | 'reviewers' | 'snapshotKeys';
+import type { CheckName, SettingsForm, TextName } from './settings-form';
 
 export const CHECKS: { field: CheckName; label: MessageKey; help: MessageKey }[] = [
   { field: 'paused', label: 'set_paused', help: 'set_paused_help' },
@@ -119,15 +116,8 @@ export function fieldLabel(field: keyof SettingsForm): string {
 /** The ids a field's aria-describedby names: its help, the managed note when there is one, then `extra`. */
 const describedBy = (field: string, managed: boolean, extra = ''): string => `set-${field}-help${managed ? ` set-${field}-managed` : ''}${extra}`;
 
-interface CheckProps {
-  spec: (typeof CHECKS)[number];
-  form: SettingsForm;
-  managed: boolean;
-  /** Applies the tick at once (use-settings.ts apply). */
-  set: (field: CheckName, value: boolean) => void;
-}
-
-export function CheckField({ spec, form, managed, set }: CheckProps) {
+/** `set` applies the tick at once (use-settings.ts apply). */
+export function CheckField({ spec, form, managed, set }: { spec: (typeof CHECKS)[number]; form: SettingsForm; managed: boolean; set: (field: CheckName, value: boolean) => void }) {
   const { field } = spec;
   return (
     <div class="field check">

@@ -1,29 +1,24 @@
 // Which sites the user lets Skillpin read (Chrome's site access, Firefox's per-site permissions),
 // shown above the settings with how to change it; "Allow on all sites" asks the browser from the click.
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
+import { useLive } from '../shared/use-list';
 import { t } from '../../lib/i18n';
 import { ALL_SITES_PATTERNS } from '../../lib/match-patterns';
 import type { SiteAccessSummary } from '../../lib/messages';
 import { errorText } from '../shared/format';
-import { SITE_ACCESS_STATES, stateLook, type SiteAccessState, type Tone } from '../shared/status';
+import { SITE_ACCESS_STATES, stateLook, TONE_BOX, type SiteAccessState } from '../shared/status';
 import type { OptionsEnv } from './env';
-
-const TONE_BOX: Record<Tone, string> = { good: 'result-ok', proven: 'result-info', neutral: 'result-info', caution: 'result-warn', bad: 'result-bad' };
 
 /** `version` grows when settings changed anywhere (a grant or a removal is announced as one). */
 export function SiteAccessPanel({ env, version = 0 }: { env: OptionsEnv; version?: number }) {
   const [access, setAccess] = useState<SiteAccessSummary | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
-  useEffect(() => {
-    let live = true;
+  useLive([env, version], (live) => {
     env.client.siteAccess().then(
-      (a) => live && setAccess(a),
-      (err: unknown) => live && setProblem(errorText(err)),
+      (a) => live() && setAccess(a),
+      (err: unknown) => live() && setProblem(errorText(err)),
     );
-    return () => {
-      live = false;
-    };
-  }, [env, version]);
+  });
   if (problem) return <p class="field-error">{t('access_error', problem)}</p>;
   if (!access) return null;
   const request = env.requestAccess;

@@ -1,6 +1,4 @@
-import type { Client } from '../shared/client';
-import type { WriteClipboard } from '../shared/clipboard';
-import type { SaveFile } from '../shared/save-file';
+import type { ActionsEnv } from '../shared/actions';
 import type { WatchChanges } from '../shared/state-changes';
 
 /** One of the manifest's commands as the browser has it now. */
@@ -11,13 +9,10 @@ export interface Shortcut {
   shortcut: string;
 }
 
-export interface OptionsEnv {
-  client: Client;
-  clipboard: WriteClipboard;
+/** Everything the options page needs from the outside world (the client, the clipboard, an export's download); tests pass fakes. */
+export interface OptionsEnv extends Omit<ActionsEnv, 'insert'> {
   /** Saves text as a file the user downloads. */
   download: (filename: string, text: string) => void;
-  /** Saves bytes the user downloads (an export for upload); absent: an anchor with a blob URL. */
-  saveFile?: SaveFile;
   /** Asks the browser to let Skillpin read these host patterns (permissions.request, from the click). */
   requestAccess?: (patterns: string[]) => Promise<boolean>;
   /** Asks the browser for the optional nativeMessaging permission (permissions.request, from the click). */

@@ -5,18 +5,15 @@ import { t } from '../../lib/i18n';
 import { MAX_CHAT_SITES } from '../../lib/chat/sites';
 import { originOfEntry } from '../../lib/origin';
 
-export interface SettingsForm {
-  paused: boolean;
-  probeInPrivate: boolean;
-  allowListOnly: boolean;
-  legacyIndex: boolean;
-  shortHeader: boolean;
-  allowList: string;
-  denyList: string;
-  reviewers: string;
-  snapshotKeys: string;
-  chatSites: string;
-}
+/** The form's ticks: the settings' own booleans. */
+const CHECK_FIELDS = ['paused', 'probeInPrivate', 'allowListOnly', 'legacyIndex', 'shortHeader'] as const;
+/** The form's text boxes: a list one entry a line, or JSON. */
+const TEXT_FIELDS = ['allowList', 'denyList', 'reviewers', 'snapshotKeys', 'chatSites'] as const;
+export const FORM_FIELDS = [...CHECK_FIELDS, ...TEXT_FIELDS];
+
+export type CheckName = (typeof CHECK_FIELDS)[number];
+export type TextName = (typeof TEXT_FIELDS)[number];
+export type SettingsForm = Pick<Settings, CheckName> & Record<TextName, string>;
 
 export type FormErrors = Partial<Record<keyof SettingsForm, string>>;
 
@@ -121,17 +118,13 @@ function parseSnapshotKeys(text: string): { value: SnapshotKeyConfig[]; error: s
     for (const f of SNAPSHOT_OPTIONAL) {
       if (item[f] !== undefined && typeof item[f] !== 'string') return { value: [], error: t('err_snapshot_entry', i + 1, f) };
     }
-    const entry: SnapshotKeyConfig = {
-      origin: item.origin as string,
-      skillId: item.skillId as string,
-      publicKey: item.publicKey as string,
-      signature: item.signature as string,
-    };
-    for (const f of SNAPSHOT_OPTIONAL) {
+    // The required fields (all present, checked above), then the optional ones given.
+    const entry: Partial<SnapshotKeyConfig> = {};
+    for (const f of [...SNAPSHOT_REQUIRED, ...SNAPSHOT_OPTIONAL]) {
       const v = item[f];
       if (typeof v === 'string') entry[f] = v;
     }
-    out.push(entry);
+    out.push(entry as SnapshotKeyConfig);
   }
   return { value: out, error: null };
 }
@@ -143,12 +136,8 @@ export function fromForm(form: SettingsForm): { settings: FormSettings; errors: 
   const reviewers = parseReviewers(form.reviewers);
   const snapshots = parseSnapshotKeys(form.snapshotKeys);
   const chatSites = parseChatSites(form.chatSites);
-  const errors: FormErrors = {};
-  if (allow.error) errors.allowList = allow.error;
-  if (deny.error) errors.denyList = deny.error;
-  if (reviewers.error) errors.reviewers = reviewers.error;
-  if (snapshots.error) errors.snapshotKeys = snapshots.error;
-  if (chatSites.error) errors.chatSites = chatSites.error;
+  const found = { allowList: allow.error, denyList: deny.error, reviewers: reviewers.error, snapshotKeys: snapshots.error, chatSites: chatSites.error };
+  const errors: FormErrors = Object.fromEntries(Object.entries(found).filter(([, error]) => error));
   if (Object.keys(errors).length > 0) return { settings: null, errors };
   return {
     settings: {
@@ -162,19 +151,6 @@ export function fromForm(form: SettingsForm): { settings: FormSettings; errors: 
     errors: null,
   };
 }
-
-export const FORM_FIELDS: readonly (keyof SettingsForm)[] = [
-  'paused',
-  'probeInPrivate',
-  'allowListOnly',
-  'legacyIndex',
-  'shortHeader',
-  'allowList',
-  'denyList',
-  'reviewers',
-  'snapshotKeys',
-  'chatSites',
-];
 
 /** The fields whose text or box differs from the form as loaded (`saved`). */
 export function changedFields(form: SettingsForm, saved: SettingsForm): (keyof SettingsForm)[] {

@@ -13,32 +13,19 @@ import { errorText } from '../shared/format';
 import { RELAY_READY } from '../../lib/desktop/relay';
 import type { OptionsEnv } from './env';
 
-export interface DesktopModel {
-  status: DesktopStatus | null;
-  settings: Settings | null;
-  error: string | null;
-  busy: boolean;
-  /**
-   * This page carries the native port for the background (Chrome, between the grant and the
-   * background's next start): the hidden frame that does it stays for the page's life.
-   */
-  carrying: boolean;
-  /** The carrier page's URL (OptionsEnv.nativeCarrierUrl). */
-  carrierUrl: string | undefined;
-  /** Call from the click: the browser's permission prompt needs the user's gesture. */
-  turnOn(): void;
-  turnOff(): Promise<void>;
-  setAgent(agent: DesktopAgentId, on: boolean): Promise<void>;
-  check(): Promise<void>;
-}
+export type DesktopModel = ReturnType<typeof useDesktop>;
 
 /** `version` grows when settings or trust state changed anywhere (Options.tsx). */
-export function useDesktop(env: OptionsEnv, version: number): DesktopModel {
+export function useDesktop(env: OptionsEnv, version: number) {
   const announce = useAnnounce();
   const [status, setStatus] = useState<DesktopStatus | null>(null);
   const [settings, setSettings] = useState<Settings | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  /**
+   * This page carries the native port for the background (Chrome, between the grant and the
+   * background's next start): the hidden frame that does it stays for the page's life.
+   */
   const [carrying, setCarrying] = useState(false);
   const seq = useRef(0);
   /** The settings as the page shows them, changes not answered yet included (a second tick builds on the first). */
@@ -116,6 +103,7 @@ export function useDesktop(env: OptionsEnv, version: number): DesktopModel {
     return () => window.removeEventListener('message', ready);
   }, [carrying]);
 
+  /** Call from the click: the browser's permission prompt needs the user's gesture. */
   function turnOn(): void {
     // Asked now, inside the click: a prompt requested after an await is refused by the browser.
     const asked = env.requestNativeMessaging ? env.requestNativeMessaging() : Promise.resolve(false);
@@ -136,12 +124,13 @@ export function useDesktop(env: OptionsEnv, version: number): DesktopModel {
     error,
     busy,
     carrying,
+    /** The carrier page's URL (OptionsEnv.nativeCarrierUrl). */
     carrierUrl: env.nativeCarrierUrl,
     turnOn,
     turnOff: async () => {
       await change({ desktopMirror: false });
     },
-    setAgent: async (agent, on) => {
+    setAgent: async (agent: DesktopAgentId, on: boolean) => {
       const now = latest.current?.desktopAgents ?? [];
       await change({ desktopAgents: on ? [...now.filter((a) => a !== agent), agent] : now.filter((a) => a !== agent) });
     },
@@ -156,5 +145,3 @@ export function useDesktop(env: OptionsEnv, version: number): DesktopModel {
 export function agentName(folder: AgentId): string {
   return `~/${AGENT_FOLDERS[folder]}/`;
 }
-
-export { desktopAgentName } from '../shared/agent-names';

@@ -29,36 +29,12 @@ function follow(prev: SettingsState, latest: SettingsForm): SettingsState {
 const showing = (form: SettingsForm): Ready => ({ phase: 'ready', form, saved: form, newer: null });
 
 /** The policy, or null when the background cannot say (the form then locks nothing; Save is still checked there). */
-async function loadPolicy(env: OptionsEnv): Promise<PolicySummary | null> {
-  try {
-    return await env.client.policyGet();
-  } catch {
-    return null;
-  }
-}
-
-export interface SettingsModel {
-  state: SettingsState;
-  errors: FormErrors;
-  saving: boolean;
-  policy: PolicySummary | null;
-  set<K extends keyof SettingsForm>(field: K, value: SettingsForm[K]): void;
-  /** Sets a field and applies it at once (a tick): saved alone, with an Undo in the message. */
-  apply<K extends keyof SettingsForm>(field: K, value: SettingsForm[K], label: string): void;
-  /** Applies the edit of one text field (when the field is left): saved when it reads well, else its error is shown. */
-  commit(field: keyof SettingsForm): void;
-  /** Checks the form and sends every field the user changed and has not applied yet. */
-  save(): Promise<void>;
-  /** Drops the edits for the settings stored elsewhere. */
-  loadNewer(): void;
-  /** Back to what is stored: the newer settings when another page changed them. */
-  revert(): void;
-}
+const loadPolicy = (env: OptionsEnv): Promise<PolicySummary | null> => env.client.policyGet().catch(() => null);
 
 type SaveOutcome = { ok: true } | { ok: false; message: string };
 
 /** `version` grows when settings changed anywhere (Options.tsx, env.watchChanges). */
-export function useSettings(env: OptionsEnv, version: number): SettingsModel {
+export function useSettings(env: OptionsEnv, version: number) {
   const announce = useAnnounce();
   const [state, setStateRaw] = useState<SettingsState>({ phase: 'loading' });
   const [errors, setErrors] = useState<FormErrors>({});
@@ -134,6 +110,7 @@ export function useSettings(env: OptionsEnv, version: number): SettingsModel {
   /** Puts a field back to what is stored (a change the background refused). */
   const restore = (field: keyof SettingsForm) => setState((prev) => (prev.phase === 'ready' ? { ...prev, form: { ...prev.form, [field]: prev.saved[field] } } : prev));
 
+  /** Sets a field and applies it at once (a tick): saved alone, with an Undo in the message. */
   function apply<K extends keyof SettingsForm>(field: K, value: SettingsForm[K], label: string) {
     const now = stateRef.current;
     if (now.phase !== 'ready') return;
@@ -152,6 +129,7 @@ export function useSettings(env: OptionsEnv, version: number): SettingsModel {
     });
   }
 
+  /** Applies the edit of one text field (when the field is left): saved when it reads well, else its error is shown. */
   function commit(field: keyof SettingsForm) {
     const now = stateRef.current;
     if (now.phase !== 'ready' || now.form[field] === now.saved[field]) return;
@@ -164,6 +142,7 @@ export function useSettings(env: OptionsEnv, version: number): SettingsModel {
     void send(change.changes, [field]).then((out) => announce(out.ok ? t('settings_saved') : t('settings_save_failed', out.message), out.ok ? 'success' : 'error'));
   }
 
+  /** Checks the form and sends every field the user changed and has not applied yet. */
   async function save() {
     const now = stateRef.current;
     if (now.phase !== 'ready') return;
@@ -179,6 +158,7 @@ export function useSettings(env: OptionsEnv, version: number): SettingsModel {
     announce(out.ok ? t('settings_saved') : t('settings_save_failed', out.message), out.ok ? 'success' : 'error');
   }
 
+  /** Drops the edits for the settings stored elsewhere. */
   function loadNewer() {
     if (state.phase !== 'ready' || !state.newer) return;
     setErrors({});
@@ -186,6 +166,7 @@ export function useSettings(env: OptionsEnv, version: number): SettingsModel {
     announce(t('settings_reloaded'), 'success');
   }
 
+  /** Back to what is stored: the newer settings when another page changed them. */
   function revert() {
     if (state.phase !== 'ready') return;
     setErrors({});

@@ -11,31 +11,14 @@ import type { Confirmed } from './ImportPreviewPanel';
 
 const NONE_CONFIRMED: Confirmed = { unverified: new Set(), crossOrigin: new Set() };
 
-export interface Transfer {
-  text: string;
-  busy: boolean;
-  /** What is wrong with the text (not JSON, unreadable file, refused by the background), or null. */
-  inputError: string | null;
-  preview: ImportPreview | null;
-  confirmed: Confirmed;
-  result: ImportResult | null;
-  doExport(): Promise<void>;
-  /** The text box changed: an open preview no longer describes it. */
-  edit(text: string): void;
-  readFile(file: File): Promise<void>;
-  /** Checks the text and shows what it would do; writes nothing. */
-  doPreview(): Promise<void>;
-  confirm(kind: keyof Confirmed, id: string, checked: boolean): void;
-  /** Imports the text that was previewed, with the confirmations given. */
-  doImport(): Promise<void>;
-  cancelPreview(): void;
-}
+export type Transfer = ReturnType<typeof useTransfer>;
 
-export function useTransfer(env: OptionsEnv, onChanged: () => void): Transfer {
+export function useTransfer(env: OptionsEnv, onChanged: () => void) {
   const announce = useAnnounce();
   const [text, setText] = useState('');
   const [result, setResult] = useState<ImportResult | null>(null);
   const [busy, setBusy] = useState(false);
+  /** What is wrong with the text (not JSON, unreadable file, refused by the background), or null. */
   const [inputError, setInputError] = useState<string | null>(null);
   const [preview, setPreview] = useState<ImportPreview | null>(null);
   const [confirmed, setConfirmed] = useState<Confirmed>(NONE_CONFIRMED);
@@ -65,6 +48,7 @@ export function useTransfer(env: OptionsEnv, onChanged: () => void): Transfer {
     }
   }
 
+  /** Checks the text and shows what it would do; writes nothing. */
   async function doPreview() {
     setResult(null);
     setPreview(null);
@@ -101,6 +85,7 @@ export function useTransfer(env: OptionsEnv, onChanged: () => void): Transfer {
     });
   }
 
+  /** Imports the text that was previewed, with the confirmations given. */
   async function doImport() {
     setBusy(true);
     try {
@@ -119,6 +104,7 @@ export function useTransfer(env: OptionsEnv, onChanged: () => void): Transfer {
     }
   }
 
+  /** The text box changed: an open preview no longer describes it. */
   const edit = (next: string) => {
     setText(next);
     setPreview(null);

@@ -11,17 +11,11 @@ import { formatDate } from '../shared/format';
 import { CopyContextButton, InsertButton, type SkillActions } from '../shared/actions';
 import type { PopupEnv } from './env';
 
-interface Props {
-  env: PopupEnv;
-  tabId: number | null;
-  /** The chat site the tab showed when the popup opened: insertion refuses a tab that left it. */
-  chatOrigin: string;
-  actions: SkillActions;
-  /** Grows with every change of trust state made anywhere: the list is read again. */
-  version?: number;
-}
-
-export function ChatPanel({ env, tabId, chatOrigin, actions, version = 0 }: Props) {
+/**
+ * `chatOrigin`: the chat site the tab showed when the popup opened (insertion refuses a tab that left
+ * it). `version` grows with every change of trust state made anywhere: the list is read again.
+ */
+export function ChatPanel({ env, tabId, chatOrigin, actions, version = 0 }: { env: PopupEnv; tabId: number | null; chatOrigin: string; actions: SkillActions; version?: number }) {
   const state = useList(() => env.client.approvedList().then((items) => (Array.isArray(items) ? items : [])), [env, version]);
 
   return (

@@ -4,17 +4,17 @@ import { PinnedKeyOf } from '../shared/StatusChip';
 import { Loading } from '../shared/Placeholders';
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { OriginReport, SkillReport } from '../../lib/types';
+import type { SkillReport } from '../../lib/types';
 import { t } from '../../lib/i18n';
 import { useAnnounce } from '../shared/Announcer';
-import { useSkillActions, type SkillActions } from '../shared/actions';
+import { useSkillActions } from '../shared/actions';
 import type { PopupEnv } from './env';
 import { KeyBanner, needsKeyBanner } from '../shared/KeyBanner';
 import { ReportBody, StorageNotice, type SiteAccessActions } from './ReportBody';
 import { ALL_SITES_PATTERNS, originPattern } from '../../lib/match-patterns';
 import { errorText } from '../shared/format';
 import { useProgressiveCount } from './progressive';
-import { preloadSkillDetails } from './details-loader';
+import { preloadSkillDetails, type SkillDetailsComponent } from './details-loader';
 import type { ChatTab } from './target';
 import { useOriginReport } from './use-origin-report';
 import { useSkillDetails, type DetailsState } from './use-skill-details';
@@ -61,15 +61,7 @@ function Failure({ testId, text, label, action, onClick }: { testId: string; tex
   );
 }
 
-interface DetailsProps {
-  env: PopupEnv;
-  report: OriginReport;
-  skill: SkillReport;
-  details: DetailsState;
-  actions: SkillActions;
-  chatTab: ChatTab | null;
-  onBack: () => void;
-}
+type DetailsProps = Parameters<SkillDetailsComponent>[0] & { details: DetailsState };
 
 /** One skill's details, once their chunk is loaded; meanwhile a spinner, or the failure and a way back. */
 function DetailsView({ env, report, skill, details, actions, chatTab, onBack }: DetailsProps) {
@@ -148,23 +140,21 @@ export function OriginView({ env, origin, tabId = null, chatTab, recheck, change
       }}
     />
   );
+  const request = kept ? undefined : env.requestAccess;
   const access: SiteAccessActions = {
     onProbe: () => void (kept ? undefined : probe()),
-    onAllow:
-      env.requestAccess && !kept
-        ? (scope) => {
-            const request = env.requestAccess;
-            if (!request) return;
-            // Asked from the click itself (the browsers allow a permission request only from a user gesture).
-            void request(scope === 'all' ? ALL_SITES_PATTERNS : [originPattern(origin) ?? origin]).then(
-              (granted) => {
-                if (granted) void probe();
-                else announce(t('access_denied'), 'error');
-              },
-              (err: unknown) => announce(t('action_failed', errorText(err)), 'error'),
-            );
-          }
-        : undefined,
+    onAllow: request
+      ? (scope) => {
+          // Asked from the click itself (the browsers allow a permission request only from a user gesture).
+          void request(scope === 'all' ? ALL_SITES_PATTERNS : [originPattern(origin) ?? origin]).then(
+            (granted) => {
+              if (granted) void probe();
+              else announce(t('access_denied'), 'error');
+            },
+            (err: unknown) => announce(t('action_failed', errorText(err)), 'error'),
+          );
+        }
+      : undefined,
   };
   const openDetails = (s: SkillReport) => {
     if (kept) return;

@@ -2,7 +2,7 @@
 // (on a chat site) and/or the origin's skills.
 import { Origin } from '../shared/Origin';
 import { SettingsLink } from '../shared/SettingsLink';
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { t } from '../../lib/i18n';
 import type { PolicySummary } from '../../lib/messages';
 import { AnnouncerProvider, useAnnounce } from '../shared/Announcer';
@@ -15,6 +15,7 @@ import { OriginView } from './OriginView';
 import type { ChatTab, PopupTarget } from './target';
 import { InsertTargetLine } from '../shared/InsertTarget';
 import { useLive } from '../shared/use-list';
+import { useChanges } from '../shared/state-changes';
 import { Loading } from '../shared/Placeholders';
 
 interface Props {
@@ -46,13 +47,6 @@ function AllSkillsButton({ open }: { open: () => Promise<void> }) {
       {t('popup_all_skills')}
     </button>
   );
-}
-
-/** Grows with every change of trust state or settings made anywhere (env.watchChanges); 0 before the first. */
-function useChanges(env: PopupEnv): number {
-  const [version, setVersion] = useState(0);
-  useEffect(() => env.watchChanges?.(() => setVersion((v) => v + 1)), [env]);
-  return version;
 }
 
 function Body({ env, target }: Props) {

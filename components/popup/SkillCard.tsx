@@ -4,7 +4,8 @@ import { useId } from 'preact/hooks';
 import type { SkillReport } from '../../lib/types';
 import { t } from '../../lib/i18n';
 import { StatusChip } from '../shared/StatusChip';
-import { formatDate, insertedSize, sourceLabel } from '../shared/format';
+import { formatDate, insertedSize } from '../shared/format';
+import { documentLabel } from '../../lib/i18n/document';
 import { NAME_MAX, display } from '../../lib/render/display';
 import { statusLabel } from '../shared/status';
 import { isExportOutOfDate } from '../../lib/export/record';
@@ -14,14 +15,6 @@ import { approveCheck } from '../shared/approve';
 import { CopyContextButton, InsertButton, type SkillActions } from '../shared/actions';
 import type { ChatTab } from './target';
 import { CardFindings, NeedsConfirmation } from './SkillFindings';
-
-interface Props {
-  skill: SkillReport;
-  origin: string;
-  actions: SkillActions;
-  chatTab: ChatTab | null;
-  onDetails: () => void;
-}
 
 /** When the skill was exported for upload, and whether that copy is out of date against this report. */
 export function ExportLine({ skill, origin, actions }: { skill: SkillReport; origin: string; actions: SkillActions }) {
@@ -89,13 +82,13 @@ export function SkillButtons({ skill, actions, chatTab, origin, reviewed = false
   );
 }
 
-export function SkillCard({ skill, origin, actions, chatTab, onDetails }: Props) {
+export function SkillCard({ skill, origin, actions, chatTab, onDetails }: { skill: SkillReport; origin: string; actions: SkillActions; chatTab: ChatTab | null; onDetails: () => void }) {
   const headingId = useId();
   // Each fact on its own, so a line breaks between facts, never inside one or after a separator.
   const meta = [
     skill.version ? t('meta_version', skill.version) : null,
     skill.license ? t('meta_license', skill.license) : null,
-    skill.sources.length ? skill.sources.map(sourceLabel).join(' + ') : null,
+    skill.sources.length ? skill.sources.map(documentLabel).join(' + ') : null,
     insertedSize(skill),
   ].filter((x): x is string => x !== null);
   return (

@@ -11,7 +11,7 @@ import type { WriteClipboard } from '../shared/clipboard';
 import { CopyButton } from '../shared/CopyButton';
 import { Fact } from '../shared/Fact';
 import { Fingerprint } from '../shared/Fingerprint';
-import { sourceLabel } from '../shared/format';
+import { documentLabel } from '../../lib/i18n/document';
 
 const FIELD: Record<DeclaredDigest['field'], MessageKey> = {
   'inline-sha256': 'digest_field_inline',
@@ -32,7 +32,7 @@ export function digestGroups(declared: readonly DeclaredDigest[]): { hex: string
   const groups = new Map<string, string[]>();
   for (const d of declared) {
     const hex = d.hex.toLowerCase();
-    const where = `${sourceLabel(d.source)} (${t(FIELD[d.field])})`;
+    const where = `${documentLabel(d.source)} (${t(FIELD[d.field])})`;
     groups.set(hex, [...(groups.get(hex) ?? []), where]);
   }
   return [...groups].map(([hex, where]) => ({ hex, where }));
@@ -63,15 +63,11 @@ function Hex({ value, what, clipboard }: { value: string; what: string; clipboar
   );
 }
 
-function matchedText(form: 'raw' | 'lf-normalized' | null): string | null {
-  if (form === 'raw') return t('evidence_matched_raw');
-  if (form === 'lf-normalized') return t('evidence_matched_lf');
-  return null;
-}
+const MATCHED = { raw: 'evidence_matched_raw', 'lf-normalized': 'evidence_matched_lf' } as const satisfies Record<string, MessageKey>;
 
 function Checksums({ skill, clipboard }: { skill: SkillReport; clipboard: WriteClipboard }) {
   const actual = skill.actual;
-  const matched = actual ? matchedText(actual.matchedForm) : null;
+  const matched = actual?.matchedForm ? t(MATCHED[actual.matchedForm]) : null;
   return (
     <>
       <Fact term={t('evidence_checksums')}>

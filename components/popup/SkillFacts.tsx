@@ -3,7 +3,8 @@
 import type { SkillReport } from '../../lib/types';
 import { t } from '../../lib/i18n';
 import { Fact } from '../shared/Fact';
-import { formatExactBytes, contextBreakdown, sourceLabel } from '../shared/format';
+import { formatExactBytes, contextBreakdown } from '../shared/format';
+import { documentLabel } from '../../lib/i18n/document';
 
 function safeHttpUrl(value: string | null): string | null {
   if (!value) return null;
@@ -47,7 +48,7 @@ export function FactsSection({ skill }: { skill: SkillReport }) {
           {skill.url ?? skill.rawUrls.join(', ')}
         </Fact>
         {skill.crossOrigin && skill.artifactHost && <Fact term={t('fact_host')}>{t('hosted_on', skill.artifactHost)}</Fact>}
-        <Fact term={t('fact_sources')}>{skill.sources.map(sourceLabel).join(', ') || t('unknown')}</Fact>
+        <Fact term={t('fact_sources')}>{skill.sources.map(documentLabel).join(', ') || t('unknown')}</Fact>
         <Fact term={t('fact_type')}>{skill.archive ? `${skill.type} (${skill.archive.format}, ${skill.archive.entries.length})` : skill.type}</Fact>
         <OptionalFacts skill={skill} />
         <Fact term={t('fact_size')}>{formatExactBytes(skill.size)}</Fact>

@@ -2,6 +2,7 @@
 // is a chunk of its own: the popup's list does not wait for code it only needs once a
 // skill is opened. Loaded on first use, or ahead of time once the list is on screen.
 import type { SkillDetails } from './SkillDetails';
+import { whenIdle } from './progressive';
 
 export type SkillDetailsComponent = typeof SkillDetails;
 
@@ -28,12 +29,5 @@ export function loadSkillDetails(): Promise<SkillDetailsComponent> {
 /** Starts loading the details chunk when the page is idle (after the list is drawn). */
 export function preloadSkillDetails(): () => void {
   if (loaded) return () => undefined;
-  const g = globalThis as { requestIdleCallback?: (cb: () => void, opts?: { timeout: number }) => number; cancelIdleCallback?: (id: number) => void };
-  const start = () => void loadSkillDetails().catch(() => undefined);
-  if (typeof g.requestIdleCallback === 'function' && typeof g.cancelIdleCallback === 'function') {
-    const id = g.requestIdleCallback(start, { timeout: 1000 });
-    return () => g.cancelIdleCallback?.(id);
-  }
-  const id = setTimeout(start, 50);
-  return () => clearTimeout(id);
+  return whenIdle(() => void loadSkillDetails().catch(() => undefined), 1000, 50);
 }

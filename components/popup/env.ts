@@ -1,18 +1,12 @@
 import type { OriginReport } from '../../lib/types';
-import type { Client } from '../shared/client';
-import type { WriteClipboard } from '../shared/clipboard';
-import type { SaveFile } from '../shared/save-file';
+import type { ActionsEnv } from '../shared/actions';
 import type { WatchChanges } from '../shared/state-changes';
 import type { ChatTab } from './target';
 
 /** Everything the popup needs from the outside world; tests pass fakes. */
-export interface PopupEnv {
-  client: Client;
-  clipboard: WriteClipboard;
+export interface PopupEnv extends ActionsEnv {
   /** A chat tab to insert into (for the given target tab when it is one), or null. */
   findChatTab: () => Promise<ChatTab | null>;
-  /** Saves a file the user downloads (an export for upload); absent: an anchor with a blob URL. */
-  saveFile?: SaveFile;
   /**
    * Asks the browser to let Skillpin read these host patterns (permissions.request, from the
    * click); resolves to whether it was granted. Absent where the page cannot ask.

@@ -10,14 +10,17 @@ export const LATER_CARDS = 40;
 
 type IdleWindow = { requestIdleCallback?: (fn: () => void, opts?: { timeout: number }) => number; cancelIdleCallback?: (id: number) => void };
 
-/** Runs `fn` when the page is idle (within 50 ms at the latest); returns the cancel function. */
-function whenIdle(fn: () => void): () => void {
+/**
+ * Runs `fn` when the page is idle (within `timeout` ms at the latest; where the browser has no idle
+ * callbacks, after `fallbackMs`); returns the cancel function.
+ */
+export function whenIdle(fn: () => void, timeout = 50, fallbackMs = 0): () => void {
   const w = globalThis as unknown as IdleWindow;
   if (typeof w.requestIdleCallback === 'function') {
-    const id = w.requestIdleCallback(fn, { timeout: 50 });
+    const id = w.requestIdleCallback(fn, { timeout });
     return () => w.cancelIdleCallback?.(id);
   }
-  const id = setTimeout(fn, 0);
+  const id = setTimeout(fn, fallbackMs);
   return () => clearTimeout(id);
 }
 

@@ -30,20 +30,14 @@ export function chatSiteCheck(isKnownHost: (hostname: string) => boolean, chatSi
   return (_hostname, origin) => chatSiteOrigin(origin, chatSites, isKnownHost) !== null;
 }
 
-function hostOf(url: string | undefined): string | null {
-  try {
-    return url ? new URL(url).hostname : null;
-  } catch {
-    return null;
-  }
-}
+/** Whether the http(s) `origin` is a chat site. */
+const isChatOrigin = (origin: string, isChatHost: IsChatHost): boolean => isChatHost(new URL(origin).hostname, origin);
 
 function fromTab(tab: TabInfo | undefined, isChatHost: IsChatHost): PopupTarget {
   if (!tab) return { kind: 'unsupported', url: null };
   const origin = httpOrigin(tab.url);
   if (!origin) return { kind: 'unsupported', url: tab.url ?? null };
-  const host = hostOf(tab.url);
-  return { kind: 'origin', origin, tabId: tab.id ?? null, isChat: host !== null && isChatHost(host, origin) };
+  return { kind: 'origin', origin, tabId: tab.id ?? null, isChat: isChatOrigin(origin, isChatHost) };
 }
 
 export async function resolveTarget(search: string, tabs: TabsLike, isChatHost: IsChatHost): Promise<PopupTarget> {
@@ -52,7 +46,7 @@ export async function resolveTarget(search: string, tabs: TabsLike, isChatHost: 
   if (originParam !== null) {
     const origin = httpOrigin(originParam);
     if (!origin || origin !== originParam.replace(/\/$/, '')) return { kind: 'error', message: t('err_not_http_origin', originParam) };
-    return { kind: 'origin', origin, tabId: null, isChat: isChatHost(new URL(origin).hostname, origin) };
+    return { kind: 'origin', origin, tabId: null, isChat: isChatOrigin(origin, isChatHost) };
   }
   try {
     const tabParam = params.get('tab');
@@ -71,7 +65,7 @@ export async function resolveTarget(search: string, tabs: TabsLike, isChatHost: 
 /** The target with its chat-site flag worked out by `isChatHost` (the flag resolveTarget would have set). */
 export function withChatCheck(target: PopupTarget, isChatHost: IsChatHost): PopupTarget {
   if (target.kind !== 'origin') return target;
-  return { ...target, isChat: isChatHost(new URL(target.origin).hostname, target.origin) };
+  return { ...target, isChat: isChatOrigin(target.origin, isChatHost) };
 }
 
 /**

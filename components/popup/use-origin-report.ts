@@ -31,22 +31,14 @@ export interface OriginReportOptions {
   onBusy?: (busy: boolean) => void;
 }
 
-export interface OriginReportModel {
-  state: OriginReportState;
-  /** Asks the background to probe the origin again (Try again, Re-check). */
-  probe(): Promise<void>;
-  /** Reads the stored report again after a change; probes when there is none yet or it is unfinished. */
-  reload(): Promise<void>;
-  /** Trusts the publisher key `next` in place of `expected` (PRODUCT.md, key change), then reloads. */
-  trust(expected: string | null, next: string): Promise<void>;
-}
+export type OriginReportModel = ReturnType<typeof useOriginReport>;
 
 /** A stored report the view cannot show as it is: none yet, or one whose probe has not finished. */
 function unfinished(report: OriginReport | null | undefined): boolean {
   return !report || report.state === 'probing' || report.state === 'idle';
 }
 
-export function useOriginReport({ env, origin, tabId, recheck, changes = 0, onBusy }: OriginReportOptions): OriginReportModel {
+export function useOriginReport({ env, origin, tabId, recheck, changes = 0, onBusy }: OriginReportOptions) {
   const announce = useAnnounce();
   // A report the popup already fetched is the first state (no second round trip, no effect to wait
   // for); an early answer of null (no report yet) or of a report still probing goes straight to the probe.
@@ -69,6 +61,7 @@ export function useOriginReport({ env, origin, tabId, recheck, changes = 0, onBu
   // Only the latest request may change the state: an older answer arriving late is dropped.
   const seq = useRef(0);
 
+  /** Asks the background to probe the origin again (Try again, Re-check). */
   const probe = useCallback(async () => {
     const n = ++seq.current;
     setState({ phase: 'loading', probing: true });
@@ -83,6 +76,7 @@ export function useOriginReport({ env, origin, tabId, recheck, changes = 0, onBu
     }
   }, [env, origin, tabId, onBusy]);
 
+  /** Reads the stored report again after a change; probes when there is none yet or it is unfinished. */
   const reload = useCallback(async () => {
     const n = ++seq.current;
     try {
@@ -120,6 +114,7 @@ export function useOriginReport({ env, origin, tabId, recheck, changes = 0, onBu
     if (changes > 0) void reload();
   }, [changes]);
 
+  /** Trusts the publisher key `next` in place of `expected` (PRODUCT.md, key change), then reloads. */
   const trust = (expected: string | null, next: string) => trustKey(env.client, announce, origin, expected, next, reload, 'action_failed');
 
   return { state, probe, reload, trust };

@@ -15,18 +15,13 @@ export interface MessageAction {
   run: () => void;
 }
 
-export interface AnnounceOptions {
-  action?: MessageAction;
-}
-
-export type Announce = (message: string, tone?: AnnounceTone, options?: AnnounceOptions) => void;
+export type Announce = (message: string, tone?: AnnounceTone, options?: { action?: MessageAction }) => void;
 
 /** How long a message stays, in ms, by what it is. */
 export const MESSAGE_MS = { info: 6000, success: 6000, error: 15000, action: 12000 } as const;
 
 export function messageLifetime(tone: AnnounceTone, hasAction: boolean): number {
-  if (hasAction) return Math.max(MESSAGE_MS.action, MESSAGE_MS[tone]);
-  return MESSAGE_MS[tone];
+  return hasAction ? Math.max(MESSAGE_MS.action, MESSAGE_MS[tone]) : MESSAGE_MS[tone];
 }
 
 const AnnounceContext = createContext<Announce>(() => undefined);

@@ -76,21 +76,18 @@ function ApproveReasons({ pending }: { pending: Extract<PendingConfirmation, { k
   );
 }
 
-function titleOf(p: PendingConfirmation): string {
+/** The dialog's title and its confirm button's words. */
+function labelsOf(p: PendingConfirmation): { title: string; confirmLabel: string } {
   const name = display(p.skill.name, NAME_MAX);
-  if (p.kind === 'confirm') return t('confirm_findings_again_title', name);
-  return p.findings.length > 0 ? t('confirm_findings_title', name) : t('confirm_title', name);
-}
-
-function confirmLabelOf(p: PendingConfirmation): string {
-  if (p.kind === 'confirm') return t('confirm_findings_allow_again');
-  return p.findings.length > 0 ? t('confirm_findings_allow') : t('confirm_approve');
+  if (p.kind === 'confirm') return { title: t('confirm_findings_again_title', name), confirmLabel: t('confirm_findings_allow_again') };
+  if (p.findings.length > 0) return { title: t('confirm_findings_title', name), confirmLabel: t('confirm_findings_allow') };
+  return { title: t('confirm_title', name), confirmLabel: t('confirm_approve') };
 }
 
 /** Cancel approves and confirms nothing. */
 export function ApproveDialog({ pending, onConfirm, onCancel }: { pending: PendingConfirmation; onConfirm: () => void; onCancel: () => void }) {
   return (
-    <Dialog title={titleOf(pending)} confirmLabel={confirmLabelOf(pending)} cancelLabel={t('cancel')} danger onCancel={onCancel} onConfirm={onConfirm}>
+    <Dialog {...labelsOf(pending)} cancelLabel={t('cancel')} danger onCancel={onCancel} onConfirm={onConfirm}>
       {pending.kind === 'approve' && <ApproveReasons pending={pending} />}
       {pending.findings.length > 0 && <FindingsToConfirm findings={pending.findings} origin={pending.origin} />}
     </Dialog>

@@ -4,16 +4,16 @@
 import type { Finding, FindingSeverity, SkillReport } from '../../lib/types';
 import { t } from '../../lib/i18n';
 import { tn } from '../../lib/i18n/plural';
-import { findingPlace, groupBySeverity, kindWords, placesWords, severityMark, severityWords, type KindGroup } from './finding-words';
+import { findingPlace, groupBySeverity, kindWords, placesWords, SEVERITY_WORDS, type KindGroup } from './finding-words';
 
 /** A severity in words, with a marker: never colour alone. */
 export function SeverityBadge({ severity }: { severity: FindingSeverity }) {
   return (
     <span class={`sev sev-${severity}`} data-severity={severity}>
       <span class="sev-mark" aria-hidden="true">
-        {severityMark(severity)}
+        {SEVERITY_WORDS[severity].mark}
       </span>
-      {severityWords(severity)}
+      {t(SEVERITY_WORDS[severity].key)}
     </span>
   );
 }

@@ -7,14 +7,10 @@ import type { ChatTab } from './insert-target';
 /** Tab titles are the page's words: shown as display strings, shortened. */
 const TITLE_MAX = 60;
 
-export function insertTargetText(chat: ChatTab | null): string {
-  return chat ? t('insert_goes_to', display(chat.title, TITLE_MAX), chat.host) : t('insert_no_chat');
-}
-
 export function InsertTargetLine({ chat }: { chat: ChatTab | null }) {
   return (
     <p class="hint insert-target" data-testid="insert-target" data-tab={chat ? String(chat.tabId) : ''}>
-      {insertTargetText(chat)}
+      {chat ? t('insert_goes_to', display(chat.title, TITLE_MAX), chat.host) : t('insert_no_chat')}
     </p>
   );
 }

@@ -36,13 +36,8 @@ export function diffRows(oldText: string, newText: string, context = 3, maxEdits
       else rows.push({ kind: 'same', text, oldNo: oldNo++, newNo: newNo++ });
     }
   }
-  const keep = rows.map((r, i) => {
-    if (r.kind !== 'same') return true;
-    for (let j = Math.max(0, i - context); j <= Math.min(rows.length - 1, i + context); j++) {
-      if (rows[j]?.kind !== 'same') return true;
-    }
-    return false;
-  });
+  // A row is kept when it, or a row within `context` of it, is an edit.
+  const keep = rows.map((_, i) => rows.slice(Math.max(0, i - context), i + context + 1).some((r) => r.kind !== 'same'));
   const out: DiffRow[] = [];
   let skipped = 0;
   rows.forEach((r, i) => {

@@ -24,14 +24,11 @@ export function statusProof(status: SkillStatus, pinned: { firstSeen: number } |
   return statusExplanation(status);
 }
 
-interface Props {
-  status: SkillStatus;
-  /** The stable diagnostic code behind the status, shown on hover. */
-  code?: string;
-}
-
-/** A status in plain words; what it proves and the exact code are in the tooltip and the accessible description. */
-export function StatusChip({ status, code }: Props) {
+/**
+ * A status in plain words; what it proves and the exact code are in the tooltip and the accessible
+ * description. `code`: the stable diagnostic code behind the status, shown on hover.
+ */
+export function StatusChip({ status, code }: { status: SkillStatus; code?: string }) {
   const pinned = useContext(PinnedKey);
   const tone = statusTone(status);
   const codes = code && code !== status ? `${status} (${code})` : status;

@@ -2,14 +2,13 @@
 // confirmation of what it can do, and the extra confirmations), confirm what an approved skill can
 // do, withdraw an approval (with Undo), copy the skill context, insert it into a chat
 // tab, export for upload. Results go to the live region.
-import type { JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import type { SkillReport } from '../../lib/types';
 import { t } from '../../lib/i18n';
 import { useAnnounce } from './Announcer';
 import { useApprovals } from './use-approvals';
 import { errorText, hostOf } from './format';
-import { useSkillExport, type SkillExporter } from './use-export';
+import { useSkillExport } from './use-export';
 import { withdrawer } from './use-withdraw';
 import { NAME_MAX, display } from '../../lib/render/display';
 
@@ -28,25 +27,10 @@ export interface ActionsEnv {
   insert?: Client['insert'];
 }
 
-export interface SkillActions {
-  approve(skill: SkillReport): void;
-  /** Opens the confirmation of what an approved skill can do (findings a newer rule set found, an imported approval). */
-  confirm(skill: SkillReport): void;
-  /** The same, for a skill known by its site and URL: its report is read first. */
-  confirmAt(origin: string, url: string): Promise<void>;
-  /** Withdraws the approval of the skill; its message offers Undo. */
-  withdraw(skill: SkillReport): Promise<void>;
-  copy(origin: string, url: string, name: string): Promise<void>;
-  /** Inserts into the chat tab `tabId`, which the popup showed as `chatOrigin`. */
-  insert(tabId: number, chatOrigin: string, origin: string, url: string, name: string): Promise<void>;
-  /** Export for upload and the recorded exports. */
-  exporter: SkillExporter;
-  busy: boolean;
-  dialog: JSX.Element | null;
-}
+export type SkillActions = ReturnType<typeof useSkillActions>;
 
 /** `changes` grows with every change of trust state made anywhere: the recorded exports are read again. */
-export function useSkillActions(env: ActionsEnv, origin: string, onChanged: () => Promise<void> | void, changes = 0): SkillActions {
+export function useSkillActions(env: ActionsEnv, origin: string, onChanged: () => Promise<void> | void, changes = 0) {
   const announce = useAnnounce();
   const [busy, setBusy] = useState(false);
   // Approving, and confirming what a skill can do (use-approvals.tsx); after either, the page reads
@@ -97,6 +81,7 @@ export function useSkillActions(env: ActionsEnv, origin: string, onChanged: () =
     await run(() => withdrawOne(approval));
   }
 
+  /** Copies the skill context to the clipboard. */
   async function copy(skillOrigin: string, url: string, name: string) {
     await run(async () => {
       const res = await env.client.skillContext(skillOrigin, url);
@@ -114,6 +99,7 @@ export function useSkillActions(env: ActionsEnv, origin: string, onChanged: () =
     });
   }
 
+  /** Inserts into the chat tab `tabId`, which the popup showed as `chatOrigin`. */
   async function insert(tabId: number, chatOrigin: string, skillOrigin: string, url: string, name: string) {
     await run(async () => {
       const res = await (env.insert ?? env.client.insert)(tabId, chatOrigin, skillOrigin, url);
@@ -123,6 +109,8 @@ export function useSkillActions(env: ActionsEnv, origin: string, onChanged: () =
     });
   }
 
+  // confirm: the confirmation of what an approved skill can do (findings a newer rule set found, an
+  // imported approval); confirmAt: the same for a skill known by its site and URL (its report is read first).
   return { approve: approvals.approve, confirm: approvals.confirm, confirmAt: approvals.confirmAt, withdraw, copy, insert, exporter, busy, dialog: approvals.dialog };
 }
 

@@ -12,30 +12,26 @@ export type NoArgMethod<T> = { [K in keyof T]: T[K] extends () => Promise<unknow
 export function withEarlyAnswers<T extends object>(client: T, names: readonly NoArgMethod<T>[], later: readonly NoArgMethod<T>[] = []): T {
   const out: T = { ...client };
   let first: Promise<unknown> | null = null;
+  const ask = (name: NoArgMethod<T>) => (client[name] as unknown as () => Promise<unknown>).call(client);
   const hold = (name: NoArgMethod<T>, start: () => Promise<unknown>) => {
-    const original = client[name] as unknown as () => Promise<unknown>;
     let early: Promise<unknown> | null = start();
     // Handled where it is handed over; never an unhandled rejection if no one asks.
     early.catch(() => undefined);
     (out as Record<PropertyKey, unknown>)[name as PropertyKey] = (): Promise<unknown> => {
       const answer = early;
       early = null;
-      return answer ?? original.call(client);
+      return answer ?? ask(name);
     };
     return early;
   };
   for (const name of names) {
-    const original = client[name] as unknown as () => Promise<unknown>;
-    const asked = hold(name, () => original.call(client));
+    const asked = hold(name, () => ask(name));
     first ??= asked;
   }
   const settled = (first ?? Promise.resolve()).then(
     () => undefined,
     () => undefined,
   );
-  for (const name of later) {
-    const original = client[name] as unknown as () => Promise<unknown>;
-    hold(name, () => settled.then(() => original.call(client)));
-  }
+  for (const name of later) hold(name, () => settled.then(() => ask(name)));
   return out;
 }

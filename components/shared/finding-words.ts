@@ -17,14 +17,6 @@ export const SEVERITY_WORDS = {
   look: { key: 'severity_look', mark: '?' },
 } as const satisfies Record<FindingSeverity, { key: MessageKey; mark: string }>;
 
-export function severityWords(severity: FindingSeverity): string {
-  return t(SEVERITY_WORDS[severity].key);
-}
-
-export function severityMark(severity: FindingSeverity): string {
-  return SEVERITY_WORDS[severity].mark;
-}
-
 /** Where a finding is: "scripts/run.sh, line 3", or the whole file. */
 export function findingPlace(f: Pick<Finding, 'file' | 'line'>): string {
   return f.line === null ? t('finding_whole_file', f.file) : t('finding_at_line', f.file, String(f.line));
@@ -61,9 +53,7 @@ export function rank(s: FindingSeverity): number {
 
 /** The most serious severity among findings, or null when there are none. */
 export function mostSerious(findings: readonly Finding[]): FindingSeverity | null {
-  let best: FindingSeverity | null = null;
-  for (const f of findings) if (best === null || rank(f.severity) < rank(best)) best = f.severity;
-  return best;
+  return SEVERITY_ORDER.find((s) => findings.some((f) => f.severity === s)) ?? null;
 }
 
 /** "3 places" */

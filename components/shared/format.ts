@@ -1,9 +1,8 @@
 // Small display helpers shared by the popup and the options page.
 import { t } from '../../lib/i18n';
 import { formatDateTime, formatSize } from '../../lib/i18n/format';
-import { documentLabel } from '../../lib/i18n/document';
 import { tn } from '../../lib/i18n/plural';
-import type { CandidateSource, SkillReport } from '../../lib/types';
+import type { SkillReport } from '../../lib/types';
 
 // Numbers and dates through Intl in the browser's language (lib/i18n/format.ts); counts through
 // the catalogue's plural forms (lib/i18n/plural.ts).
@@ -65,11 +64,6 @@ export function fingerprintGroups(fp: string): { prefix: string; groups: string[
   const groups: string[] = [];
   for (let i = 0; i < body.length; i += 4) groups.push(body.slice(i, i + 4));
   return { prefix, groups };
-}
-
-/** The listing a skill came from, in words (its row of DOCUMENTS names the catalogue key). */
-export function sourceLabel(source: CandidateSource): string {
-  return documentLabel(source);
 }
 
 /** A URL's or origin's host with its port ("chatgpt.com"), as the address bar shows it; the text itself when it is no URL. */

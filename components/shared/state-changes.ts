@@ -1,6 +1,7 @@
 // Open pages follow changes made elsewhere (PRODUCT.md §5): the background writes
 // STATE_CHANGE_KEY into storage.local after every change of trust state or settings, from any page,
 // an import or a policy change (lib/background/state-change.ts), and every open page listens.
+import { useEffect, useState } from 'preact/hooks';
 import { parseStateChange, STATE_CHANGE_KEY, type StateChangeKind } from '../../lib/messages/state-change';
 
 /** Calls `listener` after settings or trust state changed anywhere; returns the unsubscribe function. */
@@ -25,4 +26,11 @@ export function stateChangeWatcher(onChanged: StorageChangeEvent): WatchChanges 
     onChanged.addListener(fn);
     return () => onChanged.removeListener(fn);
   };
+}
+
+/** Grows with every change of trust state or settings made anywhere (`env.watchChanges`); 0 before the first. */
+export function useChanges(env: { watchChanges?: WatchChanges | undefined }): number {
+  const [version, setVersion] = useState(0);
+  useEffect(() => env.watchChanges?.(() => setVersion((v) => v + 1)), [env]);
+  return version;
 }

@@ -34,6 +34,9 @@ const STATUS: Record<SkillStatus, [MessageKey, Tone]> = {
 
 const MARK: Record<Tone, string> = { good: '✓', proven: '≡', caution: '!', bad: '✕', neutral: '–' };
 
+/** The colour class of an options page's result box by its tone: "Off" is neutral, not the green of success. */
+export const TONE_BOX: Record<Tone, string> = { good: 'result-ok', proven: 'result-info', neutral: 'result-info', caution: 'result-warn', bad: 'result-bad' };
+
 export function statusLabel(status: SkillStatus): string {
   return statusWords(status);
 }
@@ -51,10 +54,7 @@ export function toneMark(tone: Tone): string {
 }
 
 /** One state as every page shows it: its words and its tone (the tone gives the colour and the marker). */
-export interface StateRow {
-  label: MessageKey;
-  tone: Tone;
-}
+type StateRow = { label: MessageKey; tone: Tone };
 
 /**
  * The library's state of an approved skill (what needs the user). `ready`: nothing does; the row then

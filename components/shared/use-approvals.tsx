@@ -3,7 +3,6 @@
 // confirmed by the approval it replaces (and the confirmations an unverified skill or one served by
 // another host need); Confirm asks it for a skill already approved; a hand-off the gate refused for
 // unconfirmed findings offers it. Cancel sends nothing.
-import type { JSX } from 'preact';
 import { useState } from 'preact/hooks';
 import { findingsToConfirm } from '../../lib/review';
 import type { SkillReport } from '../../lib/types';
@@ -25,16 +24,7 @@ export interface ApprovalsOptions {
   afterChange: () => Promise<void>;
 }
 
-export interface Approvals {
-  approve(skill: SkillReport): void;
-  confirm(skill: SkillReport): void;
-  confirmAt(origin: string, url: string): Promise<void>;
-  /** A hand-off the gate refused for findings not confirmed: its message offers the confirmation. */
-  refusedUnconfirmed(origin: string, url: string, message: string): void;
-  dialog: JSX.Element | null;
-}
-
-export function useApprovals({ client, origin, announce, run, afterChange }: ApprovalsOptions): Approvals {
+export function useApprovals({ client, origin, announce, run, afterChange }: ApprovalsOptions) {
   const [pending, setPending] = useState<PendingConfirmation | null>(null);
 
   async function sendApprove(skill: SkillReport, confirmUnverified: boolean, confirmCrossOrigin: boolean) {
@@ -96,6 +86,7 @@ export function useApprovals({ client, origin, announce, run, afterChange }: App
     });
   }
 
+  /** A hand-off the gate refused for findings not confirmed: its message offers the confirmation. */
   function refusedUnconfirmed(skillOrigin: string, url: string, message: string) {
     announce(message, 'error', { action: { label: t('needs_confirmation_button'), run: () => void confirmAt(skillOrigin, url) } });
   }

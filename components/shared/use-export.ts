@@ -11,15 +11,7 @@ import { base64Bytes, saveFile as defaultSave, type SaveFile } from './save-file
 
 type Announce = (message: string, tone: 'info' | 'success' | 'error') => void;
 
-export interface SkillExporter {
-  /** The recorded export of (origin, url), or null. */
-  exportOf(origin: string, url: string): ExportStatus | null;
-  /** Why the last export of (origin, url) was refused: one sentence per broken rule. */
-  problemsOf(origin: string, url: string): string[] | null;
-  run(origin: string, url: string, name: string): Promise<void>;
-  reload(): void;
-  busy: boolean;
-}
+export type SkillExporter = ReturnType<typeof useSkillExport>;
 
 const keyOf = (origin: string, url: string) => `${origin} ${url}`;
 
@@ -27,7 +19,7 @@ const keyOf = (origin: string, url: string) => `${origin} ${url}`;
  * `onUnconfirmed`: the gate refused the export for findings the user has not confirmed (its message
  * given); the page offers the confirmation.
  */
-export function useSkillExport(client: Client, announce: Announce, save: SaveFile = defaultSave, onUnconfirmed?: (origin: string, url: string, message: string) => void): SkillExporter {
+export function useSkillExport(client: Client, announce: Announce, save: SaveFile = defaultSave, onUnconfirmed?: (origin: string, url: string, message: string) => void) {
   const [exports, setExports] = useState<ExportStatus[]>([]);
   const [problems, setProblems] = useState<Record<string, string[]>>({});
   const [busy, setBusy] = useState(false);
@@ -74,8 +66,10 @@ export function useSkillExport(client: Client, announce: Announce, save: SaveFil
   }
 
   return {
-    exportOf: (origin, url) => exports.find((e) => e.origin === origin && e.url === url) ?? null,
-    problemsOf: (origin, url) => problems[keyOf(origin, url)] ?? null,
+    /** The recorded export of (origin, url), or null. */
+    exportOf: (origin: string, url: string): ExportStatus | null => exports.find((e) => e.origin === origin && e.url === url) ?? null,
+    /** Why the last export of (origin, url) was refused: one sentence per broken rule. */
+    problemsOf: (origin: string, url: string): string[] | null => problems[keyOf(origin, url)] ?? null,
     run,
     reload,
     busy,
