@@ -82,6 +82,19 @@ export function isSameOrigin(path: string, base: string, origin: string): boolea
   }
 }
 
+/** The executable tool of a listing: its path (expected on the origin) and its `tool_sha256` (ignored unless 64 hex). */
+export function applyTool(c: SkillCandidate, tool: string | null, fields: Record<string, unknown>, base: string, origin: string, at: { url?: string; line?: number }): void {
+  if (tool !== null) {
+    c.tool = tool;
+    if (!isSameOrigin(tool, base, origin)) c.diagnostics.push(diag('tool-not-same-origin', 'warning', 'The executable tool path is not on this origin.', at));
+  }
+  if (Object.hasOwn(fields, 'tool_sha256')) {
+    const value = own(fields, 'tool_sha256');
+    if (isHex64(value)) c.toolSha256 = value.toLowerCase();
+    else c.diagnostics.push(diag('tool-sha256-invalid', 'warning', 'tool_sha256 is not 64 hexadecimal characters; it is ignored.', at));
+  }
+}
+
 export function diag(code: string, level: DiagnosticLevel, message: string, extra?: { url?: string; line?: number }): Diagnostic {
   const d: Diagnostic = { code, level, message };
   if (extra?.url !== undefined) d.url = extra.url;

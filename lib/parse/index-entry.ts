@@ -1,7 +1,7 @@
 // One entry of a skill index, by shape (FORMATS.md §2.3–2.5).
 
 import type { SkillCandidate } from './candidate';
-import { blankCandidate, diag, followsNameRule, followsScopeRule, inferType, isHex64, isSameOrigin, lastUrlSegment, own, ownString } from './common';
+import { applyTool, blankCandidate, diag, followsNameRule, followsScopeRule, inferType, isHex64, lastUrlSegment, own, ownString } from './common';
 import { resolveArtifactUrl } from './resolve-url';
 
 export interface EntryContext {
@@ -43,24 +43,11 @@ function readDisplay(c: SkillCandidate, entry: Entry): void {
 
 function readTool(c: SkillCandidate, entry: Entry, ctx: EntryContext): void {
   const at = { url: c.url ?? undefined };
-  const tool = ownString(entry, 'tool');
-  if (tool !== null) {
-    c.tool = tool;
-    if (!isSameOrigin(tool, ctx.finalUrl, ctx.origin)) {
-      c.diagnostics.push(diag('tool-not-same-origin', 'warning', 'The executable tool path is not on this origin.', at));
-    }
-  }
-  if (Object.hasOwn(entry, 'tool_sha256')) {
-    const value = own(entry, 'tool_sha256');
-    if (isHex64(value)) c.toolSha256 = value.toLowerCase();
-    else c.diagnostics.push(diag('tool-sha256-invalid', 'warning', 'tool_sha256 is not 64 hexadecimal characters; it is ignored.', at));
-  }
+  applyTool(c, ownString(entry, 'tool'), entry, ctx.finalUrl, ctx.origin, at);
   const scope = ownString(entry, 'scope');
   if (scope !== null) {
     c.scope = scope;
-    if (!followsScopeRule(scope)) {
-      c.diagnostics.push(diag('index-scope-invalid', 'warning', `The scope "${scope}" does not match ^[a-z][a-z0-9_-]*$.`, at));
-    }
+    if (!followsScopeRule(scope)) c.diagnostics.push(diag('index-scope-invalid', 'warning', `The scope "${scope}" does not match ^[a-z][a-z0-9_-]*$.`, at));
   }
 }
 
@@ -93,19 +80,13 @@ export function readUrlEntry(entry: Entry, position: number, ctx: EntryContext):
 
   if (Object.hasOwn(entry, 'digest')) {
     const value = own(entry, 'digest');
-    if (typeof value === 'string' && DIGEST.test(value)) {
-      c.declared.push({ source: ctx.source, field: 'index-digest', hex: value.slice(7).toLowerCase() });
-    } else {
-      refuse(c, 'invalid', 'index-digest-invalid', 'The digest is not "sha256:" followed by 64 hexadecimal characters.');
-    }
+    if (typeof value === 'string' && DIGEST.test(value)) c.declared.push({ source: ctx.source, field: 'index-digest', hex: value.slice(7).toLowerCase() });
+    else refuse(c, 'invalid', 'index-digest-invalid', 'The digest is not "sha256:" followed by 64 hexadecimal characters.');
   }
   if (Object.hasOwn(entry, 'sha256')) {
     const value = own(entry, 'sha256');
-    if (isHex64(value)) {
-      c.declared.push({ source: ctx.source, field: 'index-sha256', hex: value.toLowerCase() });
-    } else {
-      refuse(c, 'invalid', 'index-sha256-invalid', 'The sha256 is not 64 hexadecimal characters (placeholders are refused).');
-    }
+    if (isHex64(value)) c.declared.push({ source: ctx.source, field: 'index-sha256', hex: value.toLowerCase() });
+    else refuse(c, 'invalid', 'index-sha256-invalid', 'The sha256 is not 64 hexadecimal characters (placeholders are refused).');
   }
 
   if (Object.hasOwn(entry, 'signature')) {
@@ -118,9 +99,7 @@ export function readUrlEntry(entry: Entry, position: number, ctx: EntryContext):
   const { name, from } = declaredName(entry);
   if (name !== null) {
     c.name = name;
-    if (from !== 'name') {
-      c.diagnostics.push(diag('index-name-missing', 'info', `The entry has no "name"; its "${from}" is shown.`, at));
-    }
+    if (from !== 'name') c.diagnostics.push(diag('index-name-missing', 'info', `The entry has no "name"; its "${from}" is shown.`, at));
   } else {
     c.name = lastUrlSegment(c.url, raw);
     c.diagnostics.push(diag('index-name-missing', 'info', 'The entry has no "name"; the last URL segment is shown.', at));
@@ -167,9 +146,7 @@ function v01PathProblem(path: string): { code: string; message: string } | null 
       };
     }
   }
-  if (path.split('/').includes('..')) {
-    return { code: 'v01-file-dot-dot', message: `The path "${path}" in "files" contains "..".` };
-  }
+  if (path.split('/').includes('..')) return { code: 'v01-file-dot-dot', message: `The path "${path}" in "files" contains "..".` };
   return null;
 }
 
@@ -205,17 +182,12 @@ export function readV01Entry(entry: Entry, position: number, ctx: EntryContext):
         break;
       }
     }
-    if (!list.includes('SKILL.md')) {
-      refuse(c, 'invalid', 'v01-files-no-skill-md', 'v0.1 entry: "files" does not list exactly "SKILL.md".');
-    }
+    if (!list.includes('SKILL.md')) refuse(c, 'invalid', 'v01-files-no-skill-md', 'v0.1 entry: "files" does not list exactly "SKILL.md".');
   }
 
   if (Object.hasOwn(entry, 'digest') || Object.hasOwn(entry, 'sha256')) {
-    c.diagnostics.push(
-      diag('index-v01-digest-ignored', 'info', 'A v0.1 entry carries no digest by definition; the digest field is ignored.', {
-        url: c.url ?? undefined,
-      }),
-    );
+    const message = 'A v0.1 entry carries no digest by definition; the digest field is ignored.';
+    c.diagnostics.push(diag('index-v01-digest-ignored', 'info', message, { url: c.url ?? undefined }));
   }
   return c;
 }

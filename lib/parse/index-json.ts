@@ -59,13 +59,9 @@ export function parseIndex(bytes: Uint8Array, finalUrl: string, origin: string, 
     const why = error instanceof RangeError ? 'it is nested too deeply' : 'it is not valid JSON';
     return invalid('index-invalid-json', `The index cannot be parsed: ${why}.`);
   }
-  if (!isJsonObject(root)) {
-    return invalid('index-not-object', 'The index is not a JSON object.');
-  }
+  if (!isJsonObject(root)) return invalid('index-not-object', 'The index is not a JSON object.');
   const skills = own(root, 'skills');
-  if (!Array.isArray(skills)) {
-    return invalid('index-no-skills-array', 'The index has no "skills" array.');
-  }
+  if (!Array.isArray(skills)) return invalid('index-no-skills-array', 'The index has no "skills" array.');
 
   const diagnostics: Diagnostic[] = [];
   const at = { url: finalUrl };

@@ -105,9 +105,7 @@ export function scanItem(line: string): ItemScan {
   while (isBlank(line[p])) p += 1;
   if (line[p] !== '[') {
     const rest = line.slice(p, p + 8).toLowerCase();
-    if (rest.startsWith('http://') || rest.startsWith('https://') || rest.startsWith('<http')) {
-      return { kind: 'bare-url' };
-    }
+    if (rest.startsWith('http://') || rest.startsWith('https://') || rest.startsWith('<http')) return { kind: 'bare-url' };
     return { kind: 'no-link' };
   }
   const close = line.indexOf('](', p + 1);
@@ -179,8 +177,6 @@ export function scanDescription(text: string): SeparatorScan {
   if (i === text.length) return { ok: true, description: '' };
   const ch = text[i];
   if (ch === ':') return { ok: true, description: text.slice(i + 1).trim() };
-  if (i > 0 && (ch === '-' || ch === '\u2013' || ch === '\u2014')) {
-    return { ok: true, description: text.slice(i + 1).trim() };
-  }
+  if (i > 0 && (ch === '-' || ch === '\u2013' || ch === '\u2014')) return { ok: true, description: text.slice(i + 1).trim() };
   return { ok: false };
 }

@@ -4,7 +4,7 @@
 import type { Diagnostic } from '../types';
 import type { SkillCandidate } from './candidate';
 import { decodeUtf8, splitLines } from './decode';
-import { blankCandidate, diag, followsScopeRule, inferType, isHex64, isJsonObject, isSameOrigin, own } from './common';
+import { applyTool, blankCandidate, diag, followsScopeRule, inferType, isHex64, isJsonObject, own } from './common';
 import { fenceCloses, fenceOpen, isSectionEnd, isSkillsHeading, scanComment, scanDescription, scanItem, type Fence } from './llms-line';
 import { findDuplicateKeys } from './json-dupes';
 import { resolveArtifactUrl } from './resolve-url';
@@ -50,17 +50,7 @@ function applyComment(c: SkillCandidate, meta: Record<string, unknown>, line: nu
     c.scope = scope;
     if (!followsScopeRule(scope)) c.diagnostics.push(diag('llms-scope-invalid', 'warning', `The scope "${scope}" does not match ^[a-z][a-z0-9_-]*$.`, at));
   }
-  const tool = str('tool');
-  if (tool !== null) {
-    c.tool = tool;
-    if (!isSameOrigin(tool, base, origin)) c.diagnostics.push(diag('tool-not-same-origin', 'warning', 'The executable tool path is not on this origin.', at));
-  }
-
-  if (Object.hasOwn(meta, 'tool_sha256')) {
-    const value = own(meta, 'tool_sha256');
-    if (isHex64(value)) c.toolSha256 = value.toLowerCase();
-    else c.diagnostics.push(diag('tool-sha256-invalid', 'warning', 'tool_sha256 is not 64 hexadecimal characters; it is ignored.', at));
-  }
+  applyTool(c, str('tool'), meta, base, origin, at);
 }
 
 /** Builds a candidate from one item line, or returns a document diagnostic when it is skipped. */
@@ -97,9 +87,7 @@ function readItem(text: string, line: number, base: string, origin: string): Ski
   c.name = title.length > 0 ? title : null;
   if (c.name === null) c.diagnostics.push(diag('llms-item-empty-title', 'warning', 'The link title is empty.', at));
   c.description = sep.description;
-  if (sep.description.length === 0) {
-    c.diagnostics.push(diag('llms-item-empty-description', 'warning', 'The item has no description.', at));
-  }
+  if (sep.description.length === 0) c.diagnostics.push(diag('llms-item-empty-description', 'warning', 'The item has no description.', at));
 
   if (comment.kind === 'not-last') {
     c.diagnostics.push(diag('llms-comment-not-last', 'warning', 'The <!-- skill: … --> comment is not the last thing on the line; it is ignored.', at));
@@ -164,9 +152,7 @@ export function parseLlmsTxt(bytes: Uint8Array, finalUrl: string, origin: string
       inSection = true;
       itemsInSection = 0;
       sectionLine = line;
-      if (sections > 1) {
-        diagnostics.push(diag('llms-second-skills-section', 'warning', 'Another ## Skills section; its items are collected too.', { line }));
-      }
+      if (sections > 1) diagnostics.push(diag('llms-second-skills-section', 'warning', 'Another ## Skills section; its items are collected too.', { line }));
       continue;
     }
     if (isSectionEnd(text)) {

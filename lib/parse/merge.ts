@@ -86,17 +86,7 @@ function mergeGroup(key: string, url: string | null, group: SkillCandidate[]): M
     }
   }
 
-  return {
-    url,
-    key,
-    type,
-    candidates: group,
-    declared,
-    disagree,
-    signature,
-    refusal: strongestRefusal(group),
-    diagnostics,
-  };
+  return { url, key, type, candidates: group, declared, disagree, signature, refusal: strongestRefusal(group), diagnostics };
 }
 
 /** Groups candidates by resolved URL (already fragment-free) into skills. */
@@ -129,13 +119,8 @@ export function mergeCandidates(candidates: SkillCandidate[]): MergedSkill[] {
   }
   for (const [name, skills] of byName) {
     if (skills.length < 2) continue;
-    for (const skill of skills) {
-      skill.diagnostics?.push(
-        diag('duplicate-name', 'info', `The name "${name}" is listed for ${skills.length} different URLs; each is its own skill.`, {
-          url: skill.url ?? undefined,
-        }),
-      );
-    }
+    const message = `The name "${name}" is listed for ${skills.length} different URLs; each is its own skill.`;
+    for (const skill of skills) skill.diagnostics?.push(diag('duplicate-name', 'info', message, { url: skill.url ?? undefined }));
   }
   return merged;
 }

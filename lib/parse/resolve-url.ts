@@ -35,32 +35,22 @@ export function findPlaceholder(raw: string): string | null {
  * Codes: url-empty, url-bad-char, url-placeholder, url-unparseable, and those of checkArtifactUrl.
  */
 export function resolveArtifactUrl(raw: string, base: string, origin: string): ResolvedUrl {
-  if (raw.length === 0) {
-    return { ok: false, code: 'url-empty', message: 'The skill URL is empty.' };
-  }
-  if (FORBIDDEN_CHAR.test(raw)) {
-    return {
-      ok: false,
-      code: 'url-bad-char',
-      message: 'The skill URL contains whitespace, a control character or a backslash.',
-    };
-  }
+  if (raw.length === 0) return refused('url-empty', 'The skill URL is empty.');
+  if (FORBIDDEN_CHAR.test(raw)) return refused('url-bad-char', 'The skill URL contains whitespace, a control character or a backslash.');
   const placeholder = findPlaceholder(raw);
-  if (placeholder !== null) {
-    return {
-      ok: false,
-      code: 'url-placeholder',
-      message: `The skill URL contains the unexpanded template placeholder ${placeholder}; no request is made.`,
-    };
-  }
+  if (placeholder !== null) return refused('url-placeholder', `The skill URL contains the unexpanded template placeholder ${placeholder}; no request is made.`);
   let parsed: URL;
   try {
     parsed = new URL(raw, base);
   } catch {
-    return { ok: false, code: 'url-unparseable', message: 'The skill URL cannot be parsed as a URL.' };
+    return refused('url-unparseable', 'The skill URL cannot be parsed as a URL.');
   }
   parsed.hash = '';
   const check = checkArtifactUrl(origin, parsed);
-  if (!check.ok) return { ok: false, code: check.code, message: check.message };
+  if (!check.ok) return refused(check.code, check.message);
   return { ok: true, url: parsed.href };
+}
+
+function refused(code: string, message: string): ResolvedUrl {
+  return { ok: false, code, message };
 }

@@ -34,16 +34,7 @@ export const FRONTMATTER_MAX_ALIASES = 50;
 const encoder = new TextEncoder();
 
 function result(diagnostics: Diagnostic[]): Frontmatter {
-  return {
-    data: null,
-    name: null,
-    description: null,
-    version: null,
-    license: null,
-    compatibility: null,
-    versionIsNonString: false,
-    diagnostics,
-  };
+  return { data: null, name: null, description: null, version: null, license: null, compatibility: null, versionIsNonString: false, diagnostics };
 }
 
 type Block = { ok: true; text: string } | { ok: false; diagnostic: Diagnostic };
@@ -60,9 +51,7 @@ function findBlock(text: string): Block {
   const bodyStart = firstEnd.next;
   let pos = bodyStart;
   while (pos < text.length) {
-    if (pos - bodyStart > FRONTMATTER_MAX_BYTES) {
-      return { ok: false, diagnostic: tooLarge() };
-    }
+    if (pos - bodyStart > FRONTMATTER_MAX_BYTES) return { ok: false, diagnostic: tooLarge() };
     const { end, next } = lineEnd(text, pos);
     if (end - pos === 3 && text.startsWith('---', pos)) {
       const block = text.slice(bodyStart, pos);
@@ -109,24 +98,14 @@ export function parseFrontmatterText(text: string): Frontmatter {
   let value: unknown = simpleFrontmatter(block.text);
   if (value === null) {
     try {
-      const doc = parseDocument(block.text, {
-        schema: 'core',
-        customTags: [],
-        uniqueKeys: true,
-        merge: false,
-        prettyErrors: false,
-      });
+      const doc = parseDocument(block.text, { schema: 'core', customTags: [], uniqueKeys: true, merge: false, prettyErrors: false });
       if (doc.errors.length > 0) {
         const out = result(diagnostics);
         for (const error of doc.errors) {
           const duplicate = error.code === 'DUPLICATE_KEY';
-          out.diagnostics.push(
-            diag(
-              duplicate ? 'frontmatter-duplicate-key' : 'frontmatter-yaml-error',
-              'warning',
-              `${duplicate ? 'Duplicate key in the frontmatter' : 'The frontmatter is not valid YAML'}: ${firstLine(error.message)}`,
-            ),
-          );
+          const code = duplicate ? 'frontmatter-duplicate-key' : 'frontmatter-yaml-error';
+          const problem = duplicate ? 'Duplicate key in the frontmatter' : 'The frontmatter is not valid YAML';
+          out.diagnostics.push(diag(code, 'warning', `${problem}: ${firstLine(error.message)}`));
         }
         return out;
       }
@@ -135,12 +114,8 @@ export function parseFrontmatterText(text: string): Frontmatter {
       }
       value = doc.toJS({ maxAliasCount: FRONTMATTER_MAX_ALIASES });
     } catch (error) {
-      const alias = error instanceof ReferenceError;
-      diagnostics.push(
-        alias
-          ? diag('frontmatter-alias-limit', 'warning', 'The frontmatter expands too many aliases; it is not used.')
-          : diag('frontmatter-yaml-error', 'warning', 'The frontmatter could not be parsed as YAML.'),
-      );
+      if (error instanceof ReferenceError) diagnostics.push(diag('frontmatter-alias-limit', 'warning', 'The frontmatter expands too many aliases; it is not used.'));
+      else diagnostics.push(diag('frontmatter-yaml-error', 'warning', 'The frontmatter could not be parsed as YAML.'));
       return result(diagnostics);
     }
   }
@@ -173,9 +148,7 @@ export function parseFrontmatterText(text: string): Frontmatter {
   if (out.compatibility !== null && (out.compatibility.length < 1 || out.compatibility.length > 500)) {
     diagnostics.push(diag('frontmatter-compatibility-length', 'warning', 'The compatibility field is not 1–500 characters long.'));
   }
-  if (out.versionIsNonString) {
-    diagnostics.push(diag('frontmatter-version-not-string', 'warning', 'The top-level "version" is not a string.'));
-  }
+  if (out.versionIsNonString) diagnostics.push(diag('frontmatter-version-not-string', 'warning', 'The top-level "version" is not a string.'));
   return out;
 }
 

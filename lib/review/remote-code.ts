@@ -11,6 +11,9 @@ const INTERPRETER = `(?:${SHELL}|python[0-9.]{0,4}|py|perl|ruby|node|deno|bun|ph
 /** What a pipe may run into: a shell or an interpreter, behind sudo or env. */
 const PIPE_TARGET = `\\|\\s{0,5}(?:sudo\\s{1,5}(?:-[A-Za-z]{1,3}\\s{1,5})?)?(?:env\\s{1,5})?${INTERPRETER}\\b`;
 
+/** Hint words of the rule that runs fetched code: the calls that read an address's content. */
+const FETCH_CALLS = ['urlopen', 'urllib', 'requests.get', 'httpx.get', 'urlretrieve', 'fetch', 'http.get', 'https.get'];
+
 const rule = (re: RegExp, hints: string[], message = MESSAGE): LineRule => ({ kind: 'remote-code', severity: 'can-act', re, message, hints });
 
 export const REMOTE_CODE_RULES: LineRule[] = [
@@ -33,16 +36,7 @@ export const REMOTE_CODE_RULES: LineRule[] = [
   // powershell -EncodedCommand …
   rule(/\b(?:powershell|pwsh)(?:\.exe)?\b[^\n]{0,100}?\s-(?:e|ec|enc|encodedcommand)\s{1,5}[A-Za-z0-9+/=]{16}/i, ['powershell', 'pwsh'], 'Runs a hidden (base64-encoded) PowerShell command.'),
   // exec(urllib.request.urlopen(…).read()), exec(requests.get(…).text), eval(await (await fetch(…)).text())
-  rule(/\b(?:exec|eval|new\s{1,5}function|runpy\.run_path|compile)\s{0,5}\([^\n]{0,300}?\b(?:urlopen|urllib|requests\.get|httpx\.get|urlretrieve|fetch|http\.get|https\.get)\b/i, [
-    'urlopen',
-    'urllib',
-    'requests.get',
-    'httpx.get',
-    'urlretrieve',
-    'fetch',
-    'http.get',
-    'https.get',
-  ]),
+  rule(/\b(?:exec|eval|new\s{1,5}function|runpy\.run_path|compile)\s{0,5}\([^\n]{0,300}?\b(?:urlopen|urllib|requests\.get|httpx\.get|urlretrieve|fetch|http\.get|https\.get)\b/i, FETCH_CALLS),
   // Prose: "download the file at https://… and run it with bash" (the run phrase within 200 characters after the address)
   {
     ...rule(

@@ -209,22 +209,13 @@ export function advisoryFlags(text: string, origin: string, opts?: AdvisoryOptio
   }
   if (lineLength > LONG_LINE) longLines++;
 
-  if (invisible > 0) {
-    flags.push({ code: 'invisible-unicode', message: `${invisible} invisible Unicode character(s) (zero-width, tag or similar)`, count: invisible });
-  }
-  if (bidi > 0) {
-    flags.push({ code: 'bidi-control', message: `${bidi} bidirectional control character(s) that can reorder how text displays`, count: bidi });
-  }
+  if (invisible > 0) flags.push({ code: 'invisible-unicode', message: `${invisible} invisible Unicode character(s) (zero-width, tag or similar)`, count: invisible });
+  if (bidi > 0) flags.push({ code: 'bidi-control', message: `${bidi} bidirectional control character(s) that can reorder how text displays`, count: bidi });
 
   let comments = 0;
   for (let at = text.indexOf('<!--'); at !== -1; at = text.indexOf('<!--', at + 4)) comments++;
-  if (comments > 0) {
-    flags.push({ code: 'html-comment', message: `${comments} HTML comment(s), hidden when rendered`, count: comments });
-  }
-
-  if (longLines > 0) {
-    flags.push({ code: 'long-line', message: `${longLines} line(s) longer than ${LONG_LINE} characters`, count: longLines });
-  }
+  if (comments > 0) flags.push({ code: 'html-comment', message: `${comments} HTML comment(s), hidden when rendered`, count: comments });
+  if (longLines > 0) flags.push({ code: 'long-line', message: `${longLines} line(s) longer than ${LONG_LINE} characters`, count: longLines });
 
   const visible = strippable ? stripHidden(text) : text;
   let injections = 0;
@@ -253,9 +244,7 @@ export function advisoryFlags(text: string, origin: string, opts?: AdvisoryOptio
   }
 
   const tool = opts?.tool;
-  if (typeof tool === 'string' && tool.length > 0) {
-    flags.push({ code: 'executable-tool', message: `declares an executable tool (${tool}), not run by Skillpin` });
-  }
+  if (typeof tool === 'string' && tool.length > 0) flags.push({ code: 'executable-tool', message: `declares an executable tool (${tool}), not run by Skillpin` });
   const reach = reachKeys(opts?.frontmatter);
   if (opts?.frontmatterUnreadable === true) {
     flags.push({ code: 'declares-tools', message: 'The frontmatter cannot be read, so what it asks for is unknown: Skillpin treats it as asking for tools', count: 1 });

@@ -5,6 +5,12 @@ export type ArchiveFormat = 'zip' | 'tar.gz';
 
 export type FormatDetection = { ok: true; format: ArchiveFormat } | { ok: false; status: 'invalid' | 'unsupported'; code: string; message: string };
 
+type Refusal = Extract<FormatDetection, { ok: false }>;
+
+function refused(status: Refusal['status'], code: string, message: string): Refusal {
+  return { ok: false, status, code, message };
+}
+
 const BY_CONTENT_TYPE: Record<string, ArchiveFormat> = {
   'application/gzip': 'tar.gz',
   'application/x-gzip': 'tar.gz',
@@ -62,33 +68,21 @@ export function detectArchiveFormat(contentType: string | null, url: string, byt
     expected = formatFromExtension(url);
     because = type === null ? 'no Content-Type, URL extension' : 'generic Content-Type, URL extension';
     if (expected === null) {
-      return {
-        ok: false,
-        status: 'unsupported',
-        code: 'archive-format-unknown',
-        message: `The archive has ${type === null ? 'no Content-Type' : 'the generic Content-Type application/octet-stream'} and its URL ends neither in .tar.gz nor in .zip.`,
-      };
+      const served = type === null ? 'no Content-Type' : 'the generic Content-Type application/octet-stream';
+      return refused('unsupported', 'archive-format-unknown', `The archive has ${served} and its URL ends neither in .tar.gz nor in .zip.`);
     }
   } else {
     expected = BY_CONTENT_TYPE[type] ?? null;
     because = `Content-Type ${type}`;
     if (expected === null) {
-      return {
-        ok: false,
-        status: 'unsupported',
-        code: 'archive-format-unsupported',
-        message: `The archive is served as ${type}; only application/gzip (or application/x-gzip) for .tar.gz and application/zip for .zip are supported.`,
-      };
+      const supported = 'only application/gzip (or application/x-gzip) for .tar.gz and application/zip for .zip are supported';
+      return refused('unsupported', 'archive-format-unsupported', `The archive is served as ${type}; ${supported}.`);
     }
   }
   const actual = magicFormat(bytes);
   if (actual !== expected) {
-    return {
-      ok: false,
-      status: 'invalid',
-      code: 'archive-magic-mismatch',
-      message: `The ${because} says ${describe(expected)}, but the bytes ${actual === null ? 'are neither gzip nor zip' : `are ${describe(actual)}`}.`,
-    };
+    const found = actual === null ? 'are neither gzip nor zip' : `are ${describe(actual)}`;
+    return refused('invalid', 'archive-magic-mismatch', `The ${because} says ${describe(expected)}, but the bytes ${found}.`);
   }
   return { ok: true, format: expected };
 }

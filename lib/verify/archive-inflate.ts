@@ -146,11 +146,7 @@ export function gunzipSingleMember(input: Uint8Array, cap: number): GunzipOutcom
   const storedCrc = readU32(input, input.length - 8);
   const storedSize = readU32(input, input.length - 4);
   if (storedCrc !== crc || storedSize !== sink.total % 0x100000000) {
-    return {
-      ok: false,
-      reason: 'trailer-mismatch',
-      detail: 'the gzip trailer (CRC-32 and length) does not match the data, or the trailer is cut off',
-    };
+    return { ok: false, reason: 'trailer-mismatch', detail: 'the gzip trailer (CRC-32 and length) does not match the data, or the trailer is cut off' };
   }
   return { ok: true, bytes: sink.join(), crc };
 }

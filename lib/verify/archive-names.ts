@@ -1,5 +1,7 @@
 // Entry-name rules shared by the zip and tar readers (FORMATS.md §6.4): one function checks a single
-// name, one class watches the whole set of names for duplicates and normalization collisions.
+// name, one class watches the whole set of names for duplicates and normalization collisions and
+// counts the entries against the caps.
+import type { ArchiveLimits } from './archive-limits';
 
 export type ArchiveFailure = { ok: false; status: 'invalid' | 'too-large' | 'unsupported'; code: string; message: string };
 
@@ -45,29 +47,15 @@ export function checkEntryName(raw: string, isDirectory: boolean, what = 'name',
   }
   if (archive && isDirectory && raw === '.') return { ok: true, path: ARCHIVE_ROOT };
   if (raw.length === 0) return invalid('archive-path-empty', `An entry has an empty ${what}.`);
-  if (CONTROL.test(raw)) {
-    return invalid('archive-path-control', `The ${what} ${showName(raw)} contains NUL or a control character.`);
-  }
-  if (raw.startsWith('\\\\') || raw.startsWith('//')) {
-    return invalid('archive-path-absolute', `The ${what} ${showName(raw)} is a network (UNC) path.`);
-  }
-  if (DRIVE.test(raw)) {
-    return invalid('archive-path-absolute', `The ${what} ${showName(raw)} starts with a drive letter.`);
-  }
-  if (raw.includes('\\')) {
-    return invalid('archive-path-backslash', `The ${what} ${showName(raw)} contains a backslash.`);
-  }
-  if (raw.startsWith('/')) {
-    return invalid('archive-path-absolute', `The ${what} ${showName(raw)} is an absolute path.`);
-  }
+  if (CONTROL.test(raw)) return invalid('archive-path-control', `The ${what} ${showName(raw)} contains NUL or a control character.`);
+  if (raw.startsWith('\\\\') || raw.startsWith('//')) return invalid('archive-path-absolute', `The ${what} ${showName(raw)} is a network (UNC) path.`);
+  if (DRIVE.test(raw)) return invalid('archive-path-absolute', `The ${what} ${showName(raw)} starts with a drive letter.`);
+  if (raw.includes('\\')) return invalid('archive-path-backslash', `The ${what} ${showName(raw)} contains a backslash.`);
+  if (raw.startsWith('/')) return invalid('archive-path-absolute', `The ${what} ${showName(raw)} is an absolute path.`);
   const path = isDirectory && raw.endsWith('/') ? raw.slice(0, -1) : raw;
   for (const segment of path.split('/')) {
-    if (segment === '..') {
-      return invalid('archive-path-traversal', `The ${what} ${showName(raw)} contains a ".." segment.`);
-    }
-    if (segment === '' || segment === '.') {
-      return invalid('archive-path-segment', `The ${what} ${showName(raw)} contains an empty or "." segment.`);
-    }
+    if (segment === '..') return invalid('archive-path-traversal', `The ${what} ${showName(raw)} contains a ".." segment.`);
+    if (segment === '' || segment === '.') return invalid('archive-path-segment', `The ${what} ${showName(raw)} contains an empty or "." segment.`);
   }
   return { ok: true, path };
 }
@@ -95,6 +83,17 @@ interface Seen {
  */
 export class NameRegistry {
   private readonly seen = new Map<string, Seen>();
+  private entries = 0;
+  private files = 0;
+
+  /** Records an accepted entry (as `add` does), then holds the archive to the entry and file caps. */
+  admit(path: string, type: 'file' | 'directory', limits: ArchiveLimits): ArchiveFailure | null {
+    const clash = this.add(path, type);
+    if (clash) return clash;
+    if (++this.entries > limits.maxEntries) return tooLarge('archive-too-many-entries', `The archive has more than ${limits.maxEntries} entries.`);
+    if (type === 'file' && ++this.files > limits.maxFiles) return tooLarge('archive-too-many-files', `The archive has more than ${limits.maxFiles} files.`);
+    return null;
+  }
 
   add(path: string, type: 'file' | 'directory'): ArchiveFailure | null {
     const segments = path.split('/');
@@ -116,12 +115,8 @@ export class NameRegistry {
     if (before.path !== path) {
       return invalid('archive-name-collision', `The names ${showName(before.path)} and ${showName(path)} are the same after Unicode normalization and case folding.`);
     }
-    if (before.type !== type) {
-      return invalid('archive-name-collision', `The name ${showName(path)} is used both as a file and as a directory.`);
-    }
-    if (!implied && !before.implied) {
-      return invalid('archive-duplicate-name', `The name ${showName(path)} appears more than once.`);
-    }
+    if (before.type !== type) return invalid('archive-name-collision', `The name ${showName(path)} is used both as a file and as a directory.`);
+    if (!implied && !before.implied) return invalid('archive-duplicate-name', `The name ${showName(path)} appears more than once.`);
     if (!implied) before.implied = false;
     return null;
   }

@@ -136,19 +136,14 @@ interface Walk {
   entries: ArchiveEntry[];
   files: Map<string, Uint8Array>;
   names: NameRegistry;
-  fileCount: number;
   used: number;
   pending: Pending;
 }
 
 /** The end-of-archive marker: nothing may be left pending, and only zeros may follow. */
 function endOfArchive(w: Walk, at: number): ArchiveFailure | null {
-  if (w.pending.pax || w.pending.longName !== null || w.pending.longLink !== null) {
-    return truncated('an extended header is not followed by an entry');
-  }
-  if (!isZero(w.tar, at + BLOCK)) {
-    return invalid('tar-trailing-data', 'Data follows the tar end-of-archive marker.');
-  }
+  if (w.pending.pax || w.pending.longName !== null || w.pending.longLink !== null) return truncated('an extended header is not followed by an entry');
+  if (!isZero(w.tar, at + BLOCK)) return invalid('tar-trailing-data', 'Data follows the tar end-of-archive marker.');
   return null;
 }
 
@@ -179,9 +174,7 @@ function applyPax(pending: Pending, flag: string, data: Uint8Array, at: number):
   const pax = parsePax(data);
   if (!pax) return invalid('tar-bad-pax', `The PAX header at offset ${at} is malformed.`);
   if (flag === 'g') {
-    if (pax.has('path') || pax.has('linkpath') || pax.has('size')) {
-      return invalid('tar-bad-pax', 'A global PAX header sets a path or a size for every entry.');
-    }
+    if (pax.has('path') || pax.has('linkpath') || pax.has('size')) return invalid('tar-bad-pax', 'A global PAX header sets a path or a size for every entry.');
     return null;
   }
   if (pending.pax) return invalid('tar-bad-pax', 'Two PAX headers precede the same entry.');
@@ -205,9 +198,7 @@ function applyGnuName(pending: Pending, flag: string, data: Uint8Array, at: numb
 
 /** An extension header, which describes the entry that follows it; answers the next header's offset. */
 function readExtension(w: Walk, h: Header): number | ArchiveFailure {
-  if (h.size > EXTENSION_CAP) {
-    return tooLarge('archive-too-large', `An extension header of ${h.size} bytes is over the ${EXTENSION_CAP}-byte cap.`);
-  }
+  if (h.size > EXTENSION_CAP) return tooLarge('archive-too-large', `An extension header of ${h.size} bytes is over the ${EXTENSION_CAP}-byte cap.`);
   const dataStart = h.at + BLOCK;
   const next = dataStart + Math.ceil(h.size / BLOCK) * BLOCK;
   if (next > w.tar.length) return truncated('an extension header is cut short');
@@ -255,9 +246,7 @@ function entryKind(flag: string, name: string, pending: Pending, linkName: strin
   }
   if (pending.pax) {
     for (const key of pending.pax.keys()) {
-      if (key.startsWith('GNU.sparse.')) {
-        return invalid('archive-special-entry', `The entry ${showName(name)} is a sparse file.`);
-      }
+      if (key.startsWith('GNU.sparse.')) return invalid('archive-special-entry', `The entry ${showName(name)} is a sparse file.`);
     }
   }
   return directory ? 'directory' : 'file';
@@ -288,19 +277,6 @@ function entrySize(w: Walk, h: Header, name: string, type: 'file' | 'directory')
   return size;
 }
 
-/** Counts the entry against the name registry and the entry and file caps. */
-function countEntry(w: Walk, path: string, type: 'file' | 'directory'): ArchiveFailure | null {
-  const clash = w.names.add(path, type);
-  if (clash) return clash;
-  if (w.entries.length + 1 > w.limits.maxEntries) {
-    return tooLarge('archive-too-many-entries', `The archive has more than ${w.limits.maxEntries} entries.`);
-  }
-  if (type === 'file' && ++w.fileCount > w.limits.maxFiles) {
-    return tooLarge('archive-too-many-files', `The archive has more than ${w.limits.maxFiles} files.`);
-  }
-  return null;
-}
-
 /** A regular file or directory entry, recorded with its data; answers the next header's offset. */
 function readEntry(w: Walk, h: Header): number | ArchiveFailure {
   const n = entryName(h, w.pending);
@@ -312,8 +288,8 @@ function readEntry(w: Walk, h: Header): number | ArchiveFailure {
   if (path === ARCHIVE_ROOT) return skipRoot(w, h);
   const size = entrySize(w, h, n.name, type);
   if (typeof size !== 'number') return size;
-  const counted = countEntry(w, path, type);
-  if (counted) return counted;
+  const refused = w.names.admit(path, type, w.limits);
+  if (refused) return refused;
 
   const dataStart = h.at + BLOCK;
   const next = dataStart + Math.ceil(size / BLOCK) * BLOCK;
@@ -334,7 +310,7 @@ function skipRoot(w: Walk, h: Header): number | ArchiveFailure {
 
 /** Walk the tar stream; never throws for malformed input. */
 export function readTar(tar: Uint8Array, limits: ArchiveLimits): Unpacked | ArchiveFailure {
-  const w: Walk = { tar, limits, entries: [], files: new Map(), names: new NameRegistry(), fileCount: 0, used: 0, pending: emptyPending() };
+  const w: Walk = { tar, limits, entries: [], files: new Map(), names: new NameRegistry(), used: 0, pending: emptyPending() };
   let at = 0;
   for (;;) {
     if (at === tar.length) return truncated('the end-of-archive marker is missing');

@@ -90,9 +90,7 @@ function findEnd(r: Reader): EndRecord | ArchiveFailure {
       break;
     }
   }
-  if (at < 0) {
-    return invalid('zip-no-end-record', 'The zip file has no end-of-central-directory record (it is truncated or not a zip file).');
-  }
+  if (at < 0) return invalid('zip-no-end-record', 'The zip file has no end-of-central-directory record (it is truncated or not a zip file).');
   const disk = r.u16(at + 4);
   const cdDisk = r.u16(at + 6);
   let onDisk = r.u16(at + 8);
@@ -102,9 +100,7 @@ function findEnd(r: Reader): EndRecord | ArchiveFailure {
   let cdLimit = at;
   const needs64 = onDisk === 0xffff || entries === 0xffff || cdSize === 0xffffffff || cdOffset === 0xffffffff;
   if (needs64 || (at >= 20 && r.u32(at - 20) === SIG_END64_LOCATOR)) {
-    if (!(at >= 20 && r.u32(at - 20) === SIG_END64_LOCATOR)) {
-      return invalid('zip-bad-offset', 'The zip end record needs a ZIP64 end record that is missing.');
-    }
+    if (!(at >= 20 && r.u32(at - 20) === SIG_END64_LOCATOR)) return invalid('zip-bad-offset', 'The zip end record needs a ZIP64 end record that is missing.');
     const end64 = r.u64(at - 20 + 8);
     if (!r.has(end64, 56) || end64 > at - 20 || r.u32(end64) !== SIG_END64) {
       return invalid('zip-bad-offset', 'The ZIP64 end record is not where its locator points.');
@@ -146,34 +142,15 @@ function zip64Field(r: Reader, start: number, length: number): { at: number; len
 
 /** Replace 0xFFFFFFFF sizes (and offset) by their ZIP64 values, in the order APPNOTE 4.5.3 gives. */
 function applyZip64(r: Reader, extraStart: number, extraLength: number, values: { size: number; compressedSize: number; offset?: number }): boolean {
-  const wantSize = values.size === 0xffffffff;
-  const wantCompressed = values.compressedSize === 0xffffffff;
-  const wantOffset = values.offset === 0xffffffff;
-  if (!wantSize && !wantCompressed && !wantOffset) return true;
+  const wanted = (['size', 'compressedSize', 'offset'] as const).filter((key) => values[key] === 0xffffffff);
+  if (wanted.length === 0) return true;
   const field = zip64Field(r, extraStart, extraLength);
   if (!field) return false;
   let at = field.at;
-  const end = field.at + field.length;
-  const next = (): number | null => {
-    if (at + 8 > end) return null;
-    const value = r.u64(at);
+  for (const key of wanted) {
+    if (at + 8 > field.at + field.length) return false;
+    values[key] = r.u64(at);
     at += 8;
-    return value;
-  };
-  if (wantSize) {
-    const v = next();
-    if (v === null) return false;
-    values.size = v;
-  }
-  if (wantCompressed) {
-    const v = next();
-    if (v === null) return false;
-    values.compressedSize = v;
-  }
-  if (wantOffset) {
-    const v = next();
-    if (v === null) return false;
-    values.offset = v;
   }
   return true;
 }
@@ -220,13 +197,10 @@ function linkRefused(r: Reader, central: number, name: string): ArchiveFailure {
 function readCentral(r: Reader, end: EndRecord, limits: ArchiveLimits): CentralEntry[] | ArchiveFailure {
   const list: CentralEntry[] = [];
   const names = new NameRegistry();
-  let files = 0;
   let at = end.cdOffset;
   const cdEnd = end.cdOffset + end.cdSize;
   for (let i = 0; i < end.entries; i++) {
-    if (at + 46 > cdEnd || r.u32(at) !== SIG_CENTRAL) {
-      return invalid('zip-bad-central-directory', `Central directory entry ${i + 1} is missing or damaged.`);
-    }
+    if (at + 46 > cdEnd || r.u32(at) !== SIG_CENTRAL) return invalid('zip-bad-central-directory', `Central directory entry ${i + 1} is missing or damaged.`);
     const madeBy = r.u16(at + 4);
     const flags = r.u16(at + 8);
     const method = r.u16(at + 10);
@@ -251,31 +225,19 @@ function readCentral(r: Reader, end: EndRecord, limits: ArchiveLimits): CentralE
       at = next;
       continue;
     }
-    const clash = names.add(checked.path, kind.type);
-    if (clash) return clash;
-    if (list.length + 1 > limits.maxEntries) {
-      return tooLarge('archive-too-many-entries', `The archive has more than ${limits.maxEntries} entries.`);
-    }
-    if (kind.type === 'file' && ++files > limits.maxFiles) {
-      return tooLarge('archive-too-many-files', `The archive has more than ${limits.maxFiles} files.`);
-    }
+    const refused = names.admit(checked.path, kind.type, limits);
+    if (refused) return refused;
     if (method !== METHOD_STORED && method !== METHOD_DEFLATED) {
       return unsupported('zip-method-unsupported', `The entry ${showName(name)} uses compression method ${method}; only stored and deflate are supported.`);
     }
-    const values: { size: number; compressedSize: number; offset?: number } = {
-      size: r.u32(at + 24),
-      compressedSize: r.u32(at + 20),
-      offset: r.u32(at + 42),
-    };
+    const values: { size: number; compressedSize: number; offset?: number } = { size: r.u32(at + 24), compressedSize: r.u32(at + 20), offset: r.u32(at + 42) };
     if (!applyZip64(r, at + 46 + nameLength, extraLength, values)) {
       return invalid('zip-bad-central-directory', `The entry ${showName(name)} lacks the ZIP64 sizes its header announces.`);
     }
     if (values.size > limits.maxBytes) {
       return tooLarge('archive-too-large', `The entry ${showName(name)} declares ${values.size} bytes, over the ${limits.maxBytes}-byte cap.`);
     }
-    if (kind.type === 'directory' && values.size !== 0) {
-      return invalid('zip-directory-has-data', `The directory entry ${showName(name)} has contents.`);
-    }
+    if (kind.type === 'directory' && values.size !== 0) return invalid('zip-directory-has-data', `The directory entry ${showName(name)} has contents.`);
     list.push({
       nameBytes,
       path: checked.path,
@@ -289,9 +251,7 @@ function readCentral(r: Reader, end: EndRecord, limits: ArchiveLimits): CentralE
     });
     at = next;
   }
-  if (at !== cdEnd) {
-    return invalid('zip-bad-central-directory', 'The central directory size does not match its entries.');
-  }
+  if (at !== cdEnd) return invalid('zip-bad-central-directory', 'The central directory size does not match its entries.');
   return list;
 }
 
@@ -365,9 +325,7 @@ export function readZip(bytes: Uint8Array, limits: ArchiveLimits): Unpacked | Ar
     const raw = bytes.subarray(dataStart, dataEnd);
     let data: Uint8Array;
     if (entry.method === METHOD_STORED) {
-      if (raw.length > budget) {
-        return tooLarge('archive-too-large', `The archive unpacks to more than ${limits.maxBytes} bytes.`);
-      }
+      if (raw.length > budget) return tooLarge('archive-too-large', `The archive unpacks to more than ${limits.maxBytes} bytes.`);
       data = raw.slice();
     } else {
       const out = inflateRawBounded(raw, budget);
@@ -380,9 +338,7 @@ export function readZip(bytes: Uint8Array, limits: ArchiveLimits): Unpacked | Ar
     if (data.length !== entry.size) {
       return invalid('zip-size-mismatch', `The entry ${showName(entry.path)} unpacks to ${data.length} bytes, not the ${entry.size} its header declares.`);
     }
-    if (crc32(data) !== entry.crc) {
-      return invalid('zip-crc-mismatch', `The CRC-32 of ${showName(entry.path)} does not match its contents.`);
-    }
+    if (crc32(data) !== entry.crc) return invalid('zip-crc-mismatch', `The CRC-32 of ${showName(entry.path)} does not match its contents.`);
     used += data.length;
     entries.push({ path: entry.path, size: data.length, type: entry.type });
     if (entry.type === 'file') files.set(entry.path, data);

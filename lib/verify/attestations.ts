@@ -36,18 +36,10 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 function toEntry(v: unknown): AttestationEntry | null {
   if (!isRecord(v)) return null;
   for (const k of REQUIRED_STRINGS) if (typeof v[k] !== 'string') return null;
+  const strings = Object.fromEntries(REQUIRED_STRINGS.map((k) => [k, v[k]])) as Pick<AttestationEntry, (typeof REQUIRED_STRINGS)[number]>;
   const signature = typeof v['signature'] === 'string' ? v['signature'] : null;
   const sigstore = v['sigstore_bundle'] !== undefined && v['sigstore_bundle'] !== null;
-  return {
-    origin: v['origin'] as string,
-    skill: v['skill'] as string,
-    tool_sha256: v['tool_sha256'] as string,
-    attester: v['attester'] as string,
-    signed_on: v['signed_on'] as string,
-    valid_until: v['valid_until'] as string,
-    signature,
-    sigstore,
-  };
+  return { ...strings, signature, sigstore };
 }
 
 /**
@@ -77,9 +69,7 @@ export function parseAttestations(bytes: Uint8Array): AttestationParse {
       message: 'attestations.json is a knowledge-freshness document (vigencia_version), not skill attestations',
     };
   }
-  if (!Array.isArray(doc)) {
-    return { ok: false, code: 'attestations-not-array', message: 'attestations.json must be a JSON array' };
-  }
+  if (!Array.isArray(doc)) return { ok: false, code: 'attestations-not-array', message: 'attestations.json must be a JSON array' };
   const entries: AttestationEntry[] = [];
   let skipped = 0;
   for (const item of doc as unknown[]) {
@@ -133,9 +123,7 @@ function report(verdict: AttestationReport['verdict'], code: string, message: st
 export async function evaluateAttestations(args: EvaluateArgs): Promise<AttestationReport> {
   try {
     const { entries, origin, skillName, registry } = args;
-    if (args.toolSha256 === null) {
-      return report('unattested', 'attestation-prose-only', 'no tool_sha256 declared: a prose-only skill cannot be attested');
-    }
+    if (args.toolSha256 === null) return report('unattested', 'attestation-prose-only', 'no tool_sha256 declared: a prose-only skill cannot be attested');
     const tool = args.toolSha256.toLowerCase();
     const today = utcDay(args.today);
 
@@ -147,11 +135,7 @@ export async function evaluateAttestations(args: EvaluateArgs): Promise<Attestat
 
     for (const e of entries) {
       if (e.origin !== origin || e.skill !== skillName || e.tool_sha256.toLowerCase() !== tool) continue;
-      if (e.sigstore && e.signature === null) {
-        unknownAttesters++;
-        continue;
-      }
-      if (e.attester.startsWith('sigstore:') || !Object.hasOwn(registry, e.attester)) {
+      if ((e.sigstore && e.signature === null) || e.attester.startsWith('sigstore:') || !Object.hasOwn(registry, e.attester)) {
         unknownAttesters++;
         continue;
       }

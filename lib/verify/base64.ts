@@ -35,9 +35,7 @@ export function decodeBase64Strict(s: string): Uint8Array | null {
   if (len === 0) return new Uint8Array(0);
 
   let pad = 0;
-  if (s.charCodeAt(end - 1) === 0x3d) {
-    pad = s.charCodeAt(end - 2) === 0x3d ? 2 : 1;
-  }
+  if (s.charCodeAt(end - 1) === 0x3d) pad = s.charCodeAt(end - 2) === 0x3d ? 2 : 1;
   const out = new Uint8Array((len / 4) * 3 - pad);
   let o = 0;
   for (let i = start; i < end; i += 4) {

@@ -60,9 +60,7 @@ export async function checkDigests(bytes: Uint8Array, declared: DeclaredDigest[]
   const lf = lfNormalize(bytes);
   const lfHex = lf === bytes ? rawHex : toHex(await hash(lf));
 
-  if (declared.length === 0) {
-    return { rawHex, lfHex, matchedForm: null, undeclared: true, mismatch: false };
-  }
+  if (declared.length === 0) return { rawHex, lfHex, matchedForm: null, undeclared: true, mismatch: false };
 
   const forms: Array<'raw' | 'lf-normalized' | null> = declared.map((d) => {
     const hex = typeof d.hex === 'string' ? d.hex.toLowerCase() : '';
@@ -71,9 +69,7 @@ export async function checkDigests(bytes: Uint8Array, declared: DeclaredDigest[]
     return null;
   });
 
-  if (forms.includes(null)) {
-    return { rawHex, lfHex, matchedForm: null, undeclared: false, mismatch: true };
-  }
+  if (forms.includes(null)) return { rawHex, lfHex, matchedForm: null, undeclared: false, mismatch: true };
   const allRaw = forms.every((f) => f === 'raw');
   const allLf = forms.every((f) => f === 'lf-normalized');
   const matchedForm = allRaw ? 'raw' : allLf ? 'lf-normalized' : (forms[0] ?? null);

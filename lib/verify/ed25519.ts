@@ -20,6 +20,7 @@
 
 import { Point } from '@noble/ed25519';
 import { sha512 } from '@noble/hashes/sha2.js';
+import { concatBytes, hexToBytes } from '@noble/hashes/utils.js';
 import { decodeBase64Strict } from './base64';
 import { subtle } from './subtle';
 
@@ -109,39 +110,26 @@ function decodeAny(bytes: Uint8Array): Point | null {
 
 /** Key rules on raw bytes (length already known to be 32 or checked here). */
 export function checkPublicKeyBytes(key: Uint8Array): KeyParse {
-  if (!(key instanceof Uint8Array) || key.length !== 32) {
-    return { ok: false, code: 'key-length', message: `public key must be 32 bytes, got ${key instanceof Uint8Array ? key.length : 'none'}` };
-  }
+  if (!(key instanceof Uint8Array) || key.length !== 32) return keyRefused('key-length', `public key must be 32 bytes, got ${key instanceof Uint8Array ? key.length : 'none'}`);
   const point = decodeAny(key);
-  if (point === null) {
-    return { ok: false, code: 'key-invalid-point', message: 'public key does not decode to a curve point' };
-  }
-  if (point.isSmallOrder()) {
-    return { ok: false, code: 'key-small-order', message: 'public key is a small-order point' };
-  }
-  if (encodedY(key) >= P) {
-    return { ok: false, code: 'key-non-canonical', message: 'public key encoding is not canonical (y >= p)' };
-  }
-  if (point.x === 0n && signBit(key)) {
-    return { ok: false, code: 'key-non-canonical', message: 'public key encoding is not canonical (x = 0 with sign bit)' };
-  }
+  if (point === null) return keyRefused('key-invalid-point', 'public key does not decode to a curve point');
+  if (point.isSmallOrder()) return keyRefused('key-small-order', 'public key is a small-order point');
+  if (encodedY(key) >= P) return keyRefused('key-non-canonical', 'public key encoding is not canonical (y >= p)');
+  if (point.x === 0n && signBit(key)) return keyRefused('key-non-canonical', 'public key encoding is not canonical (x = 0 with sign bit)');
   return { ok: true, key: Uint8Array.from(key) };
+}
+
+function keyRefused(code: Extract<KeyParse, { ok: false }>['code'], message: string): KeyParse {
+  return { ok: false, code, message };
 }
 
 /** Parses a standard-base64 raw 32-byte Ed25519 public key under the strict rules. */
 export function parsePublicKey(b64: string): KeyParse {
   const bytes = decodeBase64Strict(b64);
-  if (bytes === null) {
-    return { ok: false, code: 'key-base64', message: 'public key is not valid standard base64' };
-  }
-  if (bytes.length !== 32) {
-    return { ok: false, code: 'key-length', message: `public key must be 32 bytes, got ${bytes.length}` };
-  }
+  if (bytes === null) return keyRefused('key-base64', 'public key is not valid standard base64');
+  if (bytes.length !== 32) return keyRefused('key-length', `public key must be 32 bytes, got ${bytes.length}`);
   // A key that passed the rules before passes them again (they depend on the bytes alone).
-  if (validKeys.has(cacheId(bytes))) return { ok: true, key: bytes };
-  const checked = checkPublicKeyBytes(bytes);
-  if (checked.ok) rememberValidKey(cacheId(bytes));
-  return checked;
+  return keyIsValid(bytes) ? { ok: true, key: bytes } : checkPublicKeyBytes(bytes);
 }
 
 /** Signature shape rules: 64 bytes, S < L, R a canonical point encoding. */
@@ -163,12 +151,16 @@ function checkSignatureBytes(signature: Uint8Array): string | null {
 const validKeys = new Set<string>();
 const VALID_KEYS_MAX = 64;
 
+/** Makes room in a bounded cache: when it is full, its oldest entry goes. */
+function dropOldestWhenFull(cache: Set<string> | Map<string, unknown>, max: number): void {
+  if (cache.size < max) return;
+  const first = cache.keys().next();
+  if (first.done !== true) cache.delete(first.value);
+}
+
 function rememberValidKey(id: string): void {
   if (validKeys.has(id)) return;
-  if (validKeys.size >= VALID_KEYS_MAX) {
-    const first = validKeys.values().next();
-    if (first.done !== true) validKeys.delete(first.value);
-  }
+  dropOldestWhenFull(validKeys, VALID_KEYS_MAX);
   validKeys.add(id);
 }
 
@@ -223,11 +215,7 @@ function nobleEquation(publicKey: Uint8Array, signature: Uint8Array, message: Ui
   const r = signature.subarray(0, 32);
   const s = numberLE(signature.subarray(32, 64));
   const a = Point.fromBytes(publicKey, false);
-  const h = new Uint8Array(64 + message.length);
-  h.set(r, 0);
-  h.set(publicKey, 32);
-  h.set(message, 64);
-  const k = numberLE(sha512(h)) % ED25519_L;
+  const k = numberLE(sha512(concatBytes(r, publicKey, message))) % ED25519_L;
   const rCheck = Point.BASE.multiply(s, false).subtract(a.multiply(k, false));
   return equalBytes(rCheck.toBytes(), r);
 }
@@ -260,10 +248,7 @@ async function importKey(s: SubtleCrypto, key: Uint8Array): Promise<CryptoKey> {
   const hit = keyCache.get(id);
   if (hit !== undefined) return hit;
   const imported = await s.importKey('raw', Uint8Array.from(key), { name: 'Ed25519' }, false, ['verify']);
-  if (keyCache.size >= KEY_CACHE_MAX) {
-    const first = keyCache.keys().next();
-    if (first.done !== true) keyCache.delete(first.value);
-  }
+  dropOldestWhenFull(keyCache, KEY_CACHE_MAX);
   keyCache.set(id, imported);
   return imported;
 }
@@ -289,18 +274,12 @@ export async function verifyWithWebCrypto(publicKey: Uint8Array, signature: Uint
 }
 
 // RFC 8032 §7.1 TEST 1: a known answer used to check that WebCrypto works.
-const KAT_KEY = hexBytes('d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a');
-const KAT_SIG = hexBytes('e5564300c360ac729086e2cc806e828a84877f1eb8e5d974d873e065224901555fb8821590a33bacc61e39701cf9b46bd25bf5f0595bbe24655141438e7a100b');
+const KAT_KEY = hexToBytes('d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a');
+const KAT_SIG = hexToBytes('e5564300c360ac729086e2cc806e828a84877f1eb8e5d974d873e065224901555fb8821590a33bacc61e39701cf9b46bd25bf5f0595bbe24655141438e7a100b');
 
 // The same key and empty message, signed with R' = R + T for an order-8 point
 // T (S recomputed). A cofactored verifier accepts it; RFC 8032 must not.
-const KAT_TORSION_SIG = hexBytes('e87997aa4252662127e6038862cb45483f6abf88fac62efe41e9e2a76f24444310aaecf060159cb6f1f8f9dfdcbbb17388aeac2d1bcf0322c8075e84357f3d0e');
-
-function hexBytes(hex: string): Uint8Array {
-  const out = new Uint8Array(hex.length / 2);
-  for (let i = 0; i < out.length; i++) out[i] = parseInt(hex.slice(i * 2, i * 2 + 2), 16);
-  return out;
-}
+const KAT_TORSION_SIG = hexToBytes('e87997aa4252662127e6038862cb45483f6abf88fac62efe41e9e2a76f24444310aaecf060159cb6f1f8f9dfdcbbb17388aeac2d1bcf0322c8075e84357f3d0e');
 
 let backendPromise: Promise<'webcrypto' | 'noble'> | null = null;
 
@@ -362,9 +341,7 @@ export async function verifySignatureB64(keyB64: string, sigB64: string, message
   if (!key.ok) return { ok: false, code: key.code, message: key.message };
   const sig = typeof sigB64 === 'string' ? decodeBase64Strict(sigB64) : null;
   if (sig === null) return { ok: false, code: 'signature-base64', message: 'signature is not valid standard base64' };
-  if (sig.length !== 64) {
-    return { ok: false, code: 'signature-length', message: `signature must be 64 bytes, got ${sig.length}` };
-  }
+  if (sig.length !== 64) return { ok: false, code: 'signature-length', message: `signature must be 64 bytes, got ${sig.length}` };
   const shape = signatureShape(sig);
   if (shape !== null) return { ok: false, code: 'signature-invalid', message: shape };
   // Key and signature rules were checked just above: go straight to the equation.

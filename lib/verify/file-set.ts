@@ -5,7 +5,7 @@
 // added, removed or changed file ends it. The listing is serialized as agentskills-snapshot-v1's
 // revision_input is (FORMATS.md §7: sorted by code point, ASCII-only JSON of [path, size, "sha256:hex"]).
 import type { ArchiveFileDigest } from '../types';
-import { asciiJsonString, compareCodePoints } from './json-ascii';
+import { asciiBytes, asciiJsonString, compareCodePoints } from './json-ascii';
 import { sha256, sha256Sync, toHex, type Sha256 } from './sha256';
 
 const ROOT = 'SKILL.md';
@@ -29,9 +29,6 @@ export function fileSetListing(files: readonly ArchiveFileDigest[]): string {
 
 /** SHA-256 (lowercase hex) of the canonical listing: the identity of a file set. */
 export function fileSetDigest(files: readonly ArchiveFileDigest[]): string {
-  const listing = fileSetListing(files);
-  const bytes = new Uint8Array(listing.length);
   // The listing is ASCII by construction.
-  for (let i = 0; i < listing.length; i++) bytes[i] = listing.charCodeAt(i);
-  return toHex(sha256Sync(bytes));
+  return toHex(sha256Sync(asciiBytes(fileSetListing(files))));
 }

@@ -21,6 +21,13 @@ export function asciiJsonString(s: string): string {
   return out + '"';
 }
 
+/** The bytes of a string known to be ASCII (what the serializer above emits). */
+export function asciiBytes(s: string): Uint8Array {
+  const out = new Uint8Array(s.length);
+  for (let i = 0; i < s.length; i++) out[i] = s.charCodeAt(i) & 0x7f;
+  return out;
+}
+
 /** Compares two strings by Unicode code point (the order of their UTF-8 bytes). */
 export function compareCodePoints(a: string, b: string): number {
   let i = 0;

@@ -80,14 +80,5 @@ export function sha256(bytes: Uint8Array): Promise<Uint8Array> {
   return sha256WithThreshold(bytes, WEBCRYPTO_MIN_BYTES);
 }
 
-const HEX = '0123456789abcdef';
-
 /** Lowercase hex of the bytes. */
-export function toHex(bytes: Uint8Array): string {
-  let out = '';
-  for (let i = 0; i < bytes.length; i++) {
-    const b = bytes[i] as number;
-    out += (HEX[b >> 4] as string) + (HEX[b & 15] as string);
-  }
-  return out;
-}
+export { bytesToHex as toHex } from '@noble/hashes/utils.js';

@@ -8,7 +8,8 @@
 
 import type { SnapshotReport } from '../types';
 import { verifySignatureB64 } from './ed25519';
-import { asciiJsonString, compareCodePoints } from './json-ascii';
+import { fileSetListing } from './file-set';
+import { asciiBytes, asciiJsonString } from './json-ascii';
 import { sha256Sync, toHex } from './sha256';
 
 export const SNAPSHOT_CONTRACT = 'agentskills-snapshot-v1';
@@ -33,55 +34,32 @@ function pathProblem(path: string): string | null {
 /** Computes revision_input and revision for a file set; refuses sets that break the rules. */
 export function snapshotRevisionInput(files: Map<string, Uint8Array>): RevisionResult {
   if (files.size === 0) return { ok: false, code: 'snapshot-empty', message: 'the file set is empty' };
-  if (files.size > SNAPSHOT_MAX_FILES) {
-    return { ok: false, code: 'snapshot-too-many-files', message: `more than ${SNAPSHOT_MAX_FILES} files` };
-  }
+  if (files.size > SNAPSHOT_MAX_FILES) return { ok: false, code: 'snapshot-too-many-files', message: `more than ${SNAPSHOT_MAX_FILES} files` };
   if (!files.has('SKILL.md')) return { ok: false, code: 'snapshot-no-skill-md', message: 'the file set has no root SKILL.md' };
   let total = 0;
-  const paths: string[] = [];
   for (const [path, bytes] of files) {
     const problem = pathProblem(path);
-    if (problem !== null) {
-      return { ok: false, code: 'snapshot-bad-path', message: `${problem}: ${asciiJsonString(path)}` };
-    }
+    if (problem !== null) return { ok: false, code: 'snapshot-bad-path', message: `${problem}: ${asciiJsonString(path)}` };
     total += bytes.length;
-    if (total > SNAPSHOT_MAX_BYTES) {
-      return { ok: false, code: 'snapshot-too-large', message: `the files exceed ${SNAPSHOT_MAX_BYTES} bytes` };
-    }
-    paths.push(path);
+    if (total > SNAPSHOT_MAX_BYTES) return { ok: false, code: 'snapshot-too-large', message: `the files exceed ${SNAPSHOT_MAX_BYTES} bytes` };
   }
-  paths.sort(compareCodePoints);
-  const parts: string[] = [];
-  for (const path of paths) {
-    const bytes = files.get(path) as Uint8Array;
-    parts.push('[' + asciiJsonString(path) + ',' + String(bytes.length) + ',' + asciiJsonString('sha256:' + toHex(sha256Sync(bytes))) + ']');
-  }
-  const input = '[' + parts.join(',') + ']';
+  // revision_input is the file-set listing (sorted by path, ASCII-only JSON) of every file.
+  const input = fileSetListing([...files].map(([path, bytes]) => ({ path, size: bytes.length, sha256: toHex(sha256Sync(bytes)) })));
   const revision = 'sha256:' + toHex(sha256Sync(asciiBytes(input)));
   return { ok: true, input, revision };
 }
 
-/** Bytes of a string known to be ASCII (the serializer only emits ASCII). */
-function asciiBytes(s: string): Uint8Array {
-  const out = new Uint8Array(s.length);
-  for (let i = 0; i < s.length; i++) out[i] = s.charCodeAt(i) & 0x7f;
-  return out;
-}
-
 /** The exact bytes that are signed. */
 export function snapshotPayload(fields: { origin: string; revision: string; skillId: string; version: string | null }): Uint8Array {
-  const json =
-    '{"contract":' +
-    asciiJsonString(SNAPSHOT_CONTRACT) +
-    ',"origin":' +
-    asciiJsonString(fields.origin) +
-    ',"revision":' +
-    asciiJsonString(fields.revision) +
-    ',"skillId":' +
-    asciiJsonString(fields.skillId) +
-    ',"version":' +
-    (fields.version === null ? 'null' : asciiJsonString(fields.version)) +
-    '}';
+  // The keys in sorted order; a missing version is JSON null.
+  const members: [string, string | null][] = [
+    ['contract', SNAPSHOT_CONTRACT],
+    ['origin', fields.origin],
+    ['revision', fields.revision],
+    ['skillId', fields.skillId],
+    ['version', fields.version],
+  ];
+  const json = '{' + members.map(([key, value]) => `"${key}":${value === null ? 'null' : asciiJsonString(value)}`).join(',') + '}';
   return asciiBytes(json);
 }
 
@@ -109,25 +87,16 @@ function failed(code: string, message: string, revision: string | null): Snapsho
 /** Checks a user-configured snapshot-v1 signature over verified bytes. Never throws. */
 export async function verifySnapshot(input: SnapshotInput): Promise<SnapshotReport> {
   try {
-    if (input.versionIsNonString === true) {
-      return failed('snapshot-version-not-string', 'the frontmatter version is not a string', null);
-    }
+    if (input.versionIsNonString === true) return failed('snapshot-version-not-string', 'the frontmatter version is not a string', null);
     const rev = snapshotRevisionInput(input.files);
     if (!rev.ok) return failed(rev.code, rev.message, null);
-    const payload = snapshotPayload({
-      origin: input.origin,
-      revision: rev.revision,
-      skillId: input.skillId,
-      version: input.version,
-    });
+    const payload = snapshotPayload({ origin: input.origin, revision: rev.revision, skillId: input.skillId, version: input.version });
     const sig = await verifySignatureB64(input.publicKey, input.signature, payload);
     if (!sig.ok) return failed(`snapshot-${sig.code}`, `snapshot signature: ${sig.message}`, rev.revision);
     if (input.revisionPin !== undefined) {
       const pin = input.revisionPin.trim().toLowerCase();
       const want = pin.startsWith('sha256:') ? pin : 'sha256:' + pin;
-      if (want !== rev.revision) {
-        return failed('snapshot-revision-pin', `revision ${rev.revision} differs from the pinned ${input.revisionPin}`, rev.revision);
-      }
+      if (want !== rev.revision) return failed('snapshot-revision-pin', `revision ${rev.revision} differs from the pinned ${input.revisionPin}`, rev.revision);
     }
     if (input.versionPin !== undefined && input.version !== input.versionPin) {
       return failed('snapshot-version-pin', `version ${input.version === null ? 'null' : JSON.stringify(input.version)} differs from the pinned ${JSON.stringify(input.versionPin)}`, rev.revision);
