@@ -60,6 +60,11 @@ export function ownsProvenance(record: MirrorRecord, p: Provenance): boolean {
   return p.key === record.key && (p.partition === partitionOfRecord(record) || (record.formerPartition !== undefined && p.partition === record.formerPartition));
 }
 
+/** The record (of any browser) that lists `<agent>/<folder>` as its copy and that the provenance names, if one does. */
+export function ownerOf(records: readonly MirrorRecord[], agent: AgentId, folder: string, p: Provenance): MirrorRecord | undefined {
+  return records.find((r) => ownsProvenance(r, p) && r.agents.some((a) => a.agent === agent && a.folder === folder));
+}
+
 export type FolderState = { kind: 'absent' } | { kind: 'foreign' } | { kind: 'skillpin'; provenance: Provenance };
 
 /** What is at `<root>/<name>`: nothing, a folder Skillpin's provenance marks, or anything else. */
@@ -79,6 +84,8 @@ export function inspect(root: string, name: string): FolderState {
   }
   return { kind: 'foreign' };
 }
+
+const listedFiles = (p: Provenance): Map<string, { sha256: string; size: number }> => new Map(p.digests.files.map((f) => [f.path, f]));
 
 /** Paths (relative, `/`) of every entry under `dir` that is not a plain file or folder, or not listed. */
 function changes(dir: string, listed: Map<string, { sha256: string; size: number }>): { unchanged: string[]; changed: string[] } {
@@ -118,12 +125,11 @@ function removeEmptyDirs(dir: string, rel = ''): void {
  */
 export function removeCopy(root: string, name: string, provenance: Provenance): { kept: string[] } {
   const dir = join(root, name);
-  const listed = new Map(provenance.digests.files.map((f) => [f.path, f]));
+  const listed = listedFiles(provenance);
   if (changes(dir, listed).changed.length === 0) {
-    const aside = moveAside(dir, (moved) => changes(moved, listed).changed.length === 0 && sameProvenance(moved, provenance));
-    if (aside === null) return { kept: [] };
+    const aside = moveAside(dir, (moved) => stillTheCopy(moved, provenance));
     if (aside !== 'put-back') {
-      rmSync(aside, { recursive: true, force: true });
+      if (aside !== null) rmSync(aside, { recursive: true, force: true });
       return { kept: [] };
     }
   }
@@ -144,15 +150,16 @@ function fileMatches(full: string, want: { sha256: string; size: number } | unde
   }
 }
 
-/** The folder still carries the same provenance (same partition, key and revision). */
-function sameProvenance(dir: string, p: Provenance): boolean {
+/** The folder (moved aside) still holds no changed file and carries the same provenance (same partition, key and revision). */
+function stillTheCopy(dir: string, p: Provenance): boolean {
+  if (changes(dir, listedFiles(p)).changed.length !== 0) return false;
   const st = inspect(dirname(dir), basename(dir));
   return st.kind === 'skillpin' && st.provenance.partition === p.partition && st.provenance.key === p.key && st.provenance.revision === p.revision;
 }
 
 /** True when the copy at `<root>/<name>` holds exactly what its provenance lists. */
 export function copyUnchanged(root: string, name: string, provenance: Provenance): boolean {
-  const listed = new Map(provenance.digests.files.map((f) => [f.path, f]));
+  const listed = listedFiles(provenance);
   const { unchanged, changed } = changes(join(root, name), listed);
   return changed.length === 0 && unchanged.length === listed.size;
 }
@@ -166,7 +173,6 @@ export function writeCopy(root: string, name: string, record: MirrorRecord, agen
   clearLeftovers(root);
   const tree = [...files].map(([path, bytes]) => ({ path, bytes }));
   tree.push({ path: PROVENANCE_FILE, bytes: Buffer.from(`${JSON.stringify(provenanceOf(record, agent, now), null, 2)}\n`) });
-  const listed = replacing === null ? null : new Map(replacing.digests.files.map((f) => [f.path, f]));
-  const placement: Placement = replacing === null || listed === null ? 'absent' : (moved) => changes(moved, listed).changed.length === 0 && sameProvenance(moved, replacing);
+  const placement: Placement = replacing === null ? 'absent' : (moved) => stillTheCopy(moved, replacing);
   writeTreeAtomic(root, name, tree, { dir: 0o755, file: 0o644 }, placement);
 }

@@ -146,17 +146,13 @@ export function moveAside(dir: string, judge: (movedAside: string) => boolean): 
     throw error;
   }
   if (judge(aside)) return aside;
-  putBack(aside, dir);
-  return 'put-back';
-}
-
-/** Puts a folder moved aside back in its place; when the place was taken meanwhile, under a visible name beside it. */
-function putBack(aside: string, dir: string): void {
+  // Put back in its place; when the place was taken meanwhile, under a visible name beside it.
   try {
     placeNew(aside, dir);
   } catch {
     renameSync(aside, `${dir}-${randomBytes(4).toString('hex')}`);
   }
+  return 'put-back';
 }
 
 function swapIn(parent: string, staging: string, target: string, judge: (movedAside: string) => boolean): void {
@@ -188,15 +184,18 @@ export function removeIfEmpty(dir: string): void {
   }
 }
 
+/** The names in folder `dir`; none when it cannot be read (it is not there, or not a folder). */
+export function namesIn(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
+}
+
 /** Removes the temporary and old folders a crashed write left in `dir`. */
 export function clearLeftovers(dir: string): void {
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return;
-  }
-  for (const name of names) {
+  for (const name of namesIn(dir)) {
     if (name.startsWith(TEMP_PREFIX) || name.startsWith(OLD_PREFIX)) rmSync(join(dir, name), { recursive: true, force: true });
   }
 }

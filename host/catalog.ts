@@ -40,10 +40,6 @@ export function originLabel(origin: string): string {
 
 const short = (text: string): string => createHash('sha256').update(text).digest('hex').slice(0, 8);
 
-function consistent(record: MirrorRecord): boolean {
-  return skillRevision(record) === record.revision;
-}
-
 function frontmatterOf(bytes: Uint8Array): Record<string, unknown> | null {
   const fm = parseFrontmatter(bytes);
   if (fm.data === null || fm.name === null || !followsNameRule(fm.name) || fm.description === null) return null;
@@ -52,15 +48,19 @@ function frontmatterOf(bytes: Uint8Array): Record<string, unknown> | null {
 }
 
 /**
- * Why a skill whose bytes check out is still not served: it carries version-control metadata, or it
- * grants tools or carries scripts and the user did not confirm this revision for the skill.
+ * The frontmatter a skill is served with, or why it is not served: its files do not match its
+ * record, it carries version-control metadata, it grants tools or carries scripts and the user did
+ * not confirm this revision for the skill, or its frontmatter is unusable.
  */
-function heldBack(record: MirrorRecord, files: ReadonlyMap<string, Uint8Array>): string | null {
+function judge(mirror: Mirror, record: MirrorRecord): { frontmatter: Record<string, unknown> } | { reason: string } {
+  const files = skillRevision(record) === record.revision ? mirror.verifiedFiles(record) : null;
+  if (files === null) return { reason: 'Its files on disk do not match the approved digests, so it is not served.' };
   const metadata = record.files.find((f) => metadataIn(f.path) !== null);
-  if (metadata !== undefined) return `It carries version-control metadata (${metadata.path}), which Skillpin never hands to desktop agents.`;
+  if (metadata !== undefined) return { reason: `It carries version-control metadata (${metadata.path}), which Skillpin never hands to desktop agents.` };
   const what = grantsNeedingConfirmation(files);
-  if (what !== null && record.confirmedRevision !== record.revision) return `It grants tools or carries scripts (${what}) and was not confirmed, so it is not served.`;
-  return null;
+  if (what !== null && record.confirmedRevision !== record.revision) return { reason: `It grants tools or carries scripts (${what}) and was not confirmed, so it is not served.` };
+  const frontmatter = frontmatterOf(files.get('SKILL.md') ?? new Uint8Array(0));
+  return frontmatter === null ? { reason: 'Its SKILL.md has no frontmatter with a valid name and a description, which the Skills extension requires.' } : { frontmatter };
 }
 
 /** Builds the catalog from the mirror, checking every byte. The same skill from two browsers is served once (the later approval). */
@@ -68,24 +68,14 @@ export function buildCatalog(mirror: Mirror): Catalog {
   const refused: Catalog['refused'] = [];
   const chosen = new Map<string, { record: MirrorRecord; frontmatter: Record<string, unknown> }>();
   for (const record of mirror.records()) {
+    const judged = judge(mirror, record);
+    if ('reason' in judged) {
+      refused.push({ uri: null, origin: record.origin, url: record.url, reason: judged.reason });
+      continue;
+    }
     const id = `${record.origin} ${record.url}`;
-    const files = consistent(record) ? mirror.verifiedFiles(record) : null;
-    if (files === null) {
-      refused.push({ uri: null, origin: record.origin, url: record.url, reason: 'Its files on disk do not match the approved digests, so it is not served.' });
-      continue;
-    }
-    const held = heldBack(record, files);
-    if (held !== null) {
-      refused.push({ uri: null, origin: record.origin, url: record.url, reason: held });
-      continue;
-    }
-    const frontmatter = frontmatterOf(files.get('SKILL.md') ?? new Uint8Array(0));
-    if (frontmatter === null) {
-      refused.push({ uri: null, origin: record.origin, url: record.url, reason: 'Its SKILL.md has no frontmatter with a valid name and a description, which the Skills extension requires.' });
-      continue;
-    }
     const before = chosen.get(id);
-    if (before === undefined || before.record.approvedAt < record.approvedAt) chosen.set(id, { record, frontmatter });
+    if (before === undefined || before.record.approvedAt < record.approvedAt) chosen.set(id, { record, frontmatter: judged.frontmatter });
   }
   const byPath = new Map<string, { record: MirrorRecord; frontmatter: Record<string, unknown> }[]>();
   for (const item of chosen.values()) {

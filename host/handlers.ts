@@ -2,14 +2,14 @@
 // happen under the mirror's lock; a message that fails a check changes nothing.
 import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { AGENT_IDS, MAX_MESSAGE_TO_BROWSER, PROTOCOL_VERSION } from '../lib/desktop/protocol/limits';
+import { AGENT_IDS, type AgentId, MAX_MESSAGE_TO_BROWSER, PROTOCOL_VERSION } from '../lib/desktop/protocol/limits';
 import type { AgentOutcome, AgentRequest, HeldSkill, HostReply, HostRequest, SkillRef, SyncEntry, WireSkill } from '../lib/desktop/protocol/wire';
 import { skillKey, skillRevision } from '../lib/desktop/protocol/revision';
 import { decodeBase64Strict } from '../lib/verify/base64';
 import { lfNormalize } from '../lib/verify/digest';
 import { agentRoot, agentsFound } from './agents';
 import { withLock } from './lock';
-import { type MirrorRecord, sha256Hex } from './mirror';
+import { formerPartitions, type MirrorRecord, sha256Hex } from './mirror';
 import { dropCopy, type HostContext, placeCopy } from './placement';
 import { rejudge } from './rejudge';
 import { sweepUnlisted } from './sweep';
@@ -19,13 +19,14 @@ export { HOST_VERSION };
 
 const refOf = (r: SkillRef): SkillRef => ({ origin: r.origin, url: r.url });
 
+/** Removes the record's copies for the agents `drop` picks, as the record lists them now. */
+function dropCopies(ctx: HostContext, record: MirrorRecord, drop: (agent: AgentId) => boolean): AgentOutcome[] {
+  return [...record.agents].filter((a) => drop(a.agent)).flatMap((a) => dropCopy(ctx, record, a.agent) ?? []);
+}
+
 /** Removes a skill from the mirror and every agent copy the host wrote of it. */
 export function removeSkill(ctx: HostContext, record: MirrorRecord): AgentOutcome[] {
-  const out: AgentOutcome[] = [];
-  for (const { agent } of [...record.agents]) {
-    const o = dropCopy(ctx, record, agent);
-    if (o !== null) out.push(o);
-  }
+  const out = dropCopies(ctx, record, () => true);
   ctx.mirror.remove(record);
   return out;
 }
@@ -36,18 +37,9 @@ function reconcile(ctx: HostContext, record: MirrorRecord, requests: AgentReques
   record.confirmedRevision = confirmed;
   const all = ctx.mirror.records();
   const out = requests.map((r) => placeCopy(ctx, record, r, files, all));
-  for (const { agent } of [...record.agents]) {
-    if (requests.some((r) => r.agent === agent)) continue;
-    const o = dropCopy(ctx, record, agent);
-    if (o !== null) out.push(o);
-  }
+  out.push(...dropCopies(ctx, record, (agent) => !requests.some((r) => r.agent === agent)));
   if (JSON.stringify([record.agents, record.confirmedRevision]) !== before) ctx.mirror.rewrite(record);
   return out;
-}
-
-/** The partitions whose copies this browser profile's sync answers for: its own, and the one it adopted. */
-function ownPartitions(ctx: HostContext, records: readonly MirrorRecord[]): Set<string> {
-  return new Set([ctx.partition, ...records.flatMap((r) => (r.formerPartition !== undefined ? [r.formerPartition] : []))]);
 }
 
 function sync(ctx: HostContext, id: number, entries: SyncEntry[]): HostReply {
@@ -55,7 +47,6 @@ function sync(ctx: HostContext, id: number, entries: SyncEntry[]): HostReply {
   const staleRules = !ctx.mirror.judgedByThisVersion(ctx.partition);
   if (staleRules) agents.push(...rejudge(ctx, entries));
   const wanted = new Map(entries.map((e) => [skillKey(e), e]));
-  const missing: SkillRef[] = [];
   const removed: SkillRef[] = [];
   const held = new Set<string>();
   for (const record of ctx.mirror.records(ctx.partition)) {
@@ -69,10 +60,11 @@ function sync(ctx: HostContext, id: number, entries: SyncEntry[]): HostReply {
     held.add(record.key);
     agents.push(...reconcile(ctx, record, entry.agents, files, entry.confirmedRevision));
   }
-  const records = ctx.mirror.records(ctx.partition);
-  agents.push(...sweepUnlisted(ctx.places, ownPartitions(ctx, records), ctx.mirror.records()));
+  // The partitions whose copies this browser profile's sync answers for: its own, and the one it adopted.
+  const own = new Set([ctx.partition, ...formerPartitions(ctx.mirror.records(ctx.partition))]);
+  agents.push(...sweepUnlisted(ctx.places, own, ctx.mirror.records()));
   if (staleRules) ctx.mirror.markJudged(ctx.partition);
-  for (const [key, entry] of wanted) if (!held.has(key)) missing.push(refOf(entry));
+  const missing = [...wanted].filter(([key]) => !held.has(key)).map(([, entry]) => refOf(entry));
   return { type: 'synced', id, missing, removed, agents };
 }
 
@@ -119,10 +111,7 @@ function put(ctx: HostContext, id: number, skill: WireSkill, requests: AgentRequ
       agents: [],
       confirmedRevision: confirmed,
     };
-    ctx.mirror.store(
-      record,
-      [...checked.files].map(([path, bytes]) => ({ path, bytes })),
-    );
+    ctx.mirror.store(record, checked.files);
   }
   agents.push(...reconcile(ctx, record, requests, checked.files, confirmed));
   return { type: 'stored', id, skill: refOf(skill), agents };

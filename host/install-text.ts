@@ -1,7 +1,7 @@
 // What `skillpin install-host` prints: what it wrote, the MCP configuration in both shapes, where each
 // MCP client keeps it, which browsers can now start the program, and what to do next in the browser.
 // `skillpin doctor` prints the same configuration and places (host/doctor-text.ts).
-import { type InstallRecord, type McpConfig, quoteSh, type Registration } from './install';
+import { type install, type McpConfig, quoteSh } from './install';
 
 /** The MCP configuration in both shapes, then where each client reads it. */
 export function mcpLines(config: McpConfig, platform: NodeJS.Platform): string[] {
@@ -24,13 +24,7 @@ export function mcpLines(config: McpConfig, platform: NodeJS.Platform): string[]
   ];
 }
 
-export interface InstallOutcome {
-  record: InstallRecord;
-  notes: string[];
-  registered: Registration[];
-}
-
-export function installText(outcome: InstallOutcome, config: McpConfig, platform: NodeJS.Platform): string {
+export function installText(outcome: ReturnType<typeof install>, config: McpConfig, platform: NodeJS.Platform): string {
   const { record, notes, registered } = outcome;
   const lines = [
     'Skillpin host installed.',

@@ -12,7 +12,7 @@ import { readJson, removeIfEmpty, writeFileAtomic } from './atomic';
 import { removeSkill } from './handlers';
 import { withLock } from './lock';
 import { MANIFEST_FILE, manifestPlaces, registryPlaces } from './manifest-places';
-import { Mirror, partitionOfRecord } from './mirror';
+import { formerPartitions, Mirror, partitionOfRecord } from './mirror';
 import { sweepUnlisted } from './sweep';
 import { installFile, mirrorDir, type Places } from './places';
 
@@ -41,12 +41,9 @@ export interface InstallRecord {
 
 const CHROME_ID = /^[a-p]{32}$/;
 
-/** The folders of this family install-host writes (the table's places whose browser is here, or marked always). */
-const writtenDirs = (p: Places, family: BrowserFamily): string[] => manifestPlaces(p).flatMap((m) => (m.family === family && m.written ? [m.dir] : []));
-
-/** The Chromium-family manifest folders: each --chrome-profile's, then the table's. */
+/** The Chromium-family manifest folders: each --chrome-profile's, then the table's that install-host writes (the browser is here, or marked always). */
 export function chromeManifestDirs(p: Places, profiles: string[]): string[] {
-  return [...profiles.map((d) => join(d, 'NativeMessagingHosts')), ...writtenDirs(p, 'chromium')];
+  return [...profiles.map((d) => join(d, 'NativeMessagingHosts')), ...manifestPlaces(p).flatMap((m) => (m.family === 'chromium' && m.written ? [m.dir] : []))];
 }
 
 /** The registry keys (per user) whose default value names the manifest, on Windows: every one of the table. */
@@ -97,13 +94,8 @@ export interface Registration {
   at: string;
 }
 
-/** What one install-host run wrote, as it goes. */
-interface Written {
-  files: string[];
-  registry: string[];
-  /** Folders outside the data folder that did not exist before, made for a manifest. */
-  folders: string[];
-}
+/** What one install-host run wrote, as it goes (folders: those outside the data folder that did not exist before, made for a manifest). */
+type Written = Required<Pick<InstallRecord, 'files' | 'registry' | 'folders'>>;
 
 /** The folders from `dir` up to (not including) `stop` that are not there yet, deepest first. */
 function missingFolders(dir: string, stop: string): string[] {
@@ -121,11 +113,8 @@ function writeManifests(p: Places, o: InstallOptions, launcher: string, w: Writt
     w.files.push(path);
     registered.push({ browser, family, at: path });
   };
-  const chromium = o.chromeIds.length > 0 ? { ...base, allowed_origins: o.chromeIds.map((id) => `chrome-extension://${id}/`) } : null;
-  const byFamily: [BrowserFamily, unknown][] = [
-    ...(chromium === null ? [] : [['chromium', chromium] as [BrowserFamily, unknown]]),
-    ['firefox', { ...base, allowed_extensions: [FIREFOX_EXTENSION_ID] }],
-  ];
+  const byFamily: [BrowserFamily, unknown][] = [['firefox', { ...base, allowed_extensions: [FIREFOX_EXTENSION_ID] }]];
+  if (o.chromeIds.length > 0) byFamily.unshift(['chromium', { ...base, allowed_origins: o.chromeIds.map((id) => `chrome-extension://${id}/`) }]);
   for (const [family, manifest] of byFamily) {
     if (family === 'chromium') for (const profile of o.chromeProfiles) put(`Chrome profile ${profile}`, family, join(profile, 'NativeMessagingHosts', MANIFEST_FILE), manifest, dirname(profile));
     for (const place of manifestPlaces(p)) if (place.family === family && place.written) put(place.browser, family, join(place.dir, MANIFEST_FILE), manifest, p.home);
@@ -149,17 +138,15 @@ function writeProgram(p: Places, o: InstallOptions, w: Written): string {
   const program = join(binDir, 'skillpin.mjs');
   copyFileSync(o.program, program);
   w.files.push(program);
+  const writeLauncher = (path: string, command?: string): void => {
+    writeFileAtomic(path, Buffer.from(launcherText(p, program, o, command)), 0o700);
+    if (p.platform !== 'win32') chmodSync(path, 0o700);
+    w.files.push(path);
+  };
   const launcher = join(binDir, p.platform === 'win32' ? 'skillpin-native-host.cmd' : 'skillpin-native-host');
-  writeFileAtomic(launcher, Buffer.from(launcherText(p, program, o)), 0o700);
-  if (p.platform !== 'win32') chmodSync(launcher, 0o700);
-  w.files.push(launcher);
-  if (p.platform !== 'win32') {
-    // The command MCP clients start (`<data>/bin/skillpin mcp`): it finds a Node.js the same way.
-    const general = join(binDir, 'skillpin');
-    writeFileAtomic(general, Buffer.from(launcherText(p, program, o, '')), 0o700);
-    chmodSync(general, 0o700);
-    w.files.push(general);
-  }
+  writeLauncher(launcher);
+  // The command MCP clients start (`<data>/bin/skillpin mcp`): it finds a Node.js the same way.
+  if (p.platform !== 'win32') writeLauncher(join(binDir, 'skillpin'), '');
   return launcher;
 }
 
@@ -229,7 +216,7 @@ export function uninstall(p: Places, run: (command: string, args: string[]) => v
 /** Every skill of every browser profile with its agent copies, then copies no record names, then the mirror folder. */
 function removeMirror(p: Places, mirror: Mirror): number {
   const records = mirror.records();
-  const partitions = new Set([...mirror.partitions(), ...records.flatMap((r) => (r.formerPartition !== undefined ? [r.formerPartition] : []))]);
+  const partitions = new Set([...mirror.partitions(), ...formerPartitions(records)]);
   for (const record of records) {
     const partition = partitionOfRecord(record);
     removeSkill({ places: p, mirror, caller: record.caller, profile: record.profile ?? null, partition, now: () => Date.now() }, record);

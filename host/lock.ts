@@ -8,8 +8,9 @@
 // process taken it over meanwhile, it is put back. Releasing removes the lock only while it still
 // holds this process's own token.
 import { randomBytes } from 'node:crypto';
-import { appendFileSync, closeSync, fsyncSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeSync } from 'node:fs';
+import { appendFileSync, closeSync, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import { namesIn } from './atomic';
 
 const WAIT_STEP_MS = 50;
 const WAIT_STEPS = 200;
@@ -37,8 +38,6 @@ const readOr = (file: string): string | null => {
     return null;
   }
 };
-
-const pidOf = (text: string): number => Number.parseInt(text.split(' ')[0] ?? '', 10);
 
 /** Writes `text` to a fresh temporary file beside the lock and links it to `file`: true when this made the lock. */
 function createWhole(file: string, text: string): boolean {
@@ -87,7 +86,7 @@ function tryTake(file: string, token: string): boolean {
   if (createWhole(file, token)) return true;
   const holder = readOr(file);
   if (holder === null) return false;
-  const pid = pidOf(holder);
+  const pid = Number.parseInt(holder.split(' ')[0] ?? '', 10);
   if (Number.isSafeInteger(pid) && pid > 0 && alive(pid)) return false;
   clearStale(file, holder);
   return false;
@@ -117,16 +116,9 @@ function release(file: string, token: string): void {
 
 /** Removes the temporary and set-aside lock files of processes that are gone (a crash while taking or releasing). */
 function clearLockLeftovers(mirrorRoot: string): void {
-  let names: string[] = [];
-  try {
-    names = readdirSync(mirrorRoot).filter((n) => n.startsWith('.lock.'));
-  } catch {
-    return;
-  }
-  for (const name of names) {
+  for (const name of namesIn(mirrorRoot).filter((n) => n.startsWith('.lock.'))) {
     const pid = Number.parseInt(name.split('.').find((part) => /^\d+$/.test(part)) ?? '', 10);
-    if (Number.isSafeInteger(pid) && pid > 0 && pid !== process.pid && alive(pid)) continue;
-    if (pid === process.pid) continue;
+    if (pid === process.pid || (Number.isSafeInteger(pid) && pid > 0 && alive(pid))) continue;
     rmSync(join(mirrorRoot, name), { force: true });
   }
 }

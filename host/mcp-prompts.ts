@@ -65,7 +65,7 @@ function summaryOf(name: string, skill: ServedSkill): Record<string, unknown> {
   };
 }
 
-function served(mirror: Mirror, name: unknown): { name: string; skill: ServedSkill } {
+function served(mirror: Mirror, name: unknown): ServedSkill {
   if (typeof name !== 'string') throw new McpError(ErrorCode.InvalidParams, 'The skill name must be a string.');
   const skill = promptNames(buildCatalog(mirror).skills).get(name);
   if (skill === undefined)
@@ -73,12 +73,7 @@ function served(mirror: Mirror, name: unknown): { name: string; skill: ServedSki
       ErrorCode.InvalidParams,
       `No skill named "${name}" is served: it is not in the mirror, its files do not match the approved digests, or it needs a confirmation that was not given.`,
     );
-  return { name, skill };
-}
-
-/** Reads one file of a served skill, checked against its approved digest now; null when it is not there or differs. */
-function checkedFile(mirror: Mirror, skill: ServedSkill, path: string): Buffer | null {
-  return mirror.verifiedFile(skill.record, path);
+  return skill;
 }
 
 const READ_SCHEMA = {
@@ -97,12 +92,13 @@ function callTool(mirror: Mirror, name: string, args: Record<string, unknown> | 
     return { content: [{ type: 'text' as const, text: JSON.stringify({ skills }, null, 2) }], structuredContent: { skills } };
   }
   if (name !== READ_TOOL) throw new McpError(ErrorCode.InvalidParams, `Unknown tool ${name}.`);
-  const { skill } = served(mirror, args?.skill);
+  const skill = served(mirror, args?.skill);
   const path = args?.path;
   if (typeof path !== 'string' || !skill.record.files.some((f) => f.path === path)) {
     return { isError: true, content: [{ type: 'text' as const, text: `The skill has no file ${JSON.stringify(path)}; ${LIST_TOOL} lists its files.` }] };
   }
-  const bytes = checkedFile(mirror, skill, path);
+  // Read and checked against its approved digest now.
+  const bytes = mirror.verifiedFile(skill.record, path);
   if (bytes === null) return { isError: true, content: [{ type: 'text' as const, text: `${path} is not served: its bytes on disk do not match the approved digest.` }] };
   // The provenance first, then the file exactly as approved (text, or an embedded resource for bytes).
   const content = contentOf(path, bytes);
@@ -121,8 +117,8 @@ export function addPromptsAndTools(server: Server, mirror: Mirror): void {
     })),
   }));
   server.setRequestHandler(GetPromptRequestSchema, (request) => {
-    const { skill } = served(mirror, request.params.name);
-    const bytes = checkedFile(mirror, skill, 'SKILL.md');
+    const skill = served(mirror, request.params.name);
+    const bytes = mirror.verifiedFile(skill.record, 'SKILL.md');
     if (bytes === null) throw new McpError(ErrorCode.InvalidParams, 'The skill is not served: its SKILL.md on disk does not match the approved digest.');
     const text = `${provenanceLine(skill)}\n\n${new TextDecoder('utf-8', { fatal: false }).decode(bytes)}`;
     return { description: skill.frontmatter.description as string, messages: [{ role: 'user' as const, content: { type: 'text' as const, text } }] };

@@ -25,14 +25,8 @@ const ReadDirectory = z.object({ method: z.literal('resources/directory/read'), 
 
 function verificationMeta(skill: ServedSkill): Record<string, unknown> {
   const r = skill.record;
-  return {
-    [`${META_PREFIX}origin`]: r.origin,
-    [`${META_PREFIX}url`]: r.url,
-    [`${META_PREFIX}verification`]: r.verification,
-    [`${META_PREFIX}keyFingerprint`]: r.keyFingerprint,
-    [`${META_PREFIX}approvedAt`]: new Date(r.approvedAt).toISOString(),
-    [`${META_PREFIX}archiveSha256`]: r.archiveSha256,
-  };
+  const facts = { origin: r.origin, url: r.url, verification: r.verification, keyFingerprint: r.keyFingerprint, approvedAt: new Date(r.approvedAt).toISOString(), archiveSha256: r.archiveSha256 };
+  return Object.fromEntries(Object.entries(facts).map(([name, value]) => [`${META_PREFIX}${name}`, value]));
 }
 
 const orderedFiles = (skill: ServedSkill) => [...skill.record.files].sort((a, b) => (a.path === 'SKILL.md' ? -1 : b.path === 'SKILL.md' ? 1 : a.path < b.path ? -1 : 1));

@@ -7,8 +7,8 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { type AgentId, isAgentId } from '../lib/desktop/protocol/limits';
-import type { SkillFacts } from '../lib/desktop/protocol/wire';
-import { clearLeftovers, OLD_PREFIX, readJson, writeFileAtomic, writeTreeAtomic } from './atomic';
+import type { SkillFacts, WireFile } from '../lib/desktop/protocol/wire';
+import { clearLeftovers, namesIn, OLD_PREFIX, readJson, writeFileAtomic, writeTreeAtomic } from './atomic';
 import { HOST_VERSION } from './version';
 
 export const RECORD_FILE = 'record.json';
@@ -16,11 +16,7 @@ export const FILES_DIR = 'files';
 const KEY = /^[0-9a-f]{64}$/;
 const PARTITION = /^[0-9a-f]{16}$/;
 
-export interface RecordFile {
-  path: string;
-  sha256: string;
-  size: number;
-}
+export type RecordFile = Omit<WireFile, 'data'>;
 
 export interface MirrorRecord extends SkillFacts {
   format: 1;
@@ -53,6 +49,9 @@ export function partitionOf(caller: string, profile: string | null = null): stri
 }
 
 export const partitionOfRecord = (r: Pick<MirrorRecord, 'caller' | 'profile'>): string => partitionOf(r.caller, r.profile ?? null);
+
+/** The partitions the records were adopted from (formerPartition). */
+export const formerPartitions = (records: readonly MirrorRecord[]): string[] => records.flatMap((r) => (r.formerPartition !== undefined ? [r.formerPartition] : []));
 
 /**
  * The rules agent copies are judged by are this program's (its paths, grants and confirmation
@@ -126,13 +125,8 @@ export class Mirror {
     const out: MirrorRecord[] = [];
     for (const part of parts) {
       const dir = join(this.root, part);
-      let names: string[] = [];
-      try {
-        names = readdirSync(dir);
-      } catch {
-        continue;
-      }
-      for (const key of names.filter((n) => KEY.test(n)).sort()) {
+      const keys = namesIn(dir).filter((n) => KEY.test(n));
+      for (const key of keys.sort()) {
         const record = this.read(join(dir, key), key);
         if (record !== null && partitionOfRecord(record) === part) out.push(record);
       }
@@ -142,13 +136,9 @@ export class Mirror {
 
   /** The partition folders the mirror has. */
   partitions(): string[] {
-    try {
-      return readdirSync(this.root)
-        .filter((n) => PARTITION.test(n))
-        .sort();
-    } catch {
-      return [];
-    }
+    return namesIn(this.root)
+      .filter((n) => PARTITION.test(n))
+      .sort();
   }
 
   /** True when the partition's copies were last judged by this version of the program (never, for a partition a host before 1.1.0 wrote). */
@@ -171,8 +161,8 @@ export class Mirror {
   }
 
   /** Stores a skill's files and record in one swap: the old copy, if any, is replaced whole. */
-  store(record: MirrorRecord, files: { path: string; bytes: Uint8Array }[]): void {
-    const tree = files.map((f) => ({ path: `${FILES_DIR}/${f.path}`, bytes: f.bytes }));
+  store(record: MirrorRecord, files: ReadonlyMap<string, Uint8Array>): void {
+    const tree = [...files].map(([path, bytes]) => ({ path: `${FILES_DIR}/${path}`, bytes }));
     tree.push({ path: RECORD_FILE, bytes: Buffer.from(JSON.stringify(record, null, 2)) });
     writeTreeAtomic(this.partitionDir(partitionOfRecord(record)), record.key, tree, { dir: 0o700, file: 0o600 });
   }

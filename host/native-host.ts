@@ -8,13 +8,11 @@ import { MAX_MESSAGE_TO_HOST } from '../lib/desktop/protocol/limits';
 import { type HostReply, parseHostRequest } from '../lib/desktop/protocol/wire';
 import { decodeJson, encodeFrame, FrameReader } from './framing';
 import { handle } from './handlers';
+import type { InstallRecord } from './install';
 import { Mirror, partitionOf } from './mirror';
 import { installFile, mirrorDir, type Places } from './places';
 
-export interface InstalledIds {
-  chromeIds: string[];
-  firefoxIds: string[];
-}
+type InstalledIds = Pick<InstallRecord, 'chromeIds' | 'firefoxIds'>;
 
 /** The extension ids the host was installed for; none when install-host never ran. */
 export function installedIds(places: Places): InstalledIds {
@@ -56,11 +54,6 @@ export interface AnswerContext {
 
 const GONE = 'Skillpin’s desktop program was uninstalled while it was running; nothing was written. Install it again to use desktop agents.';
 
-/** After uninstall-host: the folders a waiting write may have made again, removed when empty. */
-function tidyAfterUninstall(places: Places): void {
-  for (const dir of [mirrorDir(places), places.dataDir]) removeIfEmpty(dir);
-}
-
 /** Answers one frame's bytes. Exported for the tests that feed frames without a process. */
 export function answer(bytes: Buffer, ctx: AnswerContext): HostReply {
   const json = decodeJson(bytes);
@@ -74,7 +67,8 @@ export function answer(bytes: Buffer, ctx: AnswerContext): HostReply {
   const hostCtx = { places: ctx.places, mirror: new Mirror(mirrorDir(ctx.places)), caller: ctx.caller, profile, partition: partitionOf(ctx.caller, profile), now: ctx.now, installed };
   try {
     const reply = handle(hostCtx, parsed.value);
-    if (reply.type === 'error' && reply.code === 'not-installed') tidyAfterUninstall(ctx.places);
+    // After uninstall-host: the folders a waiting write may have made again, removed when empty.
+    if (reply.type === 'error' && reply.code === 'not-installed') for (const dir of [mirrorDir(ctx.places), ctx.places.dataDir]) removeIfEmpty(dir);
     return reply;
   } catch (error) {
     const busy = (error as { code?: string }).code === 'busy';

@@ -13,7 +13,7 @@ import { baseFolderName, folderCandidates } from '../lib/desktop/protocol/names'
 import type { AgentOutcome, AgentRequest } from '../lib/desktop/protocol/wire';
 import { parseFrontmatter } from '../lib/parse/skill-md';
 import { removeIfEmpty } from './atomic';
-import { agentRoot, copyUnchanged, inspect, ownsProvenance, removeCopy, writeCopy } from './agents';
+import { agentRoot, copyUnchanged, inspect, ownerOf, ownsProvenance, removeCopy, writeCopy } from './agents';
 import type { Mirror, MirrorRecord } from './mirror';
 import type { Places } from './places';
 
@@ -42,12 +42,6 @@ export const outcome = (record: MirrorRecord, agent: AgentId, state: AgentOutcom
 /** Tests only: SKILLPIN_TEST_CRASH names a moment at which the process dies at once (as a kill -9 would). */
 export function crashPoint(name: string): void {
   if (process.env.SKILLPIN_TEST_CRASH === name) process.kill(process.pid, 'SIGKILL');
-}
-
-/** The record (of any browser) that lists `<agent>/<folder>` as its copy and that the provenance names, if one does. */
-function ownerOf(all: readonly MirrorRecord[], agent: AgentId, folder: string, st: ReturnType<typeof inspect>): MirrorRecord | undefined {
-  if (st.kind !== 'skillpin') return undefined;
-  return all.find((r) => ownsProvenance(r, st.provenance) && r.agents.some((a) => a.agent === agent && a.folder === folder));
 }
 
 /** Removes this record's copy for `agent`, if the host wrote one. */
@@ -95,7 +89,7 @@ function freshCopy(ctx: HostContext, record: MirrorRecord, agent: AgentId, files
       continue;
     }
     if (st.kind === 'skillpin') {
-      const owner = ownerOf(all, agent, name, st);
+      const owner = ownerOf(all, agent, name, st.provenance);
       if (owner === undefined) {
         if (name === base) return outcome(record, agent, 'name-taken', name, `${root}/${name} carries a Skillpin provenance file but no mirrored skill lists it; nothing was written.`);
         continue;
@@ -115,10 +109,8 @@ function freshCopy(ctx: HostContext, record: MirrorRecord, agent: AgentId, files
 /** What a skill grants, as the confirmation rule reads it; null when it needs no confirmation. */
 export function grantsNeedingConfirmation(files: ReadonlyMap<string, Uint8Array>): string | null {
   // Judged by the bytes as well as the names, as the extension's plan judges them.
-  const grants = grantsOf(
-    files.get('SKILL.md') ?? new Uint8Array(0),
-    [...files].map(([path, bytes]) => ({ path, bytes })),
-  );
+  const reviewed = [...files].map(([path, bytes]) => ({ path, bytes }));
+  const grants = grantsOf(files.get('SKILL.md') ?? new Uint8Array(0), reviewed);
   if (!needsConfirmation(grants)) return null;
   return [...grants.tools.map((t) => `frontmatter "${t}"`), ...grants.scripts.slice(0, 5)].join(', ');
 }

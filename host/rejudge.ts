@@ -31,16 +31,16 @@ function explain(o: AgentOutcome | null, reason: string, since: string): AgentOu
 export function rejudge(ctx: HostContext, entries: readonly SyncEntry[]): AgentOutcome[] {
   const wanted = new Map(entries.map((e) => [skillKey(e), e]));
   const out: AgentOutcome[] = [];
+  const drop = (record: MirrorRecord, agent: MirrorRecord['agents'][number], reason: string): void => {
+    const since = writtenAt(ctx, agent);
+    const o = explain(dropCopy(ctx, record, agent.agent), reason, since);
+    if (o !== null) out.push(o);
+  };
   for (const record of ctx.mirror.records(ctx.partition)) {
-    const metadata = record.files.map((f) => metadataIn(f.path)).find((m) => m !== null) ?? null;
-    if (metadata !== null) {
-      const path = record.files.find((f) => metadataIn(f.path) !== null)?.path ?? metadata;
-      const reason = `it held version-control metadata (${path}), which can run commands (git, run in that folder by an agent, an editor or a shell prompt, runs what a .git/config names), and Skillpin no longer places such files in agent folders`;
-      for (const a of [...record.agents]) {
-        const since = writtenAt(ctx, a);
-        const o = explain(dropCopy(ctx, record, a.agent), reason, since);
-        if (o !== null) out.push(o);
-      }
+    const metadata = record.files.find((f) => metadataIn(f.path) !== null);
+    if (metadata !== undefined) {
+      const reason = `it held version-control metadata (${metadata.path}), which can run commands (git, run in that folder by an agent, an editor or a shell prompt, runs what a .git/config names), and Skillpin no longer places such files in agent folders`;
+      for (const a of [...record.agents]) drop(record, a, reason);
       ctx.mirror.remove(record);
       continue;
     }
@@ -52,9 +52,7 @@ export function rejudge(ctx: HostContext, entries: readonly SyncEntry[]): AgentO
     for (const a of [...record.agents]) {
       const request = entry?.revision === record.revision ? entry.agents.find((r) => r.agent === a.agent) : undefined;
       if (request !== undefined && request.confirmedRevision === record.revision) continue;
-      const since = writtenAt(ctx, a);
-      const o = explain(dropCopy(ctx, record, a.agent), `it grants tools or carries scripts (${what}) and the current rules need your confirmation for that, which was not given`, since);
-      if (o !== null) out.push(o);
+      drop(record, a, `it grants tools or carries scripts (${what}) and the current rules need your confirmation for that, which was not given`);
     }
     if (record.agents.length !== before) ctx.mirror.rewrite(record);
   }

@@ -3,21 +3,12 @@
 // an agent's skills folder whose provenance names one of the host's partitions but that no
 // mirror record lists. Every sync (so every withdrawal and key revocation) and uninstall-host look
 // for them and remove them as they remove any copy: files the user changed or added stay.
-import { readdirSync } from 'node:fs';
 import { AGENT_IDS, type AgentId } from '../lib/desktop/protocol/limits';
-import type { AgentOutcome } from '../lib/desktop/protocol/wire';
-import { isHttpOrigin } from '../lib/desktop/protocol/wire';
-import { agentRoot, inspect, ownsProvenance, removeCopy } from './agents';
+import { type AgentOutcome, isHttpOrigin } from '../lib/desktop/protocol/wire';
+import { namesIn } from './atomic';
+import { agentRoot, inspect, ownerOf, removeCopy } from './agents';
 import type { MirrorRecord } from './mirror';
 import type { Places } from './places';
-
-function folders(root: string): string[] {
-  try {
-    return readdirSync(root).filter((n) => !n.startsWith('.'));
-  } catch {
-    return [];
-  }
-}
 
 /**
  * Removes every copy in the agent folders whose provenance names one of `partitions` and that no
@@ -27,11 +18,10 @@ export function sweepUnlisted(places: Places, partitions: ReadonlySet<string>, r
   const out: AgentOutcome[] = [];
   for (const agent of AGENT_IDS) {
     const root = agentRoot(places, agent);
-    for (const name of folders(root)) {
+    for (const name of namesIn(root).filter((n) => !n.startsWith('.'))) {
       const st = inspect(root, name);
       if (st.kind !== 'skillpin' || !partitions.has(st.provenance.partition)) continue;
-      const listed = records.some((r) => ownsProvenance(r, st.provenance) && r.agents.some((a) => a.agent === agent && a.folder === name));
-      if (listed) continue;
+      if (ownerOf(records, agent, name, st.provenance) !== undefined) continue;
       const { kept } = removeCopy(root, name, st.provenance);
       const p = st.provenance;
       if (isHttpOrigin(p.origin) && typeof p.url === 'string' && p.url.length <= 4096) out.push(sweptOutcome(p.origin, p.url, agent, name, kept));

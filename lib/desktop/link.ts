@@ -3,10 +3,9 @@
 // latest plan: hello, sync, then a put for each skill the host lacks. A run that loses the host
 // halfway is tried again after a growing pause; a host that is not installed (or not allowed)
 // is a state the options page shows, not retried until the next change or an explicit retry.
-import { type AgentId, compareVersions, MAX_MESSAGE_TO_BROWSER, MIN_HOST_VERSION, NATIVE_HOST_NAME, PROTOCOL_VERSION } from './protocol/limits';
+import { compareVersions, MAX_MESSAGE_TO_BROWSER, MIN_HOST_VERSION, NATIVE_HOST_NAME, PROTOCOL_VERSION } from './protocol/limits';
 import type { DesktopAgentId } from './protocol/agents';
-import type { MirrorPlan } from './outbox';
-import { putMessage } from './outbox';
+import { type MirrorPlan, putMessage } from './outbox';
 import type { AgentOutcome, HostReply, SkillRef } from './protocol/wire';
 import { parseHostReply } from './replies';
 
@@ -36,11 +35,8 @@ export interface LinkDeps {
   profile?(): Promise<string>;
 }
 
-export interface HostFolder {
-  agent: AgentId;
-  folder: string;
-  present: boolean;
-}
+/** An agent folder as the host's greeting names it (present: the agent's own folder exists). */
+export type HostFolder = Extract<HostReply, { type: 'hello' }>['agents'][number];
 
 export interface MirrorSummary {
   held: number;

@@ -76,15 +76,7 @@ async function planOne(skill: MirrorableSkill, choices: AgentChoices): Promise<P
   const facts = factsOf(skill);
   const revision = skillRevision({ ...facts, files });
   const skillMd = files.find((f) => f.path === 'SKILL.md')?.bytes ?? new Uint8Array(0);
-  const needs =
-    skill.grantsTools ||
-    skill.hasScripts ||
-    needsConfirmation(
-      grantsOf(
-        skillMd,
-        files.map((f) => ({ path: f.path, bytes: f.bytes })),
-      ),
-    );
+  const needs = skill.grantsTools || skill.hasScripts || needsConfirmation(grantsOf(skillMd, skill.files));
   const agents = choices.agents.map((agent) => ({ agent, confirmedRevision: needs && (skill.confirmed === true || choices.confirmed(ref, agent, revision)) ? revision : null }));
   const confirmedRevision = needs && (skill.confirmed === true || skillConfirmedBy(choices, ref, revision)) ? revision : null;
   return {

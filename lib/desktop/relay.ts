@@ -43,7 +43,7 @@ export interface CarriedPort extends NativePort {
  */
 export class Carrier {
   private next = 1;
-  private readonly ports = new Map<number, { port: CarriedPort & { reason: string | null }; messages: ((m: unknown) => void)[]; closed: (reason: string | null) => void }>();
+  private readonly ports = new Map<number, { messages: ((m: unknown) => void)[]; closed: (reason: string | null) => void }>();
   /** The carrier said it can open native ports. */
   ready = false;
   gone = false;
@@ -100,7 +100,7 @@ export class Carrier {
       port.reason = reason;
       for (const l of disconnects) l(port);
     };
-    this.ports.set(n, { port, messages, closed });
+    this.ports.set(n, { messages, closed });
     send({ kind: 'open', n, name });
     return port;
   }

@@ -11,13 +11,7 @@ const string = text(4096);
 const id = z.int().check(z.nonnegative());
 const agent = z.custom<AgentId>(isAgentId);
 const ref = { origin: z.custom<string>(isHttpOrigin), url: string };
-const outcome = z.object({
-  ...ref,
-  agent,
-  state: z.enum(AGENT_STATES),
-  folder: z.nullable(string),
-  message: z.nullable(string),
-});
+const outcome = z.object({ ...ref, agent, state: z.enum(AGENT_STATES), folder: z.nullable(string), message: z.nullable(string) });
 const held = z.object({ ...ref, name: string, revision: string, verification: z.enum(VERIFICATIONS), approvedAt: id, agents: z.array(z.object({ agent, folder: string })) });
 const errorCode = z.enum(ERROR_CODES);
 

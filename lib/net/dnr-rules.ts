@@ -122,14 +122,6 @@ export function createPermits(update: (change: RuleChange) => Promise<void>, opt
   const forget = (href: string, h: Held): void => {
     if (held.get(href) === h) held.delete(href);
   };
-  const drop = (href: string, h: Held): void => {
-    forget(href, h);
-    // A rule that could not be removed keeps its id out of reuse (install() clears it at the next start).
-    void run({ removeRuleIds: [h.id] }).then(
-      () => freeIds.push(h.id),
-      () => undefined,
-    );
-  };
 
   /** The held permit for `href`, its rule asked for when there is none. */
   const take = (href: string): Held => {
@@ -143,7 +135,13 @@ export function createPermits(update: (change: RuleChange) => Promise<void>, opt
   /** One hold given up; the rule goes with the last. */
   const give = (href: string, h: Held): void => {
     h.count -= 1;
-    if (h.count === 0) drop(href, h);
+    if (h.count !== 0) return;
+    forget(href, h);
+    // A rule that could not be removed keeps its id out of reuse (install() clears it at the next start).
+    void run({ removeRuleIds: [h.id] }).then(
+      () => freeIds.push(h.id),
+      () => undefined,
+    );
   };
 
   return {

@@ -6,9 +6,9 @@
 import type { FetchLike } from '../types';
 import type { FetchResult } from './fetch-result';
 import { LIMITS } from './limits';
-import { keyOf, UNRESOLVED, type RequestGuard, type RequestWatch } from './request-guard';
-import { checkArtifactUrl } from './url-safety';
-import { absent, blocked, discardBody, parseUrl, transient, type RequestCtx } from './fetch-request';
+import { keyOf, UNRESOLVED, type RequestGuard, type RequestWatch, type WatchedChain } from './request-guard';
+import { absent, blocked, discardBody, transient, type RequestCtx } from './fetch-request';
+import { checkArtifactUrl, parseUrl } from './url-safety';
 
 const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
 
@@ -40,6 +40,17 @@ export function judgeChain(c: RequestCtx, urls: readonly string[]): FetchResult 
   return null;
 }
 
+/**
+ * The verdict on the chain the browser reported for a request it followed: a hop refused for an
+ * unresolved host is transient, then a hop failing judgeChain, then any other refusal; null when none.
+ */
+function chainVerdict(c: RequestCtx, chain: WatchedChain | null): FetchResult | null {
+  if (chain?.refused?.reason === UNRESOLVED) return transient(c, 'network');
+  const verdict = chain ? judgeChain(c, chain.urls) : null;
+  if (verdict) return verdict;
+  return chain?.refused ? blocked(c, chain.refused.reason) : null;
+}
+
 /** Watches the extension's request for `url` on behalf of `c`; null when the browser could not be made ready. */
 export async function watchFor(c: RequestCtx, url: URL, requestGuard: RequestGuard): Promise<RequestWatch | null> {
   try {
@@ -66,10 +77,8 @@ export async function followGuarded(c: RequestCtx, fetch: FetchLike, requestGuar
       res = await c.race(fetch(c.requested.href, { ...c.init, redirect: 'follow' }));
     } catch {
       const chain = await watch.settled();
-      if (chain?.refused?.reason === UNRESOLVED) return { result: transient(c, 'network') };
-      const verdict = chain ? judgeChain(c, chain.urls) : null;
+      const verdict = chainVerdict(c, chain);
       if (verdict) return { result: verdict };
-      if (chain?.refused) return { result: blocked(c, chain.refused.reason) };
       if (c.timedOut()) return { result: transient(c, 'timeout') };
       // Chromium reports a loop or more than 20 hops only as a network error (the Fetch
       // standard's redirect limit: https://fetch.spec.whatwg.org/#http-redirect-fetch).
@@ -80,17 +89,11 @@ export async function followGuarded(c: RequestCtx, fetch: FetchLike, requestGuar
     if (!res.redirected && final.href === c.requested.href) return { response: res, current: c.requested, redirects: 0 };
     // Redirected: the bytes are used only when the browser showed every hop and each passes.
     const chain = await watch.settled();
-    if (chain?.refused?.reason === UNRESOLVED) {
-      discardBody(res);
-      return { result: transient(c, 'network') };
-    }
     const seenAll = chain !== null && chain.urls.length > 1 && keyOf(chain.urls[chain.urls.length - 1] ?? '') === final.href;
-    const verdict = chain ? judgeChain(c, chain.urls) : null;
-    if (verdict || !seenAll || chain?.refused) {
+    const verdict = chainVerdict(c, chain);
+    if (verdict || !seenAll) {
       discardBody(res);
-      if (verdict) return { result: verdict };
-      if (chain?.refused) return { result: blocked(c, chain.refused.reason) };
-      return { result: absent(c, 'redirect-blocked', final.href, res.status, res.headers.get('content-type')) };
+      return { result: verdict ?? absent(c, 'redirect-blocked', final.href, res.status, res.headers.get('content-type')) };
     }
     return { response: res, current: final, redirects: chain.urls.length - 1 };
   } finally {

@@ -8,7 +8,8 @@ import type { FetchResult } from './fetch-result';
 import { LIMITS } from './limits';
 import { UNRESOLVED, type RequestGuard, type RequestWatch } from './request-guard';
 import { needsAddressCheck, vetAddresses } from './dns-check';
-import { absent, blocked, discardBody, parseUrl, transient, type RequestCtx } from './fetch-request';
+import { absent, blocked, discardBody, transient, type RequestCtx } from './fetch-request';
+import { parseUrl } from './url-safety';
 import { checkHop, watchFor, type Followed } from './fetch-redirects';
 
 type Step = { response: Response; next: URL | null; status: number | null } | { result: FetchResult };

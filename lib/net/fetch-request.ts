@@ -3,7 +3,7 @@
 import { DOCUMENTS, isArtifactKind, type DocumentKind } from '../types';
 import type { FetchResult } from './fetch-result';
 import type { BoundedFetchOptions } from './fetch-options';
-import { checkArtifactUrl } from './url-safety';
+import { checkArtifactUrl, parseUrl } from './url-safety';
 
 /** Thrown into pending awaits when the request is aborted (timeout or caller). */
 class Aborted extends Error {}
@@ -13,16 +13,6 @@ export function discardBody(response: Response): void {
     if (response.body && !response.body.locked) response.body.cancel().catch(() => undefined);
   } catch {
     // The body is gone already; nothing to release.
-  }
-}
-
-export function parseUrl(text: string, base?: URL): URL | null {
-  try {
-    const u = base ? new URL(text, base) : new URL(text);
-    u.hash = '';
-    return u;
-  } catch {
-    return null;
   }
 }
 

@@ -34,13 +34,8 @@ export class ListenSets {
    */
   use(wanted: readonly string[]): { added: boolean; done(): void } {
     const keys = [...new Set(wanted.map((p) => (this.refused.has(p) ? BROAD : p)))];
-    let added = false;
-    const held: string[] = [];
-    for (const want of keys) {
-      const key = this.ensure(want);
-      if (key.added) added = true;
-      held.push(key.key);
-    }
+    const ensured = keys.map((want) => this.ensure(want));
+    const held = ensured.map((e) => e.key);
     for (const key of held) {
       this.deps.timers.clear(this.timers.get(key));
       this.timers.delete(key);
@@ -48,7 +43,7 @@ export class ListenSets {
     }
     let released = false;
     return {
-      added,
+      added: ensured.some((e) => e.added),
       done: () => {
         if (released) return;
         released = true;

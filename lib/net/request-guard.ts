@@ -14,6 +14,8 @@
 // Facts arrive as events whose order is not promised: each is filed under its request and its
 // URL, and a caller waits for the facts it needs (settled's `until`), never for an event order.
 
+import { parseUrl } from './url-safety';
+
 /** What fetch-bounded asks of the browser for one request. */
 export interface RequestGuard {
   /** Chrome: a manual redirect's Location is reported, and the fetch follows each hop itself. */
@@ -124,17 +126,6 @@ export interface RequestWatcher {
   open(): number;
 }
 
-/** Whether a request is the extension's own: outside any tab, made by one of its pages or its worker. */
-function ownRequests(extensionBase: string): (d: RequestDetails) => boolean {
-  // Compared as text: URL parsers differ on the origin of extension schemes.
-  const own = extensionBase.replace(/\/+$/, '');
-  return (d) => {
-    if (d.tabId !== -1) return false;
-    const from = d.initiator ?? d.originUrl ?? d.documentUrl ?? '';
-    return from === own || from.startsWith(`${own}/`);
-  };
-}
-
 function wakeAll(e: { wake: Array<() => void> }): void {
   for (const w of e.wake.splice(0)) w();
 }
@@ -156,35 +147,20 @@ function servedAddresses(): { remember(origin: string, ip: string): void; of(ori
 }
 
 function sameHost(url: string, origin: string): boolean {
-  try {
-    return new URL(url).hostname === new URL(origin).hostname;
-  } catch {
-    return false;
-  }
+  const host = parseUrl(url)?.hostname;
+  return host !== undefined && host === parseUrl(origin)?.hostname;
 }
 
 /** The URL as a request is made for it (no fragment); text that is no URL, as it is. */
 export function keyOf(url: string): string {
-  try {
-    const u = new URL(url);
-    u.hash = '';
-    return u.href;
-  } catch {
-    return url;
-  }
+  return parseUrl(url)?.href ?? url;
 }
 
 /** RequestGuard.reserve over the wiring's: unparseable URLs are left to their own request's checks. */
 function reserveFor(reserve: (urls: URL[]) => Promise<() => void>): (urls: readonly string[]) => Promise<() => void> {
   return async (urls) => {
-    const parsed: URL[] = [];
-    for (const u of urls) {
-      try {
-        parsed.push(new URL(u));
-      } catch {
-        // fetch-bounded refuses it before any request.
-      }
-    }
+    // A URL that does not parse is refused by fetch-bounded before any request.
+    const parsed = urls.map((u) => parseUrl(u)).filter((u) => u !== null);
     if (parsed.length === 0) return () => undefined;
     try {
       return await reserve(parsed);
@@ -195,7 +171,14 @@ function reserveFor(reserve: (urls: URL[]) => Promise<() => void>): (urls: reado
 }
 
 export function createRequestWatcher(opts: WatcherOptions): RequestWatcher {
-  const isOwn = ownRequests(opts.extensionBase);
+  // Compared as text: URL parsers differ on the origin of extension schemes.
+  const own = opts.extensionBase.replace(/\/+$/, '');
+  /** Whether a request is the extension's own: outside any tab, made by one of its pages or its worker. */
+  const isOwn = (d: RequestDetails): boolean => {
+    if (d.tabId !== -1) return false;
+    const from = d.initiator ?? d.originUrl ?? d.documentUrl ?? '';
+    return from === own || from.startsWith(`${own}/`);
+  };
   const pending = new Map<string, Entry[]>();
   const byRequest = new Map<string, Entry>();
   let live = 0;
@@ -256,9 +239,7 @@ export function createRequestWatcher(opts: WatcherOptions): RequestWatcher {
       (why) => (why ? (refuse(e, d.url, why) ?? { cancel: true }) : { cancel: false }),
       () => refuse(e, d.url, UNRESOLVED) ?? { cancel: true },
     );
-    if (opts.blocking) return vetted;
-    void vetted;
-    return undefined;
+    return opts.blocking ? vetted : undefined;
   };
 
   const onBeforeRedirect = (d: RequestDetails): void => {

@@ -16,15 +16,22 @@ export type UrlCheck = { ok: true } | { ok: false; code: string; message: string
 /** Characters that would make `http://<host>/` parse as something other than that host. */
 const NOT_A_HOST = /[/\\?#@\s]/;
 
+/** `text` (relative to `base`) as a URL without its fragment, or null when it is no URL. */
+export function parseUrl(text: string, base?: URL): URL | null {
+  try {
+    const u = base ? new URL(text, base) : new URL(text);
+    u.hash = '';
+    return u;
+  } catch {
+    return null;
+  }
+}
+
 function normalizeHost(hostname: string): string {
   let host = hostname.trim().toLowerCase();
   if (host === '' || NOT_A_HOST.test(host)) return host;
   if (host.includes(':') && !host.startsWith('[')) host = `[${host}]`;
-  try {
-    return new URL(`http://${host}/`).hostname;
-  } catch {
-    return host;
-  }
+  return parseUrl(`http://${host}/`)?.hostname ?? host;
 }
 
 /** IPv4 by the IANA special-purpose registry (RFC 6890 and its updates). */
@@ -52,15 +59,9 @@ function v4Of(hi: number, lo: number): HostClass {
 
 function parseV4(text: string): [number, number, number, number] | null {
   const parts = text.split('.');
-  if (parts.length !== 4) return null;
-  const out: number[] = [];
-  for (const part of parts) {
-    if (!/^\d{1,3}$/.test(part)) return null;
-    const n = Number(part);
-    if (n > 255) return null;
-    out.push(n);
-  }
-  return [out[0] ?? 0, out[1] ?? 0, out[2] ?? 0, out[3] ?? 0];
+  if (parts.length !== 4 || !parts.every((part) => /^\d{1,3}$/.test(part) && Number(part) <= 255)) return null;
+  const [a = 0, b = 0, c = 0, d = 0] = parts.map(Number);
+  return [a, b, c, d];
 }
 
 /** Parses IPv6 text (without brackets) into eight 16-bit groups, or null. */
@@ -152,12 +153,8 @@ export function classifyHost(hostname: string): HostClass {
 
 /** True when the origin's host is public. An unparseable origin is not public. */
 export function isPublicOrigin(origin: string): boolean {
-  let parsed: URL;
-  try {
-    parsed = new URL(origin);
-  } catch {
-    return false;
-  }
+  const parsed = parseUrl(origin);
+  if (!parsed) return false;
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return false;
   return classifyHost(parsed.hostname) === 'public';
 }
@@ -177,12 +174,8 @@ export function checkArtifactUrl(origin: string, url: URL): UrlCheck {
   if (url.username !== '' || url.password !== '') {
     return fail('url-credentials', 'A skill URL may not carry a user name or password.');
   }
-  let from: URL;
-  try {
-    from = new URL(origin);
-  } catch {
-    return fail('url-origin', `The origin "${origin}" is not a valid URL.`);
-  }
+  const from = parseUrl(origin);
+  if (!from) return fail('url-origin', `The origin "${origin}" is not a valid URL.`);
   if (from.protocol !== 'https:' && from.protocol !== 'http:') {
     return fail('url-origin', `The origin "${origin}" is not an http(s) origin.`);
   }

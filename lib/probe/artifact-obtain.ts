@@ -128,15 +128,11 @@ export async function obtain(ctx: ObtainContext, merged: MergedSkill, url: strin
     return { kind: 'bytes', bytes: r.bytes, contentType: r.contentType, finalUrl: r.finalUrl, entry: written };
   }
   if (r.kind === 'not-modified') {
-    if (usable) {
-      if (entry) ctx.view.putCache({ ...entry, storedAt: now, expiresAt: now + positiveTtlMs(r.cacheControl), failures: 0 });
-      return { kind: 'stored', stored: usable, why: 'not-modified', finalUrl: r.finalUrl };
-    }
-    if (failed && entry) {
-      const expiresAt = now + positiveTtlMs(r.cacheControl);
-      ctx.view.putCache({ ...entry, storedAt: now, expiresAt, failures: 0 });
-      return { kind: 'known-mismatch', failure: failed, why: 'not-modified', retryAfter: expiresAt, finalUrl: r.finalUrl };
-    }
+    // A 304 answers the validators of `entry`, sent only for a stored copy or a remembered failure.
+    const expiresAt = now + positiveTtlMs(r.cacheControl);
+    if (entry) ctx.view.putCache({ ...entry, storedAt: now, expiresAt, failures: 0 });
+    if (usable) return { kind: 'stored', stored: usable, why: 'not-modified', finalUrl: r.finalUrl };
+    if (failed) return { kind: 'known-mismatch', failure: failed, why: 'not-modified', retryAfter: expiresAt, finalUrl: r.finalUrl };
     return { kind: 'failed', failure: { status: 'fetch-failed', code: 'fetch-client-error', message: 'The server answered 304 but no verified copy is stored.' } };
   }
   if (r.kind === 'transient' && usable) return { kind: 'stored', stored: usable, why: 'stale', finalUrl: lastFinal };

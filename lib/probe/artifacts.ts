@@ -6,6 +6,7 @@
 // The steps of one skill live beside this file: obtaining the bytes (artifact-obtain.ts), checking
 // them against the listing (artifact-bytes.ts) and the signature (artifact-signature.ts).
 import { LIMITS } from '../net/limits';
+import { parseUrl } from '../net/url-safety';
 import { decodeUtf8 } from '../parse/decode';
 import type { MergedSkill } from '../parse/merge';
 import { compareMetadata, frontmatterUnreadable, parseFrontmatterText, type Frontmatter } from '../parse/skill-md';
@@ -61,9 +62,7 @@ function emptyOutcome(merged: MergedSkill, decision: StatusDecision, diagnostics
 
 /** The diagnostics a skill starts with: the merge's findings, then each candidate's. */
 function listingDiagnostics(merged: MergedSkill): Diagnostic[] {
-  const diagnostics: Diagnostic[] = [...(merged.diagnostics ?? [])];
-  for (const c of merged.candidates) diagnostics.push(...c.diagnostics);
-  return diagnostics;
+  return [...(merged.diagnostics ?? []), ...merged.candidates.flatMap((c) => c.diagnostics)];
 }
 
 /** The status facts known before any byte is obtained: the listing, the key (null when it is not known) and the approval. */
@@ -86,18 +85,6 @@ function statusBase(key: KeyOutcome | null, merged: Pick<MergedSkill, 'refusal' 
   };
 }
 
-/** A skill its listing refused, or whose URL cannot be used: no request (FORMATS.md §10 items 1–2). */
-function refusedOutcome(merged: MergedSkill, base: StatusFacts, diagnostics: Diagnostic[]): SkillOutcome {
-  const refusal = merged.refusal ?? { status: 'invalid' as const, code: 'url-unusable', message: 'The skill URL cannot be used.' };
-  return emptyOutcome(merged, decideStatus({ ...base, refusal }), diagnostics);
-}
-
-/** A skill past the per-origin limit: not fetched. */
-function overLimitOutcome(merged: MergedSkill, base: StatusFacts, diagnostics: Diagnostic[]): SkillOutcome {
-  const failure: Failure<'fetch-failed'> = { status: 'fetch-failed', code: 'skill-limit', message: `Only the first ${LIMITS.maxSkillsPerOrigin} skills of an origin are fetched.` };
-  return emptyOutcome(merged, decideStatus({ ...base, obtainFailure: failure }), diagnostics);
-}
-
 /** Reports a digest mismatch and, for bytes downloaded now, remembers it with their validators (rememberedFailure in artifact-obtain.ts). */
 async function noteMismatch(ctx: ArtifactPrelude, merged: MergedSkill, got: Obtained, digest: Examined['digest'], url: string, diagnostics: Diagnostic[]): Promise<void> {
   const hexes = [...new Set(merged.declared.map((d) => d.hex.toLowerCase()))];
@@ -109,13 +96,6 @@ async function noteMismatch(ctx: ArtifactPrelude, merged: MergedSkill, got: Obta
 }
 
 const NOT_CHECKED: SignatureCheck = { state: 'not-checked', message: null, failure: null };
-
-/** The signature of bytes that passed the digest and archive checks, against what is stored for their LF digest. */
-async function checkSignature(ctx: ArtifactContext, merged: MergedSkill, got: Obtained, url: string, skillMd: Uint8Array, ex: Examined): Promise<SignatureCheck> {
-  const digestLf = ex.digest.lfHex;
-  const known = got.kind === 'stored' ? got.stored : ctx.view.getSkill(url, digestLf, ex.archive?.filesDigest ?? '');
-  return signatureOf(ctx, merged)(skillMd, digestLf, known);
-}
 
 /** The SKILL.md decoded once, so that the frontmatter and the advisory flags read the same text. */
 function readText(skillMd: Uint8Array | null, merged: MergedSkill, url: string, diagnostics: Diagnostic[]): { text: string | null; frontmatter: Frontmatter | null } {
@@ -130,17 +110,8 @@ function readText(skillMd: Uint8Array | null, merged: MergedSkill, url: string, 
 
 /** The user-configured snapshot-v1 check (FORMATS.md §7) over the verified files. */
 function checkSnapshot(ctx: ArtifactContext, cfg: Settings['snapshotKeys'][number], files: Map<string, Uint8Array>, frontmatter: Frontmatter): Promise<SnapshotReport> {
-  return verifySnapshot({
-    files,
-    origin: ctx.origin,
-    skillId: cfg.skillId,
-    version: frontmatter.version,
-    versionIsNonString: frontmatter.versionIsNonString,
-    publicKey: cfg.publicKey,
-    signature: cfg.signature,
-    ...(cfg.revisionPin !== undefined ? { revisionPin: cfg.revisionPin } : {}),
-    ...(cfg.versionPin !== undefined ? { versionPin: cfg.versionPin } : {}),
-  });
+  // The configuration names the skill, its key and signature, and the pins it may set.
+  return verifySnapshot({ ...cfg, files, origin: ctx.origin, version: frontmatter.version, versionIsNonString: frontmatter.versionIsNonString });
 }
 
 /**
@@ -182,9 +153,14 @@ export async function processSkill(pre: ArtifactPrelude, keys: Promise<KeyOutcom
   const diagnostics = listingDiagnostics(merged);
   const url = merged.url;
   const approval = url ? pre.view.getApproval(url) : null;
-  if (merged.refusal || url === null || overLimit) {
-    const base = statusBase(await keys, merged, approval);
-    return overLimit && url !== null && !merged.refusal ? overLimitOutcome(merged, base, diagnostics) : refusedOutcome(merged, base, diagnostics);
+  if (merged.refusal || url === null) {
+    // Its listing refused it, or its URL cannot be used: no request (FORMATS.md §10 items 1–2).
+    const refusal = merged.refusal ?? { status: 'invalid' as const, code: 'url-unusable', message: 'The skill URL cannot be used.' };
+    return emptyOutcome(merged, decideStatus({ ...statusBase(await keys, merged, approval), refusal }), diagnostics);
+  }
+  if (overLimit) {
+    const obtainFailure: Failure<'fetch-failed'> = { status: 'fetch-failed', code: 'skill-limit', message: `Only the first ${LIMITS.maxSkillsPerOrigin} skills of an origin are fetched.` };
+    return emptyOutcome(merged, decideStatus({ ...statusBase(await keys, merged, approval), obtainFailure }), diagnostics);
   }
 
   const snapCfg = snapshotConfig(pre, merged);
@@ -204,7 +180,9 @@ export async function processSkill(pre: ArtifactPrelude, keys: Promise<KeyOutcom
   const { skillMd, digest } = ex;
 
   const bytesOk = !digest.mismatch && ex.archiveFailure === null && skillMd !== null;
-  const sig = skillMd && bytesOk ? await checkSignature(ctx, merged, got, url, skillMd, ex) : NOT_CHECKED;
+  // The signature of bytes that passed the digest and archive checks, against what is stored for their LF digest.
+  const known = got.kind === 'stored' ? got.stored : ctx.view.getSkill(url, digest.lfHex, ex.archive?.filesDigest ?? '');
+  const sig = skillMd && bytesOk ? await signatureOf(ctx, merged, skillMd, digest.lfHex, known) : NOT_CHECKED;
   const { text, frontmatter } = readText(skillMd, merged, url, diagnostics);
   const snapshot = snapCfg && bytesOk && ex.files && frontmatter ? await checkSnapshot(ctx, snapCfg, ex.files, frontmatter) : null;
   const decision = decideStatus({
@@ -253,12 +231,7 @@ export async function processSkill(pre: ArtifactPrelude, keys: Promise<KeyOutcom
 
 /** The host an artifact is fetched from (its pool lane group); none for a skill that is not fetched. */
 function hostOf(m: MergedSkill): string {
-  if (m.url === null) return '';
-  try {
-    return new URL(m.url).host;
-  } catch {
-    return '';
-  }
+  return m.url === null ? '' : (parseUrl(m.url)?.host ?? '');
 }
 
 const fetchable = (m: MergedSkill): boolean => !m.refusal && m.url !== null;

@@ -5,7 +5,7 @@ import { diag } from '../report/codes';
 import type { AttestationReport, Diagnostic, Settings, SourceReport } from '../types';
 import type { MergedSkill } from '../parse/merge';
 import { evaluateAttestations, parseAttestations } from '../verify/attestations';
-import { fetchDocument, PATHS, type ProbeIO } from './discover';
+import { fetchDocument, type ProbeIO } from './discover';
 
 export interface AttestationResults {
   /** Per merged skill key; absent when no verdict applies. */
@@ -28,7 +28,7 @@ export async function attestSkills(origin: string, skills: MergedSkill[], publis
   const attestable = skills.map((m) => ({ m, l: listed(m) })).filter((x) => x.l !== null);
   if (attestable.length === 0) return out;
 
-  const doc = await fetchDocument('attestations', origin, PATHS.attestations, ctx);
+  const doc = await fetchDocument('attestations', origin, ctx);
   out.sources.push(doc.source);
   out.diagnostics.push(...doc.diagnostics);
   let entries: Parameters<typeof evaluateAttestations>[0]['entries'] = [];

@@ -16,13 +16,6 @@ import type { ProbeCacheEntry } from '../store/records';
 import type { ProbeView } from './view';
 import type { StorageNotes } from './storage-guard';
 
-/** The paths of the documents the key and attestation phases ask for by name (their rows of DOCUMENTS). */
-export const PATHS = {
-  index: DOCUMENTS.index.path,
-  signingKey: DOCUMENTS['signing-key'].path,
-  attestations: DOCUMENTS.attestations.path,
-} as const;
-
 import type { Sha256 } from '../verify/sha256';
 
 /** The I/O one probe's requests run on: the fetch, the guard, its view of the store, the clock. */
@@ -123,23 +116,23 @@ function fromEntry(entry: ProbeCacheEntry, patch: Partial<DocOutcome> & { source
 const isFresh = (entry: ProbeCacheEntry, now: number): boolean => entry.expiresAt > now && entry.reason !== 'transient';
 const inBackoff = (entry: ProbeCacheEntry, now: number): entry is ProbeCacheEntry & { retryAt: number } => entry.retryAt !== undefined && entry.retryAt > now;
 
-/** What fetchDocument answers for `path` without a request (a fresh entry, a backoff), or 'request' when it asks the network. */
-export async function cacheAnswer(origin: string, path: string, ctx: ProbeIO): Promise<DocState | 'request'> {
+/** What fetchDocument answers for `kind` without a request (a fresh entry, a backoff), or 'request' when it asks the network. */
+export async function cacheAnswer(kind: DocumentKind, origin: string, ctx: ProbeIO): Promise<DocState | 'request'> {
   if (ctx.force) return 'request';
-  const entry = await ctx.view.getCache(origin + path);
+  const entry = await ctx.view.getCache(origin + DOCUMENTS[kind].path);
   const now = ctx.clock.now();
   if (!entry || !(isFresh(entry, now) || inBackoff(entry, now))) return 'request';
   return cachedState(entry);
 }
 
-/** Whether fetchDocument would ask the network for `path` now. */
-export async function willRequest(origin: string, path: string, ctx: ProbeIO): Promise<boolean> {
-  return (await cacheAnswer(origin, path, ctx)) === 'request';
+/** Whether fetchDocument would ask the network for `kind` now. */
+export async function willRequest(kind: DocumentKind, origin: string, ctx: ProbeIO): Promise<boolean> {
+  return (await cacheAnswer(kind, origin, ctx)) === 'request';
 }
 
 /** One discovery document (llms.txt, index, legacy index, signing-key.pub, attestations). */
-export async function fetchDocument(kind: DocumentKind, origin: string, path: string, ctx: ProbeIO): Promise<DocOutcome> {
-  const url = origin + path;
+export async function fetchDocument(kind: DocumentKind, origin: string, ctx: ProbeIO): Promise<DocOutcome> {
+  const url = origin + DOCUMENTS[kind].path;
   const now = ctx.clock.now();
   const entry = await ctx.view.getCache(url);
 
@@ -167,11 +160,8 @@ export async function fetchDocument(kind: DocumentKind, origin: string, path: st
   }
 
   const conditional = entry && entry.positive && entry.bytes !== null && (entry.etag !== null || entry.lastModified !== null) ? { etag: entry.etag, lastModified: entry.lastModified } : null;
-  let r: FetchResult = await fetchBounded(ctx.fetch, url, { kind, origin, clock: ctx.clock, conditional, guard: ctx.guard });
-  if (r.kind === 'not-modified' && !(entry && entry.positive && entry.bytes)) {
-    // Nothing to reuse: ask again without validators.
-    r = await fetchBounded(ctx.fetch, url, { kind, origin, clock: ctx.clock, conditional: null, guard: ctx.guard });
-  }
+  // A 304 answers only these validators, so it always has the entry's bytes to reuse.
+  const r = await fetchBounded(ctx.fetch, url, { kind, origin, clock: ctx.clock, conditional, guard: ctx.guard });
   return settle(kind, origin, url, r, entry, ctx);
 }
 
@@ -248,7 +238,7 @@ export async function discoverDocuments(origin: string, ctx: ProbeIO, settings: 
   const disc = Object.fromEntries(CANDIDATE_SOURCES.map((k) => [k, null])) as Discovery;
   // The permits of every listing that may be asked now, in one rule update: a listing asked only in
   // place of another, too, when the other is asked now (its answer may be absent) or is known absent.
-  const answers = new Map(await Promise.all(CANDIDATE_SOURCES.map(async (k) => [k, await cacheAnswer(origin, DOCUMENTS[k].path, ctx)] as const)));
+  const answers = new Map(await Promise.all(CANDIDATE_SOURCES.map(async (k) => [k, await cacheAnswer(k, origin, ctx)] as const)));
   const asked = CANDIDATE_SOURCES.filter((k) => {
     const instead = DOCUMENTS[k].insteadOf;
     if (answers.get(k) !== 'request') return false;
@@ -267,11 +257,11 @@ export async function discoverDocuments(origin: string, ctx: ProbeIO, settings: 
 
 /** One listing, then each listing asked in its place when it answered absent and that one's setting is on. */
 async function discoverFrom(kind: CandidateSource, origin: string, ctx: ProbeIO, settings: Settings, disc: Discovery): Promise<void> {
-  const doc = await fetchDocument(kind, origin, DOCUMENTS[kind].path, ctx);
+  const doc = await fetchDocument(kind, origin, ctx);
   disc[kind] = doc;
   for (const k of CANDIDATE_SOURCES) {
     const instead = DOCUMENTS[k].insteadOf;
-    if (instead?.kind === kind && settings[instead.setting] && doc.state === 'absent') disc[k] = await fetchDocument(k, origin, DOCUMENTS[k].path, ctx);
+    if (instead?.kind === kind && settings[instead.setting] && doc.state === 'absent') disc[k] = await fetchDocument(k, origin, ctx);
   }
 }
 

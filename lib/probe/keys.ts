@@ -3,12 +3,12 @@
 // the first usable key is pinned silently (compare-and-set), a malformed or revoked key never is.
 import { decodeUtf8 } from '../parse/decode';
 import { diag } from '../report/codes';
-import type { Diagnostic, KeyInfo, KeyReport, Pin, SourceReport } from '../types';
+import { DOCUMENTS, type Diagnostic, type KeyInfo, type KeyReport, type Pin, type SourceReport } from '../types';
 import type { ParsedIndex } from '../parse/index-json';
 import { parsePublicKey } from '../verify/ed25519';
 import { encodeBase64 } from '../verify/base64';
 import { fingerprint } from '../verify/fingerprint';
-import { fetchDocument, PATHS, type DocOutcome, type ProbeIO } from './discover';
+import { fetchDocument, type DocOutcome, type ProbeIO } from './discover';
 import type { PinResult } from '../store/store-api';
 import type { ManagedKey } from '../store/policy';
 
@@ -142,14 +142,6 @@ async function pinOrCompare(offered: KeyInfo, now: number, ctx: ProbeIO): Promis
   return { result: 'mismatch', pin };
 }
 
-/**
- * The administrator's key as the pin it stands for (docs/policies.md). It has no first or last
- * sight in this browser: both are 0, and the report says where the pin came from.
- */
-function policyPin(managed: ManagedKey): Pin {
-  return { origin: managed.origin, key: managed.key, fingerprint: managed.fingerprint, firstSeen: 0, lastSeen: 0 };
-}
-
 /** Whether the index's entries carry signatures: then signing-key.pub is asked (FORMATS.md §9). */
 export function entriesSigned(index: ParsedIndex | null): boolean {
   return index !== null && index.candidates.some((c) => c.signature !== null);
@@ -163,15 +155,17 @@ export function entriesSigned(index: ParsedIndex | null): boolean {
 export async function resolveKeys(origin: string, index: ParsedIndex | null, indexUnavailable: boolean, ctx: ProbeIO, managed: ManagedKey | null = null): Promise<KeyOutcome> {
   const diagnostics: Diagnostic[] = [];
   const sources: SourceReport[] = [];
-  const pin = managed ? policyPin(managed) : ctx.view.pin();
+  // The administrator's key stands for the pin (docs/policies.md). It has no first or last sight in
+  // this browser: both are 0, and the report says where the pin came from.
+  const pin: Pin | null = managed ? { origin: managed.origin, key: managed.key, fingerprint: managed.fingerprint, firstSeen: 0, lastSeen: 0 } : ctx.view.pin();
   const anySignature = entriesSigned(index);
   let pubDoc: DocOutcome | null = null;
   if (anySignature || pin !== null) {
-    pubDoc = await fetchDocument('signing-key', origin, PATHS.signingKey, ctx);
+    pubDoc = await fetchDocument('signing-key', origin, ctx);
     sources.push(pubDoc.source);
     diagnostics.push(...pubDoc.diagnostics);
   }
-  const { decision, malformed } = decideKey({ index, indexUnavailable, pub: pubFacts(pubDoc), pin }, diagnostics, origin + PATHS.index, origin + PATHS.signingKey);
+  const { decision, malformed } = decideKey({ index, indexUnavailable, pub: pubFacts(pubDoc), pin }, diagnostics, origin + DOCUMENTS.index.path, origin + DOCUMENTS['signing-key'].path);
 
   const now = ctx.clock.now();
   let report: KeyReport;
@@ -180,7 +174,7 @@ export async function resolveKeys(origin: string, index: ParsedIndex | null, ind
     report = { state: decision.state, pinned: pin, offered: decision.offered, conflicting: decision.conflicting };
     if (decision.unavailable) {
       report.unavailable = true;
-      diagnostics.push(diag('key-unavailable', 'The key documents could not be fetched now; the pin cannot be checked.', { url: origin + PATHS.index }));
+      diagnostics.push(diag('key-unavailable', 'The key documents could not be fetched now; the pin cannot be checked.', { url: origin + DOCUMENTS.index.path }));
     } else if (decision.state === 'conflict') {
       diagnostics.push(diag('key-conflict', `signing_key (${decision.offered?.fingerprint ?? '?'}) and signing-key.pub (${decision.conflicting?.fingerprint ?? '?'}) differ; nothing is pinned.`));
     } else if (decision.state === 'stopped-signing') {
@@ -190,13 +184,10 @@ export async function resolveKeys(origin: string, index: ParsedIndex | null, ind
   } else if (managed && pin) {
     // The administrator's key is compared, never replaced and never written (a policy is not a pin).
     const offered = decision.offered;
-    if (offered.key === managed.key) {
-      report = { state: 'match', pinned: pin, offered, conflicting: null };
-      verifyKey = offered;
-    } else {
-      report = { state: 'changed', pinned: pin, offered, conflicting: null };
-      diagnostics.push(diag('key-changed', `Your administrator pinned ${managed.fingerprint} for this origin; it offers ${offered.fingerprint}.`));
-    }
+    const matches = offered.key === managed.key;
+    report = { state: matches ? 'match' : 'changed', pinned: pin, offered, conflicting: null };
+    if (matches) verifyKey = offered;
+    else diagnostics.push(diag('key-changed', `Your administrator pinned ${managed.fingerprint} for this origin; it offers ${offered.fingerprint}.`));
   } else {
     const offered = decision.offered;
     const result = await pinOrCompare(offered, now, ctx);
@@ -222,7 +213,7 @@ export async function resolveKeys(origin: string, index: ParsedIndex | null, ind
   }
   if (managed) report.pinnedBy = 'policy';
   if (report.state === 'none' && !report.unavailable && !malformed && anySignature) {
-    diagnostics.push(diag('signatures-ignored', 'Entries carry signatures but the origin offers no usable key; they are ignored.', { url: origin + PATHS.index }));
+    diagnostics.push(diag('signatures-ignored', 'Entries carry signatures but the origin offers no usable key; they are ignored.', { url: origin + DOCUMENTS.index.path }));
   }
   return { report, verifyKey, malformed, sources, diagnostics };
 }

@@ -41,18 +41,15 @@ function indexJson(source: 'index' | 'legacy-index'): ListingParser {
   };
 }
 
-const currentIndex = indexJson('index');
-const legacyIndexJson = indexJson('legacy-index');
-
 /** The legacy index is asked for only in place of the current one (DOCUMENTS `insteadOf`); when it is read, that is said. */
 function legacyIndex(doc: DocOutcome, bytes: Uint8Array, origin: string, diagnostics: Diagnostic[]): Listing {
-  const listing = legacyIndexJson(doc, bytes, origin, diagnostics);
+  const listing = indexJson('legacy-index')(doc, bytes, origin, diagnostics);
   if (listing.index) diagnostics.push(diag('legacy-index-used', 'The current index is absent; the legacy index is used.', { url: doc.finalUrl }));
   return listing;
 }
 
 export const LISTING_PARSERS = {
   'llms-txt': llmsTxt,
-  index: currentIndex,
+  index: indexJson('index'),
   'legacy-index': legacyIndex,
 } as const satisfies Record<CandidateSource, ListingParser>;

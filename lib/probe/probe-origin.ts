@@ -13,7 +13,7 @@ import type { TrustStore } from '../store/store-api';
 import type { ManagedKey } from '../store/policy';
 import { artifactUrls, errorOutcome, processSkills } from './artifacts';
 import { attestSkills } from './attest';
-import { discoverDocuments, PATHS, reserveAhead, willRequest, type ProbeIO } from './discover';
+import { discoverDocuments, reserveAhead, willRequest, type ProbeIO } from './discover';
 import { budgetSummary, downloadBudget } from './download-budget';
 import { entriesSigned, resolveKeys, type KeyOutcome } from './keys';
 import { LISTING_PARSERS, type Listing } from './listings';
@@ -72,12 +72,9 @@ async function run(origin: string, deps: EngineDeps, opts: ProbeOptions, started
 
   phase('discover');
   const disc = await discoverDocuments(origin, ctx, deps.settings);
-  for (const kind of CANDIDATE_SOURCES) {
-    const d = disc[kind];
-    if (!d) continue;
-    sources.push(d.source);
-    diagnostics.push(...d.diagnostics);
-  }
+  const asked = CANDIDATE_SOURCES.flatMap((kind) => disc[kind] ?? []);
+  sources.push(...asked.map((d) => d.source));
+  diagnostics.push(...asked.flatMap((d) => d.diagnostics));
 
   phase('parse');
   const listings: Listing[] = [];
@@ -102,8 +99,8 @@ async function run(origin: string, deps: EngineDeps, opts: ProbeOptions, started
   // one rule update before any of them is asked (a listing unchanged since the last probe names
   // stored artifacts, which are mostly not asked again: those take their own permits).
   const downloaded = listings.length > 0 && CANDIDATE_SOURCES.some((k) => disc[k]?.state === 'present' && disc[k]?.unchanged === false);
-  const keyAsked = entriesSigned(index) && (await willRequest(origin, PATHS.signingKey, ctx));
-  const releaseAhead = await reserveAhead(ctx, [keyAsked ? origin + PATHS.signingKey : null, ...(downloaded ? artifactUrls(merged) : [])], origin);
+  const keyAsked = entriesSigned(index) && (await willRequest('signing-key', origin, ctx));
+  const releaseAhead = await reserveAhead(ctx, [keyAsked ? origin + DOCUMENTS['signing-key'].path : null, ...(downloaded ? artifactUrls(merged) : [])], origin);
   const keysAsked = resolveKeys(origin, index, disc.index?.state === 'unavailable', ctx, deps.managedKeys?.find((k) => k.origin === origin) ?? null);
   let known: KeyOutcome | null = null;
   keysAsked.then(

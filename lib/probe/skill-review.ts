@@ -9,15 +9,6 @@ import { findingKey, findingsToConfirm, REVIEW_RULES, type ReviewFile, reviewSki
 const CACHE_MAX = 512;
 const cache = new Map<string, SkillReview>();
 
-function remember(key: string, review: SkillReview): SkillReview {
-  if (cache.size >= CACHE_MAX) {
-    const oldest = cache.keys().next();
-    if (!oldest.done) cache.delete(oldest.value);
-  }
-  cache.set(key, review);
-  return review;
-}
-
 /** The review of these files, from the cache when the same content was judged by the same rules. */
 export function reviewOf(origin: string, digestLf: string, filesDigest: string, files: () => ReviewFile[]): SkillReview {
   const key = `${REVIEW_RULES}\n${origin}\n${digestLf}\n${filesDigest}`;
@@ -28,7 +19,10 @@ export function reviewOf(origin: string, digestLf: string, filesDigest: string, 
     cache.set(key, known);
     return known;
   }
-  return remember(key, reviewSkill(files(), { origin }));
+  const review = reviewSkill(files(), { origin });
+  if (cache.size >= CACHE_MAX) cache.delete(cache.keys().next().value as string);
+  cache.set(key, review);
+  return review;
 }
 
 /** The files of stored verified bytes: SKILL.md, then for an archive every other file kept. */

@@ -16,9 +16,7 @@ export interface StorageNotes {
 
 export function errorText(e: unknown): string {
   if (e instanceof Error) return e.message;
-  if (typeof e === 'object' && e !== null && 'message' in e && typeof (e as { message: unknown }).message === 'string') {
-    return (e as { message: string }).message;
-  }
+  if (typeof e === 'object' && e !== null && 'message' in e && typeof e.message === 'string') return e.message;
   return String(e);
 }
 

@@ -72,9 +72,7 @@ const FOLDER_IDS = Object.keys(WRITABLE) as FolderId[];
 
 function copiesOf(folders: readonly FolderId[]): Record<DesktopAgentId, number> {
   const written = new Set(folders.map((f) => WRITABLE[f]));
-  const copies = {} as Record<DesktopAgentId, number>;
-  for (const agent of DESKTOP_AGENTS) copies[agent] = AGENT_READS[agent].filter((f) => written.has(f)).length;
-  return copies;
+  return Object.fromEntries(DESKTOP_AGENTS.map((agent) => [agent, AGENT_READS[agent].filter((f) => written.has(f)).length])) as Record<DesktopAgentId, number>;
 }
 
 /** Lower is better, compared in order. */
@@ -114,7 +112,6 @@ export function planFolders(picked: readonly DesktopAgentId[], available: readon
       bestCost = c;
     }
   }
-  if (set.size === 0) best = [];
   const copies = copiesOf(best);
   return { folders: best, copies, twice: DESKTOP_AGENTS.filter((a) => set.has(a) && copies[a] > 1) };
 }

@@ -13,9 +13,7 @@ const WINDOWS_FORBIDDEN = /[<>:"|?*]/;
 const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\.|$)/i;
 
 /** True when Windows reserves the name as a device (`con`, `nul`, `com1`, `lpt1.txt`…): no file or folder may have it. */
-export function isWindowsReserved(segment: string): boolean {
-  return WINDOWS_RESERVED.test(segment);
-}
+export const isWindowsReserved = (segment: string): boolean => WINDOWS_RESERVED.test(segment);
 /** Names the host uses for its own work inside a folder. */
 const HOST_PREFIX = '.skillpin-';
 

@@ -27,10 +27,7 @@ export const VERIFICATIONS = ['signed', 'digest-only', 'unverified'] as const sa
  * One agent folder the user picked for a skill. A skill that grants tools or carries scripts
  * needs `confirmedRevision` equal to its revision: the user confirmed this content for this agent.
  */
-export interface AgentRequest {
-  agent: AgentId;
-  confirmedRevision: string | null;
-}
+export type AgentRequest = z.infer<typeof agentRequest>;
 
 export interface SyncEntry extends SkillRef {
   revision: string;
@@ -43,36 +40,13 @@ export interface SyncEntry extends SkillRef {
   confirmedRevision: string | null;
 }
 
-export interface WireFile {
-  path: string;
-  /** Lowercase hex SHA-256 of the bytes. */
-  sha256: string;
-  size: number;
-  /** Standard base64 of the bytes. */
-  data: string;
-}
+/** A skill as the extension hands it over: its approved files and the facts they were approved on (the fields as `skill` below checks them). */
+export type WireSkill = z.infer<typeof skill>;
+
+export type WireFile = WireSkill['files'][number];
 
 /** The facts a skill was approved on: what the mirror records beside its files. */
-export interface SkillFacts extends SkillRef {
-  name: string;
-  type: 'skill-md' | 'archive';
-  /** SHA-256 (hex) of SKILL.md after CR LF → LF, and of its raw bytes. */
-  digestLf: string;
-  digestRaw: string;
-  /** SHA-256 (hex) of the archive the files came from; null for a plain SKILL.md. */
-  archiveSha256: string | null;
-  keyFingerprint: string | null;
-  verification: Verification;
-  /** When the user approved it (ms since the epoch). */
-  approvedAt: number;
-}
-
-/** A skill as the extension hands it over: its approved files and the facts they were approved on. */
-export interface WireSkill extends SkillFacts {
-  /** skillRevision() of the facts and the files' paths, digests and sizes. */
-  revision: string;
-  files: WireFile[];
-}
+export type SkillFacts = Omit<WireSkill, 'revision' | 'files'>;
 
 /**
  * Every request may carry `profile`: the browser profile's id (32 lowercase hex digits, made once
@@ -212,7 +186,8 @@ const profile = z.optional(z.string(PROFILE).check(z.regex(PROFILE_ID, PROFILE))
 /** A confirmed revision: absent (an older extension) or null when there is none. */
 const confirmed = z.nullish(hex);
 
-const agents = list(exactly({ agent: z.custom<AgentId>(isAgentId, 'is not a known agent'), confirmedRevision: z.nullable(hex) }), 0, 8).check(
+const agentRequest = exactly({ agent: z.custom<AgentId>(isAgentId, 'is not a known agent'), confirmedRevision: z.nullable(hex) });
+const agents = list(agentRequest, 0, 8).check(
   once(
     (a: AgentRequest) => a.agent,
     (a) => `names ${a.agent} twice`,
@@ -221,8 +196,10 @@ const agents = list(exactly({ agent: z.custom<AgentId>(isAgentId, 'is not a know
 
 const file = exactly({
   path: z.string('is not a string'),
+  /** Lowercase hex SHA-256 of the bytes. */
   sha256: hex,
   size: whole(MAX_BYTES_PER_SKILL),
+  /** Standard base64 of the bytes. */
   data: z.string('is not standard base64').check(z.regex(BASE64, 'is not standard base64')),
 }).check((ctx) => {
   const f = ctx.value;
@@ -234,12 +211,16 @@ const skill = exactly({
   ...ref,
   name: str,
   type: z.enum(['skill-md', 'archive'], 'is neither skill-md nor archive'),
+  /** SHA-256 (hex) of SKILL.md after CR LF → LF, and of its raw bytes. */
   digestLf: hex,
   digestRaw: hex,
+  /** SHA-256 (hex) of the archive the files came from; null for a plain SKILL.md. */
   archiveSha256: z.nullable(hex),
   keyFingerprint: z.nullable(z.string(FINGERPRINT_TEXT).check(z.regex(FINGERPRINT, FINGERPRINT_TEXT))),
   verification: z.enum(VERIFICATIONS, 'is not signed, digest-only or unverified'),
+  /** When the user approved it (ms since the epoch). */
   approvedAt: whole(),
+  /** skillRevision() of the facts and the files' paths, digests and sizes. */
   revision: hex,
   files: list(file, 1, MAX_FILES_PER_SKILL),
 }).check((ctx) => {
