@@ -6,7 +6,7 @@
 // It implements the part of idb's promise API those parts use — get, getKey, put, delete, getAll,
 // getAllKeys, count, and cursors that continue and advance, on object stores and their indexes —
 // with IndexedDB's semantics where they matter: keys ordered as IndexedDB orders them, records
-// copied in and out (structuredClone), a record whose index key is not a valid key left out of
+// copied in and out (their bytes shared), a record whose index key is not a valid key left out of
 // that index, and transactions that run one at a time, commit once their last request is done and
 // the caller has nothing more to ask, and undo every write when they abort. Its object stores and
 // indexes are made by the schema's own upgrade steps (schema.ts), run once over the empty database.
@@ -28,6 +28,19 @@ interface Row {
   key: Key;
   primaryKey: Key;
   value: unknown;
+}
+
+/**
+ * A copy of a record, as IndexedDB hands out and keeps: objects and arrays are copied, the bytes of
+ * a typed array are shared (nothing changes stored bytes in place, and copying them would cost more
+ * than the whole rest of a probe's commit).
+ */
+function copy<T>(v: T): T {
+  if (typeof v !== 'object' || v === null || ArrayBuffer.isView(v) || v instanceof ArrayBuffer) return v;
+  if (Array.isArray(v)) return v.map(copy) as T;
+  const out: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(v)) out[k] = copy(x);
+  return out as T;
 }
 
 function isKey(v: unknown): v is Key {
@@ -61,11 +74,36 @@ function keyAt(value: unknown, path: string | string[]): Key | undefined {
   return isKey(key) ? key : undefined;
 }
 
-/** Whether `key` is in `query`: everything (undefined), one key, or a key range. */
-function inQuery(key: Key, query: Query): boolean {
-  if (query === undefined || query === null) return true;
-  if (isKey(query)) return compareKeys(key, query) === 0;
-  const r = query as { lower?: Key; upper?: Key; lowerOpen: boolean; upperOpen: boolean };
+/** Index keys already worked out, by stored value and key path (a stored value is never changed, only replaced). */
+const indexKeys = new WeakMap<object, Map<string | string[], Key | undefined>>();
+
+function indexKeyOf(value: unknown, path: string | string[]): Key | undefined {
+  if (typeof value !== 'object' || value === null) return keyAt(value, path);
+  let known = indexKeys.get(value);
+  if (!known) indexKeys.set(value, (known = new Map()));
+  if (!known.has(path)) known.set(path, keyAt(value, path));
+  return known.get(path);
+}
+
+interface Range {
+  lower?: Key;
+  upper?: Key;
+  lowerOpen: boolean;
+  upperOpen: boolean;
+}
+
+/**
+ * `query` as a plain range: everything (undefined), one key, or a key range, read once (a browser's
+ * IDBKeyRange makes a new key each time its bounds are read).
+ */
+function rangeOf(query: Query): Range {
+  if (query === undefined || query === null) return { lowerOpen: false, upperOpen: false };
+  if (isKey(query)) return { lower: query, upper: query, lowerOpen: false, upperOpen: false };
+  const { lower, upper, lowerOpen, upperOpen } = query as Range;
+  return { lower, upper, lowerOpen, upperOpen };
+}
+
+function inRange(key: Key, r: Range): boolean {
   if (r.lower !== undefined) {
     const c = compareKeys(key, r.lower);
     if (c < 0 || (c === 0 && r.lowerOpen)) return false;
@@ -75,6 +113,30 @@ function inQuery(key: Key, query: Query): boolean {
     if (c > 0 || (c === 0 && r.upperOpen)) return false;
   }
   return true;
+}
+
+let tasks: { queue: (() => void)[]; channel: MessageChannel } | null = null;
+
+/** Under node an open port keeps the process alive: it is held only while a task waits (a browser has neither method). */
+function hold(port: MessagePort, on: boolean): void {
+  const p = port as { ref?: () => void; unref?: () => void };
+  if (on) p.ref?.();
+  else p.unref?.();
+}
+
+/** Runs `fn` in a task after the current one: a message to itself, which nested timers' clamping does not slow. */
+function nextTask(fn: () => void): void {
+  if (!tasks) {
+    const t = { queue: [] as (() => void)[], channel: new MessageChannel() };
+    t.channel.port1.onmessage = () => {
+      t.queue.shift()?.();
+      if (t.queue.length === 0) hold(t.channel.port1, false);
+    };
+    tasks = t;
+  }
+  tasks.queue.push(fn);
+  hold(tasks.channel.port1, true);
+  tasks.channel.port2.postMessage(null);
 }
 
 class Cursor {
@@ -136,24 +198,30 @@ class MemoryStore {
   /** A copy of the record stored under `primaryKey` now, or undefined. */
   current(primaryKey: Key): unknown {
     const row = this.table.rows.get(keyText(primaryKey));
-    return row === undefined ? undefined : structuredClone(row.value);
+    return row === undefined ? undefined : copy(row.value);
   }
 
   /** The records in `query`, in key order (for an index: index key, then primary key). */
-  private rows(query: Query, direction: IDBCursorDirection = 'next'): Row[] {
+  private rows(query: Query, direction: IDBCursorDirection = 'next', sorted = true): Row[] {
+    if (this.path === undefined && isKey(query)) {
+      // One record by its key: no walk.
+      const row = this.table.rows.get(keyText(query));
+      return row ? [{ key: row.key, primaryKey: row.key, value: row.value }] : [];
+    }
+    const range = rangeOf(query);
     const out: Row[] = [];
     for (const { key, value } of this.table.rows.values()) {
-      const k = this.path === undefined ? key : keyAt(value, this.path);
-      if (k !== undefined && inQuery(k, query)) out.push({ key: k, primaryKey: key, value });
+      const k = this.path === undefined ? key : indexKeyOf(value, this.path);
+      if (k !== undefined && inRange(k, range)) out.push({ key: k, primaryKey: key, value });
     }
-    out.sort((a, b) => compareKeys(a.key, b.key) || compareKeys(a.primaryKey, b.primaryKey));
+    if (sorted) out.sort((a, b) => compareKeys(a.key, b.key) || compareKeys(a.primaryKey, b.primaryKey));
     return direction === 'prev' ? out.reverse() : out;
   }
 
   get(query: Query): Promise<unknown> {
     return this.tx.request(() => {
       const row = this.rows(query)[0];
-      return row ? structuredClone(row.value) : undefined;
+      return row ? copy(row.value) : undefined;
     });
   }
 
@@ -162,7 +230,7 @@ class MemoryStore {
   }
 
   getAll(query?: Query): Promise<unknown[]> {
-    return this.tx.request(() => this.rows(query).map((r) => structuredClone(r.value)));
+    return this.tx.request(() => this.rows(query).map((r) => copy(r.value)));
   }
 
   getAllKeys(query?: Query): Promise<Key[]> {
@@ -170,7 +238,7 @@ class MemoryStore {
   }
 
   count(query?: Query): Promise<number> {
-    return this.tx.request(() => this.rows(query).length);
+    return this.tx.request(() => this.rows(query, 'next', false).length);
   }
 
   openCursor(query?: Query, direction?: IDBCursorDirection): Promise<Cursor | null> {
@@ -188,14 +256,14 @@ class MemoryStore {
     return this.tx.request(() => {
       const key = this.table.keyPath === null ? outOfLine : keyAt(value, this.table.keyPath);
       if (key === undefined || !isKey(key)) throw new DOMException('the record has no valid key', 'DataError');
-      this.tx.write(this.table, key, structuredClone(value));
+      this.tx.write(this.table, key, copy(value));
       return key;
     });
   }
 
   delete(query: Query): Promise<void> {
     return this.tx.request(() => {
-      for (const row of this.rows(query)) this.tx.write(this.table, row.primaryKey, undefined);
+      for (const row of this.rows(query, 'next', false)) this.tx.write(this.table, row.primaryKey, undefined);
     });
   }
 
@@ -221,6 +289,8 @@ class MemoryTx {
   private state: 'waiting' | 'active' | 'committed' | 'aborted' = 'waiting';
   private pending = 0;
   private asked = 0;
+  /** A look for the end is scheduled (one at a time). */
+  private checking = false;
   private settle!: (error?: unknown) => void;
   /** Settles when the transaction commits (resolved) or aborts (rejected). */
   readonly done: Promise<void>;
@@ -280,10 +350,16 @@ class MemoryTx {
 
   /** IndexedDB's auto-commit: once no request is pending and, a task later, none was asked. */
   private idle(): void {
+    if (this.checking) return;
+    this.checking = true;
     const asked = this.asked;
-    setTimeout(() => {
-      if (this.state === 'active' && this.pending === 0 && this.asked === asked) this.end('committed');
-    }, 0);
+    nextTask(() => {
+      this.checking = false;
+      if (this.state !== 'active' || this.pending > 0) return;
+      // Asked again since: look once more a task later.
+      if (this.asked === asked) this.end('committed');
+      else this.idle();
+    });
   }
 
   abort(error: unknown = new DOMException('the transaction was aborted', 'AbortError')): void {
