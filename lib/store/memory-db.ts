@@ -80,7 +80,10 @@ const indexKeys = new WeakMap<object, Map<string | string[], Key | undefined>>()
 function indexKeyOf(value: unknown, path: string | string[]): Key | undefined {
   if (typeof value !== 'object' || value === null) return keyAt(value, path);
   let known = indexKeys.get(value);
-  if (!known) indexKeys.set(value, (known = new Map()));
+  if (!known) {
+    known = new Map();
+    indexKeys.set(value, known);
+  }
   if (!known.has(path)) known.set(path, keyAt(value, path));
   return known.get(path);
 }

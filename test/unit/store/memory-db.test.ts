@@ -66,6 +66,25 @@ describe('the trust database in memory', () => {
     expect(await db.transaction(['pins'], 'readonly').objectStore('pins').getAll()).toEqual([]);
   });
 
+  it('leaves a record out of an index whose key it does not have, as IndexedDB does', async () => {
+    const disk = await openDatabase({ factory: new IDBFactory(), name: 'index-keys', blockedTimeoutMs: 1000 });
+    const mem = await openMemoryDatabase();
+    const counts = async (db: typeof disk): Promise<number[]> => {
+      const tx = db.transaction(['skills'], 'readwrite');
+      const skills = tx.objectStore('skills');
+      // No size: the size indexes (what the byte budgets walk) do not hold it; a size that is no key (true), neither.
+      await skills.put({ origin: 'https://a.example', url: 'https://a.example/s', digestLf: 'd', filesKey: '', storedAt: 1 } as never);
+      await skills.put({ origin: 'https://a.example', url: 'https://a.example/t', digestLf: 'd', filesKey: '', storedAt: 2, size: true } as never);
+      await skills.put({ origin: 'https://a.example', url: 'https://a.example/u', digestLf: 'd', filesKey: '', storedAt: 3, size: 5 } as never);
+      const out = [await skills.count(), await skills.index('by-storedAt-size').count(), await skills.index('by-origin-storedAt').count()];
+      await tx.done;
+      return out;
+    };
+    expect(await counts(mem)).toEqual(await counts(disk));
+    expect(await counts(mem)).toEqual([3, 1, 3]);
+    disk.close();
+  });
+
   it('hands out copies: a record changed after put or get is not the stored one', async () => {
     const db = await openMemoryDatabase();
     const rec = { origin: 'https://a.example', list: [1] };
