@@ -256,6 +256,7 @@ class MemoryStore {
   }
 
   put(value: unknown, outOfLine?: Key): Promise<Key> {
+    this.tx.mayWrite();
     return this.tx.request(() => {
       const key = this.table.keyPath === null ? outOfLine : keyAt(value, this.table.keyPath);
       if (key === undefined || !isKey(key)) throw new DOMException('the record has no valid key', 'DataError');
@@ -265,6 +266,7 @@ class MemoryStore {
   }
 
   delete(query: Query): Promise<void> {
+    this.tx.mayWrite();
     return this.tx.request(() => {
       for (const row of this.rows(query, 'next', false)) this.tx.write(this.table, row.primaryKey, undefined);
     });
@@ -303,6 +305,9 @@ class MemoryTx {
   constructor(
     readonly db: MemoryDb,
     private readonly turn: Promise<void>,
+    /** The object stores it may use; null: every one (the schema's upgrade). */
+    private readonly scope: readonly string[] | null,
+    readonly mode: IDBTransactionMode,
   ) {
     this.done = new Promise<void>((resolve, reject) => {
       this.settle = (error) => (error === undefined ? resolve() : reject(error));
@@ -317,7 +322,7 @@ class MemoryTx {
 
   objectStore(name: string): MemoryStore {
     const table = this.db.tables.get(name);
-    if (!table) throw new DOMException(`no object store ${name}`, 'NotFoundError');
+    if (!table || (this.scope !== null && !this.scope.includes(name))) throw new DOMException(`no object store ${name}`, 'NotFoundError');
     return new MemoryStore(this, table, name);
   }
 
@@ -342,6 +347,11 @@ class MemoryTx {
       }
     };
     return run();
+  }
+
+  /** A write in a read-only transaction throws where it is asked, as IndexedDB's does. */
+  mayWrite(): void {
+    if (this.mode === 'readonly') throw new DOMException('the transaction is read-only', 'ReadOnlyError');
   }
 
   write(table: Table, key: Key, value: unknown): void {
@@ -389,8 +399,8 @@ export class MemoryDb {
   // The part of IDBDatabase the schema's upgrade steps read.
   readonly objectStoreNames = { contains: (name: string): boolean => this.tables.has(name) };
 
-  transaction(_names?: unknown, _mode?: unknown, _options?: unknown): MemoryTx {
-    const tx = new MemoryTx(this, this.last);
+  transaction(names: string | readonly string[], mode: IDBTransactionMode = 'readonly', _options?: unknown): MemoryTx {
+    const tx = new MemoryTx(this, this.last, typeof names === 'string' ? [names] : names, mode);
     this.last = tx.ended;
     return tx;
   }
@@ -418,7 +428,8 @@ export class MemoryDb {
 
   /** Makes the object stores and indexes by the schema's upgrade steps from version 0. */
   async create(): Promise<void> {
-    const tx = this.transaction();
+    const tx = new MemoryTx(this, this.last, null, 'versionchange');
+    this.last = tx.ended;
     this.upgrading = tx;
     await upgrade(this as unknown as UpgradeDb, 0, SCHEMA_VERSION, tx as unknown as UpgradeTx);
     await tx.done;

@@ -31,7 +31,8 @@ export const PRIVATE_LIMITS: PrivateLimits = { maxReports: 200, maxCacheEntries:
 
 /** What the private windows stored since the last `clear`. */
 interface Memory {
-  opened: Promise<{ store: TrustStore; db: IDBPDatabase<SkillpinDB> }>;
+  /** The store in memory, opened on first use (not at the worker's start: most never see a private window). */
+  open(): Promise<{ store: TrustStore; db: IDBPDatabase<SkillpinDB> }>;
   /** Origins whose pin, key history and approvals were copied: the private windows see the copy. */
   owned: Set<string>;
   copying: Map<string, Promise<void>>;
@@ -44,14 +45,17 @@ function latestOf(list: (StoredSkill | null)[]): StoredSkill | null {
 }
 
 export function createPrivateStore(base: () => Promise<TrustStore>, limits: PrivateLimits = PRIVATE_LIMITS): PrivateStore {
-  const fresh = (): Memory => ({ opened: openMemoryTrustStore(limits), owned: new Set(), copying: new Map() });
+  const fresh = (): Memory => {
+    let opened: ReturnType<Memory['open']> | null = null;
+    return { open: () => (opened ??= openMemoryTrustStore(limits)), owned: new Set(), copying: new Map() };
+  };
   let memory = fresh();
-  const mem = async (): Promise<TrustStore> => (await memory.opened).store;
+  const mem = async (): Promise<TrustStore> => (await memory.open()).store;
 
   /** Copies the origin's trust records into memory, once; the memory store then answers for them. */
   const own = async (origin: string): Promise<TrustStore> => {
     const m = memory;
-    const { store, db } = await m.opened;
+    const { store, db } = await m.open();
     if (m.owned.has(origin)) return store;
     let copying = m.copying.get(origin);
     if (!copying) {

@@ -85,6 +85,20 @@ describe('the trust database in memory', () => {
     disk.close();
   });
 
+  it('refuses a write in a read-only transaction and a store outside its scope, as IndexedDB does', async () => {
+    const disk = await openDatabase({ factory: new IDBFactory(), name: 'scope', blockedTimeoutMs: 1000 });
+    const mem = await openMemoryDatabase();
+    for (const db of [disk, mem]) {
+      const tx = db.transaction(['pins'], 'readonly');
+      expect(() => tx.objectStore('keys' as never)).toThrow(expect.objectContaining({ name: 'NotFoundError' }));
+      const pins = tx.objectStore('pins') as unknown as { put(v: unknown): Promise<unknown> };
+      expect(() => pins.put({ origin: 'https://a.example' })).toThrow(expect.objectContaining({ name: 'ReadOnlyError' }));
+      await tx.done.catch(() => undefined);
+      expect(await db.transaction(['pins'], 'readonly').objectStore('pins').getAll()).toEqual([]);
+    }
+    disk.close();
+  });
+
   it('hands out copies: a record changed after put or get is not the stored one', async () => {
     const db = await openMemoryDatabase();
     const rec = { origin: 'https://a.example', list: [1] };
