@@ -6,8 +6,7 @@
 import { compareVersions, MAX_MESSAGE_TO_BROWSER, MIN_HOST_VERSION, NATIVE_HOST_NAME, PROTOCOL_VERSION } from './protocol/limits';
 import type { DesktopAgentId } from './protocol/agents';
 import { type MirrorPlan, putMessage } from './outbox';
-import type { AgentOutcome, HostReply, SkillRef } from './protocol/wire';
-import { parseHostReply } from './replies';
+import { type AgentOutcome, type HostReply, parseHostReply, type SkillRef } from './protocol/wire';
 
 /** The part of a runtime.Port the link uses. */
 export interface NativePort {

@@ -2,11 +2,11 @@
 // program exchange over native messaging, and the one check of each. Both sides import this
 // module, so a field is read the same way at both ends; nothing here touches I/O.
 import { isJsonObject } from '../../parse/common';
-import { FINGERPRINT, HEX64, parseInput, z } from '../../input';
+import { FINGERPRINT, HEX64, parseInput, text, z } from '../../input';
 import { isHttpOrigin } from '../../origin';
 import { type AgentId, isAgentId, MAX_BYTES_PER_SKILL, MAX_FILES_PER_SKILL, MAX_SKILLS_IN_SYNC, MAX_STRING_LENGTH, PROTOCOL_VERSION } from './limits';
 import { checkSkillPaths } from './paths';
-import type { DesktopAgentId } from '../../types';
+import { isDesktopAgentId } from './agents';
 
 /** A skill's identity: the origin it was found on and the URL of its SKILL.md or archive. */
 export interface SkillRef {
@@ -64,22 +64,6 @@ export const PROFILE_ID = /^[0-9a-f]{32}$/;
 export const AGENT_STATES = ['written', 'unchanged', 'removed', 'needs-confirmation', 'name-taken', 'copy-modified', 'failed'] as const;
 export type AgentState = (typeof AGENT_STATES)[number];
 
-export interface AgentOutcome extends SkillRef {
-  agent: AgentId;
-  state: AgentState;
-  /** The folder name under the agent's skills folder, when there is one. */
-  folder: string | null;
-  message: string | null;
-}
-
-export interface HeldSkill extends SkillRef {
-  name: string;
-  revision: string;
-  verification: Verification;
-  approvedAt: number;
-  agents: { agent: AgentId; folder: string }[];
-}
-
 export const ERROR_CODES = [
   'message-too-large',
   'malformed-json',
@@ -94,22 +78,6 @@ export const ERROR_CODES = [
   'internal',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
-
-export type HostReply =
-  | {
-      type: 'hello';
-      id: number;
-      protocol: number;
-      version: string;
-      held: number;
-      agents: { agent: AgentId; folder: string; present: boolean }[];
-      /** The desktop agents whose own folder exists in the home (host 1.2.0 and later). */
-      found?: DesktopAgentId[];
-    }
-  | { type: 'synced'; id: number; missing: SkillRef[]; removed: SkillRef[]; agents: AgentOutcome[] }
-  | { type: 'stored'; id: number; skill: SkillRef; agents: AgentOutcome[] }
-  | { type: 'status'; id: number; skills: HeldSkill[]; truncated: boolean }
-  | { type: 'error'; id: number | null; code: ErrorCode; message: string };
 
 /** A refused request: the error code and message of the reply, and the request's id when it had one. */
 export type Parsed<T> = { ok: true; value: T } | { ok: false; code: ErrorCode; message: string; id: number | null };
@@ -186,7 +154,8 @@ const profile = z.optional(z.string(PROFILE).check(z.regex(PROFILE_ID, PROFILE))
 /** A confirmed revision: absent (an older extension) or null when there is none. */
 const confirmed = z.nullish(hex);
 
-const agentRequest = exactly({ agent: z.custom<AgentId>(isAgentId, 'is not a known agent'), confirmedRevision: z.nullable(hex) });
+const agentId = z.custom<AgentId>(isAgentId, 'is not a known agent');
+const agentRequest = exactly({ agent: agentId, confirmedRevision: z.nullable(hex) });
 const agents = list(agentRequest, 0, 8).check(
   once(
     (a: AgentRequest) => a.agent,
@@ -283,4 +252,45 @@ export function parseHostRequest(value: unknown): Parsed<HostRequest> {
     default:
       return { ok: true, value: request };
   }
+}
+
+// The extension's check of what the host program answers: the host is a local program the user
+// installed, but its answers still reach the options page, so each one is checked against the
+// schema of its type and anything else is refused. The reply types are what this check gives.
+const answerText = text(4096);
+const answerRef = { origin: z.custom<string>(isHttpOrigin), url: answerText };
+// An outcome's folder: the folder name under the agent's skills folder, when there is one.
+const agentOutcome = z.object({ ...answerRef, agent: agentId, state: z.enum(AGENT_STATES), folder: z.nullable(answerText), message: z.nullable(answerText) });
+const heldSkill = z.object({
+  ...answerRef,
+  name: answerText,
+  revision: answerText,
+  verification: z.enum(VERIFICATIONS),
+  approvedAt: ID,
+  agents: z.array(z.object({ agent: agentId, folder: answerText })),
+});
+// `found`: the desktop agents whose own folder exists in the home (host 1.2.0 and later).
+const folders = z.array(z.object({ agent: agentId, folder: answerText, present: z.boolean() }));
+const hello = z.object({ type: z.literal('hello'), id: ID, protocol: ID, version: answerText, held: ID, agents: folders, found: z.optional(z.array(answerText)) });
+
+const REPLIES = z.discriminatedUnion('type', [
+  // A later program may know agents this extension does not: those are left out.
+  z.pipe(
+    hello,
+    z.transform((h) => ({ ...h, found: h.found?.filter(isDesktopAgentId) })),
+  ),
+  z.object({ type: z.literal('synced'), id: ID, missing: z.array(z.object(answerRef)), removed: z.array(z.object(answerRef)), agents: z.array(agentOutcome) }),
+  z.object({ type: z.literal('stored'), id: ID, skill: z.object(answerRef), agents: z.array(agentOutcome) }),
+  z.object({ type: z.literal('status'), id: ID, skills: z.array(heldSkill), truncated: z.boolean() }),
+  z.object({ type: z.literal('error'), id: z.nullable(ID), code: z.enum(ERROR_CODES), message: answerText }),
+]);
+
+export type AgentOutcome = z.infer<typeof agentOutcome>;
+export type HeldSkill = z.infer<typeof heldSkill>;
+export type HostReply = z.infer<typeof REPLIES>;
+
+/** The reply as typed, or null when it is not one the protocol defines. */
+export function parseHostReply(value: unknown): HostReply | null {
+  const parsed = parseInput(REPLIES, value);
+  return parsed.ok ? parsed.value : null;
 }

@@ -2,8 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FIREFOX_EXTENSION_ID, MAX_BYTES_PER_SKILL, MAX_FILES_PER_SKILL, MAX_MESSAGE_TO_HOST, NATIVE_HOST_NAME } from '../../../../lib/desktop/protocol/limits';
-import { parseHostRequest } from '../../../../lib/desktop/protocol/wire';
-import { parseHostReply } from '../../../../lib/desktop/replies';
+import { parseHostReply, parseHostRequest } from '../../../../lib/desktop/protocol/wire';
 import { REPO_ROOT, messagesFor, skillMd, textSkill } from '../../../support/desktop';
 
 const hex = 'a'.repeat(64);
