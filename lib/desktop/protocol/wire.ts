@@ -29,16 +29,8 @@ export const VERIFICATIONS = ['signed', 'digest-only', 'unverified'] as const sa
  */
 export type AgentRequest = z.infer<typeof agentRequest>;
 
-export interface SyncEntry extends SkillRef {
-  revision: string;
-  agents: AgentRequest[];
-  /**
-   * The revision the user confirmed for the skill as a whole (one confirmation at approval covers
-   * every place): the MCP server serves a skill that grants tools or carries scripts only with it.
-   * Null when there is none (or none is needed); absent from an older extension's messages.
-   */
-  confirmedRevision: string | null;
-}
+/** A skill the sync names: its identity, revision, the agent folders picked, and its confirmed revision (`confirmed` below). */
+export type SyncEntry = z.infer<typeof syncEntry>;
 
 /** A skill as the extension hands it over: its approved files and the facts they were approved on (the fields as `skill` below checks them). */
 export type WireSkill = z.infer<typeof skill>;
@@ -48,16 +40,8 @@ export type WireFile = WireSkill['files'][number];
 /** The facts a skill was approved on: what the mirror records beside its files. */
 export type SkillFacts = Omit<WireSkill, 'revision' | 'files'>;
 
-/**
- * Every request may carry `profile`: the browser profile's id (32 lowercase hex digits, made once
- * and kept in the profile's storage), so each profile keeps its own part of the mirror. Null when
- * the message has none (an extension from before profiles had ids).
- */
-export type HostRequest =
-  | { type: 'hello'; id: number; profile: string | null; protocol: number }
-  | { type: 'sync'; id: number; profile: string | null; skills: SyncEntry[] }
-  | { type: 'put'; id: number; profile: string | null; skill: WireSkill; agents: AgentRequest[]; confirmedRevision: string | null }
-  | { type: 'status'; id: number; profile: string | null };
+/** A checked request (the fields as REQUESTS below checks them; `profile` and a confirmed revision null when absent). */
+export type HostRequest = z.infer<(typeof REQUESTS)[keyof typeof REQUESTS]>;
 
 export const PROFILE_ID = /^[0-9a-f]{32}$/;
 
@@ -150,9 +134,25 @@ const ref = {
 };
 const ID = z.int('is not a whole number').check(z.nonnegative('is not a whole number'));
 const PROFILE = 'is not 32 lowercase hex digits';
-const profile = z.optional(z.string(PROFILE).check(z.regex(PROFILE_ID, PROFILE)));
-/** A confirmed revision: absent (an older extension) or null when there is none. */
-const confirmed = z.nullish(hex);
+/**
+ * Every request may carry `profile`: the browser profile's id (32 lowercase hex digits, made once
+ * and kept in the profile's storage), so each profile keeps its own part of the mirror. Null when
+ * the message has none (an extension from before profiles had ids).
+ */
+const profile = z.pipe(
+  z.optional(z.string(PROFILE).check(z.regex(PROFILE_ID, PROFILE))),
+  z.transform((id) => id ?? null),
+);
+/**
+ * The revision the user confirmed for the skill as a whole (one confirmation at approval covers
+ * every place): the MCP server serves a skill that grants tools or carries scripts only with it.
+ * Null when there is none (or none is needed); absent from an older extension's messages, and
+ * then null once read.
+ */
+const confirmed = z.pipe(
+  z.nullish(hex),
+  z.transform((revision) => revision ?? null),
+);
 
 const agentId = z.custom<AgentId>(isAgentId, 'is not a known agent');
 const agentRequest = exactly({ agent: agentId, confirmedRevision: z.nullable(hex) });
@@ -238,20 +238,11 @@ export function parseHostRequest(value: unknown): Parsed<HostRequest> {
     const [first] = parsed.errors;
     return { ok: false, code: 'invalid-message', message: `The ${type} message is not valid: ${first?.path || type} ${first?.message}.`, id };
   }
-  const request = { ...parsed.value, profile: parsed.value.profile ?? null };
-  switch (request.type) {
-    case 'hello':
-      if (request.protocol !== PROTOCOL_VERSION) {
-        return { ok: false, code: 'unsupported-protocol', message: `This host speaks protocol ${PROTOCOL_VERSION}, not ${JSON.stringify(request.protocol)}.`, id };
-      }
-      return { ok: true, value: { ...request, protocol: PROTOCOL_VERSION } };
-    case 'sync':
-      return { ok: true, value: { ...request, skills: request.skills.map((e) => ({ ...e, confirmedRevision: e.confirmedRevision ?? null })) } };
-    case 'put':
-      return { ok: true, value: { ...request, confirmedRevision: request.confirmedRevision ?? null } };
-    default:
-      return { ok: true, value: request };
+  const request = parsed.value;
+  if (request.type === 'hello' && request.protocol !== PROTOCOL_VERSION) {
+    return { ok: false, code: 'unsupported-protocol', message: `This host speaks protocol ${PROTOCOL_VERSION}, not ${JSON.stringify(request.protocol)}.`, id };
   }
+  return { ok: true, value: request };
 }
 
 // The extension's check of what the host program answers: the host is a local program the user
