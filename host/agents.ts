@@ -10,22 +10,8 @@ import { clearLeftovers, moveAside, type Placement, removeIfEmpty, writeTreeAtom
 import { type MirrorRecord, partitionOfRecord, sha256Hex } from './mirror';
 import type { Places } from './places';
 
-export interface Provenance {
-  skillpin: 1;
-  note: string;
-  partition: string;
-  key: string;
-  agent: AgentId;
-  origin: string;
-  url: string;
-  name: string;
-  revision: string;
-  digests: { skillMdLf: string; skillMdRaw: string; archive: string | null; files: { path: string; sha256: string; size: number }[] };
-  keyFingerprint: string | null;
-  verification: string;
-  approvedAt: string;
-  writtenAt: string;
-}
+/** What `.skillpin.json` holds (as written; one read from a folder is only as sound as inspect() checks). */
+export type Provenance = ReturnType<typeof provenanceOf>;
 
 /** The desktop agents whose own folder (`~/.claude`, `~/.codex`, …) is in this home. */
 export function agentsFound(home: string): DesktopAgentId[] {
@@ -36,9 +22,9 @@ export function agentRoot(places: Places, agent: AgentId): string {
   return join(places.home, ...AGENT_FOLDERS[agent].split('/'));
 }
 
-export function provenanceOf(record: MirrorRecord, agent: AgentId, now: number): Provenance {
+export function provenanceOf(record: MirrorRecord, agent: AgentId, now: number) {
   return {
-    skillpin: 1,
+    skillpin: 1 as const,
     note: 'Written by Skillpin from its verified mirror; removed by Skillpin when the skill is withdrawn. Not a skill file.',
     partition: partitionOfRecord(record),
     key: record.key,

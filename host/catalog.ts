@@ -38,6 +38,9 @@ export function originLabel(origin: string): string {
   return `${host}${u.port ? `_${u.port}` : ''}${u.protocol === 'http:' ? '_http' : ''}`;
 }
 
+/** Where a served skill came from and how it was approved, as the MCP replies name it. */
+export const approvalOf = (r: MirrorRecord) => ({ origin: r.origin, url: r.url, verification: r.verification, keyFingerprint: r.keyFingerprint, approvedAt: new Date(r.approvedAt).toISOString() });
+
 const short = (text: string): string => createHash('sha256').update(text).digest('hex').slice(0, 8);
 
 function frontmatterOf(bytes: Uint8Array): Record<string, unknown> | null {

@@ -6,33 +6,15 @@
 import { spawnSync } from 'node:child_process';
 import { accessSync, constants, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { agentsReading, type DesktopAgentId } from '../lib/desktop/protocol/agents';
-import { AGENT_IDS, type AgentId, compareVersions, MIN_HOST_VERSION } from '../lib/desktop/protocol/limits';
+import { agentsReading } from '../lib/desktop/protocol/agents';
+import { AGENT_IDS, compareVersions, MIN_HOST_VERSION } from '../lib/desktop/protocol/limits';
 import { readJson } from './atomic';
 import { agentRoot, agentsFound as agentsFoundIn } from './agents';
-import { type McpConfig, mcpConfig } from './install';
+import { mcpConfig } from './install';
 import { MANIFEST_FILE, manifestName, manifestPlaces } from './manifest-places';
-import { Mirror, partitionOfRecord } from './mirror';
+import { Mirror, type MirrorRecord, partitionOfRecord } from './mirror';
 import { installFile, mirrorDir, type Places } from './places';
 import { HOST_VERSION } from './version';
-
-export interface DoctorReport {
-  version: string;
-  /** The oldest program the extension of this version syncs with. */
-  minVersion: string;
-  installed: { program: string; present: boolean; version: string | null; launcher: string; launcherPresent: boolean; node: string | null; nodeWorks: boolean } | null;
-  profiles: { partition: string; caller: string; profile: string | null; skills: { name: string; origin: string; url: string; verification: string }[] }[];
-  folders: { folder: AgentId; path: string; seenBy: DesktopAgentId[]; copies: { name: string; origin: string; url: string }[] }[];
-  agentsFound: DesktopAgentId[];
-  /**
-   * Every manifest place of the browser table where a manifest is, or install-host would write one now,
-   * and every manifest install.json lists. `browser` is the family ('chrome' for every Chromium-family
-   * browser), `name` the browser; `expected`: install-host would write it with the ids it recorded.
-   */
-  manifests: { browser: 'chrome' | 'firefox'; name: string; path: string; present: boolean; expected: boolean; points: string | null; pointsExists: boolean; allowed: string[] }[];
-  mcp: McpConfig;
-  problems: string[];
-}
 
 const readObject = (path: string): Record<string, unknown> | null => readJson(path) as Record<string, unknown> | null;
 
@@ -51,7 +33,7 @@ export function launcherNode(text: string): string | null {
   return m?.[1]?.replace(/'\\''/g, "'") ?? null;
 }
 
-function installedPart(p: Places): DoctorReport['installed'] {
+function installedPart(p: Places) {
   if (!existsSync(installFile(p))) return null;
   const bin = join(p.dataDir, 'bin');
   const program = join(bin, 'skillpin.mjs');
@@ -67,7 +49,12 @@ function installedPart(p: Places): DoctorReport['installed'] {
   return { program, present: existsSync(program), version, launcher, launcherPresent, node, nodeWorks };
 }
 
-function manifestsPart(p: Places): DoctorReport['manifests'] {
+/**
+ * Every manifest place of the browser table where a manifest is, or install-host would write one now,
+ * and every manifest install.json lists. `browser` is the family ('chrome' for every Chromium-family
+ * browser), `name` the browser; `expected`: install-host would write it with the ids it recorded.
+ */
+function manifestsPart(p: Places) {
   const record = readObject(installFile(p));
   const listed = Array.isArray(record?.files) ? (record.files as string[]).filter((f) => f.endsWith(MANIFEST_FILE) || /manifests[\\/](chrome|firefox)\.json$/.test(f)) : [];
   const chromeIds = record !== null && Array.isArray(record.chromeIds) && record.chromeIds.length > 0;
@@ -84,9 +71,9 @@ function manifestsPart(p: Places): DoctorReport['manifests'] {
   });
 }
 
-function mirrorPart(p: Places): Pick<DoctorReport, 'profiles' | 'folders'> {
+function mirrorPart(p: Places) {
   const records = (existsSync(mirrorDir(p)) ? new Mirror(mirrorDir(p)).records() : []).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  const profiles = new Map<string, DoctorReport['profiles'][number]>();
+  const profiles = new Map<string, { partition: string; caller: string; profile: string | null; skills: Pick<MirrorRecord, 'name' | 'origin' | 'url' | 'verification'>[] }>();
   for (const r of records) {
     const partition = partitionOfRecord(r);
     const entry = profiles.get(partition) ?? { partition, caller: r.caller, profile: r.profile ?? null, skills: [] };
@@ -102,7 +89,7 @@ function mirrorPart(p: Places): Pick<DoctorReport, 'profiles' | 'folders'> {
   return { profiles: [...profiles.values()], folders };
 }
 
-function problemsOf(r: Omit<DoctorReport, 'problems'>, installCmd: string): string[] {
+function problemsOf(r: ReturnType<typeof findings>, installCmd: string): string[] {
   const out: string[] = [];
   if (r.installed === null) out.push(`The program is not installed for any browser. Run: ${installCmd}`);
   else {
@@ -122,10 +109,18 @@ function problemsOf(r: Omit<DoctorReport, 'problems'>, installCmd: string): stri
   return out;
 }
 
-export function doctor(p: Places, env: Record<string, string>, installCmd: string): DoctorReport {
+/** What doctor finds on this computer, before it judges it (`minVersion`: the oldest program the extension of this version syncs with). */
+function findings(p: Places, env: Record<string, string>) {
   const installed = installedPart(p);
   const agentsFound = agentsFoundIn(p.home);
   const node = installed?.nodeWorks && installed.node !== null ? installed.node : process.execPath;
-  const base = { version: HOST_VERSION, minVersion: MIN_HOST_VERSION, installed, ...mirrorPart(p), agentsFound, manifests: manifestsPart(p), mcp: mcpConfig(p, node, env) };
+  return { version: HOST_VERSION, minVersion: MIN_HOST_VERSION, installed, ...mirrorPart(p), agentsFound, manifests: manifestsPart(p), mcp: mcpConfig(p, node, env) };
+}
+
+/** How the installation stands, as `skillpin doctor --json` prints it. */
+export type DoctorReport = ReturnType<typeof doctor>;
+
+export function doctor(p: Places, env: Record<string, string>, installCmd: string) {
+  const base = findings(p, env);
   return { ...base, problems: problemsOf(base, installCmd) };
 }

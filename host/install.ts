@@ -177,20 +177,18 @@ export interface McpServer {
   env?: Record<string, string>;
 }
 
-export interface McpConfig {
-  mcpServers: { mcpServers: { skillpin: McpServer } };
-  vscode: { servers: { skillpin: McpServer & { type: 'stdio' } } };
-}
+/** The configuration in both common shapes: "mcpServers" (Claude Desktop, Claude Code, Cursor) and "servers" (VS Code). */
+export type McpConfig = ReturnType<typeof mcpConfig>;
 
 /**
  * The configuration an MCP client needs to start the server, in both common shapes: the installed
  * launcher `<data>/bin/skillpin mcp`, which finds a Node.js at run time (on Windows, `node` itself).
  */
-export function mcpConfig(p: Places, node: string, env: Record<string, string>): McpConfig {
+export function mcpConfig(p: Places, node: string, env: Record<string, string>) {
   const bin = join(p.dataDir, 'bin');
   const start = p.platform === 'win32' ? { command: node, args: [join(bin, 'skillpin.mjs'), 'mcp'] } : { command: join(bin, 'skillpin'), args: ['mcp'] };
   const server: McpServer = { ...start, ...(Object.keys(env).length > 0 ? { env } : {}) };
-  return { mcpServers: { mcpServers: { skillpin: server } }, vscode: { servers: { skillpin: { type: 'stdio', ...server } } } };
+  return { mcpServers: { mcpServers: { skillpin: server } }, vscode: { servers: { skillpin: { type: 'stdio' as const, ...server } } } };
 }
 
 export function readInstallRecord(p: Places): InstallRecord | null {

@@ -6,7 +6,7 @@
 // is read and checked against its approved digest again just before it is returned.
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ErrorCode, GetPromptRequestSchema, ListPromptsRequestSchema, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { buildCatalog, originLabel, type ServedSkill } from './catalog';
+import { approvalOf, buildCatalog, originLabel, type ServedSkill } from './catalog';
 import { contentOf, mimeOf } from './mime';
 import type { Mirror } from './mirror';
 
@@ -52,17 +52,7 @@ export function provenanceLine(skill: ServedSkill): string {
 
 function summaryOf(name: string, skill: ServedSkill): Record<string, unknown> {
   const r = skill.record;
-  return {
-    name,
-    description: skill.frontmatter.description,
-    uri: skill.uri,
-    origin: r.origin,
-    url: r.url,
-    verification: r.verification,
-    keyFingerprint: r.keyFingerprint,
-    approvedAt: new Date(r.approvedAt).toISOString(),
-    files: r.files.map((f) => ({ path: f.path, size: f.size, sha256: f.sha256 })),
-  };
+  return { name, description: skill.frontmatter.description, uri: skill.uri, ...approvalOf(r), files: r.files.map((f) => ({ path: f.path, size: f.size, sha256: f.sha256 })) };
 }
 
 function served(mirror: Mirror, name: unknown): ServedSkill {

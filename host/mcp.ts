@@ -5,7 +5,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { ErrorCode, ListResourcesRequestSchema, McpError, ReadResourceRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod/v4';
-import { buildCatalog, type ServedSkill } from './catalog';
+import { approvalOf, buildCatalog, type ServedSkill } from './catalog';
 import { addPromptsAndTools, watchMirror } from './mcp-prompts';
 import { HOST_VERSION } from './version';
 import { contentOf, mimeOf } from './mime';
@@ -24,8 +24,7 @@ const GetSkill = z.object({ method: z.literal('skills/get'), params: z.optional(
 const ReadDirectory = z.object({ method: z.literal('resources/directory/read'), params: z.optional(z.looseObject({ uri: z.optional(z.unknown()) })) });
 
 function verificationMeta(skill: ServedSkill): Record<string, unknown> {
-  const r = skill.record;
-  const facts = { origin: r.origin, url: r.url, verification: r.verification, keyFingerprint: r.keyFingerprint, approvedAt: new Date(r.approvedAt).toISOString(), archiveSha256: r.archiveSha256 };
+  const facts = { ...approvalOf(skill.record), archiveSha256: skill.record.archiveSha256 };
   return Object.fromEntries(Object.entries(facts).map(([name, value]) => [`${META_PREFIX}${name}`, value]));
 }
 
