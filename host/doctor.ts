@@ -11,9 +11,8 @@ import { AGENT_IDS, compareVersions, MIN_HOST_VERSION } from '../lib/desktop/pro
 import { readJson } from './atomic';
 import { agentRoot, agentsFound as agentsFoundIn } from './agents';
 import { mcpConfig } from './install';
-import { MANIFEST_FILE, manifestName, manifestPlaces } from './manifest-places';
 import { Mirror, type MirrorRecord, partitionOfRecord } from './mirror';
-import { installFile, mirrorDir, type Places } from './places';
+import { installFile, MANIFEST_FILE, manifestName, manifestPlaces, mirrorDir, type Places } from './places';
 import { HOST_VERSION } from './version';
 
 const readObject = (path: string): Record<string, unknown> | null => readJson(path) as Record<string, unknown> | null;

@@ -7,12 +7,11 @@ import type { AgentOutcome, AgentRequest, HeldSkill, HostReply, HostRequest, Ski
 import { skillKey, skillRevision } from '../lib/desktop/protocol/revision';
 import { decodeBase64Strict } from '../lib/verify/base64';
 import { lfNormalize } from '../lib/verify/digest';
-import { agentRoot, agentsFound } from './agents';
+import { agentRoot, agentsFound, sweepUnlisted } from './agents';
 import { withLock } from './lock';
 import { formerPartitions, type MirrorRecord, sha256Hex } from './mirror';
 import { dropCopy, type HostContext, placeCopy } from './placement';
 import { rejudge } from './rejudge';
-import { sweepUnlisted } from './sweep';
 import { HOST_VERSION } from './version';
 
 export { HOST_VERSION };

@@ -9,12 +9,11 @@ import { dirname, join, sep } from 'node:path';
 import type { BrowserFamily } from '../lib/desktop/protocol/browser-places';
 import { FIREFOX_EXTENSION_ID, NATIVE_HOST_NAME } from '../lib/desktop/protocol/limits';
 import { readJson, removeIfEmpty, writeFileAtomic } from './atomic';
+import { sweepUnlisted } from './agents';
 import { removeSkill } from './handlers';
 import { withLock } from './lock';
-import { MANIFEST_FILE, manifestPlaces, registryPlaces } from './manifest-places';
 import { formerPartitions, Mirror, partitionOfRecord } from './mirror';
-import { sweepUnlisted } from './sweep';
-import { installFile, mirrorDir, type Places } from './places';
+import { installFile, MANIFEST_FILE, manifestPlaces, mirrorDir, type Places, registryPlaces } from './places';
 
 export interface InstallOptions {
   chromeIds: string[];
