@@ -164,11 +164,11 @@ export function writeCopy(root: string, name: string, record: MirrorRecord, agen
   writeTreeAtomic(root, name, tree, { dir: 0o755, file: 0o644 }, placement);
 }
 
-// Copies no record names (docs/desktop.md): a host killed between noting a copy and writing it, or a host before
-// version 1.1.0 killed between writing a copy and noting it, leaves a folder in an agent's skills
-// folder whose provenance names one of the host's partitions but that no mirror record lists. Every
-// sync (so every withdrawal and key revocation) and uninstall-host look for them and remove them as
-// they remove any copy: files the user changed or added stay.
+// Copies no record names (docs/desktop.md): a host killed between noting a copy and writing it,
+// or a host before version 1.1.0 killed between writing a copy and noting it, leaves a folder in
+// an agent's skills folder whose provenance names one of the host's partitions but that no mirror
+// record lists. Every sync (so every withdrawal and key revocation) and uninstall-host look for
+// them and remove them as they remove any copy: files the user changed or added stay.
 
 /**
  * Removes every copy in the agent folders whose provenance names one of `partitions` and that no
