@@ -1,6 +1,6 @@
 // One table of the options page: a caption, a header row of column headers (`<th scope="col">`)
 // and one row per item, drawn from typed columns. The pins, the key history, the approvals and the
-// import preview's tables are all this one; paging and filtering are PagedTable's.
+// import's preview and conflicts tables are all this one; paging and filtering are PagedTable's.
 import type { ComponentChild, Ref } from 'preact';
 
 /** Data attributes of an element; an undefined value leaves the attribute out. */
@@ -17,7 +17,8 @@ export interface Column<T> {
 }
 
 export interface DataTableProps<T> {
-  caption: string;
+  /** Absent: no caption (the paragraph above the table says what it holds). */
+  caption?: string;
   /** The caption for screen readers only, where a heading above says it already. */
   hideCaption?: boolean;
   columns: readonly Column<T>[];
@@ -37,7 +38,7 @@ export interface DataTableProps<T> {
 export function DataTable<T>({ caption, hideCaption = false, columns, items, rowKey, rowData, id, testId, data, tbodyRef }: DataTableProps<T>) {
   return (
     <table class="table" id={id} data-testid={testId} {...data}>
-      <caption class={hideCaption ? 'visually-hidden' : undefined}>{caption}</caption>
+      {caption !== undefined && <caption class={hideCaption ? 'visually-hidden' : undefined}>{caption}</caption>}
       <thead>
         <tr>
           {columns.map((c, i) => (

@@ -69,24 +69,19 @@ type PinPreview = ImportPreview['pins'][number];
 type RevocationPreview = ImportPreview['revocations'][number];
 type SettingPreview = NonNullable<ImportPreview['settings']>[number];
 
-const pinColumns = (): Column<PinPreview>[] => [
-  { header: t('col_origin'), cell: (p) => p.origin },
+/** A key in the file, to pin or to revoke: its site, its fingerprint (with a pin's stored one where that differs) and the outcome. */
+const keyColumns = (): Column<PinPreview | RevocationPreview>[] => [
+  { header: t('col_origin'), cell: (k) => k.origin },
   {
     header: t('col_fingerprint'),
-    cell: (p) => (
+    cell: (k) => (
       <>
-        <Fingerprint value={p.fingerprint} />
-        {p.stored && p.stored !== p.fingerprint && <Fingerprint value={p.stored} label={t('import_stored')} />}
+        <Fingerprint value={k.fingerprint} />
+        {'stored' in k && k.stored && k.stored !== k.fingerprint && <Fingerprint value={k.stored} label={t('import_stored')} />}
       </>
     ),
   },
-  { header: t('col_outcome'), cell: (p) => outcomeText(p.outcome) },
-];
-
-const revocationColumns = (): Column<RevocationPreview>[] => [
-  { header: t('col_origin'), cell: (r) => r.origin },
-  { header: t('col_fingerprint'), cell: (r) => <Fingerprint value={r.fingerprint} /> },
-  { header: t('col_outcome'), cell: (r) => outcomeText(r.outcome) },
+  { header: t('col_outcome'), cell: (k) => outcomeText(k.outcome) },
 ];
 
 const settingColumns = (): Column<SettingPreview>[] => [
@@ -145,7 +140,7 @@ export function ImportPreviewPanel({ preview, confirmed, onConfirm, busy, onAppl
         <DataTable
           caption={t('import_preview_pins')}
           testId="import-preview-pins"
-          columns={pinColumns()}
+          columns={keyColumns()}
           items={preview.pins}
           rowKey={(p) => p.origin}
           rowData={(p) => ({ 'data-origin': p.origin, 'data-outcome': p.outcome })}
@@ -166,7 +161,7 @@ export function ImportPreviewPanel({ preview, confirmed, onConfirm, busy, onAppl
         <DataTable
           caption={t('import_preview_revocations')}
           testId="import-preview-revocations"
-          columns={revocationColumns()}
+          columns={keyColumns()}
           items={preview.revocations}
           rowKey={(r) => `${r.origin} ${r.fingerprint}`}
           rowData={(r) => ({ 'data-origin': r.origin, 'data-outcome': r.outcome })}

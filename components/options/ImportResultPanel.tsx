@@ -6,6 +6,7 @@ import { t, type MessageKey } from '../../lib/i18n';
 import { Fingerprint } from '../shared/Fingerprint';
 import { tn } from '../../lib/i18n/plural';
 import { settingsWords } from '../../lib/i18n/settings';
+import { type Column, DataTable } from './DataTable';
 
 const SKIP_REASON: Record<ImportSkipReason, MessageKey> = {
   'needs-confirmation': 'import_skip_needs_confirmation',
@@ -15,34 +16,20 @@ const SKIP_REASON: Record<ImportSkipReason, MessageKey> = {
   'policy-requires-signed': 'import_skip_policy_requires_signed',
 };
 
+/** A pin conflict: the site, the key stored for it and the one in the file. */
+const conflictColumns = (): Column<ImportResult['pinConflicts'][number]>[] => [
+  { header: t('col_origin'), cell: (c) => c.origin },
+  { header: t('import_stored'), cell: (c) => <Fingerprint value={c.stored} /> },
+  { header: t('import_imported'), cell: (c) => <Fingerprint value={c.imported} /> },
+];
+
 function PinConflicts({ conflicts }: { conflicts: ImportResult['pinConflicts'] }) {
   return (
     <>
       <p>
         <strong>{tn('import_conflicts', conflicts.length)}</strong> {t('import_conflicts_note')}
       </p>
-      <table class="table" data-testid="import-conflicts">
-        <thead>
-          <tr>
-            <th scope="col">{t('col_origin')}</th>
-            <th scope="col">{t('import_stored')}</th>
-            <th scope="col">{t('import_imported')}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {conflicts.map((c) => (
-            <tr key={c.origin} data-origin={c.origin}>
-              <td>{c.origin}</td>
-              <td>
-                <Fingerprint value={c.stored} />
-              </td>
-              <td>
-                <Fingerprint value={c.imported} />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <DataTable testId="import-conflicts" columns={conflictColumns()} items={conflicts} rowKey={(c) => c.origin} rowData={(c) => ({ 'data-origin': c.origin })} />
     </>
   );
 }
