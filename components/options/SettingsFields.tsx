@@ -5,32 +5,33 @@ import { tn, type PluralBase } from '../../lib/i18n/plural';
 import { ManagedNote } from './PolicyPanel';
 import type { CheckName, SettingsForm, TextName } from './settings-form';
 
-export const CHECKS: { field: CheckName; label: MessageKey; help: MessageKey }[] = [
-  { field: 'paused', label: 'set_paused', help: 'set_paused_help' },
-  { field: 'probeInPrivate', label: 'set_private', help: 'set_private_help' },
-  { field: 'allowListOnly', label: 'set_allow_only', help: 'set_allow_only_help' },
-  { field: 'legacyIndex', label: 'set_legacy', help: 'set_legacy_help' },
-  { field: 'shortHeader', label: 'set_short_header', help: 'set_short_header_help' },
-];
+/** Each field's label and help. */
+const WORDS: Record<keyof SettingsForm, { label: MessageKey; help: MessageKey }> = {
+  paused: { label: 'set_paused', help: 'set_paused_help' },
+  probeInPrivate: { label: 'set_private', help: 'set_private_help' },
+  allowListOnly: { label: 'set_allow_only', help: 'set_allow_only_help' },
+  legacyIndex: { label: 'set_legacy', help: 'set_legacy_help' },
+  shortHeader: { label: 'set_short_header', help: 'set_short_header_help' },
+  allowList: { label: 'set_allow_list', help: 'set_list_help' },
+  denyList: { label: 'set_deny_list', help: 'set_list_help' },
+  reviewers: { label: 'set_reviewers', help: 'set_reviewers_help' },
+  snapshotKeys: { label: 'set_snapshot_keys', help: 'set_snapshot_keys_help' },
+  chatSites: { label: 'set_chat_sites', help: 'set_chat_sites_help' },
+};
 
-export const TEXTS: { field: TextName; label: MessageKey; help: MessageKey; rows: number }[] = [
-  { field: 'allowList', label: 'set_allow_list', help: 'set_list_help', rows: 3 },
-  { field: 'denyList', label: 'set_deny_list', help: 'set_list_help', rows: 3 },
-  { field: 'chatSites', label: 'set_chat_sites', help: 'set_chat_sites_help', rows: 3 },
-];
+/** The text boxes that hold a list, one entry a line, in the order the form shows them. */
+export const LIST_FIELDS = ['allowList', 'denyList', 'chatSites'] as const satisfies readonly TextName[];
 
-/** The settings written as JSON: a summary in words, the JSON one click away, and its format. */
-export const JSON_TEXTS: { field: 'reviewers' | 'snapshotKeys'; label: MessageKey; help: MessageKey; format: MessageKey; count: (value: unknown) => number | null; rows: number }[] = [
-  {
-    field: 'reviewers',
-    label: 'set_reviewers',
-    help: 'set_reviewers_help',
-    format: 'set_reviewers_format',
-    count: (v) => (typeof v === 'object' && v !== null && !Array.isArray(v) ? Object.keys(v).length : null),
-    rows: 4,
-  },
-  { field: 'snapshotKeys', label: 'set_snapshot_keys', help: 'set_snapshot_keys_help', format: 'set_snapshot_keys_format', count: (v) => (Array.isArray(v) ? v.length : null), rows: 4 },
-];
+type JsonName = 'reviewers' | 'snapshotKeys';
+
+/** The settings written as JSON: a summary in words (of `count` entries, null when the JSON is unreadable), the JSON one click away, and its format. */
+const JSON_TEXTS: Record<JsonName, { summary: PluralBase; format: MessageKey; count: (value: unknown) => number | null }> = {
+  reviewers: { summary: 'set_reviewers_count', format: 'set_reviewers_format', count: (v) => (typeof v === 'object' && v !== null && !Array.isArray(v) ? Object.keys(v).length : null) },
+  snapshotKeys: { summary: 'set_snapshot_keys_count', format: 'set_snapshot_keys_format', count: (v) => (Array.isArray(v) ? v.length : null) },
+};
+
+/** The JSON boxes, in the order the form shows them (under "Advanced"). */
+export const JSON_FIELDS = Object.keys(JSON_TEXTS) as JsonName[];
 
 function parsedCount(text: string, count: (value: unknown) => number | null): number | null {
   if (text.trim() === '') return 0;
@@ -40,8 +41,6 @@ function parsedCount(text: string, count: (value: unknown) => number | null): nu
     return null;
   }
 }
-
-const SUMMARY: Record<(typeof JSON_TEXTS)[number]['field'], PluralBase> = { reviewers: 'set_reviewers_count', snapshotKeys: 'set_snapshot_keys_count' };
 
 /** The text box of a list or JSON setting: read-only while the organisation manages it, its error and help named. */
 function FieldBox({ field, rows, form, managed, error, set, commit }: BoxProps & { field: TextName; rows: number }) {
@@ -81,26 +80,26 @@ function FieldError({ field, error }: { field: TextName; error: string | undefin
 }
 
 /** A JSON setting: what it holds in words; the text box with its format folded under "Edit as JSON". */
-export function JsonField({ spec, ...box }: BoxProps & { spec: (typeof JSON_TEXTS)[number] }) {
-  const { field } = spec;
+export function JsonField({ field, ...box }: BoxProps & { field: JsonName }) {
+  const spec = JSON_TEXTS[field];
   const { form, managed, error } = box;
   const n = parsedCount(form[field], spec.count);
   return (
     <div class="field json-field">
       <p class="field-label" id={`set-${field}-label`}>
-        {t(spec.label)}
+        {fieldLabel(field)}
       </p>
       <p class="hint" id={`set-${field}-help`}>
-        {t(spec.help)}
+        {t(WORDS[field].help)}
       </p>
-      <p data-testid={`${field}-summary`}>{n === null ? t('set_json_unreadable') : tn(SUMMARY[field], n)}</p>
+      <p data-testid={`${field}-summary`}>{n === null ? t('set_json_unreadable') : tn(spec.summary, n)}</p>
       {managed && <ManagedNote field={field} />}
       <details open={error !== undefined}>
         <summary>{t('set_edit_json')}</summary>
         <label for={`set-${field}`} class="hint">
           {t(spec.format)}
         </label>
-        <FieldBox field={field} rows={spec.rows} {...box} />
+        <FieldBox field={field} rows={4} {...box} />
       </details>
       <FieldError field={field} error={error} />
     </div>
@@ -108,17 +107,13 @@ export function JsonField({ spec, ...box }: BoxProps & { spec: (typeof JSON_TEXT
 }
 
 /** A field's label, by its name (the unsaved bar names the fields it holds). */
-export function fieldLabel(field: keyof SettingsForm): string {
-  const spec = [...CHECKS, ...TEXTS, ...JSON_TEXTS].find((s) => s.field === field);
-  return spec ? t(spec.label) : field;
-}
+export const fieldLabel = (field: keyof SettingsForm): string => t(WORDS[field].label);
 
 /** The ids a field's aria-describedby names: its help, the managed note when there is one, then `extra`. */
 const describedBy = (field: string, managed: boolean, extra = ''): string => `set-${field}-help${managed ? ` set-${field}-managed` : ''}${extra}`;
 
 /** `set` applies the tick at once (use-settings.ts apply). */
-export function CheckField({ spec, form, managed, set }: { spec: (typeof CHECKS)[number]; form: SettingsForm; managed: boolean; set: (field: CheckName, value: boolean) => void }) {
-  const { field } = spec;
+export function CheckField({ field, form, managed, set }: { field: CheckName; form: SettingsForm; managed: boolean; set: (field: CheckName, value: boolean) => void }) {
   return (
     <div class="field check">
       <input
@@ -130,24 +125,23 @@ export function CheckField({ spec, form, managed, set }: { spec: (typeof CHECKS)
         aria-describedby={describedBy(field, managed)}
         onChange={(e) => set(field, e.currentTarget.checked)}
       />
-      <label for={`set-${field}`}>{t(spec.label)}</label>
+      <label for={`set-${field}`}>{fieldLabel(field)}</label>
       <p class="hint" id={`set-${field}-help`}>
-        {t(spec.help)}
+        {t(WORDS[field].help)}
       </p>
       {managed && <ManagedNote field={field} />}
     </div>
   );
 }
 
-export function TextField({ spec, ...box }: BoxProps & { spec: (typeof TEXTS)[number] }) {
-  const { field } = spec;
+export function TextField({ field, ...box }: BoxProps & { field: TextName }) {
   return (
     <div class="field">
-      <label for={`set-${field}`}>{t(spec.label)}</label>
+      <label for={`set-${field}`}>{fieldLabel(field)}</label>
       <p class="hint" id={`set-${field}-help`}>
-        {t(spec.help)}
+        {t(WORDS[field].help)}
       </p>
-      <FieldBox field={field} rows={spec.rows} {...box} />
+      <FieldBox field={field} rows={3} {...box} />
       {box.managed && <ManagedNote field={field} />}
       <FieldError field={field} error={box.error} />
     </div>

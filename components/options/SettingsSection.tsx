@@ -9,8 +9,8 @@ import { useEffect } from 'preact/hooks';
 import { t } from '../../lib/i18n';
 import type { OptionsEnv } from './env';
 import { isManaged, PolicyPanel } from './PolicyPanel';
-import { CHECKS, CheckField, fieldLabel, JSON_TEXTS, JsonField, TEXTS, TextField } from './SettingsFields';
-import { unsavedFields, type SettingsForm } from './settings-form';
+import { CheckField, fieldLabel, JSON_FIELDS, JsonField, LIST_FIELDS, TextField } from './SettingsFields';
+import { CHECK_FIELDS, unsavedFields, type SettingsForm } from './settings-form';
 import { SiteAccessPanel } from './SiteAccessPanel';
 import { useSettings } from './use-settings';
 
@@ -80,15 +80,15 @@ export function SettingsSection({ env, version = 0 }: { env: OptionsEnv; version
       </p>
       {policy?.active && <PolicyPanel policy={policy} />}
       {state.newer && <ChangedElsewhere onReload={settings.loadNewer} />}
-      {CHECKS.map((c) => (
-        <CheckField key={c.field} spec={c} form={form} managed={isManaged(policy, c.field)} set={(f, v) => settings.apply(f, v, t(c.label))} />
+      {CHECK_FIELDS.map((f) => (
+        <CheckField key={f} field={f} form={form} managed={isManaged(policy, f)} set={(field, v) => settings.apply(field, v, fieldLabel(field))} />
       ))}
-      {TEXTS.map((f) => (
-        <TextField key={f.field} spec={f} form={form} managed={isManaged(policy, f.field)} error={errors[f.field]} set={set} commit={commit} />
+      {LIST_FIELDS.map((f) => (
+        <TextField key={f} field={f} form={form} managed={isManaged(policy, f)} error={errors[f]} set={set} commit={commit} />
       ))}
       <h3 class="subhead">{t('set_advanced')}</h3>
-      {JSON_TEXTS.map((f) => (
-        <JsonField key={f.field} spec={f} form={form} managed={isManaged(policy, f.field)} error={errors[f.field]} set={set} commit={commit} />
+      {JSON_FIELDS.map((f) => (
+        <JsonField key={f} field={f} form={form} managed={isManaged(policy, f)} error={errors[f]} set={set} commit={commit} />
       ))}
       {unsaved.length > 0 && <UnsavedBar fields={unsaved} saving={saving} onSave={() => void settings.save()} onRevert={settings.revert} />}
     </form>

@@ -6,7 +6,7 @@ import { MAX_CHAT_SITES } from '../../lib/chat/sites';
 import { originOfEntry } from '../../lib/origin';
 
 /** The form's ticks: the settings' own booleans. */
-const CHECK_FIELDS = ['paused', 'probeInPrivate', 'allowListOnly', 'legacyIndex', 'shortHeader'] as const;
+export const CHECK_FIELDS = ['paused', 'probeInPrivate', 'allowListOnly', 'legacyIndex', 'shortHeader'] as const;
 /** The form's text boxes: a list one entry a line, or JSON. */
 const TEXT_FIELDS = ['allowList', 'denyList', 'reviewers', 'snapshotKeys', 'chatSites'] as const;
 export const FORM_FIELDS = [...CHECK_FIELDS, ...TEXT_FIELDS];
@@ -20,21 +20,6 @@ export type FormErrors = Partial<Record<keyof SettingsForm, string>>;
 /** The settings this form edits (the desktop agents have a section of their own, DesktopSection). */
 export type FormSettings = Pick<Settings, keyof SettingsForm>;
 
-export function toForm(s: Settings): SettingsForm {
-  return {
-    paused: s.paused,
-    probeInPrivate: s.probeInPrivate,
-    allowListOnly: s.allowListOnly,
-    legacyIndex: s.legacyIndex,
-    shortHeader: s.shortHeader,
-    allowList: s.allowList.join('\n'),
-    denyList: s.denyList.join('\n'),
-    reviewers: JSON.stringify(s.reviewers, null, 2),
-    snapshotKeys: JSON.stringify(s.snapshotKeys, null, 2),
-    chatSites: s.chatSites.join('\n'),
-  };
-}
-
 const HOST_PATTERN = /^\*\.(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)*[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
 
 /** One allow/deny list line: an http(s) origin (a path is dropped) or a `*.host` pattern. */
@@ -44,18 +29,21 @@ export function parseSiteEntry(line: string): string | null {
   return originOfEntry(v);
 }
 
+/** A text box read back: the setting it holds, or the error that names the offending line or entry. */
+type Parsed<V> = { value: V; error: string | null };
+
 /** The entries of a list box, one a line, each once; the first line `parse` refuses is the error (`errKey`, with its number and text). */
-function parseLines(text: string, parse: (line: string) => string | null, errKey: 'err_site_line' | 'err_chat_site_line'): { list: string[]; error: string | null } {
+function parseLines(text: string, parse: (line: string) => string | null, errKey: 'err_site_line' | 'err_chat_site_line'): Parsed<string[]> {
   const list: string[] = [];
   const lines = text.split(/\r?\n/);
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i] ?? '';
     if (!line.trim()) continue;
     const entry = parse(line);
-    if (entry === null) return { list, error: t(errKey, i + 1, line.trim()) };
+    if (entry === null) return { value: list, error: t(errKey, i + 1, line.trim()) };
     if (!list.includes(entry)) list.push(entry);
   }
-  return { list, error: null };
+  return { value: list, error: null };
 }
 
 const parseSiteList = (text: string) => parseLines(text, parseSiteEntry, 'err_site_line');
@@ -66,17 +54,17 @@ export function parseChatSiteEntry(line: string): string | null {
   return originOfEntry(line);
 }
 
-function parseChatSites(text: string): { list: string[]; error: string | null } {
-  const { list, error } = parseLines(text, parseChatSiteEntry, 'err_chat_site_line');
-  if (!error && list.length > MAX_CHAT_SITES) return { list, error: t('err_chat_sites_count', MAX_CHAT_SITES) };
-  return { list, error };
+function parseChatSites(text: string): Parsed<string[]> {
+  const { value, error } = parseLines(text, parseChatSiteEntry, 'err_chat_site_line');
+  if (!error && value.length > MAX_CHAT_SITES) return { value, error: t('err_chat_sites_count', MAX_CHAT_SITES) };
+  return { value, error };
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-function parseJson(text: string): { value: unknown; error: string | null } {
+function parseJson(text: string): Parsed<unknown> {
   if (!text.trim()) return { value: undefined, error: null };
   try {
     return { value: JSON.parse(text) as unknown, error: null };
@@ -85,7 +73,7 @@ function parseJson(text: string): { value: unknown; error: string | null } {
   }
 }
 
-function parseReviewers(text: string): { value: ReviewerRegistry; error: string | null } {
+function parseReviewers(text: string): Parsed<ReviewerRegistry> {
   const { value, error } = parseJson(text);
   if (error) return { value: {}, error };
   if (value === undefined) return { value: {}, error: null };
@@ -103,7 +91,7 @@ function parseReviewers(text: string): { value: ReviewerRegistry; error: string 
 const SNAPSHOT_REQUIRED = ['origin', 'skillId', 'publicKey', 'signature'] as const;
 const SNAPSHOT_OPTIONAL = ['keyId', 'revisionPin', 'versionPin'] as const;
 
-function parseSnapshotKeys(text: string): { value: SnapshotKeyConfig[]; error: string | null } {
+function parseSnapshotKeys(text: string): Parsed<SnapshotKeyConfig[]> {
   const { value, error } = parseJson(text);
   if (error) return { value: [], error };
   if (value === undefined) return { value: [], error: null };
@@ -129,27 +117,38 @@ function parseSnapshotKeys(text: string): { value: SnapshotKeyConfig[]; error: s
   return { value: out, error: null };
 }
 
+const lines = (list: readonly string[]): string => list.join('\n');
+const json = (value: unknown): string => JSON.stringify(value, null, 2);
+
+/** How each text box holds its setting: written out for the box, and read back from what the box says. */
+const TEXTS: { [K in TextName]: { write: (value: Settings[K]) => string; read: (text: string) => Parsed<Settings[K]> } } = {
+  allowList: { write: lines, read: parseSiteList },
+  denyList: { write: lines, read: parseSiteList },
+  reviewers: { write: json, read: parseReviewers },
+  snapshotKeys: { write: json, read: parseSnapshotKeys },
+  chatSites: { write: lines, read: parseChatSites },
+};
+
+const writeText = <K extends TextName>(s: Settings, field: K): string => TEXTS[field].write(s[field]);
+
+export function toForm(s: Settings): SettingsForm {
+  const form: Partial<Record<keyof SettingsForm, unknown>> = {};
+  for (const f of CHECK_FIELDS) form[f] = s[f];
+  for (const f of TEXT_FIELDS) form[f] = writeText(s, f);
+  return form as SettingsForm;
+}
+
 /** The Settings a form describes, or the errors that stop it from being saved. */
 export function fromForm(form: SettingsForm): { settings: FormSettings; errors: null } | { settings: null; errors: FormErrors } {
-  const allow = parseSiteList(form.allowList);
-  const deny = parseSiteList(form.denyList);
-  const reviewers = parseReviewers(form.reviewers);
-  const snapshots = parseSnapshotKeys(form.snapshotKeys);
-  const chatSites = parseChatSites(form.chatSites);
-  const found = { allowList: allow.error, denyList: deny.error, reviewers: reviewers.error, snapshotKeys: snapshots.error, chatSites: chatSites.error };
-  const errors: FormErrors = Object.fromEntries(Object.entries(found).filter(([, error]) => error));
+  const settings: Partial<Record<keyof SettingsForm, unknown>> = { ...form };
+  const errors: FormErrors = {};
+  for (const f of TEXT_FIELDS) {
+    const { value, error } = TEXTS[f].read(form[f]);
+    if (error) errors[f] = error;
+    else settings[f] = value;
+  }
   if (Object.keys(errors).length > 0) return { settings: null, errors };
-  return {
-    settings: {
-      ...form,
-      allowList: allow.list,
-      denyList: deny.list,
-      reviewers: reviewers.value,
-      snapshotKeys: snapshots.value,
-      chatSites: chatSites.list,
-    },
-    errors: null,
-  };
+  return { settings: settings as FormSettings, errors: null };
 }
 
 /** The fields whose text or box differs from the form as loaded (`saved`). */
