@@ -5,7 +5,7 @@ import { errorText } from '../shared/format';
 import type { OptionsEnv } from './env';
 import { keyColumns, useConfirmedAction } from './KeyTable';
 import { listPlaceholder, PAGE_SIZE, PagedTableView, type CountText } from './PagedTable';
-import { pinMatches } from '../../lib/lists/pins-page';
+import { pinMatches, type PinsPage } from '../../lib/lists/pins-page';
 import { OriginLink } from './OriginLink';
 
 export { pinMatches };
@@ -22,23 +22,18 @@ function usePinPages(env: OptionsEnv, version: number, filter: string): { state:
   const [state, setState] = useState<PinsState>({ phase: 'loading' });
   const seq = useRef(0);
   const shown = state.phase === 'ready' ? state.items : [];
+  /** Draws the page `request` answers after the first `kept` rows, unless a newer request was made meanwhile. */
+  const show = (request: Promise<PinsPage>, kept: readonly Pin[]) => {
+    const n = ++seq.current;
+    request.then(
+      (page) => n === seq.current && setState({ phase: 'ready', items: [...kept.slice(0, page.offset), ...page.items], matching: page.matching, total: page.total }),
+      (err: unknown) => n === seq.current && setState({ phase: 'error', message: errorText(err) }),
+    );
+  };
   // A layout effect: the first page (asked for as the page's script started) is drawn as soon as it
   // is in, not after the browser's first frame of the whole page.
-  useLayoutEffect(() => {
-    const n = ++seq.current;
-    (filter === '' ? env.client.pinsFirstPage() : env.client.pinsPage(0, PAGE_SIZE, filter)).then(
-      (page) => n === seq.current && setState({ phase: 'ready', items: page.items, matching: page.matching, total: page.total }),
-      (err: unknown) => n === seq.current && setState({ phase: 'error', message: errorText(err) }),
-    );
-  }, [env, version, filter]);
-  const more = useCallback(() => {
-    const n = ++seq.current;
-    const from = shown.length;
-    env.client.pinsPage(from, PAGE_SIZE, filter).then(
-      (page) => n === seq.current && setState({ phase: 'ready', items: [...shown.slice(0, page.offset), ...page.items], matching: page.matching, total: page.total }),
-      (err: unknown) => n === seq.current && setState({ phase: 'error', message: errorText(err) }),
-    );
-  }, [env, filter, shown]);
+  useLayoutEffect(() => show(filter === '' ? env.client.pinsFirstPage() : env.client.pinsPage(0, PAGE_SIZE, filter), []), [env, version, filter]);
+  const more = useCallback(() => show(env.client.pinsPage(shown.length, PAGE_SIZE, filter), shown), [env, filter, shown]);
   return { state, more };
 }
 

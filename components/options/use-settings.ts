@@ -158,19 +158,18 @@ export function useSettings(env: OptionsEnv, version: number) {
     announce(out.ok ? t('settings_saved') : t('settings_save_failed', out.message), out.ok ? 'success' : 'error');
   }
 
-  /** Drops the edits for the settings stored elsewhere. */
-  function loadNewer() {
-    if (state.phase !== 'ready' || !state.newer) return;
-    setErrors({});
-    setState(showing(state.newer));
-    announce(t('settings_reloaded'), 'success');
-  }
-
   /** Back to what is stored: the newer settings when another page changed them. */
   function revert() {
     if (state.phase !== 'ready') return;
     setErrors({});
     setState(showing(state.newer ?? state.saved));
+  }
+
+  /** Drops the edits for the settings stored elsewhere. */
+  function loadNewer() {
+    if (state.phase !== 'ready' || !state.newer) return;
+    revert();
+    announce(t('settings_reloaded'), 'success');
   }
 
   return { state, errors, saving, policy, set, apply, commit, save, loadNewer, revert };

@@ -25,18 +25,24 @@ export function useTransfer(env: OptionsEnv, onChanged: () => void) {
   /** The text the preview was made from: what is imported, whatever the box holds by then. */
   const [previewed, setPreviewed] = useState('');
 
-  async function doExport() {
+  /** Runs one request with the section busy; a failure is announced with `failKey`. */
+  async function whileBusy(run: () => Promise<void>, failKey: 'export_failed' | 'import_failed_msg') {
     setBusy(true);
     try {
-      const { json } = await env.client.backupData();
-      env.download('skillpin-trust.json', json);
-      announce(t('exported_ok'), 'success');
+      await run();
     } catch (err) {
-      announce(t('export_failed', errorText(err)), 'error');
+      announce(t(failKey, errorText(err)), 'error');
     } finally {
       setBusy(false);
     }
   }
+
+  const doExport = () =>
+    whileBusy(async () => {
+      const { json } = await env.client.backupData();
+      env.download('skillpin-trust.json', json);
+      announce(t('exported_ok'), 'success');
+    }, 'export_failed');
 
   async function readFile(file: File) {
     try {
@@ -59,8 +65,7 @@ export function useTransfer(env: OptionsEnv, onChanged: () => void) {
       return;
     }
     setInputError(null);
-    setBusy(true);
-    try {
+    await whileBusy(async () => {
       const res = await env.client.importPreview(text);
       if (!res.ok) {
         setInputError(`${t('import_preview_invalid')} ${res.errors.join('; ')}`);
@@ -69,11 +74,7 @@ export function useTransfer(env: OptionsEnv, onChanged: () => void) {
       setConfirmed(NONE_CONFIRMED);
       setPreviewed(text);
       setPreview(res);
-    } catch (err) {
-      announce(t('import_failed_msg', errorText(err)), 'error');
-    } finally {
-      setBusy(false);
-    }
+    }, 'import_failed_msg');
   }
 
   function confirm(kind: keyof Confirmed, id: string, checked: boolean) {
@@ -86,9 +87,8 @@ export function useTransfer(env: OptionsEnv, onChanged: () => void) {
   }
 
   /** Imports the text that was previewed, with the confirmations given. */
-  async function doImport() {
-    setBusy(true);
-    try {
+  const doImport = () =>
+    whileBusy(async () => {
       const res = await env.client.importData(previewed, {
         confirmUnverified: [...confirmed.unverified],
         confirmCrossOrigin: [...confirmed.crossOrigin],
@@ -97,12 +97,7 @@ export function useTransfer(env: OptionsEnv, onChanged: () => void) {
       setResult(res);
       announce(res.ok ? t('imported_ok') : t('import_failed'), res.ok ? 'success' : 'error');
       onChanged();
-    } catch (err) {
-      announce(t('import_failed_msg', errorText(err)), 'error');
-    } finally {
-      setBusy(false);
-    }
-  }
+    }, 'import_failed_msg');
 
   /** The text box changed: an open preview no longer describes it. */
   const edit = (next: string) => {
