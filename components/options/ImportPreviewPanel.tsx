@@ -9,7 +9,7 @@ import { statusLabel } from '../shared/status';
 import { hostOf } from '../shared/format';
 import { tn, type PluralBase } from '../../lib/i18n/plural';
 import { settingWords } from '../../lib/i18n/settings';
-import { DataTable, type Column } from './DataTable';
+import { DataTable, type Column, type DataTableProps } from './DataTable';
 
 const OUTCOME: Record<string, MessageKey> = {
   add: 'outcome_add',
@@ -116,6 +116,11 @@ function approvalColumns(confirmed: Confirmed, onConfirm: Props['onConfirm']): C
   ];
 }
 
+/** A table of the preview, drawn when the file has rows for it. */
+function PreviewTable<T>(props: DataTableProps<T>) {
+  return props.items.length > 0 ? <DataTable {...props} /> : null;
+}
+
 /** What the import would add, in words with each count's own plural: "1 approval, 2 keys to pin". */
 export function previewCounts(preview: ImportPreview): string[] {
   const counts: [PluralBase, number][] = [
@@ -136,47 +141,39 @@ export function ImportPreviewPanel({ preview, confirmed, onConfirm, busy, onAppl
     <section class={nothing ? 'result result-info' : 'result result-warn'} aria-labelledby="import-preview-title" data-testid="import-preview" data-nothing={nothing ? 'true' : undefined}>
       <h3 id="import-preview-title">{t('import_preview_title')}</h3>
       <p data-testid="import-preview-counts">{nothing ? t('import_nothing_new') : t('import_will', counts.join(', '))}</p>
-      {preview.pins.length > 0 && (
-        <DataTable
-          caption={t('import_preview_pins')}
-          testId="import-preview-pins"
-          columns={keyColumns()}
-          items={preview.pins}
-          rowKey={(p) => p.origin}
-          rowData={(p) => ({ 'data-origin': p.origin, 'data-outcome': p.outcome })}
-        />
-      )}
-      {preview.approvals.length > 0 && (
-        <DataTable
-          caption={t('import_preview_approvals')}
-          testId="import-preview-approvals"
-          columns={approvalColumns(confirmed, onConfirm)}
-          items={preview.approvals}
-          rowKey={(a) => a.id}
-          rowData={(a) => ({ 'data-approval-id': a.id, 'data-outcome': a.outcome })}
-        />
-      )}
+      <PreviewTable
+        caption={t('import_preview_pins')}
+        testId="import-preview-pins"
+        columns={keyColumns()}
+        items={preview.pins}
+        rowKey={(p) => p.origin}
+        rowData={(p) => ({ 'data-origin': p.origin, 'data-outcome': p.outcome })}
+      />
+      <PreviewTable
+        caption={t('import_preview_approvals')}
+        testId="import-preview-approvals"
+        columns={approvalColumns(confirmed, onConfirm)}
+        items={preview.approvals}
+        rowKey={(a) => a.id}
+        rowData={(a) => ({ 'data-approval-id': a.id, 'data-outcome': a.outcome })}
+      />
       {needsAny && <p class="hint">{t('import_needs_note')}</p>}
-      {preview.revocations.length > 0 && (
-        <DataTable
-          caption={t('import_preview_revocations')}
-          testId="import-preview-revocations"
-          columns={keyColumns()}
-          items={preview.revocations}
-          rowKey={(r) => `${r.origin} ${r.fingerprint}`}
-          rowData={(r) => ({ 'data-origin': r.origin, 'data-outcome': r.outcome })}
-        />
-      )}
-      {preview.settings && preview.settings.length > 0 && (
-        <DataTable
-          caption={t('import_preview_settings')}
-          testId="import-preview-settings"
-          columns={settingColumns()}
-          items={preview.settings}
-          rowKey={(s) => s.field}
-          rowData={(s) => ({ 'data-field': s.field, 'data-managed': s.managed ? 'true' : undefined })}
-        />
-      )}
+      <PreviewTable
+        caption={t('import_preview_revocations')}
+        testId="import-preview-revocations"
+        columns={keyColumns()}
+        items={preview.revocations}
+        rowKey={(r) => `${r.origin} ${r.fingerprint}`}
+        rowData={(r) => ({ 'data-origin': r.origin, 'data-outcome': r.outcome })}
+      />
+      <PreviewTable
+        caption={t('import_preview_settings')}
+        testId="import-preview-settings"
+        columns={settingColumns()}
+        items={preview.settings ?? []}
+        rowKey={(s) => s.field}
+        rowData={(s) => ({ 'data-field': s.field, 'data-managed': s.managed ? 'true' : undefined })}
+      />
       <div class="actions">
         <button type="button" onClick={onCancel} data-action="import-cancel">
           {t('cancel')}
