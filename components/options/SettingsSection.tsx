@@ -10,7 +10,7 @@ import { t } from '../../lib/i18n';
 import type { OptionsEnv } from './env';
 import { isManaged, PolicyPanel } from './PolicyPanel';
 import { CheckField, fieldLabel, JSON_FIELDS, JsonField, LIST_FIELDS, TextField } from './SettingsFields';
-import { CHECK_FIELDS, unsavedFields, type SettingsForm } from './settings-form';
+import { CHECK_FIELDS, changedFields, type SettingsForm } from './settings-form';
 import { SiteAccessPanel } from './SiteAccessPanel';
 import { useSettings } from './use-settings';
 
@@ -62,7 +62,7 @@ function UnsavedBar({ fields, saving, onSave, onRevert }: { fields: (keyof Setti
 export function SettingsSection({ env, version = 0 }: { env: OptionsEnv; version?: number }) {
   const settings = useSettings(env, version);
   const { state, errors, saving, policy, set, commit } = settings;
-  const unsaved = state.phase === 'ready' ? unsavedFields(state.form, state.saved) : [];
+  const unsaved = state.phase === 'ready' ? changedFields(state.form, state.saved) : [];
   useLeaveGuard(unsaved.length > 0);
   if (state.phase === 'loading') return <Loading />;
   if (state.phase === 'error')

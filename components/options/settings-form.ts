@@ -151,7 +151,7 @@ export function fromForm(form: SettingsForm): { settings: FormSettings; errors: 
   return { settings: settings as FormSettings, errors: null };
 }
 
-/** The fields whose text or box differs from the form as loaded (`saved`). */
+/** The fields whose text or box differs from the form as loaded (`saved`): the edits leaving the page now would lose. */
 export function changedFields(form: SettingsForm, saved: SettingsForm): (keyof SettingsForm)[] {
   return FORM_FIELDS.filter((f) => form[f] !== saved[f]);
 }
@@ -193,9 +193,4 @@ export function afterSave(form: SettingsForm, saved: SettingsForm, stored: Setti
   const out: SettingsForm = { ...stored };
   for (const f of changedFields(form, saved)) if (!sent.includes(f)) (out as unknown as Record<string, unknown>)[f] = form[f];
   return out;
-}
-
-/** The edits leaving the page now would lose: the fields that differ from what is stored. */
-export function unsavedFields(form: SettingsForm, saved: SettingsForm): (keyof SettingsForm)[] {
-  return changedFields(form, saved);
 }

@@ -1,7 +1,7 @@
 // The settings page never loses a change: one field applies on its own, an
 // edit still pending elsewhere survives a save of another field, and what is pending is known.
 import { describe, expect, it } from 'vitest';
-import { afterSave, fieldChange, toForm, unsavedFields } from '../../../../components/options/settings-form';
+import { afterSave, changedFields, fieldChange, toForm } from '../../../../components/options/settings-form';
 import { DEFAULT_SETTINGS } from '../../../../lib/types';
 
 const loaded = toForm(DEFAULT_SETTINGS);
@@ -24,7 +24,7 @@ describe('settings form: apply one field at once', () => {
     const stored = toForm({ ...DEFAULT_SETTINGS, paused: true, chatSites: ['https://chat.example'] });
     const next = afterSave(form, loaded, stored, ['paused']);
     expect(next).toEqual({ ...stored, denyList: 'https://bank.example' });
-    expect(unsavedFields(next, stored)).toEqual(['denyList']);
-    expect(unsavedFields(stored, stored)).toEqual([]);
+    expect(changedFields(next, stored)).toEqual(['denyList']);
+    expect(changedFields(stored, stored)).toEqual([]);
   });
 });
