@@ -117,20 +117,22 @@ function parseSnapshotKeys(text: string): Parsed<SnapshotKeyConfig[]> {
   return { value: out, error: null };
 }
 
-const lines = (list: readonly string[]): string => list.join('\n');
-const json = (value: unknown): string => JSON.stringify(value, null, 2);
+const writeLines = (list: readonly string[]): string => list.join('\n');
+const writeJson = (value: unknown): string => JSON.stringify(value, null, 2);
 
 /** How each text box holds its setting: written out for the box, and read back from what the box says. */
 const TEXTS: { [K in TextName]: { write: (value: Settings[K]) => string; read: (text: string) => Parsed<Settings[K]> } } = {
-  allowList: { write: lines, read: parseSiteList },
-  denyList: { write: lines, read: parseSiteList },
-  reviewers: { write: json, read: parseReviewers },
-  snapshotKeys: { write: json, read: parseSnapshotKeys },
-  chatSites: { write: lines, read: parseChatSites },
+  allowList: { write: writeLines, read: parseSiteList },
+  denyList: { write: writeLines, read: parseSiteList },
+  reviewers: { write: writeJson, read: parseReviewers },
+  snapshotKeys: { write: writeJson, read: parseSnapshotKeys },
+  chatSites: { write: writeLines, read: parseChatSites },
 };
 
+/** One text box's text (a function of its own, so that the setting's type follows the field's). */
 const writeText = <K extends TextName>(s: Settings, field: K): string => TEXTS[field].write(s[field]);
 
+/** The form showing `s`: the ticks as they are, each text box its setting written out. */
 export function toForm(s: Settings): SettingsForm {
   const form: Partial<Record<keyof SettingsForm, unknown>> = {};
   for (const f of CHECK_FIELDS) form[f] = s[f];
