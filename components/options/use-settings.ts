@@ -134,10 +134,7 @@ export function useSettings(env: OptionsEnv, version: number) {
     const now = stateRef.current;
     if (now.phase !== 'ready' || now.form[field] === now.saved[field]) return;
     const change = fieldChange(now.form, now.saved, field);
-    if (change.error !== null) {
-      setErrors((e) => ({ ...e, [field]: change.error }));
-      return;
-    }
+    if (change.error !== null) return setErrors((e) => ({ ...e, [field]: change.error }));
     setErrors((e) => ({ ...e, [field]: undefined }));
     void send(change.changes, [field]).then((out) => announce(out.ok ? t('settings_saved') : t('settings_save_failed', out.message), out.ok ? 'success' : 'error'));
   }
