@@ -70,7 +70,7 @@ type RevocationPreview = ImportPreview['revocations'][number];
 type SettingPreview = NonNullable<ImportPreview['settings']>[number];
 
 /** A key in the file, to pin or to revoke: its site, its fingerprint (with a pin's stored one where that differs) and the outcome. */
-const keyColumns = (): Column<PinPreview | RevocationPreview>[] => [
+const fileKeyColumns = (): Column<PinPreview | RevocationPreview>[] => [
   { header: t('col_origin'), cell: (k) => k.origin },
   {
     header: t('col_fingerprint'),
@@ -144,7 +144,7 @@ export function ImportPreviewPanel({ preview, confirmed, onConfirm, busy, onAppl
       <PreviewTable
         caption={t('import_preview_pins')}
         testId="import-preview-pins"
-        columns={keyColumns()}
+        columns={fileKeyColumns()}
         items={preview.pins}
         rowKey={(p) => p.origin}
         rowData={(p) => ({ 'data-origin': p.origin, 'data-outcome': p.outcome })}
@@ -161,7 +161,7 @@ export function ImportPreviewPanel({ preview, confirmed, onConfirm, busy, onAppl
       <PreviewTable
         caption={t('import_preview_revocations')}
         testId="import-preview-revocations"
-        columns={keyColumns()}
+        columns={fileKeyColumns()}
         items={preview.revocations}
         rowKey={(r) => `${r.origin} ${r.fingerprint}`}
         rowData={(r) => ({ 'data-origin': r.origin, 'data-outcome': r.outcome })}
