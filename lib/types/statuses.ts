@@ -4,20 +4,6 @@
 // Statuses (PRODUCT.md §4, precedence FORMATS.md §10)
 // ---------------------------------------------------------------------------
 
-export type SkillStatus =
-  | 'verified-signed'
-  | 'verified'
-  | 'unverified'
-  | 'digest-mismatch'
-  | 'sources-disagree'
-  | 'bad-signature'
-  | 'key-changed'
-  | 'content-changed'
-  | 'fetch-failed'
-  | 'too-large'
-  | 'invalid'
-  | 'unsupported';
-
 /** What one status means to the rest of Skillpin (a row of STATUSES). */
 export interface StatusRow {
   /** A user may approve a skill with this status and hand it on (PRODUCT.md §4). */
@@ -29,8 +15,8 @@ export interface StatusRow {
 }
 
 /**
- * Every status, one row each, in the order the pages list them: a status with no row, or a row
- * of no status, does not compile. ALL_STATUSES, APPROVABLE_STATUSES and WARNING_STATUSES come from it.
+ * Every status, one row each, in the order the pages list them. SkillStatus is its keys, and
+ * ALL_STATUSES, APPROVABLE_STATUSES and WARNING_STATUSES come from it.
  */
 export const STATUSES = {
   'verified-signed': { approvable: true, warning: false, label: 'status_verified_signed' },
@@ -45,7 +31,9 @@ export const STATUSES = {
   'too-large': { approvable: false, warning: false, label: 'status_too_large' },
   invalid: { approvable: false, warning: false, label: 'status_invalid' },
   unsupported: { approvable: false, warning: false, label: 'status_unsupported' },
-} as const satisfies Record<SkillStatus, StatusRow>;
+} as const satisfies Record<string, StatusRow>;
+
+export type SkillStatus = keyof typeof STATUSES;
 
 export const ALL_STATUSES: readonly SkillStatus[] = Object.keys(STATUSES) as SkillStatus[];
 
