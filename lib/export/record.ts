@@ -2,20 +2,31 @@
 // recorded (origin, URL, digest, key, date) so that a later `content-changed` or `key-changed`,
 // or a newer approval of other bytes, marks the exported copy out of date.
 import { HEX64, parseInput, z } from '../input';
-import type { Approval, SkillReport } from '../types';
+import type { SkillReport } from '../types';
+
+const str = z.string().check(z.minLength(1), z.maxLength(8192));
+const hex = z.string().check(z.regex(HEX64));
+const RECORD = z.object({
+  origin: str,
+  url: str,
+  name: z.string(),
+  digestLf: hex,
+  digestRaw: hex,
+  keyFingerprint: z.nullable(str),
+  /** For an archive skill: the raw SHA-256 of the verified archive its files came from. */
+  archiveSha256: z.nullable(hex),
+  /** For an archive skill: the digest of the file set exported (FORMATS.md §6.6); absent on records written before it was recorded. */
+  filesDigest: z.optional(z.nullable(hex)),
+  exportedAt: z.number(),
+});
 
 /**
- * What was exported: the skill (origin, URL), the frontmatter name (the folder inside the ZIP), the
- * digests of the SKILL.md exported (the approved, verified bytes) and the pinned key the approval was
- * bound to (null when the origin did not sign).
+ * What was exported (as stored): the skill (origin, URL), the frontmatter name (the folder inside
+ * the ZIP), the digests of the SKILL.md exported (the approved, verified bytes) and the pinned key
+ * the approval was bound to (null when the origin did not sign). filesDigest is null before it was
+ * recorded.
  */
-export interface ExportRecord extends Pick<Approval, 'origin' | 'url' | 'name' | 'digestLf' | 'digestRaw' | 'keyFingerprint'> {
-  /** For an archive skill: the raw SHA-256 of the verified archive its files came from. */
-  archiveSha256: string | null;
-  /** For an archive skill: the digest of the file set exported (FORMATS.md §6.6); null before it was recorded. */
-  filesDigest: string | null;
-  exportedAt: number;
-}
+export type ExportRecord = Omit<z.output<typeof RECORD>, 'filesDigest'> & { filesDigest: string | null };
 
 /** A record with whether the exported copy still matches what the site serves. */
 export interface ExportStatus extends ExportRecord {
@@ -24,21 +35,6 @@ export interface ExportStatus extends ExportRecord {
 
 /** Records kept (the most recent export of each skill; the oldest go first beyond this). */
 export const MAX_EXPORT_RECORDS = 1000;
-
-const str = z.string().check(z.minLength(1), z.maxLength(8192));
-const hex = z.string().check(z.regex(HEX64));
-// Records written before the file set was recorded have no filesDigest.
-const RECORD = z.object({
-  origin: str,
-  url: str,
-  name: z.string(),
-  digestLf: hex,
-  digestRaw: hex,
-  keyFingerprint: z.nullable(str),
-  archiveSha256: z.nullable(hex),
-  filesDigest: z.optional(z.nullable(hex)),
-  exportedAt: z.number(),
-});
 
 /** A stored record, or null when the value does not have its shape (it is then dropped, nothing else). */
 export function toExportRecord(v: unknown): ExportRecord | null {
