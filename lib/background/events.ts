@@ -1,17 +1,21 @@
 // The browser's events as the background answers them: navigations (probe once the page has
 // loaded, unless a report is still current: page-events.ts), closed tabs, the revalidation alarm,
-// managed storage changes and notification clicks. Context-menu clicks are in menu-click.ts.
+// managed storage changes, context-menu clicks and notification clicks.
 import type { OriginReport } from '../types';
+import { approvedList } from './approved-list';
 import { showBadge } from './badge';
 import type { WorkerState } from './worker-state';
 import { httpOrigin } from '../origin';
 import type { BackgroundService } from './deps';
+import { contextFor, insertSkill } from './hand-off-routes';
+import { isCopyItemId, parseInsertItemId } from './menus';
+import type { SenderLike } from './sender';
 
 export const REVALIDATE_ALARM = 'skillpin:revalidate';
 /** Revisits within this window reuse the last report (see isQuiet). */
 export const QUIET_REVISIT_MS = 60_000;
 
-type Events = Pick<BackgroundService, 'onNavigation' | 'onTabClosed' | 'onAlarm' | 'onManagedChanged' | 'onAccessChanged' | 'onNotificationClick'>;
+type Events = Pick<BackgroundService, 'onNavigation' | 'onTabClosed' | 'onAlarm' | 'onManagedChanged' | 'onAccessChanged' | 'onMenuClick' | 'onNotificationClick'>;
 
 export function createEvents(worker: WorkerState): Events {
   const { platform, probes, clock } = worker;
@@ -87,6 +91,30 @@ export function createEvents(worker: WorkerState): Events {
       // Access just granted (the popup's "Allow", or the browser's own menu): the site in front is probed now.
       const tabs = await platform.activeTabs().catch(() => []);
       for (const tab of tabs) if (tab.url) await probes.probe('access-granted', tab.url, { kind: 'tab', incognito: tab.incognito }).catch(() => undefined);
+    },
+    // "Copy skill context" copies every usable approved skill of the page's origin; an "Insert skill
+    // context" item inserts one skill into the chat frame it was opened in. Both take their bytes
+    // from the hand-off gate (hand-off-routes.ts), like every other path.
+    async onMenuClick(menuItemId, tab, frameId = 0) {
+      // The menu was used in this tab: the private-window rule follows that tab's flag.
+      const sender: SenderLike = tab ? { tab } : {};
+      if (isCopyItemId(menuItemId)) {
+        // The page's own origin, whichever copy item it showed (an item shows on every port of its host).
+        const origin = tab?.url ? httpOrigin(tab.url) : null;
+        if (!origin) return false;
+        const approved = (await approvedList(worker)).filter((a) => a.origin === origin && a.usable);
+        const blocks: string[] = [];
+        for (const a of approved) {
+          const context = await contextFor(worker, a.origin, a.url, sender, { kind: 'clipboard' });
+          if (context.ok) blocks.push(context.context);
+        }
+        if (blocks.length === 0) return false;
+        return platform.copyText(blocks.join('\n\n'));
+      }
+      const item = parseInsertItemId(menuItemId);
+      if (item === null || tab?.id === undefined) return false;
+      const result = await insertSkill(worker, { origin: item.origin, url: item.url, frame: { tabId: tab.id, frameId }, expectedOrigin: null }, sender);
+      return result.ok;
     },
     onNotificationClick(notificationId) {
       if (!notificationId.startsWith('skillpin-origin|')) return null;

@@ -27,7 +27,7 @@ export interface MenuModel {
   /**
    * "Copy skill context", one item per origin with usable approved skills, shown on that origin's
    * pages (documentUrlPatterns; patterns take no port, so other ports of the host show it too:
-   * a click copies the skills of the page's own origin, menu-click.ts).
+   * a click copies the skills of the page's own origin, events.ts).
    */
   copyItems: { id: string; title: string; patterns: string[] }[];
   /** Title of the "Insert skill context" parent item. */

@@ -4,14 +4,13 @@
 //
 // Where things live: create-worker-state.ts (the worker's state and caches), dispatch.ts (the message
 // gate), handlers/ (one slice per concern: reports, approvals, keys, settings, transfer, desktop),
-// events.ts and menu-click.ts (browser events), skill-access.ts (reports, bytes, contexts),
+// events.ts (browser events), skill-access.ts (reports, bytes, contexts),
 // desktop-sync.ts (the desktop mirror, kept after every change).
 import { createWorkerState } from './create-worker-state';
 import type { BackgroundDeps, BackgroundService } from './deps';
 import { createDispatch } from './dispatch';
 import { createEvents } from './events';
 import { createHandlers } from './handlers';
-import { onMenuClick } from './menu-click';
 import { READY_POLICY_WAIT_MS } from './policy-cache';
 
 export type { BackgroundDeps, BackgroundPlatform, BackgroundService } from './deps';
@@ -29,7 +28,6 @@ export function createBackgroundService(deps: BackgroundDeps): BackgroundService
       .then(() => worker.desktop.start()),
     handleMessage: createDispatch(worker, createHandlers(worker)),
     ...createEvents(worker),
-    onMenuClick: (menuItemId, tab, frameId) => onMenuClick(worker, menuItemId, tab, frameId),
     refreshMenus: () => worker.refreshMenus(),
     // Through the gate like every probe: the background's own re-check of an origin.
     probe: (origin) => worker.probes.probe('recheck', origin, { kind: 'background' }),
