@@ -3,10 +3,9 @@
 // privileged ones (PRODUCT.md §6): only the extension's own pages may approve,
 // pin, read skill bytes or export.
 //
-// One file each: requests.ts (the request map), answers.ts, state-change.ts and table.ts (MESSAGES
-// and the checks every incoming message passes).
+// One file each: requests.ts (the request map and the answers defined here), state-change.ts and
+// table.ts (MESSAGES and the checks every incoming message passes).
 export * from './requests';
-export * from './answers';
 export * from './state-change';
 export * from './table';
 export type { ArchiveFileChange } from '../verify/file-changes';

@@ -1,5 +1,10 @@
 // The note the background writes to storage when settings or trust state changed, so open pages follow.
-
+/**
+ * Extension pages learn of changes made elsewhere (another tab, an import of pins and approvals) from this
+ * storage.local key: the background writes a new StateChange after every change of settings
+ * or trust state, and after a probe whose report lists approved skills, and pages listen with storage.onChanged (which fires only on a new value,
+ * hence the sequence number).
+ */
 export const STATE_CHANGE_KEY = 'skillpin:state-change';
 /** `reports`: a probe changed what the pages show of an approved skill (no request changed anything). */
 export type StateChangeKind = 'settings' | 'trust' | 'reports';

@@ -4,8 +4,7 @@ import { PINS_FILTER_MAX, PINS_PAGE_MAX } from '../lists/pins-page';
 import { SETTINGS_CHANGES, SETTINGS_MESSAGE } from '../store/settings';
 import { isHttpOrigin } from '../origin';
 import { count, FINGERPRINT, HEX64, parseInput, text, z } from '../input';
-import type { PublicRequests, Request, RequestMap, RequestType } from './requests';
-import { APPROVED_PAGE_MAX } from './answers';
+import { APPROVED_PAGE_MAX, type PublicRequests, type Request, type RequestMap, type RequestType } from './requests';
 import type { StateChangeKind } from './state-change';
 
 type Schema = z.ZodMiniType;
