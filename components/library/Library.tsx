@@ -3,12 +3,12 @@
 // keys choose a row, Enter inserts it into the chat Insert goes to, the popup's answer (or opens the review of a
 // skill that needs the user). It follows tab switches and changes made anywhere without a reload.
 import { Loading } from '../shared/Placeholders';
-import { SettingsLink } from '../shared/SettingsLink';
+import { Page } from '../shared/Page';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { filterEntries, groupBySite, libraryIndex, type LibraryEntry } from './filter';
 import { t } from '../../lib/i18n';
 import { NAME_MAX, display } from '../../lib/render/display';
-import { AnnouncerProvider, useAnnounce } from '../shared/Announcer';
+import { useAnnounce } from '../shared/Announcer';
 import { InsertTargetLine } from '../shared/InsertTarget';
 import { useSkillActions } from '../shared/actions';
 import type { ActiveTab, LibraryEnv } from './env';
@@ -167,19 +167,8 @@ function Body({ env }: { env: LibraryEnv }) {
 
 export function Library({ env }: { env: LibraryEnv }) {
   return (
-    <AnnouncerProvider>
-      <header class="top">
-        <div class="brand">
-          <img class="logo" src="/icon/48.png" alt="" width="24" height="24" />
-          <h1>{t('library_title')}</h1>
-        </div>
-        <div class="top-actions">
-          <SettingsLink href={env.optionsUrl} />
-        </div>
-      </header>
-      <main>
-        <Body env={env} />
-      </main>
-    </AnnouncerProvider>
+    <Page title={t('library_title')} optionsUrl={env.optionsUrl}>
+      <Body env={env} />
+    </Page>
   );
 }

@@ -8,11 +8,10 @@ import { NAME_MAX, display } from '../../lib/render/display';
 import { ExportButton, ExportNote } from '../shared/ExportControls';
 import { CopyContextButton, InsertButton, type SkillActions } from '../shared/actions';
 import { formatDate, insertedSize } from '../shared/format';
-import { toneMark } from '../shared/status';
 import type { ActiveTab } from './env';
 import { Origin } from '../shared/Origin';
 import { StatusChip } from '../shared/StatusChip';
-import { attentionTone, attentionWords, showsStatus } from './words';
+import { attentionLook, showsStatus } from './words';
 
 /** The id of a row's element, for scrolling the active one into view. */
 export const rowId = (index: number) => `library-row-${index}`;
@@ -22,14 +21,14 @@ type RowProps = Omit<ListProps, 'groups' | 'active'> & { entry: LibraryEntry; in
 function Row({ entry, index, active, tab, actions, onReview, onPick }: RowProps) {
   const { item } = entry;
   const name = display(item.name, NAME_MAX);
-  const tone = attentionTone(item);
+  const look = attentionLook(item.attention);
   const size = insertedSize({ contextSize: item.size, tokens: item.tokens });
   const chip = (attention?: string) => (
-    <span class={`chip chip-${tone}`} data-attention={attention}>
+    <span class={`chip chip-${look.tone}`} data-attention={attention}>
       <span class="chip-mark" aria-hidden="true">
-        {toneMark(tone)}
+        {look.mark}
       </span>
-      {attentionWords(item.attention)}
+      {look.words}
     </span>
   );
   return (

@@ -2,7 +2,7 @@
 // nothing needs the user, else what does, both from the tables in components/shared/status.ts.
 import type { ApprovedSkillSummary, LibraryAttention } from '../../lib/messages';
 import { t } from '../../lib/i18n';
-import { LIBRARY_STATES, statusLabel, stateLook, type Tone } from '../shared/status';
+import { LIBRARY_STATES, statusLabel, stateLook } from '../shared/status';
 
 type Item = Pick<ApprovedSkillSummary, 'attention' | 'status'>;
 
@@ -11,23 +11,18 @@ export function showsStatus(item: Item): boolean {
   return item.status !== null && (item.attention === null || item.attention === 'export-outdated');
 }
 
-/** The tone of a row's state, from the library's table. */
-export function attentionTone(item: Item): Tone {
-  return LIBRARY_STATES[item.attention ?? 'ready'].tone;
-}
-
-/** What needs the user, in words; `null`: nothing does. */
-export function attentionWords(attention: LibraryAttention | null): string {
-  return stateLook(LIBRARY_STATES[attention ?? 'ready']).words;
+/** What needs the user, in words, with the tone and marker of the library's table; `null`: nothing does. */
+export function attentionLook(attention: LibraryAttention | null) {
+  return stateLook(LIBRARY_STATES[attention ?? 'ready']);
 }
 
 /** The row's state in the words the popup uses for the same skill when nothing needs the user. */
 export function statusWords(item: Item): string {
   if (showsStatus(item) && item.status !== null) {
     const words = statusLabel(item.status);
-    return item.attention === 'export-outdated' ? `${words}; ${attentionWords(item.attention)}` : words;
+    return item.attention === 'export-outdated' ? `${words}; ${attentionLook(item.attention).words}` : words;
   }
-  return attentionWords(item.attention);
+  return attentionLook(item.attention).words;
 }
 
 /** Why the gate refuses a skill that is neither changed nor under a new key, in plain words. */

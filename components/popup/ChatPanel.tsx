@@ -8,15 +8,16 @@ import { t } from '../../lib/i18n';
 import { StatusChip } from '../shared/StatusChip';
 import { ExportButton, ExportNote } from '../shared/ExportControls';
 import { formatDate } from '../shared/format';
-import { CopyContextButton, InsertButton, type SkillActions } from '../shared/actions';
+import { CopyContextButton, InsertButton, useSkillActions } from '../shared/actions';
 import type { PopupEnv } from './env';
 
 /**
  * `chatOrigin`: the chat site the tab showed when the popup opened (insertion refuses a tab that left
  * it). `version` grows with every change of trust state made anywhere: the list is read again.
  */
-export function ChatPanel({ env, tabId, chatOrigin, actions, version = 0 }: { env: PopupEnv; tabId: number | null; chatOrigin: string; actions: SkillActions; version?: number }) {
+export function ChatPanel({ env, tabId, chatOrigin, version }: { env: PopupEnv; tabId: number | null; chatOrigin: string; version: number }) {
   const state = useList(() => env.client.approvedList().then((items) => (Array.isArray(items) ? items : [])), [env, version]);
+  const actions = useSkillActions(env, chatOrigin, () => undefined, version);
 
   return (
     <section class="section chat-panel" aria-labelledby="chat-title" data-testid="chat-panel">

@@ -14,10 +14,9 @@ import { ReportBody, StorageNotice, type SiteAccessActions } from './ReportBody'
 import { ALL_SITES_PATTERNS, originPattern } from '../../lib/match-patterns';
 import { errorText } from '../shared/format';
 import { useProgressiveCount } from './progressive';
-import { preloadSkillDetails, type SkillDetailsComponent } from './details-loader';
+import { preloadSkillDetails, useSkillDetails, type DetailsState, type SkillDetailsComponent } from './details-loader';
 import type { ChatTab } from './target';
 import { useOriginReport } from './use-origin-report';
-import { useSkillDetails, type DetailsState } from './use-skill-details';
 
 interface Props {
   env: PopupEnv;

@@ -1,14 +1,13 @@
 // The popup: a header with the origin and Re-check, then either the chat panel
 // (on a chat site) and/or the origin's skills.
 import { Origin } from '../shared/Origin';
-import { SettingsLink } from '../shared/SettingsLink';
+import { Page } from '../shared/Page';
 import { useState } from 'preact/hooks';
 import { t } from '../../lib/i18n';
 import type { PolicySummary } from '../../lib/messages';
-import { AnnouncerProvider, useAnnounce } from '../shared/Announcer';
+import { useAnnounce } from '../shared/Announcer';
 import { errorText } from '../shared/format';
 import { PolicyContext } from '../shared/policy';
-import { useSkillActions } from '../shared/actions';
 import { ChatPanel } from './ChatPanel';
 import type { PopupEnv } from './env';
 import { OriginView } from './OriginView';
@@ -22,11 +21,6 @@ interface Props {
   env: PopupEnv;
   /** Null while the target is being resolved. */
   target: PopupTarget | null;
-}
-
-function ChatSection({ env, tabId, origin, version }: { env: PopupEnv; tabId: number | null; origin: string; version: number }) {
-  const actions = useSkillActions(env, origin, () => undefined, version);
-  return <ChatPanel env={env} tabId={tabId} chatOrigin={origin} actions={actions} version={version} />;
 }
 
 /** "All my skills": opens the library beside the page, then closes the popup (its list is there now). */
@@ -49,7 +43,7 @@ function AllSkillsButton({ open }: { open: () => Promise<void> }) {
   );
 }
 
-function Body({ env, target }: Props) {
+export function Popup({ env, target }: Props) {
   const [recheck, setRecheck] = useState(0);
   const [busy, setBusy] = useState(false);
   const [chatTab, setChatTab] = useState<ChatTab | null>(null);
@@ -78,28 +72,28 @@ function Body({ env, target }: Props) {
   const chatViewTab = targetTab ?? (chatTab !== null && chatTab.origin === origin ? chatTab.tabId : null);
   return (
     <PolicyContext.Provider value={policy}>
-      <header class="top">
-        <div class="brand">
-          <img class="logo" src="/icon/48.png" alt="" width="24" height="24" />
-          <h1>{t('extName')}</h1>
-        </div>
-        <div class="top-actions">
-          {env.openLibrary && <AllSkillsButton open={env.openLibrary} />}
-          {origin && (
-            <button type="button" onClick={() => setRecheck((n) => n + 1)} disabled={busy} data-action="recheck">
-              {t('recheck')}
-            </button>
-          )}
-          <SettingsLink href={env.optionsUrl} />
-        </div>
-        {/* The site on a line of its own, the whole width: its address wraps only at dots and slashes. */}
-        {origin && (
-          <p class="origin" data-testid="origin">
-            <Origin origin={origin} />
-          </p>
-        )}
-      </header>
-      <main>
+      <Page
+        title={t('extName')}
+        optionsUrl={env.optionsUrl}
+        actions={
+          <>
+            {env.openLibrary && <AllSkillsButton open={env.openLibrary} />}
+            {origin && (
+              <button type="button" onClick={() => setRecheck((n) => n + 1)} disabled={busy} data-action="recheck">
+                {t('recheck')}
+              </button>
+            )}
+          </>
+        }
+        below={
+          // The site on a line of its own, the whole width: its address wraps only at dots and slashes.
+          origin && (
+            <p class="origin" data-testid="origin">
+              <Origin origin={origin} />
+            </p>
+          )
+        }
+      >
         {target === null && <Loading cls="state loading" />}
         {target?.kind === 'unsupported' && <p class="state empty">{t('unsupported_page')}</p>}
         {target?.kind === 'error' && (
@@ -108,20 +102,12 @@ function Body({ env, target }: Props) {
           </p>
         )}
         {target?.kind === 'origin' && <InsertTargetLine chat={chatTab} />}
-        {target?.kind === 'origin' && target.isChat && <ChatSection env={env} tabId={chatViewTab} origin={target.origin} version={version} />}
+        {target?.kind === 'origin' && target.isChat && <ChatPanel env={env} tabId={chatViewTab} chatOrigin={target.origin} version={version} />}
         {target?.kind === 'origin' && (
           // On a chat site that publishes no skills of its own, its section says nothing (hideEmpty).
           <OriginView env={env} origin={target.origin} tabId={target.tabId} chatTab={chatTab} recheck={recheck} changes={version} onBusy={setBusy} hideEmpty={target.isChat} />
         )}
-      </main>
+      </Page>
     </PolicyContext.Provider>
-  );
-}
-
-export function Popup(props: Props) {
-  return (
-    <AnnouncerProvider>
-      <Body {...props} />
-    </AnnouncerProvider>
   );
 }
