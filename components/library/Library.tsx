@@ -14,7 +14,7 @@ import { useSkillActions } from '../shared/actions';
 import type { ActiveTab, LibraryEnv } from './env';
 import { LibraryList, rowId } from './LibraryList';
 import { LibraryReview } from './LibraryReview';
-import { useActiveTab } from './use-active-tab';
+import { useActiveTab } from './active-tab';
 import { useLibrary } from './use-library';
 import { statusWords } from './words';
 
@@ -44,8 +44,7 @@ function Body({ env }: { env: LibraryEnv }) {
   const { state, version } = useLibrary(env);
   const tab = useActiveTab(env);
   const announce = useAnnounce();
-  const insertEnv = useMemo(() => ({ ...env, insert: env.client.insert }), [env]);
-  const actions = useSkillActions(insertEnv, '', () => undefined, version);
+  const actions = useSkillActions(env, '', () => undefined, version);
   const [query, setQuery] = useState('');
   const [active, setActive] = useState(0);
   const [shown, setShown] = useState(ROWS_SHOWN);

@@ -2,9 +2,10 @@
 // window. Opened as a page in a tab of its own (from a link, or a test), that tab is the active one:
 // the panel then acts on the tab of its window the user was in last before it. Where Insert into
 // chat goes is decided with the popup's function (components/shared/insert-target.ts).
+import { useEffect, useState } from 'preact/hooks';
 import { httpOrigin } from '../../lib/origin';
 import { insertTarget, type IsChatHost, type TabInfo } from '../shared/insert-target';
-import type { ActiveTab } from './env';
+import type { ActiveTab, LibraryEnv } from './env';
 
 export interface TabsOfWindow {
   /** The tab the page itself is shown in; undefined in a side panel. */
@@ -35,4 +36,26 @@ export async function findActiveTab(tabs: TabsOfWindow, isChatHost: IsChatHost):
   const [own, [active], every] = await Promise.all([tabs.getCurrent(), tabs.query({ active: true, currentWindow: true }), tabs.query({})]);
   const all = own && active?.id === own.id ? await tabs.query({ currentWindow: true }) : [];
   return asActiveTab(pickTab(active, own, all), isChatHost, every);
+}
+
+/** The tab the library acts on, followed as the user switches tabs or the tab navigates; undefined while it is first looked up. */
+export function useActiveTab(env: LibraryEnv): ActiveTab | null | undefined {
+  const [tab, setTab] = useState<ActiveTab | null | undefined>(undefined);
+  useEffect(() => {
+    let seq = 0;
+    const look = () => {
+      const n = ++seq;
+      env.activeTab().then(
+        (found) => n === seq && setTab(found),
+        () => n === seq && setTab(null),
+      );
+    };
+    look();
+    const stop = env.watchTabs?.(look);
+    return () => {
+      seq = -1;
+      stop?.();
+    };
+  }, [env]);
+  return tab;
 }

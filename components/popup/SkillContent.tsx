@@ -1,11 +1,34 @@
-// The details view's text sections: the SKILL.md rendered safely or raw, and for a changed
-// skill the diff against the approved text (for an archive, its changed files too).
+// The details view's text: the verified SKILL.md, asked for again when the skill's bytes change,
+// rendered safely or raw; and the approved text when it differs, for the diff (SkillDetails.tsx).
 import { Loading } from '../shared/Placeholders';
 import { useMemo, useState } from 'preact/hooks';
 import type { SkillReport } from '../../lib/types';
+import type { ArchiveFileChange, SkillText } from '../../lib/messages';
 import { t } from '../../lib/i18n';
 import { renderSkillMarkdown } from '../../lib/render/markdown';
-import type { TextState } from './use-skill-text';
+import { useLive } from '../shared/use-list';
+import { errorText } from '../shared/format';
+import type { PopupEnv } from './env';
+
+/** `files`: for an archive, what changed in its files since the approval (null: nothing to compare). */
+export type TextState = { phase: 'loading' } | { phase: 'error'; message: string } | { phase: 'ready'; current: SkillText | null; approved: SkillText | null; files: ArchiveFileChange[] | null };
+
+/** `url` null: the skill has no usable URL, so there is no text to ask for. A new `contentKey` (the digests) reloads it. */
+export function useSkillText(env: PopupEnv, origin: string, url: string | null, contentKey: string | undefined): TextState {
+  const [text, setText] = useState<TextState>({ phase: 'loading' });
+  useLive([env, origin, url, contentKey], (live) => {
+    if (!url) {
+      setText({ phase: 'ready', current: null, approved: null, files: null });
+      return;
+    }
+    setText({ phase: 'loading' });
+    env.client
+      .skillText(origin, url)
+      .then((res) => live() && setText({ phase: 'ready', current: res.current, approved: res.approved, files: res.files ?? null }))
+      .catch((err: unknown) => live() && setText({ phase: 'error', message: errorText(err) }));
+  });
+  return text;
+}
 
 function Rendered({ text, baseUrl }: { text: string; baseUrl: string | null }) {
   const html = useMemo(() => renderSkillMarkdown(text, document, baseUrl ? { baseUrl } : {}), [text, baseUrl]);

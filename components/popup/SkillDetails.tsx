@@ -10,13 +10,12 @@ import type { PopupEnv } from './env';
 import type { SkillActions } from '../shared/actions';
 import { ApprovalLine, ExportLine, SkillButtons } from './SkillCard';
 import { ArchiveFileList, ChangesSection, changesOf } from '../shared/ArchiveFiles';
-import { ContentSection } from './SkillContent';
+import { ContentSection, useSkillText } from './SkillContent';
 import { FactsSection } from './SkillFacts';
 import { EvidenceSection } from './SkillEvidence';
 import { FindingsSection } from '../shared/Findings';
 import { NeedsConfirmation } from './SkillFindings';
 import type { ChatTab } from './target';
-import { useSkillText } from './use-skill-text';
 
 interface Props {
   env: PopupEnv;

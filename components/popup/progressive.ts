@@ -25,15 +25,15 @@ export function whenIdle(fn: () => void, timeout = 50, fallbackMs = 0): () => vo
 }
 
 /**
- * How many of `total` items to draw now: `first` at first, then `chunk` more in each idle
+ * How many of `total` items to draw now: FIRST_CARDS at first, then LATER_CARDS more in each idle
  * period until every item is drawn. A list that grows later is drawn the same way.
  */
-export function useProgressiveCount(total: number, first = FIRST_CARDS, chunk = LATER_CARDS): number {
-  const [count, setCount] = useState(first);
-  const now = Math.min(total, Math.max(count, first));
+export function useProgressiveCount(total: number): number {
+  const [count, setCount] = useState(FIRST_CARDS);
+  const now = Math.min(total, count);
   useEffect(() => {
     if (now >= total) return undefined;
-    return whenIdle(() => setCount((c) => Math.max(c, first) + chunk));
-  }, [now, total, first, chunk]);
+    return whenIdle(() => setCount((c) => c + LATER_CARDS));
+  }, [now, total]);
   return now;
 }

@@ -20,9 +20,9 @@ export function originPieces(origin: string): string[] {
   return pieces;
 }
 
-export function Origin({ origin, class: className }: { origin: string; class?: string }) {
+export function Origin({ origin }: { origin: string }) {
   return (
-    <span class={className ? `origin-text ${className}` : 'origin-text'} title={origin} data-origin-text={origin}>
+    <span class="origin-text" title={origin} data-origin-text={origin}>
       {originPieces(origin).map((piece, i) => (
         <Fragment key={i}>
           {i > 0 && <wbr />}

@@ -23,8 +23,6 @@ export interface ActionsEnv {
   clipboard: WriteClipboard;
   /** Saves a file the user downloads (an export for upload); absent: an anchor with a blob URL. */
   saveFile?: SaveFile;
-  /** The hand-off path Insert into chat takes; absent: the popup's (skillpin:insert). The side panel has its own. */
-  insert?: Client['insert'];
 }
 
 export type SkillActions = ReturnType<typeof useSkillActions>;
@@ -33,18 +31,13 @@ export type SkillActions = ReturnType<typeof useSkillActions>;
 export function useSkillActions(env: ActionsEnv, origin: string, onChanged: () => Promise<void> | void, changes = 0) {
   const announce = useAnnounce();
   const [busy, setBusy] = useState(false);
-  // Approving, and confirming what a skill can do (use-approvals.tsx); after either, the page reads
+  // After an approval, a confirmation (use-approvals.tsx), a withdrawal or its Undo, the page reads
   // what is stored again and the recorded exports too.
-  const approvals = useApprovals({
-    client: env.client,
-    origin,
-    announce,
-    run,
-    afterChange: async () => {
-      await onChanged();
-      exporter.reload();
-    },
-  });
+  const afterChange = async () => {
+    await onChanged();
+    exporter.reload();
+  };
+  const approvals = useApprovals({ client: env.client, origin, announce, run, afterChange });
   const exporter = useSkillExport(env.client, announce, env.saveFile, approvals.refusedUnconfirmed);
   const { reload: reloadExports } = exporter;
   useEffect(() => {
@@ -73,10 +66,7 @@ export function useSkillActions(env: ActionsEnv, origin: string, onChanged: () =
       exported: (o, u) => exporter.exportOf(o, u) !== null,
       // Undo confirms again what approving it needed, judged on the skill as the user sees it now.
       confirms: (a) => ({ unverified: needs.unverified || a.statusAtApproval === 'unverified', crossOrigin: skill.crossOrigin }),
-      onChanged: async () => {
-        await onChanged();
-        exporter.reload();
-      },
+      onChanged: afterChange,
     });
     await run(() => withdrawOne(approval));
   }
@@ -102,7 +92,7 @@ export function useSkillActions(env: ActionsEnv, origin: string, onChanged: () =
   /** Inserts into the chat tab `tabId`, which the popup showed as `chatOrigin`. */
   async function insert(tabId: number, chatOrigin: string, skillOrigin: string, url: string, name: string) {
     await run(async () => {
-      const res = await (env.insert ?? env.client.insert)(tabId, chatOrigin, skillOrigin, url);
+      const res = await env.client.insert(tabId, chatOrigin, skillOrigin, url);
       if (res.ok && res.method !== 'clipboard' && res.method !== 'none') announce(t('inserted_ok', display(name, NAME_MAX), hostOf(chatOrigin)), 'success');
       else if (res.method === 'clipboard') announce(t('inserted_clipboard', res.message), 'info');
       else announce(t('insert_failed', res.message), 'error');
