@@ -5,8 +5,8 @@
 import type { LibraryEntry, LibraryGroup } from './filter';
 import { t } from '../../lib/i18n';
 import { NAME_MAX, display } from '../../lib/render/display';
-import { ExportButton, ExportNote } from '../shared/ExportControls';
-import { CopyContextButton, InsertButton, type SkillActions } from '../shared/actions';
+import { ExportNote } from '../shared/ExportControls';
+import { ConfirmFindingsButton, HandOffButtons, type SkillActions } from '../shared/actions';
 import { formatDate, insertedSize } from '../shared/format';
 import type { ActiveTab } from './env';
 import { Origin } from '../shared/Origin';
@@ -51,25 +51,8 @@ function Row({ entry, index, active, tab, actions, onReview, onPick }: RowProps)
       </ul>
       <ExportNote status={actions.exporter.exportOf(item.origin, item.url)} />
       <div class="actions">
-        {item.usable && tab?.insert && <InsertButton actions={actions} to={tab.insert} origin={item.origin} url={item.url} name={item.name} />}
-        {item.usable && (
-          <>
-            <CopyContextButton actions={actions} origin={item.origin} url={item.url} name={item.name} />
-            <ExportButton exporter={actions.exporter} origin={item.origin} url={item.url} name={item.name} disabled={actions.busy} />
-          </>
-        )}
-        {item.attention === 'needs-confirmation' && (
-          <button
-            type="button"
-            class="btn-primary"
-            disabled={actions.busy}
-            onClick={() => void actions.confirmAt(item.origin, item.url)}
-            data-action="confirm-findings"
-            aria-label={t('needs_confirmation_for', name)}
-          >
-            {t('needs_confirmation_button')}
-          </button>
-        )}
+        {item.usable && <HandOffButtons actions={actions} to={tab?.insert ?? null} origin={item.origin} url={item.url} name={item.name} />}
+        {item.attention === 'needs-confirmation' && <ConfirmFindingsButton busy={actions.busy} name={name} primary onClick={() => void actions.confirmAt(item.origin, item.url)} />}
         {!item.usable && (
           <button type="button" class="btn-primary" onClick={() => onReview(entry)} data-action="review" aria-label={t('library_review_title', name)}>
             {t('library_review')}

@@ -6,9 +6,9 @@ import { NAME_MAX, display } from '@/lib/render/display';
 import { useList } from '../shared/use-list';
 import { t } from '../../lib/i18n';
 import { StatusChip } from '../shared/StatusChip';
-import { ExportButton, ExportNote } from '../shared/ExportControls';
+import { ExportNote } from '../shared/ExportControls';
 import { formatDate } from '../shared/format';
-import { CopyContextButton, InsertButton, useSkillActions } from '../shared/actions';
+import { ConfirmFindingsButton, HandOffButtons, useSkillActions } from '../shared/actions';
 import type { PopupEnv } from './env';
 
 /**
@@ -42,22 +42,12 @@ export function ChatPanel({ env, tabId, chatOrigin, version }: { env: PopupEnv; 
                   <p>
                     <strong>{t('needs_confirmation')}</strong> {t('needs_confirmation_note')}
                   </p>
-                  <button
-                    type="button"
-                    disabled={actions.busy}
-                    onClick={() => void actions.confirmAt(item.origin, item.url)}
-                    aria-label={t('needs_confirmation_for', display(item.name, NAME_MAX))}
-                    data-action="confirm-findings"
-                  >
-                    {t('needs_confirmation_button')}
-                  </button>
+                  <ConfirmFindingsButton busy={actions.busy} name={display(item.name, NAME_MAX)} onClick={() => void actions.confirmAt(item.origin, item.url)} />
                 </div>
               )}
               {item.usable ? (
                 <div class="actions">
-                  {tabId !== null && <InsertButton actions={actions} to={{ tabId, origin: chatOrigin }} origin={item.origin} url={item.url} name={item.name} />}
-                  <CopyContextButton actions={actions} origin={item.origin} url={item.url} name={item.name} />
-                  <ExportButton exporter={actions.exporter} origin={item.origin} url={item.url} name={item.name} disabled={actions.busy} />
+                  <HandOffButtons actions={actions} to={tabId === null ? null : { tabId, origin: chatOrigin }} origin={item.origin} url={item.url} name={item.name} />
                 </div>
               ) : (
                 <p class="hint">{t('chat_not_usable')}</p>

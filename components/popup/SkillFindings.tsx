@@ -7,7 +7,7 @@ import { t } from '../../lib/i18n';
 import { tn } from '../../lib/i18n/plural';
 import { FindingPlaces, SeverityBadge } from '../shared/Findings';
 import { groupByKind, kindWords, needsConfirmation, placesWords, type KindGroup } from '../shared/finding-words';
-import type { SkillActions } from '../shared/actions';
+import { ConfirmFindingsButton, type SkillActions } from '../shared/actions';
 
 /** Lines on the card before the rest fold, unless more kinds than that act on their own. */
 export const CARD_LINES = 3;
@@ -68,9 +68,7 @@ export function NeedsConfirmation({ skill, actions }: { skill: SkillReport; acti
         </strong>{' '}
         {t('needs_confirmation_note')}
       </p>
-      <button type="button" class="btn-primary" disabled={actions.busy} onClick={() => actions.confirm(skill)} aria-label={t('needs_confirmation_for', skill.name)} data-action="confirm-findings">
-        {t('needs_confirmation_button')}
-      </button>
+      <ConfirmFindingsButton busy={actions.busy} name={skill.name} primary onClick={() => actions.confirm(skill)} />
     </div>
   );
 }

@@ -11,6 +11,7 @@ import { errorText, hostOf } from './format';
 import { useSkillExport } from './use-export';
 import { withdrawer } from './use-withdraw';
 import { NAME_MAX, display } from '../../lib/render/display';
+import { ExportButton } from './ExportControls';
 
 import { approvalNeeds } from './approve';
 import type { Client } from './client';
@@ -105,9 +106,10 @@ export function useSkillActions(env: ActionsEnv, origin: string, onChanged: () =
 }
 
 type HandOff = { actions: SkillActions; origin: string; url: string; name: string };
+type InsertTo = { tabId: number; origin: string; title?: string };
 
 /** Insert into chat, into the chat tab `to` (named in the tooltip when its title is known). */
-export function InsertButton({ actions, to, origin, url, name }: HandOff & { to: { tabId: number; origin: string; title?: string } }) {
+export function InsertButton({ actions, to, origin, url, name }: HandOff & { to: InsertTo }) {
   return (
     <button
       type="button"
@@ -126,6 +128,26 @@ export function CopyContextButton({ actions, origin, url, name, primary = false 
   return (
     <button type="button" class={primary ? 'btn-primary' : undefined} disabled={actions.busy} onClick={() => void actions.copy(origin, url, name)} data-action="copy">
       {t('copy_context')}
+    </button>
+  );
+}
+
+/** Insert into chat (into `to`, when a chat tab is known), Copy skill context and Export for upload, side by side. */
+export function HandOffButtons({ to, ...skill }: HandOff & { to: InsertTo | null }) {
+  return (
+    <>
+      {to && <InsertButton to={to} {...skill} />}
+      <CopyContextButton {...skill} />
+      <ExportButton exporter={skill.actions.exporter} origin={skill.origin} url={skill.url} name={skill.name} disabled={skill.actions.busy} />
+    </>
+  );
+}
+
+/** Confirm: asks the confirmation of what an approved skill can do; its accessible label names the skill as `name`. */
+export function ConfirmFindingsButton({ busy, name, primary = false, onClick }: { busy: boolean; name: string; primary?: boolean; onClick: () => void }) {
+  return (
+    <button type="button" class={primary ? 'btn-primary' : undefined} disabled={busy} onClick={onClick} aria-label={t('needs_confirmation_for', name)} data-action="confirm-findings">
+      {t('needs_confirmation_button')}
     </button>
   );
 }

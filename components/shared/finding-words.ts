@@ -6,9 +6,8 @@ import { tn } from '../../lib/i18n/plural';
 import { findingKey, findingsToConfirm, unconfirmed } from '../../lib/review';
 import type { Finding, FindingKind, FindingSeverity, SkillReport, SkillReview } from '../../lib/types';
 import { SEVERITY_ORDER } from '../../lib/types/review';
-import { KIND_WORDS, kindWords } from '../../lib/i18n/finding';
 
-export { KIND_WORDS, kindWords };
+export { kindWords } from '../../lib/i18n/finding';
 
 /** Each severity in words, with a text marker so that its meaning never rests on colour alone. */
 export const SEVERITY_WORDS = {

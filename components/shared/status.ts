@@ -8,7 +8,6 @@ import type { AdvisoryFlagCode, SkillStatus } from '../../lib/types';
 import type { DesktopState, LibraryAttention } from '../../lib/messages';
 import { tn, type PluralBase } from '../../lib/i18n/plural';
 import { t, type MessageKey } from '../../lib/i18n';
-import { statusWords } from '../../lib/i18n/status';
 
 /**
  * `proven`: what verification proves (the bytes are the ones the site declared, signed with the key
@@ -37,9 +36,8 @@ const MARK: Record<Tone, string> = { good: '✓', proven: '≡', caution: '!', b
 /** The colour class of an options page's result box by its tone: "Off" is neutral, not the green of success. */
 export const TONE_BOX: Record<Tone, string> = { good: 'result-ok', proven: 'result-info', neutral: 'result-info', caution: 'result-warn', bad: 'result-bad' };
 
-export function statusLabel(status: SkillStatus): string {
-  return statusWords(status);
-}
+/** A status in plain words. */
+export { statusWords as statusLabel } from '../../lib/i18n/status';
 
 export function statusExplanation(status: SkillStatus): string {
   return t(STATUS[status][0]);
