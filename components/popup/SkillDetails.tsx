@@ -11,8 +11,7 @@ import type { SkillActions } from '../shared/actions';
 import { ApprovalLine, ExportLine, SkillButtons } from './SkillCard';
 import { ArchiveFileList, ChangesSection, changesOf } from '../shared/ArchiveFiles';
 import { ContentSection, useSkillText } from './SkillContent';
-import { FactsSection } from './SkillFacts';
-import { EvidenceSection } from './SkillEvidence';
+import { EvidenceSection, FactsSection } from './SkillFacts';
 import { FindingsSection } from '../shared/Findings';
 import { NeedsConfirmation } from './SkillFindings';
 import type { ChatTab } from './target';
@@ -26,7 +25,7 @@ interface Props {
   onBack: () => void;
 }
 
-/** One plain verdict, then the skill's own words; the evidence is folded below (SkillEvidence.tsx). */
+/** One plain verdict, then the skill's own words; the evidence is folded below (SkillFacts.tsx). */
 function Verdict({ skill }: { skill: SkillReport }) {
   return (
     <>
