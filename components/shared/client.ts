@@ -42,15 +42,15 @@ export function createClient(send: Send) {
     skillText: (origin: string, url: string) => request('skillpin:skill-text', { origin, url }),
     skillContext: (origin: string, url: string) => request('skillpin:skill-context', { origin, url }),
     approvedList: () => request('skillpin:approved-list', none),
-    /** One page of the approved list (the side panel's first rows, then the rest: `limit` absent). */
-    approvedPage: (offset: number, limit?: number) => request('skillpin:approved-list', limit === undefined ? { offset } : { offset, limit }),
+    /** The approved list from `offset` on (the side panel's rows after its first ones). */
+    approvedPage: (offset: number) => request('skillpin:approved-list', { offset }),
     /** The side panel's first rows: what the library asks for as its script starts (components/shared/early.ts). */
     approvedFirstPage: () => request('skillpin:approved-list', { offset: 0, limit: LIBRARY_FIRST_ROWS }),
     insert: (tabId: number, chatOrigin: string, origin: string, url: string) => request('skillpin:insert', { tabId, chatOrigin, origin, url }),
     settingsGet: () => request('skillpin:settings-get', none),
     settingsUpdate: (changes: Body<'skillpin:settings-update'>['changes']) => request('skillpin:settings-update', { changes }),
     policyGet: () => request('skillpin:policy-get', none),
-    siteAccess: (origin?: string) => request('skillpin:site-access', origin === undefined ? {} : { origin }),
+    siteAccess: () => request('skillpin:site-access', none),
     pinsList: () => request('skillpin:pins-list', none),
     pinsPage: (offset: number, limit: number, filter: string) => request('skillpin:pins-page', { offset, limit, filter }),
     /** The first page with no filter: what the options page asks for as it starts (components/shared/early.ts). */
