@@ -9,19 +9,17 @@ import type { SkillReport } from '../../lib/types';
 
 /** A size: "512 bytes", "3.2 kB" (the exact byte count is in `formatExactBytes`). */
 export function formatBytes(n: number | null): string {
-  if (n === null) return t('unknown');
-  return formatSize(n) ?? tn('size_bytes', n);
+  return n === null ? t('unknown') : (formatSize(n) ?? tn('size_bytes', n));
 }
 
 /** The exact byte count: "1,234 bytes". */
 export function formatExactBytes(n: number | null): string {
-  if (n === null) return t('unknown');
-  return tn('size_bytes', n);
+  return n === null ? t('unknown') : tn('size_bytes', n);
 }
 
+/** A token estimate: "≈ 4,096 tokens". */
 export function formatTokens(n: number | null): string {
-  if (n === null) return t('unknown');
-  return tn('size_tokens', n);
+  return n === null ? t('unknown') : tn('size_tokens', n);
 }
 
 /** What Copy and Insert hand on: the size of the whole skill-context block and its token estimate. */
