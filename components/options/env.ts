@@ -10,7 +10,7 @@ export interface Shortcut {
 }
 
 /** Everything the options page needs from the outside world (the client, the clipboard, an export's download); tests pass fakes. */
-export interface OptionsEnv extends Omit<ActionsEnv, 'insert'> {
+export interface OptionsEnv extends ActionsEnv {
   /** Saves text as a file the user downloads. */
   download: (filename: string, text: string) => void;
   /** Asks the browser to let Skillpin read these host patterns (permissions.request, from the click). */
