@@ -6,7 +6,7 @@ import { withTotals, type TotalsTx } from './byte-totals';
 import { storedKey, type StoredSkill } from './records';
 import { StoreError } from './errors';
 import { enforceByteBudget, pruneSkills, type SkillsTx } from './evict';
-import { approvalKeyOf, type StoreCore } from './idb-core';
+import type { StoreCore } from './idb-core';
 import { skillRecord, writtenSkill } from './idb-skills';
 import type { ApprovalImport } from './store-api';
 import { bindingError, checkedApproval, sameApproval } from './trust-rules';
@@ -14,12 +14,11 @@ import { toApproval, toPin } from './validate';
 
 export async function getApprovals(core: StoreCore, origin: string): Promise<Approval[]> {
   const raws: unknown[] = await core.read(['approvals'], (tx) => tx.objectStore('approvals').index('by-origin').getAll(origin));
-  return core.checkedAll('approvals', raws, toApproval, approvalKeyOf);
+  return core.checkedAll('approvals', raws);
 }
 
 export async function getApproval(core: StoreCore, origin: string, url: string): Promise<Approval | null> {
-  const raw: unknown = await core.read(['approvals'], (tx) => tx.objectStore('approvals').get([origin, url]));
-  return core.checked('approvals', [origin, url], raw, toApproval);
+  return core.get('approvals', [origin, url]);
 }
 
 export async function approve(core: StoreCore, approval: Approval, skill: StoredSkill, policyKey: string | null = null): Promise<void> {
@@ -52,8 +51,7 @@ export async function importApproval(core: StoreCore, approval: Approval): Promi
     const approvals = tx.objectStore('approvals');
     const raw: unknown = await approvals.get([a.origin, a.url]);
     if (raw !== undefined) {
-      const existing = toApproval(raw);
-      if (!existing) core.corrupt('approvals', [a.origin, a.url]);
+      const existing = core.checked('approvals', [a.origin, a.url], raw);
       return existing && sameApproval(existing, a) ? 'unchanged' : 'different';
     }
     await approvals.put(a);
@@ -66,6 +64,5 @@ export async function revoke(core: StoreCore, origin: string, url: string): Prom
 }
 
 export async function listApprovals(core: StoreCore): Promise<Approval[]> {
-  const raws: unknown[] = await core.read(['approvals'], (tx) => tx.objectStore('approvals').getAll());
-  return core.checkedAll('approvals', raws, toApproval, approvalKeyOf);
+  return core.getAll('approvals');
 }

@@ -9,8 +9,7 @@ import { cacheEvictKey, type SkillpinDB } from './schema';
 import { toCacheEntry, toCacheRecord } from './validate';
 
 export async function getCache(core: StoreCore, url: string): Promise<ProbeCacheEntry | null> {
-  const raw: unknown = await core.read(['cache'], (tx) => tx.objectStore('cache').get(url));
-  return core.checked('cache', url, raw, toCacheEntry);
+  return core.get('cache', url);
 }
 
 /** The entries of a batch, checked; nothing is written from a batch with one malformed entry. */

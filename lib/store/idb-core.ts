@@ -1,11 +1,25 @@
 // The plumbing every part of the IndexedDB trust store shares: one connection, one readwrite
 // (or readonly) transaction per call with strict durability, errors classified into StoreError,
 // and record validation that reports and skips a record that fails, keeping it as it is.
-import type { IDBPDatabase, IDBPTransaction, StoreNames } from 'idb';
+import type { IDBPDatabase, IDBPTransaction, StoreKey, StoreNames } from 'idb';
 import { StoreError, classifyIdbError } from './errors';
-import type { SkillpinDB } from './schema';
+import { SKILL_KEY_PATH, type SkillpinDB } from './schema';
+import { toApproval, toCacheEntry, toKeyHistoryEntry, toPin, toReportRecord, toStoredSkill } from './validate';
 
 type Names = StoreNames<SkillpinDB>;
+
+/** Each store whose records are checked when read: the check, and the fields that hold a record's key (to report one that fails). */
+const RECORDS = {
+  pins: { check: toPin, keyPath: ['origin'] },
+  keys: { check: toKeyHistoryEntry, keyPath: ['origin', 'fingerprint'] },
+  approvals: { check: toApproval, keyPath: ['origin', 'url'] },
+  skills: { check: toStoredSkill, keyPath: SKILL_KEY_PATH },
+  cache: { check: toCacheEntry, keyPath: ['url'] },
+  reports: { check: toReportRecord, keyPath: ['origin'] },
+};
+
+type CheckedStore = keyof typeof RECORDS;
+type RecordOf<S extends CheckedStore> = NonNullable<ReturnType<(typeof RECORDS)[S]['check']>>;
 
 /** The bounds openTrustStore resolved from its options (lib/store/idb-store.ts). */
 export interface StoreLimits {
@@ -20,10 +34,9 @@ function keyText(key: unknown): string {
   return Array.isArray(key) ? key.map(String).join(' ') : String(key);
 }
 
-/** The key of a raw approval record, for reporting it when it is unreadable. */
-export function approvalKeyOf(raw: unknown): unknown {
-  const r = raw as { origin?: unknown; url?: unknown } | null;
-  return [r?.origin, r?.url];
+/** The key of a raw record of `store` (read from its key fields), for reporting it when it is unreadable. */
+export function keyOf(store: CheckedStore, raw: unknown): unknown[] {
+  return RECORDS[store].keyPath.map((field) => (raw as Record<string, unknown> | null)?.[field]);
 }
 
 export class StoreCore {
@@ -62,21 +75,33 @@ export class StoreCore {
     return e;
   }
 
-  /** Validates a raw record; reports and skips it when it fails. */
-  checked<T>(store: string, key: unknown, raw: unknown, validate: (v: unknown) => T | null): T | null {
+  /** Checks a raw record of `store` stored under `key`; reports and skips it when it fails. */
+  checked<S extends CheckedStore>(store: S, key: unknown, raw: unknown): RecordOf<S> | null {
     if (raw === undefined) return null;
-    const value = validate(raw);
+    const value = RECORDS[store].check(raw) as RecordOf<S> | null;
     if (value === null) this.corrupt(store, key);
     return value;
   }
 
-  checkedAll<T>(store: string, raws: unknown[], validate: (v: unknown) => T | null, keyOf: (v: unknown) => unknown): T[] {
-    const out: T[] = [];
+  checkedAll<S extends CheckedStore>(store: S, raws: unknown[]): RecordOf<S>[] {
+    const out: RecordOf<S>[] = [];
     for (const raw of raws) {
-      const value = this.checked(store, keyOf(raw), raw, validate);
+      const value = this.checked(store, keyOf(store, raw), raw);
       if (value !== null) out.push(value);
     }
     return out;
+  }
+
+  /** The record of `store` under `key`, checked (in a transaction of its own). */
+  async get<S extends CheckedStore>(store: S, key: StoreKey<SkillpinDB, S>): Promise<RecordOf<S> | null> {
+    const raw: unknown = await this.read([store], (tx) => tx.objectStore(store).get(key));
+    return this.checked(store, key, raw);
+  }
+
+  /** Every record of `store`, checked (in a transaction of its own). */
+  async getAll<S extends CheckedStore>(store: S): Promise<RecordOf<S>[]> {
+    const raws: unknown[] = await this.read([store], (tx) => tx.objectStore(store).getAll());
+    return this.checkedAll(store, raws);
   }
 
   private connection(): IDBPDatabase<SkillpinDB> {

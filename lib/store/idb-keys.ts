@@ -8,11 +8,6 @@ import type { RevokeResult } from './store-api';
 import { byFirstSeen, checkRevokeArgs, excessOffered, revokedEntry } from './trust-rules';
 import { toKeyHistoryEntry } from './validate';
 
-function keyEntryKeyOf(raw: unknown): unknown {
-  const r = raw as { origin?: unknown; fingerprint?: unknown } | null;
-  return [r?.origin, r?.fingerprint];
-}
-
 /** The history entry of (origin, fingerprint); an unreadable one may be a revocation: refuse. */
 export async function historyEntry(core: StoreCore, keys: { get(key: [string, string]): Promise<KeyHistoryEntry | undefined> }, origin: string, fingerprint: string): Promise<KeyHistoryEntry | null> {
   const raw: unknown = await keys.get([origin, fingerprint]);
@@ -38,21 +33,18 @@ export async function boundOffered(
 
 export async function getKeyHistory(core: StoreCore, origin: string): Promise<KeyHistoryEntry[]> {
   const raws: unknown[] = await core.read(['keys'], (tx) => tx.objectStore('keys').index('by-origin').getAll(origin));
-  return core.checkedAll('keys', raws, toKeyHistoryEntry, keyEntryKeyOf).sort(byFirstSeen);
+  return core.checkedAll('keys', raws).sort(byFirstSeen);
 }
 
 export async function listKeyHistory(core: StoreCore): Promise<KeyHistoryEntry[]> {
-  const raws: unknown[] = await core.read(['keys'], (tx) => tx.objectStore('keys').getAll());
-  return core.checkedAll('keys', raws, toKeyHistoryEntry, keyEntryKeyOf).sort((a, b) => (a.origin < b.origin ? -1 : a.origin > b.origin ? 1 : byFirstSeen(a, b)));
+  return (await core.getAll('keys')).sort((a, b) => (a.origin < b.origin ? -1 : a.origin > b.origin ? 1 : byFirstSeen(a, b)));
 }
 
 export async function revokeKey(core: StoreCore, origin: string, fingerprint: string, at: number): Promise<RevokeResult> {
   checkRevokeArgs(origin, fingerprint, at);
   return core.write(['keys'], async (tx): Promise<RevokeResult> => {
     const keys = tx.objectStore('keys');
-    const raw: unknown = await keys.get([origin, fingerprint]);
-    const entry = raw === undefined ? null : toKeyHistoryEntry(raw);
-    if (raw !== undefined && !entry) core.corrupt('keys', [origin, fingerprint]);
+    const entry = core.checked('keys', [origin, fingerprint], await keys.get([origin, fingerprint]));
     const revoked = revokedEntry(origin, fingerprint, entry, at);
     if (!revoked) return 'unchanged';
     await keys.put(revoked);

@@ -1,9 +1,7 @@
 // Everything one probe reads about one origin, in one readonly transaction: the pin, the
 // approvals, the stored skills, the cache entries of the origin's URLs and the key history.
-import { approvalKeyOf, type StoreCore } from './idb-core';
-import { skillKeyOf } from './idb-skills';
+import type { StoreCore } from './idb-core';
 import type { OriginState } from './store-api';
-import { toApproval, toCacheEntry, toKeyHistoryEntry, toPin, toStoredSkill } from './validate';
 
 export async function getOriginState(core: StoreCore, origin: string): Promise<OriginState> {
   const raw = await core.read(['pins', 'approvals', 'skills', 'cache', 'keys'], async (tx) => {
@@ -20,10 +18,10 @@ export async function getOriginState(core: StoreCore, origin: string): Promise<O
     return { pin: pin as unknown, approvals: approvals as unknown[], skills: skills as unknown[], cache: cache as unknown[], keys: keys as unknown[] };
   });
   return {
-    pin: core.checked('pins', origin, raw.pin, toPin),
-    approvals: core.checkedAll('approvals', raw.approvals, toApproval, approvalKeyOf),
-    skills: core.checkedAll('skills', raw.skills, toStoredSkill, skillKeyOf),
-    cache: core.checkedAll('cache', raw.cache, toCacheEntry, (r) => (r as { url?: unknown } | null)?.url),
-    keys: core.checkedAll('keys', raw.keys, toKeyHistoryEntry, (r) => [(r as { origin?: unknown } | null)?.origin, (r as { fingerprint?: unknown } | null)?.fingerprint]),
+    pin: core.checked('pins', origin, raw.pin),
+    approvals: core.checkedAll('approvals', raw.approvals),
+    skills: core.checkedAll('skills', raw.skills),
+    cache: core.checkedAll('cache', raw.cache),
+    keys: core.checkedAll('keys', raw.keys),
   };
 }

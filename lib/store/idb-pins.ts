@@ -4,7 +4,7 @@
 // trust-rules.ts.
 import type { IDBPObjectStore, StoreNames } from 'idb';
 import type { Approval, Pin } from '../types';
-import { approvalKeyOf, type StoreCore } from './idb-core';
+import { keyOf, type StoreCore } from './idb-core';
 import { boundOffered, historyEntry, originEntries } from './idb-keys';
 import type { SkillpinDB } from './schema';
 import type { CarryOver, PinResult } from './store-api';
@@ -12,8 +12,7 @@ import { checkPinArgs, checkReplaceArgs, forgotten, pinStep, replaceStep } from 
 import { toApproval, toKeyHistoryEntry, toPin } from './validate';
 
 export async function getPin(core: StoreCore, origin: string): Promise<Pin | null> {
-  const raw: unknown = await core.read(['pins'], (tx) => tx.objectStore('pins').get(origin));
-  return core.checked('pins', origin, raw, toPin);
+  return core.get('pins', origin);
 }
 
 export async function pinIfAbsent(core: StoreCore, origin: string, key: string, fingerprint: string, now: number): Promise<PinResult> {
@@ -70,7 +69,7 @@ export async function replacePin(
     // Every other approval of the origin, an unreadable one too, needs a new decision.
     const kept = new Set(step.approvals.map((a) => a.url));
     for (const r of raws) {
-      const k = approvalKeyOf(r) as [string, string];
+      const k = keyOf('approvals', r) as [string, string];
       if (!kept.has(k[1])) await approvals.delete(k);
     }
     for (const a of step.approvals) await approvals.put(a);
@@ -101,7 +100,7 @@ export async function pinsPage(core: StoreCore, offset: number, limit: number): 
     let cursor = await store.openCursor();
     if (cursor && offset > 0) cursor = await cursor.advance(offset);
     while (cursor && items.length < limit) {
-      const pin = core.checked('pins', cursor.key, cursor.value, toPin);
+      const pin = core.checked('pins', cursor.key, cursor.value);
       if (pin) items.push(pin);
       cursor = await cursor.continue();
     }
@@ -110,6 +109,5 @@ export async function pinsPage(core: StoreCore, offset: number, limit: number): 
 }
 
 export async function listPins(core: StoreCore): Promise<Pin[]> {
-  const raws: unknown[] = await core.read(['pins'], (tx) => tx.objectStore('pins').getAll());
-  return core.checkedAll('pins', raws, toPin, (r) => (r as { origin?: unknown } | null)?.origin);
+  return core.getAll('pins');
 }

@@ -9,11 +9,10 @@ import type { StoreCore } from './idb-core';
 import type { SkillpinDB } from './schema';
 
 export type ReportsTx = IDBPTransaction<SkillpinDB, ['reports', 'pins', 'approvals', 'skills', 'totals'], 'readwrite'>;
-import { reportOrder, toOriginReport, toReportRecord } from './validate';
+import { reportOrder, toOriginReport } from './validate';
 
 export async function getReport(core: StoreCore, origin: string): Promise<OriginReport | null> {
-  const raw: unknown = await core.read(['reports'], (tx) => tx.objectStore('reports').get(origin));
-  return core.checked('reports', origin, raw, toReportRecord)?.report ?? null;
+  return (await core.get('reports', origin))?.report ?? null;
 }
 
 /** The report as the store keeps it, checked; a report without the shape of an OriginReport is refused. */
@@ -36,6 +35,5 @@ export async function putReportInTx(core: StoreCore, tx: ReportsTx, r: OriginRep
 }
 
 export async function listReports(core: StoreCore): Promise<OriginReport[]> {
-  const raws: unknown[] = await core.read(['reports'], (tx) => tx.objectStore('reports').getAll());
-  return core.checkedAll('reports', raws, toReportRecord, (r) => (r as { origin?: unknown } | null)?.origin).map((rec) => rec.report);
+  return (await core.getAll('reports')).map((rec) => rec.report);
 }

@@ -28,12 +28,6 @@ export function writtenSkill(s: StoredSkill): WrittenSkill {
   return { origin: s.origin, url: s.url, digestLf: s.digestLf, filesKey: filesKeyOf(s) };
 }
 
-/** The key of a raw skill record, for reporting it when it is unreadable. */
-export function skillKeyOf(raw: unknown): unknown {
-  const r = raw as { origin?: unknown; url?: unknown; digestLf?: unknown; filesKey?: unknown } | null;
-  return [r?.origin, r?.url, r?.digestLf, r?.filesKey];
-}
-
 /** The records of a batch, checked: in order (`ordered`) and once per key, the later record winning (`batch`). */
 export function checkedSkillBatch(skills: readonly StoredSkill[]): { ordered: StoredSkill[]; batch: StoredSkill[] } {
   const ordered: StoredSkill[] = [];
@@ -79,9 +73,7 @@ export async function putSkillsInTx(core: StoreCore, tx: SkillsTx, checked: { or
 }
 
 export async function getSkill(core: StoreCore, origin: string, url: string, digestLf: string, filesDigest = ''): Promise<StoredSkill | null> {
-  const key: SkillKey = [origin, url, digestLf, filesDigest];
-  const raw: unknown = await core.read(['skills'], (tx) => tx.objectStore('skills').get(key));
-  return core.checked('skills', key, raw, toStoredSkill);
+  return core.get('skills', [origin, url, digestLf, filesDigest]);
 }
 
 export async function getLatestSkill(core: StoreCore, origin: string, url: string): Promise<StoredSkill | null> {
@@ -89,7 +81,7 @@ export async function getLatestSkill(core: StoreCore, origin: string, url: strin
     const range = IDBKeyRange.bound([origin, url, -Infinity], [origin, url, Infinity]);
     let cursor = await tx.objectStore('skills').index('by-origin-url-storedAt').openCursor(range, 'prev');
     while (cursor) {
-      const skill = core.checked('skills', cursor.primaryKey, cursor.value, toStoredSkill);
+      const skill = core.checked('skills', cursor.primaryKey, cursor.value);
       if (skill) return skill;
       cursor = await cursor.continue();
     }
