@@ -100,25 +100,31 @@ export class ByteTotals {
       this.base.set(key, stored.bytes);
       return;
     }
-    this.base.set(key, await this.recount(key));
+    this.base.set(
+      key,
+      (await this.sizedRecords(key)).reduce((sum, r) => sum + r.size, 0),
+    );
     this.rewrite.add(key);
   }
 
-  /** The bytes the size indexes count for `key`, walking its records' index keys (no bytes are loaded). */
-  private async recount(key: string): Promise<number> {
+  /**
+   * The records the size indexes count for `key` (an origin or ALL_ORIGINS), oldest first, each with
+   * its counted size: a walk over their index keys, no bytes are loaded.
+   */
+  async sizedRecords(key: string): Promise<{ pk: SkillKey; size: number }[]> {
     const skills = this.tx.objectStore('skills');
     let cursor =
       key === ALL_ORIGINS
         ? await skills.index('by-storedAt-size').openKeyCursor()
         : await skills.index('by-origin-storedAt-size').openKeyCursor(IDBKeyRange.bound([key, -Infinity, -Infinity], [key, Infinity, Infinity]));
-    let total = 0;
+    const records: { pk: SkillKey; size: number }[] = [];
     while (cursor) {
       const k = cursor.key as unknown[];
       const size = k[k.length - 1];
-      if (isFiniteNumber(size) && size >= 0) total += size;
+      if (isFiniteNumber(size) && size >= 0) records.push({ pk: cursor.primaryKey, size });
       cursor = await cursor.continue();
     }
-    return total;
+    return records;
   }
 
   /** The counted size of the stored record `key`, read from the by-record-size index; 0 when there is none. */

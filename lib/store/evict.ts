@@ -16,6 +16,25 @@ export type SkillsTx = IDBPTransaction<SkillpinDB, ['approvals', 'skills', 'tota
 type Names = StoreNames<SkillpinDB>;
 type Store<S extends Names, Tx extends ArrayLike<Names>> = IDBPObjectStore<SkillpinDB, Tx, S, 'readwrite'>;
 
+/** A cursor over keys, as far as an eviction walks it. */
+interface KeyCursor<K> {
+  primaryKey: K;
+  continue(): Promise<KeyCursor<K> | null>;
+}
+
+/**
+ * Removes `excess` records (none when it is 0 or less), walking the keys `open` gives in their order:
+ * `evict` removes the record of a key when it may and says whether it did.
+ */
+async function evictExcess<K>(excess: number, open: () => Promise<KeyCursor<K> | null>, evict: (key: K) => Promise<boolean>): Promise<void> {
+  if (excess <= 0) return;
+  let cursor = await open();
+  while (cursor && excess > 0) {
+    if (await evict(cursor.primaryKey)) excess--;
+    cursor = await cursor.continue();
+  }
+}
+
 /**
  * Keeps the reports store at `max` reports, evicting the oldest (finishedAt) first, but never
  * the report of an origin that has a pin or an approval, nor `keepOrigin`. An evicted origin's
@@ -26,48 +45,52 @@ export async function evictReports(
   max: number,
   keepOrigin: string,
   totals: ByteTotals,
-): Promise<number> {
+): Promise<void> {
   const reports = tx.objectStore('reports');
-  let excess = (await reports.count()) - max;
-  let evicted = 0;
-  if (excess <= 0) return 0;
   const pins = tx.objectStore('pins');
   const approvals = tx.objectStore('approvals').index('by-origin');
-  let cursor = await reports.index('by-order').openKeyCursor();
-  while (cursor && excess > 0) {
-    const origin = cursor.primaryKey;
-    if (origin !== keepOrigin) {
-      const pinned = (await pins.getKey(origin)) !== undefined;
-      const approved = !pinned && (await approvals.count(origin)) > 0;
-      if (!pinned && !approved) {
-        await reports.delete(origin);
-        await dropUnapprovedSkills(tx as unknown as SkillsTx, origin, totals);
-        excess--;
-        evicted++;
-      }
-    }
-    cursor = await cursor.continue();
-  }
-  return evicted;
+  await evictExcess(
+    (await reports.count()) - max,
+    () => reports.index('by-order').openKeyCursor(),
+    async (origin) => {
+      if (origin === keepOrigin || (await pins.getKey(origin)) !== undefined || (await approvals.count(origin)) > 0) return false;
+      await reports.delete(origin);
+      await dropUnapprovedSkills(tx as unknown as SkillsTx, origin, totals);
+      return true;
+    },
+  );
 }
 
 /**
  * Removes the stored skill bytes of `origin` that no approval binds (when its report goes). With
  * an unreadable approval the binding is unknown and every record stays; unreadable records stay too.
  */
-export async function dropUnapprovedSkills(tx: SkillsTx, origin: string, totals: ByteTotals): Promise<number> {
+async function dropUnapprovedSkills(tx: SkillsTx, origin: string, totals: ByteTotals): Promise<void> {
   const bound = await boundKeys(tx, origin);
-  if (bound === null) return 0;
-  const range = IDBKeyRange.bound([origin, -Infinity], [origin, Infinity]);
-  let cursor = await tx.objectStore('skills').index('by-origin-storedAt').openCursor(range);
-  const doomed: { key: SkillKey; raw: unknown }[] = [];
-  while (cursor) {
+  if (bound === null) return;
+  await dropRecords(totals, await unkept(tx, origin, bound, Infinity));
+}
+
+/**
+ * The readable records of `origin`, oldest first, whose binding (bindingKey) is not in `kept`, at most
+ * `limit` of them, with their stored values: what an eviction may remove (an unreadable record it never does).
+ */
+async function unkept(tx: SkillsTx, origin: string, kept: ReadonlySet<string>, limit: number): Promise<{ key: SkillKey; raw: unknown }[]> {
+  const out: { key: SkillKey; raw: unknown }[] = [];
+  let cursor = await tx
+    .objectStore('skills')
+    .index('by-origin-storedAt')
+    .openCursor(IDBKeyRange.bound([origin, -Infinity], [origin, Infinity]));
+  while (cursor && out.length < limit) {
     const skill = toStoredSkill(cursor.value);
-    if (skill && !bound.has(bindingKey(skill.url, skill.digestLf, filesKeyOf(skill)))) doomed.push({ key: cursor.primaryKey, raw: cursor.value });
+    if (skill && !kept.has(bindingKey(skill.url, skill.digestLf, filesKeyOf(skill)))) out.push({ key: cursor.primaryKey, raw: cursor.value });
     cursor = await cursor.continue();
   }
-  for (const d of doomed) await totals.delete(d.key, d.raw);
-  return doomed.length;
+  return out;
+}
+
+async function dropRecords(totals: ByteTotals, records: readonly { key: SkillKey; raw: unknown }[]): Promise<void> {
+  for (const r of records) await totals.delete(r.key, r.raw);
 }
 
 function bindingKey(url: string, digestLf: string, filesKey: string): string {
@@ -103,21 +126,16 @@ export interface WrittenSkill {
  * first, oldest storedAt first; positive entries only when no negative is left, earliest expiresAt
  * first. No entry of `keepUrls` (the batch just written) is evicted.
  */
-export async function evictCache<Tx extends ArrayLike<Names>>(store: Store<'cache', Tx>, max: number, keepUrls: ReadonlySet<string>): Promise<number> {
-  let excess = (await store.count()) - max;
-  let evicted = 0;
-  if (excess <= 0) return 0;
-  let cursor = await store.index('by-evict').openKeyCursor();
-  while (cursor && excess > 0) {
-    const url = cursor.primaryKey;
-    if (!keepUrls.has(url)) {
+export async function evictCache<Tx extends ArrayLike<Names>>(store: Store<'cache', Tx>, max: number, keepUrls: ReadonlySet<string>): Promise<void> {
+  await evictExcess(
+    (await store.count()) - max,
+    () => store.index('by-evict').openKeyCursor(),
+    async (url) => {
+      if (keepUrls.has(url)) return false;
       await store.delete(url);
-      excess--;
-      evicted++;
-    }
-    cursor = await cursor.continue();
-  }
-  return evicted;
+      return true;
+    },
+  );
 }
 
 /**
@@ -128,7 +146,7 @@ export async function evictCache<Tx extends ArrayLike<Names>>(store: Store<'cach
  * counting as protected. Unreadable records are never evicted, and an unreadable approval keeps
  * every record of its origin.
  */
-export async function pruneSkills(tx: SkillsTx, written: readonly WrittenSkill[], maxPerOrigin: number, totals: ByteTotals): Promise<number> {
+export async function pruneSkills(tx: SkillsTx, written: readonly WrittenSkill[], maxPerOrigin: number, totals: ByteTotals): Promise<void> {
   const skills = tx.objectStore('skills');
   const byUrl = skills.index('by-origin-url-storedAt');
   const origins = [...new Set(written.map((w) => w.origin))];
@@ -159,8 +177,7 @@ export async function pruneSkills(tx: SkillsTx, written: readonly WrittenSkill[]
       deletions.push({ key: [s.origin, s.url, s.digestLf, filesKeyOf(s)], raw });
     }
   });
-  for (const d of deletions) await totals.delete(d.key, d.raw);
-  let evicted = deletions.length;
+  await dropRecords(totals, deletions);
 
   // 2. Each origin: oldest unprotected records first.
   const byOrigin = skills.index('by-origin-storedAt');
@@ -169,23 +186,9 @@ export async function pruneSkills(tx: SkillsTx, written: readonly WrittenSkill[]
     if (!protectedSet) continue;
     const kept = new Set(protectedSet);
     for (const w of written) if (w.origin === origin) kept.add(bindingKey(w.url, w.digestLf, w.filesKey));
-    const originRange = IDBKeyRange.bound([origin, -Infinity], [origin, Infinity]);
-    let excess = (await byOrigin.count(originRange)) - maxPerOrigin;
-    if (excess <= 0) continue;
-    let oldest = await byOrigin.openCursor(originRange);
-    const older: { key: SkillKey; raw: unknown }[] = [];
-    while (oldest && excess > 0) {
-      const skill = toStoredSkill(oldest.value);
-      if (skill && !kept.has(bindingKey(skill.url, skill.digestLf, filesKeyOf(skill)))) {
-        older.push({ key: oldest.primaryKey, raw: oldest.value });
-        excess--;
-      }
-      oldest = await oldest.continue();
-    }
-    for (const d of older) await totals.delete(d.key, d.raw);
-    evicted += older.length;
+    const excess = (await byOrigin.count(IDBKeyRange.bound([origin, -Infinity], [origin, Infinity]))) - maxPerOrigin;
+    if (excess > 0) await dropRecords(totals, await unkept(tx, origin, kept, excess));
   }
-  return evicted;
 }
 
 /** Byte budgets of the stored skill bytes (see idb-store.ts for the values and why). */
@@ -237,28 +240,13 @@ function protection(tx: SkillsTx, written: ReadonlySet<string>): (pk: SkillKey) 
  * enough and `refuse` is set, the write is refused with `over-budget` (the caller's transaction
  * aborts, so nothing written or evicted is kept); without `refuse` (an approval) the bytes stay.
  */
-export async function enforceByteBudget(tx: SkillsTx, origins: readonly string[], written: ReadonlySet<string>, budget: ByteBudget, refuse: boolean, totals: ByteTotals): Promise<number> {
-  const skills = tx.objectStore('skills');
+export async function enforceByteBudget(tx: SkillsTx, origins: readonly string[], written: ReadonlySet<string>, budget: ByteBudget, refuse: boolean, totals: ByteTotals): Promise<void> {
   const isProtected = protection(tx, written);
-  let evicted = 0;
   /** Brings the records of `key` (an origin, or ALL_ORIGINS) within `limit`; returns the bytes left. */
   const bound = async (key: string, limit: number): Promise<number> => {
     if ((await totals.bytes(key)) <= limit) return totals.bytes(key);
-    const records: { pk: SkillKey; size: number }[] = [];
-    let walked = 0;
-    let cursor =
-      key === ALL_ORIGINS
-        ? await skills.index('by-storedAt-size').openKeyCursor()
-        : await skills.index('by-origin-storedAt-size').openKeyCursor(IDBKeyRange.bound([key, -Infinity, -Infinity], [key, Infinity, Infinity]));
-    while (cursor) {
-      const k = cursor.key as unknown[];
-      const size = k[k.length - 1];
-      if (typeof size === 'number' && Number.isFinite(size) && size >= 0) {
-        walked += size;
-        records.push({ pk: cursor.primaryKey, size });
-      }
-      cursor = await cursor.continue();
-    }
+    const records = await totals.sizedRecords(key);
+    const walked = records.reduce((sum, r) => sum + r.size, 0);
     // The walk knows the true figure: a total that drifted is set right here.
     totals.correct(key, walked);
     let left = walked;
@@ -267,7 +255,6 @@ export async function enforceByteBudget(tx: SkillsTx, origins: readonly string[]
       if (await isProtected(r.pk)) continue;
       await totals.delete(r.pk);
       left -= r.size;
-      evicted++;
     }
     return left;
   };
@@ -290,5 +277,4 @@ export async function enforceByteBudget(tx: SkillsTx, origins: readonly string[]
       { store: 'skills' },
     );
   }
-  return evicted;
 }
