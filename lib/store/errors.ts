@@ -49,39 +49,26 @@ export class StoreError extends Error {
   }
 }
 
-function errorName(e: unknown): string | null {
-  if (typeof e === 'object' && e !== null && 'name' in e) {
-    const name = (e as { name: unknown }).name;
-    if (typeof name === 'string') return name;
-  }
-  return null;
+/** The property `name` of `e` when `e` is an object that has it (else undefined). */
+function property(e: unknown, name: string): unknown {
+  return typeof e === 'object' && e !== null && name in e ? (e as Record<string, unknown>)[name] : undefined;
 }
 
 function errorMessage(e: unknown): string {
-  if (typeof e === 'object' && e !== null && 'message' in e) {
-    const message = (e as { message: unknown }).message;
-    if (typeof message === 'string' && message !== '') return message;
-  }
+  const message = property(e, 'message');
+  if (typeof message === 'string' && message !== '') return message;
   if (typeof e === 'string') return e;
   return 'unknown IndexedDB error';
-}
-
-function legacyCode(e: unknown): number | null {
-  if (typeof e === 'object' && e !== null && 'code' in e) {
-    const code = (e as { code: unknown }).code;
-    if (typeof code === 'number') return code;
-  }
-  return null;
 }
 
 /** Maps whatever IndexedDB (or a wrapper) threw to a StoreError. StoreErrors pass through. */
 export function classifyIdbError(e: unknown): StoreError {
   if (e instanceof StoreError) return e;
-  const name = errorName(e);
+  const name = property(e, 'name');
   const message = errorMessage(e);
   // Chrome and Firefox name it QuotaExceededError (legacy code 22); older Firefox
   // builds reported NS_ERROR_DOM_QUOTA_REACHED.
-  if (name === 'QuotaExceededError' || name === 'NS_ERROR_DOM_QUOTA_REACHED' || legacyCode(e) === 22 || /quota/i.test(message)) {
+  if (name === 'QuotaExceededError' || name === 'NS_ERROR_DOM_QUOTA_REACHED' || property(e, 'code') === 22 || /quota/i.test(message)) {
     return new StoreError('quota-exceeded', `storage quota exceeded: ${message}`, { cause: e });
   }
   if (name === 'VersionError') return new StoreError('version-error', `database version error: ${message}`, { cause: e });
