@@ -28,19 +28,11 @@ export class ByteTotals {
     return (this.base.get(key) ?? 0) + (this.delta.get(key) ?? 0);
   }
 
-  /** Writes `record`, counting its size instead of the size of the record it replaces. */
-  async put(record: SkillRecord): Promise<void> {
-    await this.prepare(record.origin);
-    const key: SkillKey = [record.origin, record.url, record.digestLf, record.filesKey];
-    const before = await this.sizeOf(key);
-    await this.tx.objectStore('skills').put(record);
-    this.add(record.origin, (countedSize(record) ?? 0) - before);
-  }
-
   /**
-   * Writes records of distinct keys as put() would one by one, with their requests placed together:
-   * the totals are read first, then every size of a record being replaced, then every put (requests
-   * run in the order placed, so each size is read before any of the puts).
+   * Writes records of distinct keys, each counted by its size instead of the size of the record it
+   * replaces, with their requests placed together: the totals are read first, then every size of a
+   * record being replaced, then every put (requests run in the order placed, so each size is read
+   * before any of the puts).
    */
   async putAll(records: readonly SkillRecord[]): Promise<void> {
     for (const origin of new Set(records.map((r) => r.origin))) await this.prepare(origin);

@@ -6,7 +6,7 @@ import type { IDBPObjectStore, IDBPTransaction, StoreNames } from 'idb';
 import type { Approval } from '../types';
 import type { ByteTotals } from './byte-totals';
 import { StoreError } from './errors';
-import { filesKeyOf } from './records';
+import { filesKeyOf, storedKey } from './records';
 import { ALL_ORIGINS, type SkillKey, type SkillpinDB } from './schema';
 import { toApproval, toStoredSkill } from './validate';
 
@@ -72,7 +72,7 @@ async function dropUnapprovedSkills(tx: SkillsTx, origin: string, totals: ByteTo
 }
 
 /**
- * The readable records of `origin`, oldest first, whose binding (bindingKey) is not in `kept`, at most
+ * The readable records of `origin`, oldest first, whose key (recordKey) is not in `kept`, at most
  * `limit` of them, with their stored values: what an eviction may remove (an unreadable record it never does).
  */
 async function unkept(tx: SkillsTx, origin: string, kept: ReadonlySet<string>, limit: number): Promise<{ key: SkillKey; raw: unknown }[]> {
@@ -83,7 +83,7 @@ async function unkept(tx: SkillsTx, origin: string, kept: ReadonlySet<string>, l
     .openCursor(IDBKeyRange.bound([origin, -Infinity], [origin, Infinity]));
   while (cursor && out.length < limit) {
     const skill = toStoredSkill(cursor.value);
-    if (skill && !kept.has(bindingKey(skill.url, skill.digestLf, filesKeyOf(skill)))) out.push({ key: cursor.primaryKey, raw: cursor.value });
+    if (skill && !kept.has(storedKey(skill))) out.push({ key: cursor.primaryKey, raw: cursor.value });
     cursor = await cursor.continue();
   }
   return out;
@@ -93,13 +93,19 @@ async function dropRecords(totals: ByteTotals, records: readonly { key: SkillKey
   for (const r of records) await totals.delete(r.key, r.raw);
 }
 
-function bindingKey(url: string, digestLf: string, filesKey: string): string {
-  return `${url}\n${digestLf}\n${filesKey}`;
+/** A record's key as one string: its parts joined by newlines, as storedKey writes a skill's. */
+function recordKey(pk: readonly unknown[]): string {
+  return pk.map(String).join('\n');
 }
 
-/** What an approval keeps: the record of the bytes it binds (an archive's file set included). */
-function approvalBinding(a: Approval): string {
-  return bindingKey(a.url, a.digestLf, a.archive?.filesDigest ?? '');
+/** What an approval keeps: the key of the record of the bytes it binds (an archive's file set included). */
+function approvedKey(a: Approval): string {
+  return recordKey([a.origin, a.url, a.digestLf, a.archive?.filesDigest ?? '']);
+}
+
+/** The key of the record just written for a URL. */
+function writtenKey(w: WrittenSkill): string {
+  return recordKey([w.origin, w.url, w.digestLf, w.filesKey]);
 }
 
 /** The bindings of the origin's approvals, or null when one is unreadable (its binding is unknown). */
@@ -108,7 +114,7 @@ async function boundKeys(tx: SkillsTx, origin: string): Promise<Set<string> | nu
   for (const raw of (await tx.objectStore('approvals').index('by-origin').getAll(origin)) as unknown[]) {
     const approval = toApproval(raw);
     if (!approval) return null;
-    bound.add(approvalBinding(approval));
+    bound.add(approvedKey(approval));
   }
   return bound;
 }
@@ -172,8 +178,8 @@ export async function pruneSkills(tx: SkillsTx, written: readonly WrittenSkill[]
     records.pop();
     for (const { raw, s } of records) {
       if (!s) continue;
-      const key = bindingKey(s.url, s.digestLf, filesKeyOf(s));
-      if (key === bindingKey(w.url, w.digestLf, w.filesKey) || protectedSet.has(key)) continue;
+      const key = storedKey(s);
+      if (key === writtenKey(w) || protectedSet.has(key)) continue;
       deletions.push({ key: [s.origin, s.url, s.digestLf, filesKeyOf(s)], raw });
     }
   });
@@ -185,7 +191,7 @@ export async function pruneSkills(tx: SkillsTx, written: readonly WrittenSkill[]
     const protectedSet = bound.get(origin);
     if (!protectedSet) continue;
     const kept = new Set(protectedSet);
-    for (const w of written) if (w.origin === origin) kept.add(bindingKey(w.url, w.digestLf, w.filesKey));
+    for (const w of written) if (w.origin === origin) kept.add(writtenKey(w));
     const excess = (await byOrigin.count(IDBKeyRange.bound([origin, -Infinity], [origin, Infinity]))) - maxPerOrigin;
     if (excess > 0) await dropRecords(totals, await unkept(tx, origin, kept, excess));
   }
@@ -195,10 +201,6 @@ export async function pruneSkills(tx: SkillsTx, written: readonly WrittenSkill[]
 export interface ByteBudget {
   perOrigin: number;
   total: number;
-}
-
-function recordKey(pk: readonly unknown[]): string {
-  return pk.map(String).join('\n');
 }
 
 function mib(n: number): string {
@@ -215,7 +217,7 @@ function protection(tx: SkillsTx, written: ReadonlySet<string>): (pk: SkillKey) 
       for (const raw of (await tx.objectStore('approvals').getAll()) as unknown[]) {
         const approval = toApproval(raw);
         if (approval) {
-          read.keys.add(recordKey([approval.origin, approval.url, approval.digestLf, approval.archive?.filesDigest ?? '']));
+          read.keys.add(approvedKey(approval));
           continue;
         }
         // An unreadable approval binds unknown bytes: keep its origin's records, or all of them.

@@ -30,7 +30,7 @@ export async function approve(core: StoreCore, approval: Approval, skill: Stored
     await tx.objectStore('approvals').put(a);
     const skillsTx = tx as unknown as SkillsTx;
     await withTotals(tx as unknown as TotalsTx, async (totals) => {
-      await totals.put(skillRecord(s));
+      await totals.putAll([skillRecord(s)]);
       await pruneSkills(skillsTx, [writtenSkill(s)], core.limits.skillsPerOrigin, totals);
       // Approved bytes make room by evicting unapproved ones; an approval itself is never refused.
       await enforceByteBudget(skillsTx, [s.origin], new Set([storedKey(s)]), core.budget(), false, totals);
