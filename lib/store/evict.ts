@@ -13,6 +13,9 @@ import { toApproval, toStoredSkill } from './validate';
 /** A readwrite transaction over the approvals, the verified bytes and their totals. */
 export type SkillsTx = IDBPTransaction<SkillpinDB, ['approvals', 'skills', 'totals'], 'readwrite'>;
 
+/** A readwrite transaction over the reports and what their eviction reads and removes. */
+export type ReportsTx = IDBPTransaction<SkillpinDB, ['reports', 'pins', 'approvals', 'skills', 'totals'], 'readwrite'>;
+
 type Names = StoreNames<SkillpinDB>;
 type Store<S extends Names, Tx extends ArrayLike<Names>> = IDBPObjectStore<SkillpinDB, Tx, S, 'readwrite'>;
 
@@ -40,12 +43,7 @@ async function evictExcess<K>(excess: number, open: () => Promise<KeyCursor<K> |
  * the report of an origin that has a pin or an approval, nor `keepOrigin`. An evicted origin's
  * stored skill bytes go with its report (none of them is approved: it has no approval).
  */
-export async function evictReports(
-  tx: IDBPTransaction<SkillpinDB, ['reports', 'pins', 'approvals', 'skills', 'totals'], 'readwrite'>,
-  max: number,
-  keepOrigin: string,
-  totals: ByteTotals,
-): Promise<void> {
+export async function evictReports(tx: ReportsTx, max: number, keepOrigin: string, totals: ByteTotals): Promise<void> {
   const reports = tx.objectStore('reports');
   const pins = tx.objectStore('pins');
   const approvals = tx.objectStore('approvals').index('by-origin');

@@ -5,11 +5,11 @@
 // here inside one transaction: it commits whole or not at all.
 import { withTotals, type TotalsTx } from './byte-totals';
 import { StoreError } from './errors';
-import type { SkillsTx } from './evict';
+import type { ReportsTx, SkillsTx } from './evict';
 import { putCacheInTx, checkedCacheBatch } from './idb-cache';
 import type { StoreCore } from './idb-core';
 import { pinInTx } from './idb-pins';
-import { checkedReport, putReportInTx, type ReportsTx } from './idb-reports';
+import { checkedReport, putReportInTx } from './idb-reports';
 import { checkedSkillBatch, putSkillsInTx } from './idb-skills';
 import type { CommitResult, ProbeCommit } from './store-api';
 import { checkPinArgs } from './trust-rules';

@@ -2,14 +2,19 @@
 // became of it. Revocations are written here and outlive "forget"; the pin operations
 // (idb-pins.ts) read and update the same records in their own transactions. The rules are
 // trust-rules.ts.
+import type { IDBPObjectStore, StoreNames } from 'idb';
 import type { KeyHistoryEntry } from './records';
 import type { StoreCore } from './idb-core';
+import type { SkillpinDB } from './schema';
 import type { RevokeResult } from './store-api';
 import { byFirstSeen, checkRevokeArgs, excessOffered, revokedEntry } from './trust-rules';
 import { toKeyHistoryEntry } from './validate';
 
+/** The key history in a readwrite transaction. */
+export type KeysStore = IDBPObjectStore<SkillpinDB, ArrayLike<StoreNames<SkillpinDB>>, 'keys', 'readwrite'>;
+
 /** The history entry of (origin, fingerprint); an unreadable one may be a revocation: refuse. */
-export async function historyEntry(core: StoreCore, keys: { get(key: [string, string]): Promise<KeyHistoryEntry | undefined> }, origin: string, fingerprint: string): Promise<KeyHistoryEntry | null> {
+export async function historyEntry(core: StoreCore, keys: KeysStore, origin: string, fingerprint: string): Promise<KeyHistoryEntry | null> {
   const raw: unknown = await keys.get([origin, fingerprint]);
   if (raw === undefined) return null;
   const entry = toKeyHistoryEntry(raw);
@@ -18,16 +23,12 @@ export async function historyEntry(core: StoreCore, keys: { get(key: [string, st
 }
 
 /** The origin's readable history entries (an unreadable one is kept as it is). */
-export async function originEntries(keys: { index(name: 'by-origin'): { getAll(origin: string): Promise<KeyHistoryEntry[]> } }, origin: string): Promise<KeyHistoryEntry[]> {
+export async function originEntries(keys: KeysStore, origin: string): Promise<KeyHistoryEntry[]> {
   return (await keys.index('by-origin').getAll(origin)).map((raw: unknown) => toKeyHistoryEntry(raw)).filter((e): e is KeyHistoryEntry => e !== null);
 }
 
 /** Keeps at most MAX_OFFERED_KEYS_PER_ORIGIN `offered` entries (trust-rules.ts excessOffered). */
-export async function boundOffered(
-  keys: { index(name: 'by-origin'): { getAll(origin: string): Promise<KeyHistoryEntry[]> }; delete(key: [string, string]): Promise<void> },
-  origin: string,
-  keep: string,
-): Promise<void> {
+export async function boundOffered(keys: KeysStore, origin: string, keep: string): Promise<void> {
   for (const e of excessOffered(await originEntries(keys, origin), keep)) await keys.delete([origin, e.fingerprint]);
 }
 

@@ -5,7 +5,7 @@
 import type { IDBPObjectStore, StoreNames } from 'idb';
 import type { Approval, Pin } from '../types';
 import { keyOf, type StoreCore } from './idb-core';
-import { boundOffered, historyEntry, originEntries } from './idb-keys';
+import { boundOffered, historyEntry, originEntries, type KeysStore } from './idb-keys';
 import type { SkillpinDB } from './schema';
 import type { CarryOver, PinResult } from './store-api';
 import { checkPinArgs, checkReplaceArgs, forgotten, pinStep, replaceStep } from './trust-rules';
@@ -21,7 +21,6 @@ export async function pinIfAbsent(core: StoreCore, origin: string, key: string, 
 }
 
 type PinsStore = IDBPObjectStore<SkillpinDB, ArrayLike<StoreNames<SkillpinDB>>, 'pins', 'readwrite'>;
-type KeysStore = IDBPObjectStore<SkillpinDB, ArrayLike<StoreNames<SkillpinDB>>, 'keys', 'readwrite'>;
 
 /** pinIfAbsent's compare-and-set inside the caller's readwrite transaction (a probe's commit: idb-commit.ts). */
 export async function pinInTx(core: StoreCore, pins: PinsStore, keys: KeysStore, origin: string, key: string, fingerprint: string, now: number): Promise<PinResult> {

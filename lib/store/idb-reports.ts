@@ -1,14 +1,10 @@
 // The last report per origin (docs/report.md), bounded in number (evict.ts), so the popup can draw
 // it after the service worker restarts. A report evicted takes its origin's unapproved skill bytes along.
 import type { OriginReport } from '../types';
-import type { IDBPTransaction } from 'idb';
 import { withTotals, type ByteTotals, type TotalsTx } from './byte-totals';
 import { StoreError } from './errors';
-import { evictReports } from './evict';
+import { evictReports, type ReportsTx } from './evict';
 import type { StoreCore } from './idb-core';
-import type { SkillpinDB } from './schema';
-
-export type ReportsTx = IDBPTransaction<SkillpinDB, ['reports', 'pins', 'approvals', 'skills', 'totals'], 'readwrite'>;
 import { reportOrder, toOriginReport } from './validate';
 
 export async function getReport(core: StoreCore, origin: string): Promise<OriginReport | null> {

@@ -131,6 +131,15 @@ function settingsOf(v: Record<string, unknown>, errors: string[]): Partial<Setti
   return out;
 }
 
+/** An error for each entry of the list `name` whose id an earlier entry has (`problem`: what the entry is then). */
+function repeated<T>(list: readonly T[], name: string, id: (v: T) => string, problem: (v: T) => string, errors: string[]): void {
+  const seen = new Set<string>();
+  list.forEach((v, i) => {
+    if (seen.has(id(v))) errors.push(`${name}[${i}]: ${problem(v)}`);
+    seen.add(id(v));
+  });
+}
+
 /** A valid import file. */
 export interface ParsedBackup {
   pins: Pin[];
@@ -167,24 +176,28 @@ export function readBackup(json: string, errors: string[]): ParsedBackup | null 
     return null;
   }
   const file = parsed.value;
-  const pinned = new Set<string>();
-  file.pins.forEach((pin, i) => {
-    if (pinned.has(pin.origin)) errors.push(`pins[${i}]: a second pin for ${pin.origin}`);
-    pinned.add(pin.origin);
-  });
-  const seen = new Set<string>();
-  file.approvals.forEach((approval, i) => {
-    const id = `${approval.origin} ${approval.url}`;
-    if (seen.has(id)) errors.push(`approvals[${i}]: a second approval for ${approval.url} on ${approval.origin}`);
-    seen.add(id);
-  });
-  const revokedIds = new Set<string>();
   const revocations = file.revocations ?? [];
-  revocations.forEach((r, i) => {
-    const id = `${r.origin} ${r.fingerprint}`;
-    if (revokedIds.has(id)) errors.push(`revocations[${i}]: ${r.fingerprint} is revoked twice for ${r.origin}`);
-    revokedIds.add(id);
-  });
+  repeated(
+    file.pins,
+    'pins',
+    (p) => p.origin,
+    (p) => `a second pin for ${p.origin}`,
+    errors,
+  );
+  repeated(
+    file.approvals,
+    'approvals',
+    (a) => `${a.origin} ${a.url}`,
+    (a) => `a second approval for ${a.url} on ${a.origin}`,
+    errors,
+  );
+  repeated(
+    revocations,
+    'revocations',
+    (r) => `${r.origin} ${r.fingerprint}`,
+    (r) => `${r.fingerprint} is revoked twice for ${r.origin}`,
+    errors,
+  );
   const settings = file.settings === undefined ? null : settingsOf(file.settings, errors);
   return errors.length > 0 ? null : { pins: file.pins, approvals: file.approvals, revocations, settings };
 }
