@@ -26,12 +26,12 @@ interface KeyCursor<K> {
 }
 
 /**
- * Removes `excess` records (none when it is 0 or less), walking the keys `open` gives in their order:
- * `evict` removes the record of a key when it may and says whether it did.
+ * Removes `excess` records (none when it is 0 or less), walking `index` in its order: `evict`
+ * removes the record of a key when it may and says whether it did.
  */
-async function evictExcess<K>(excess: number, open: () => Promise<KeyCursor<K> | null>, evict: (key: K) => Promise<boolean>): Promise<void> {
+async function evictExcess<K>(excess: number, index: { openKeyCursor(): Promise<KeyCursor<K> | null> }, evict: (key: K) => Promise<boolean>): Promise<void> {
   if (excess <= 0) return;
-  let cursor = await open();
+  let cursor = await index.openKeyCursor();
   while (cursor && excess > 0) {
     if (await evict(cursor.primaryKey)) excess--;
     cursor = await cursor.continue();
@@ -47,16 +47,12 @@ export async function evictReports(tx: ReportsTx, max: number, keepOrigin: strin
   const reports = tx.objectStore('reports');
   const pins = tx.objectStore('pins');
   const approvals = tx.objectStore('approvals').index('by-origin');
-  await evictExcess(
-    (await reports.count()) - max,
-    () => reports.index('by-order').openKeyCursor(),
-    async (origin) => {
-      if (origin === keepOrigin || (await pins.getKey(origin)) !== undefined || (await approvals.count(origin)) > 0) return false;
-      await reports.delete(origin);
-      await dropUnapprovedSkills(tx as unknown as SkillsTx, origin, totals);
-      return true;
-    },
-  );
+  await evictExcess((await reports.count()) - max, reports.index('by-order'), async (origin) => {
+    if (origin === keepOrigin || (await pins.getKey(origin)) !== undefined || (await approvals.count(origin)) > 0) return false;
+    await reports.delete(origin);
+    await dropUnapprovedSkills(tx as unknown as SkillsTx, origin, totals);
+    return true;
+  });
 }
 
 /**
@@ -131,15 +127,11 @@ export interface WrittenSkill {
  * first. No entry of `keepUrls` (the batch just written) is evicted.
  */
 export async function evictCache<Tx extends ArrayLike<Names>>(store: Store<'cache', Tx>, max: number, keepUrls: ReadonlySet<string>): Promise<void> {
-  await evictExcess(
-    (await store.count()) - max,
-    () => store.index('by-evict').openKeyCursor(),
-    async (url) => {
-      if (keepUrls.has(url)) return false;
-      await store.delete(url);
-      return true;
-    },
-  );
+  await evictExcess((await store.count()) - max, store.index('by-evict'), async (url) => {
+    if (keepUrls.has(url)) return false;
+    await store.delete(url);
+    return true;
+  });
 }
 
 /**

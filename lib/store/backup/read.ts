@@ -131,12 +131,13 @@ function settingsOf(v: Record<string, unknown>, errors: string[]): Partial<Setti
   return out;
 }
 
-/** An error for each entry of the list `name` whose id an earlier entry has (`problem`: what the entry is then). */
-function repeated<T>(list: readonly T[], name: string, id: (v: T) => string, problem: (v: T) => string, errors: string[]): void {
+/** An error for each entry of the list `name` whose id an earlier entry has (`problem`: what that entry is). */
+function repeated<T>(errors: string[], name: string, list: readonly T[], describe: (v: T) => { id: string; problem: string }): void {
   const seen = new Set<string>();
   list.forEach((v, i) => {
-    if (seen.has(id(v))) errors.push(`${name}[${i}]: ${problem(v)}`);
-    seen.add(id(v));
+    const { id, problem } = describe(v);
+    if (seen.has(id)) errors.push(`${name}[${i}]: ${problem}`);
+    seen.add(id);
   });
 }
 
@@ -177,27 +178,9 @@ export function readBackup(json: string, errors: string[]): ParsedBackup | null 
   }
   const file = parsed.value;
   const revocations = file.revocations ?? [];
-  repeated(
-    file.pins,
-    'pins',
-    (p) => p.origin,
-    (p) => `a second pin for ${p.origin}`,
-    errors,
-  );
-  repeated(
-    file.approvals,
-    'approvals',
-    (a) => `${a.origin} ${a.url}`,
-    (a) => `a second approval for ${a.url} on ${a.origin}`,
-    errors,
-  );
-  repeated(
-    revocations,
-    'revocations',
-    (r) => `${r.origin} ${r.fingerprint}`,
-    (r) => `${r.fingerprint} is revoked twice for ${r.origin}`,
-    errors,
-  );
+  repeated(errors, 'pins', file.pins, (p) => ({ id: p.origin, problem: `a second pin for ${p.origin}` }));
+  repeated(errors, 'approvals', file.approvals, (a) => ({ id: `${a.origin} ${a.url}`, problem: `a second approval for ${a.url} on ${a.origin}` }));
+  repeated(errors, 'revocations', revocations, (r) => ({ id: `${r.origin} ${r.fingerprint}`, problem: `${r.fingerprint} is revoked twice for ${r.origin}` }));
   const settings = file.settings === undefined ? null : settingsOf(file.settings, errors);
   return errors.length > 0 ? null : { pins: file.pins, approvals: file.approvals, revocations, settings };
 }
