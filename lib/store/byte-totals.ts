@@ -92,31 +92,32 @@ export class ByteTotals {
       this.base.set(key, stored.bytes);
       return;
     }
-    this.base.set(
-      key,
-      (await this.sizedRecords(key)).reduce((sum, r) => sum + r.size, 0),
-    );
+    this.base.set(key, (await this.walk(key)).bytes);
     this.rewrite.add(key);
   }
 
   /**
    * The records the size indexes count for `key` (an origin or ALL_ORIGINS), oldest first, each with
-   * its counted size: a walk over their index keys, no bytes are loaded.
+   * its counted size, and their bytes together: a walk over their index keys, no bytes are loaded.
    */
-  async sizedRecords(key: string): Promise<{ pk: SkillKey; size: number }[]> {
+  async walk(key: string): Promise<{ records: { pk: SkillKey; size: number }[]; bytes: number }> {
     const skills = this.tx.objectStore('skills');
     let cursor =
       key === ALL_ORIGINS
         ? await skills.index('by-storedAt-size').openKeyCursor()
         : await skills.index('by-origin-storedAt-size').openKeyCursor(IDBKeyRange.bound([key, -Infinity, -Infinity], [key, Infinity, Infinity]));
     const records: { pk: SkillKey; size: number }[] = [];
+    let bytes = 0;
     while (cursor) {
       const k = cursor.key as unknown[];
       const size = k[k.length - 1];
-      if (isFiniteNumber(size) && size >= 0) records.push({ pk: cursor.primaryKey, size });
+      if (isFiniteNumber(size) && size >= 0) {
+        bytes += size;
+        records.push({ pk: cursor.primaryKey, size });
+      }
       cursor = await cursor.continue();
     }
-    return records;
+    return { records, bytes };
   }
 
   /** The counted size of the stored record `key`, read from the by-record-size index; 0 when there is none. */

@@ -237,8 +237,7 @@ export async function enforceByteBudget(tx: SkillsTx, origins: readonly string[]
   /** Brings the records of `key` (an origin, or ALL_ORIGINS) within `limit`; returns the bytes left. */
   const bound = async (key: string, limit: number): Promise<number> => {
     if ((await totals.bytes(key)) <= limit) return totals.bytes(key);
-    const records = await totals.sizedRecords(key);
-    const walked = records.reduce((sum, r) => sum + r.size, 0);
+    const { records, bytes: walked } = await totals.walk(key);
     // The walk knows the true figure: a total that drifted is set right here.
     totals.correct(key, walked);
     let left = walked;

@@ -62,14 +62,8 @@ export async function putSkillsInTx(core: StoreCore, tx: SkillsTx, checked: { or
   batch.forEach((s, i) => {
     if (present[i] !== undefined) kept.add(storedKey(s));
   });
-  await enforceByteBudget(
-    tx,
-    batch.map((s) => s.origin),
-    kept,
-    core.budget(),
-    true,
-    totals,
-  );
+  const origins = batch.map((s) => s.origin);
+  await enforceByteBudget(tx, origins, kept, core.budget(), true, totals);
 }
 
 export async function getSkill(core: StoreCore, origin: string, url: string, digestLf: string, filesDigest = ''): Promise<StoredSkill | null> {
