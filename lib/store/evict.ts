@@ -71,10 +71,8 @@ async function dropUnapprovedSkills(tx: SkillsTx, origin: string, totals: ByteTo
  */
 async function unkept(tx: SkillsTx, origin: string, kept: ReadonlySet<string>, limit: number): Promise<{ key: SkillKey; raw: unknown }[]> {
   const out: { key: SkillKey; raw: unknown }[] = [];
-  let cursor = await tx
-    .objectStore('skills')
-    .index('by-origin-storedAt')
-    .openCursor(IDBKeyRange.bound([origin, -Infinity], [origin, Infinity]));
+  const range = IDBKeyRange.bound([origin, -Infinity], [origin, Infinity]);
+  let cursor = await tx.objectStore('skills').index('by-origin-storedAt').openCursor(range);
   while (cursor && out.length < limit) {
     const skill = toStoredSkill(cursor.value);
     if (skill && !kept.has(storedKey(skill))) out.push({ key: cursor.primaryKey, raw: cursor.value });
