@@ -65,11 +65,21 @@ export function inspect(root: string, name: string): FolderState {
   }
   try {
     const p = JSON.parse(readFileSync(join(dir, PROVENANCE_FILE), 'utf8')) as Provenance;
-    if (p.skillpin === 1 && typeof p.key === 'string' && typeof p.partition === 'string' && typeof p.revision === 'string') return { kind: 'skillpin', provenance: p };
+    if (p.skillpin === 1 && typeof p.key === 'string' && typeof p.partition === 'string' && typeof p.revision === 'string' && listsFiles(p.digests)) {
+      return { kind: 'skillpin', provenance: p };
+    }
   } catch {
     // No readable provenance: not ours.
   }
   return { kind: 'foreign' };
+}
+
+/** The provenance's file list as a copy's is written (any program may write a `.skillpin.json`; one without it marks no copy). */
+function listsFiles(digests: unknown): boolean {
+  const files = (digests as { files?: unknown } | null)?.files;
+  return (
+    Array.isArray(files) && files.every((f: { path?: unknown; sha256?: unknown; size?: unknown } | null) => typeof f?.path === 'string' && typeof f.sha256 === 'string' && typeof f.size === 'number')
+  );
 }
 
 const listedFiles = (p: Provenance): Map<string, { sha256: string; size: number }> => new Map(p.digests.files.map((f) => [f.path, f]));

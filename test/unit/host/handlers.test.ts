@@ -103,6 +103,22 @@ describe('sync and put', () => {
     expect(readFileSync(join(claude(), 'alpha', 'SKILL.md'), 'utf8')).toBe('the user’s own');
   });
 
+  it("a provenance file without its file list is not Skillpin's: the folder stays and the sync answers", async () => {
+    // Any program can write into an agent's skills folder: a .skillpin.json naming this browser's
+    // partition, but without the digests a copy's provenance lists, marks no copy of Skillpin's.
+    const skill = textSkill('alpha', skillMd('alpha', 'Web'));
+    const { sync, puts } = await messagesFor([skill], choices(['claude-code']));
+    send(sync);
+    send(puts[0]);
+    const written = JSON.parse(readFileSync(join(claude(), 'alpha', PROVENANCE_FILE), 'utf8')) as Record<string, unknown>;
+    mkdirSync(join(claude(), 'other'), { recursive: true });
+    writeFileSync(join(claude(), 'other', 'SKILL.md'), 'the user’s own');
+    writeFileSync(join(claude(), 'other', PROVENANCE_FILE), JSON.stringify({ ...written, key: 'not-a-record', digests: undefined }));
+    expect(send({ type: 'sync', id: 51, skills: [] })).toMatchObject({ type: 'synced' });
+    expect(readFileSync(join(claude(), 'other', 'SKILL.md'), 'utf8')).toBe('the user’s own');
+    expect(readdirSync(claude())).toEqual(['other']);
+  });
+
   it('two origins with one skill name: the second gets its host added to the folder name', async () => {
     const a = textSkill('alpha', skillMd('alpha', 'From A'), { origin: 'https://a.example', url: 'https://a.example/alpha/SKILL.md' });
     const b = textSkill('alpha', skillMd('alpha', 'From B'), { origin: 'https://b.example:8443', url: 'https://b.example:8443/alpha/SKILL.md' });
