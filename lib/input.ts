@@ -40,5 +40,15 @@ export function text(max: number): z.ZodMiniString<string> {
   return z.string().check(z.maxLength(max));
 }
 
-/** A whole number, 0 or more (any size a number holds exactly or not: `Number.isInteger`). */
-export const count = z.number().check(z.refine(Number.isInteger), z.nonnegative());
+/**
+ * A value built the first time it is asked for, then kept. Schemas are built this way: the worker
+ * starts often and most of its schemas (the desktop protocol, a backup, the settings) serve
+ * requests that a start-up may never see, and each one built holds heap while the worker lives.
+ */
+export function lazy<T>(build: () => T): () => T {
+  let value: { built: T } | undefined;
+  return () => {
+    if (!value) value = { built: build() };
+    return value.built;
+  };
+}

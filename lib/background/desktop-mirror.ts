@@ -12,7 +12,7 @@ import type { WorkerState } from './worker-state';
 import { release, type Released } from './hand-off-gate';
 
 /**
- * Where the background's own paths hand content (hand-off-gate.ts), beside MESSAGES' `handsOff`
+ * Where the background's own paths hand content (hand-off-gate.ts), beside messageTable()'s `handsOff`
  * and the menus' MENU_HAND_OFFS: the desktop mirror, to the program on the user's computer.
  */
 export const DESKTOP_HAND_OFFS = { mirror: 'desktop' } as const satisfies Record<string, HandOffKind>;

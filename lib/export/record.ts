@@ -1,23 +1,26 @@
 // "An export is a snapshot, and Skillpin says so": what was exported for upload is
 // recorded (origin, URL, digest, key, date) so that a later `content-changed` or `key-changed`,
 // or a newer approval of other bytes, marks the exported copy out of date.
-import { HEX64, parseInput, z } from '../input';
+import { HEX64, lazy, parseInput, z } from '../input';
 import type { SkillReport } from '../types';
 
-const str = z.string().check(z.minLength(1), z.maxLength(8192));
-const hex = z.string().check(z.regex(HEX64));
-const RECORD = z.object({
-  origin: str,
-  url: str,
-  name: z.string(),
-  digestLf: hex,
-  digestRaw: hex,
-  keyFingerprint: z.nullable(str),
-  /** For an archive skill: the raw SHA-256 of the verified archive its files came from. */
-  archiveSha256: z.nullable(hex),
-  /** For an archive skill: the digest of the file set exported (FORMATS.md §6.6); absent on records written before it was recorded. */
-  filesDigest: z.optional(z.nullable(hex)),
-  exportedAt: z.number(),
+/** A stored record's shape. */
+const RECORD = lazy(() => {
+  const str = z.string().check(z.minLength(1), z.maxLength(8192));
+  const hex = z.string().check(z.regex(HEX64));
+  return z.object({
+    origin: str,
+    url: str,
+    name: z.string(),
+    digestLf: hex,
+    digestRaw: hex,
+    keyFingerprint: z.nullable(str),
+    /** For an archive skill: the raw SHA-256 of the verified archive its files came from. */
+    archiveSha256: z.nullable(hex),
+    /** For an archive skill: the digest of the file set exported (FORMATS.md §6.6); absent on records written before it was recorded. */
+    filesDigest: z.optional(z.nullable(hex)),
+    exportedAt: z.number(),
+  });
 });
 
 /**
@@ -26,7 +29,7 @@ const RECORD = z.object({
  * the approval was bound to (null when the origin did not sign). filesDigest is null before it was
  * recorded.
  */
-export type ExportRecord = Omit<z.output<typeof RECORD>, 'filesDigest'> & { filesDigest: string | null };
+export type ExportRecord = Omit<z.output<ReturnType<typeof RECORD>>, 'filesDigest'> & { filesDigest: string | null };
 
 /** A record with whether the exported copy still matches what the site serves. */
 export interface ExportStatus extends ExportRecord {
@@ -38,7 +41,7 @@ export const MAX_EXPORT_RECORDS = 1000;
 
 /** A stored record, or null when the value does not have its shape (it is then dropped, nothing else). */
 export function toExportRecord(v: unknown): ExportRecord | null {
-  const r = parseInput(RECORD, v);
+  const r = parseInput(RECORD(), v);
   return r.ok ? { ...r.value, filesDigest: r.value.filesDigest ?? null } : null;
 }
 

@@ -4,7 +4,7 @@
 // pin, read skill bytes or export.
 //
 // One file each: requests.ts (the request map and the answers defined here), state-change.ts and
-// table.ts (MESSAGES and the checks every incoming message passes).
+// table.ts (messageTable and the checks every incoming message passes).
 export * from './requests';
 export * from './state-change';
 export * from './table';

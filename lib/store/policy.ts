@@ -11,7 +11,7 @@ import { parseListEntry } from '../scheduler/should-probe';
 import { encodeBase64 } from '../verify/base64';
 import { parsePublicKey } from '../verify/ed25519';
 import { fingerprint } from '../verify/fingerprint';
-import { parseInput, z } from '../input';
+import { lazy, parseInput, z } from '../input';
 import { isObject } from './validate';
 
 /** A publisher key the administrator pinned for an origin: never replaced by trust on first use. */
@@ -41,7 +41,7 @@ export function noPolicy(): ManagedPolicy {
 
 const MAX_LIST = 10_000;
 
-const bool = z.boolean('not true or false');
+const bool = lazy(() => z.boolean('not true or false'));
 
 /** The value of policy `name` when `schema` takes it; one it refuses is reported with the schema's words. */
 function read<T>(raw: Record<string, unknown>, name: string, schema: z.ZodMiniType<T>, invalid: string[]): T | undefined {
@@ -117,11 +117,11 @@ export function parseManaged(raw: unknown): ManagedPolicy {
     return policy;
   }
   const { invalid, settings } = policy;
-  const probing = read(raw, 'probing', bool, invalid);
+  const probing = read(raw, 'probing', bool(), invalid);
   if (probing !== undefined) settings.paused = !probing;
-  const probeInPrivate = read(raw, 'probeInPrivate', bool, invalid);
+  const probeInPrivate = read(raw, 'probeInPrivate', bool(), invalid);
   if (probeInPrivate !== undefined) settings.probeInPrivate = probeInPrivate;
-  const allowListOnly = read(raw, 'allowListOnly', bool, invalid);
+  const allowListOnly = read(raw, 'allowListOnly', bool(), invalid);
   if (allowListOnly !== undefined) settings.allowListOnly = allowListOnly;
   const allowList = readList(raw, 'allowList', siteEntry, MAX_LIST, invalid);
   if (allowList) settings.allowList = allowList;
@@ -129,7 +129,7 @@ export function parseManaged(raw: unknown): ManagedPolicy {
   if (denyList) settings.denyList = denyList;
   const chatSites = readList(raw, 'chatSites', exactOrigin, MAX_CHAT_SITES, invalid);
   if (chatSites) settings.chatSites = chatSites;
-  policy.requireSigned = read(raw, 'requireSignedSkills', bool, invalid) ?? false;
+  policy.requireSigned = read(raw, 'requireSignedSkills', bool(), invalid) ?? false;
   policy.pinnedKeys = readKeys(raw, invalid);
   for (const name of Object.keys(raw)) {
     if (!(POLICY_FIELDS as readonly string[]).includes(name)) invalid.push(`${name}: not a Skillpin policy (ignored)`);

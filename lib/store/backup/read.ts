@@ -3,7 +3,7 @@
 import { isApprovable } from '../../types';
 import type { Approval, Pin, Settings, SkillStatus } from '../../types';
 import { isHttpOrigin } from '../../origin';
-import { FINGERPRINT, HEX64, parseInput, z } from '../../input';
+import { FINGERPRINT, HEX64, lazy, parseInput, z } from '../../input';
 import { decodeBase64Strict } from '../../verify/base64';
 import { fileSetDigest } from '../../verify/file-set';
 import { fingerprint } from '../../verify/fingerprint';
@@ -23,76 +23,6 @@ function isPlainHttpUrl(v: unknown): v is string {
   }
 }
 
-/** A string `re` matches, with one message for anything else. */
-const matching = (re: RegExp, message: string) => z.string(message).check(z.regex(re, message));
-const time = z.number('not a time').check(z.nonnegative('not a time'));
-const origin = z.custom<string>(isHttpOrigin, 'not an http(s) origin');
-const keyFingerprint = matching(FINGERPRINT, 'not a SHA256: fingerprint');
-const digest = matching(HEX64, 'not 64 lowercase hex digits');
-
-/** Why `key` is not a raw ed25519 key in strict base64, or null when it is one. */
-function keyProblem(key: string): string | null {
-  if (key.trim() !== key) return 'not a base64 string';
-  const bytes = decodeBase64Strict(key);
-  if (!bytes) return 'not strict base64';
-  return bytes.length === ED25519_KEY_BYTES ? null : `${bytes.length} bytes, an ed25519 key has ${ED25519_KEY_BYTES}`;
-}
-
-const PIN = z
-  .object(
-    {
-      origin,
-      key: z.string('not a base64 string').check((ctx) => {
-        const problem = keyProblem(ctx.value);
-        if (problem) ctx.issues.push({ code: 'custom', message: problem, input: ctx.value });
-      }),
-      fingerprint: keyFingerprint,
-      firstSeen: time,
-      lastSeen: time,
-    },
-    'not an object',
-  )
-  .check((ctx) => {
-    const pin = ctx.value;
-    const key = keyProblem(pin.key) === null ? decodeBase64Strict(pin.key) : null;
-    if (key && FINGERPRINT.test(pin.fingerprint) && fingerprint(key) !== pin.fingerprint) ctx.issues.push({ code: 'custom', message: 'does not match the key', path: ['fingerprint'], input: pin });
-    if (pin.lastSeen < pin.firstSeen) ctx.issues.push({ code: 'custom', message: 'lastSeen is before firstSeen', input: pin });
-  });
-
-/** The files an archive approval binds: digests in lowercase hex, relative paths, each once, the set's digest matching them. */
-const ARCHIVE_FIELDS = z.looseObject({ filesDigest: digest, sha256: digest, files: z.array(z.unknown(), 'not a list') }, 'not { filesDigest, sha256, files }');
-const ARCHIVE = z.pipe(
-  ARCHIVE_FIELDS,
-  z.transform((v: z.output<typeof ARCHIVE_FIELDS>, ctx) => {
-    const binding = toArchiveBinding(v);
-    const bad = v.files.findIndex((f) => !isObject(f) || typeof f.path !== 'string' || !isRelativePath(f.path) || typeof f.sha256 !== 'string' || !HEX64.test(f.sha256));
-    if (binding && bad < 0 && fileSetDigest(binding.files) === binding.filesDigest) return binding;
-    const files = !binding || bad >= 0;
-    ctx.issues.push({
-      code: 'custom',
-      input: v,
-      path: files ? (bad >= 0 ? ['files', bad] : ['files']) : ['filesDigest'],
-      message: files ? 'not a list of distinct { path, size, sha256 } with relative paths' : 'does not match its files',
-    });
-    return z.NEVER;
-  }),
-);
-
-const APPROVAL = z.object(
-  {
-    origin,
-    url: z.custom<string>(isPlainHttpUrl, 'not an absolute http(s) URL without fragment'),
-    digestLf: digest,
-    digestRaw: digest,
-    keyFingerprint: z.nullable(matching(FINGERPRINT, 'neither null nor a SHA256: fingerprint')),
-    statusAtApproval: z.custom<SkillStatus>((s) => isSkillStatus(s) && isApprovable(s), 'not an approvable status'),
-    name: z.string('not a string'),
-    approvedAt: time,
-    archive: z.optional(ARCHIVE),
-  },
-  'not an object',
-);
-
 /** A relative `/`-separated path without empty, `.` or `..` segments, backslashes or control characters (FORMATS.md §6.4). */
 function isRelativePath(p: string): boolean {
   if (p === '' || p.startsWith('/') || /[\\\u0000-\u001f]/.test(p)) return false;
@@ -106,15 +36,87 @@ export interface Revocation {
   revokedAt: number;
 }
 
-const REVOCATION = z.object({ origin, fingerprint: keyFingerprint, revokedAt: time }, 'not an object');
+/** Why `key` is not a raw ed25519 key in strict base64, or null when it is one. */
+function keyProblem(key: string): string | null {
+  if (key.trim() !== key) return 'not a base64 string';
+  const bytes = decodeBase64Strict(key);
+  if (!bytes) return 'not strict base64';
+  return bytes.length === ED25519_KEY_BYTES ? null : `${bytes.length} bytes, an ed25519 key has ${ED25519_KEY_BYTES}`;
+}
 
 /** What is read of a file once its format and version are known; what `settings` sets is read by readSettings. */
-const FILE = z.object({
-  exportedAt: z.number('not a time'),
-  pins: z.array(PIN, 'not a list'),
-  approvals: z.array(APPROVAL, 'not a list'),
-  revocations: z.optional(z.array(REVOCATION, 'not a list')),
-  settings: z.optional(z.custom<Record<string, unknown>>(isObject, 'not an object')),
+const FILE = lazy(() => {
+  /** A string `re` matches, with one message for anything else. */
+  const matching = (re: RegExp, message: string) => z.string(message).check(z.regex(re, message));
+  const time = z.number('not a time').check(z.nonnegative('not a time'));
+  const origin = z.custom<string>(isHttpOrigin, 'not an http(s) origin');
+  const keyFingerprint = matching(FINGERPRINT, 'not a SHA256: fingerprint');
+  const digest = matching(HEX64, 'not 64 lowercase hex digits');
+
+  const PIN = z
+    .object(
+      {
+        origin,
+        key: z.string('not a base64 string').check((ctx) => {
+          const problem = keyProblem(ctx.value);
+          if (problem) ctx.issues.push({ code: 'custom', message: problem, input: ctx.value });
+        }),
+        fingerprint: keyFingerprint,
+        firstSeen: time,
+        lastSeen: time,
+      },
+      'not an object',
+    )
+    .check((ctx) => {
+      const pin = ctx.value;
+      const key = keyProblem(pin.key) === null ? decodeBase64Strict(pin.key) : null;
+      if (key && FINGERPRINT.test(pin.fingerprint) && fingerprint(key) !== pin.fingerprint) ctx.issues.push({ code: 'custom', message: 'does not match the key', path: ['fingerprint'], input: pin });
+      if (pin.lastSeen < pin.firstSeen) ctx.issues.push({ code: 'custom', message: 'lastSeen is before firstSeen', input: pin });
+    });
+
+  /** The files an archive approval binds: digests in lowercase hex, relative paths, each once, the set's digest matching them. */
+  const ARCHIVE_FIELDS = z.looseObject({ filesDigest: digest, sha256: digest, files: z.array(z.unknown(), 'not a list') }, 'not { filesDigest, sha256, files }');
+  const ARCHIVE = z.pipe(
+    ARCHIVE_FIELDS,
+    z.transform((v: z.output<typeof ARCHIVE_FIELDS>, ctx) => {
+      const binding = toArchiveBinding(v);
+      const bad = v.files.findIndex((f) => !isObject(f) || typeof f.path !== 'string' || !isRelativePath(f.path) || typeof f.sha256 !== 'string' || !HEX64.test(f.sha256));
+      if (binding && bad < 0 && fileSetDigest(binding.files) === binding.filesDigest) return binding;
+      const files = !binding || bad >= 0;
+      ctx.issues.push({
+        code: 'custom',
+        input: v,
+        path: files ? (bad >= 0 ? ['files', bad] : ['files']) : ['filesDigest'],
+        message: files ? 'not a list of distinct { path, size, sha256 } with relative paths' : 'does not match its files',
+      });
+      return z.NEVER;
+    }),
+  );
+
+  const APPROVAL = z.object(
+    {
+      origin,
+      url: z.custom<string>(isPlainHttpUrl, 'not an absolute http(s) URL without fragment'),
+      digestLf: digest,
+      digestRaw: digest,
+      keyFingerprint: z.nullable(matching(FINGERPRINT, 'neither null nor a SHA256: fingerprint')),
+      statusAtApproval: z.custom<SkillStatus>((s) => isSkillStatus(s) && isApprovable(s), 'not an approvable status'),
+      name: z.string('not a string'),
+      approvedAt: time,
+      archive: z.optional(ARCHIVE),
+    },
+    'not an object',
+  );
+
+  const REVOCATION = z.object({ origin, fingerprint: keyFingerprint, revokedAt: time }, 'not an object');
+
+  return z.object({
+    exportedAt: z.number('not a time'),
+    pins: z.array(PIN, 'not a list'),
+    approvals: z.array(APPROVAL, 'not a list'),
+    revocations: z.optional(z.array(REVOCATION, 'not a list')),
+    settings: z.optional(z.custom<Record<string, unknown>>(isObject, 'not an object')),
+  });
 });
 
 /** The settings fields a file sets (fields it leaves out keep their current value). */
@@ -171,7 +173,7 @@ export function readBackup(json: string, errors: string[]): ParsedBackup | null 
     errors.push(`unsupported export version ${JSON.stringify(doc.version)} (this Skillpin reads versions ${READABLE_VERSIONS.join(' and ')})`);
     return null;
   }
-  const parsed = parseInput(FILE, doc);
+  const parsed = parseInput(FILE(), doc);
   if (!parsed.ok) {
     for (const e of parsed.errors) errors.push(`${e.path}: ${e.message}`);
     return null;

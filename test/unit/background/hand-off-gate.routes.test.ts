@@ -14,7 +14,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type BackgroundHandOff, DESKTOP_HAND_OFFS } from '../../../lib/background/desktop-mirror';
 import { insertItemId, MENU_HAND_OFFS, type MenuKind } from '../../../lib/background/menus';
 import type { BackgroundService } from '../../../lib/background/service';
-import { MESSAGES, type ContextResult, type HandOffKind, type RequestType, type SkillExportResult } from '../../../lib/messages';
+import { messageTable, type ContextResult, type HandOffKind, type RequestType, type SkillExportResult } from '../../../lib/messages';
 import { openTrustStore } from '../../../lib/store/idb-store';
 import type { OriginReport, Settings } from '../../../lib/types';
 import { startServer, type TestServer } from '../../support/server';
@@ -32,7 +32,7 @@ const CHAT_TAB = 9;
 const CHAT = 'https://chatgpt.com';
 
 /** The request types whose definition says they hand a skill's content out. */
-type HandOffMessage = { [T in RequestType]: (typeof MESSAGES)[T]['handsOff'] extends null ? never : T }[RequestType];
+type HandOffMessage = { [T in RequestType]: ReturnType<typeof messageTable>[T]['handsOff'] extends null ? never : T }[RequestType];
 type HandOffPath = HandOffMessage | `menu:${MenuKind}` | `background:${BackgroundHandOff}`;
 
 interface Env {
@@ -69,21 +69,21 @@ const carries = (texts: readonly string[], url: string): boolean => texts.some((
 
 const DRIVERS: Record<HandOffPath, Driver> = {
   'skillpin:skill-context': {
-    target: MESSAGES['skillpin:skill-context'].handsOff,
+    target: messageTable()['skillpin:skill-context'].handsOff,
     deliver: async (env, url) => {
       const r = await env.ask<ContextResult>({ type: 'skillpin:skill-context', origin: env.origin, url });
       return r.ok ? { delivered: carries([r.context], url) } : { delivered: false, error: r.error };
     },
   },
   'skillpin:insert': {
-    target: MESSAGES['skillpin:insert'].handsOff,
+    target: messageTable()['skillpin:insert'].handsOff,
     deliver: async (env, url) => {
       await env.ask({ type: 'skillpin:insert', tabId: CHAT_TAB, chatOrigin: CHAT, origin: env.origin, url });
       return { delivered: carries([...env.platform.inserts.map((i) => i.text), ...env.platform.copies], url) };
     },
   },
   'skillpin:skill-export': {
-    target: MESSAGES['skillpin:skill-export'].handsOff,
+    target: messageTable()['skillpin:skill-export'].handsOff,
     deliver: async (env, url) => {
       const r = await env.ask<SkillExportResult>({ type: 'skillpin:skill-export', origin: env.origin, url });
       return r.ok ? { delivered: r.zipBase64.length > 0 } : { delivered: false, error: r.error };
@@ -278,7 +278,7 @@ afterEach(async () => {
 
 describe('the hand-off gate: every path that hands content out', () => {
   it('every request type that hands content out, and every menu kind, has a driver', () => {
-    const fromMessages = (Object.keys(MESSAGES) as RequestType[]).filter((t) => MESSAGES[t].handsOff !== null);
+    const fromMessages = (Object.keys(messageTable()) as RequestType[]).filter((t) => messageTable()[t].handsOff !== null);
     const fromMenus = Object.keys(MENU_HAND_OFFS).map((k) => `menu:${k}`);
     const fromBackground = Object.keys(DESKTOP_HAND_OFFS).map((k) => `background:${k}`);
     expect(Object.keys(DRIVERS).sort()).toEqual([...fromMessages, ...fromMenus, ...fromBackground].sort());
@@ -287,7 +287,7 @@ describe('the hand-off gate: every path that hands content out', () => {
         ? MENU_HAND_OFFS[path.slice(5) as MenuKind]
         : path.startsWith('background:')
           ? DESKTOP_HAND_OFFS[path.slice(11) as BackgroundHandOff]
-          : MESSAGES[path as HandOffMessage].handsOff;
+          : messageTable()[path as HandOffMessage].handsOff;
       expect(driver.target, path).toBe(declared);
     }
   });

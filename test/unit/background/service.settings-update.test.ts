@@ -5,12 +5,12 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { IDBFactory } from 'fake-indexeddb';
 import type { BackgroundPlatform, BackgroundService } from '../../../lib/background/service';
 import { parseRequest, parseStateChange, STATE_CHANGE_KEY, type StateChange } from '../../../lib/messages';
-import { mergeSettings, SETTINGS_CHANGES } from '../../../lib/store/settings';
+import { mergeSettings, settingsChanges } from '../../../lib/store/settings';
 import { parseInput } from '../../../lib/input';
 import { DEFAULT_SETTINGS, type Settings } from '../../../lib/types';
 import { OPTIONS_PAGE as OPTIONS, startService } from './service-harness';
 
-const isSettingsChanges = (v: unknown): boolean => parseInput(SETTINGS_CHANGES, v).ok;
+const isSettingsChanges = (v: unknown): boolean => parseInput(settingsChanges(), v).ok;
 
 const CONTENT_SCRIPT = { id: 'ext-id', url: 'https://chat.example/', origin: 'https://chat.example', tab: { id: 3 } };
 
@@ -70,7 +70,7 @@ describe('mergeSettings', () => {
     expect(merged).toEqual(latest);
   });
 
-  it('SETTINGS_CHANGES accepts known fields of the right type only', () => {
+  it('settingsChanges accepts known fields of the right type only', () => {
     expect(isSettingsChanges({})).toBe(true);
     expect(isSettingsChanges({ paused: false, chatSites: ['https://chat.example'] })).toBe(true);
     expect(isSettingsChanges({ paused: 'no' })).toBe(false);

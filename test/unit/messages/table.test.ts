@@ -1,7 +1,7 @@
 // lib/messages/: one definition per request type (access, what it changes, its slice, its
 // field schemas), and the settings messages checked with the store's own definition of Settings.
 import { describe, expect, it } from 'vitest';
-import { changesOf, isPrivileged, MESSAGES, parseRequest, REQUEST_TYPES, type Concern, type FieldChecks, type MessageDefinition } from '../../../lib/messages';
+import { changesOf, isPrivileged, messageTable, parseRequest, requestTypes, type Concern, type FieldChecks, type MessageDefinition } from '../../../lib/messages';
 import { createHandlers } from '../../../lib/background/handlers';
 import { approvalHandlers } from '../../../lib/background/handlers/approvals';
 import { keyHandlers } from '../../../lib/background/handlers/keys';
@@ -29,11 +29,19 @@ const SLICES: Record<Concern, (c: WorkerState) => object> = {
 
 describe('one definition per request type', () => {
   it('the public types are the three anyone inside the extension may send; every other one is privileged', () => {
-    expect(REQUEST_TYPES.filter((t) => !isPrivileged(t)).sort()).toEqual(['skillpin:probe', 'skillpin:ready', 'skillpin:report']);
+    expect(
+      requestTypes()
+        .filter((t) => !isPrivileged(t))
+        .sort(),
+    ).toEqual(['skillpin:probe', 'skillpin:ready', 'skillpin:report']);
   });
 
   it('the requests that change state, and which kind each announces', () => {
-    const changing = Object.fromEntries(REQUEST_TYPES.filter((t) => changesOf(t) !== null).map((t) => [t, changesOf(t)]));
+    const changing = Object.fromEntries(
+      requestTypes()
+        .filter((t) => changesOf(t) !== null)
+        .map((t) => [t, changesOf(t)]),
+    );
     expect(changing).toEqual({
       'skillpin:approve': 'trust',
       'skillpin:confirm-findings': 'trust',
@@ -51,13 +59,17 @@ describe('one definition per request type', () => {
     const seen: string[] = [];
     for (const [concern, build] of Object.entries(SLICES) as [Concern, (c: WorkerState) => object][]) {
       const keys = Object.keys(build(ctx)).sort();
-      expect(keys, concern).toEqual(REQUEST_TYPES.filter((t) => MESSAGES[t].concern === concern).sort());
+      expect(keys, concern).toEqual(
+        requestTypes()
+          .filter((t) => messageTable()[t].concern === concern)
+          .sort(),
+      );
       seen.push(...keys);
     }
-    expect(seen.sort()).toEqual([...REQUEST_TYPES].sort());
+    expect(seen.sort()).toEqual([...requestTypes()].sort());
     expect(new Set(seen).size).toBe(seen.length);
     const all = createHandlers(ctx);
-    for (const t of REQUEST_TYPES) expect(typeof all[t], t).toBe('function');
+    for (const t of requestTypes()) expect(typeof all[t], t).toBe('function');
   });
 
   it('the compiler refuses a slice with a handler of another concern, or one missing', () => {
@@ -83,7 +95,7 @@ describe('one definition per request type', () => {
     const complete: FieldChecks<{ origin: string; clickedTab?: number }> = { origin: yes, clickedTab: yes };
     expect([missing, missingRequired, extra].map((f) => Object.keys(f).length)).toEqual([1, 1, 3]);
     // The table itself is checked the same way: skillpin:report checks both its fields.
-    expect(Object.keys(MESSAGES['skillpin:report'].fields).sort()).toEqual(Object.keys(complete).sort());
+    expect(Object.keys(messageTable()['skillpin:report'].fields).sort()).toEqual(Object.keys(complete).sort());
   });
 
   it('a request of an unknown type, or with a field that fails its check, is refused', () => {
@@ -91,8 +103,8 @@ describe('one definition per request type', () => {
     expect(parseRequest({ type: 'toString' })).toBeNull();
     expect(parseRequest({ type: 'skillpin:report', origin: 'https://a.example/path' })).toBeNull();
     expect(parseRequest({ type: 'skillpin:report', origin: 'https://a.example' })).not.toBeNull();
-    for (const t of REQUEST_TYPES) {
-      for (const field of Object.keys(MESSAGES[t].fields as Record<string, unknown>)) {
+    for (const t of requestTypes()) {
+      for (const field of Object.keys(messageTable()[t].fields as Record<string, unknown>)) {
         // A function is never a valid value of any field.
         expect(parseRequest({ type: t, [field]: () => 1 }), `${t}.${field}`).toBeNull();
       }
