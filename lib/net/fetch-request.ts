@@ -1,8 +1,7 @@
 // The shared state of one bounded request (fetch-bounded.ts): its preflight checks, request
 // options and the small helpers every stage uses. FORMATS.md §9.1–9.3.
 import { DOCUMENTS, isArtifactKind, type DocumentKind } from '../types';
-import type { FetchResult } from './fetch-result';
-import type { BoundedFetchOptions } from './fetch-options';
+import type { BoundedFetchOptions, FetchResult } from './fetch-result';
 import { checkArtifactUrl, parseUrl } from './url-safety';
 
 /** Thrown into pending awaits when the request is aborted (timeout or caller). */

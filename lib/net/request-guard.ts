@@ -4,7 +4,7 @@
 // https://searchfox.org/mozilla-central/source/testing/web-platform/tests/fetch/api/redirect/redirect-mode.any.js),
 // but webRequest tells the extension about its own requests:
 // - Chrome reports the hidden Location (onBeforeRedirect's redirectUrl), so the fetch follows
-//   hop by hop itself, each hop checked before it is requested (fetch-reported.ts), and reports
+//   hop by hop itself, each hop checked before it is requested (fetch-redirects.ts), and reports
 //   the address each response came from (`ip`), which decides a public name that resolves to a
 //   private address (dns-check.ts). Chrome cannot cancel a request (no blocking webRequest in MV3:
 //   https://developer.chrome.com/docs/extensions/develop/migrate/blocking-web-requests), so

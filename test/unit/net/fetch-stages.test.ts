@@ -1,9 +1,9 @@
 // The stages of a bounded fetch on their own: preflight (fetch-request.ts), redirect judging
-// (fetch-redirects.ts) and the final response's classification (fetch-classify.ts).
+// (fetch-redirects.ts) and the final response's classification (fetch-bounded.ts).
 import { describe, expect, it } from 'vitest';
 import { preflight, type RequestCtx } from '../../../lib/net/fetch-request';
 import { judgeChain } from '../../../lib/net/fetch-redirects';
-import { classify } from '../../../lib/net/fetch-classify';
+import { classify } from '../../../lib/net/fetch-bounded';
 import type { BoundedFetchOptions } from '../../../lib/net/fetch-bounded';
 import type { DocumentKind } from '../../../lib/types';
 import type { FetchResult } from '../../../lib/net/fetch-result';
