@@ -48,24 +48,20 @@ export async function fetchBounded(fetch: FetchLike, url: string, opts: BoundedF
   opts.signal?.addEventListener('abort', onCallerAbort, { once: true });
   if (opts.signal?.aborted) controller.abort();
   try {
-    return await attempt(fetch, url, opts, controller, ms, () => timedOut);
+    // Preflight, redirects, then the final response: each stage returns a result when it ends the request.
+    const c = preflight(url, opts, controller, ms, () => timedOut);
+    if (!('requested' in c)) return c;
+    const guard = opts.guard;
+    const followed = !guard ? await followByHand(c, fetch) : guard.manualRedirects ? await followReported(c, fetch, guard) : await followGuarded(c, fetch, guard);
+    if ('result' in followed) return followed.result;
+    return await classify(c, followed.response, followed.current, followed.redirects);
   } catch {
-    // attempt() maps every expected failure; this keeps the never-throws promise for the rest.
+    // The stages map every expected failure; this keeps the never-throws promise for the rest.
     return { kind: 'transient', url, status: null, reason: timedOut ? 'timeout' : 'network', retryAfterMs: null, ms: ms() };
   } finally {
     clearTimeout(timer);
     opts.signal?.removeEventListener('abort', onCallerAbort);
   }
-}
-
-/** Preflight, redirects, then the final response: each stage returns a result when it ends the request. */
-async function attempt(fetch: FetchLike, url: string, opts: BoundedFetchOptions, controller: AbortController, ms: () => number, timedOut: () => boolean): Promise<FetchResult> {
-  const c = preflight(url, opts, controller, ms, timedOut);
-  if (!('requested' in c)) return c;
-  const guard = opts.guard;
-  const followed = !guard ? await followByHand(c, fetch) : guard.manualRedirects ? await followReported(c, fetch, guard) : await followGuarded(c, fetch, guard);
-  if ('result' in followed) return followed.result;
-  return classify(c, followed.response, followed.current, followed.redirects);
 }
 
 /** The result of the final response `response`, reached at `current` after `redirects` hops. */

@@ -14,18 +14,23 @@ export interface ListenSetsDeps {
   timers: { set(fn: () => void, ms: number): unknown; clear(handle: unknown): void };
 }
 
+/** One pattern's listeners: their removal, the requests using them, the timer of their removal. */
+interface ListenSet {
+  remove: () => void;
+  uses: number;
+  timer: unknown;
+}
+
 export class ListenSets {
-  private readonly removers = new Map<string, () => void>();
+  private readonly sets = new Map<string, ListenSet>();
   /** A pattern the browser refused is watched through the broad set. */
   private readonly refused = new Set<string>();
-  private readonly uses = new Map<string, number>();
-  private readonly timers = new Map<string, unknown>();
 
   constructor(private readonly deps: ListenSetsDeps) {}
 
   /** The patterns with listeners now. */
   patterns(): string[] {
-    return [...this.removers.keys()];
+    return [...this.sets.keys()];
   }
 
   /**
@@ -35,11 +40,10 @@ export class ListenSets {
   use(wanted: readonly string[]): { added: boolean; done(): void } {
     const keys = [...new Set(wanted.map((p) => (this.refused.has(p) ? BROAD : p)))];
     const ensured = keys.map((want) => this.ensure(want));
-    const held = ensured.map((e) => e.key);
-    for (const key of held) {
-      this.deps.timers.clear(this.timers.get(key));
-      this.timers.delete(key);
-      this.uses.set(key, (this.uses.get(key) ?? 0) + 1);
+    for (const { set } of ensured) {
+      this.deps.timers.clear(set.timer);
+      set.timer = undefined;
+      set.uses += 1;
     }
     let released = false;
     return {
@@ -47,17 +51,19 @@ export class ListenSets {
       done: () => {
         if (released) return;
         released = true;
-        for (const key of held) this.release(key);
+        for (const { key, set } of ensured) this.release(key, set);
       },
     };
   }
 
   /** The set for `pattern` (or the broad one when the browser refuses it), added when missing. */
-  private ensure(pattern: string): { key: string; added: boolean } {
-    if (this.removers.has(pattern)) return { key: pattern, added: false };
+  private ensure(pattern: string): { key: string; set: ListenSet; added: boolean } {
+    const known = this.sets.get(pattern);
+    if (known) return { key: pattern, set: known, added: false };
     try {
-      this.removers.set(pattern, this.deps.add(pattern));
-      return { key: pattern, added: true };
+      const set: ListenSet = { remove: this.deps.add(pattern), uses: 0, timer: undefined };
+      this.sets.set(pattern, set);
+      return { key: pattern, set, added: true };
     } catch (err) {
       // A pattern the browser refuses: every http(s) URL is watched instead, never none.
       if (pattern === BROAD) throw err;
@@ -66,21 +72,14 @@ export class ListenSets {
     }
   }
 
-  private release(key: string): void {
-    const left = (this.uses.get(key) ?? 1) - 1;
-    if (left > 0) {
-      this.uses.set(key, left);
-      return;
-    }
-    this.uses.delete(key);
-    this.timers.set(
-      key,
-      this.deps.timers.set(() => {
-        this.timers.delete(key);
-        if (this.uses.has(key)) return;
-        this.removers.get(key)?.();
-        this.removers.delete(key);
-      }, this.deps.lingerMs),
-    );
+  private release(key: string, set: ListenSet): void {
+    set.uses -= 1;
+    if (set.uses > 0) return;
+    set.timer = this.deps.timers.set(() => {
+      set.timer = undefined;
+      if (set.uses > 0) return;
+      set.remove();
+      this.sets.delete(key);
+    }, this.deps.lingerMs);
   }
 }
