@@ -20,8 +20,8 @@ export interface BoundedFetchOptions {
   signal?: AbortSignal;
   /**
    * In a browser: every hop is checked through webRequest (request-guard.ts), Firefox's while
-   * the browser follows, Chrome's as the fetch follows each reported hop itself
-   * (fetch-redirects.ts). Without it (node) each hop is followed here by hand.
+   * the browser follows, Chrome's as the fetch follows each reported hop itself. Without it
+   * (node) the fetch follows each hop by hand (both in fetch-redirects.ts).
    */
   guard?: RequestGuard;
   /**
