@@ -3,8 +3,7 @@
 // bodies already received). A declared digest whose verified bytes are stored is
 // not fetched again; 304 and transient failures fall back to the last stored bytes. A signature
 // the stored bytes were verified with, under the same key, is not verified again (PRODUCT.md §2.7).
-// The steps of one skill live beside this file: obtaining the bytes (artifact-obtain.ts), checking
-// them against the listing (artifact-bytes.ts) and the signature (artifact-signature.ts).
+// Obtaining the bytes and checking them against the listing live beside this file (artifact-obtain.ts).
 import { LIMITS } from '../net/limits';
 import { parseUrl } from '../net/url-safety';
 import { decodeUtf8 } from '../parse/decode';
@@ -13,28 +12,18 @@ import { compareMetadata, frontmatterUnreadable, parseFrontmatterText, type Fron
 import { diag } from '../report/codes';
 import type { SkillOutcome, StatusDecision } from '../report/skill-outcome';
 import type { StoredSkill } from '../store/records';
-import type { Approval, Diagnostic, Settings, SkillReview, SnapshotReport } from '../types';
+import type { Approval, Diagnostic, Settings, SignatureState, SkillReview, SnapshotReport } from '../types';
 import { advisoryFlags } from '../verify/advisory';
+import { lfNormalize } from '../verify/digest';
+import { verifySignatureB64 } from '../verify/ed25519';
 import { verifySnapshot } from '../verify/snapshot-v1';
-import { downloaded, rememberedMismatch, storedCopy, type Examined } from './artifact-bytes';
-import { declaredKey, obtain, type Obtained } from './artifact-obtain';
-import { sameVerified, signatureOf, type SignatureCheck } from './artifact-signature';
-import type { ProbeIO } from './discover';
+import { obtain, type ArtifactContext, type Examined } from './artifact-obtain';
 import type { KeyOutcome } from './keys';
 import { mapPoolGrouped } from './pool';
 import { reviewExamined, reviewStored } from './skill-review';
 import { decideStatus, type Failure, type StatusFacts } from './status';
 
-export interface ArtifactContext extends ProbeIO {
-  origin: string;
-  key: KeyOutcome;
-  settings: Settings;
-}
-
-/** The context before the origin's key is known: what obtaining and checking the bytes need. */
-export type ArtifactPrelude = Omit<ArtifactContext, 'key'>;
-
-function snapshotConfig(ctx: ArtifactPrelude, merged: MergedSkill): Settings['snapshotKeys'][number] | null {
+function snapshotConfig(ctx: ArtifactContext, merged: MergedSkill): Settings['snapshotKeys'][number] | null {
   // The name the index gives the skill.
   const name = merged.candidates.find((c) => c.source !== 'llms-txt' && c.name !== null)?.name ?? null;
   if (name === null) return null;
@@ -85,17 +74,49 @@ function statusBase(key: KeyOutcome | null, merged: Pick<MergedSkill, 'refusal' 
   };
 }
 
-/** Reports a digest mismatch and, for bytes downloaded now, remembers it with their validators (rememberedFailure in artifact-obtain.ts). */
-async function noteMismatch(ctx: ArtifactPrelude, merged: MergedSkill, got: Obtained, digest: Examined['digest'], url: string, diagnostics: Diagnostic[]): Promise<void> {
-  const hexes = [...new Set(merged.declared.map((d) => d.hex.toLowerCase()))];
-  const what = merged.type === 'archive' ? `archive sha256 ${digest.rawHex}` : `raw ${digest.rawHex}, lf-normalized ${digest.lfHex}`;
-  diagnostics.push(diag('digest-mismatch', `Declared ${hexes.join(', ')}; actual ${what}.`, { url }));
-  if (got.kind === 'bytes' && !merged.disagree) {
-    ctx.view.putCache({ ...got.entry, digestFailure: { declared: declaredKey(hexes), rawHex: digest.rawHex, lfHex: digest.lfHex } });
-  }
+type Verified = NonNullable<StoredSkill['signatureVerified']>;
+
+interface SignatureCheck {
+  state: SignatureState;
+  message: string | null;
+  failure: { code: string; message: string } | null;
+  /** For a valid signature: the key fingerprint and signature to remember with the bytes. */
+  verified?: Verified;
+}
+
+function sameVerified(a: StoredSkill['signatureVerified'], b: Verified): boolean {
+  return a !== undefined && a.fingerprint === b.fingerprint && a.signature === b.signature;
 }
 
 const NOT_CHECKED: SignatureCheck = { state: 'not-checked', message: null, failure: null };
+
+/**
+ * The signature state of `skillMd` under the origin's key (PRODUCT.md §2.7, §5; FORMATS.md §5,
+ * §10 items 7–8). `known` is the stored record with the same LF digest: when it remembers this very
+ * signature verified under this very key, the bytes are not verified again, except in a forced probe.
+ */
+async function signatureOf(ctx: ArtifactContext, k: KeyOutcome, merged: MergedSkill, skillMd: Uint8Array, digestLf: string, known: StoredSkill | null): Promise<SignatureCheck> {
+  const sig = merged.signature;
+  const st = k.report.state;
+  if (k.report.unavailable || st === 'changed' || st === 'conflict' || st === 'stopped-signing') {
+    return { state: 'not-checked', message: 'Not checked: the origin key does not match its pin.', failure: null };
+  }
+  if (k.malformed) {
+    if (sig === null) return { state: 'missing', message: 'This entry has no signature.', failure: null };
+    return { state: 'invalid', message: k.malformed.message, failure: { code: 'signing-key-malformed', message: k.malformed.message } };
+  }
+  if (k.verifyKey) {
+    if (sig === null) return { state: 'missing', message: 'The origin signs, but this entry has no signature.', failure: null };
+    const verified: Verified = { fingerprint: k.verifyKey.fingerprint, signature: sig };
+    const valid: SignatureCheck = { state: 'valid', message: `Verified under ${k.verifyKey.fingerprint}.`, failure: null, verified };
+    if (!ctx.force && known !== null && known.digestLf === digestLf && sameVerified(known.signatureVerified, verified)) return valid;
+    const check = await verifySignatureB64(k.verifyKey.key, sig, lfNormalize(skillMd));
+    if (check.ok) return valid;
+    const code = check.code === 'signature-base64' || check.code === 'signature-length' ? 'signature-malformed' : 'bad-signature';
+    return { state: 'invalid', message: check.message, failure: { code, message: `The signature is invalid: ${check.message}.` } };
+  }
+  return { state: 'not-signing', message: sig === null ? null : 'The origin offers no usable key; the signature is ignored.', failure: null };
+}
 
 /** The SKILL.md decoded once, so that the frontmatter and the advisory flags read the same text. */
 function readText(skillMd: Uint8Array | null, merged: MergedSkill, url: string, diagnostics: Diagnostic[]): { text: string | null; frontmatter: Frontmatter | null } {
@@ -118,9 +139,9 @@ function checkSnapshot(ctx: ArtifactContext, cfg: Settings['snapshotKeys'][numbe
  * Keeps what was verified: bytes downloaded now that passed every check (for an archive with its
  * listing and files), or, for stored bytes, a signature verified now under another key or signature.
  */
-async function keepVerified(ctx: ArtifactContext, merged: MergedSkill, url: string, got: Obtained, ex: Examined, bytesOk: boolean, sig: SignatureCheck): Promise<void> {
+async function keepVerified(ctx: ArtifactContext, merged: MergedSkill, url: string, ex: Examined, bytesOk: boolean, sig: SignatureCheck): Promise<void> {
   const { skillMd, digest, archive, files } = ex;
-  if (!ex.fromStore && bytesOk && skillMd && !merged.disagree && sig.state !== 'invalid') {
+  if (ex.stored === null && bytesOk && skillMd && !merged.disagree && sig.state !== 'invalid') {
     const stored: StoredSkill = { origin: ctx.origin, url, digestLf: digest.lfHex, digestRaw: digest.rawHex, bytes: skillMd, storedAt: ctx.clock.now() };
     if (merged.type === 'archive' && archive && archive.sha256 !== undefined) {
       stored.archive = { sha256: archive.sha256, format: archive.format, entries: archive.entries };
@@ -130,16 +151,16 @@ async function keepVerified(ctx: ArtifactContext, merged: MergedSkill, url: stri
     }
     if (sig.verified) stored.signatureVerified = sig.verified;
     ctx.view.putSkill(stored);
-  } else if (got.kind === 'stored' && sig.verified && !merged.disagree && !sameVerified(got.stored.signatureVerified, sig.verified)) {
+  } else if (ex.stored && sig.verified && !merged.disagree && !sameVerified(ex.stored.signatureVerified, sig.verified)) {
     // Stored bytes verified now under another key or signature: remember it (storedAt unchanged).
-    ctx.view.putSkill({ ...got.stored, signatureVerified: sig.verified });
+    ctx.view.putSkill({ ...ex.stored, signatureVerified: sig.verified });
   }
 }
 
 /** The review of bytes that passed the checks: every file the probe has, or the stored record's. */
-function reviewOfExamined(origin: string, got: Obtained, ex: Examined): SkillReview | null {
+function reviewOfExamined(origin: string, ex: Examined): SkillReview | null {
   if (ex.skillMd === null) return null;
-  if (got.kind === 'stored' && (ex.files === null || got.stored.archive !== undefined)) return reviewStored(got.stored);
+  if (ex.stored && (ex.files === null || ex.stored.archive !== undefined)) return reviewStored(ex.stored);
   const files = ex.files ?? new Map([['SKILL.md', ex.skillMd]]);
   return reviewExamined(origin, ex.digest.lfHex, ex.archive?.filesDigest ?? '', files);
 }
@@ -149,10 +170,10 @@ function reviewOfExamined(origin: string, got: Obtained, ex: Examined): SkillRev
  * obtained and checked against the listing while the origin's key (`keys`) may still be asked;
  * the status and the signature wait for it.
  */
-export async function processSkill(pre: ArtifactPrelude, keys: Promise<KeyOutcome>, merged: MergedSkill, overLimit: boolean): Promise<SkillOutcome> {
+export async function processSkill(ctx: ArtifactContext, keys: Promise<KeyOutcome>, merged: MergedSkill, overLimit: boolean): Promise<SkillOutcome> {
   const diagnostics = listingDiagnostics(merged);
   const url = merged.url;
-  const approval = url ? pre.view.getApproval(url) : null;
+  const approval = url ? ctx.view.getApproval(url) : null;
   if (merged.refusal || url === null) {
     // Its listing refused it, or its URL cannot be used: no request (FORMATS.md §10 items 1–2).
     const refusal = merged.refusal ?? { status: 'invalid' as const, code: 'url-unusable', message: 'The skill URL cannot be used.' };
@@ -163,26 +184,17 @@ export async function processSkill(pre: ArtifactPrelude, keys: Promise<KeyOutcom
     return emptyOutcome(merged, decideStatus({ ...statusBase(await keys, merged, approval), obtainFailure }), diagnostics);
   }
 
-  const snapCfg = snapshotConfig(pre, merged);
-  const got = await obtain(pre, merged, url, snapCfg !== null);
-  const ex =
-    got.kind === 'failed'
-      ? null
-      : got.kind === 'known-mismatch'
-        ? rememberedMismatch(got, url, diagnostics)
-        : got.kind === 'stored'
-          ? storedCopy(got, merged, url, diagnostics)
-          : await downloaded(got, merged, url, diagnostics, pre.sha256);
-  if (ex?.digest.mismatch) await noteMismatch(pre, merged, got, ex.digest, url, diagnostics);
-  const ctx: ArtifactContext = { ...pre, key: await keys };
-  const base = statusBase(ctx.key, merged, approval);
-  if (got.kind === 'failed' || ex === null) return emptyOutcome(merged, decideStatus({ ...base, obtainFailure: got.kind === 'failed' ? got.failure : null }), diagnostics);
+  const snapCfg = snapshotConfig(ctx, merged);
+  const ex = await obtain(ctx, merged, url, snapCfg !== null, diagnostics);
+  const key = await keys;
+  const base = statusBase(key, merged, approval);
+  if ('failed' in ex) return emptyOutcome(merged, decideStatus({ ...base, obtainFailure: ex.failed }), diagnostics);
   const { skillMd, digest } = ex;
 
   const bytesOk = !digest.mismatch && ex.archiveFailure === null && skillMd !== null;
   // The signature of bytes that passed the digest and archive checks, against what is stored for their LF digest.
-  const known = got.kind === 'stored' ? got.stored : ctx.view.getSkill(url, digest.lfHex, ex.archive?.filesDigest ?? '');
-  const sig = skillMd && bytesOk ? await signatureOf(ctx, merged, skillMd, digest.lfHex, known) : NOT_CHECKED;
+  const known = ex.stored ?? ctx.view.getSkill(url, digest.lfHex, ex.archive?.filesDigest ?? '');
+  const sig = skillMd && bytesOk ? await signatureOf(ctx, key, merged, skillMd, digest.lfHex, known) : NOT_CHECKED;
   const { text, frontmatter } = readText(skillMd, merged, url, diagnostics);
   const snapshot = snapCfg && bytesOk && ex.files && frontmatter ? await checkSnapshot(ctx, snapCfg, ex.files, frontmatter) : null;
   const decision = decideStatus({
@@ -193,7 +205,7 @@ export async function processSkill(pre: ArtifactPrelude, keys: Promise<KeyOutcom
     signatureFailure: sig.failure,
     snapshot,
     archiveFiles: merged.type === 'archive' ? { filesDigest: ex.archive?.filesDigest ?? null } : null,
-    currentFingerprint: sig.state === 'valid' ? (ctx.key.verifyKey?.fingerprint ?? null) : null,
+    currentFingerprint: sig.state === 'valid' ? (key.verifyKey?.fingerprint ?? null) : null,
   });
   if (decision.approval.state === 'suspended') {
     const why =
@@ -202,7 +214,7 @@ export async function processSkill(pre: ArtifactPrelude, keys: Promise<KeyOutcom
         : (decision.approval.suspendedBecause ?? decision.status);
     diagnostics.push(diag('approval-suspended', `The approval is suspended: ${why}.`, { url }));
   }
-  await keepVerified(ctx, merged, url, got, ex, bytesOk, sig);
+  await keepVerified(ctx, merged, url, ex, bytesOk, sig);
 
   return {
     merged,
@@ -222,9 +234,9 @@ export async function processSkill(pre: ArtifactPrelude, keys: Promise<KeyOutcom
             frontmatterUnreadable: frontmatter !== null && frontmatterUnreadable(frontmatter),
           })
         : [],
-    review: bytesOk ? reviewOfExamined(ctx.origin, got, ex) : null,
-    fromStore: ex.fromStore,
-    finalUrl: got.finalUrl,
+    review: bytesOk ? reviewOfExamined(ctx.origin, ex) : null,
+    fromStore: ex.stored !== null,
+    finalUrl: ex.finalUrl,
     diagnostics,
   };
 }
@@ -253,7 +265,7 @@ export function artifactUrls(skills: readonly MergedSkill[]): string[] {
  * The downloads start at once, beside the key's own request (`keys`); once the key could not be
  * resolved, no further skill is started (the probe fails with that error).
  */
-export async function processSkills(ctx: ArtifactPrelude, keys: Promise<KeyOutcome>, skills: MergedSkill[], onError: (m: MergedSkill, e: unknown) => SkillOutcome): Promise<SkillOutcome[]> {
+export async function processSkills(ctx: ArtifactContext, keys: Promise<KeyOutcome>, skills: MergedSkill[], onError: (m: MergedSkill, e: unknown) => SkillOutcome): Promise<SkillOutcome[]> {
   let keyFailure: { error: unknown } | null = null;
   keys.catch((error: unknown) => {
     keyFailure = { error };

@@ -165,7 +165,7 @@ test('requests per origin under node: revisits after the cache lifetime', async 
               met: okCount && okCond && okBodies && okVerify,
               ...(!okVerify
                 ? {
-                    why: 'lib/probe/artifacts.ts processSkill: bytes reused from the store (digest known, or 304) skip the digest but still go through signatureOf (artifact-signature.ts) → verifySignatureB64 on every probe',
+                    why: 'lib/probe/artifacts.ts processSkill: bytes reused from the store (digest known, or 304) skip the digest but still go through signatureOf → verifySignatureB64 on every probe',
                   }
                 : {}),
             });
