@@ -28,25 +28,7 @@ export interface ProbeWrites {
 export type Outside = Pick<TrustStore, 'getCache' | 'getPin' | 'getKeyHistory'>;
 
 /** One probe's records: the snapshot and the writes over it. Every read and write is about the probe's origin. */
-export interface ProbeView {
-  readonly origin: string;
-  /** A URL outside the origin is read from the store. */
-  getCache(url: string): Promise<ProbeCacheEntry | null>;
-  putCache(entry: ProbeCacheEntry): void;
-  /** The pin as read when the probe started. */
-  pin(): Pin | null;
-  /** As TrustStore.pinIfAbsent would answer over the snapshot; kept as the commit's pin step (none for a revoked key). */
-  pinIfAbsent(key: string, fingerprint: string, now: number): PinResult;
-  /** The pin and the revoked fingerprints as stored right now. */
-  storedPin(): Promise<{ pin: Pin | null; revoked: string[] }>;
-  getApproval(url: string): Approval | null;
-  /** `filesDigest`: an archive's file-set digest ('' or absent: a SKILL.md skill). */
-  getSkill(url: string, digestLf: string, filesDigest?: string): StoredSkill | null;
-  getLatestSkill(url: string): StoredSkill | null;
-  /** A later record for the same url and digests replaces it. */
-  putSkill(skill: StoredSkill): void;
-  writes(): ProbeWrites;
-}
+export type ProbeView = ReturnType<typeof probeView>;
 
 export interface ViewOptions {
   /** Writes a probe that starts again keeps (read as if written by this one). */
@@ -65,7 +47,7 @@ function newer(a: StoredSkill, b: StoredSkill): boolean {
 }
 
 /** The view of `state`, the records of `origin` (an http(s) origin, no trailing slash). */
-export function probeView(origin: string, state: OriginState, outside: Outside, opts: ViewOptions = {}): ProbeView {
+export function probeView(origin: string, state: OriginState, outside: Outside, opts: ViewOptions = {}) {
   const keys = new Map<string, KeyHistoryEntry>(state.keys.map((k) => [k.fingerprint, k]));
   const approvals = new Map(state.approvals.map((a) => [a.url, a]));
   const cache = new Map(state.cache.map((e) => [e.url, e]));
@@ -89,38 +71,44 @@ export function probeView(origin: string, state: OriginState, outside: Outside, 
   };
   for (const s of state.skills) addSkill(s);
 
-  const view: ProbeView = {
+  const view = {
     origin,
-    async getCache(url) {
+    /** A URL outside the origin is read from the store. */
+    async getCache(url: string): Promise<ProbeCacheEntry | null> {
       return written.cache.get(url) ?? (covers(url) ? (cache.get(url) ?? null) : outside.getCache(url));
     },
-    putCache(entry) {
+    putCache(entry: ProbeCacheEntry): void {
       written.cache.delete(entry.url);
       written.cache.set(entry.url, entry);
     },
-    pin: () => state.pin,
-    pinIfAbsent(key, fingerprint, now) {
+    /** The pin as read when the probe started. */
+    pin: (): Pin | null => state.pin,
+    /** As TrustStore.pinIfAbsent would answer over the snapshot; kept as the commit's pin step (none for a revoked key). */
+    pinIfAbsent(key: string, fingerprint: string, now: number): PinResult {
       if (opts.pinUnwritable !== undefined) throw opts.pinUnwritable;
       const { result } = pinStep(origin, key, fingerprint, now, state.pin, keys.get(fingerprint) ?? null);
       // A revoked key is never pinned or refreshed: nothing to write.
       written.pin = result.result === 'revoked' ? null : { key, fingerprint, now, expect: result.result };
       return result;
     },
-    async storedPin() {
+    /** The pin and the revoked fingerprints as stored right now. */
+    async storedPin(): Promise<{ pin: Pin | null; revoked: string[] }> {
       const [pin, history] = await Promise.all([outside.getPin(origin), outside.getKeyHistory(origin)]);
       return { pin, revoked: history.filter((e) => e.state === 'revoked').map((e) => e.fingerprint) };
     },
-    getApproval: (url) => approvals.get(url) ?? null,
-    getSkill: (url, digestLf, filesDigest = '') => skills.get(skillKey(url, digestLf, filesDigest)) ?? null,
-    getLatestSkill: (url) => latest.get(url) ?? null,
-    putSkill(skill) {
+    getApproval: (url: string): Approval | null => approvals.get(url) ?? null,
+    /** `filesDigest`: an archive's file-set digest ('' or absent: a SKILL.md skill). */
+    getSkill: (url: string, digestLf: string, filesDigest = ''): StoredSkill | null => skills.get(skillKey(url, digestLf, filesDigest)) ?? null,
+    getLatestSkill: (url: string): StoredSkill | null => latest.get(url) ?? null,
+    /** A later record for the same url and digests replaces it. */
+    putSkill(skill: StoredSkill): void {
       if (skill.origin !== origin) throw new Error(`a probe of ${origin} stores no skill of ${skill.origin}`);
       const key = keyOf(skill);
       written.skills.delete(key);
       written.skills.set(key, skill);
       addSkill(skill);
     },
-    writes: () => ({ skills: [...written.skills.values()], cache: [...written.cache.values()], pin: written.pin }),
+    writes: (): ProbeWrites => ({ skills: [...written.skills.values()], cache: [...written.cache.values()], pin: written.pin }),
   };
   for (const e of opts.seed?.cache ?? []) view.putCache(e);
   for (const s of opts.seed?.skills ?? []) view.putSkill(s);
