@@ -263,26 +263,33 @@ export function artifactUrls(skills: readonly MergedSkill[]): string[] {
 /**
  * Every merged skill, 6 at a time per host; skills past the 64th fetchable one are not fetched.
  * The downloads start at once, beside the key's own request (`keys`); once the key could not be
- * resolved, no further skill is started (the probe fails with that error).
+ * resolved, no further skill is started (the probe fails with that error). A skill whose
+ * processing throws is `invalid` (errorOutcome).
  */
-export async function processSkills(ctx: ArtifactContext, keys: Promise<KeyOutcome>, skills: MergedSkill[], onError: (m: MergedSkill, e: unknown) => SkillOutcome): Promise<SkillOutcome[]> {
+export async function processSkills(ctx: ArtifactContext, keys: Promise<KeyOutcome>, skills: MergedSkill[]): Promise<SkillOutcome[]> {
+  let known: KeyOutcome | null = null;
   let keyFailure: { error: unknown } | null = null;
-  keys.catch((error: unknown) => {
-    keyFailure = { error };
-  });
+  keys.then(
+    (key) => {
+      known = key;
+    },
+    (error: unknown) => {
+      keyFailure = { error };
+    },
+  );
   const over = pastCap(skills);
   return mapPoolGrouped(skills, hostOf, LIMITS.artifactConcurrency, async (m, i) => {
     try {
       if (keyFailure) throw (keyFailure as { error: unknown }).error;
       return await processSkill(ctx, keys, m, over[i] === true);
     } catch (e) {
-      return onError(m, e);
+      return errorOutcome(known, m, e);
     }
   });
 }
 
 /** The outcome for a skill whose processing threw: `invalid` with `skill-error`, nothing stored (`key`: null when it is not known). */
-export function errorOutcome(key: KeyOutcome | null, merged: MergedSkill, e: unknown): SkillOutcome {
+function errorOutcome(key: KeyOutcome | null, merged: MergedSkill, e: unknown): SkillOutcome {
   const message = `Processing failed: ${e instanceof Error ? e.message : String(e)}`;
   const decision = decideStatus({ ...statusBase(key, { refusal: null, disagree: false }, null), refusal: { status: 'invalid', code: 'skill-error', message } });
   return emptyOutcome(merged, decision, [diag('skill-error', message, merged.url ? { url: merged.url } : {})]);

@@ -11,11 +11,11 @@ import { CANDIDATE_SOURCES, DOCUMENTS } from '../types';
 import type { Clock, Diagnostic, FetchLike, OriginReport, Settings, SourceReport } from '../types';
 import type { TrustStore } from '../store/store-api';
 import type { ManagedKey } from '../store/policy';
-import { artifactUrls, errorOutcome, processSkills } from './artifacts';
+import { artifactUrls, processSkills } from './artifacts';
 import { attestSkills } from './attest';
 import { discoverDocuments, reserveAhead, willRequest, type ProbeIO } from './discover';
 import { budgetSummary, downloadBudget } from './download-budget';
-import { entriesSigned, resolveKeys, type KeyOutcome } from './keys';
+import { entriesSigned, resolveKeys } from './keys';
 import { LISTING_PARSERS, type Listing } from './listings';
 import { COMMIT_OPS, commitProbe } from './commit';
 import { probeView, type ProbeView, type ProbeWrites, type ViewOptions } from './view';
@@ -102,24 +102,13 @@ async function run(origin: string, deps: EngineDeps, opts: ProbeOptions, started
   const keyAsked = entriesSigned(index) && (await willRequest('signing-key', origin, ctx));
   const releaseAhead = await reserveAhead(ctx, [keyAsked ? origin + DOCUMENTS['signing-key'].path : null, ...(downloaded ? artifactUrls(merged) : [])], origin);
   const keysAsked = resolveKeys(origin, index, disc.index?.state === 'unavailable', ctx, deps.managedKeys?.find((k) => k.origin === origin) ?? null);
-  let known: KeyOutcome | null = null;
-  keysAsked.then(
-    (k) => {
-      known = k;
-    },
-    () => undefined,
-  );
 
   phase('artifacts');
   const budget = downloadBudget(deps.downloadBudget ?? LIMITS.probeDownload);
   const actx = { ...ctx, origin, settings: deps.settings, budget };
   const today = deps.today ? deps.today() : new Date(deps.clock.now());
   const attested = attestSkills(origin, merged, publishes, deps.settings, today, ctx);
-  const outcomes = await settledAll(
-    processSkills(actx, keysAsked, merged, (m, e) => errorOutcome(known, m, e)),
-    keysAsked,
-    attested,
-  ).finally(releaseAhead);
+  const outcomes = await settledAll(processSkills(actx, keysAsked, merged), keysAsked, attested).finally(releaseAhead);
 
   phase('attestations');
   const [keys, att] = await Promise.all([keysAsked, attested]);
