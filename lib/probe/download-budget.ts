@@ -5,20 +5,10 @@
 // one of unknown length takes from the budget as it streams. An artifact the budget has no room
 // for is `fetch-failed` (`probe-budget`) unless verified bytes of it are stored; nothing stored is
 // touched, and a later probe fetches it (the artifacts stored by now are not downloaded again).
-import type { ByteMeter } from '../net/fetch-bounded';
 
-export interface DownloadBudget extends ByteMeter {
-  readonly limit: number;
-  /** Bytes reserved or taken so far. */
-  used(): number;
-  /** Whether nothing more fits (a download is not even started). */
-  exhausted(): boolean;
-  /** Notes an artifact the budget had no room for; how many there were. */
-  refuse(): number;
-  refused(): number;
-}
+export type DownloadBudget = ReturnType<typeof downloadBudget>;
 
-export function downloadBudget(limit: number): DownloadBudget {
+export function downloadBudget(limit: number) {
   let used = 0;
   let refused = 0;
   // A reservation and a streamed take draw from the budget alike.
@@ -31,13 +21,16 @@ export function downloadBudget(limit: number): DownloadBudget {
     limit,
     reserve: draw,
     take: draw,
-    release(bytes) {
+    release(bytes: number): void {
       used = Math.max(0, used - Math.max(0, bytes));
     },
-    used: () => used,
-    exhausted: () => used >= limit,
-    refuse: () => ++refused,
-    refused: () => refused,
+    /** Bytes reserved or taken so far. */
+    used: (): number => used,
+    /** Whether nothing more fits (a download is not even started). */
+    exhausted: (): boolean => used >= limit,
+    /** Notes an artifact the budget had no room for; how many there were. */
+    refuse: (): number => ++refused,
+    refused: (): number => refused,
   };
 }
 

@@ -7,12 +7,7 @@ import { diag } from '../report/codes';
 import { StoreError } from '../store/errors';
 import type { Diagnostic } from '../types';
 
-export interface StorageNotes {
-  /** Records one failed write (the first message per operation is kept). */
-  note(operation: string, error: unknown): void;
-  /** One `storage-error` diagnostic per failed operation, in the order they failed. */
-  diagnostics(): Diagnostic[];
-}
+export type StorageNotes = ReturnType<typeof storageNotes>;
 
 export function errorText(e: unknown): string {
   if (e instanceof Error) return e.message;
@@ -20,15 +15,17 @@ export function errorText(e: unknown): string {
   return String(e);
 }
 
-export function storageNotes(): StorageNotes {
+export function storageNotes() {
   const seen = new Map<string, { message: string; count: number; overBudget: boolean }>();
   return {
-    note(operation, error) {
+    /** Records one failed write (the first message per operation is kept). */
+    note(operation: string, error: unknown): void {
       const got = seen.get(operation);
       if (got) got.count += 1;
       else seen.set(operation, { message: errorText(error), count: 1, overBudget: error instanceof StoreError && error.code === 'over-budget' });
     },
-    diagnostics() {
+    /** One `storage-error` diagnostic per failed operation, in the order they failed. */
+    diagnostics(): Diagnostic[] {
       return [...seen.entries()].map(([operation, { message, count, overBudget }]) =>
         // A refusal by the byte budget is not a broken store: it has a code of its own.
         diag(overBudget ? 'skill-bytes-over-budget' : 'storage-error', `${operation} failed${count > 1 ? ` (${count} times)` : ''}: ${message}`),
