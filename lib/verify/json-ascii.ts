@@ -3,22 +3,13 @@
 // U+0020–U+007E written as \uXXXX with lowercase hex (astral characters as
 // their UTF-16 surrogate pair), except the short escapes \" \\ \n \r \t \b \f.
 
-/** A JSON string literal in the ASCII-only form. */
+/**
+ * A JSON string literal in the ASCII-only form: JSON.stringify already writes the short escapes and
+ * every other character below U+0020 (and every lone surrogate) as a lowercase \uXXXX; what it
+ * leaves as it is above U+007E is escaped here, one UTF-16 code unit at a time.
+ */
 export function asciiJsonString(s: string): string {
-  let out = '"';
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c === 0x22) out += '\\"';
-    else if (c === 0x5c) out += '\\\\';
-    else if (c === 0x0a) out += '\\n';
-    else if (c === 0x0d) out += '\\r';
-    else if (c === 0x09) out += '\\t';
-    else if (c === 0x08) out += '\\b';
-    else if (c === 0x0c) out += '\\f';
-    else if (c >= 0x20 && c <= 0x7e) out += s[i] as string;
-    else out += '\\u' + c.toString(16).padStart(4, '0');
-  }
-  return out + '"';
+  return JSON.stringify(s).replace(/[\u007f-\uffff]/g, (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'));
 }
 
 /** The bytes of a string known to be ASCII (what the serializer above emits). */
