@@ -69,20 +69,9 @@ export function decodeBase64Strict(s: string): Uint8Array | null {
 
 /** Standard base64 of the bytes; with `pad` false the trailing '=' are left out. */
 export function encodeBase64(bytes: Uint8Array, pad = true): string {
-  let out = '';
-  const n = bytes.length;
-  let i = 0;
-  for (; i + 2 < n; i += 3) {
-    const v = ((bytes[i] as number) << 16) | ((bytes[i + 1] as number) << 8) | (bytes[i + 2] as number);
-    out += (ALPHABET[(v >> 18) & 63] as string) + (ALPHABET[(v >> 12) & 63] as string) + (ALPHABET[(v >> 6) & 63] as string) + (ALPHABET[v & 63] as string);
-  }
-  const rest = n - i;
-  if (rest === 1) {
-    const v = (bytes[i] as number) << 16;
-    out += (ALPHABET[(v >> 18) & 63] as string) + (ALPHABET[(v >> 12) & 63] as string) + (pad ? '==' : '');
-  } else if (rest === 2) {
-    const v = ((bytes[i] as number) << 16) | ((bytes[i + 1] as number) << 8);
-    out += (ALPHABET[(v >> 18) & 63] as string) + (ALPHABET[(v >> 12) & 63] as string) + (ALPHABET[(v >> 6) & 63] as string) + (pad ? '=' : '');
-  }
-  return out;
+  let binary = '';
+  // A chunk's bytes as the arguments of fromCharCode (apply takes any array-like).
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000) as unknown as number[]);
+  const out = btoa(binary);
+  return pad ? out : out.replace(/=+$/, '');
 }
