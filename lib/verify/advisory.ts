@@ -64,27 +64,6 @@ function countMatches(re: RegExp, text: string): number {
   return n;
 }
 
-/** Removes invisible and bidi characters, so they cannot split a phrase past the patterns. */
-function stripHidden(text: string): string {
-  let out = '';
-  let from = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    let cp = c;
-    let width = 1;
-    if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
-      cp = text.codePointAt(i) as number;
-      width = cp > 0xffff ? 2 : 1;
-    }
-    if (isInvisible(cp) || isBidi(cp)) {
-      out += text.slice(from, i);
-      from = i + width;
-    }
-    i += width - 1;
-  }
-  return out + text.slice(from);
-}
-
 function originOf(raw: string, base: string | null): string | null {
   try {
     const u = base === null ? new URL(raw) : new URL(raw, base);
@@ -140,7 +119,6 @@ function foreignLinks(text: string, origin: string): { count: number; origins: s
   return { count, origins: [...origins] };
 }
 
-/** Advisory flags for a skill's text. `origin` is the publishing origin. */
 /** Frontmatter keys by which a skill reaches beyond text: tools it may run, servers it connects. */
 const REACH_KEYS = ['allowed-tools', 'allowed_tools', 'allowedtools', 'tools', 'mcp', 'mcpservers', 'mcp-servers', 'mcp_servers', 'servers', 'hooks'];
 
@@ -170,16 +148,18 @@ export interface AdvisoryOptions {
   frontmatterUnreadable?: boolean;
 }
 
+/** Advisory flags for a skill's text. `origin` is the publishing origin. */
 export function advisoryFlags(text: string, origin: string, opts?: AdvisoryOptions): AdvisoryFlag[] {
   const flags: AdvisoryFlag[] = [];
 
-  // One pass: invisible characters, bidi controls, long lines.
+  // One pass: invisible characters, bidi controls, long lines, and the text without the invisible
+  // and bidi characters (a leading BOM included), so they cannot split a phrase past the patterns.
   let invisible = 0;
   let bidi = 0;
-  // Any character stripHidden would remove (a leading BOM included): without one it returns the text as is.
-  let strippable = false;
   let longLines = 0;
   let lineLength = 0;
+  let visible = '';
+  let visibleFrom = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c === 0x0a || c === 0x0d) {
@@ -188,6 +168,7 @@ export function advisoryFlags(text: string, origin: string, opts?: AdvisoryOptio
       continue;
     }
     lineLength++;
+    const start = i;
     let cp = c;
     if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
       cp = text.codePointAt(i) as number;
@@ -200,14 +181,17 @@ export function advisoryFlags(text: string, origin: string, opts?: AdvisoryOptio
     if (cp < 0x80) continue;
     if (isBidi(cp)) {
       bidi++;
-      strippable = true;
     } else if (isInvisible(cp)) {
-      strippable = true;
       // A single BOM at the very start is an encoding mark, not hidden text.
       if (!(cp === 0xfeff && i === 0)) invisible++;
+    } else {
+      continue;
     }
+    visible += text.slice(visibleFrom, start);
+    visibleFrom = i + 1;
   }
   if (lineLength > LONG_LINE) longLines++;
+  visible += text.slice(visibleFrom);
 
   if (invisible > 0) flags.push({ code: 'invisible-unicode', message: `${invisible} invisible Unicode character(s) (zero-width, tag or similar)`, count: invisible });
   if (bidi > 0) flags.push({ code: 'bidi-control', message: `${bidi} bidirectional control character(s) that can reorder how text displays`, count: bidi });
@@ -217,7 +201,6 @@ export function advisoryFlags(text: string, origin: string, opts?: AdvisoryOptio
   if (comments > 0) flags.push({ code: 'html-comment', message: `${comments} HTML comment(s), hidden when rendered`, count: comments });
   if (longLines > 0) flags.push({ code: 'long-line', message: `${longLines} line(s) longer than ${LONG_LINE} characters`, count: longLines });
 
-  const visible = strippable ? stripHidden(text) : text;
   let injections = 0;
   for (const re of INJECTION_GLOBAL) injections += countMatches(re, visible);
   if (injections > 0) {
