@@ -7,7 +7,7 @@
 // the PAX `size` that moves the next header, the checksum and the end-of-archive marker. Small tar
 // libraries either resolve these for the caller or skip the blocks they do not know.
 import type { ArchiveEntry } from '../types';
-import { gunzipSingleMember } from './archive-inflate';
+import { gunzipSingleMember, type GunzipOutcome } from './archive-inflate';
 import type { ArchiveLimits, Unpacked } from './archive-limits';
 import { ARCHIVE_ROOT, checkEntryName, decodeName, invalid, NameRegistry, showName, tooLarge, type ArchiveFailure } from './archive-names';
 
@@ -330,26 +330,20 @@ export function readTar(tar: Uint8Array, limits: ArchiveLimits): Unpacked | Arch
   return { ok: true, entries: w.entries, files: w.files };
 }
 
+/** The refusal for each way the gzip layer can fail other than going over the byte cap. */
+const GZIP_FAILURES: Record<Exclude<Extract<GunzipOutcome, { ok: false }>['reason'], 'over-cap'>, (detail: string) => ArchiveFailure> = {
+  'multiple-members': () => invalid('gzip-multiple-members', 'The gzip stream has more than one member.'),
+  'trailing-data': () => invalid('gzip-trailing-data', 'Bytes follow the end of the gzip member.'),
+  truncated: (detail) => invalid('archive-truncated', `The gzip stream is truncated (${detail}).`),
+  'bad-header': (detail) => invalid('gzip-bad-header', `The gzip header is not acceptable: ${detail}.`),
+  'trailer-mismatch': (detail) => invalid('gzip-trailer-mismatch', `The gzip stream does not check out: ${detail}.`),
+  corrupt: (detail) => invalid('gzip-corrupt', `The gzip data is damaged (${detail}).`),
+};
+
 /** Gunzip (one member, capped) then read the tar inside. */
 export function readTarGz(bytes: Uint8Array, limits: ArchiveLimits): Unpacked | ArchiveFailure {
   const out = gunzipSingleMember(bytes, limits.maxBytes + TAR_OVERHEAD_ALLOWANCE);
-  if (!out.ok) {
-    switch (out.reason) {
-      case 'over-cap':
-        return tooLarge('archive-too-large', `The archive unpacks to more than ${limits.maxBytes} bytes.`);
-      case 'multiple-members':
-        return invalid('gzip-multiple-members', 'The gzip stream has more than one member.');
-      case 'trailing-data':
-        return invalid('gzip-trailing-data', 'Bytes follow the end of the gzip member.');
-      case 'truncated':
-        return invalid('archive-truncated', `The gzip stream is truncated (${out.detail}).`);
-      case 'bad-header':
-        return invalid('gzip-bad-header', `The gzip header is not acceptable: ${out.detail}.`);
-      case 'trailer-mismatch':
-        return invalid('gzip-trailer-mismatch', `The gzip stream does not check out: ${out.detail}.`);
-      case 'corrupt':
-        return invalid('gzip-corrupt', `The gzip data is damaged (${out.detail}).`);
-    }
-  }
+  if (!out.ok && out.reason === 'over-cap') return tooLarge('archive-too-large', `The archive unpacks to more than ${limits.maxBytes} bytes.`);
+  if (!out.ok) return GZIP_FAILURES[out.reason](out.detail);
   return readTar(out.bytes, limits);
 }
