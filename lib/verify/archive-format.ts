@@ -1,15 +1,12 @@
 // Which archive format an artifact is (FORMATS.md §6.1): the Content-Type decides, the URL extension
 // only when the header is missing or generic, and the magic bytes must agree with the choice.
 
+import { invalid, unsupported, type ArchiveFailure } from './archive-names';
+
 export type ArchiveFormat = 'zip' | 'tar.gz';
 
-export type FormatDetection = { ok: true; format: ArchiveFormat } | { ok: false; status: 'invalid' | 'unsupported'; code: string; message: string };
-
-type Refusal = Extract<FormatDetection, { ok: false }>;
-
-function refused(status: Refusal['status'], code: string, message: string): Refusal {
-  return { ok: false, status, code, message };
-}
+/** A refusal here is never `too-large`: only `invalid` or `unsupported`. */
+export type FormatDetection = { ok: true; format: ArchiveFormat } | ArchiveFailure;
 
 const BY_CONTENT_TYPE: Record<string, ArchiveFormat> = {
   'application/gzip': 'tar.gz',
@@ -69,20 +66,20 @@ export function detectArchiveFormat(contentType: string | null, url: string, byt
     because = type === null ? 'no Content-Type, URL extension' : 'generic Content-Type, URL extension';
     if (expected === null) {
       const served = type === null ? 'no Content-Type' : 'the generic Content-Type application/octet-stream';
-      return refused('unsupported', 'archive-format-unknown', `The archive has ${served} and its URL ends neither in .tar.gz nor in .zip.`);
+      return unsupported('archive-format-unknown', `The archive has ${served} and its URL ends neither in .tar.gz nor in .zip.`);
     }
   } else {
     expected = BY_CONTENT_TYPE[type] ?? null;
     because = `Content-Type ${type}`;
     if (expected === null) {
       const supported = 'only application/gzip (or application/x-gzip) for .tar.gz and application/zip for .zip are supported';
-      return refused('unsupported', 'archive-format-unsupported', `The archive is served as ${type}; ${supported}.`);
+      return unsupported('archive-format-unsupported', `The archive is served as ${type}; ${supported}.`);
     }
   }
   const actual = magicFormat(bytes);
   if (actual !== expected) {
     const found = actual === null ? 'are neither gzip nor zip' : `are ${describe(actual)}`;
-    return refused('invalid', 'archive-magic-mismatch', `The ${because} says ${describe(expected)}, but the bytes ${found}.`);
+    return invalid('archive-magic-mismatch', `The ${because} says ${describe(expected)}, but the bytes ${found}.`);
   }
   return { ok: true, format: expected };
 }
