@@ -111,10 +111,6 @@ function gzipHeaderLength(input: Uint8Array): { ok: true; length: number } | { o
   return { ok: true, length: at };
 }
 
-function readU32(bytes: Uint8Array, at: number): number {
-  return ((bytes[at] as number) | ((bytes[at + 1] as number) << 8) | ((bytes[at + 2] as number) << 16) | ((bytes[at + 3] as number) << 24)) >>> 0;
-}
-
 /**
  * Decompress a gzip stream that must hold exactly one member, producing at most `cap` bytes.
  * fflate's Gunzip finds where the first member's DEFLATE data ends and reports a following member
@@ -143,8 +139,9 @@ export function gunzipSingleMember(input: Uint8Array, cap: number): GunzipOutcom
   }
   if (input.length < header.length + 8) return { ok: false, reason: 'truncated', detail: 'the gzip trailer is missing' };
   const crc = sink.crc.digest();
-  const storedCrc = readU32(input, input.length - 8);
-  const storedSize = readU32(input, input.length - 4);
+  const trailer = new DataView(input.buffer, input.byteOffset + input.length - 8, 8);
+  const storedCrc = trailer.getUint32(0, true);
+  const storedSize = trailer.getUint32(4, true);
   if (storedCrc !== crc || storedSize !== sink.total % 0x100000000) {
     return { ok: false, reason: 'trailer-mismatch', detail: 'the gzip trailer (CRC-32 and length) does not match the data, or the trailer is cut off' };
   }

@@ -47,9 +47,7 @@ export function webCryptoMinBytesFor(g: unknown): number {
 export const WEBCRYPTO_MIN_BYTES: number = webCryptoMinBytesFor(globalThis);
 
 /** SHA-256 of the bytes, synchronous (pure JS). */
-export function sha256Sync(bytes: Uint8Array): Uint8Array {
-  return nobleSha256(bytes);
-}
+export { nobleSha256 as sha256Sync };
 
 /** SHA-256 of the bytes, with WebCrypto from `webCryptoMinBytes` on (when it exists), else in JS. */
 export async function sha256WithThreshold(bytes: Uint8Array, webCryptoMinBytes: number): Promise<Uint8Array> {
