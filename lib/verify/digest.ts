@@ -70,8 +70,6 @@ export async function checkDigests(bytes: Uint8Array, declared: DeclaredDigest[]
   });
 
   if (forms.includes(null)) return { rawHex, lfHex, matchedForm: null, undeclared: false, mismatch: true };
-  const allRaw = forms.every((f) => f === 'raw');
-  const allLf = forms.every((f) => f === 'lf-normalized');
-  const matchedForm = allRaw ? 'raw' : allLf ? 'lf-normalized' : (forms[0] ?? null);
-  return { rawHex, lfHex, matchedForm, undeclared: false, mismatch: false };
+  // When every declared digest matched the same form, that is the first one's form as well.
+  return { rawHex, lfHex, matchedForm: forms[0] ?? null, undeclared: false, mismatch: false };
 }
