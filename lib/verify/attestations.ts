@@ -70,14 +70,8 @@ export function parseAttestations(bytes: Uint8Array): AttestationParse {
     };
   }
   if (!Array.isArray(doc)) return { ok: false, code: 'attestations-not-array', message: 'attestations.json must be a JSON array' };
-  const entries: AttestationEntry[] = [];
-  let skipped = 0;
-  for (const item of doc as unknown[]) {
-    const entry = toEntry(item);
-    if (entry === null) skipped++;
-    else entries.push(entry);
-  }
-  return { ok: true, entries, skipped };
+  const entries = (doc as unknown[]).map(toEntry).filter((entry) => entry !== null);
+  return { ok: true, entries, skipped: doc.length - entries.length };
 }
 
 /** A strict YYYY-MM-DD calendar date, or null. */
