@@ -39,30 +39,18 @@ export function decodeBase64Strict(s: string): Uint8Array | null {
   const out = new Uint8Array((len / 4) * 3 - pad);
   let o = 0;
   for (let i = start; i < end; i += 4) {
-    const last = i + 4 === end;
-    const a = value(s.charCodeAt(i));
-    const b = value(s.charCodeAt(i + 1));
-    if (a < 0 || b < 0) return null;
-    if (last && pad === 2) {
-      // xx== : one byte; the low 4 bits of b must be zero.
-      if ((b & 0x0f) !== 0) return null;
-      out[o++] = (a << 2) | (b >> 4);
-      break;
+    // Each group of four symbols is 24 bits; the last group may end in `pad` '=' instead.
+    const padHere = i + 4 === end ? pad : 0;
+    let bits = 0;
+    for (let k = 0; k < 4 - padHere; k++) {
+      const symbol = value(s.charCodeAt(i + k));
+      if (symbol < 0) return null;
+      bits = (bits << 6) | symbol;
     }
-    const c = value(s.charCodeAt(i + 2));
-    if (c < 0) return null;
-    if (last && pad === 1) {
-      // xxx= : two bytes; the low 2 bits of c must be zero.
-      if ((c & 0x03) !== 0) return null;
-      out[o++] = (a << 2) | (b >> 4);
-      out[o++] = ((b & 0x0f) << 4) | (c >> 2);
-      break;
-    }
-    const d = value(s.charCodeAt(i + 3));
-    if (d < 0) return null;
-    out[o++] = (a << 2) | (b >> 4);
-    out[o++] = ((b & 0x0f) << 4) | (c >> 2);
-    out[o++] = ((c & 0x03) << 6) | d;
+    bits <<= 6 * padHere;
+    // xx== gives one byte and xxx= two; the bits of the last symbol past them must be zero.
+    if ((bits & ((1 << (8 * padHere)) - 1)) !== 0) return null;
+    for (let k = 0; k < 3 - padHere; k++) out[o++] = (bits >> (16 - 8 * k)) & 0xff;
   }
   return o === out.length ? out : null;
 }
