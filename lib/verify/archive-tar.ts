@@ -19,9 +19,8 @@ export const TAR_OVERHEAD_ALLOWANCE = 4 * 1024 * 1024;
 
 const TEXT = new TextDecoder('latin1');
 
-function isZero(bytes: Uint8Array, from = 0, to = bytes.length): boolean {
-  for (let i = from; i < to; i++) if (bytes[i] !== 0) return false;
-  return true;
+function isZero(bytes: Uint8Array, from = 0): boolean {
+  return bytes.subarray(from).every((byte) => byte === 0);
 }
 
 /** A NUL-terminated field as raw bytes. */

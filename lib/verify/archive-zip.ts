@@ -76,9 +76,7 @@ interface EndRecord {
 }
 
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
+  return a.length === b.length && a.every((byte, i) => byte === b[i]);
 }
 
 function findEnd(r: Reader): EndRecord | ArchiveFailure {
