@@ -1,13 +1,82 @@
 // What each file of a skill is (PRODUCT.md §6.1): tool metadata (`.git/…`), files tools run by
 // themselves, other dot-files, scripts and programs by content (shebang, ELF, Mach-O, PE, wasm)
-// as well as by name, and anything not plainly inert (source code, unknown binaries).
+// as well as by name, and anything not plainly inert (source code, unknown binaries). Names are
+// compared in lower case throughout.
 import type { Findings } from './findings';
-import { autoRunReason, baseName, dotSegment, extensionOf, isExecutableExtension, isInertExtension, isTaskName } from './file-names';
 import { looksBinary } from './text-of';
 import { toolMetadataIn } from './tool-metadata';
 
+/** Base names tools run or load by themselves when they work in a folder. */
+const AUTO_RUN_NAMES = new Set(
+  'conftest.py .envrc makefile gnumakefile sitecustomize.py usercustomize.py .npmrc .yarnrc .yarnrc.yml .pnpmfile.cjs .pre-commit-config.yaml lefthook.yml lefthook.yaml .lefthook.yml .mcp.json .pythonstartup pytest.ini'.split(
+    ' ',
+  ),
+);
+
+/** Folders whose files an editor, a hook manager or an agent reads and acts on (tasks, hooks, settings). */
+const AUTO_RUN_FOLDERS = ['.vscode/', '.idea/', '.run/', '.husky/', '.githooks/', '.devcontainer/', '.claude/', '.cursor/', '.gemini/', '.codex/', '.windsurf/', 'hooks/'];
+
+/** Extensions of plainly inert files: text, markup read as text, data, images, fonts, documents, media. */
+const INERT = new Set(
+  (
+    'md markdown txt text rst adoc asciidoc org json jsonc json5 jsonl ndjson geojson yaml yml toml csv tsv xml ini cfg conf properties lock log ' +
+    'diff patch png jpg jpeg gif webp bmp ico avif tif tiff heic svg woff woff2 ttf otf eot pdf mp3 wav ogg flac m4a mp4 webm mov css ' +
+    'j2 jinja jinja2 tmpl tpl hbs mustache template docx xlsx pptx odt ods odp epub sig asc pub pem crt license sha256 bib'
+  ).split(' '),
+);
+
+/** Extensions of scripts an interpreter runs and of programs the system runs. */
+const EXECUTABLE = new Set(
+  (
+    'sh bash zsh fish ksh csh tcsh py pyw pyz js mjs cjs ts mts cts rb pl pm php lua r ps1 psm1 psd1 bat cmd com exe dll so dylib jar ' +
+    'vbs vbe wsf wsh hta applescript scpt command tool appimage bin run msi pkg deb rpm apk scr cpl elf out'
+  ).split(' '),
+);
+
+/** Extension-less names that are build or task files (run when their tool is). */
+const TASK_NAMES = new Set(['dockerfile', 'containerfile', 'procfile', 'rakefile', 'gemfile', 'vagrantfile', 'jenkinsfile', 'justfile', 'taskfile', 'brewfile', 'podfile', 'fastfile']);
+
+export function baseName(path: string): string {
+  const slash = path.lastIndexOf('/');
+  return path.slice(slash + 1);
+}
+
+/** The lower-case extension (after the last dot of the base name, not a leading one), or ''. */
+export function extensionOf(path: string): string {
+  const base = baseName(path);
+  const dot = base.lastIndexOf('.');
+  return dot > 0 ? base.slice(dot + 1).toLowerCase() : '';
+}
+
+/** Why tools would run this file by themselves, or null. */
+function autoRunReason(path: string): string | null {
+  const lower = path.toLowerCase();
+  const base = baseName(lower);
+  if (AUTO_RUN_NAMES.has(base)) return base;
+  if (base.endsWith('.pth')) return 'a Python .pth file';
+  for (const folder of AUTO_RUN_FOLDERS) {
+    if (lower.startsWith(folder) || lower.includes(`/${folder}`)) {
+      if (folder === 'hooks/' && !GIT_HOOKS.has(base)) continue;
+      return folder.slice(0, -1);
+    }
+  }
+  return null;
+}
+
+const GIT_HOOKS = new Set(
+  'pre-commit prepare-commit-msg commit-msg post-commit pre-rebase post-checkout post-merge pre-push pre-auto-gc post-rewrite fsmonitor-watchman pre-receive post-receive update post-update reference-transaction push-to-checkout'.split(
+    ' ',
+  ),
+);
+
+/** The first dot-file or dot-folder segment of a path, or null. */
+function dotSegment(path: string): string | null {
+  for (const segment of path.split('/')) if (segment.startsWith('.') && segment.length > 1) return segment;
+  return null;
+}
+
 /** What the first bytes say the file is: a script (shebang) or a program format, or null. */
-export function programMagic(b: Uint8Array): string | null {
+function programMagic(b: Uint8Array): string | null {
   const at = (i: number): number => b[i] ?? -1;
   if (at(0) === 0x23 && at(1) === 0x21) return 'a script (it starts with #!)';
   if (at(0) === 0x7f && at(1) === 0x45 && at(2) === 0x4c && at(3) === 0x46) return 'a Linux program (ELF)';
@@ -43,7 +112,7 @@ export function fileKindFindings(path: string, bytes: Uint8Array, out: Findings)
   const ext = extensionOf(path);
   if (magic !== null) {
     out.add('executable', 'can-act', path, 1, path, `The file is ${magic}: it can run on your computer.`);
-  } else if (isExecutableExtension(ext)) {
+  } else if (EXECUTABLE.has(ext)) {
     out.add('executable', 'can-act', path, null, path, `A script or program (.${ext}) that can run on your computer.`);
   } else if (path !== 'SKILL.md' && auto === null && !isInert(path, ext, bytes)) {
     const what =
@@ -53,6 +122,6 @@ export function fileKindFindings(path: string, bytes: Uint8Array, out: Findings)
 }
 
 function isInert(path: string, ext: string, bytes: Uint8Array): boolean {
-  if (ext === '') return !isTaskName(baseName(path)) && !looksBinary(bytes);
-  return isInertExtension(ext);
+  if (ext === '') return !TASK_NAMES.has(baseName(path).toLowerCase()) && !looksBinary(bytes);
+  return INERT.has(ext);
 }

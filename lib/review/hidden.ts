@@ -4,7 +4,7 @@
 import { isBidi, isInvisible } from '../verify/advisory';
 import { hiddenMarkdown } from '../verify/hidden-markdown';
 import type { Findings } from './findings';
-import { extensionOf } from './file-names';
+import { extensionOf } from './file-kinds';
 
 const TAG_START = 0xe0000;
 const TAG_END = 0xe007f;

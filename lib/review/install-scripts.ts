@@ -2,7 +2,7 @@
 // install hooks, setup.py, pyproject build hooks, Cargo build scripts, node-gyp and Ruby extensions.
 // A line-by-line read: the key's line is the finding's line.
 import type { Findings } from './findings';
-import { baseName } from './file-names';
+import { baseName } from './file-kinds';
 
 /** npm runs these on install, pack or publish. */
 const NPM_LIFECYCLE = /"(preinstall|install|postinstall|prepublish|preprepare|prepare|postprepare|prepack|postpack|prepublishonly|preuninstall|uninstall|postuninstall)"\s{0,8}:/i;
