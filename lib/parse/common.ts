@@ -24,6 +24,15 @@ export function ownString(obj: Record<string, unknown>, key: string): string | n
   return typeof value === 'string' ? value : null;
 }
 
+/** The object's own string property `key`; null when it is absent, and null after `wrongType()` when it is not a string. */
+export function ownStringOr(obj: Record<string, unknown>, key: string, wrongType: () => void): string | null {
+  if (!Object.hasOwn(obj, key)) return null;
+  const value = obj[key];
+  if (typeof value === 'string') return value;
+  wrongType();
+  return null;
+}
+
 /** 64 hex characters, either case. */
 export function isHex64(value: unknown): value is string {
   return typeof value === 'string' && HEX64.test(value);

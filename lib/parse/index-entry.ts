@@ -1,7 +1,7 @@
 // One entry of a skill index, by shape (FORMATS.md §2.3–2.5).
 
 import type { SkillCandidate } from './candidate';
-import { applyTool, blankCandidate, diag, followsNameRule, followsScopeRule, inferType, isHex64, lastUrlSegment, own, ownString } from './common';
+import { applyTool, blankCandidate, diag, followsNameRule, followsScopeRule, inferType, isHex64, lastUrlSegment, own, ownString, ownStringOr } from './common';
 import { resolveArtifactUrl } from './resolve-url';
 
 export interface EntryContext {
@@ -89,11 +89,7 @@ export function readUrlEntry(entry: Entry, position: number, ctx: EntryContext):
     else refuse(c, 'invalid', 'index-sha256-invalid', 'The sha256 is not 64 hexadecimal characters (placeholders are refused).');
   }
 
-  if (Object.hasOwn(entry, 'signature')) {
-    const signature = own(entry, 'signature');
-    if (typeof signature === 'string') c.signature = signature;
-    else c.diagnostics.push(diag('index-signature-type', 'warning', 'The signature is not a string; it is ignored.', at));
-  }
+  c.signature = ownStringOr(entry, 'signature', () => c.diagnostics.push(diag('index-signature-type', 'warning', 'The signature is not a string; it is ignored.', at)));
   readTool(c, entry, ctx);
 
   const { name, from } = declaredName(entry);

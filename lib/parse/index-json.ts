@@ -4,7 +4,7 @@
 import type { Diagnostic } from '../types';
 import type { SkillCandidate } from './candidate';
 import { decodeUtf8 } from './decode';
-import { diag, isJsonObject, own, ownString } from './common';
+import { diag, isJsonObject, own, ownString, ownStringOr } from './common';
 import { findDuplicateKeys } from './json-dupes';
 import { readDraftOrCustomEntry, readUrlEntry, readV01Entry, type EntryContext } from './index-entry';
 
@@ -80,13 +80,8 @@ export function parseIndex(bytes: Uint8Array, finalUrl: string, origin: string, 
     diagnostics.push(diag('index-unknown-schema', 'warning', 'No $schema; the entries are processed by their shape.', at));
   }
 
-  const signing = (key: 'signing_alg' | 'signing_key'): string | null => {
-    if (!Object.hasOwn(root, key)) return null;
-    const value = own(root, key);
-    if (typeof value === 'string') return value;
-    diagnostics.push(diag('index-signing-field-type', 'warning', `The top-level "${key}" is not a string; it is ignored.`, at));
-    return null;
-  };
+  const signing = (key: 'signing_alg' | 'signing_key'): string | null =>
+    ownStringOr(root, key, () => diagnostics.push(diag('index-signing-field-type', 'warning', `The top-level "${key}" is not a string; it is ignored.`, at)));
   const signingAlg = signing('signing_alg');
   const signingKey = signing('signing_key');
 

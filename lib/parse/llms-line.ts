@@ -165,18 +165,16 @@ export function scanComment(rest: string): CommentScan {
   return { kind: 'comment', before, json: rest.slice(jsonStart, end - 3).trim() };
 }
 
-export type SeparatorScan = { ok: true; description: string } | { ok: false };
-
 /**
  * Reads `[ \t]* [ sep [ \t]* description ] [ \t]*` where sep is `:` or whitespace followed by
- * `-`, `–` or `—`. An empty remainder is an empty description.
+ * `-`, `–` or `—`, and answers the description, or null when the text has no separator. An empty
+ * remainder is an empty description.
  */
-export function scanDescription(text: string): SeparatorScan {
+export function scanDescription(text: string): string | null {
   let i = 0;
   while (isBlank(text[i])) i += 1;
-  if (i === text.length) return { ok: true, description: '' };
+  if (i === text.length) return '';
   const ch = text[i];
-  if (ch === ':') return { ok: true, description: text.slice(i + 1).trim() };
-  if (i > 0 && (ch === '-' || ch === '\u2013' || ch === '\u2014')) return { ok: true, description: text.slice(i + 1).trim() };
-  return { ok: false };
+  if (ch === ':' || (i > 0 && (ch === '-' || ch === '\u2013' || ch === '\u2014'))) return text.slice(i + 1).trim();
+  return null;
 }

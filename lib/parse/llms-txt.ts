@@ -4,7 +4,7 @@
 import type { Diagnostic } from '../types';
 import type { SkillCandidate } from './candidate';
 import { decodeUtf8, splitLines } from './decode';
-import { applyTool, blankCandidate, diag, followsScopeRule, inferType, isHex64, isJsonObject, own } from './common';
+import { applyTool, blankCandidate, diag, followsScopeRule, inferType, isHex64, isJsonObject, own, ownStringOr } from './common';
 import { fenceCloses, fenceOpen, isSectionEnd, isSkillsHeading, scanComment, scanDescription, scanItem, type Fence } from './llms-line';
 import { findDuplicateKeys } from './json-dupes';
 import { resolveArtifactUrl } from './resolve-url';
@@ -22,13 +22,8 @@ const DISPLAY_KEYS = ['version', 'license', 'homepage', 'requires'] as const;
 function applyComment(c: SkillCandidate, meta: Record<string, unknown>, line: number, base: string, origin: string): void {
   const at = { line, url: c.url ?? undefined };
   // A comment key's string value; null when it is absent or not a string (which is reported).
-  const str = (key: string): string | null => {
-    if (!Object.hasOwn(meta, key)) return null;
-    const value = meta[key];
-    if (typeof value === 'string') return value;
-    c.diagnostics.push(diag('llms-comment-key-type', 'warning', `The comment key "${key}" is not a string; it is ignored.`, at));
-    return null;
-  };
+  const str = (key: string): string | null =>
+    ownStringOr(meta, key, () => c.diagnostics.push(diag('llms-comment-key-type', 'warning', `The comment key "${key}" is not a string; it is ignored.`, at)));
   for (const key of DISPLAY_KEYS) {
     const value = str(key);
     if (value !== null && key !== 'requires') c[key] = value;
@@ -71,8 +66,8 @@ function readItem(text: string, line: number, base: string, origin: string): Ski
 
   const comment = scanComment(scan.rest);
   const beforeComment = comment.kind === 'none' ? scan.rest : comment.before;
-  const sep = scanDescription(beforeComment);
-  if (!sep.ok) {
+  const description = scanDescription(beforeComment);
+  if (description === null) {
     return diag('llms-item-malformed', 'warning', 'A list item in ## Skills is skipped: the link is not followed by ":", " -", " –", " —" or the end of the line.', { line });
   }
 
@@ -86,8 +81,8 @@ function readItem(text: string, line: number, base: string, origin: string): Ski
   const title = scan.title.trim();
   c.name = title.length > 0 ? title : null;
   if (c.name === null) c.diagnostics.push(diag('llms-item-empty-title', 'warning', 'The link title is empty.', at));
-  c.description = sep.description;
-  if (sep.description.length === 0) c.diagnostics.push(diag('llms-item-empty-description', 'warning', 'The item has no description.', at));
+  c.description = description;
+  if (description.length === 0) c.diagnostics.push(diag('llms-item-empty-description', 'warning', 'The item has no description.', at));
 
   if (comment.kind === 'not-last') {
     c.diagnostics.push(diag('llms-comment-not-last', 'warning', 'The <!-- skill: … --> comment is not the last thing on the line; it is ignored.', at));

@@ -128,11 +128,7 @@ export function parseFrontmatterText(text: string): Frontmatter {
   const data: Record<string, unknown> = Object.assign(Object.create(null), value);
   const out = result(diagnostics);
   out.data = data;
-  out.name = ownString(data, 'name');
-  out.description = ownString(data, 'description');
-  out.version = ownString(data, 'version');
-  out.license = ownString(data, 'license');
-  out.compatibility = ownString(data, 'compatibility');
+  for (const key of ['name', 'description', 'version', 'license', 'compatibility'] as const) out[key] = ownString(data, key);
   out.versionIsNonString = Object.hasOwn(data, 'version') && typeof data.version !== 'string';
 
   if (out.name === null) {
