@@ -31,9 +31,4 @@ export class Findings {
     this.seen.add(id);
     this.list.push({ kind, severity, file, line, match: shownMatch, message });
   }
-
-  /** Whether this file already has a finding of this kind. */
-  has(kind: FindingKind, file: string): boolean {
-    return (this.perFileKind.get(`${kind}\u0000${file}`) ?? 0) > 0;
-  }
 }

@@ -1,9 +1,11 @@
 // Text hidden in images (PRODUCT.md §6.1): PNG tEXt, zTXt and iTXt chunks, JPEG comments and the
-// text of EXIF and XMP metadata; SVG text, scripts, event handlers and foreign objects (svg.ts).
-// Images are read as containers, chunk by chunk, never decoded; a compressed chunk is inflated
-// within a small cap.
+// text of EXIF and XMP metadata; SVG text an agent reads but a viewer may not show, and SVG that
+// runs code when opened (text elements, scripts, event handlers, foreign objects). Raster images
+// are read as containers, chunk by chunk, never decoded; a compressed chunk is inflated within a
+// small cap.
 import { inflateRawBounded } from '../verify/archive-inflate';
 import type { Findings } from './findings';
+import type { LineRule } from './line-rules';
 
 const INFLATE_CAP = 4096;
 const latin1 = new TextDecoder('latin1');
@@ -112,4 +114,16 @@ export function rasterImageFindings(path: string, bytes: Uint8Array, out: Findin
   else if (isJpeg(bytes)) jpegFindings(path, bytes, out);
   else return false;
   return true;
+}
+
+const SVG_MESSAGE = 'The SVG image holds text or code (text elements, scripts, event handlers) that a viewer may not show but an agent reads or a browser runs.';
+
+export const SVG_RULES: LineRule[] = [
+  { kind: 'hidden-in-image', severity: 'look', re: /<(?:svg:)?(?:text|textPath|script|foreignObject)\b[^\n]{0,200}/i, message: SVG_MESSAGE },
+  { kind: 'hidden-in-image', severity: 'look', re: /<[A-Za-z][^>\n]{0,300}?\son[a-z]{3,30}\s{0,3}=[^\n]{0,120}/i, message: SVG_MESSAGE },
+];
+
+/** True for an SVG file, by name or by its opening. */
+export function isSvg(path: string, text: string): boolean {
+  return /\.svgz?$/i.test(path) || /^\s{0,200}(?:<\?xml[^>]{0,200}>\s{0,200})?<svg\b/i.test(text.slice(0, 1024));
 }

@@ -5,7 +5,7 @@
 //
 // The file-by-file pass: what each file is (file-kinds.ts, install-scripts.ts), what SKILL.md's
 // frontmatter grants (frontmatter.ts), the shell-ish text rules (remote-code.ts, commands.ts), chat
-// risks (chat-risks.ts), hidden text (hidden.ts) and text hidden in images (images.ts, svg.ts).
+// risks (chat-risks.ts), hidden text (hidden.ts) and text hidden in images (images.ts).
 // Bounded per file and per skill (limits.ts).
 import type { Finding, FindingSeverity, SkillReview } from '../types';
 import { SEVERITY_ORDER } from '../types/review';
@@ -15,12 +15,11 @@ import { fileKindFindings, isDocument } from './file-kinds';
 import { Findings } from './findings';
 import { frontmatterFindings, loadCommandFindings } from './frontmatter';
 import { hiddenFindings } from './hidden';
-import { rasterImageFindings } from './images';
+import { isSvg, rasterImageFindings, SVG_RULES } from './images';
 import { installScriptFindings } from './install-scripts';
 import { MAX_FINDINGS, SKILL_SCAN_MAX } from './limits';
 import { applyLineRules, type LineRule } from './line-rules';
 import { REMOTE_CODE_RULES } from './remote-code';
-import { isSvg, SVG_RULES } from './svg';
 import { textOf } from './text-of';
 
 export { FILE_SCAN_MAX, MATCH_MAX, MAX_FINDINGS } from './limits';

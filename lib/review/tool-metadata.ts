@@ -12,7 +12,7 @@ function isHfsIgnorable(cp: number): boolean {
 const METADATA = new Set(['.git', 'git~1', '.hg', 'hg~1', '.svn', 'svn~1', '.jj', '.bzr', '_darcs', 'cvs', '.gitmodules']);
 
 /** The segment as a case-insensitive file system would compare it: ignorable code points and trailing dots/spaces dropped, lower case. */
-export function comparableSegment(segment: string): string {
+function comparableSegment(segment: string): string {
   let out = '';
   for (const ch of segment) {
     const cp = ch.codePointAt(0) as number;
@@ -21,21 +21,14 @@ export function comparableSegment(segment: string): string {
   return out.replace(/[. ]+$/, '').toLowerCase();
 }
 
-/** The metadata name a segment stands for (`.git`, `.hg`…), or null. */
-export function toolMetadataSegment(segment: string): string | null {
-  const c = comparableSegment(segment);
-  if (METADATA.has(c)) return c;
-  // NTFS alternate data streams: `.git::$INDEX_ALLOCATION` is the folder `.git`.
-  const colon = c.indexOf(':');
-  if (colon > 0 && METADATA.has(c.slice(0, colon))) return c.slice(0, colon);
-  return null;
-}
-
-/** The first segment of a path that names tool metadata, or null. */
+/** The metadata name (`.git`, `.hg`…) the first such segment of a path stands for, or null. */
 export function toolMetadataIn(path: string): string | null {
   for (const segment of path.split('/')) {
-    const hit = toolMetadataSegment(segment);
-    if (hit !== null) return hit;
+    const c = comparableSegment(segment);
+    if (METADATA.has(c)) return c;
+    // NTFS alternate data streams: `.git::$INDEX_ALLOCATION` is the folder `.git`.
+    const colon = c.indexOf(':');
+    if (colon > 0 && METADATA.has(c.slice(0, colon))) return c.slice(0, colon);
   }
   return null;
 }
