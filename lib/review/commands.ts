@@ -2,7 +2,7 @@
 // agent memory and configuration, shell start-up files, crontab, authorized_keys, launch agents and
 // systemd user units), reads of secrets, sending data out, and privilege. A command in a SKILL.md
 // code block is something the agent may run: these are all `can-act`.
-import type { LineRule } from './line-rules';
+import { type LineRule, ofKind } from './line-rules';
 
 /** Files whose change outlives the skill: agent memory and settings, shell start-up, scheduled and remote access. */
 const PERSIST_TARGET =
@@ -18,69 +18,57 @@ const SECRET_PATH =
 const NET = '(?:curl|wget|nc|ncat|netcat|socat|http|fetch|requests\\.(?:post|put|get)|httpx\\.(?:post|put)|axios|invoke-webrequest|invoke-restmethod|iwr|irm|scp|rsync|ftp|sftp)';
 
 export const COMMAND_RULES: LineRule[] = [
-  {
-    kind: 'persistence',
-    severity: 'can-act',
-    re: PERSIST_TARGET,
-    also: WRITES,
-    message: 'Writes to a file that outlives the skill (agent memory or settings, shell start-up, scheduled tasks or remote access).',
-  },
-  {
-    kind: 'persistence',
-    severity: 'can-act',
-    re: /\|\s{0,5}crontab\b|\bcrontab\s{1,5}(?:-e\b|-\s|-$|["'~$/\w])|\bsystemctl\s{1,5}--user\s{1,5}enable\b|\blaunchctl\s{1,5}(?:load|bootstrap)\b|\bschtasks\s{1,5}\/create\b|\bat\s{1,5}now\b/i,
-    message: 'Schedules or installs something that keeps running after the skill is gone.',
-  },
-  { kind: 'secrets', severity: 'can-act', re: SECRET_PATH, message: 'Reads private keys, credentials, tokens or a browser profile.' },
-  {
-    kind: 'sends-data',
-    severity: 'can-act',
-    re: /\bcurl\b[^\n]{0,300}?(?:\s-d\s{0,3}["']?@|--data(?:-binary|-raw|-urlencode|-ascii)?[\s=]{1,3}["']?@|\s-F\s{0,3}["']?[\w.-]{0,40}=["']?@|--form\s{1,3}["']?[\w.-]{0,40}=@|\s-T\s|--upload-file\b)/i,
-    hints: ['@', ' -t', '--upload-file'],
-    message: 'Uploads the contents of a file to a server.',
-  },
-  {
-    kind: 'sends-data',
-    severity: 'can-act',
-    re: /\bwget\b[^\n]{0,300}?--post-(?:file|data)\b|\binvoke-(?:webrequest|restmethod)\b[^\n]{0,300}?-infile\b/i,
-    hints: ['--post-', '-infile'],
-    message: 'Uploads the contents of a file to a server.',
-  },
-  {
-    kind: 'sends-data',
-    severity: 'can-act',
-    re: /\b(?:nc|ncat|netcat)\s{1,5}(?:-[A-Za-z]{1,3}\s{1,5}){0,2}[\w.-]{1,253}\s{1,5}\d{1,5}\s{0,5}<|\|\s{0,5}(?:nc|ncat|netcat|socat)\s|\/dev\/(?:tcp|udp)\//i,
-    hints: ['nc', 'netcat', 'socat', '/dev/'],
-    message: 'Sends data to another computer over a raw network connection.',
-  },
-  {
-    kind: 'sends-data',
-    severity: 'can-act',
-    re: new RegExp(
-      `\\b${NET}\\b[^\\n]{0,300}?(?:\\$\\(\\s{0,3}(?:env|printenv|set|cat|base64|history|whoami|hostname|id|uname)\\b|\`(?:env|printenv|cat)\\b|\\$\\{?[A-Z_]{0,40}(?:TOKEN|API_KEY|SECRET|PASSWORD|PASSWD|CREDENTIALS?|PRIVATE_KEY)\\b|os\\.environ|process\\.env\\b(?!\\.)|open\\()`,
-      'i',
-    ),
-    hints: ['$', '`', 'environ', 'process.env', 'open('],
-    message: 'Sends the environment, a secret or the contents of a file to a server.',
-  },
-  {
-    kind: 'sends-data',
-    severity: 'can-act',
-    re: new RegExp(`\\b(?:env|printenv|set)\\s{0,5}\\|\\s{0,5}(?:base64\\s{0,5}\\|\\s{0,5})?${NET}\\b`, 'i'),
-    hints: ['|'],
-    message: 'Sends the environment (which holds tokens and keys) to a server.',
-  },
-  { kind: 'privilege', severity: 'can-act', re: /(?:^|[\s;&|(`$"'])sudo\s{1,5}[^\n]{1,60}|\bdoas\s{1,5}\S|\bRunAs\b|-Verb\s{1,3}RunAs\b/, message: 'Runs a command as the administrator (sudo).' },
-  {
-    kind: 'privilege',
-    severity: 'can-act',
-    re: /\bchmod\s{1,5}(?:-[A-Za-z]{1,3}\s{1,5})?(?:[ugoa]{0,3}\+[rwxt]{0,3}s|0?[2467][0-7]{3})\b|\bsetcap\s|\/etc\/sudoers|\bvisudo\b|\busermod\s{1,5}-a?G\s{1,5}(?:sudo|wheel|admin)\b/,
-    message: 'Gives a program more rights than its user (set-uid, capabilities, sudoers).',
-  },
-  {
-    kind: 'privilege',
-    severity: 'can-act',
-    re: /(?:^|[;&|`$(]\s{0,3}|\bsudo\s{1,5}|\$\s{1,3})(?:shutdown|reboot|poweroff|halt)\b|\bshutdown\s{1,3}(?:-[hrPs]\b|now\b|\/[rsf]\b)|\binit\s{1,3}[06]\b|\bStop-Computer\b|\bRestart-Computer\b/,
-    message: 'Shuts down or restarts the computer.',
-  },
+  ...ofKind('persistence', 'can-act', [
+    {
+      re: PERSIST_TARGET,
+      also: WRITES,
+      message: 'Writes to a file that outlives the skill (agent memory or settings, shell start-up, scheduled tasks or remote access).',
+    },
+    {
+      re: /\|\s{0,5}crontab\b|\bcrontab\s{1,5}(?:-e\b|-\s|-$|["'~$/\w])|\bsystemctl\s{1,5}--user\s{1,5}enable\b|\blaunchctl\s{1,5}(?:load|bootstrap)\b|\bschtasks\s{1,5}\/create\b|\bat\s{1,5}now\b/i,
+      message: 'Schedules or installs something that keeps running after the skill is gone.',
+    },
+  ]),
+  ...ofKind('secrets', 'can-act', [{ re: SECRET_PATH, message: 'Reads private keys, credentials, tokens or a browser profile.' }]),
+  ...ofKind('sends-data', 'can-act', [
+    {
+      re: /\bcurl\b[^\n]{0,300}?(?:\s-d\s{0,3}["']?@|--data(?:-binary|-raw|-urlencode|-ascii)?[\s=]{1,3}["']?@|\s-F\s{0,3}["']?[\w.-]{0,40}=["']?@|--form\s{1,3}["']?[\w.-]{0,40}=@|\s-T\s|--upload-file\b)/i,
+      hints: ['@', ' -t', '--upload-file'],
+      message: 'Uploads the contents of a file to a server.',
+    },
+    {
+      re: /\bwget\b[^\n]{0,300}?--post-(?:file|data)\b|\binvoke-(?:webrequest|restmethod)\b[^\n]{0,300}?-infile\b/i,
+      hints: ['--post-', '-infile'],
+      message: 'Uploads the contents of a file to a server.',
+    },
+    {
+      re: /\b(?:nc|ncat|netcat)\s{1,5}(?:-[A-Za-z]{1,3}\s{1,5}){0,2}[\w.-]{1,253}\s{1,5}\d{1,5}\s{0,5}<|\|\s{0,5}(?:nc|ncat|netcat|socat)\s|\/dev\/(?:tcp|udp)\//i,
+      hints: ['nc', 'netcat', 'socat', '/dev/'],
+      message: 'Sends data to another computer over a raw network connection.',
+    },
+    {
+      re: new RegExp(
+        `\\b${NET}\\b[^\\n]{0,300}?(?:\\$\\(\\s{0,3}(?:env|printenv|set|cat|base64|history|whoami|hostname|id|uname)\\b|\`(?:env|printenv|cat)\\b|\\$\\{?[A-Z_]{0,40}(?:TOKEN|API_KEY|SECRET|PASSWORD|PASSWD|CREDENTIALS?|PRIVATE_KEY)\\b|os\\.environ|process\\.env\\b(?!\\.)|open\\()`,
+        'i',
+      ),
+      hints: ['$', '`', 'environ', 'process.env', 'open('],
+      message: 'Sends the environment, a secret or the contents of a file to a server.',
+    },
+    {
+      re: new RegExp(`\\b(?:env|printenv|set)\\s{0,5}\\|\\s{0,5}(?:base64\\s{0,5}\\|\\s{0,5})?${NET}\\b`, 'i'),
+      hints: ['|'],
+      message: 'Sends the environment (which holds tokens and keys) to a server.',
+    },
+  ]),
+  ...ofKind('privilege', 'can-act', [
+    { re: /(?:^|[\s;&|(`$"'])sudo\s{1,5}[^\n]{1,60}|\bdoas\s{1,5}\S|\bRunAs\b|-Verb\s{1,3}RunAs\b/, message: 'Runs a command as the administrator (sudo).' },
+    {
+      re: /\bchmod\s{1,5}(?:-[A-Za-z]{1,3}\s{1,5})?(?:[ugoa]{0,3}\+[rwxt]{0,3}s|0?[2467][0-7]{3})\b|\bsetcap\s|\/etc\/sudoers|\bvisudo\b|\busermod\s{1,5}-a?G\s{1,5}(?:sudo|wheel|admin)\b/,
+      message: 'Gives a program more rights than its user (set-uid, capabilities, sudoers).',
+    },
+    {
+      re: /(?:^|[;&|`$(]\s{0,3}|\bsudo\s{1,5}|\$\s{1,3})(?:shutdown|reboot|poweroff|halt)\b|\bshutdown\s{1,3}(?:-[hrPs]\b|now\b|\/[rsf]\b)|\binit\s{1,3}[06]\b|\bStop-Computer\b|\bRestart-Computer\b/,
+      message: 'Shuts down or restarts the computer.',
+    },
+  ]),
 ];

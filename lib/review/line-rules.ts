@@ -19,6 +19,11 @@ export interface LineRule {
   hints?: readonly string[];
 }
 
+/** Rules of one kind and severity. */
+export function ofKind(kind: FindingKind, severity: FindingSeverity, rules: readonly Omit<LineRule, 'kind' | 'severity'>[]): LineRule[] {
+  return rules.map((rule) => ({ kind, severity, ...rule }));
+}
+
 const THEN_REACH = 200;
 
 const OVERLAP = 512;
