@@ -13,24 +13,8 @@ export function decodeUtf8(bytes: Uint8Array): string {
  * The empty text has no lines.
  */
 export function splitLines(text: string): string[] {
-  const lines: string[] = [];
-  let start = 0;
-  const n = text.length;
-  let i = 0;
-  while (i < n) {
-    const c = text.charCodeAt(i);
-    if (c === 0x0a) {
-      lines.push(text.slice(start, i));
-      i += 1;
-      start = i;
-    } else if (c === 0x0d) {
-      lines.push(text.slice(start, i));
-      i += text.charCodeAt(i + 1) === 0x0a ? 2 : 1;
-      start = i;
-    } else {
-      i += 1;
-    }
-  }
-  if (start < n) lines.push(text.slice(start));
+  const lines = text.split(/\r\n?|\n/);
+  // A final terminator (or the empty text) leaves an empty last piece, which is no line.
+  if (lines[lines.length - 1] === '') lines.pop();
   return lines;
 }
