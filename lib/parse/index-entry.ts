@@ -62,17 +62,12 @@ export function readUrlEntry(entry: Entry, position: number, ctx: EntryContext):
   const at = { url: c.url ?? undefined };
 
   // 1. unsupported: the type.
-  if (Object.hasOwn(entry, 'type')) {
-    const type = own(entry, 'type');
-    if (type === 'skill-md' || type === 'archive') {
-      c.type = type;
-    } else {
-      const shown = typeof type === 'string' ? `"${type}"` : `a ${type === null ? 'null' : typeof type} value`;
-      refuse(c, 'unsupported', 'index-type-unsupported', `The entry type ${shown} is not skill-md or archive; it is never fetched.`);
-      c.type = inferType(c.url, raw);
-    }
-  } else {
-    c.type = inferType(c.url, raw);
+  const type = own(entry, 'type');
+  const typeStated = type === 'skill-md' || type === 'archive';
+  c.type = typeStated ? type : inferType(c.url, raw);
+  if (!typeStated && Object.hasOwn(entry, 'type')) {
+    const shown = typeof type === 'string' ? `"${type}"` : `a ${type === null ? 'null' : typeof type} value`;
+    refuse(c, 'unsupported', 'index-type-unsupported', `The entry type ${shown} is not skill-md or archive; it is never fetched.`);
   }
 
   // 2. invalid: the URL, then the declared digests.
@@ -125,6 +120,8 @@ function v01NameProblem(name: string): string | null {
 }
 
 const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:/;
+/** A character outside printable ASCII, or one of `\ ? # [ ]`. */
+const V01_BAD_CHAR = /[^\x20-\x7e]|[\\?#[\]]/;
 
 /** Relative, `/`-separated, no `..` segment, printable ASCII without `\ ? # [ ]`. */
 function v01PathProblem(path: string): { code: string; message: string } | null {
@@ -132,15 +129,8 @@ function v01PathProblem(path: string): { code: string; message: string } | null 
   if (path.startsWith('/') || SCHEME.test(path)) {
     return { code: 'v01-file-not-relative', message: `The path "${path}" in "files" is not relative (absolute path or URL).` };
   }
-  for (let i = 0; i < path.length; i += 1) {
-    const code = path.charCodeAt(i);
-    const ch = path[i];
-    if (code < 0x20 || code > 0x7e || ch === '\\' || ch === '?' || ch === '#' || ch === '[' || ch === ']') {
-      return {
-        code: 'v01-file-bad-char',
-        message: `The path "${path}" in "files" has a character outside printable ASCII or one of \\ ? # [ ].`,
-      };
-    }
+  if (V01_BAD_CHAR.test(path)) {
+    return { code: 'v01-file-bad-char', message: `The path "${path}" in "files" has a character outside printable ASCII or one of \\ ? # [ ].` };
   }
   if (path.split('/').includes('..')) return { code: 'v01-file-dot-dot', message: `The path "${path}" in "files" contains "..".` };
   return null;
