@@ -7,7 +7,7 @@
 // frontmatter grants (frontmatter.ts), the shell-ish text rules (remote-code.ts, commands.ts), chat
 // risks (chat-risks.ts), hidden text (hidden.ts) and text hidden in images (images.ts).
 // Bounded per file and per skill (limits.ts).
-import type { Finding, FindingSeverity, SkillReview } from '../types';
+import type { Finding, SkillReview } from '../types';
 import { SEVERITY_ORDER } from '../types/review';
 import { CHAT_RULES } from './chat-risks';
 import { COMMAND_RULES } from './commands';
@@ -38,14 +38,10 @@ export interface ReviewOptions {
 /** The name of this rule set. Change it whenever a rule changes what is found. */
 export const REVIEW_RULES = 'review-2026-12';
 
-function rank(s: FindingSeverity): number {
-  return SEVERITY_ORDER.indexOf(s);
-}
-
 /** Findings in the order the pages list them: severity, then file (SKILL.md first), then line. */
 export function sortFindings(findings: Finding[]): Finding[] {
   return findings.sort((a, b) => {
-    const r = rank(a.severity) - rank(b.severity);
+    const r = SEVERITY_ORDER.indexOf(a.severity) - SEVERITY_ORDER.indexOf(b.severity);
     if (r !== 0) return r;
     if (a.file !== b.file) return a.file === 'SKILL.md' ? -1 : b.file === 'SKILL.md' ? 1 : a.file < b.file ? -1 : 1;
     return (a.line ?? 0) - (b.line ?? 0);
