@@ -173,19 +173,12 @@ export function compareMetadata(fm: Frontmatter, candidates: SkillCandidate[]): 
 }
 
 /** The diagnostics of a frontmatter block that was started but could not be read. */
-export const UNREADABLE_FRONTMATTER: ReadonlySet<string> = new Set([
-  'frontmatter-unterminated',
-  'frontmatter-too-large',
-  'frontmatter-duplicate-key',
-  'frontmatter-yaml-error',
-  'frontmatter-alias-limit',
-  'frontmatter-not-mapping',
-]);
+export const UNREADABLE = new Set(['frontmatter-unterminated', 'frontmatter-too-large', 'frontmatter-duplicate-key', 'frontmatter-yaml-error', 'frontmatter-alias-limit', 'frontmatter-not-mapping']);
 
 /**
  * A SKILL.md that starts a frontmatter block Skillpin cannot read: what it grants is unknown, so it
  * is taken as granting tools (PRODUCT.md §6.1: the check fails closed).
  */
 export function frontmatterUnreadable(fm: Pick<Frontmatter, 'data' | 'diagnostics'>): boolean {
-  return fm.data === null && fm.diagnostics.some((d) => UNREADABLE_FRONTMATTER.has(d.code));
+  return fm.data === null && fm.diagnostics.some((d) => UNREADABLE.has(d.code));
 }

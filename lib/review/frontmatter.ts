@@ -2,7 +2,7 @@
 // tools, connects servers or declares hooks; a frontmatter block that cannot be read, taken as
 // granting tools (fail closed); `` !`command` `` expansions; a description written to trigger on
 // every task.
-import { parseFrontmatterText, UNREADABLE_FRONTMATTER } from '../parse/skill-md';
+import { parseFrontmatterText, UNREADABLE } from '../parse/skill-md';
 import type { Findings } from './findings';
 
 /** Frontmatter keys (compared in NFKC lower case without punctuation or spaces) that reach beyond text. */
@@ -21,7 +21,7 @@ export function reachOf(key: string): 'tool-grant' | 'hooks' | null {
   return REACH.get(form) ?? null;
 }
 
-/** Why in words, for each diagnostic of lib/parse/skill-md.ts that means the block was there but could not be read (UNREADABLE_FRONTMATTER). */
+/** Why in words, for each diagnostic of lib/parse/skill-md.ts that means the block was there but could not be read (UNREADABLE there). */
 const WHY: Record<string, string> = {
   'frontmatter-too-large': 'it is larger than the 16 KiB Skillpin reads',
   'frontmatter-unterminated': 'it has no closing "---" line',
@@ -66,7 +66,7 @@ export function frontmatterFindings(text: string, lines: readonly string[], out:
   const first = lines[0] ?? '';
   // Line ends as every YAML reader takes them: a lone CR is a line break for some readers and not for others.
   const fm = parseFrontmatterText(text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text);
-  const broken = fm.diagnostics.find((d) => UNREADABLE_FRONTMATTER.has(d.code));
+  const broken = fm.diagnostics.find((d) => UNREADABLE.has(d.code));
   if (first !== '---') {
     // A block other readers may still take as frontmatter (spaces around the dashes, blank lines before).
     const firstText = lines.find((l) => l.trim() !== '') ?? '';
