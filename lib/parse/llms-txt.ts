@@ -18,9 +18,23 @@ export interface ParsedLlmsTxt {
 
 const DISPLAY_KEYS = ['version', 'license', 'homepage', 'requires'] as const;
 
-/** Applies the inline comment keys (FORMATS.md §1.3) to a candidate. */
-function applyComment(c: SkillCandidate, meta: Record<string, unknown>, line: number, base: string, origin: string): void {
+/** Reads the inline comment (FORMATS.md §1.3), a JSON object, and applies its keys to a candidate. */
+function applyComment(c: SkillCandidate, json: string, line: number, base: string, origin: string): void {
   const at = { line, url: c.url ?? undefined };
+  let meta: unknown;
+  try {
+    meta = JSON.parse(json);
+  } catch {
+    c.diagnostics.push(diag('llms-comment-invalid-json', 'warning', 'The <!-- skill: … --> comment is not valid JSON; it is ignored.', at));
+    return;
+  }
+  if (!isJsonObject(meta)) {
+    c.diagnostics.push(diag('llms-comment-not-object', 'warning', 'The <!-- skill: … --> comment is not a JSON object; it is ignored.', at));
+    return;
+  }
+  for (const dup of findDuplicateKeys(json, 5)) {
+    c.diagnostics.push(diag('llms-comment-duplicate-key', 'warning', `The comment repeats the key "${dup.key}"; the last value is used.`, at));
+  }
   // A comment key's string value; null when it is absent or not a string (which is reported).
   const str = (key: string): string | null =>
     ownStringOr(meta, key, () => c.diagnostics.push(diag('llms-comment-key-type', 'warning', `The comment key "${key}" is not a string; it is ignored.`, at)));
@@ -87,23 +101,7 @@ function readItem(text: string, line: number, base: string, origin: string): Ski
   if (comment.kind === 'not-last') {
     c.diagnostics.push(diag('llms-comment-not-last', 'warning', 'The <!-- skill: … --> comment is not the last thing on the line; it is ignored.', at));
   } else if (comment.kind === 'comment') {
-    let meta: unknown;
-    let parsed = true;
-    try {
-      meta = JSON.parse(comment.json);
-    } catch {
-      parsed = false;
-    }
-    if (!parsed) {
-      c.diagnostics.push(diag('llms-comment-invalid-json', 'warning', 'The <!-- skill: … --> comment is not valid JSON; it is ignored.', at));
-    } else if (!isJsonObject(meta)) {
-      c.diagnostics.push(diag('llms-comment-not-object', 'warning', 'The <!-- skill: … --> comment is not a JSON object; it is ignored.', at));
-    } else {
-      for (const dup of findDuplicateKeys(comment.json, 5)) {
-        c.diagnostics.push(diag('llms-comment-duplicate-key', 'warning', `The comment repeats the key "${dup.key}"; the last value is used.`, at));
-      }
-      applyComment(c, meta, line, base, origin);
-    }
+    applyComment(c, comment.json, line, base, origin);
   }
   return c;
 }
