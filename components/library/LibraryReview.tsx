@@ -21,27 +21,22 @@ type SkillTextResult = RequestMap['skillpin:skill-text']['response'];
 
 type Loaded = { phase: 'loading' } | { phase: 'error'; message: string } | { phase: 'ready'; report: OriginReport | null; text: SkillTextResult | null };
 
-function useReview(env: LibraryEnv, origin: string, url: string, version: number) {
-  const [state, setState] = useState<Loaded>({ phase: 'loading' });
-  const load = useCallback(async () => {
-    try {
-      const [report, text] = await Promise.all([env.client.report(origin), env.client.skillText(origin, url).catch(() => null)]);
-      setState({ phase: 'ready', report, text });
-    } catch (err) {
-      setState({ phase: 'error', message: errorText(err) });
-    }
-  }, [env, origin, url]);
-  useEffect(() => {
-    void load();
-  }, [load, version]);
-  return { state, load };
-}
-
 /** `version` grows with every change made anywhere: the report is read again. */
 export function LibraryReview({ env, entry, version, onBack }: { env: LibraryEnv; entry: LibraryEntry; version: number; onBack: () => void }) {
   const { item } = entry;
   const announce = useAnnounce();
-  const { state, load } = useReview(env, item.origin, item.url, version);
+  const [state, setState] = useState<Loaded>({ phase: 'loading' });
+  const load = useCallback(async () => {
+    try {
+      const [report, text] = await Promise.all([env.client.report(item.origin), env.client.skillText(item.origin, item.url).catch(() => null)]);
+      setState({ phase: 'ready', report, text });
+    } catch (err) {
+      setState({ phase: 'error', message: errorText(err) });
+    }
+  }, [env, item.origin, item.url]);
+  useEffect(() => {
+    void load();
+  }, [load, version]);
   const actions = useSkillActions(env, item.origin, load, version);
   const name = display(item.name, NAME_MAX);
   const report = state.phase === 'ready' ? state.report : null;

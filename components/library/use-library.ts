@@ -9,9 +9,6 @@ import { useLive } from '../shared/use-list';
 import { useChanges } from '../shared/state-changes';
 import type { LibraryEnv } from './env';
 
-/** How many rows the first answer carries: more than a panel shows. */
-export const FIRST_PAGE = LIBRARY_FIRST_ROWS;
-
 export type LibraryState =
   | { phase: 'loading' }
   | { phase: 'error'; message: string }
@@ -32,10 +29,10 @@ export function useLibrary(env: LibraryEnv): { state: LibraryState; version: num
         const first = asList(await env.client.approvedFirstPage());
         if (!live()) return;
         // A reload keeps the rows on screen until the new first page is in.
-        const complete = first.length < FIRST_PAGE;
+        const complete = first.length < LIBRARY_FIRST_ROWS;
         setState({ phase: 'ready', items: first, complete });
         if (complete) return;
-        const rest = asList(await env.client.approvedPage(FIRST_PAGE));
+        const rest = asList(await env.client.approvedPage(LIBRARY_FIRST_ROWS));
         if (live()) setState({ phase: 'ready', items: [...first, ...rest], complete: true });
       } catch (err) {
         if (live()) setState({ phase: 'error', message: errorText(err) });

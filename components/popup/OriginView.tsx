@@ -114,8 +114,7 @@ export function OriginView({ env, origin, tabId = null, chatTab, recheck, change
     setSelected(null);
     queueMicrotask(() => {
       const id = lastFocus.current;
-      const el = id ? document.querySelector<HTMLElement>(`[data-skill-id="${CSS.escape(id)}"] [data-action="details"]`) : null;
-      el?.focus();
+      if (id) document.querySelector<HTMLElement>(`[data-skill-id="${CSS.escape(id)}"] [data-action="details"]`)?.focus();
     });
   };
   if (skill) {

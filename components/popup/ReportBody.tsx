@@ -23,10 +23,9 @@ const SKIP_REASONS: Record<string, MessageKey> = {
 /** How long the popup waits before it asks again while the organisation's settings are not known. */
 const POLICY_RETRY_MS = 2000;
 
-function Skipped({ report, access }: { report: OriginReport; access: SiteAccessActions }) {
+function Skipped({ report, access: { onProbe, onAllow } }: { report: OriginReport; access: SiteAccessActions }) {
   const reason = report.skippedBecause;
   const key = reason ? SKIP_REASONS[reason] : undefined;
-  const { onProbe } = access;
   // The organisation's settings come in a moment: ask again until they have (each answer is a new report).
   useEffect(() => {
     if (reason !== 'policy-pending') return;
@@ -36,21 +35,17 @@ function Skipped({ report, access }: { report: OriginReport; access: SiteAccessA
   return (
     <div class="state" data-testid="skipped" data-reason={reason ?? undefined}>
       <p>{key ? t(key) : t('skipped_unknown_reason', reason ?? t('unknown'))}</p>
-      {reason === 'no-site-access' && access.onAllow && <AllowButtons onAllow={access.onAllow} />}
+      {reason === 'no-site-access' && onAllow && (
+        <p class="actions">
+          <button type="button" class="primary" data-action="allow-site" onClick={() => onAllow('site')}>
+            {t('access_allow_site')}
+          </button>
+          <button type="button" data-action="allow-all" onClick={() => onAllow('all')}>
+            {t('access_allow_all')}
+          </button>
+        </p>
+      )}
     </div>
-  );
-}
-
-function AllowButtons({ onAllow }: { onAllow: (scope: 'site' | 'all') => void }) {
-  return (
-    <p class="actions">
-      <button type="button" class="primary" data-action="allow-site" onClick={() => onAllow('site')}>
-        {t('access_allow_site')}
-      </button>
-      <button type="button" data-action="allow-all" onClick={() => onAllow('all')}>
-        {t('access_allow_all')}
-      </button>
-    </p>
   );
 }
 

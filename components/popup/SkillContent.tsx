@@ -37,9 +37,7 @@ function Rendered({ text, baseUrl }: { text: string; baseUrl: string | null }) {
 }
 
 function ContentBody({ text, raw, skill }: { text: TextState; raw: boolean; skill: SkillReport }) {
-  if (text.phase === 'loading') {
-    return <Loading text={t('loading_text')} />;
-  }
+  if (text.phase === 'loading') return <Loading text={t('loading_text')} />;
   if (text.phase === 'error') return <p class="error">{t('text_error', text.message)}</p>;
   if (!text.current) return <p class="hint">{t('no_text', skill.statusMessage || skill.status)}</p>;
   return raw ? (

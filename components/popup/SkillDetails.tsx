@@ -25,18 +25,6 @@ interface Props {
   onBack: () => void;
 }
 
-/** One plain verdict, then the skill's own words; the evidence is folded below (SkillFacts.tsx). */
-function Verdict({ skill }: { skill: SkillReport }) {
-  return (
-    <>
-      <p class="verdict" data-testid="verdict">
-        {statusVerdict(skill.status, skill.statusCode)}
-      </p>
-      {skill.description && <p>{skill.description}</p>}
-    </>
-  );
-}
-
 function AdvisorySection({ skill }: { skill: SkillReport }) {
   return (
     <section class="section" aria-labelledby="adv-title">
@@ -82,7 +70,10 @@ export function SkillDetails({ env, report, skill, actions, chatTab, onBack }: P
         <h2 id="details-title">{skill.name}</h2>
         <StatusChip status={skill.status} code={skill.statusCode} />
       </div>
-      <Verdict skill={skill} />
+      <p class="verdict" data-testid="verdict">
+        {statusVerdict(skill.status, skill.statusCode)}
+      </p>
+      {skill.description && <p>{skill.description}</p>}
       <ApprovalLine skill={skill} />
       <NeedsConfirmation skill={skill} actions={actions} />
       <ExportLine skill={skill} origin={report.origin} actions={actions} />

@@ -18,9 +18,6 @@ export type PopupTarget =
   | { kind: 'unsupported'; url: string | null }
   | { kind: 'error'; message: string };
 
-/** The origin of an http(s) URL, or null. */
-export { httpOrigin };
-
 /**
  * The chat-site check: a host a built-in adapter knows, or an origin in the user's
  * "Other chat sites" (Settings.chatSites, compared as exact origins: scheme, host and port).

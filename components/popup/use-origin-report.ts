@@ -99,12 +99,10 @@ export function useOriginReport({ env, origin, tabId, recheck, changes = 0, onBu
     void (step === 'probe' ? probe() : reload());
   }, [reload]);
 
-  const first = useRef(true);
+  const lastRecheck = useRef(recheck);
   useEffect(() => {
-    if (first.current) {
-      first.current = false;
-      return;
-    }
+    if (recheck === lastRecheck.current) return;
+    lastRecheck.current = recheck;
     void probe().then(() => announce(t('rechecked'), 'info'));
   }, [recheck]);
 

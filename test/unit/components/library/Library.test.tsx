@@ -5,7 +5,7 @@ import { act } from 'preact/test-utils';
 import type { ApprovedSkillSummary } from '../../../../lib/messages';
 import { Library } from '../../../../components/library/Library';
 import type { ActiveTab, LibraryEnv } from '../../../../components/library/env';
-import { FIRST_PAGE } from '../../../../components/library/use-library';
+import { LIBRARY_FIRST_ROWS as FIRST_PAGE } from '../../../../components/shared/client';
 import { FP_NEW, FP_OLD, HEX_A, HEX_B, approved, makeFinding, makePin, makeReport, makeSkill, withFindings } from '../../../fixtures/ui/reports';
 import { findingKey } from '../../../../lib/review';
 import { t } from '../../../../lib/i18n';

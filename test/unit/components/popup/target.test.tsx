@@ -1,7 +1,8 @@
 // @vitest-environment happy-dom
 // Which origin the popup shows (resolveTarget), whether it is a chat site, and which chat tab a hand-off goes to.
 import { describe, expect, it } from 'vitest';
-import { chatSiteCheck, findChatTab, httpOrigin, resolveTarget, withChatCheck, type TabInfo, type TabsLike } from '../../../../components/popup/target';
+import { chatSiteCheck, findChatTab, resolveTarget, withChatCheck, type TabInfo, type TabsLike } from '../../../../components/popup/target';
+import { httpOrigin } from '../../../../lib/origin';
 import { setMessageSource } from '../../../../lib/i18n';
 
 setMessageSource(null);
