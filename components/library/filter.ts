@@ -38,7 +38,6 @@ export function queryWords(query: string): string[] {
 /** The entries every word of `query` is found in, in list order. */
 export function filterEntries(entries: readonly LibraryEntry[], query: string): LibraryEntry[] {
   const words = queryWords(query);
-  if (words.length === 0) return entries.slice();
   return entries.filter((e) => words.every((w) => e.haystack.includes(w)));
 }
 

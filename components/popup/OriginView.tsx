@@ -8,7 +8,6 @@ import type { SkillReport } from '../../lib/types';
 import { t } from '../../lib/i18n';
 import { useAnnounce } from '../shared/Announcer';
 import { useSkillActions } from '../shared/actions';
-import type { PopupEnv } from './env';
 import { KeyBanner, needsKeyBanner } from '../shared/KeyBanner';
 import { ReportBody, StorageNotice, type SiteAccessActions } from './ReportBody';
 import { ALL_SITES_PATTERNS, originPattern } from '../../lib/match-patterns';
@@ -16,24 +15,15 @@ import { errorText } from '../shared/format';
 import { useProgressiveCount } from './progressive';
 import { preloadSkillDetails, useSkillDetails, type DetailsState, type SkillDetailsComponent } from './details-loader';
 import type { ChatTab } from './target';
-import { useOriginReport } from './use-origin-report';
+import { useOriginReport, type OriginReportOptions } from './use-origin-report';
 
-interface Props {
-  env: PopupEnv;
-  origin: string;
-  /** The tab the popup is about (null when opened for an origin): sent with a probe request. */
-  tabId?: number | null;
+interface Props extends OriginReportOptions {
   chatTab: ChatTab | null;
-  /** Set by the header's Re-check button; each increment probes again. */
-  recheck: number;
-  /** Grows with every change of trust state or settings made anywhere: the report is read again. */
-  changes?: number;
-  onBusy?: (busy: boolean) => void;
   /**
    * On a chat site: the section shows its heading ("This site's skills") and appears only when the
    * site lists skills or its key needs a decision; a chat site that publishes nothing shows nothing.
    */
-  hideEmpty?: boolean;
+  hideEmpty: boolean;
 }
 
 /** The section around the origin's view; its heading is for screen readers only unless a chat panel is above it. */
@@ -77,7 +67,7 @@ function DetailsView({ env, report, skill, details, actions, chatTab, onBack }: 
   );
 }
 
-export function OriginView({ env, origin, tabId = null, chatTab, recheck, changes = 0, onBusy, hideEmpty = false }: Props) {
+export function OriginView({ env, origin, tabId, chatTab, recheck, changes = 0, onBusy, hideEmpty }: Props) {
   const announce = useAnnounce();
   const { state, probe, reload, trust } = useOriginReport({ env, origin, tabId, recheck, changes, onBusy });
   const [selected, setSelected] = useState<string | null>(null);

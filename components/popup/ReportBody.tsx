@@ -87,9 +87,12 @@ interface ListProps {
   onDetails: (skill: SkillReport) => void;
 }
 
-function SkillList({ report, origin, actions, chatTab, drawn, onDetails }: ListProps) {
+export function ReportBody({ report, access, origin, actions, chatTab, drawn, onDetails }: ListProps) {
+  if (report.state === 'skipped') return <Skipped report={report} access={access} />;
+  if (report.state === 'error') return <ProbeError report={report} />;
+  if (report.skills.length === 0) return <Empty report={report} />;
   return (
-    <>
+    <PinnedKeyOf report={report}>
       <p class="summary" data-testid="summary">
         {t('summary', report.summary.total, report.summary.usable, report.summary.approved)}
       </p>
@@ -98,18 +101,6 @@ function SkillList({ report, origin, actions, chatTab, drawn, onDetails }: ListP
           <SkillCard key={s.id} skill={s} origin={origin} actions={actions} chatTab={chatTab} onDetails={() => onDetails(s)} />
         ))}
       </ul>
-    </>
-  );
-}
-
-export function ReportBody(props: ListProps) {
-  const { report } = props;
-  if (report.state === 'skipped') return <Skipped report={report} access={props.access} />;
-  if (report.state === 'error') return <ProbeError report={report} />;
-  if (report.skills.length === 0) return <Empty report={report} />;
-  return (
-    <PinnedKeyOf report={report}>
-      <SkillList {...props} />
     </PinnedKeyOf>
   );
 }

@@ -14,16 +14,21 @@ export const CARD_LINES = 3;
 /** Places listed under one line of the card (the details list them all). */
 const CARD_PLACES = 5;
 
-function KindLine({ group }: { group: KindGroup }) {
+/** One line per kind, each opening to its places. */
+function KindLines({ groups }: { groups: KindGroup[] }) {
   return (
-    <li class={`finding-line finding-${group.severity}`} data-kind={group.kind} data-severity={group.severity}>
-      <details>
-        <summary>
-          <SeverityBadge severity={group.severity} /> <span class="finding-words">{kindWords(group.kind)}</span> <span class="hint">· {placesWords(group.findings.length)}</span>
-        </summary>
-        <FindingPlaces findings={group.findings} max={CARD_PLACES} />
-      </details>
-    </li>
+    <ul class="finding-lines">
+      {groups.map((group) => (
+        <li key={group.kind} class={`finding-line finding-${group.severity}`} data-kind={group.kind} data-severity={group.severity}>
+          <details>
+            <summary>
+              <SeverityBadge severity={group.severity} /> <span class="finding-words">{kindWords(group.kind)}</span> <span class="hint">· {placesWords(group.findings.length)}</span>
+            </summary>
+            <FindingPlaces findings={group.findings} max={CARD_PLACES} />
+          </details>
+        </li>
+      ))}
+    </ul>
   );
 }
 
@@ -36,19 +41,11 @@ export function CardFindings({ skill }: { skill: SkillReport }) {
   const rest = groups.slice(shown.length);
   return (
     <div class="card-findings" role="group" aria-label={t('findings_card_label')} data-testid="card-findings">
-      <ul class="finding-lines">
-        {shown.map((g) => (
-          <KindLine key={g.kind} group={g} />
-        ))}
-      </ul>
+      <KindLines groups={shown} />
       {rest.length > 0 && (
         <details class="findings-more" data-testid="findings-more">
           <summary>{tn('findings_more', rest.length)}</summary>
-          <ul class="finding-lines">
-            {rest.map((g) => (
-              <KindLine key={g.kind} group={g} />
-            ))}
-          </ul>
+          <KindLines groups={rest} />
         </details>
       )}
       {skill.review?.truncated && <p class="hint">{t('findings_truncated')}</p>}
