@@ -17,12 +17,6 @@ import { useLive } from '../shared/use-list';
 import { useChanges } from '../shared/state-changes';
 import { Loading } from '../shared/Placeholders';
 
-interface Props {
-  env: PopupEnv;
-  /** Null while the target is being resolved. */
-  target: PopupTarget | null;
-}
-
 /** "All my skills": opens the library beside the page, then closes the popup (its list is there now). */
 function AllSkillsButton({ open }: { open: () => Promise<void> }) {
   const announce = useAnnounce();
@@ -43,7 +37,8 @@ function AllSkillsButton({ open }: { open: () => Promise<void> }) {
   );
 }
 
-export function Popup({ env, target }: Props) {
+/** `target`: null while it is being resolved. */
+export function Popup({ env, target }: { env: PopupEnv; target: PopupTarget | null }) {
   const [recheck, setRecheck] = useState(0);
   const [busy, setBusy] = useState(false);
   const [chatTab, setChatTab] = useState<ChatTab | null>(null);
