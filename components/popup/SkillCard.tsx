@@ -27,10 +27,8 @@ export function ApprovalLine({ skill }: { skill: SkillReport }) {
   if (a.state === 'approved' && a.approval) {
     return <p class="approval approval-on">{t('approval_on', formatDate(a.approval.approvedAt))}</p>;
   }
-  if (a.state === 'suspended' && a.code === 'approval-files-unbound') {
-    return <p class="approval approval-suspended">{t('approval_files_unbound')}</p>;
-  }
   if (a.state === 'suspended') {
+    if (a.code === 'approval-files-unbound') return <p class="approval approval-suspended">{t('approval_files_unbound')}</p>;
     const why = a.suspendedBecause ? statusLabel(a.suspendedBecause) : t('unknown');
     return <p class="approval approval-suspended">{t('approval_suspended', why)}</p>;
   }
