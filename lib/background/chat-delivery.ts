@@ -40,16 +40,13 @@ export function notAChatMessage(url: string | null, expected: string | null): st
   return expected === null ? t('chat_tab_moved', now) : t('chat_tab_moved_from', now, expected);
 }
 
+type ChatTargetResult = { ok: true; origin: string } | { ok: false; message: string };
+
 /**
  * Whether the frame shows a chat site right now (`expectedOrigin` when given): its origin, or the
  * sentence saying why it gets nothing. The hand-off gate asks it just before a delivery.
  */
-export async function chatTarget(
-  platform: Pick<HandOffPlatform, 'frameUrl'>,
-  chatSites: readonly string[],
-  target: FrameTarget,
-  expectedOrigin: string | null,
-): Promise<{ ok: true; origin: string } | { ok: false; message: string }> {
+export async function chatTarget(platform: Pick<HandOffPlatform, 'frameUrl'>, chatSites: readonly string[], target: FrameTarget, expectedOrigin: string | null): Promise<ChatTargetResult> {
   const url = await platform.frameUrl(target).catch(() => null);
   const origin = chatSiteOrigin(url, chatSites);
   if (origin === null || (expectedOrigin !== null && origin !== expectedOrigin)) return { ok: false, message: notAChatMessage(url, expectedOrigin) };

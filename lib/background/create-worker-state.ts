@@ -2,13 +2,14 @@
 // browser events (events.ts): the store and the private windows' memory store, the settings and
 // the policy with their caches, the probe scheduler, the menus, and when trust state or settings
 // last changed here.
+import { httpOrigin } from '../origin';
 import { probeOrigin } from '../probe/probe-origin';
 import { skippedReport } from '../report/skipped-report';
 import { menuModel } from './menus';
 import { createPrivateStore } from '../store/private-store';
 import type { TrustStore } from '../store/store-api';
 import { approvedView, maybeNotify } from './after-report';
-import { verdictBadges } from './badge';
+import { showBadge, verdictBadges } from './badge';
 import type { BackgroundDeps } from './deps';
 import { policyCache } from './policy-cache';
 import { isPrivateRequest } from './private-request';
@@ -18,12 +19,44 @@ import { settingsCache } from './settings-cache';
 import { approvedList } from './approved-list';
 import { DesktopSyncer } from './desktop-sync';
 import { changeMarker, stateAnnouncer } from './state-change';
-import { refreshBadges } from './badge-refresh';
-import { storeOnce } from './store-once';
 import { keepReportSoon } from './kept-report';
 import type { WorkerState } from './worker-state';
 
 export type { WorkerState } from './worker-state';
+
+/**
+ * The trust store, opened once per worker. After a failed open (a blocked upgrade, a storage
+ * error) the next call tries again instead of keeping the failure.
+ */
+function storeOnce(open: () => Promise<TrustStore>): () => Promise<TrustStore> {
+  let opening: Promise<TrustStore> | null = null;
+  return () => {
+    opening ??= open().catch((e: unknown) => {
+      opening = null;
+      throw e;
+    });
+    return opening;
+  };
+}
+
+/**
+ * After a change of trust state or settings, from any page (PRODUCT.md §5), the
+ * badge of every open tab shows what is stored now: "not checked" when the settings exclude the
+ * site, else its stored report. A tab whose origin is being probed is left to that probe, which
+ * sets the badge when it ends (an approval, an import, a key decision probe the origins they touch).
+ */
+async function refreshBadges(worker: WorkerState): Promise<void> {
+  // Under a policy not known yet the gate decides nothing; the badges stay until it is.
+  if ((await worker.policy()) === null) return;
+  const tabs = await worker.platform.listTabs();
+  for (const tab of tabs) {
+    const origin = tab.url ? httpOrigin(tab.url) : null;
+    if (!tab.url || !origin || worker.probes.inFlight(origin, tab.incognito)) continue;
+    const decision = await worker.probes.check('navigation', tab.url, { kind: 'tab', incognito: tab.incognito });
+    // A private tab shows the private windows' report (lib/store/private-store.ts).
+    await showBadge(worker.platform, tab.id, decision.probe ? { report: await worker.currentReport(origin, decision.private) } : { notChecked: decision.reason });
+  }
+}
 
 export function createWorkerState(deps: BackgroundDeps): WorkerState {
   const { platform, clock } = deps;
