@@ -4,7 +4,6 @@
 // a tab's report, a tab that was not checked, every tab of an origin after a probe.
 import { t, type MessageKey } from '../i18n';
 import { httpOrigin } from '../origin';
-import type { BackgroundPlatform } from './deps';
 import type { GateReason } from './probe-gate';
 import { WARNING_STATUSES, type OriginReport } from '../types';
 
@@ -54,7 +53,10 @@ export function badgeFor(report: OriginReport | null): Badge {
 }
 
 /** What writes a badge: the platform's setBadge and its open tabs. */
-type BadgeWriter = Pick<BackgroundPlatform, 'setBadge' | 'listTabs'>;
+export interface BadgeWriter {
+  setBadge(tabId: number, badge: Badge): Promise<void>;
+  listTabs(): Promise<{ id: number; url: string | null; incognito: boolean }[]>;
+}
 
 /** One tab's badge: its origin's report, or "not checked" and why. Never throws. */
 export async function showBadge(platform: BadgeWriter, tabId: number, of: { report: OriginReport | null } | { notChecked: string | null }): Promise<void> {

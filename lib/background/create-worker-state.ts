@@ -85,7 +85,7 @@ export function createWorkerState(deps: BackgroundDeps): WorkerState {
     clock,
     policy: policy.get,
     settings: () => settings.effective(),
-    privateRequest: (origin, tabId, sender) => worker.privateRequest(origin, tabId, sender),
+    privateRequest: (origin, tabId, sender) => worker.isPrivate(origin, sender, tabId),
     mayRead: (origin) => access.mayRead(origin),
     run: async (origin, opts) => {
       // The gate let this probe through with a known policy; one forgotten since (managed storage
@@ -123,7 +123,15 @@ export function createWorkerState(deps: BackgroundDeps): WorkerState {
     store,
     privateStore,
     storeOf,
-    isPrivate: async (origin, sender, tabId) => (sender === null ? false : worker.privateRequest(origin, tabId, sender)),
+    async isPrivate(origin, sender, tabId) {
+      if (sender === null) return false;
+      try {
+        return isPrivateRequest(await platform.listTabs(), origin, tabId, sender);
+      } catch {
+        // Tabs that cannot be listed: the origin is treated as private (nothing of it is kept).
+        return true;
+      }
+    },
     policy: policy.get,
     forgetPolicy: policy.forget,
     policyProblem: policy.problem,
@@ -150,14 +158,6 @@ export function createWorkerState(deps: BackgroundDeps): WorkerState {
     },
     // Menus are a convenience; a failure here must not break probing.
     refreshMenusSafe: () => worker.refreshMenus().catch(() => undefined),
-    async privateRequest(origin, tabId, sender) {
-      try {
-        return isPrivateRequest(await platform.listTabs(), origin, tabId, sender);
-      } catch {
-        // Tabs that cannot be listed: the origin is treated as private (nothing of it is kept).
-        return true;
-      }
-    },
     // Built now, reading the worker state only when it first runs (its own part of it is this field).
     desktop: new DesktopSyncer(platform, clock, () => worker),
   };

@@ -151,8 +151,7 @@ export class DesktopSyncer implements DesktopSync {
 
   /** The folders holding each skill, kept where a background started later finds them. */
   private async keepCopies(): Promise<void> {
-    const copies: Record<string, string[]> = {};
-    for (const s of this.heldSkills) copies[`${s.origin} ${s.url}`] = foldersHolding(s.agents);
+    const copies = Object.fromEntries(this.heldSkills.map((s) => [`${s.origin} ${s.url}`, foldersHolding(s.agents)]));
     await this.platform.setSession?.(DESKTOP_COPIES_KEY, copies).catch(() => undefined);
   }
 

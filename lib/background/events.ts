@@ -113,8 +113,7 @@ export function createEvents(worker: WorkerState): Events {
       }
       const item = parseInsertItemId(menuItemId);
       if (item === null || tab?.id === undefined) return false;
-      const result = await insertSkill(worker, { origin: item.origin, url: item.url, frame: { tabId: tab.id, frameId }, expectedOrigin: null }, sender);
-      return result.ok;
+      return (await insertSkill(worker, { origin: item.origin, url: item.url, frame: { tabId: tab.id, frameId }, expectedOrigin: null }, sender)).ok;
     },
     onNotificationClick(notificationId) {
       if (!notificationId.startsWith('skillpin-origin|')) return null;

@@ -31,7 +31,7 @@ import { lfNormalize } from '../verify/digest';
 import { sha256, toHex } from '../verify/sha256';
 import type { WorkerState } from './worker-state';
 import { chatTarget, type FrameTarget } from './chat-delivery';
-import { findSkill, handOff, no, type Refusal } from './opt-in-rules';
+import { findSkill, handOff, no, type Refusal, type Verdict } from './opt-in-rules';
 import type { SenderLike } from './sender';
 import { reportFor } from './skill-access';
 import { t } from '../i18n';
@@ -65,7 +65,7 @@ export interface Released {
   private: boolean;
 }
 
-export type ReleaseResult = ({ ok: true } & Released) | ({ ok: false } & Refusal);
+export type ReleaseResult = Verdict<Released>;
 
 /** The refusals in the browser's language (lib/i18n: the extension's i18n API answers in the worker too). */
 export const policyPendingMessage = (): string => t('err_policy_pending');
@@ -113,13 +113,13 @@ async function intact(stored: StoredSkill, approval: Approval): Promise<boolean>
   return toHex(await sha256(lfNormalize(stored.bytes))) === approval.digestLf && stored.digestLf === approval.digestLf;
 }
 
-async function checkTarget(worker: WorkerState, target: HandOffTarget, settings: Settings): Promise<{ ok: true; chatOrigin: string | null } | ({ ok: false } & Refusal)> {
+async function checkTarget(worker: WorkerState, target: HandOffTarget, settings: Settings): Promise<Verdict<{ chatOrigin: string | null }>> {
   if (target.kind === 'desktop') return settings.desktopMirror ? { ok: true, chatOrigin: null } : no('desktop-off', t('err_desktop_off'));
   if (target.kind !== 'chat') return { ok: true, chatOrigin: null };
   const chat = await chatTarget(worker.platform, settings.chatSites, target.frame, target.expectedOrigin);
   if (!chat.ok) return no('not-a-chat', chat.message);
   // A chat in a private window gets nothing unless the user allowed private windows.
-  if (!settings.probeInPrivate && (await worker.privateRequest(chat.origin, target.frame.tabId, {}))) return no('private-window', t('err_private'));
+  if (!settings.probeInPrivate && (await worker.isPrivate(chat.origin, {}, target.frame.tabId))) return no('private-window', t('err_private'));
   return { ok: true, chatOrigin: chat.origin };
 }
 

@@ -31,12 +31,10 @@ export async function contextFor(worker: WorkerState, origin: string, url: strin
   return { ok: true, context: await contextOf(worker, origin, url, r), name: r.skill.name };
 }
 
+type InsertRequest = { origin: string; url: string; frame: FrameTarget; expectedOrigin: string | null; quiet?: boolean };
+
 /** Inserts an approved skill into a chat frame; `expectedOrigin` is the chat site the popup offered (null: the frame's own). */
-export async function insertSkill(
-  worker: WorkerState,
-  req: { origin: string; url: string; frame: FrameTarget; expectedOrigin: string | null; quiet?: boolean },
-  sender: SenderLike | null,
-): Promise<InsertResult> {
+export async function insertSkill(worker: WorkerState, req: InsertRequest, sender: SenderLike | null): Promise<InsertResult> {
   const r = await release(worker, { origin: req.origin, url: req.url, sender, target: { kind: 'chat', frame: req.frame, expectedOrigin: req.expectedOrigin } });
   if (!r.ok) return { ok: false, method: 'none', message: r.message };
   return deliverToChat(worker.platform, req.frame, await contextOf(worker, req.origin, req.url, r), r.chatOrigin as string, req.quiet === true);

@@ -16,6 +16,9 @@ export interface Refusal {
   message: string;
 }
 
+/** A rule's answer: what it allows (`T`), or the refusal and why. */
+export type Verdict<T> = ({ ok: true } & T) | ({ ok: false } & Refusal);
+
 export const no = (error: string, message: string): { ok: false } & Refusal => ({ ok: false, error, message });
 
 export function findSkill(report: OriginReport | null, url: string): SkillReport | null {
@@ -35,11 +38,7 @@ export type ApproveRequest = Pick<Request<'skillpin:approve'>, 'digestLf' | 'fil
  * content-changed is decided only where the skill would otherwise verify (FORMATS.md §10),
  * so approving it after its diff is the re-approval PRODUCT.md §4 asks for.
  */
-export function approvalDecision(
-  skill: SkillReport | null,
-  req: ApproveRequest,
-  rules: PolicyRules = NO_RULES,
-): { ok: true; skill: SkillReport; url: string; status: SkillStatus } | ({ ok: false } & Refusal) {
+export function approvalDecision(skill: SkillReport | null, req: ApproveRequest, rules: PolicyRules = NO_RULES): Verdict<{ skill: SkillReport; url: string; status: SkillStatus }> {
   if (!skill || !skill.url) return no('unknown-skill', t('err_unknown_skill'));
   const reapproval = skill.status === 'content-changed';
   if (!isApprovable(skill.status) && !reapproval) return no('not-approvable', t('err_not_approvable', statusWords(skill.status)));
@@ -56,10 +55,7 @@ export function approvalDecision(
 }
 
 /** Whether an approved skill may be handed on now: its approval and the block's signature state, or why not. */
-export function handOff(
-  skill: SkillReport | null,
-  rules: PolicyRules = NO_RULES,
-): { ok: true; skill: SkillReport; approval: Approval; signatureState: 'verified-signed' | 'verified' | 'unverified' } | ({ ok: false } & Refusal) {
+export function handOff(skill: SkillReport | null, rules: PolicyRules = NO_RULES): Verdict<{ skill: SkillReport; approval: Approval; signatureState: 'verified-signed' | 'verified' | 'unverified' }> {
   if (!skill) return no('unknown-skill', t('err_not_listed_any_more'));
   const approval = skill.approval.approval;
   if (skill.approval.state !== 'approved' || !approval) return no('not-approved', t('err_not_approved'));

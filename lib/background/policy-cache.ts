@@ -45,10 +45,6 @@ export interface PolicyCacheOptions {
 
 type Kept = { raw: unknown };
 
-function isKept(v: unknown): v is Kept {
-  return typeof v === 'object' && v !== null && 'raw' in v;
-}
-
 export function policyCache(source: PolicySource, opts: PolicyCacheOptions): PolicyCache {
   const waitMs = opts.waitMs ?? POLICY_WAIT_MS;
   const retryMs = opts.retryMs ?? POLICY_RETRY_MS;
@@ -93,7 +89,7 @@ export function policyCache(source: PolicySource, opts: PolicyCacheOptions): Pol
     keptRead ??= (async () => {
       try {
         const v = await source.getSession?.(POLICY_SESSION_KEY);
-        return isKept(v) ? parseManaged(v.raw) : null;
+        return typeof v === 'object' && v !== null && 'raw' in v ? parseManaged(v.raw) : null;
       } catch {
         return null;
       }

@@ -3,13 +3,11 @@
 // from the browser's own tab list, never from the request: the request only names which tab it
 // is about, and that tab counts only while it shows the origin asked for.
 import { httpOrigin } from '../origin';
+import type { BackgroundPlatform } from './deps';
 import type { SenderLike } from './sender';
 
-export interface TabFlag {
-  id: number;
-  url: string | null;
-  incognito: boolean;
-}
+/** An open tab with its private flag, as the browser lists them. */
+export type TabFlag = Awaited<ReturnType<BackgroundPlatform['listTabs']>>[number];
 
 /**
  * True when the request must be treated as coming from a private window:

@@ -144,8 +144,7 @@ export function createProbeGate(deps: ProbeGateDeps): ProbeGate {
       incognito: async () => {
         if (subject.kind === 'tab') return subject.incognito;
         if (subject.kind === 'background') return false;
-        const origin = new URL(target).origin;
-        return deps.privateRequest(origin, subject.tabId, subject.sender);
+        return deps.privateRequest(new URL(target).origin, subject.tabId, subject.sender);
       },
       mayRead: deps.mayRead,
     });

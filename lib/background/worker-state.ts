@@ -26,7 +26,12 @@ export interface WorkerState {
   privateStore: PrivateStore;
   /** The store a request or probe about a private window (`priv`) reads and writes. */
   storeOf(priv: boolean): Promise<TrustStore>;
-  /** Whether a request from an extension page or a menu is about a private window (privateRequest); false for the background's own. */
+  /**
+   * Whether a request from an extension page or a menu (or a hand-off to a chat tab) is about a
+   * private window, judged on the browser's tab list (private-request.ts); false for the
+   * background's own (`sender` null). When the tabs cannot be listed the answer is yes: a probe
+   * that should not happen costs more than a re-check that is refused.
+   */
   isPrivate(origin: string, sender: SenderLike | null, tabId?: number): Promise<boolean>;
   /** The organisation's policy; null while it is not known (then nothing is probed, approved or handed off). */
   policy(): Promise<ManagedPolicy | null>;
@@ -47,12 +52,6 @@ export interface WorkerState {
   refreshMenus(): Promise<void>;
   /** refreshMenus, a failure dropped (menus are a convenience). */
   refreshMenusSafe(): Promise<void>;
-  /**
-   * Whether a probe request is about a private window, judged on the browser's tab list
-   * (private-request.ts). When the tabs cannot be listed the answer is yes: a probe that
-   * should not happen costs more than a re-check that is refused.
-   */
-  privateRequest(origin: string, tabId: number | undefined, sender: SenderLike): Promise<boolean>;
   /** Tells open pages that settings or trust state changed, and sets every open tab's badge from what is stored now. */
   announce(kind: StateChangeKind): Promise<void>;
   /** The last change of trust state or settings made through this worker (its start, at first). */
