@@ -11,7 +11,7 @@ import type { TrustStore } from '../store/store-api';
 import { approvedView, maybeNotify } from './after-report';
 import { showBadge, verdictBadges } from './badge';
 import type { BackgroundDeps } from './deps';
-import { policyCache } from './policy-cache';
+import { policyCache, READY_POLICY_WAIT_MS } from './policy-cache';
 import { isPrivateRequest } from './private-request';
 import { createProbeGate } from './probe-gate';
 import { siteAccess } from './site-access';
@@ -21,8 +21,6 @@ import { DesktopSyncer } from './desktop-sync';
 import { changeMarker, stateAnnouncer } from './state-change';
 import { keepReportSoon } from './kept-report';
 import type { WorkerState } from './worker-state';
-
-export type { WorkerState } from './worker-state';
 
 /**
  * The trust store, opened once per worker. After a failed open (a blocked upgrade, a storage
@@ -135,7 +133,7 @@ export function createWorkerState(deps: BackgroundDeps): WorkerState {
     policy: policy.get,
     forgetPolicy: policy.forget,
     policyProblem: policy.problem,
-    policySettled: policy.settled,
+    policySettled: () => policy.settled(deps.readyPolicyWaitMs ?? READY_POLICY_WAIT_MS),
     settings,
     probes,
     access,

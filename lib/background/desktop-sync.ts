@@ -112,10 +112,6 @@ export class DesktopSyncer implements DesktopSync {
     return { status: await this.status() };
   }
 
-  async start(): Promise<void> {
-    this.changed({ force: true });
-  }
-
   private async linkChanged(state: LinkState): Promise<void> {
     if (state.kind !== 'working' && state.kind !== 'off') this.checkedAt = this.clock.now();
     if (state.kind === 'in-sync') {

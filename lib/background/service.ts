@@ -11,7 +11,6 @@ import type { BackgroundDeps, BackgroundService } from './deps';
 import { createDispatch } from './dispatch';
 import { createEvents } from './events';
 import { createHandlers } from './handlers';
-import { READY_POLICY_WAIT_MS } from './policy-cache';
 
 export type { BackgroundDeps, BackgroundPlatform, BackgroundService } from './deps';
 export { QUIET_REVISIT_MS, REVALIDATE_ALARM } from './events';
@@ -23,9 +22,9 @@ export function createBackgroundService(deps: BackgroundDeps): BackgroundService
     // READY_POLICY_WAIT_MS: then the gates refuse until it does).
     ready: worker
       .store()
-      .then(() => worker.policySettled(deps.readyPolicyWaitMs ?? READY_POLICY_WAIT_MS))
+      .then(() => worker.policySettled())
       // A worker that starts syncs the desktop mirror once (it may have stopped mid-run).
-      .then(() => worker.desktop.start()),
+      .then(() => worker.desktop.changed({ force: true })),
     handleMessage: createDispatch(worker, createHandlers(worker)),
     ...createEvents(worker),
     refreshMenus: () => worker.refreshMenus(),

@@ -39,8 +39,8 @@ export interface WorkerState {
   forgetPolicy(): void;
   /** Why the policy is not known, when it is not (for the pages). */
   policyProblem(): string | null;
-  /** Resolves once the policy is known, or after `maxMs`. */
-  policySettled(maxMs: number): Promise<void>;
+  /** Resolves once the policy is known, or after the readiness wait (deps.readyPolicyWaitMs, else READY_POLICY_WAIT_MS). */
+  policySettled(): Promise<void>;
   settings: SettingsCache;
   /** The one way to a probe (probe-gate.ts). */
   probes: ProbeGate;
@@ -77,6 +77,4 @@ export interface DesktopSync {
   check(): Promise<{ status: DesktopStatus }>;
   /** The agent folders holding this skill, as the program last said (null: it holds none of it). */
   copiesOf(origin: string, url: string): Promise<AgentId[] | null>;
-  /** The background started: sync. */
-  start(): Promise<void>;
 }

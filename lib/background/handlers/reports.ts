@@ -3,7 +3,6 @@ import { skippedReport } from '../../report/skipped-report';
 import { reportWithContextHeader } from '../../report/context-header';
 import { httpOrigin } from '../../origin';
 import type { WorkerState } from '../worker-state';
-import { READY_POLICY_WAIT_MS } from '../policy-cache';
 import { forgetKeptReport, keepReportSoon } from '../kept-report';
 import type { Slice } from './types';
 
@@ -20,7 +19,7 @@ export function reportHandlers(worker: WorkerState): Slice<'reports'> {
     'skillpin:ready': async () => {
       await worker.store();
       // Pages and tests that wait for readiness then meet a known policy whenever the browser gives one.
-      await worker.policySettled(worker.deps.readyPolicyWaitMs ?? READY_POLICY_WAIT_MS);
+      await worker.policySettled();
       return { ready: true, version: worker.deps.version };
     },
     'skillpin:report': async (req, sender) => {
