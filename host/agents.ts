@@ -2,7 +2,7 @@
 // skill's files exactly as approved plus `.skillpin.json`, the provenance. The host touches a
 // folder only when it wrote it: the provenance names a mirror record, and that record lists
 // the copy. Files the user changed or added in a copy are the user's: the host leaves them.
-import { existsSync, lstatSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, readFileSync, rmSync, type Stats } from 'node:fs';
 import { AGENT_HOME, DESKTOP_AGENTS, type DesktopAgentId } from '../lib/desktop/protocol/agents';
 import { basename, dirname, join } from 'node:path';
 import { AGENT_FOLDERS, AGENT_IDS, type AgentId, PROVENANCE_FILE } from '../lib/desktop/protocol/limits';
@@ -58,8 +58,7 @@ export type FolderState = { kind: 'absent' } | { kind: 'foreign' } | { kind: 'sk
 export function inspect(root: string, name: string): FolderState {
   const dir = join(root, name);
   try {
-    const st = lstatSync(dir);
-    if (!st.isDirectory()) return { kind: 'foreign' };
+    if (!lstatSync(dir).isDirectory()) return { kind: 'foreign' };
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'ENOENT' ? { kind: 'absent' } : { kind: 'foreign' };
   }
@@ -82,10 +81,16 @@ function listsFiles(digests: unknown): boolean {
   );
 }
 
-const listedFiles = (p: Provenance): Map<string, { sha256: string; size: number }> => new Map(p.digests.files.map((f) => [f.path, f]));
+type Digest = { sha256: string; size: number };
+type Listed = Map<string, Digest>;
+
+const listedFiles = (p: Provenance): Listed => new Map(p.digests.files.map((f) => [f.path, f]));
+
+/** The entry is a plain file with the listed size and SHA-256. */
+const matchesListed = (full: string, st: Stats, want: Digest | undefined): boolean => want !== undefined && st.isFile() && st.size === want.size && sha256Hex(readFileSync(full)) === want.sha256;
 
 /** Paths (relative, `/`) of every entry under `dir` that is not a plain file or folder, or not listed. */
-function changes(dir: string, listed: Map<string, { sha256: string; size: number }>): { unchanged: string[]; changed: string[] } {
+function changes(dir: string, listed: Listed): { unchanged: string[]; changed: string[] } {
   const unchanged: string[] = [];
   const changed: string[] = [];
   const walk = (rel: string): void => {
@@ -95,11 +100,7 @@ function changes(dir: string, listed: Map<string, { sha256: string; size: number
       const full = join(dir, ...path.split('/'));
       const st = lstatSync(full);
       if (st.isDirectory()) walk(path);
-      else {
-        const want = listed.get(path);
-        const same = st.isFile() && want !== undefined && st.size === want.size && sha256Hex(readFileSync(full)) === want.sha256;
-        (same ? unchanged : changed).push(path);
-      }
+      else (matchesListed(full, st, listed.get(path)) ? unchanged : changed).push(path);
     }
   };
   walk('');
@@ -138,10 +139,9 @@ export function removeCopy(root: string, name: string, provenance: Provenance): 
   return { kept: changed };
 }
 
-function fileMatches(full: string, want: { sha256: string; size: number } | undefined): boolean {
+function fileMatches(full: string, want: Digest | undefined): boolean {
   try {
-    const st = lstatSync(full);
-    return want !== undefined && st.isFile() && st.size === want.size && sha256Hex(readFileSync(full)) === want.sha256;
+    return matchesListed(full, lstatSync(full), want);
   } catch {
     return false;
   }

@@ -24,7 +24,8 @@ function syncDir(dir: string): void {
   }
 }
 
-function writeFlushed(path: string, bytes: Uint8Array, mode: number): void {
+/** Writes a new file (it must not exist yet) and flushes it to disk. */
+export function writeFlushed(path: string, bytes: Uint8Array, mode: number): void {
   const fd = openSync(path, 'wx', mode);
   try {
     let at = 0;

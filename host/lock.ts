@@ -8,9 +8,9 @@
 // process taken it over meanwhile, it is put back. Releasing removes the lock only while it still
 // holds this process's own token.
 import { randomBytes } from 'node:crypto';
-import { appendFileSync, closeSync, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, unlinkSync, writeSync } from 'node:fs';
+import { appendFileSync, linkSync, mkdirSync, readFileSync, renameSync, rmSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { namesIn } from './atomic';
+import { namesIn, writeFlushed } from './atomic';
 
 const WAIT_STEP_MS = 50;
 const WAIT_STEPS = 200;
@@ -42,13 +42,7 @@ const readOr = (file: string): string | null => {
 /** Writes `text` to a fresh temporary file beside the lock and links it to `file`: true when this made the lock. */
 function createWhole(file: string, text: string): boolean {
   const temp = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
-  const fd = openSync(temp, 'wx', 0o600);
-  try {
-    writeSync(fd, text);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
+  writeFlushed(temp, Buffer.from(text), 0o600);
   try {
     linkSync(temp, file);
     return true;
@@ -60,25 +54,32 @@ function createWhole(file: string, text: string): boolean {
   }
 }
 
-/** Takes over a lock whose process is gone: renamed aside, checked again, deleted, or put back when it changed hands. */
-function clearStale(file: string, seen: string): void {
-  const aside = `${file}.stale.${process.pid}.${randomBytes(6).toString('hex')}`;
+/** Renames the lock to a fresh name beside it (`kind` says why); null when there is none to move. */
+function setAside(file: string, kind: string): string | null {
+  const aside = `${file}.${kind}.${process.pid}.${randomBytes(6).toString('hex')}`;
   try {
     renameSync(file, aside);
+    return aside;
   } catch {
-    return;
+    return null;
   }
-  const moved = readOr(aside);
-  if (moved === seen) {
-    rmSync(aside, { force: true });
-    return;
-  }
-  // Another process took the lock between our read and our rename: give it back.
+}
+
+/** Links a lock set aside back into place, unless another one is there now. */
+function putBack(aside: string, file: string): void {
   try {
     linkSync(aside, file);
   } catch {
-    // A third one holds it now; the one we moved will find its lock gone at release and write nothing more.
+    // Another process holds a lock now; the one put aside finds its lock gone at release and writes nothing more.
   }
+}
+
+/** Takes over a lock whose process is gone: renamed aside, checked again, deleted, or put back when it changed hands. */
+function clearStale(file: string, seen: string): void {
+  const aside = setAside(file, 'stale');
+  if (aside === null) return;
+  // Another process took the lock between our read and our rename: give it back.
+  if (readOr(aside) !== seen) putBack(aside, file);
   rmSync(aside, { force: true });
 }
 
@@ -94,19 +95,9 @@ function tryTake(file: string, token: string): boolean {
 
 /** Removes the lock only while it holds our token. */
 function release(file: string, token: string): void {
-  const aside = `${file}.release.${process.pid}.${randomBytes(6).toString('hex')}`;
-  try {
-    renameSync(file, aside);
-  } catch {
-    return;
-  }
-  if (readOr(aside) !== token) {
-    try {
-      linkSync(aside, file);
-    } catch {
-      // Someone else holds a lock now.
-    }
-  }
+  const aside = setAside(file, 'release');
+  if (aside === null) return;
+  if (readOr(aside) !== token) putBack(aside, file);
   try {
     unlinkSync(aside);
   } catch {

@@ -27,11 +27,10 @@ interface Flags {
 
 function flags(args: string[]): Flags {
   const out: Flags = { chromeIds: [], chromeProfiles: [], overrides: {} };
-  for (let i = 0; i < args.length; i++) {
+  for (let i = 0; i < args.length; i += 2) {
     const name = args[i];
     const value = args[i + 1];
     if (value === undefined) throw new Error(`${name} needs a value.\n${USAGE}`);
-    i++;
     if (name === '--chrome-id') out.chromeIds.push(value);
     else if (name === '--chrome-profile') out.chromeProfiles.push(resolve(value));
     else if (name === '--home') out.overrides.home = resolve(value);
