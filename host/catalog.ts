@@ -2,12 +2,11 @@
 // consistent and whose files all match their approved digests right now, each under
 // `skill://<host label>/<name>/…`. A skill that fails any check is left out, with the reason kept
 // so that a direct request for it gets a clear error.
-import { createHash } from 'node:crypto';
 import { metadataIn } from '../lib/desktop/protocol/paths';
 import { skillRevision } from '../lib/desktop/protocol/revision';
 import { followsNameRule } from '../lib/parse/common';
 import { parseFrontmatter } from '../lib/parse/skill-md';
-import type { Mirror, MirrorRecord } from './mirror';
+import { type Mirror, type MirrorRecord, sha256Hex } from './mirror';
 import { grantsNeedingConfirmation } from './placement';
 
 export interface ServedSkill {
@@ -41,7 +40,7 @@ export function originLabel(origin: string): string {
 /** Where a served skill came from and how it was approved, as the MCP replies name it. */
 export const approvalOf = (r: MirrorRecord) => ({ origin: r.origin, url: r.url, verification: r.verification, keyFingerprint: r.keyFingerprint, approvedAt: new Date(r.approvedAt).toISOString() });
 
-const short = (text: string): string => createHash('sha256').update(text).digest('hex').slice(0, 8);
+const short = (text: string): string => sha256Hex(text).slice(0, 8);
 
 function frontmatterOf(bytes: Uint8Array): Record<string, unknown> | null {
   const fm = parseFrontmatter(bytes);

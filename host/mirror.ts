@@ -11,6 +11,9 @@ import type { SkillFacts, WireFile } from '../lib/desktop/protocol/wire';
 import { clearLeftovers, namesIn, OLD_PREFIX, readJson, writeFileAtomic, writeTreeAtomic } from './atomic';
 import { HOST_VERSION } from './version';
 
+/** SHA-256 in hex of the bytes, or of a string's UTF-8. */
+export const sha256Hex = (data: string | Uint8Array): string => createHash('sha256').update(data).digest('hex');
+
 export const RECORD_FILE = 'record.json';
 export const FILES_DIR = 'files';
 const KEY = /^[0-9a-f]{64}$/;
@@ -42,10 +45,7 @@ export interface MirrorRecord extends SkillFacts {
  * mirror it wrote), of the caller alone.
  */
 export function partitionOf(caller: string, profile: string | null = null): string {
-  return createHash('sha256')
-    .update(profile === null ? caller : `${caller}\n${profile}`)
-    .digest('hex')
-    .slice(0, 16);
+  return sha256Hex(profile === null ? caller : `${caller}\n${profile}`).slice(0, 16);
 }
 
 export const partitionOfRecord = (r: Pick<MirrorRecord, 'caller' | 'profile'>): string => partitionOf(r.caller, r.profile ?? null);
@@ -59,8 +59,6 @@ export const formerPartitions = (records: readonly MirrorRecord[]): string[] => 
  * sync (host/rejudge.ts).
  */
 const RULES_FILE = 'rules.json';
-
-export const sha256Hex = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
 
 function isRecord(value: unknown, key: string): value is MirrorRecord {
   if (typeof value !== 'object' || value === null) return false;
