@@ -107,12 +107,12 @@ function changes(dir: string, listed: Listed): { unchanged: string[]; changed: s
   return { unchanged, changed };
 }
 
-function removeEmptyDirs(dir: string, rel = ''): void {
-  for (const name of readdirSync(join(dir, rel))) {
-    const path = rel === '' ? name : `${rel}/${name}`;
-    if (lstatSync(join(dir, ...path.split('/'))).isDirectory()) removeEmptyDirs(dir, path);
+function removeEmptyDirs(dir: string): void {
+  for (const name of readdirSync(dir)) {
+    const full = join(dir, name);
+    if (lstatSync(full).isDirectory()) removeEmptyDirs(full);
   }
-  removeIfEmpty(join(dir, ...rel.split('/').filter(Boolean)));
+  removeIfEmpty(dir);
 }
 
 /**

@@ -18,7 +18,9 @@ const WAIT_STEPS = 200;
 /** Locks this process holds now (a nested withLock on the same mirror runs inside the outer hold). */
 const held = new Map<string, string>();
 
+/** A process with this id runs (an id that is no positive integer names none). */
 function alive(pid: number): boolean {
+  if (!Number.isSafeInteger(pid) || pid <= 0) return false;
   try {
     process.kill(pid, 0);
     return true;
@@ -88,7 +90,7 @@ function tryTake(file: string, token: string): boolean {
   const holder = readOr(file);
   if (holder === null) return false;
   const pid = Number.parseInt(holder.split(' ')[0] ?? '', 10);
-  if (Number.isSafeInteger(pid) && pid > 0 && alive(pid)) return false;
+  if (alive(pid)) return false;
   clearStale(file, holder);
   return false;
 }
@@ -109,7 +111,7 @@ function release(file: string, token: string): void {
 function clearLockLeftovers(mirrorRoot: string): void {
   for (const name of namesIn(mirrorRoot).filter((n) => n.startsWith('.lock.'))) {
     const pid = Number.parseInt(name.split('.').find((part) => /^\d+$/.test(part)) ?? '', 10);
-    if (pid === process.pid || (Number.isSafeInteger(pid) && pid > 0 && alive(pid))) continue;
+    if (pid === process.pid || alive(pid)) continue;
     rmSync(join(mirrorRoot, name), { force: true });
   }
 }
