@@ -56,9 +56,8 @@ function notServed(uri: string, mirror: Mirror): McpError {
 
 function findFile(mirror: Mirror, uri: string): { skill: ServedSkill; path: string } | null {
   for (const skill of buildCatalog(mirror).skills) {
-    if (!uri.startsWith(`${skill.root}/`)) continue;
     const path = uri.slice(skill.root.length + 1);
-    if (skill.record.files.some((f) => f.path === path)) return { skill, path };
+    if (uri.startsWith(`${skill.root}/`) && skill.record.files.some((f) => f.path === path)) return { skill, path };
   }
   return null;
 }
@@ -72,8 +71,7 @@ function directory(mirror: Mirror, uri: string): { uri: string; name: string; mi
     for (const f of skill.record.files) {
       if (!f.path.startsWith(prefix)) continue;
       const [head, ...rest] = f.path.slice(prefix.length).split('/') as [string, ...string[]];
-      const childUri = `${skill.root}/${prefix}${head}`;
-      children.set(head, { uri: childUri, name: head, mimeType: rest.length > 0 ? 'inode/directory' : mimeOf(head) });
+      children.set(head, { uri: `${skill.root}/${prefix}${head}`, name: head, mimeType: rest.length > 0 ? 'inode/directory' : mimeOf(head) });
     }
     if (prefix !== '' && children.size === 0) return null;
     return [...children.values()].sort((a, b) => (a.name < b.name ? -1 : 1));
