@@ -35,9 +35,7 @@ type Parsed<V> = { value: V; error: string | null };
 /** The entries of a list box, one a line, each once; the first line `parse` refuses is the error (`errKey`, with its number and text). */
 function parseLines(text: string, parse: (line: string) => string | null, errKey: 'err_site_line' | 'err_chat_site_line'): Parsed<string[]> {
   const list: string[] = [];
-  const lines = text.split(/\r?\n/);
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i] ?? '';
+  for (const [i, line] of text.split(/\r?\n/).entries()) {
     if (!line.trim()) continue;
     const entry = parse(line);
     if (entry === null) return { value: list, error: t(errKey, i + 1, line.trim()) };
@@ -48,11 +46,11 @@ function parseLines(text: string, parse: (line: string) => string | null, errKey
 
 const parseSiteList = (text: string) => parseLines(text, parseSiteEntry, 'err_site_line');
 
-/** One "Other chat sites" line: an http(s) origin (a trailing path is dropped), never a pattern. */
-export function parseChatSiteEntry(line: string): string | null {
-  // An http(s) URL always has a host (the URL parser refuses an empty one for these schemes).
-  return originOfEntry(line);
-}
+/**
+ * One "Other chat sites" line: an http(s) origin (a trailing path is dropped), never a pattern.
+ * An http(s) URL always has a host (the URL parser refuses an empty one for these schemes).
+ */
+export const parseChatSiteEntry: (line: string) => string | null = originOfEntry;
 
 function parseChatSites(text: string): Parsed<string[]> {
   const { value, error } = parseLines(text, parseChatSiteEntry, 'err_chat_site_line');
@@ -75,8 +73,7 @@ function parseJson(text: string): Parsed<unknown> {
 
 function parseReviewers(text: string): Parsed<ReviewerRegistry> {
   const { value, error } = parseJson(text);
-  if (error) return { value: {}, error };
-  if (value === undefined) return { value: {}, error: null };
+  if (error || value === undefined) return { value: {}, error };
   if (!isRecord(value)) return { value: {}, error: t('err_reviewers_shape') };
   const out: ReviewerRegistry = {};
   for (const [attester, entry] of Object.entries(value)) {
@@ -93,8 +90,7 @@ const SNAPSHOT_OPTIONAL = ['keyId', 'revisionPin', 'versionPin'] as const;
 
 function parseSnapshotKeys(text: string): Parsed<SnapshotKeyConfig[]> {
   const { value, error } = parseJson(text);
-  if (error) return { value: [], error };
-  if (value === undefined) return { value: [], error: null };
+  if (error || value === undefined) return { value: [], error };
   if (!Array.isArray(value)) return { value: [], error: t('err_snapshot_shape') };
   const out: SnapshotKeyConfig[] = [];
   for (let i = 0; i < value.length; i++) {
@@ -164,9 +160,7 @@ export function changedFields(form: SettingsForm, saved: SettingsForm): (keyof S
  * overwrite a newer value stored from elsewhere (the background merges, lib/messages/).
  */
 export function settingsChanges(form: SettingsForm, saved: SettingsForm, parsed: FormSettings): Partial<Settings> {
-  const out: Partial<Settings> = {};
-  for (const f of changedFields(form, saved)) (out as Record<string, unknown>)[f] = parsed[f];
-  return out;
+  return Object.fromEntries(changedFields(form, saved).map((f) => [f, parsed[f]])) as Partial<Settings>;
 }
 
 /** True when both forms show the same values. */

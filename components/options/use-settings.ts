@@ -18,15 +18,15 @@ import { afterSave, changedFields, fieldChange, fromForm, sameForm, settingsChan
 type Ready = { phase: 'ready'; form: SettingsForm; saved: SettingsForm; newer: SettingsForm | null };
 export type SettingsState = { phase: 'loading' } | { phase: 'error'; message: string } | Ready;
 
+const showing = (form: SettingsForm): Ready => ({ phase: 'ready', form, saved: form, newer: null });
+
 /** The form after learning the stored settings are `latest`: an untouched form shows them, an edited one keeps its edits. */
 function follow(prev: SettingsState, latest: SettingsForm): SettingsState {
-  if (prev.phase !== 'ready') return { phase: 'ready', form: latest, saved: latest, newer: null };
+  if (prev.phase !== 'ready') return showing(latest);
   if (sameForm(latest, prev.saved)) return prev.newer ? { ...prev, newer: null } : prev;
-  if (sameForm(prev.form, prev.saved)) return { phase: 'ready', form: latest, saved: latest, newer: null };
+  if (sameForm(prev.form, prev.saved)) return showing(latest);
   return { ...prev, newer: latest };
 }
-
-const showing = (form: SettingsForm): Ready => ({ phase: 'ready', form, saved: form, newer: null });
 
 /** The policy, or null when the background cannot say (the form then locks nothing; Save is still checked there). */
 const loadPolicy = (env: OptionsEnv): Promise<PolicySummary | null> => env.client.policyGet().catch(() => null);
