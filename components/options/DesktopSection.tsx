@@ -14,10 +14,6 @@ import { NATIVE_HOST_NAME } from '../../lib/desktop/protocol/limits';
 import type { OptionsEnv } from './env';
 import { type DesktopModel, useDesktop } from './use-desktop';
 
-function stateText(status: DesktopStatus): string {
-  return status.state === 'in-sync' ? t('desktop_state_in_sync', status.skills.length) : t(DESKTOP_STATES[status.state].label);
-}
-
 /** What the browser said, in the page's own words where the words are known; the browser's own sentence only for a lost connection. */
 function detailOf(status: DesktopStatus): string | null {
   if (status.state === 'host-absent') return t('desktop_detail_not_found', NATIVE_HOST_NAME);
@@ -55,7 +51,7 @@ function StatePanel({ model, status }: { model: DesktopModel; status: DesktopSta
   const detail = detailOf(status);
   return (
     <div class={`result ${TONE_BOX[tone]}`} role="status" data-testid="desktop-state" data-state={status.state} data-tone={tone}>
-      <p>{stateText(status)}</p>
+      <p>{good ? t('desktop_state_in_sync', status.skills.length) : t(DESKTOP_STATES[status.state].label)}</p>
       {detail && <p class="hint">{detail}</p>}
       {good && status.syncedAt !== null && <p class="hint">{t('desktop_synced_at', formatDate(status.syncedAt))}</p>}
       <Checked status={status} />

@@ -8,7 +8,7 @@ import type { DesktopAgentStatus, DesktopSkillStatus, DesktopStatus } from '../.
 import { NAME_MAX, display } from '../../lib/render/display';
 import { desktopAgentName } from '../shared/agent-names';
 import { agentName } from './use-desktop';
-import { agentsSeeing, type DesktopAgentId, foldersHolding } from '../../lib/desktop/protocol/agents';
+import { agentsSeeing, foldersHolding } from '../../lib/desktop/protocol/agents';
 
 const AGENT_STATE: Record<AgentState, MessageKey> = {
   written: 'desktop_agent_written',
@@ -25,21 +25,18 @@ function agentLine(a: DesktopAgentStatus): string {
   return t(AGENT_STATE[a.state], agentName(a.agent), a.folder ?? '');
 }
 
-/** The agents that read a folder holding this skill's copy. */
-function seenBy(skill: DesktopSkillStatus): DesktopAgentId[] {
-  return agentsSeeing(foldersHolding(skill.agents));
-}
-
 function SkillRow({ skill }: { skill: DesktopSkillStatus }) {
   const name = display(skill.name, NAME_MAX);
+  // The agents that read a folder holding this skill's copy.
+  const seenBy = agentsSeeing(foldersHolding(skill.agents));
   return (
     <li class="desktop-skill" data-skill-url={skill.url}>
       <strong>{name}</strong> <span class="hint">{t('desktop_skill_from', skill.origin)}</span>
       {skill.tools.length > 0 && <p class="hint">{t('desktop_skill_tools', skill.tools.join(', '))}</p>}
       {skill.scripts.length > 0 && <p class="hint">{t('desktop_skill_scripts', skill.scripts.slice(0, 10).join(', '))}</p>}
-      {seenBy(skill).length > 0 && (
+      {seenBy.length > 0 && (
         <p class="hint" data-testid="desktop-seen-by">
-          {t('desktop_skill_seen_by', seenBy(skill).map(desktopAgentName).join(', '))}
+          {t('desktop_skill_seen_by', seenBy.map(desktopAgentName).join(', '))}
         </p>
       )}
       <ul>

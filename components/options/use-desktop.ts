@@ -127,9 +127,7 @@ export function useDesktop(env: OptionsEnv, version: number) {
     /** The carrier page's URL (OptionsEnv.nativeCarrierUrl). */
     carrierUrl: env.nativeCarrierUrl,
     turnOn,
-    turnOff: async () => {
-      await change({ desktopMirror: false });
-    },
+    turnOff: () => change({ desktopMirror: false }),
     setAgent: async (agent: DesktopAgentId, on: boolean) => {
       const now = latest.current?.desktopAgents ?? [];
       await change({ desktopAgents: on ? [...now.filter((a) => a !== agent), agent] : now.filter((a) => a !== agent) });
