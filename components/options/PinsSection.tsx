@@ -5,10 +5,8 @@ import { errorText } from '../shared/format';
 import type { OptionsEnv } from './env';
 import { keyColumns, useConfirmedAction } from './KeyTable';
 import { listPlaceholder, PAGE_SIZE, PagedTableView, type CountText } from './PagedTable';
-import { pinMatches, type PinsPage } from '../../lib/lists/pins-page';
+import type { PinsPage } from '../../lib/lists/pins-page';
 import { OriginLink } from './OriginLink';
-
-export { pinMatches };
 
 type PinsState = { phase: 'loading' } | { phase: 'error'; message: string } | { phase: 'ready'; items: Pin[]; matching: number; total: number };
 

@@ -8,7 +8,7 @@ import { Options } from '../../../../components/options/Options';
 import { changedFields, fromForm, parseChatSiteEntry, parseSiteEntry, settingsChanges, toForm } from '../../../../components/options/settings-form';
 import { reportFilename } from '../../../../components/options/DiagnosticsSection';
 import { PAGE_SIZE } from '../../../../components/options/PagedTable';
-import { pinMatches } from '../../../../components/options/PinsSection';
+import { pinMatches } from '../../../../lib/lists/pins-page';
 import { approvalMatches } from '../../../../components/options/ApprovalsSection';
 import { withEarlyAnswers } from '../../../../components/shared/early';
 import { mergeSettings } from '../../../../lib/store/settings';
