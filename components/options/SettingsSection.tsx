@@ -29,7 +29,7 @@ function ChangedElsewhere({ onReload }: { onReload: () => void }) {
 }
 
 /** While an edit is not applied, leaving the page (reload, close, navigate) asks first. */
-export function useLeaveGuard(unsaved: boolean, target: Pick<Window, 'addEventListener' | 'removeEventListener'> = window): void {
+export function useLeaveGuard(unsaved: boolean): void {
   useEffect(() => {
     if (!unsaved) return;
     const guard = (e: BeforeUnloadEvent) => {
@@ -37,9 +37,9 @@ export function useLeaveGuard(unsaved: boolean, target: Pick<Window, 'addEventLi
       // Chrome before 119 asks only when returnValue is set.
       e.returnValue = '';
     };
-    target.addEventListener('beforeunload', guard as EventListener);
-    return () => target.removeEventListener('beforeunload', guard as EventListener);
-  }, [unsaved, target]);
+    window.addEventListener('beforeunload', guard);
+    return () => window.removeEventListener('beforeunload', guard);
+  }, [unsaved]);
 }
 
 function UnsavedBar({ fields, saving, onSave, onRevert }: { fields: (keyof SettingsForm)[]; saving: boolean; onSave: () => void; onRevert: () => void }) {

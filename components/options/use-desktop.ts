@@ -132,10 +132,7 @@ export function useDesktop(env: OptionsEnv, version: number) {
       const now = latest.current?.desktopAgents ?? [];
       await change({ desktopAgents: on ? [...now.filter((a) => a !== agent), agent] : now.filter((a) => a !== agent) });
     },
-    check: async () => {
-      await check();
-      await load();
-    },
+    check: () => check().then(load),
   };
 }
 
