@@ -14,6 +14,9 @@ import { NATIVE_HOST_NAME } from '../../lib/desktop/protocol/limits';
 import type { OptionsEnv } from './env';
 import { type DesktopModel, useDesktop } from './use-desktop';
 
+/** The browser found no program to start, or one it may not start: the install command is shown open. */
+const hostMissing = (status: DesktopStatus): boolean => status.state === 'host-absent' || status.state === 'forbidden';
+
 /** What the browser said, in the page's own words where the words are known; the browser's own sentence only for a lost connection. */
 function detailOf(status: DesktopStatus): string | null {
   if (status.state === 'host-absent') return t('desktop_detail_not_found', NATIVE_HOST_NAME);
@@ -24,11 +27,10 @@ function detailOf(status: DesktopStatus): string | null {
 /** What the last check asked, when, and (when the browser found nothing) where the browser looks. */
 function Checked({ status }: { status: DesktopStatus }) {
   if (status.checkedAt === null || status.state === 'off') return null;
-  const lost = status.state === 'host-absent' || status.state === 'forbidden';
   return (
     <div class="hint" data-testid="desktop-checked">
       <p>{t('desktop_checked_at', formatDate(status.checkedAt), NATIVE_HOST_NAME)}</p>
-      {lost && status.manifestPlaces.length > 0 && (
+      {hostMissing(status) && status.manifestPlaces.length > 0 && (
         <>
           <p>{t('desktop_looks_in')}</p>
           <ul data-testid="desktop-manifest-places">
@@ -46,7 +48,6 @@ function Checked({ status }: { status: DesktopStatus }) {
 
 function StatePanel({ model, status }: { model: DesktopModel; status: DesktopStatus }) {
   const good = status.state === 'in-sync';
-  const needsInstall = status.state === 'host-absent' || status.state === 'forbidden';
   const tone = DESKTOP_STATES[status.state].tone;
   const detail = detailOf(status);
   return (
@@ -63,7 +64,7 @@ function StatePanel({ model, status }: { model: DesktopModel; status: DesktopSta
         </div>
       )}
       {model.carrying && model.carrierUrl && <iframe hidden src={model.carrierUrl} title={t('desktop_carrier_title')} data-testid="desktop-carrier" />}
-      {needsInstall && <DesktopInstall command={status.installCommand} open />}
+      {hostMissing(status) && <DesktopInstall command={status.installCommand} open />}
       {status.state === 'outdated' && status.update && <DesktopUpdate update={status.update} version={status.hostVersion} />}
     </div>
   );
@@ -105,7 +106,7 @@ export function DesktopSection({ env, version = 0 }: { env: OptionsEnv; version?
           <DesktopSkills status={status} />
         </>
       )}
-      {status.state !== 'host-absent' && status.state !== 'forbidden' && status.installCommand !== '' && <DesktopInstall command={status.installCommand} open={false} />}
+      {!hostMissing(status) && status.installCommand !== '' && <DesktopInstall command={status.installCommand} open={false} />}
     </div>
   );
 }

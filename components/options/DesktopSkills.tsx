@@ -26,12 +26,11 @@ function agentLine(a: DesktopAgentStatus): string {
 }
 
 function SkillRow({ skill }: { skill: DesktopSkillStatus }) {
-  const name = display(skill.name, NAME_MAX);
   // The agents that read a folder holding this skill's copy.
   const seenBy = agentsSeeing(foldersHolding(skill.agents));
   return (
     <li class="desktop-skill" data-skill-url={skill.url}>
-      <strong>{name}</strong> <span class="hint">{t('desktop_skill_from', skill.origin)}</span>
+      <strong>{display(skill.name, NAME_MAX)}</strong> <span class="hint">{t('desktop_skill_from', skill.origin)}</span>
       {skill.tools.length > 0 && <p class="hint">{t('desktop_skill_tools', skill.tools.join(', '))}</p>}
       {skill.scripts.length > 0 && <p class="hint">{t('desktop_skill_scripts', skill.scripts.slice(0, 10).join(', '))}</p>}
       {seenBy.length > 0 && (

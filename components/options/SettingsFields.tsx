@@ -3,7 +3,7 @@
 import { t, type MessageKey } from '../../lib/i18n';
 import { tn, type PluralBase } from '../../lib/i18n/plural';
 import { ManagedNote } from './PolicyPanel';
-import type { CheckName, SettingsForm, TextName } from './settings-form';
+import { isRecord, type CheckName, type SettingsForm, type TextName } from './settings-form';
 
 /** Each field's label and help. */
 const WORDS: Record<keyof SettingsForm, { label: MessageKey; help: MessageKey }> = {
@@ -26,7 +26,7 @@ type JsonName = 'reviewers' | 'snapshotKeys';
 
 /** The settings written as JSON: a summary in words (of `count` entries, null when the JSON is unreadable), the JSON one click away, and its format. */
 const JSON_TEXTS: Record<JsonName, { summary: PluralBase; format: MessageKey; count: (value: unknown) => number | null }> = {
-  reviewers: { summary: 'set_reviewers_count', format: 'set_reviewers_format', count: (v) => (typeof v === 'object' && v !== null && !Array.isArray(v) ? Object.keys(v).length : null) },
+  reviewers: { summary: 'set_reviewers_count', format: 'set_reviewers_format', count: (v) => (isRecord(v) ? Object.keys(v).length : null) },
   snapshotKeys: { summary: 'set_snapshot_keys_count', format: 'set_snapshot_keys_format', count: (v) => (Array.isArray(v) ? v.length : null) },
 };
 

@@ -15,7 +15,6 @@ function describe(s: Shortcut): string {
 /** A button that opens the browser's shortcut page where it may be opened; the way there in words otherwise, or when it refuses. */
 function ChangeShortcuts({ open, browser }: { open: (() => Promise<void>) | undefined; browser: 'chrome' | 'firefox' }) {
   const [refused, setRefused] = useState<string | null>(null);
-  const how = browser === 'firefox' ? t('shortcuts_change_firefox') : t('shortcuts_change_chrome');
   return (
     <>
       {open && (
@@ -26,7 +25,7 @@ function ChangeShortcuts({ open, browser }: { open: (() => Promise<void>) | unde
         </div>
       )}
       {refused && <p class="error">{t('shortcuts_open_failed', refused)}</p>}
-      <p class="hint">{how}</p>
+      <p class="hint">{browser === 'firefox' ? t('shortcuts_change_firefox') : t('shortcuts_change_chrome')}</p>
     </>
   );
 }

@@ -58,7 +58,8 @@ function parseChatSites(text: string): Parsed<string[]> {
   return { value, error };
 }
 
-function isRecord(v: unknown): v is Record<string, unknown> {
+/** A JSON object (not an array, not null). */
+export function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
