@@ -51,10 +51,6 @@ export const MAX_FILES = 200;
 /** An XML (or HTML) tag: `<name …>`, `</name>` or `<name/>`. A lone `<` or `a < b` is not one. */
 const XML_TAG = /<\/?[A-Za-z][A-Za-z0-9_.:-]*(\s[^<>]*)?\/?>/;
 
-function problem(code: PreflightCode, message: string): PreflightProblem {
-  return { code, message };
-}
-
 /** Characters as people count them (code points, not UTF-16 units). */
 function length(s: string): number {
   return [...s].length;
@@ -68,24 +64,24 @@ function quoted(s: string, max = 60): string {
 function nameProblems(name: string): PreflightProblem[] {
   const out: PreflightProblem[] = [];
   const n = length(name);
-  if (n < 1 || n > MAX_NAME_LENGTH) out.push(problem('name-length', t('preflight_name_length', MAX_NAME_LENGTH, n)));
-  if (n > 0 && !/^[a-z0-9-]*$/.test(name)) out.push(problem('name-characters', t('preflight_name_characters', quoted(name))));
-  if (name.startsWith('-') || name.endsWith('-')) out.push(problem('name-edge-hyphen', t('preflight_name_edge_hyphen', quoted(name))));
-  if (name.includes('--')) out.push(problem('name-double-hyphen', t('preflight_name_double_hyphen', quoted(name))));
+  if (n < 1 || n > MAX_NAME_LENGTH) out.push({ code: 'name-length', message: t('preflight_name_length', MAX_NAME_LENGTH, n) });
+  if (n > 0 && !/^[a-z0-9-]*$/.test(name)) out.push({ code: 'name-characters', message: t('preflight_name_characters', quoted(name)) });
+  if (name.startsWith('-') || name.endsWith('-')) out.push({ code: 'name-edge-hyphen', message: t('preflight_name_edge_hyphen', quoted(name)) });
+  if (name.includes('--')) out.push({ code: 'name-double-hyphen', message: t('preflight_name_double_hyphen', quoted(name)) });
   // The export's folder and file are named after the skill: `con` passes the rules above.
-  if (reservedDeviceName(name) !== null) out.push(problem('name-reserved', t('preflight_name_reserved', quoted(name))));
+  if (reservedDeviceName(name) !== null) out.push({ code: 'name-reserved', message: t('preflight_name_reserved', quoted(name)) });
   return out;
 }
 
 function descriptionProblems(description: string): PreflightProblem[] {
   const out: PreflightProblem[] = [];
   const n = length(description);
-  if (description.trim() === '') out.push(problem('description-empty', t('preflight_description_empty')));
+  if (description.trim() === '') out.push({ code: 'description-empty', message: t('preflight_description_empty') });
   if (n > MAX_DESCRIPTION_LENGTH) {
-    out.push(problem('description-length', t('preflight_description_length', formatNumber(n), formatNumber(MAX_DESCRIPTION_LENGTH))));
+    out.push({ code: 'description-length', message: t('preflight_description_length', formatNumber(n), formatNumber(MAX_DESCRIPTION_LENGTH)) });
   }
   const tag = XML_TAG.exec(description);
-  if (tag) out.push(problem('description-xml', t('preflight_description_xml', quoted(tag[0], 40))));
+  if (tag) out.push({ code: 'description-xml', message: t('preflight_description_xml', quoted(tag[0], 40)) });
   return out;
 }
 
@@ -115,17 +111,17 @@ function portableSentences(paths: readonly string[]): PreflightProblem[] {
     if (f.code === 'path-trailing-dot-space') return quoted(f.path);
     return `${quoted(f.path)} (${f.code === 'path-control-character' ? f.detail : quoted(f.detail)})`;
   };
-  return [...portableProblems(paths)].map(([code, findings]) => problem(code, t(PORTABLE_MESSAGE[code], listed(findings.map(shown)))));
+  return [...portableProblems(paths)].map(([code, findings]) => ({ code, message: t(PORTABLE_MESSAGE[code], listed(findings.map(shown))) }));
 }
 
 function fileProblems(files: readonly ExportFile[]): PreflightProblem[] {
   const out: PreflightProblem[] = [];
   const total = files.length + 1;
-  if (total > MAX_FILES) out.push(problem('too-many-files', t('preflight_too_many_files', formatNumber(total), formatNumber(MAX_FILES))));
+  if (total > MAX_FILES) out.push({ code: 'too-many-files', message: t('preflight_too_many_files', formatNumber(total), formatNumber(MAX_FILES)) });
   const others = files.filter((f) => (f.path.split('/').pop() ?? '').toLowerCase() === ROOT_SKILL_MD.toLowerCase());
-  if (others.length > 0) out.push(problem('skill-md-duplicate', t('preflight_skill_md_duplicate', listed(others.map((f) => quoted(f.path))))));
+  if (others.length > 0) out.push({ code: 'skill-md-duplicate', message: t('preflight_skill_md_duplicate', listed(others.map((f) => quoted(f.path)))) });
   const outside = files.filter((f) => !staysInside(f.path));
-  if (outside.length > 0) out.push(problem('path-outside-folder', t('preflight_path_outside', quoted(outside[0]?.path ?? ''))));
+  if (outside.length > 0) out.push({ code: 'path-outside-folder', message: t('preflight_path_outside', quoted(outside[0]?.path ?? '')) });
   // Paths that stay inside the folder must also unpack on Windows and macOS.
   out.push(...portableSentences(files.filter((f) => staysInside(f.path)).map((f) => f.path)));
   return out;
@@ -143,16 +139,16 @@ export function preflight(skillMd: Uint8Array, files: readonly ExportFile[] = []
   const bom = skillMd[0] === 0xef && skillMd[1] === 0xbb && skillMd[2] === 0xbf;
   const fm = parseFrontmatter(skillMd);
   if (bom) {
-    problems.push(problem('frontmatter-missing', t('preflight_frontmatter_bom')));
+    problems.push({ code: 'frontmatter-missing', message: t('preflight_frontmatter_bom') });
   } else if (fm.data === null) {
     const missing = fm.diagnostics.some((d) => d.code === 'frontmatter-missing');
     const why = fm.diagnostics[0]?.message.replace(/\.$/, '') ?? t('preflight_frontmatter_not_mapping');
-    problems.push(missing ? problem('frontmatter-missing', t('preflight_frontmatter_missing')) : problem('frontmatter-unreadable', t('preflight_frontmatter_unreadable', why)));
+    problems.push(missing ? { code: 'frontmatter-missing', message: t('preflight_frontmatter_missing') } : { code: 'frontmatter-unreadable', message: t('preflight_frontmatter_unreadable', why) });
   }
   if (fm.data !== null) {
-    if (fm.name === null) problems.push(problem('name-missing', t('preflight_name_missing')));
+    if (fm.name === null) problems.push({ code: 'name-missing', message: t('preflight_name_missing') });
     else problems.push(...nameProblems(fm.name));
-    if (fm.description === null) problems.push(problem('description-missing', t('preflight_description_missing')));
+    if (fm.description === null) problems.push({ code: 'description-missing', message: t('preflight_description_missing') });
     else problems.push(...descriptionProblems(fm.description));
   }
   problems.push(...fileProblems(files));

@@ -8,16 +8,12 @@ import { cached, catalogueLanguage, formatNumber } from './format';
 /** The base names of the counted messages: every key `<base>_other` in the catalogue. */
 export type PluralBase = { [K in MessageKey]: K extends `${infer B}_other` ? B : never }[MessageKey];
 
-/** Whether the catalogue has the key (its English fallback included). */
-function has(key: string): key is MessageKey {
-  return t(key as MessageKey) !== key;
-}
-
 /** The catalogue key for `n` of `base` in the catalogue's language: `<base>_<category>`, else `<base>_other`. */
 export function pluralKey(base: PluralBase, n: number): MessageKey {
   const category = cached('plural', (l) => new Intl.PluralRules(l), catalogueLanguage()).select(n);
-  const key = `${base}_${category}`;
-  return has(key) ? key : (`${base}_other` as MessageKey);
+  const key = `${base}_${category}` as MessageKey;
+  // t() answers a key the catalogue (its English fallback included) does not have with the key itself.
+  return t(key) !== key ? key : (`${base}_other` as MessageKey);
 }
 
 /** `n` of something, in words: "1 approval", "3 approvals"; `subs` follow the count. */

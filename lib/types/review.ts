@@ -14,51 +14,58 @@ export type FindingSeverity = 'acts' | 'can-act' | 'look';
 /** Severities from most to least serious: findings are listed in this order. */
 export const SEVERITY_ORDER: readonly FindingSeverity[] = ['acts', 'can-act', 'look'];
 
-export type FindingKind =
+/**
+ * Every kind of finding, with its words in the catalogue (lib/i18n/finding.ts, where a type check
+ * keeps each one a message key): the sentence that says what a skill with such a finding can do.
+ */
+export const FINDING_KINDS = {
   /** `` !`command` `` expansion: runs as soon as the skill is loaded. */
-  | 'load-command'
+  'load-command': 'finding_load_command',
   /** Frontmatter `hooks`: the harness runs them on tool use. */
-  | 'hooks'
+  hooks: 'finding_hooks',
   /** Frontmatter that grants tools or connects servers (`allowed-tools`, `mcp-servers`, …). */
-  | 'tool-grant'
+  'tool-grant': 'finding_tool_grant',
   /** A SKILL.md that starts a frontmatter block Skillpin cannot read: taken as granting tools (fail closed). */
-  | 'unreadable-frontmatter'
+  'unreadable-frontmatter': 'finding_unreadable_frontmatter',
   /** A script or executable, by content (shebang, ELF / Mach-O / PE) or by name. */
-  | 'executable'
+  executable: 'finding_executable',
   /** A package manifest with lifecycle scripts (npm `postinstall`…, `setup.py`, build hooks). */
-  | 'install-script'
+  'install-script': 'finding_install_script',
   /** A file tools run by themselves (`conftest.py`, `.envrc`, `Makefile`, editor tasks, git hooks). */
-  | 'auto-run-file'
+  'auto-run-file': 'finding_auto_run_file',
   /** Version-control or tool metadata (`.git`, `.hg`, `.svn`, `.jj`): never written to an agent folder. */
-  | 'tool-metadata'
+  'tool-metadata': 'finding_tool_metadata',
   /** Another dot-file or dot-folder (`.vscode/`, `.npmrc`, `.github/`…): tools may read and act on it. */
-  | 'dot-file'
+  'dot-file': 'finding_dot_file',
   /** A file that is not plainly inert (source code, unknown binary): something may run it. */
-  | 'code-file'
+  'code-file': 'finding_code_file',
   /** A download piped or handed to a shell or interpreter. */
-  | 'remote-code'
+  'remote-code': 'finding_remote_code',
   /** Writes to agent memory or configuration, shell start-up files, crontab, authorized_keys. */
-  | 'persistence'
+  persistence: 'finding_persistence',
   /** Reads of private keys, `~/.ssh`, `.env`, cloud credentials, browser profiles. */
-  | 'secrets'
+  secrets: 'finding_secrets',
   /** Uploads or requests that carry file contents or the environment out. */
-  | 'sends-data'
+  'sends-data': 'finding_sends_data',
   /** `sudo`, set-uid bits, shutdown / reboot. */
-  | 'privilege'
+  privilege: 'finding_privilege',
   /** Invisible or bidirectional characters, HTML comments, markdown that hides text, in any text file. */
-  | 'hidden-text'
+  'hidden-text': 'finding_hidden_text',
   /** Text hidden in an image: PNG text chunks, JPEG comments and metadata, SVG text and scripts. */
-  | 'hidden-in-image'
+  'hidden-in-image': 'finding_hidden_in_image',
   /** A markdown image or link whose address carries the conversation (or asks the agent to fill it in). */
-  | 'chat-exfiltration'
+  'chat-exfiltration': 'finding_chat_exfiltration',
   /** Tells the agent to use the user's connected apps (mail, files, code hosts, calendars). */
-  | 'connected-apps'
+  'connected-apps': 'finding_connected_apps',
   /** Tells the agent to write the assistant's memory. */
-  | 'assistant-memory'
+  'assistant-memory': 'finding_assistant_memory',
   /** Concealment: "do not mention this skill", "ignore earlier instructions". */
-  | 'concealment'
+  concealment: 'finding_concealment',
   /** A description written to make the skill trigger on every task. */
-  | 'broad-trigger';
+  'broad-trigger': 'finding_broad_trigger',
+} as const;
+
+export type FindingKind = keyof typeof FINDING_KINDS;
 
 export interface Finding {
   kind: FindingKind;
