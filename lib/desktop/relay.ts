@@ -7,7 +7,7 @@
 //
 // The worker accepts a carrier only from the extension's own pages (entrypoints/background/native.ts);
 // the carrier passes bytes and takes no decision: what is sent is planned in the worker as before.
-import type { NativePort } from './link';
+import type { LinkDeps, NativePort } from './link';
 
 /** The runtime port's name. */
 export const RELAY_PORT = 'skillpin:native-relay';
@@ -106,11 +106,8 @@ export class Carrier {
   }
 }
 
-export interface CarrierDeps {
-  connectNative(name: string): NativePort;
-  /** Why a native port closed, as this page's browser says. */
-  disconnectReason(port: NativePort): string | null;
-}
+/** What the page needs of its browser: the link's own ways to open a native port and to read why one closed. */
+export type CarrierDeps = Pick<LinkDeps, 'connectNative' | 'disconnectReason'>;
 
 /**
  * The page's side: opens the native ports the worker asks for and passes their messages both ways.
