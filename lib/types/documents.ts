@@ -47,6 +47,9 @@ export interface DocumentRow {
   insteadOf: { kind: DocumentKind; setting: 'legacyIndex' } | null;
 }
 
+/** The listing fields of a row that lists no skills. */
+const NOT_LISTING = { rank: null, statesType: false, insteadOf: null } as const;
+
 /**
  * Every kind of document, one row each, in the order the discover phase asks for them: a kind with
  * no row, or a row of no kind, does not compile. Adding a discovery source is one row here (and its
@@ -97,9 +100,7 @@ export const DOCUMENTS = {
     sniff: 'text',
     label: 'doc_signing_key',
     title: 'signing-key.pub',
-    rank: null,
-    statesType: false,
-    insteadOf: null,
+    ...NOT_LISTING,
   },
   attestations: {
     role: 'document',
@@ -109,9 +110,7 @@ export const DOCUMENTS = {
     sniff: 'json',
     label: 'doc_attestations',
     title: 'attestations.json',
-    rank: null,
-    statesType: false,
-    insteadOf: null,
+    ...NOT_LISTING,
   },
   'skill-md': {
     role: 'artifact',
@@ -121,9 +120,7 @@ export const DOCUMENTS = {
     sniff: 'text',
     label: 'doc_skill_md',
     title: 'SKILL.md',
-    rank: null,
-    statesType: false,
-    insteadOf: null,
+    ...NOT_LISTING,
   },
   archive: {
     role: 'artifact',
@@ -133,9 +130,7 @@ export const DOCUMENTS = {
     sniff: 'text',
     label: 'doc_archive',
     title: 'the archive',
-    rank: null,
-    statesType: false,
-    insteadOf: null,
+    ...NOT_LISTING,
   },
 } as const satisfies Record<DocumentKind, DocumentRow>;
 
