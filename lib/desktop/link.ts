@@ -206,14 +206,12 @@ export class DesktopLink {
     const synced = await this.request(plan.sync);
     if (synced.type !== 'synced') throw new Error('The host did not answer the sync.');
     const summary: MirrorSummary = { held: 0, stored: [], removed: synced.removed, agents: [...synced.agents], refused: [...plan.refused] };
-    let notStored = 0;
     for (const ref of synced.missing) {
       const skill = [...plan.skills.values()].find((s) => s.ref.origin === ref.origin && s.ref.url === ref.url);
       if (skill === undefined) continue;
       const built = putMessage(skill, this.nextId++);
       if (!built.ok) {
         summary.refused.push({ ref, message: built.message });
-        notStored++;
         continue;
       }
       const stored = await this.send(built.message);
@@ -222,10 +220,10 @@ export class DesktopLink {
         summary.agents.push(...stored.agents);
       } else {
         summary.refused.push({ ref, message: stored.type === 'error' ? stored.message : 'The host did not store the skill.' });
-        notStored++;
       }
     }
-    summary.held = plan.skills.size - notStored;
+    // Held: every planned skill but those refused here (the list began with the plan's own refusals).
+    summary.held = plan.skills.size - (summary.refused.length - plan.refused.length);
     return summary;
   }
 
