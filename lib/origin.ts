@@ -13,15 +13,20 @@ export function isHttpOrigin(v: unknown): v is string {
   return typeof v === 'string' && v.length <= 2048 && httpOrigin(v) === v;
 }
 
-/** The origin of an http(s) URL (any path), or null for anything else. */
-export function httpOrigin(url: unknown): string | null {
-  if (typeof url !== 'string' || url === '') return null;
+/** `text` parsed as an absolute URL, or null when it is none. */
+export function urlOf(text: string): URL | null {
   try {
-    const u = new URL(url);
-    return isHttpUrl(u) ? u.origin : null;
+    return new URL(text);
   } catch {
     return null;
   }
+}
+
+/** The origin of an http(s) URL (any path), or null for anything else. */
+export function httpOrigin(url: unknown): string | null {
+  if (typeof url !== 'string' || url === '') return null;
+  const u = urlOf(url);
+  return u !== null && isHttpUrl(u) ? u.origin : null;
 }
 
 /**
@@ -30,13 +35,8 @@ export function httpOrigin(url: unknown): string | null {
  * `bare`: then anything after the origin but a single '/' makes it no origin.
  */
 export function originOfEntry(text: string, opts: { bare?: boolean } = {}): string | null {
-  let u: URL;
-  try {
-    u = new URL(text.trim());
-  } catch {
-    return null;
-  }
-  if (!isHttpUrl(u) || u.username || u.password) return null;
+  const u = urlOf(text.trim());
+  if (u === null || !isHttpUrl(u) || u.username || u.password) return null;
   if (opts.bare && (u.pathname !== '/' || u.search || u.hash)) return null;
   return u.origin;
 }

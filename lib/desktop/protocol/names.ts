@@ -2,6 +2,7 @@
 // when it follows the Agent Skills rule, else a safe slug; a name another origin's skill already
 // holds gets the origin's host added, then a number.
 import { followsNameRule } from '../../parse/common';
+import { urlOf } from '../../origin';
 import { isWindowsReserved } from './paths';
 
 const MAX_NAME = 64;
@@ -33,12 +34,8 @@ export function baseFolderName(frontmatterName: string | null, displayName: stri
  * (each cut to 64 characters so it still follows the name rule).
  */
 export function folderCandidates(base: string, origin: string, count = 20): string[] {
-  let host = 'origin';
-  try {
-    host = slug(new URL(origin).host) || host;
-  } catch {
-    // An origin the protocol accepted always parses; keep the fallback anyway.
-  }
+  // An origin the protocol accepted always parses; `origin` stands in for a host anyway.
+  const host = slug(urlOf(origin)?.host ?? '') || 'origin';
   const out = [base];
   for (let n = 1; out.length < count; n++) {
     const tail = n === 1 ? `-${host}` : `-${host}-${n}`;

@@ -3,7 +3,7 @@
 // module, so a field is read the same way at both ends; nothing here touches I/O.
 import { isJsonObject } from '../../parse/common';
 import { FINGERPRINT, HEX64, lazy, parseInput, text, z } from '../../input';
-import { isHttpOrigin } from '../../origin';
+import { isHttpOrigin, isHttpUrl, urlOf } from '../../origin';
 import { type AgentId, isAgentId, MAX_BYTES_PER_SKILL, MAX_FILES_PER_SKILL, MAX_SKILLS_IN_SYNC, MAX_STRING_LENGTH, PROTOCOL_VERSION } from './limits';
 import { checkSkillPaths } from './paths';
 import { isDesktopAgentId } from './agents';
@@ -74,12 +74,8 @@ const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 export { isHttpOrigin };
 
 function isWebUrl(value: string): boolean {
-  try {
-    const u = new URL(value);
-    return (u.protocol === 'https:' || u.protocol === 'http:') && u.href === value;
-  } catch {
-    return false;
-  }
+  const u = urlOf(value);
+  return u !== null && isHttpUrl(u) && u.href === value;
 }
 
 /** The byte length a strict base64 string decodes to. */
