@@ -20,10 +20,6 @@ export type Announce = (message: string, tone?: AnnounceTone, options?: { action
 /** How long a message stays, in ms, by what it is. */
 export const MESSAGE_MS = { info: 6000, success: 6000, error: 15000, action: 12000 } as const;
 
-export function messageLifetime(tone: AnnounceTone, hasAction: boolean): number {
-  return hasAction ? Math.max(MESSAGE_MS.action, MESSAGE_MS[tone]) : MESSAGE_MS[tone];
-}
-
 const AnnounceContext = createContext<Announce>(() => undefined);
 
 export function useAnnounce(): Announce {
@@ -87,7 +83,9 @@ export function AnnouncerProvider({ children }: { children: ComponentChildren })
   // The lifetime starts again with each message, and waits while the user is on the message.
   useEffect(() => {
     if (!shown || held) return;
-    const timer = setTimeout(() => setShown((s) => (s?.n === shown.n ? null : s)), messageLifetime(shown.tone, shown.action !== null));
+    // A message with an action stays at least as long as MESSAGE_MS.action.
+    const lifetime = shown.action ? Math.max(MESSAGE_MS.action, MESSAGE_MS[shown.tone]) : MESSAGE_MS[shown.tone];
+    const timer = setTimeout(() => setShown((s) => (s?.n === shown.n ? null : s)), lifetime);
     return () => clearTimeout(timer);
   }, [shown, held]);
   const box = shown ? <MessageBox key={shown.n} shown={shown} onClose={close} onHold={setHeld} /> : null;

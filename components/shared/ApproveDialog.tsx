@@ -15,11 +15,6 @@ export type PendingConfirmation =
   /** Confirming what an approved skill can do. */
   | { kind: 'confirm'; skill: SkillReport; origin: string; findings: Finding[] };
 
-/** The files a kind of finding is in, each once, in the review's order. */
-function filesOf(findings: readonly Finding[]): string[] {
-  return [...new Set(findings.map((f) => f.file))];
-}
-
 function FindingsToConfirm({ findings, origin }: { findings: Finding[]; origin: string }) {
   return (
     <div class="confirm-reason confirm-findings" data-confirm="findings">
@@ -32,7 +27,8 @@ function FindingsToConfirm({ findings, origin }: { findings: Finding[]; origin: 
             <SeverityBadge severity={g.severity} /> {kindWords(g.kind)}
             <span class="confirm-files">
               {' — '}
-              {filesOf(g.findings).map((file, i) => (
+              {/* The files the kind is in, each once, in the review's order. */}
+              {[...new Set(g.findings.map((f) => f.file))].map((file, i) => (
                 <span key={file}>
                   {i > 0 && ', '}
                   <code>{file}</code>

@@ -39,15 +39,12 @@ export function Dialog({ title, children, confirmLabel, cancelLabel, danger, onC
     if (e.key !== 'Tab' || !box.current) return;
     const items = Array.from(box.current.querySelectorAll<HTMLElement>(FOCUSABLE));
     if (items.length === 0) return;
-    const first = items[0];
-    const last = items[items.length - 1];
+    // Tab past the last item, or Shift+Tab before the first, wraps to the other end.
+    const [edge, other] = e.shiftKey ? [items[0], items[items.length - 1]] : [items[items.length - 1], items[0]];
     const active = document.activeElement;
-    if (e.shiftKey && (active === first || !box.current.contains(active))) {
+    if (active === edge || !box.current.contains(active)) {
       e.preventDefault();
-      last?.focus();
-    } else if (!e.shiftKey && (active === last || !box.current.contains(active))) {
-      e.preventDefault();
-      first?.focus();
+      other?.focus();
     }
   }
 

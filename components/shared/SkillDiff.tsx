@@ -39,15 +39,12 @@ export function diffRows(oldText: string, newText: string, context = 3, maxEdits
   // A row is kept when it, or a row within `context` of it, is an edit.
   const keep = rows.map((_, i) => rows.slice(Math.max(0, i - context), i + context + 1).some((r) => r.kind !== 'same'));
   const out: DiffRow[] = [];
-  let skipped = 0;
-  rows.forEach((r, i) => {
-    if (keep[i]) {
-      if (skipped) out.push({ kind: 'skip', count: skipped });
-      skipped = 0;
-      out.push(r);
-    } else skipped++;
-  });
-  if (skipped) out.push({ kind: 'skip', count: skipped });
+  for (const [i, r] of rows.entries()) {
+    const last = out.at(-1);
+    if (keep[i]) out.push(r);
+    else if (last?.kind === 'skip') last.count++;
+    else out.push({ kind: 'skip', count: 1 });
+  }
   return out;
 }
 

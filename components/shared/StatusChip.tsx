@@ -7,7 +7,7 @@ import { useContext } from 'preact/hooks';
 import { t } from '../../lib/i18n';
 import type { OriginReport, SkillStatus } from '../../lib/types';
 import { formatDate } from './format';
-import { statusExplanation, statusLabel, statusTone, toneMark } from './status';
+import { statusExplanation, statusLabel, statusTone, TONE_MARK } from './status';
 
 /** The key pinned for the site the chips are about, when the page knows it. */
 const PinnedKey = createContext<{ firstSeen: number } | null>(null);
@@ -37,7 +37,7 @@ export function StatusChip({ status, code }: { status: SkillStatus; code?: strin
   return (
     <span class={`chip chip-${tone}`} title={title} data-status={status}>
       <span class="chip-mark" aria-hidden="true">
-        {toneMark(tone)}
+        {TONE_MARK[tone]}
       </span>
       {statusLabel(status)}
       <span class="visually-hidden"> ({title})</span>

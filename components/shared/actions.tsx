@@ -76,12 +76,9 @@ export function useSkillActions(env: ActionsEnv, origin: string, onChanged: () =
   async function copy(skillOrigin: string, url: string, name: string) {
     await run(async () => {
       const res = await env.client.skillContext(skillOrigin, url);
-      if (!res.ok && res.error === 'needs-confirmation') {
-        approvals.refusedUnconfirmed(skillOrigin, url, res.message);
-        return;
-      }
       if (!res.ok) {
-        announce(t('copy_failed', res.message), 'error');
+        if (res.error === 'needs-confirmation') approvals.refusedUnconfirmed(skillOrigin, url, res.message);
+        else announce(t('copy_failed', res.message), 'error');
         return;
       }
       const written = await env.clipboard(res.context);

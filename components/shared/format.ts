@@ -41,9 +41,8 @@ export function contextBreakdown(skill: Pick<SkillReport, 'contextSize' | 'token
 
 /** Date and time in the browser's language and time zone. */
 export function formatDate(ms: number | null | undefined): string {
-  if (ms === null || ms === undefined || !Number.isFinite(ms)) return t('unknown');
-  const d = new Date(ms);
-  if (Number.isNaN(d.getTime())) return t('unknown');
+  // Not a number, or no date (NaN, ±Infinity, beyond the range of Date).
+  if (typeof ms !== 'number' || Number.isNaN(new Date(ms).getTime())) return t('unknown');
   return formatDateTime(ms);
 }
 
@@ -59,9 +58,7 @@ export function fingerprintGroups(fp: string): { prefix: string; groups: string[
   const m = /^([A-Za-z0-9]+:)(.*)$/.exec(fp);
   const prefix = m?.[1] ?? '';
   const body = m?.[2] ?? fp;
-  const groups: string[] = [];
-  for (let i = 0; i < body.length; i += 4) groups.push(body.slice(i, i + 4));
-  return { prefix, groups };
+  return { prefix, groups: body.match(/.{1,4}/gs) ?? [] };
 }
 
 /** A URL's or origin's host with its port ("chatgpt.com"), as the address bar shows it; the text itself when it is no URL. */

@@ -4,10 +4,7 @@
 /** Standard base64 (what the background sends; runtime messages carry JSON) to bytes; null when malformed. */
 export function base64Bytes(b64: string): Uint8Array | null {
   try {
-    const bin = atob(b64);
-    const out = new Uint8Array(bin.length);
-    for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
-    return out;
+    return Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
   } catch {
     return null;
   }

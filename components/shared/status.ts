@@ -31,7 +31,8 @@ const STATUS: Record<SkillStatus, [MessageKey, Tone]> = {
   unsupported: ['explain_unsupported', 'neutral'],
 };
 
-const MARK: Record<Tone, string> = { good: '✓', proven: '≡', caution: '!', bad: '✕', neutral: '–' };
+/** Each tone's text marker. */
+export const TONE_MARK: Record<Tone, string> = { good: '✓', proven: '≡', caution: '!', bad: '✕', neutral: '–' };
 
 /** The colour class of an options page's result box by its tone: "Off" is neutral, not the green of success. */
 export const TONE_BOX: Record<Tone, string> = { good: 'result-ok', proven: 'result-info', neutral: 'result-info', caution: 'result-warn', bad: 'result-bad' };
@@ -45,10 +46,6 @@ export function statusExplanation(status: SkillStatus): string {
 
 export function statusTone(status: SkillStatus): Tone {
   return STATUS[status][1];
-}
-
-export function toneMark(tone: Tone): string {
-  return MARK[tone];
 }
 
 /** One state as every page shows it: its words and its tone (the tone gives the colour and the marker). */
@@ -95,7 +92,7 @@ export const SITE_ACCESS_STATES = {
 
 /** The words, tone and marker of a state from one of the tables above. */
 export function stateLook(row: StateRow): { words: string; tone: Tone; mark: string } {
-  return { words: t(row.label), tone: row.tone, mark: MARK[row.tone] };
+  return { words: t(row.label), tone: row.tone, mark: TONE_MARK[row.tone] };
 }
 
 /** Finer verdicts for the codes behind a status that the status's own sentence would not explain. */

@@ -78,8 +78,7 @@ export function withdrawer({ client, announce, exported, onChanged, confirms = a
         // The desktop program held it: the agents that saw it, and every MCP client, lose it too.
         if (res.desktopAgents !== undefined) parts.push(res.desktopAgents.length > 0 ? t('withdrawn_desktop_agents', res.desktopAgents.map(desktopAgentName).join(', ')) : t('withdrawn_desktop'));
         if (exported(a.origin, a.url)) parts.push(t('withdrawn_exported'));
-        const text = parts.join(' ');
-        announce(text, 'success', { action: { label: t('undo'), run: () => void restore(a) } });
+        announce(parts.join(' '), 'success', { action: { label: t('undo'), run: () => void restore(a) } });
       } else announce(t('withdraw_failed', res.message ?? res.error ?? t('error_unknown')), 'error');
     } catch (err) {
       announce(t('withdraw_failed', errorText(err)), 'error');
