@@ -14,10 +14,8 @@ export function originPieces(origin: string): string[] {
   const [hostPart = '', ...path] = rest.split('/');
   // An IPv6 literal ([::1]:8080) is one piece: its colons are no place for a break.
   const labels = hostPart.startsWith('[') ? [hostPart] : hostPart.split('.');
-  const pieces = scheme ? [scheme] : [];
-  for (const [i, label] of labels.entries()) pieces.push(i < labels.length - 1 ? `${label}.` : label);
-  for (const p of path) pieces.push(`/${p}`);
-  return pieces;
+  const hostPieces = labels.map((label, i) => (i < labels.length - 1 ? `${label}.` : label));
+  return [...(scheme ? [scheme] : []), ...hostPieces, ...path.map((p) => `/${p}`)];
 }
 
 export function Origin({ origin }: { origin: string }) {

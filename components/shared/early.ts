@@ -28,10 +28,7 @@ export function withEarlyAnswers<T extends object>(client: T, names: readonly No
     const asked = hold(name, () => ask(name));
     first ??= asked;
   }
-  const settled = (first ?? Promise.resolve()).then(
-    () => undefined,
-    () => undefined,
-  );
+  const settled = (first ?? Promise.resolve()).catch(() => undefined);
   for (const name of later) hold(name, () => settled.then(() => ask(name)));
   return out;
 }
