@@ -49,26 +49,15 @@ function FindingsToConfirm({ findings, origin }: { findings: Finding[]; origin: 
   );
 }
 
-function ApproveReasons({ pending }: { pending: Extract<PendingConfirmation, { kind: 'approve' }> }) {
+/** One extra confirmation: its heading and what it means. */
+function Reason({ kind, head, body }: { kind: string; head: string; body: string }) {
   return (
-    <>
-      {pending.unverified && (
-        <div class="confirm-reason" data-confirm="unverified">
-          <p>
-            <strong>{t('confirm_unverified_head')}</strong>
-          </p>
-          <p>{t('confirm_unverified_body')}</p>
-        </div>
-      )}
-      {pending.crossOrigin && (
-        <div class="confirm-reason" data-confirm="cross-origin">
-          <p>
-            <strong>{t('confirm_cross_head', pending.skill.artifactHost ?? '?')}</strong>
-          </p>
-          <p>{t('confirm_cross_body', pending.origin, pending.skill.artifactHost ?? '?')}</p>
-        </div>
-      )}
-    </>
+    <div class="confirm-reason" data-confirm={kind}>
+      <p>
+        <strong>{head}</strong>
+      </p>
+      <p>{body}</p>
+    </div>
   );
 }
 
@@ -82,9 +71,11 @@ function labelsOf(p: PendingConfirmation): { title: string; confirmLabel: string
 
 /** Cancel approves and confirms nothing. */
 export function ApproveDialog({ pending, onConfirm, onCancel }: { pending: PendingConfirmation; onConfirm: () => void; onCancel: () => void }) {
+  const host = pending.skill.artifactHost ?? '?';
   return (
     <Dialog {...labelsOf(pending)} cancelLabel={t('cancel')} danger onCancel={onCancel} onConfirm={onConfirm}>
-      {pending.kind === 'approve' && <ApproveReasons pending={pending} />}
+      {pending.kind === 'approve' && pending.unverified && <Reason kind="unverified" head={t('confirm_unverified_head')} body={t('confirm_unverified_body')} />}
+      {pending.kind === 'approve' && pending.crossOrigin && <Reason kind="cross-origin" head={t('confirm_cross_head', host)} body={t('confirm_cross_body', pending.origin, host)} />}
       {pending.findings.length > 0 && <FindingsToConfirm findings={pending.findings} origin={pending.origin} />}
     </Dialog>
   );
