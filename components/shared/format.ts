@@ -49,8 +49,7 @@ export function formatDate(ms: number | null | undefined): string {
 /** Length of time between two instants, in whole days (at least "less than a day"). */
 export function formatDuration(fromMs: number, toMs: number): string {
   const days = Math.floor(Math.max(0, toMs - fromMs) / 86_400_000);
-  if (days < 1) return t('duration_under_day');
-  return tn('duration_days', days);
+  return days < 1 ? t('duration_under_day') : tn('duration_days', days);
 }
 
 /** Splits an SSH-style fingerprint into groups of four after its `SHA256:` prefix. */
