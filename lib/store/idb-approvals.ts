@@ -17,10 +17,6 @@ export async function getApprovals(core: StoreCore, origin: string): Promise<App
   return core.checkedAll('approvals', raws);
 }
 
-export async function getApproval(core: StoreCore, origin: string, url: string): Promise<Approval | null> {
-  return core.get('approvals', [origin, url]);
-}
-
 export async function approve(core: StoreCore, approval: Approval, skill: StoredSkill, policyKey: string | null = null): Promise<void> {
   const { a, s } = checkedApproval(approval, skill);
   await core.write(['pins', 'approvals', 'skills', 'totals'], async (tx) => {
@@ -61,8 +57,4 @@ export async function importApproval(core: StoreCore, approval: Approval): Promi
 
 export async function revoke(core: StoreCore, origin: string, url: string): Promise<void> {
   await core.write(['approvals'], (tx) => tx.objectStore('approvals').delete([origin, url]));
-}
-
-export async function listApprovals(core: StoreCore): Promise<Approval[]> {
-  return core.getAll('approvals');
 }

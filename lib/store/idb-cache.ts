@@ -8,10 +8,6 @@ import type { StoreCore } from './idb-core';
 import { cacheEvictKey, type SkillpinDB } from './schema';
 import { toCacheEntry, toCacheRecord } from './validate';
 
-export async function getCache(core: StoreCore, url: string): Promise<ProbeCacheEntry | null> {
-  return core.get('cache', url);
-}
-
 /** The entries of a batch, checked; nothing is written from a batch with one malformed entry. */
 export function checkedCacheBatch(entries: readonly ProbeCacheEntry[]): ProbeCacheEntry[] {
   const checked: ProbeCacheEntry[] = [];

@@ -11,10 +11,6 @@ import type { CarryOver, PinResult } from './store-api';
 import { checkPinArgs, checkReplaceArgs, forgotten, pinStep, replaceStep } from './trust-rules';
 import { toApproval, toKeyHistoryEntry, toPin } from './validate';
 
-export async function getPin(core: StoreCore, origin: string): Promise<Pin | null> {
-  return core.get('pins', origin);
-}
-
 export async function pinIfAbsent(core: StoreCore, origin: string, key: string, fingerprint: string, now: number): Promise<PinResult> {
   checkPinArgs(origin, key, fingerprint, now);
   return core.write(['pins', 'keys'], (tx) => pinInTx(core, tx.objectStore('pins'), tx.objectStore('keys'), origin, key, fingerprint, now));
@@ -105,8 +101,4 @@ export async function pinsPage(core: StoreCore, offset: number, limit: number): 
     }
     return { items, total };
   });
-}
-
-export async function listPins(core: StoreCore): Promise<Pin[]> {
-  return core.getAll('pins');
 }

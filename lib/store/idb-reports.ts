@@ -7,10 +7,6 @@ import { evictReports, type ReportsTx } from './evict';
 import type { StoreCore } from './idb-core';
 import { reportOrder, toOriginReport } from './validate';
 
-export async function getReport(core: StoreCore, origin: string): Promise<OriginReport | null> {
-  return (await core.get('reports', origin))?.report ?? null;
-}
-
 /** The report as the store keeps it, checked; a report without the shape of an OriginReport is refused. */
 export function checkedReport(report: OriginReport): OriginReport {
   const r = toOriginReport(report);
@@ -28,8 +24,4 @@ export async function putReportInTx(core: StoreCore, tx: ReportsTx, r: OriginRep
   await tx.objectStore('reports').put({ origin: r.origin, order: reportOrder(r), report: r });
   // An evicted report takes its origin's stored skill bytes with it (and their byte totals).
   await evictReports(tx, core.limits.reports, r.origin, totals);
-}
-
-export async function listReports(core: StoreCore): Promise<OriginReport[]> {
-  return (await core.getAll('reports')).map((rec) => rec.report);
 }

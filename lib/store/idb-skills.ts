@@ -66,10 +66,6 @@ export async function putSkillsInTx(core: StoreCore, tx: SkillsTx, checked: { or
   await enforceByteBudget(tx, origins, kept, core.budget(), true, totals);
 }
 
-export async function getSkill(core: StoreCore, origin: string, url: string, digestLf: string, filesDigest = ''): Promise<StoredSkill | null> {
-  return core.get('skills', [origin, url, digestLf, filesDigest]);
-}
-
 export async function getLatestSkill(core: StoreCore, origin: string, url: string): Promise<StoredSkill | null> {
   return core.read(['skills'], async (tx) => {
     const range = IDBKeyRange.bound([origin, url, -Infinity], [origin, url, Infinity]);

@@ -10,15 +10,15 @@
 // (openMemoryTrustStore, memory-db.ts).
 import { StoreError } from './errors';
 import { commitProbe } from './idb-commit';
-import { getApproval, getApprovals, approve, importApproval, listApprovals, revoke } from './idb-approvals';
-import { deleteCacheForOrigin, getCache, putCacheEntries } from './idb-cache';
+import { getApprovals, approve, importApproval, revoke } from './idb-approvals';
+import { deleteCacheForOrigin, putCacheEntries } from './idb-cache';
 import { StoreCore, type StoreLimits } from './idb-core';
 import { getKeyHistory, listKeyHistory, revokeKey } from './idb-keys';
 import { getOriginState } from './idb-origin-state';
-import { forgetPin, getPin, listPins, pinIfAbsent, pinsPage, replacePin } from './idb-pins';
-import { getReport, listReports, putReport } from './idb-reports';
+import { forgetPin, pinIfAbsent, pinsPage, replacePin } from './idb-pins';
+import { putReport } from './idb-reports';
 import { getSettings, putSettings } from './idb-settings';
-import { getLatestSkill, getSkill, putSkills } from './idb-skills';
+import { getLatestSkill, putSkills } from './idb-skills';
 import { openMemoryDatabase } from './memory-db';
 import { openDatabase } from './open';
 import { DB_NAME, type SkillpinDB } from './schema';
@@ -66,35 +66,35 @@ function positiveInt(v: number | undefined, fallback: number, field: string): nu
   return v;
 }
 
-/** The TrustStore over one open connection: every method is one of the parts above, bound to it. */
+/** The TrustStore over one open connection: every method is one of the parts above, or a checked read of StoreCore, bound to it. */
 export function createIdbStore(core: StoreCore): TrustStore {
   return {
-    getPin: (origin) => getPin(core, origin),
+    getPin: (origin) => core.get('pins', origin),
     pinIfAbsent: (origin, key, fingerprint, now) => pinIfAbsent(core, origin, key, fingerprint, now),
     replacePin: (origin, expected, key, fingerprint, now, carry) => replacePin(core, origin, expected, key, fingerprint, now, carry),
     forgetPin: (origin) => forgetPin(core, origin),
-    listPins: () => listPins(core),
+    listPins: () => core.getAll('pins'),
     pinsPage: (offset, limit) => pinsPage(core, offset, limit),
     getKeyHistory: (origin) => getKeyHistory(core, origin),
     listKeyHistory: () => listKeyHistory(core),
     revokeKey: (origin, fingerprint, at) => revokeKey(core, origin, fingerprint, at),
     getApprovals: (origin) => getApprovals(core, origin),
-    getApproval: (origin, url) => getApproval(core, origin, url),
+    getApproval: (origin, url) => core.get('approvals', [origin, url]),
     approve: (approval, skill, policyKey) => approve(core, approval, skill, policyKey),
     importApproval: (approval) => importApproval(core, approval),
     revoke: (origin, url) => revoke(core, origin, url),
-    listApprovals: () => listApprovals(core),
+    listApprovals: () => core.getAll('approvals'),
     putSkill: (skill) => putSkills(core, [skill]),
     putSkills: (skills) => putSkills(core, skills),
-    getSkill: (origin, url, digestLf, filesDigest) => getSkill(core, origin, url, digestLf, filesDigest),
+    getSkill: (origin, url, digestLf, filesDigest = '') => core.get('skills', [origin, url, digestLf, filesDigest]),
     getLatestSkill: (origin, url) => getLatestSkill(core, origin, url),
-    getCache: (url) => getCache(core, url),
+    getCache: (url) => core.get('cache', url),
     putCache: (entry) => putCacheEntries(core, [entry]),
     putCacheEntries: (entries) => putCacheEntries(core, entries),
     deleteCacheForOrigin: (origin) => deleteCacheForOrigin(core, origin),
-    getReport: (origin) => getReport(core, origin),
+    getReport: async (origin) => (await core.get('reports', origin))?.report ?? null,
     putReport: (report) => putReport(core, report),
-    listReports: () => listReports(core),
+    listReports: async () => (await core.getAll('reports')).map((rec) => rec.report),
     getOriginState: (origin) => getOriginState(core, origin),
     commitProbe: (commit) => commitProbe(core, commit),
     getSettings: () => getSettings(core),
