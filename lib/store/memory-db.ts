@@ -194,7 +194,9 @@ class MemoryStore {
 
   /** Renaming a store (the schema's upgrade to version 5 does). */
   set name(next: string) {
-    this.tx.db.rename(this.storeName, next);
+    const tables = this.tx.db.tables;
+    tables.delete(this.storeName);
+    tables.set(next, this.table);
     this.storeName = next;
   }
 
@@ -412,13 +414,6 @@ export class MemoryDb {
 
   deleteObjectStore(name: string): void {
     this.tables.delete(name);
-  }
-
-  rename(from: string, to: string): void {
-    const table = this.tables.get(from);
-    if (!table) return;
-    this.tables.delete(from);
-    this.tables.set(to, table);
   }
 
   /** StoreCore listens for `versionchange` and `close`: neither happens to a database in memory. */
