@@ -3,7 +3,6 @@
 // of the skills store removed here goes through the transaction's byte totals (byte-totals.ts).
 // Records a reader would refuse (corrupt) are never evicted: they are kept as they are.
 import type { IDBPObjectStore, IDBPTransaction, StoreNames } from 'idb';
-import type { Approval } from '../types';
 import type { ByteTotals } from './byte-totals';
 import { StoreError } from './errors';
 import { filesKeyOf, storedKey } from './records';
@@ -90,11 +89,6 @@ function recordKey(pk: readonly unknown[]): string {
   return pk.map(String).join('\n');
 }
 
-/** What an approval keeps: the key of the record of the bytes it binds (an archive's file set included). */
-function approvedKey(a: Approval): string {
-  return recordKey([a.origin, a.url, a.digestLf, a.archive?.filesDigest ?? '']);
-}
-
 /** The key of the record just written for a URL. */
 function writtenKey(w: WrittenSkill): string {
   return recordKey([w.origin, w.url, w.digestLf, w.filesKey]);
@@ -106,7 +100,7 @@ async function boundKeys(tx: SkillsTx, origin: string): Promise<Set<string> | nu
   for (const raw of (await tx.objectStore('approvals').index('by-origin').getAll(origin)) as unknown[]) {
     const approval = toApproval(raw);
     if (!approval) return null;
-    bound.add(approvedKey(approval));
+    bound.add(storedKey(approval));
   }
   return bound;
 }
@@ -205,7 +199,7 @@ function protection(tx: SkillsTx, written: ReadonlySet<string>): (pk: SkillKey) 
       for (const raw of (await tx.objectStore('approvals').getAll()) as unknown[]) {
         const approval = toApproval(raw);
         if (approval) {
-          read.keys.add(approvedKey(approval));
+          read.keys.add(storedKey(approval));
           continue;
         }
         // An unreadable approval binds unknown bytes: keep its origin's records, or all of them.

@@ -66,12 +66,12 @@ export interface StoredSkill {
  * archives with the same SKILL.md but other files are two records: a new archive never overwrites
  * the bytes an approval binds.
  */
-export function filesKeyOf(s: Pick<StoredSkill, 'archive'>): string {
+export function filesKeyOf(s: { archive?: { filesDigest?: string } }): string {
   return s.archive?.filesDigest ?? '';
 }
 
-/** The identity of stored bytes as one string: origin, url, LF digest and files key. */
-export function storedKey(s: Pick<StoredSkill, 'origin' | 'url' | 'digestLf' | 'archive'>): string {
+/** The identity of stored bytes as one string: origin, url, LF digest and files key (of an approval: of the bytes it binds). */
+export function storedKey(s: Pick<StoredSkill, 'origin' | 'url' | 'digestLf'> & { archive?: { filesDigest?: string } }): string {
   return `${s.origin}\n${s.url}\n${s.digestLf}\n${filesKeyOf(s)}`;
 }
 
