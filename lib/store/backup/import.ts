@@ -2,7 +2,8 @@
 // different pin is never replaced (the conflict is reported), a revoked key is never pinned, approvals
 // of an origin whose pin conflicts are not imported, and an approval of an unverified or cross-host
 // skill only with the confirmation the options page asks for it (preview.ts shows all of it first).
-import type { Approval, OriginReport, Settings, SkillStatus } from '../../types';
+import type { Approval, OriginReport, Pin, Settings, SkillStatus } from '../../types';
+import { httpOrigin } from '../../origin';
 import { isFiniteNumber } from '../validate';
 import { StoreError } from '../errors';
 import type { TrustStore } from '../store-api';
@@ -47,13 +48,7 @@ export type ImportSkipReason = 'pin-conflict' | 'pin-mismatch' | 'different-appr
 export function approvalNeeds(a: Approval, report: OriginReport | null): { unverified: boolean; crossOrigin: boolean } {
   const seen = report?.skills.find((s) => s.url === a.url) ?? null;
   const verified = seen !== null && seen.actual?.lf === a.digestLf && VERIFIED_STATUSES.has(seen.status);
-  let host: string | null = null;
-  try {
-    host = new URL(a.url).origin;
-  } catch {
-    host = null;
-  }
-  return { unverified: !verified, crossOrigin: seen?.crossOrigin === true || host !== a.origin };
+  return { unverified: !verified, crossOrigin: seen?.crossOrigin === true || httpOrigin(a.url) !== a.origin };
 }
 
 /** The statuses under which a report has shown the bytes to match what their publisher declared. */
@@ -146,22 +141,23 @@ export async function importBackup(
 
   const conflicted = new Set<string>();
   const changed = new Set<string>();
+  /** The file's pin differs from `stored`, the origin's key: it is not imported, nor are the origin's approvals. */
+  const conflict = (pin: Pin, stored: string): void => {
+    conflicted.add(pin.origin);
+    result.pinConflicts.push({ origin: pin.origin, stored, imported: pin.fingerprint });
+  };
   for (const pin of parsed.pins) {
     const managedKey = policy.pinnedKeys?.find((k) => k.origin === pin.origin);
     if (managedKey && managedKey.fingerprint !== pin.fingerprint) {
       // The administrator's key for the origin decides; the file's other key is never pinned.
-      conflicted.add(pin.origin);
-      result.pinConflicts.push({ origin: pin.origin, stored: managedKey.fingerprint, imported: pin.fingerprint });
+      conflict(pin, managedKey.fingerprint);
       continue;
     }
     try {
       const stored = await store.getPin(pin.origin);
       if (stored) {
         if (stored.fingerprint === pin.fingerprint && stored.key === pin.key) result.pinsUnchanged++;
-        else {
-          conflicted.add(pin.origin);
-          result.pinConflicts.push({ origin: pin.origin, stored: stored.fingerprint, imported: pin.fingerprint });
-        }
+        else conflict(pin, stored.fingerprint);
         continue;
       }
       const outcome = await store.pinIfAbsent(pin.origin, pin.key, pin.fingerprint, now);
@@ -172,10 +168,7 @@ export async function importBackup(
       else if (outcome.result === 'revoked') {
         conflicted.add(pin.origin);
         result.pinsRevoked?.push({ origin: pin.origin, fingerprint: pin.fingerprint });
-      } else {
-        conflicted.add(pin.origin);
-        result.pinConflicts.push({ origin: pin.origin, stored: outcome.pin.fingerprint, imported: pin.fingerprint });
-      }
+      } else conflict(pin, outcome.pin.fingerprint);
     } catch (e) {
       conflicted.add(pin.origin);
       errors.push(`pin of ${pin.origin} not imported: ${describe(e)}`);
