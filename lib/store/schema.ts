@@ -98,6 +98,11 @@ function isFiniteNumber(v: unknown): v is number {
   return typeof v === 'number' && Number.isFinite(v);
 }
 
+/** A stored value's fields, when it is an object (an older version may have stored anything). */
+function fieldsOf(v: unknown): Record<string, unknown> | null {
+  return typeof v === 'object' && v !== null ? (v as Record<string, unknown>) : null;
+}
+
 const v1: Step = (db) => {
   db.createObjectStore('pins', { keyPath: 'origin' });
   const approvals = db.createObjectStore('approvals', { keyPath: ['origin', 'url'] });
@@ -129,13 +134,10 @@ const v2: Step = async (db, tx) => {
 
   let cursor = await cache.openCursor();
   while (cursor) {
-    const value: unknown = cursor.value;
-    if (typeof value === 'object' && value !== null) {
-      const rec = value as Record<string, unknown>;
-      // A record without a usable shape is kept as it is (it simply is not indexed).
-      if (typeof rec.positive === 'boolean' && isFiniteNumber(rec.storedAt) && isFiniteNumber(rec.expiresAt)) {
-        await cursor.update({ ...rec, evictKey: cacheEvictKey({ positive: rec.positive, storedAt: rec.storedAt, expiresAt: rec.expiresAt }) });
-      }
+    const rec = fieldsOf(cursor.value);
+    // A record without a usable shape is kept as it is (it simply is not indexed).
+    if (rec && typeof rec.positive === 'boolean' && isFiniteNumber(rec.storedAt) && isFiniteNumber(rec.expiresAt)) {
+      await cursor.update({ ...rec, evictKey: cacheEvictKey({ positive: rec.positive, storedAt: rec.storedAt, expiresAt: rec.expiresAt }) });
     }
     cursor = await cursor.continue();
   }
@@ -147,14 +149,11 @@ const v3: Step = async (_db, tx) => {
   skills.createIndex('by-origin-storedAt-size', ['origin', 'storedAt', 'size']);
   let cursor = await skills.openCursor();
   while (cursor) {
-    const value: unknown = cursor.value;
-    if (typeof value === 'object' && value !== null) {
-      const rec = value as Record<string, unknown>;
-      const bytes = rec.bytes;
-      const size = bytes instanceof ArrayBuffer || ArrayBuffer.isView(bytes) ? bytes.byteLength : null;
-      // A record without readable bytes is kept as it is: not indexed, so neither counted nor evicted.
-      if (size !== null && isFiniteNumber(rec.storedAt)) await cursor.update({ ...rec, size });
-    }
+    const rec = fieldsOf(cursor.value);
+    const bytes = rec?.bytes;
+    const size = bytes instanceof ArrayBuffer || ArrayBuffer.isView(bytes) ? bytes.byteLength : null;
+    // A record without readable bytes is kept as it is: not indexed, so neither counted nor evicted.
+    if (rec && size !== null && isFiniteNumber(rec.storedAt)) await cursor.update({ ...rec, size });
     cursor = await cursor.continue();
   }
 };
@@ -164,31 +163,29 @@ const v4: Step = async (db, tx) => {
   keys.createIndex('by-origin', 'origin');
   let cursor = await tx.objectStore('pins').openCursor();
   while (cursor) {
-    const value: unknown = cursor.value;
-    if (typeof value === 'object' && value !== null) {
-      const pin = value as Record<string, unknown>;
-      // An unreadable pin stays as it is and gets no history entry (readers skip it anyway).
-      if (
-        typeof pin.origin === 'string' &&
-        pin.origin !== '' &&
-        typeof pin.key === 'string' &&
-        pin.key !== '' &&
-        typeof pin.fingerprint === 'string' &&
-        pin.fingerprint !== '' &&
-        isFiniteNumber(pin.firstSeen) &&
-        isFiniteNumber(pin.lastSeen)
-      ) {
-        const entry: KeyHistoryEntry = {
-          origin: pin.origin,
-          fingerprint: pin.fingerprint,
-          key: pin.key,
-          firstSeen: pin.firstSeen,
-          lastSeen: pin.lastSeen,
-          state: 'pinned',
-          revokedAt: null,
-        };
-        await keys.put(entry);
-      }
+    const pin = fieldsOf(cursor.value);
+    // An unreadable pin stays as it is and gets no history entry (readers skip it anyway).
+    if (
+      pin &&
+      typeof pin.origin === 'string' &&
+      pin.origin !== '' &&
+      typeof pin.key === 'string' &&
+      pin.key !== '' &&
+      typeof pin.fingerprint === 'string' &&
+      pin.fingerprint !== '' &&
+      isFiniteNumber(pin.firstSeen) &&
+      isFiniteNumber(pin.lastSeen)
+    ) {
+      const entry: KeyHistoryEntry = {
+        origin: pin.origin,
+        fingerprint: pin.fingerprint,
+        key: pin.key,
+        firstSeen: pin.firstSeen,
+        lastSeen: pin.lastSeen,
+        state: 'pinned',
+        revokedAt: null,
+      };
+      await keys.put(entry);
     }
     cursor = await cursor.continue();
   }
@@ -196,9 +193,8 @@ const v4: Step = async (db, tx) => {
 
 /** The size the byte budgets count for a raw record: what the v3 size indexes hold, else null (not counted). */
 export function countedSize(raw: unknown): number | null {
-  if (typeof raw !== 'object' || raw === null) return null;
-  const rec = raw as Record<string, unknown>;
-  if (!isFiniteNumber(rec.storedAt) || !isFiniteNumber(rec.size) || rec.size < 0) return null;
+  const rec = fieldsOf(raw);
+  if (!rec || !isFiniteNumber(rec.storedAt) || !isFiniteNumber(rec.size) || rec.size < 0) return null;
   return rec.size;
 }
 
@@ -218,10 +214,9 @@ const v5: Step = async (db, tx) => {
   let all = 0;
   let cursor = await tx.objectStore('skills').openCursor();
   while (cursor) {
-    const value: unknown = cursor.value;
+    const rec = fieldsOf(cursor.value);
     // A record is an object (its key came from its fields); it keeps every field and gains its files key.
-    if (typeof value === 'object' && value !== null) {
-      const rec = value as Record<string, unknown>;
+    if (rec) {
       const archive = rec.archive as { filesDigest?: unknown } | undefined;
       const filesKey = typeof archive === 'object' && archive !== null && typeof archive.filesDigest === 'string' ? archive.filesDigest : '';
       await next.put({ ...rec, filesKey });
