@@ -147,16 +147,12 @@ export function effectiveSettings(user: Settings, policy: ManagedPolicy): Settin
   return { ...structuredClone(user), ...structuredClone(policy.settings) };
 }
 
-function same(a: unknown, b: unknown): boolean {
-  return JSON.stringify(a) === JSON.stringify(b);
-}
-
 /**
  * The managed fields `changes` would change: a field the policy sets, sent with another value
  * than the policy's. Sending the managed value itself changes nothing and is not a conflict.
  */
 export function managedConflicts(changes: Partial<Settings>, policy: ManagedPolicy): (keyof Settings)[] {
-  return managedFields(policy).filter((f) => changes[f] !== undefined && !same(changes[f], policy.settings[f]));
+  return managedFields(policy).filter((f) => changes[f] !== undefined && JSON.stringify(changes[f]) !== JSON.stringify(policy.settings[f]));
 }
 
 /** `changes` without the fields the policy manages (those keep the user's stored value). */
