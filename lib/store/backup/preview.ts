@@ -82,28 +82,19 @@ export async function previewImport(store: TrustStore, json: string, managed: re
   const pinAfter = new Map<string, Pin | null>();
   const conflicted = new Set<string>();
   for (const pin of parsed.pins) {
+    const stored = await store.getPin(pin.origin);
     const managedKey = policy.pinnedKeys?.find((k) => k.origin === pin.origin);
+    let outcome: ImportPreview['pins'][number]['outcome'] = 'add';
+    let decidingKey = stored?.fingerprint ?? null;
     if (managedKey && managedKey.fingerprint !== pin.fingerprint) {
       // The administrator's key decides (importBackup never pins another one).
-      pins.push({ origin: pin.origin, fingerprint: pin.fingerprint, outcome: 'conflict', stored: managedKey.fingerprint });
-      conflicted.add(pin.origin);
-      pinAfter.set(pin.origin, await store.getPin(pin.origin));
-      continue;
-    }
-    const stored = await store.getPin(pin.origin);
-    if (stored) {
-      const same = stored.fingerprint === pin.fingerprint && stored.key === pin.key;
-      pins.push({ origin: pin.origin, fingerprint: pin.fingerprint, outcome: same ? 'unchanged' : 'conflict', stored: stored.fingerprint });
-      if (!same) conflicted.add(pin.origin);
-      pinAfter.set(pin.origin, stored);
-    } else if (revoked.has(key(pin.origin, pin.fingerprint))) {
-      pins.push({ origin: pin.origin, fingerprint: pin.fingerprint, outcome: 'revoked', stored: null });
-      conflicted.add(pin.origin);
-      pinAfter.set(pin.origin, null);
-    } else {
-      pins.push({ origin: pin.origin, fingerprint: pin.fingerprint, outcome: 'add', stored: null });
-      pinAfter.set(pin.origin, pin);
-    }
+      outcome = 'conflict';
+      decidingKey = managedKey.fingerprint;
+    } else if (stored) outcome = stored.fingerprint === pin.fingerprint && stored.key === pin.key ? 'unchanged' : 'conflict';
+    else if (revoked.has(key(pin.origin, pin.fingerprint))) outcome = 'revoked';
+    pins.push({ origin: pin.origin, fingerprint: pin.fingerprint, outcome, stored: decidingKey });
+    if (outcome === 'conflict' || outcome === 'revoked') conflicted.add(pin.origin);
+    pinAfter.set(pin.origin, outcome === 'add' ? pin : stored);
   }
 
   const approvals: ImportApprovalPreview[] = [];
@@ -117,11 +108,9 @@ export async function previewImport(store: TrustStore, json: string, managed: re
       if (bindingError(a, null, pin)) outcome = 'pin-mismatch';
       else {
         const existing = await store.getApproval(a.origin, a.url);
-        if (!existing) outcome = 'add';
-        else {
-          // As importApproval judges it.
-          outcome = sameApproval(existing, a) ? 'unchanged' : 'different';
-        }
+        // As importApproval judges it.
+        if (existing) outcome = sameApproval(existing, a) ? 'unchanged' : 'different';
+        else outcome = 'add';
       }
     }
     approvals.push({
