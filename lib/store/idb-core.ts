@@ -84,12 +84,7 @@ export class StoreCore {
   }
 
   checkedAll<S extends CheckedStore>(store: S, raws: unknown[]): RecordOf<S>[] {
-    const out: RecordOf<S>[] = [];
-    for (const raw of raws) {
-      const value = this.checked(store, keyOf(store, raw), raw);
-      if (value !== null) out.push(value);
-    }
-    return out;
+    return raws.map((raw) => this.checked(store, keyOf(store, raw), raw)).filter((value) => value !== null);
   }
 
   /** The record of `store` under `key`, checked (in a transaction of its own). */
