@@ -126,11 +126,7 @@ function settingsOf(v: Record<string, unknown>, errors: string[]): Partial<Setti
     errors.push(`settings: unusable ${invalid.join(', ')}`);
     return null;
   }
-  const out: Partial<Settings> = {};
-  for (const field of Object.keys(settings) as (keyof Settings)[]) {
-    if (v[field] !== undefined) (out as Record<string, unknown>)[field] = settings[field];
-  }
-  return out;
+  return Object.fromEntries(Object.entries(settings).filter(([field]) => v[field] !== undefined));
 }
 
 /** An error for each entry of the list `name` whose id an earlier entry has (`problem`: what that entry is). */
