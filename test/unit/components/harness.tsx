@@ -3,6 +3,7 @@
 // own validator.
 import { render, type ComponentChild } from 'preact';
 import { act } from 'preact/test-utils';
+import { afterAll } from 'vitest';
 import { type DesktopStatus, parseRequest, type RequestMap, type RequestType, type StateChangeKind } from '../../../lib/messages';
 import { createClient, type Client } from '../../../components/shared/client';
 import type { OptionsEnv } from '../../../components/options/env';
@@ -55,10 +56,27 @@ export async function flush(rounds = 6): Promise<void> {
   }
 }
 
+/**
+ * The trees mount() rendered in this file. When the file ends they are unmounted, and preact's
+ * after-paint work (a frame or 100 ms later) is let run, while the test DOM still exists: a tree left
+ * mounted went on rendering after the DOM was torn down, and preact then called
+ * requestAnimationFrame, which no longer existed (an unhandled error that fails the run, seen on a
+ * loaded machine).
+ */
+const mounted: HTMLElement[] = [];
+
+afterAll(async () => {
+  await act(() => {
+    for (const root of mounted.splice(0)) render(null, root);
+  });
+  await new Promise((r) => setTimeout(r, 150));
+});
+
 export async function mount(node: ComponentChild): Promise<HTMLElement> {
   document.body.innerHTML = '';
   const root = document.createElement('div');
   document.body.appendChild(root);
+  mounted.push(root);
   await act(() => {
     render(node, root);
   });
