@@ -34,9 +34,7 @@ export function LibraryReview({ env, entry, version, onBack }: { env: LibraryEnv
       setState({ phase: 'error', message: errorText(err) });
     }
   }, [env, item.origin, item.url]);
-  useEffect(() => {
-    void load();
-  }, [load, version]);
+  useEffect(() => void load(), [load, version]);
   const actions = useSkillActions(env, item.origin, load, version);
   const name = display(item.name, NAME_MAX);
   const report = state.phase === 'ready' ? state.report : null;

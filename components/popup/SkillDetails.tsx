@@ -47,9 +47,7 @@ export function SkillDetails({ env, report, skill, actions, chatTab, onBack }: P
   // The text is asked for again when the skill's bytes change (a re-check found new content, or new files).
   const text = useSkillText(env, report.origin, skill.url, `${skill.actual?.lf ?? ''} ${skill.archive?.filesDigest ?? ''}`);
 
-  useEffect(() => {
-    backRef.current?.focus();
-  }, []);
+  useEffect(() => backRef.current?.focus(), []);
 
   const keyFp = report.key.pinned?.fingerprint ?? report.key.offered?.fingerprint ?? null;
   const { texts: changes, files } = changesOf(text.phase === 'ready' ? text : null);

@@ -14,15 +14,11 @@ import { Fact } from '../shared/Fact';
 import { Fingerprint } from '../shared/Fingerprint';
 import { formatExactBytes, contextBreakdown } from '../shared/format';
 import { documentLabel } from '../../lib/i18n/document';
+import { isHttpUrl, urlOf } from '../../lib/origin';
 
 function safeHttpUrl(value: string | null): string | null {
-  if (!value) return null;
-  try {
-    const u = new URL(value);
-    return u.protocol === 'https:' || u.protocol === 'http:' ? u.href : null;
-  } catch {
-    return null;
-  }
+  const u = value ? urlOf(value) : null;
+  return u && isHttpUrl(u) ? u.href : null;
 }
 
 /** What the skill is; each optional term is drawn with its value or not at all. */

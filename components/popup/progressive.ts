@@ -31,9 +31,6 @@ export function whenIdle(fn: () => void, timeout = 50, fallbackMs = 0): () => vo
 export function useProgressiveCount(total: number): number {
   const [count, setCount] = useState(FIRST_CARDS);
   const now = Math.min(total, count);
-  useEffect(() => {
-    if (now >= total) return undefined;
-    return whenIdle(() => setCount((c) => c + LATER_CARDS));
-  }, [now, total]);
+  useEffect(() => (now < total ? whenIdle(() => setCount((c) => c + LATER_CARDS)) : undefined), [now, total]);
   return now;
 }

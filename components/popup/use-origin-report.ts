@@ -33,9 +33,9 @@ export interface OriginReportOptions {
 
 export type OriginReportModel = ReturnType<typeof useOriginReport>;
 
-/** A stored report the view cannot show as it is: none yet, or one whose probe has not finished. */
-function unfinished(report: OriginReport | null | undefined): boolean {
-  return !report || report.state === 'probing' || report.state === 'idle';
+/** A stored report the view can show as it is: there is one, and its probe has finished. */
+function finished(report: OriginReport | null | undefined): report is OriginReport {
+  return !!report && report.state !== 'probing' && report.state !== 'idle';
 }
 
 export function useOriginReport({ env, origin, tabId, recheck, changes = 0, onBusy }: OriginReportOptions) {
@@ -45,7 +45,7 @@ export function useOriginReport({ env, origin, tabId, recheck, changes = 0, onBu
   const firstStep = useRef<'none' | 'probe' | 'load'>('load');
   const [state, setState] = useState<OriginReportState>(() => {
     const early = env.readyReport?.(origin);
-    if (early && !unfinished(early)) {
+    if (finished(early)) {
       firstStep.current = 'none';
       return { phase: 'ready', report: early };
     }
@@ -55,7 +55,7 @@ export function useOriginReport({ env, origin, tabId, recheck, changes = 0, onBu
     }
     // No answer yet: the kept copy is painted while the first load asks the background.
     const kept = env.keptReport?.(origin);
-    if (kept && !unfinished(kept)) return { phase: 'ready', report: kept, kept: true };
+    if (finished(kept)) return { phase: 'ready', report: kept, kept: true };
     return { phase: 'loading', probing: false };
   });
   // Only the latest request may change the state: an older answer arriving late is dropped.
@@ -82,11 +82,8 @@ export function useOriginReport({ env, origin, tabId, recheck, changes = 0, onBu
     try {
       const report = await env.client.report(origin);
       if (n !== seq.current) return;
-      if (!report || unfinished(report)) {
-        await probe();
-        return;
-      }
-      setState({ phase: 'ready', report });
+      if (finished(report)) setState({ phase: 'ready', report });
+      else await probe();
     } catch (err) {
       if (n === seq.current) setState({ phase: 'error', message: errorText(err) });
     }
