@@ -17,9 +17,7 @@ import { errorText } from '../shared/format';
 import type { LibraryEnv } from './env';
 import { refusalWords, statusWords } from './words';
 
-type SkillTextResult = RequestMap['skillpin:skill-text']['response'];
-
-type Loaded = { phase: 'loading' } | { phase: 'error'; message: string } | { phase: 'ready'; report: OriginReport | null; text: SkillTextResult | null };
+type Loaded = { phase: 'loading' } | { phase: 'error'; message: string } | { phase: 'ready'; report: OriginReport | null; text: RequestMap['skillpin:skill-text']['response'] | null };
 
 /** `version` grows with every change made anywhere: the report is read again. */
 export function LibraryReview({ env, entry, version, onBack }: { env: LibraryEnv; entry: LibraryEntry; version: number; onBack: () => void }) {

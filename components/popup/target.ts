@@ -31,9 +31,8 @@ export function chatSiteCheck(isKnownHost: (hostname: string) => boolean, chatSi
 const isChatOrigin = (origin: string, isChatHost: IsChatHost): boolean => isChatHost(new URL(origin).hostname, origin);
 
 function fromTab(tab: TabInfo | undefined, isChatHost: IsChatHost): PopupTarget {
-  if (!tab) return { kind: 'unsupported', url: null };
-  const origin = httpOrigin(tab.url);
-  if (!origin) return { kind: 'unsupported', url: tab.url ?? null };
+  const origin = httpOrigin(tab?.url);
+  if (!tab || !origin) return { kind: 'unsupported', url: tab?.url ?? null };
   return { kind: 'origin', origin, tabId: tab.id ?? null, isChat: isChatOrigin(origin, isChatHost) };
 }
 
