@@ -123,8 +123,7 @@ function readText(skillMd: Uint8Array | null, merged: MergedSkill, url: string, 
   const text = skillMd ? decodeUtf8(skillMd) : null;
   const frontmatter = text !== null ? parseFrontmatterText(text) : null;
   if (frontmatter) {
-    diagnostics.push(...frontmatter.diagnostics.map((d) => ({ ...d, url: d.url ?? url })));
-    diagnostics.push(...compareMetadata(frontmatter, merged.candidates).map((d) => ({ ...d, url: d.url ?? url })));
+    for (const d of [...frontmatter.diagnostics, ...compareMetadata(frontmatter, merged.candidates)]) diagnostics.push({ ...d, url: d.url ?? url });
   }
   return { text, frontmatter };
 }

@@ -37,8 +37,7 @@ const EXECUTABLE = new Set(
 const TASK_NAMES = new Set(['dockerfile', 'containerfile', 'procfile', 'rakefile', 'gemfile', 'vagrantfile', 'jenkinsfile', 'justfile', 'taskfile', 'brewfile', 'podfile', 'fastfile']);
 
 export function baseName(path: string): string {
-  const slash = path.lastIndexOf('/');
-  return path.slice(slash + 1);
+  return path.slice(path.lastIndexOf('/') + 1);
 }
 
 /** The lower-case extension (after the last dot of the base name, not a leading one), or ''. */
@@ -71,8 +70,7 @@ const GIT_HOOKS = new Set(
 
 /** The first dot-file or dot-folder segment of a path, or null. */
 function dotSegment(path: string): string | null {
-  for (const segment of path.split('/')) if (segment.startsWith('.') && segment.length > 1) return segment;
-  return null;
+  return path.split('/').find((segment) => segment.startsWith('.') && segment.length > 1) ?? null;
 }
 
 /** What the first bytes say the file is: a script (shebang) or a program format, or null. */

@@ -7,14 +7,11 @@ import { shown } from './shown';
 export class Findings {
   readonly list: Finding[] = [];
   truncated = false;
-  /** Bytes of text the review may still read in this skill. */
-  budget: number;
   private readonly perFileKind = new Map<string, number>();
   private readonly seen = new Set<string>();
 
-  constructor(budget: number) {
-    this.budget = budget;
-  }
+  /** `budget`: bytes of text the review may still read in this skill. */
+  constructor(public budget: number) {}
 
   /** Adds a finding; `match` is raw text (shown() escapes and shortens it). */
   add(kind: FindingKind, severity: FindingSeverity, file: string, line: number | null, match: string, message: string): void {

@@ -22,7 +22,6 @@ function scanLine(line: string): LineScan {
     const c = line.charCodeAt(i);
     if (c < 0x80) continue;
     const cp = line.codePointAt(i) as number;
-    const width = cp > 0xffff ? 2 : 1;
     if (cp >= TAG_START && cp <= TAG_END) {
       if (scan.tags.length < 200) scan.tags += cp >= 0xe0020 && cp <= 0xe007e ? String.fromCharCode(cp - TAG_START) : '';
     } else if (isBidi(cp)) {
@@ -30,7 +29,7 @@ function scanLine(line: string): LineScan {
     } else if (isInvisible(cp) && !(cp === 0xfeff && i === 0)) {
       scan.invisible ??= line.slice(Math.max(0, i - 20), i + 20);
     }
-    i += width - 1;
+    if (cp > 0xffff) i++;
   }
   return scan;
 }

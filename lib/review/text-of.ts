@@ -13,9 +13,7 @@ const SNIFF = 8192;
 
 /** True when the bytes look binary: a NUL byte among the first 8 KiB. */
 export function looksBinary(bytes: Uint8Array): boolean {
-  const end = Math.min(bytes.length, SNIFF);
-  for (let i = 0; i < end; i++) if (bytes[i] === 0) return true;
-  return false;
+  return bytes.subarray(0, SNIFF).includes(0);
 }
 
 /** The text of a file, or null when it is binary or the skill's budget is spent. */
