@@ -13,7 +13,7 @@ export interface EntryContext {
 type Entry = Record<string, unknown>;
 
 const DIGEST = /^sha256:[0-9a-fA-F]{64}$/;
-const FALLBACK_NAME_KEYS = ['id', 'title', 'label'] as const;
+const NAME_KEYS = ['name', 'id', 'title', 'label'] as const;
 
 function refuse(c: SkillCandidate, status: 'invalid' | 'unsupported', code: string, message: string): void {
   // The first refusal recorded is the one FORMATS.md §10 puts first; callers check
@@ -24,9 +24,7 @@ function refuse(c: SkillCandidate, status: 'invalid' | 'unsupported', code: stri
 
 /** `name`, else `id`/`title`/`label`; null when none is a string. */
 function declaredName(entry: Entry): { name: string | null; from: string | null } {
-  const name = ownString(entry, 'name');
-  if (name !== null) return { name, from: 'name' };
-  for (const key of FALLBACK_NAME_KEYS) {
+  for (const key of NAME_KEYS) {
     const value = ownString(entry, key);
     if (value !== null) return { name: value, from: key };
   }
@@ -35,10 +33,7 @@ function declaredName(entry: Entry): { name: string | null; from: string | null 
 
 /** Display-only strings shared by every shape. */
 function readDisplay(c: SkillCandidate, entry: Entry): void {
-  c.description = ownString(entry, 'description');
-  c.version = ownString(entry, 'version');
-  c.license = ownString(entry, 'license');
-  c.homepage = ownString(entry, 'homepage');
+  for (const key of ['description', 'version', 'license', 'homepage'] as const) c[key] = ownString(entry, key);
 }
 
 function readTool(c: SkillCandidate, entry: Entry, ctx: EntryContext): void {
@@ -161,13 +156,8 @@ export function readV01Entry(entry: Entry, position: number, ctx: EntryContext):
   if (list.length === 0) {
     refuse(c, 'invalid', 'v01-files-empty', 'v0.1 entry: "files" is empty.');
   } else {
-    for (const path of list) {
-      const problem = v01PathProblem(path);
-      if (problem !== null) {
-        refuse(c, 'invalid', problem.code, `v0.1 entry: ${problem.message}`);
-        break;
-      }
-    }
+    const problem = list.map(v01PathProblem).find((p) => p !== null);
+    if (problem) refuse(c, 'invalid', problem.code, `v0.1 entry: ${problem.message}`);
     if (!list.includes('SKILL.md')) refuse(c, 'invalid', 'v01-files-no-skill-md', 'v0.1 entry: "files" does not list exactly "SKILL.md".');
   }
 
