@@ -36,11 +36,8 @@ export function simpleFrontmatter(block: string): Record<string, string> | null 
       continue;
     }
     const q = QUOTED.exec(raw);
-    if (q) {
-      out[key] = q[1] as string;
-      continue;
-    }
-    return null;
+    if (!q) return null;
+    out[key] = q[1] as string;
   }
   return out;
 }

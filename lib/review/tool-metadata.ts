@@ -13,12 +13,11 @@ const METADATA = new Set(['.git', 'git~1', '.hg', 'hg~1', '.svn', 'svn~1', '.jj'
 
 /** The segment as a case-insensitive file system would compare it: ignorable code points and trailing dots/spaces dropped, lower case. */
 function comparableSegment(segment: string): string {
-  let out = '';
-  for (const ch of segment) {
-    const cp = ch.codePointAt(0) as number;
-    if (!isHfsIgnorable(cp)) out += ch;
-  }
-  return out.replace(/[. ]+$/, '').toLowerCase();
+  const kept = [...segment].filter((ch) => !isHfsIgnorable(ch.codePointAt(0) as number));
+  return kept
+    .join('')
+    .replace(/[. ]+$/, '')
+    .toLowerCase();
 }
 
 /** The metadata name (`.git`, `.hg`…) the first such segment of a path stands for, or null. */
