@@ -10,13 +10,11 @@ import { toCacheEntry, toCacheRecord } from './validate';
 
 /** The entries of a batch, checked; nothing is written from a batch with one malformed entry. */
 export function checkedCacheBatch(entries: readonly ProbeCacheEntry[]): ProbeCacheEntry[] {
-  const checked: ProbeCacheEntry[] = [];
-  for (const entry of entries) {
+  return entries.map((entry) => {
     const e = toCacheEntry(entry);
     if (!e) throw new StoreError('invalid-input', 'an entry does not have the shape of a ProbeCacheEntry; nothing was written');
-    checked.push(e);
-  }
-  return checked;
+    return e;
+  });
 }
 
 export async function putCacheEntries(core: StoreCore, entries: ProbeCacheEntry[]): Promise<void> {
