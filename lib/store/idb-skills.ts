@@ -50,18 +50,15 @@ export async function putSkills(core: StoreCore, skills: StoredSkill[]): Promise
 }
 
 /** putSkills inside the caller's readwrite transaction over (at least) approvals, skills and totals. */
-export async function putSkillsInTx(core: StoreCore, tx: SkillsTx, checked: { ordered: StoredSkill[]; batch: StoredSkill[] }, totals: ByteTotals): Promise<void> {
+export async function putSkillsInTx(core: StoreCore, tx: SkillsTx, checked: ReturnType<typeof checkedSkillBatch>, totals: ByteTotals): Promise<void> {
   const { ordered, batch } = checked;
   // The batch holds each key once: its records are written together (ByteTotals.putAll).
   await totals.putAll(batch.map(skillRecord));
   await pruneSkills(tx, ordered.map(writtenSkill), core.limits.skillsPerOrigin, totals);
   // Bytes the per-URL pruning just removed are not kept by being in the batch.
   const store = tx.objectStore('skills');
-  const kept = new Set<string>();
   const present = await Promise.all(batch.map((s) => store.getKey([s.origin, s.url, s.digestLf, filesKeyOf(s)] as SkillKey)));
-  batch.forEach((s, i) => {
-    if (present[i] !== undefined) kept.add(storedKey(s));
-  });
+  const kept = new Set(batch.filter((_, i) => present[i] !== undefined).map((s) => storedKey(s)));
   const origins = batch.map((s) => s.origin);
   await enforceByteBudget(tx, origins, kept, core.budget(), true, totals);
 }
