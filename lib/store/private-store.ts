@@ -83,6 +83,9 @@ export function createPrivateStore(base: () => Promise<TrustStore>, limits: Priv
     return [...normal, ...(await list(await mem())).filter((x) => owned.has(x.origin))];
   };
   const listPins = (): Promise<Pin[]> => merged((s) => s.listPins());
+  const clear = (): void => {
+    memory = fresh();
+  };
 
   return {
     getPin: async (origin) => (await trustOf(origin)).getPin(origin),
@@ -140,11 +143,7 @@ export function createPrivateStore(base: () => Promise<TrustStore>, limits: Priv
     async putSettings() {
       throw new StoreError('invalid-input', 'settings are not changed from a private window; nothing was written');
     },
-    clear() {
-      memory = fresh();
-    },
-    close() {
-      memory = fresh();
-    },
+    clear,
+    close: clear,
   };
 }
