@@ -6,7 +6,8 @@ import type { IDBPObjectStore, IDBPTransaction, StoreNames } from 'idb';
 import type { ByteTotals } from './byte-totals';
 import { StoreError } from './errors';
 import { filesKeyOf, storedKey } from './records';
-import { ALL_ORIGINS, type SkillKey, type SkillpinDB } from './schema';
+import type { StoreCore } from './idb-core';
+import { ALL_ORIGINS, type SkillKey, type SkillpinDB, type SkillRecord } from './schema';
 import { toApproval, toStoredSkill } from './validate';
 
 /** A readwrite transaction over the approvals, the verified bytes and their totals. */
@@ -106,12 +107,7 @@ async function boundKeys(tx: SkillsTx, origin: string): Promise<Set<string> | nu
 }
 
 /** The record just written for a URL: its LF digest and files key. */
-export interface WrittenSkill {
-  origin: string;
-  url: string;
-  digestLf: string;
-  filesKey: string;
-}
+export type WrittenSkill = Pick<SkillRecord, 'origin' | 'url' | 'digestLf' | 'filesKey'>;
 
 /**
  * Keeps the probe cache at `max` entries, checked once after a batch of writes: negative entries go
@@ -179,12 +175,6 @@ export async function pruneSkills(tx: SkillsTx, written: readonly WrittenSkill[]
   }
 }
 
-/** Byte budgets of the stored skill bytes (see idb-store.ts for the values and why). */
-export interface ByteBudget {
-  perOrigin: number;
-  total: number;
-}
-
 function mib(n: number): string {
   return `${(n / (1024 * 1024)).toFixed(1)} MiB`;
 }
@@ -224,7 +214,14 @@ function protection(tx: SkillsTx, written: ReadonlySet<string>): (pk: SkillKey) 
  * enough and `refuse` is set, the write is refused with `over-budget` (the caller's transaction
  * aborts, so nothing written or evicted is kept); without `refuse` (an approval) the bytes stay.
  */
-export async function enforceByteBudget(tx: SkillsTx, origins: readonly string[], written: ReadonlySet<string>, budget: ByteBudget, refuse: boolean, totals: ByteTotals): Promise<void> {
+export async function enforceByteBudget(
+  tx: SkillsTx,
+  origins: readonly string[],
+  written: ReadonlySet<string>,
+  budget: ReturnType<StoreCore['budget']>,
+  refuse: boolean,
+  totals: ByteTotals,
+): Promise<void> {
   const isProtected = protection(tx, written);
   /** Brings the records of `key` (an origin, or ALL_ORIGINS) within `limit`; returns the bytes left. */
   const bound = async (key: string, limit: number): Promise<number> => {

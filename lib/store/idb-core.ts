@@ -135,6 +135,7 @@ export class StoreCore {
     return this.run(stores, 'readwrite', body);
   }
 
+  /** The byte budgets of the stored skill bytes (evict.ts enforceByteBudget; the values and why: idb-store.ts). */
   budget(): { perOrigin: number; total: number } {
     return { perOrigin: this.limits.skillBytesPerOrigin, total: this.limits.skillBytes };
   }
