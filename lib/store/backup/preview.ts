@@ -1,7 +1,7 @@
 // What an import would do, before it does anything: the file is parsed and checked as importBackup
 // checks it, then compared with the store as it is now. Only reads; the options page shows the
 // result and asks before calling importBackup (PRODUCT.md §5: import never surprises).
-import type { Pin, Settings, SkillStatus } from '../../types';
+import type { Approval, OriginReport, Pin, Settings, SkillStatus } from '../../types';
 import { display, NAME_MAX } from '../../render/display';
 import { approvalId, approvalNeeds, policyAllowsImport, type ImportPolicy } from './import';
 import { readBackup } from './read';
@@ -97,22 +97,20 @@ export async function previewImport(store: TrustStore, json: string, managed: re
     pinAfter.set(pin.origin, outcome === 'add' ? pin : stored);
   }
 
+  const outcomeOf = async (a: Approval, report: OriginReport | null): Promise<ImportApprovalPreview['outcome']> => {
+    if (conflicted.has(a.origin)) return 'pin-conflict';
+    if (!policyAllowsImport(a, report, policy.requireSigned === true)) return 'policy-requires-signed';
+    const pin = pinAfter.has(a.origin) ? (pinAfter.get(a.origin) ?? null) : await store.getPin(a.origin);
+    if (bindingError(a, null, pin)) return 'pin-mismatch';
+    const existing = await store.getApproval(a.origin, a.url);
+    // As importApproval judges it.
+    if (!existing) return 'add';
+    return sameApproval(existing, a) ? 'unchanged' : 'different';
+  };
   const approvals: ImportApprovalPreview[] = [];
   for (const a of parsed.approvals) {
-    let outcome: ImportApprovalPreview['outcome'];
     const report = await store.getReport(a.origin).catch(() => null);
-    if (conflicted.has(a.origin)) outcome = 'pin-conflict';
-    else if (!policyAllowsImport(a, report, policy.requireSigned === true)) outcome = 'policy-requires-signed';
-    else {
-      const pin = pinAfter.has(a.origin) ? (pinAfter.get(a.origin) ?? null) : await store.getPin(a.origin);
-      if (bindingError(a, null, pin)) outcome = 'pin-mismatch';
-      else {
-        const existing = await store.getApproval(a.origin, a.url);
-        // As importApproval judges it.
-        if (existing) outcome = sameApproval(existing, a) ? 'unchanged' : 'different';
-        else outcome = 'add';
-      }
-    }
+    const outcome = await outcomeOf(a, report);
     approvals.push({
       id: approvalId(a),
       origin: a.origin,
