@@ -15,20 +15,13 @@ function contentStart(bytes: Uint8Array): number {
   return i;
 }
 
+/** Whether the bytes at `at` spell the (lower-case ASCII) `marker` in any case. */
 function startsWithCaseless(bytes: Uint8Array, at: number, marker: string): boolean {
-  if (bytes.length - at < marker.length) return false;
-  for (let k = 0; k < marker.length; k++) {
-    let b = bytes[at + k] ?? 0;
-    if (b >= 0x41 && b <= 0x5a) b += 0x20;
-    if (b !== marker.charCodeAt(k)) return false;
-  }
-  return true;
+  return String.fromCharCode(...bytes.subarray(at, at + marker.length)).toLowerCase() === marker;
 }
 
 function isHtmlContentType(contentType: string | null): boolean {
-  if (contentType === null) return false;
-  const essence = (contentType.split(';')[0] ?? '').trim().toLowerCase();
-  return essence === 'text/html';
+  return contentType?.split(';')[0]?.trim().toLowerCase() === 'text/html';
 }
 
 /**

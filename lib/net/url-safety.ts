@@ -80,12 +80,8 @@ function parseV6(text: string): number[] | null {
   if (halves.length > 2) return null;
   const readGroups = (s: string): number[] | null => {
     if (s === '') return [];
-    const groups: number[] = [];
-    for (const g of s.split(':')) {
-      if (!/^[0-9a-f]{1,4}$/i.test(g)) return null;
-      groups.push(parseInt(g, 16));
-    }
-    return groups;
+    const groups = s.split(':');
+    return groups.every((g) => /^[0-9a-f]{1,4}$/i.test(g)) ? groups.map((g) => parseInt(g, 16)) : null;
   };
   const head = readGroups(halves[0] ?? '');
   if (!head) return null;
