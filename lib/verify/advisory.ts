@@ -52,17 +52,11 @@ export const INJECTION_PATTERNS: RegExp[] = [
   /\b(?:reveal|print|show|output|repeat|leak)\s+(?:(?:me|us|the|your)\s+){0,2}(?:system|hidden|initial)\s+(?:prompt|instructions)\b/i,
 ];
 
-/** The same patterns with the global flag, made once: counting runs `exec` from lastIndex 0 on them. */
+/**
+ * The same patterns with the global flag, made once: `String.prototype.match` counts them from the
+ * start of the text each time (none of the patterns matches the empty string).
+ */
 const INJECTION_GLOBAL: RegExp[] = INJECTION_PATTERNS.map((re) => new RegExp(re.source, 'gi'));
-
-/** Matches of a global pattern in the text (none of the patterns matches the empty string). */
-function countMatches(re: RegExp, text: string): number {
-  let n = 0;
-  re.lastIndex = 0;
-  while (re.exec(text) !== null) n++;
-  re.lastIndex = 0;
-  return n;
-}
 
 function originOf(raw: string, base: string | null): string | null {
   try {
@@ -107,14 +101,12 @@ function foreignLinks(text: string, origin: string): { count: number; origins: s
     }
   };
   for (const re of [MD_TARGET, MD_REFDEF, HTML_ATTR]) {
-    re.lastIndex = 0;
     for (const m of text.matchAll(re)) {
       const target = m[1];
       if (target === undefined) continue;
       consider(target, (m.index ?? 0) + m[0].length - target.length);
     }
   }
-  BARE_URL.lastIndex = 0;
   for (const m of text.matchAll(BARE_URL)) consider(m[0], m.index ?? 0);
   return { count, origins: [...origins] };
 }
@@ -202,7 +194,7 @@ export function advisoryFlags(text: string, origin: string, opts?: AdvisoryOptio
   if (longLines > 0) flags.push({ code: 'long-line', message: `${longLines} line(s) longer than ${LONG_LINE} characters`, count: longLines });
 
   let injections = 0;
-  for (const re of INJECTION_GLOBAL) injections += countMatches(re, visible);
+  for (const re of INJECTION_GLOBAL) injections += visible.match(re)?.length ?? 0;
   if (injections > 0) {
     flags.push({
       code: 'ignore-previous-instructions',
