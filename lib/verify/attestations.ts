@@ -78,13 +78,10 @@ export function parseAttestations(bytes: Uint8Array): AttestationParse {
 function parseDate(s: string): string | null {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s);
   if (m === null) return null;
-  const y = Number(m[1]);
-  const mo = Number(m[2]);
-  const d = Number(m[3]);
+  const [y = 0, mo = 0, d = 0] = m.slice(1).map(Number);
   if (mo < 1 || mo > 12 || d < 1) return null;
   const days = new Date(Date.UTC(y, mo, 0)).getUTCDate();
-  if (d > days) return null;
-  return s;
+  return d > days ? null : s;
 }
 
 /** The UTC calendar date of a Date, as YYYY-MM-DD. */

@@ -158,18 +158,13 @@ function dropOldestWhenFull(cache: Set<string> | Map<string, unknown>, max: numb
   if (first.done !== true) cache.delete(first.value);
 }
 
-function rememberValidKey(id: string): void {
-  if (validKeys.has(id)) return;
-  dropOldestWhenFull(validKeys, VALID_KEYS_MAX);
-  validKeys.add(id);
-}
-
 function keyIsValid(key: Uint8Array): boolean {
   if (!(key instanceof Uint8Array) || key.length !== 32) return false;
   const id = cacheId(key);
   if (validKeys.has(id)) return true;
   if (!checkPublicKeyBytes(key).ok) return false;
-  rememberValidKey(id);
+  dropOldestWhenFull(validKeys, VALID_KEYS_MAX);
+  validKeys.add(id);
   return true;
 }
 
@@ -237,10 +232,9 @@ export function verifyWithNoble(publicKey: Uint8Array, signature: Uint8Array, me
 const keyCache = new Map<string, CryptoKey>();
 const KEY_CACHE_MAX = 64;
 
+/** The key's bytes as a string of code units 0-255 (keys are 32 bytes). */
 function cacheId(key: Uint8Array): string {
-  let out = '';
-  for (let i = 0; i < key.length; i++) out += String.fromCharCode(key[i] as number);
-  return out;
+  return String.fromCharCode(...key);
 }
 
 async function importKey(s: SubtleCrypto, key: Uint8Array): Promise<CryptoKey> {
