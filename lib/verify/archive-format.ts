@@ -16,9 +16,7 @@ const BY_CONTENT_TYPE: Record<string, ArchiveFormat> = {
 
 /** The media type without parameters, lower-cased; null when absent or empty. */
 function mediaType(contentType: string | null): string | null {
-  if (contentType === null) return null;
-  const type = (contentType.split(';')[0] ?? '').trim().toLowerCase();
-  return type === '' ? null : type;
+  return contentType?.split(';')[0]?.trim().toLowerCase() || null;
 }
 
 /** The lower-cased path of a URL (query and fragment removed); works for relative strings too. */
