@@ -22,10 +22,8 @@ const CR = 0x0d;
 const LF = 0x0a;
 
 function hasCrLf(bytes: Uint8Array): boolean {
-  let i = bytes.indexOf(CR);
-  while (i !== -1 && i + 1 < bytes.length) {
+  for (let i = bytes.indexOf(CR); i !== -1; i = bytes.indexOf(CR, i + 1)) {
     if (bytes[i + 1] === LF) return true;
-    i = bytes.indexOf(CR, i + 1);
   }
   return false;
 }
