@@ -228,16 +228,16 @@ function deleteAll(doc: Document, win: Win, el: HTMLElement, editor: EditorKind)
  * composer shows `before` again.
  */
 async function restore(doc: Document, win: Win, found: FoundComposer, read: () => HTMLElement, before: readonly string[], savedValue: string | null): Promise<boolean> {
+  // The composer's lines once the editor has had 25 ms to apply the last step.
+  const settled = (): Promise<string[]> => sleep(25).then(() => readComposerLines(read()));
   let lines = readComposerLines(read());
   for (let step = 0; step < MAX_UNDO_STEPS && !sameLines(lines, before); step++) {
     historyStep(doc, win, read(), 'historyUndo');
-    await sleep(25);
-    const next = readComposerLines(read());
+    const next = await settled();
     if (sameLines(next, lines)) break;
     if (!keepsBefore(next, before)) {
       historyStep(doc, win, read(), 'historyRedo');
-      await sleep(25);
-      lines = readComposerLines(read());
+      lines = await settled();
       break;
     }
     lines = next;
@@ -245,13 +245,11 @@ async function restore(doc: Document, win: Win, found: FoundComposer, read: () =
   const el = read();
   if (!sameLines(lines, before) && isBlank(before) && !isTextField(el)) {
     deleteAll(doc, win, el, found.editor);
-    await sleep(25);
-    lines = readComposerLines(read());
+    lines = await settled();
   }
   if (!sameLines(lines, before) && savedValue !== null && isTextField(el)) {
     setFieldValue(win, el, savedValue, null);
-    await sleep(25);
-    lines = readComposerLines(read());
+    lines = await settled();
   }
   return sameLines(lines, before);
 }

@@ -11,8 +11,7 @@ import { decodeSafe } from '../parse/common';
 import { emptyReport } from './skipped-report';
 
 function firstOf<T>(values: (T | null | undefined)[]): T | null {
-  for (const v of values) if (v !== null && v !== undefined) return v;
-  return null;
+  return values.find((v) => v !== null && v !== undefined) ?? null;
 }
 
 function nonEmpty(s: string | null | undefined): string | null {

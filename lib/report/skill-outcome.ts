@@ -2,14 +2,12 @@
 // builder reads it (build-report.ts): the engine writes these shapes, the report reads them.
 import type { MergedSkill } from '../parse/merge';
 import type { Frontmatter } from '../parse/skill-md';
-import type { ApprovalReport, SkillReport, SkillStatus } from '../types';
+import type { SkillReport } from '../types';
 
 /** A skill's status with its code, message and approval state (decideStatus in lib/probe/status.ts). */
-export interface StatusDecision {
-  status: SkillStatus;
+export interface StatusDecision extends Pick<SkillReport, 'status' | 'approval'> {
   code: string;
   message: string;
-  approval: ApprovalReport;
 }
 
 /** One skill after its artifacts were fetched and checked (processSkill in lib/probe/artifacts.ts): what the report shows of it, as the report shows it. */

@@ -18,9 +18,7 @@ export type ListEntry =
   | { kind: 'wildcard'; suffix: string };
 
 function stripDots(host: string): string {
-  let h = host;
-  while (h.endsWith('.')) h = h.slice(0, -1);
-  return h;
+  return host.replace(/\.+$/, '');
 }
 
 function parseHost(text: string): { host: string; port: string | null } | null {
@@ -55,8 +53,7 @@ export function parseListEntry(entry: string): ListEntry | null {
 }
 
 function effectivePort(u: URL): string {
-  if (u.port !== '') return u.port;
-  return u.protocol === 'https:' ? '443' : '80';
+  return u.port || (u.protocol === 'https:' ? '443' : '80');
 }
 
 function entryMatches(entry: ListEntry, u: URL): boolean {
