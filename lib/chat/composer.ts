@@ -221,8 +221,7 @@ function blockLines(block: Element): string[] {
  * "\n", or a contenteditable's blocks and line breaks. An empty composer is one empty line.
  */
 export function readComposerLines(el: HTMLElement): string[] {
-  if (isTextField(el)) return el.value.split('\n');
-  return blockLines(el);
+  return isTextField(el) ? el.value.split('\n') : blockLines(el);
 }
 
 /** The same text for both sides of a comparison: line ends as LF, NBSP as a space, no zero-width characters. */

@@ -179,17 +179,16 @@ type Outcome = 'inserted' | 'unchanged' | 'changed';
 /** Waits up to `settleMs` for the expected lines, then confirms them once more after another `settleMs`. */
 async function confirm(read: () => string[], before: readonly string[], expected: readonly string[], settleMs: number): Promise<Outcome> {
   const started = Date.now();
-  let lines = before as string[];
   for (;;) {
     await Promise.resolve();
-    lines = read();
+    const lines = read();
     if (holds(lines, expected)) break;
     const left = settleMs - (Date.now() - started);
     if (left <= 0) return sameLines(lines, before) ? 'unchanged' : 'changed';
     await sleep(Math.min(25, left));
   }
   await sleep(settleMs);
-  lines = read();
+  const lines = read();
   if (holds(lines, expected)) return 'inserted';
   return sameLines(lines, before) ? 'unchanged' : 'changed';
 }
