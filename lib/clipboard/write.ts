@@ -9,8 +9,7 @@ export function copyWithTextarea(doc: Document, text: string): boolean {
   if (typeof exec !== 'function') return false;
   const previousFocus = doc.activeElement;
   const selection = doc.getSelection();
-  const previousRanges: Range[] = [];
-  if (selection !== null) for (let i = 0; i < selection.rangeCount; i++) previousRanges.push(selection.getRangeAt(i));
+  const previousRanges = selection === null ? [] : Array.from({ length: selection.rangeCount }, (_, i) => selection.getRangeAt(i));
   const area = doc.createElement('textarea');
   area.value = text;
   area.setAttribute('readonly', '');
