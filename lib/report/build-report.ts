@@ -8,6 +8,7 @@ import { skillContextBreakdown, type SkillContextInput } from '../skill-context/
 import { estimateTokenCount } from '../verify/tokens';
 import { diag } from './codes';
 import { decodeSafe } from '../parse/common';
+import { urlOf } from '../origin';
 import { emptyReport } from './skipped-report';
 
 function firstOf<T>(values: (T | null | undefined)[]): T | null {
@@ -19,27 +20,19 @@ function nonEmpty(s: string | null | undefined): string | null {
 }
 
 function lastSegment(url: string | null): string | null {
-  if (url === null) return null;
-  try {
-    const parts = new URL(url).pathname.split('/').filter((p) => p !== '');
-    const last = parts[parts.length - 1];
-    if (last === undefined) return null;
-    // `…/name/SKILL.md` reads better as `name`.
-    if (/^skill\.md$/i.test(last) && parts.length > 1) return decodeSafe(parts[parts.length - 2] as string);
-    return decodeSafe(last);
-  } catch {
-    return null;
-  }
+  const u = url === null ? null : urlOf(url);
+  if (u === null) return null;
+  const parts = u.pathname.split('/').filter((p) => p !== '');
+  const last = parts[parts.length - 1];
+  if (last === undefined) return null;
+  // `…/name/SKILL.md` reads better as `name`.
+  if (/^skill\.md$/i.test(last) && parts.length > 1) return decodeSafe(parts[parts.length - 2] as string);
+  return decodeSafe(last);
 }
 
 function hostOf(url: string | null): { host: string | null; origin: string | null } {
-  if (url === null) return { host: null, origin: null };
-  try {
-    const u = new URL(url);
-    return { host: u.host, origin: u.origin };
-  } catch {
-    return { host: null, origin: null };
-  }
+  const u = url === null ? null : urlOf(url);
+  return { host: u?.host ?? null, origin: u?.origin ?? null };
 }
 
 /**
