@@ -21,6 +21,7 @@
 // Nothing else reads bytes for a hand-off: buildSkillContext and exportSkill are called only from
 // the modules that take a Released (test/unit/background/hand-off-gate.routes.test.ts).
 import { approvedBytes } from '../probe/approved-bytes';
+import { urlOf } from '../origin';
 import { listMatches } from '../scheduler/should-probe';
 import { reviewStored } from '../probe/skill-review';
 import { confirmationNeeded, type ReachRoute, unconfirmed } from '../review';
@@ -99,12 +100,8 @@ function needsConfirmation(missing: readonly Finding[]): { ok: false } & Refusal
 
 /** The deny list names the site, or only allow-listed sites are used and it is not one. */
 function excluded(origin: string, settings: Settings): boolean {
-  let u: URL;
-  try {
-    u = new URL(origin);
-  } catch {
-    return true;
-  }
+  const u = urlOf(origin);
+  if (u === null) return true;
   return listMatches(settings.denyList, u) || (settings.allowListOnly && !listMatches(settings.allowList, u));
 }
 

@@ -12,6 +12,7 @@
 // else, so no caller can reach it around the gate (test/unit/background/probe-gate.routes.test.ts
 // drives every cause of PROBE_CAUSES against every rule).
 import type { ManagedPolicy } from '../store/policy';
+import { urlOf } from '../origin';
 import { skippedReport } from '../report/skipped-report';
 import { createScheduler, type Scheduler } from '../scheduler/scheduler';
 import { shouldProbe, type SkipReason } from '../scheduler/should-probe';
@@ -68,13 +69,8 @@ export interface GateFacts {
 
 /** The rules, in order. `target` is an origin or a page URL. */
 export async function gateDecision(target: string, facts: GateFacts): Promise<GateDecision> {
-  let url: URL;
-  try {
-    url = new URL(target);
-  } catch {
-    return { probe: false, reason: 'not-http' };
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return { probe: false, reason: 'not-http' };
+  const url = urlOf(target);
+  if (url === null || (url.protocol !== 'http:' && url.protocol !== 'https:')) return { probe: false, reason: 'not-http' };
   if (facts.policy === null) return { probe: false, reason: 'policy-pending' };
   // Asked even when private windows may be probed: their results are kept in memory only.
   const incognito = await facts.incognito();
@@ -205,9 +201,5 @@ export function createProbeGate(deps: ProbeGateDeps): ProbeGate {
 }
 
 function originOf(target: string): string {
-  try {
-    return new URL(target).origin;
-  } catch {
-    return target;
-  }
+  return urlOf(target)?.origin ?? target;
 }

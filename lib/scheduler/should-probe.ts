@@ -1,7 +1,7 @@
 // Whether a navigation may be probed at all (PRODUCT.md §2.1, FORMATS.md §9.1): only top-level
 // http(s) pages, not while paused, not in private windows unless allowed, never a deny-listed
 // site, and only allow-listed sites when the user asked for that. Knows nothing about formats.
-import { httpOrigin, isHttpUrl } from '../origin';
+import { httpOrigin, isHttpUrl, urlOf } from '../origin';
 import type { Settings } from '../types';
 
 export type SkipReason = 'not-http' | 'paused' | 'private-window' | 'deny-listed' | 'not-allow-listed';
@@ -79,13 +79,8 @@ export function listMatches(list: readonly unknown[] | null | undefined, u: URL)
 
 /** Decides whether the page at `url` may be probed, and for which origin. Deny wins over allow. */
 export function shouldProbe(url: string, settings: Settings, ctx: { incognito: boolean }): ProbeDecision {
-  let u: URL;
-  try {
-    u = new URL(url);
-  } catch {
-    return { probe: false, reason: 'not-http' };
-  }
-  if (!isHttpUrl(u)) return { probe: false, reason: 'not-http' };
+  const u = urlOf(url);
+  if (u === null || !isHttpUrl(u)) return { probe: false, reason: 'not-http' };
   if (settings.paused) return { probe: false, reason: 'paused' };
   if (ctx.incognito && !settings.probeInPrivate) return { probe: false, reason: 'private-window' };
   if (listMatches(settings.denyList, u)) return { probe: false, reason: 'deny-listed' };
