@@ -97,10 +97,9 @@ export function useConfirmedAction<T>({ send, doneText, dialog, onChanged }: Con
 
   let shown: JSX.Element | null = null;
   if (pending !== null) {
-    const item = pending;
-    const { title, confirmLabel, body } = dialog(item);
+    const { title, confirmLabel, body } = dialog(pending);
     shown = (
-      <Dialog title={title} confirmLabel={confirmLabel} cancelLabel={t('cancel')} danger onCancel={() => setPending(null)} onConfirm={() => void run(item)}>
+      <Dialog title={title} confirmLabel={confirmLabel} cancelLabel={t('cancel')} danger onCancel={() => setPending(null)} onConfirm={() => void run(pending)}>
         {body}
       </Dialog>
     );

@@ -10,9 +10,6 @@ import { t, type MessageKey } from '../../lib/i18n';
 import { LIST_PAGE_ROWS, normalizeFilter } from '../../lib/lists/pins-page';
 import { DataTable, type DataTableProps } from './DataTable';
 
-/** Rows added to the table at first and by each "Show more". */
-export const PAGE_SIZE = LIST_PAGE_ROWS;
-
 /** A list this short is read at a glance: no filter box above it. */
 export const FILTER_MIN_ROWS = 10;
 
@@ -50,13 +47,12 @@ export function listPlaceholder<T>(state: ListState<T>, emptyText: string, empty
 /** The catalogue keys of the count line: every row ("Showing 100 of 10,000 pins"), with a filter ("Showing 3 of 3 matching pins (10,000 in all)"), a filter that matches nothing. */
 export type CountText = { all: MessageKey; filtered: MessageKey; none: MessageKey };
 
-/** The columns and rows of the table (DataTable), its names and its page size: what PagedTable passes on to PagedTableView. */
+/** The columns and rows of the table (DataTable) and its names: what PagedTable passes on to PagedTableView. */
 interface TableParts<T> extends Pick<DataTableProps<T>, 'columns' | 'rowKey' | 'rowData'> {
   testId: string;
   caption: string;
   filterLabel: string;
   count: CountText;
-  pageSize?: number;
 }
 
 interface Props<T> extends TableParts<T> {
@@ -66,9 +62,9 @@ interface Props<T> extends TableParts<T> {
   matches: (item: T, filter: string) => boolean;
 }
 
-export function PagedTable<T>({ items, matches, pageSize = PAGE_SIZE, ...parts }: Props<T>) {
+export function PagedTable<T>({ items, matches, ...parts }: Props<T>) {
   const [filter, setFilter] = useState('');
-  const [limit, setLimit] = useState(pageSize);
+  const [limit, setLimit] = useState(LIST_PAGE_ROWS);
   const needle = normalizeFilter(filter);
   const matching = useMemo(() => (needle ? items.filter((item) => matches(item, needle)) : items), [items, needle, matches]);
   const shown = matching.length > limit ? matching.slice(0, limit) : matching;
@@ -81,10 +77,9 @@ export function PagedTable<T>({ items, matches, pageSize = PAGE_SIZE, ...parts }
       filter={filter}
       onFilter={(text) => {
         setFilter(text);
-        setLimit(pageSize);
+        setLimit(LIST_PAGE_ROWS);
       }}
-      onMore={() => setLimit(shown.length + pageSize)}
-      pageSize={pageSize}
+      onMore={() => setLimit(shown.length + LIST_PAGE_ROWS)}
     />
   );
 }
@@ -99,7 +94,7 @@ interface ViewProps<T> extends TableParts<T> {
   /** The filter as typed. */
   filter: string;
   onFilter: (text: string) => void;
-  /** "Show more": the caller adds up to `pageSize` rows to `shown`. */
+  /** "Show more": the caller adds up to LIST_PAGE_ROWS rows to `shown`. */
   onMore: () => void;
 }
 
@@ -107,7 +102,7 @@ interface ViewProps<T> extends TableParts<T> {
  * The table, its filter box, count and "Show more", for rows someone else pages: PagedTable
  * over a list in the page, or the pins section over pages the background sorts and filters.
  */
-export function PagedTableView<T>({ testId, caption, columns, rowKey, rowData, shown, matching, total, filter, onFilter, onMore, filterLabel, count, pageSize = PAGE_SIZE }: ViewProps<T>) {
+export function PagedTableView<T>({ testId, caption, columns, rowKey, rowData, shown, matching, total, filter, onFilter, onMore, filterLabel, count }: ViewProps<T>) {
   const id = useId();
   const tbody = useRef<HTMLTableSectionElement>(null);
   const focusRow = useRef<number | null>(null);
@@ -182,7 +177,7 @@ export function PagedTableView<T>({ testId, caption, columns, rowKey, rowData, s
             }}
             data-action="show-more"
           >
-            {t('list_show_more', formatCount(Math.min(pageSize, more)))}
+            {t('list_show_more', formatCount(Math.min(LIST_PAGE_ROWS, more)))}
           </button>
         </div>
       )}

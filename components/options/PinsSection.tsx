@@ -4,8 +4,8 @@ import { t } from '../../lib/i18n';
 import { errorText } from '../shared/format';
 import type { OptionsEnv } from './env';
 import { keyColumns, useConfirmedAction } from './KeyTable';
-import { listPlaceholder, PAGE_SIZE, PagedTableView, type CountText } from './PagedTable';
-import type { PinsPage } from '../../lib/lists/pins-page';
+import { listPlaceholder, PagedTableView, type CountText } from './PagedTable';
+import { LIST_PAGE_ROWS, type PinsPage } from '../../lib/lists/pins-page';
 import { OriginLink } from './OriginLink';
 
 type PinsState = { phase: 'loading' } | { phase: 'error'; message: string } | { phase: 'ready'; items: Pin[]; matching: number; total: number };
@@ -30,8 +30,8 @@ function usePinPages(env: OptionsEnv, version: number, filter: string): { state:
   };
   // A layout effect: the first page (asked for as the page's script started) is drawn as soon as it
   // is in, not after the browser's first frame of the whole page.
-  useLayoutEffect(() => show(filter === '' ? env.client.pinsFirstPage() : env.client.pinsPage(0, PAGE_SIZE, filter), []), [env, version, filter]);
-  const more = useCallback(() => show(env.client.pinsPage(shown.length, PAGE_SIZE, filter), shown), [env, filter, shown]);
+  useLayoutEffect(() => show(filter === '' ? env.client.pinsFirstPage() : env.client.pinsPage(0, LIST_PAGE_ROWS, filter), []), [env, version, filter]);
+  const more = useCallback(() => show(env.client.pinsPage(shown.length, LIST_PAGE_ROWS, filter), shown), [env, filter, shown]);
   return { state, more };
 }
 

@@ -94,8 +94,7 @@ function parseSnapshotKeys(text: string): Parsed<SnapshotKeyConfig[]> {
   if (error || value === undefined) return { value: [], error };
   if (!Array.isArray(value)) return { value: [], error: t('err_snapshot_shape') };
   const out: SnapshotKeyConfig[] = [];
-  for (let i = 0; i < value.length; i++) {
-    const item: unknown = value[i];
+  for (const [i, item] of (value as unknown[]).entries()) {
     if (!isRecord(item)) return { value: [], error: t('err_snapshot_entry', i + 1, 'object') };
     for (const f of SNAPSHOT_REQUIRED) {
       if (typeof item[f] !== 'string' || !item[f]) return { value: [], error: t('err_snapshot_entry', i + 1, f) };
@@ -104,11 +103,8 @@ function parseSnapshotKeys(text: string): Parsed<SnapshotKeyConfig[]> {
       if (item[f] !== undefined && typeof item[f] !== 'string') return { value: [], error: t('err_snapshot_entry', i + 1, f) };
     }
     // The required fields (all present, checked above), then the optional ones given.
-    const entry: Partial<SnapshotKeyConfig> = {};
-    for (const f of [...SNAPSHOT_REQUIRED, ...SNAPSHOT_OPTIONAL]) {
-      const v = item[f];
-      if (typeof v === 'string') entry[f] = v;
-    }
+    const given = [...SNAPSHOT_REQUIRED, ...SNAPSHOT_OPTIONAL].filter((f) => typeof item[f] === 'string');
+    const entry: Partial<SnapshotKeyConfig> = Object.fromEntries(given.map((f) => [f, item[f] as string]));
     out.push(entry as SnapshotKeyConfig);
   }
   return { value: out, error: null };

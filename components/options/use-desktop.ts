@@ -79,8 +79,7 @@ export function useDesktop(env: OptionsEnv, version: number) {
   async function check(): Promise<void> {
     setBusy(true);
     try {
-      const answer = await env.client.desktopCheck();
-      setStatus(answer.status);
+      setStatus((await env.client.desktopCheck()).status);
     } catch (err) {
       announce(t('desktop_save_failed', errorText(err)), 'error');
     } finally {

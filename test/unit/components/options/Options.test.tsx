@@ -7,8 +7,7 @@ import type { KeyHistoryEntry } from '../../../../lib/store/records';
 import { Options } from '../../../../components/options/Options';
 import { changedFields, fromForm, parseChatSiteEntry, parseSiteEntry, settingsChanges, toForm } from '../../../../components/options/settings-form';
 import { reportFilename } from '../../../../components/options/DiagnosticsSection';
-import { PAGE_SIZE } from '../../../../components/options/PagedTable';
-import { pinMatches } from '../../../../lib/lists/pins-page';
+import { LIST_PAGE_ROWS, pinMatches } from '../../../../lib/lists/pins-page';
 import { approvalMatches } from '../../../../components/options/ApprovalsSection';
 import { withEarlyAnswers } from '../../../../components/shared/early';
 import { mergeSettings } from '../../../../lib/store/settings';
@@ -432,9 +431,9 @@ describe('pins and approvals', () => {
     });
     const root = await render();
     const rows = () => Array.from(root.querySelectorAll<HTMLElement>('[data-testid="pins"] tbody tr'));
-    expect(rows()).toHaveLength(PAGE_SIZE);
+    expect(rows()).toHaveLength(LIST_PAGE_ROWS);
     expect(rows()[0]?.dataset.origin).toBe('https://site-00000.example');
-    expect(rows()[PAGE_SIZE - 1]?.dataset.origin).toBe('https://site-00099.example');
+    expect(rows()[LIST_PAGE_ROWS - 1]?.dataset.origin).toBe('https://site-00099.example');
     const count = root.querySelector('[data-testid="pins-count"]');
     expect(count?.textContent).toBe('Showing 100 of 10,000 pins');
     expect(count?.getAttribute('role')).toBe('status');
@@ -456,7 +455,7 @@ describe('pins and approvals', () => {
     await typeInto(filter, `${fp(4321).slice(7, 11)} ${fp(4321).slice(11, 15)}`);
     expect(rows().map((r) => r.dataset.origin)).toEqual(['https://site-04321.example']);
     await typeInto(filter, '');
-    expect(rows()).toHaveLength(PAGE_SIZE);
+    expect(rows()).toHaveLength(LIST_PAGE_ROWS);
     expect(root.querySelector('[data-testid="pins-count"]')?.textContent).toBe('Showing 100 of 9,999 pins');
   });
 
