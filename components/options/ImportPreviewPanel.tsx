@@ -23,10 +23,8 @@ const OUTCOME: Record<string, MessageKey> = {
 
 const outcomeText = (outcome: string): string => t(OUTCOME[outcome] ?? 'error_unknown');
 
-export interface Confirmed {
-  unverified: ReadonlySet<string>;
-  crossOrigin: ReadonlySet<string>;
-}
+/** The approvals the user confirmed, by id: one set for each confirmation an approval may need. */
+export type Confirmed = Record<keyof ImportApprovalPreview['needs'], ReadonlySet<string>>;
 
 interface Props {
   preview: ImportPreview;
