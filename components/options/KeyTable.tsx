@@ -6,19 +6,15 @@ import type { ComponentChild, ComponentChildren, JSX } from 'preact';
 import { useState } from 'preact/hooks';
 import { t } from '../../lib/i18n';
 import type { ActionResult } from '../../lib/messages';
+import type { Pin } from '../../lib/types';
 import { useAnnounce } from '../shared/Announcer';
 import { Dialog } from '../shared/Dialog';
 import { Fingerprint } from '../shared/Fingerprint';
 import { errorText, formatDate } from '../shared/format';
 import type { Column } from './DataTable';
 
-/** What a row of either table shows: a site's key and when it was first and last seen. */
-export interface KeyRowItem {
-  origin: string;
-  fingerprint: string;
-  firstSeen: number;
-  lastSeen: number;
-}
+/** What a row of either table shows: a site's key and when it was first and last seen (a pin has them all). */
+export type KeyRowItem = Pick<Pin, 'origin' | 'fingerprint' | 'firstSeen' | 'lastSeen'>;
 
 export interface RowAction {
   /** The button's name for its data-action attribute (what the tests click). */
