@@ -2,6 +2,7 @@
 import { t } from '../../lib/i18n';
 import { formatDateTime, formatSize } from '../../lib/i18n/format';
 import { tn } from '../../lib/i18n/plural';
+import { urlOf } from '../../lib/origin';
 import type { SkillReport } from '../../lib/types';
 
 // Numbers and dates through Intl in the browser's language (lib/i18n/format.ts); counts through
@@ -62,11 +63,7 @@ export function fingerprintGroups(fp: string): { prefix: string; groups: string[
 
 /** A URL's or origin's host with its port ("chatgpt.com"), as the address bar shows it; the text itself when it is no URL. */
 export function hostOf(url: string): string {
-  try {
-    return new URL(url).host;
-  } catch {
-    return url;
-  }
+  return urlOf(url)?.host ?? url;
 }
 
 export function errorText(err: unknown): string {

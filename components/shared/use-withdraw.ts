@@ -7,6 +7,7 @@
 import type { Approval } from '../../lib/types';
 import { t } from '../../lib/i18n';
 import { NAME_MAX, display } from '../../lib/render/display';
+import { urlOf } from '../../lib/origin';
 import type { Announce } from './Announcer';
 import type { Client } from './client';
 import { errorText } from './format';
@@ -26,16 +27,8 @@ export interface WithdrawOptions {
   confirms?: (approval: Approval) => { unverified: boolean; crossOrigin: boolean };
 }
 
-/** Listed on another host than its site: approving it again needs that confirmation. */
-export function listedElsewhere(approval: Approval): boolean {
-  try {
-    return new URL(approval.url).origin !== approval.origin;
-  } catch {
-    return true;
-  }
-}
-
-const asApproved = (a: Approval) => ({ unverified: a.statusAtApproval === 'unverified', crossOrigin: listedElsewhere(a) });
+/** As the approval was made: its status then, and whether its URL is on another host than its site (one that does not parse counts as another). */
+const asApproved = (a: Approval) => ({ unverified: a.statusAtApproval === 'unverified', crossOrigin: urlOf(a.url)?.origin !== a.origin });
 
 /** Why an Undo restored nothing, in words. */
 function undoRefusal(error: string | undefined, message: string | undefined, name: string): string {
