@@ -2,14 +2,13 @@
 // findings (how many, the most serious) and checksum, and, for an archive whose files changed since the approval, the files added, removed and
 // changed, with a line diff of each text file (PRODUCT.md §9.2, FORMATS.md §6.6).
 import type { ArchiveFileChange, SkillText } from '../../lib/messages';
-import type { SkillReport } from '../../lib/types';
+import type { Finding, SkillReport } from '../../lib/types';
 import { t } from '../../lib/i18n';
 import { formatBytes } from './format';
 import { SkillDiff } from './SkillDiff';
 import { mostSerious } from './finding-words';
 import { SeverityBadge } from './Findings';
 import { tn } from '../../lib/i18n/plural';
-import type { Finding } from '../../lib/types';
 
 /** A file's findings: the most serious, in words with its marker, and how many there are. */
 function FileFindings({ findings }: { findings: readonly Finding[] }) {

@@ -40,10 +40,9 @@ export function useSkillActions(env: ActionsEnv, origin: string, onChanged: () =
   };
   const approvals = useApprovals({ client: env.client, origin, announce, run, afterChange });
   const exporter = useSkillExport(env.client, announce, env.saveFile, approvals.refusedUnconfirmed);
-  const { reload: reloadExports } = exporter;
   useEffect(() => {
-    if (changes > 0) reloadExports();
-  }, [changes, reloadExports]);
+    if (changes > 0) exporter.reload();
+  }, [changes, exporter.reload]);
 
   async function run(task: () => Promise<void>) {
     setBusy(true);
