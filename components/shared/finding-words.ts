@@ -35,19 +35,15 @@ export function groupByKind(findings: readonly Finding[]): KindGroup[] {
     const g = groups.get(f.kind);
     if (g) {
       g.findings.push(f);
-      if (rank(f.severity) < rank(g.severity)) g.severity = f.severity;
+      if (SEVERITY_ORDER.indexOf(f.severity) < SEVERITY_ORDER.indexOf(g.severity)) g.severity = f.severity;
     } else groups.set(f.kind, { kind: f.kind, severity: f.severity, findings: [f] });
   }
-  return [...groups.values()].sort((a, b) => rank(a.severity) - rank(b.severity));
+  return [...groups.values()].sort((a, b) => SEVERITY_ORDER.indexOf(a.severity) - SEVERITY_ORDER.indexOf(b.severity));
 }
 
 /** Findings grouped by severity, most serious first, and within each by kind. */
 export function groupBySeverity(findings: readonly Finding[]): { severity: FindingSeverity; kinds: KindGroup[] }[] {
   return SEVERITY_ORDER.map((severity) => ({ severity, kinds: groupByKind(findings.filter((f) => f.severity === severity)) })).filter((s) => s.kinds.length > 0);
-}
-
-export function rank(s: FindingSeverity): number {
-  return SEVERITY_ORDER.indexOf(s);
 }
 
 /** The most serious severity among findings, or null when there are none. */
