@@ -84,6 +84,12 @@ export function base64Length(data: string): number {
   return (data.length / 4) * 3 - pad;
 }
 
+/** What the checks of both directions share: a message id and an agent. The extension reads only replies, so it never builds the request schemas. */
+const sharedSchemas = lazy(() => ({
+  ID: z.int('is not a whole number').check(z.nonnegative('is not a whole number')),
+  agentId: z.custom<AgentId>(isAgentId, 'is not a known agent'),
+}));
+
 const requestSchemas = lazy(() => {
   // Each problem is worded after the field it is found at: "skill.files[0].sha256 is not 64 lowercase hex digits".
   const STRING = `is not a string of 1–${MAX_STRING_LENGTH} characters`;
@@ -130,7 +136,7 @@ const requestSchemas = lazy(() => {
     origin: str.check(z.refine<string>(isHttpOrigin, 'is not an http(s) origin')),
     url: str.check(z.refine<string>(isWebUrl, 'is not an http(s) URL in its normal form')),
   };
-  const ID = z.int('is not a whole number').check(z.nonnegative('is not a whole number'));
+  const { ID, agentId } = sharedSchemas();
   const PROFILE = 'is not 32 lowercase hex digits';
   /**
    * Every request may carry `profile`: the browser profile's id (32 lowercase hex digits, made once
@@ -152,7 +158,6 @@ const requestSchemas = lazy(() => {
     z.transform((revision) => revision ?? null),
   );
 
-  const agentId = z.custom<AgentId>(isAgentId, 'is not a known agent');
   const agentRequest = exactly({ agent: agentId, confirmedRevision: z.nullable(hex) });
   const agents = list(agentRequest, 0, 8).check(
     once(
@@ -221,7 +226,7 @@ const requestSchemas = lazy(() => {
     put: exactly({ type: z.literal('put'), id: ID, profile, skill, agents, confirmedRevision: confirmed }),
     status: exactly({ type: z.literal('status'), id: ID, profile }),
   };
-  return { ID, agentId, agentRequest, syncEntry, skill, REQUESTS };
+  return { ID, agentRequest, syncEntry, skill, REQUESTS };
 });
 
 /** Checks a message the host received. Never throws; a refusal names the first problem found. */
@@ -247,7 +252,7 @@ export function parseHostRequest(value: unknown): Parsed<HostRequest> {
 }
 
 const replySchemas = lazy(() => {
-  const { ID, agentId } = requestSchemas();
+  const { ID, agentId } = sharedSchemas();
   // The extension's check of what the host program answers: the host is a local program the user
   // installed, but its answers still reach the options page, so each one is checked against the
   // schema of its type and anything else is refused. The reply types are what this check gives.
