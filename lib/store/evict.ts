@@ -6,7 +6,7 @@ import type { IDBPObjectStore, IDBPTransaction, StoreNames } from 'idb';
 import type { ByteTotals } from './byte-totals';
 import { StoreError } from './errors';
 import { filesKeyOf, storedKey } from './records';
-import type { StoreCore } from './idb-core';
+import type { StoreLimits } from './idb-core';
 import { ALL_ORIGINS, type SkillKey, type SkillpinDB, type SkillRecord } from './schema';
 import { toApproval, toStoredSkill } from './validate';
 
@@ -205,8 +205,9 @@ function protection(tx: SkillsTx, written: ReadonlySet<string>): (pk: SkillKey) 
 }
 
 /**
- * Keeps the stored skill bytes within `budget` after a write to `origins`: each of those
- * origins within `perOrigin` bytes, the whole store within `total` bytes. The running totals say
+ * Keeps the stored skill bytes within the byte budgets of `limits` after a write to `origins`: each
+ * of those origins within `skillBytesPerOrigin` bytes, the whole store within `skillBytes` bytes
+ * (the values and why: idb-store.ts). The running totals say
  * whether a budget is exceeded; only then are the records walked (index keys only, no bytes
  * loaded), oldest first, and records no approval binds evicted. Approved bytes are never evicted,
  * and neither are the records just written (`written`, `origin\nurl\ndigestLf\nfilesKey`) nor any
@@ -214,14 +215,7 @@ function protection(tx: SkillsTx, written: ReadonlySet<string>): (pk: SkillKey) 
  * enough and `refuse` is set, the write is refused with `over-budget` (the caller's transaction
  * aborts, so nothing written or evicted is kept); without `refuse` (an approval) the bytes stay.
  */
-export async function enforceByteBudget(
-  tx: SkillsTx,
-  origins: readonly string[],
-  written: ReadonlySet<string>,
-  budget: ReturnType<StoreCore['budget']>,
-  refuse: boolean,
-  totals: ByteTotals,
-): Promise<void> {
+export async function enforceByteBudget(tx: SkillsTx, origins: readonly string[], written: ReadonlySet<string>, limits: StoreLimits, refuse: boolean, totals: ByteTotals): Promise<void> {
   const isProtected = protection(tx, written);
   /** Brings the records of `key` (an origin, or ALL_ORIGINS) within `limit`; returns the bytes left. */
   const bound = async (key: string, limit: number): Promise<number> => {
@@ -240,20 +234,20 @@ export async function enforceByteBudget(
   };
 
   for (const origin of new Set(origins)) {
-    const left = await bound(origin, budget.perOrigin);
-    if (left > budget.perOrigin && refuse) {
+    const left = await bound(origin, limits.skillBytesPerOrigin);
+    if (left > limits.skillBytesPerOrigin && refuse) {
       throw new StoreError(
         'over-budget',
-        `the skill bytes stored for ${origin} would be ${mib(left)}, over its ${mib(budget.perOrigin)} budget, and only approved bytes are left to make room; the new bytes were not stored and nothing stored before was removed`,
+        `the skill bytes stored for ${origin} would be ${mib(left)}, over its ${mib(limits.skillBytesPerOrigin)} budget, and only approved bytes are left to make room; the new bytes were not stored and nothing stored before was removed`,
         { store: 'skills' },
       );
     }
   }
-  const left = await bound(ALL_ORIGINS, budget.total);
-  if (left > budget.total && refuse) {
+  const left = await bound(ALL_ORIGINS, limits.skillBytes);
+  if (left > limits.skillBytes && refuse) {
     throw new StoreError(
       'over-budget',
-      `the stored skill bytes would be ${mib(left)}, over the ${mib(budget.total)} budget of all sites, and only approved bytes are left to make room; the new bytes were not stored and nothing stored before was removed`,
+      `the stored skill bytes would be ${mib(left)}, over the ${mib(limits.skillBytes)} budget of all sites, and only approved bytes are left to make room; the new bytes were not stored and nothing stored before was removed`,
       { store: 'skills' },
     );
   }

@@ -29,7 +29,7 @@ export async function approve(core: StoreCore, approval: Approval, skill: Stored
       await totals.putAll([skillRecord(s)]);
       await pruneSkills(skillsTx, [writtenSkill(s)], core.limits.skillsPerOrigin, totals);
       // Approved bytes make room by evicting unapproved ones; an approval itself is never refused.
-      await enforceByteBudget(skillsTx, [s.origin], new Set([storedKey(s)]), core.budget(), false, totals);
+      await enforceByteBudget(skillsTx, [s.origin], new Set([storedKey(s)]), core.limits, false, totals);
     });
   });
 }

@@ -135,11 +135,6 @@ export class StoreCore {
     return this.run(stores, 'readwrite', body);
   }
 
-  /** The byte budgets of the stored skill bytes (evict.ts enforceByteBudget; the values and why: idb-store.ts). */
-  budget(): { perOrigin: number; total: number } {
-    return { perOrigin: this.limits.skillBytesPerOrigin, total: this.limits.skillBytes };
-  }
-
   close(): void {
     this.closedReason ??= new StoreError('closed', 'the trust store was closed');
     this.db.close();

@@ -60,7 +60,7 @@ export async function putSkillsInTx(core: StoreCore, tx: SkillsTx, checked: Retu
   const present = await Promise.all(batch.map((s) => store.getKey([s.origin, s.url, s.digestLf, filesKeyOf(s)] as SkillKey)));
   const kept = new Set(batch.filter((_, i) => present[i] !== undefined).map((s) => storedKey(s)));
   const origins = batch.map((s) => s.origin);
-  await enforceByteBudget(tx, origins, kept, core.budget(), true, totals);
+  await enforceByteBudget(tx, origins, kept, core.limits, true, totals);
 }
 
 export async function getLatestSkill(core: StoreCore, origin: string, url: string): Promise<StoredSkill | null> {

@@ -1,6 +1,7 @@
 // The records the trust store keeps besides the pins and approvals the report shows (those are in
-// lib/types/): the key history, the verified bytes of each skill, and the probe cache.
-import type { ArchiveEntry, DocumentKind } from '../types';
+// lib/types/): the key history, the verified bytes of each skill, the probe cache, and what the
+// cache and reports stores hold of them.
+import type { ArchiveEntry, DocumentKind, OriginReport } from '../types';
 
 /**
  * What became of one key an origin has shown (PRODUCT.md §5, key history): `pinned` is the pin
@@ -102,6 +103,19 @@ export interface ProbeCacheEntry {
    * declared digests; afterwards it is revalidated with the entry's validators (lib/probe/artifact-obtain.ts).
    */
   digestFailure?: DigestFailure;
+}
+
+/** What the cache store holds: the entry plus the key the eviction index reads. */
+export interface CacheRecord extends ProbeCacheEntry {
+  evictKey: [number, number];
+}
+
+/** What the reports store holds: the report plus a numeric order for eviction. */
+export interface ReportRecord {
+  origin: string;
+  /** finishedAt, else startedAt, else 0: older reports are evicted first. */
+  order: number;
+  report: OriginReport;
 }
 
 export interface DigestFailure {

@@ -22,19 +22,15 @@
 //     the stored skills per origin and for all origins (`*`, byte-totals.ts), computed here from the
 //     records the size indexes count, then kept with every write in the same transaction.
 import type { DBSchema, IDBPDatabase, IDBPTransaction } from 'idb';
-import type { Approval, OriginReport, Pin, Settings } from '../types';
-import type { KeyHistoryEntry, ProbeCacheEntry, StoredSkill } from './records';
+import type { Approval, Pin, Settings } from '../types';
+import type { CacheRecord, KeyHistoryEntry, ProbeCacheEntry, ReportRecord, StoredSkill } from './records';
+import { isFiniteNumber, toPin } from './validate';
 
 export const DB_NAME = 'skillpin';
 export const SCHEMA_VERSION = 5;
 
 /** The key of the single settings record. */
 export const SETTINGS_KEY = 'settings';
-
-/** What the cache store holds: the entry plus the key the eviction index reads. */
-export interface CacheRecord extends ProbeCacheEntry {
-  evictKey: [number, number];
-}
 
 /** What the skills store holds: the skill plus its byte count (absent on records an upgrade could not read) and its files key. */
 export interface SkillRecord extends StoredSkill {
@@ -54,14 +50,6 @@ export interface ByteTotal {
 
 /** The key of the total over all origins in the totals store (an origin never is `*`). */
 export const ALL_ORIGINS = '*';
-
-/** What the reports store holds: the report plus a numeric order for eviction. */
-export interface ReportRecord {
-  origin: string;
-  /** finishedAt, else startedAt, else 0: older reports are evicted first. */
-  order: number;
-  report: OriginReport;
-}
 
 export interface SkillpinDB extends DBSchema {
   pins: { key: string; value: Pin };
@@ -92,10 +80,6 @@ type Step = (db: UpgradeDb, tx: UpgradeTx) => void | Promise<void>;
 /** Eviction order of a probe cache entry: every negative before every positive. */
 export function cacheEvictKey(entry: Pick<ProbeCacheEntry, 'positive' | 'storedAt' | 'expiresAt'>): [number, number] {
   return entry.positive ? [1, entry.expiresAt] : [0, entry.storedAt];
-}
-
-function isFiniteNumber(v: unknown): v is number {
-  return typeof v === 'number' && Number.isFinite(v);
 }
 
 /** A stored value's fields, when it is an object (an older version may have stored anything). */
@@ -163,19 +147,9 @@ const v4: Step = async (db, tx) => {
   keys.createIndex('by-origin', 'origin');
   let cursor = await tx.objectStore('pins').openCursor();
   while (cursor) {
-    const pin = fieldsOf(cursor.value);
+    const pin = toPin(cursor.value);
     // An unreadable pin stays as it is and gets no history entry (readers skip it anyway).
-    if (
-      pin &&
-      typeof pin.origin === 'string' &&
-      pin.origin !== '' &&
-      typeof pin.key === 'string' &&
-      pin.key !== '' &&
-      typeof pin.fingerprint === 'string' &&
-      pin.fingerprint !== '' &&
-      isFiniteNumber(pin.firstSeen) &&
-      isFiniteNumber(pin.lastSeen)
-    ) {
+    if (pin) {
       const entry: KeyHistoryEntry = {
         origin: pin.origin,
         fingerprint: pin.fingerprint,

@@ -2,8 +2,7 @@
 // its check is skipped by readers (and reported), never deleted; an input that fails is refused.
 import { ALL_STATUSES, DOCUMENTS } from '../types';
 import type { Approval, ApprovalReview, ArchiveBinding, ArchiveEntry, ArchiveFileDigest, DocumentKind, OriginReport, Pin, ProbeState, SkillStatus } from '../types';
-import type { DigestFailure, KeyHistoryEntry, KeyHistoryState, ProbeCacheEntry, StoredSkill } from './records';
-import type { CacheRecord, ReportRecord } from './schema';
+import type { CacheRecord, DigestFailure, KeyHistoryEntry, KeyHistoryState, ProbeCacheEntry, ReportRecord, StoredSkill } from './records';
 
 type Obj = Record<string, unknown>;
 

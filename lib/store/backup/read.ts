@@ -2,7 +2,7 @@
 // the file unusable (with every error listed), so nothing of a malformed file is ever imported.
 import { isApprovable } from '../../types';
 import type { Approval, Pin, Settings, SkillStatus } from '../../types';
-import { isHttpOrigin } from '../../origin';
+import { isHttpOrigin, isHttpUrl, urlOf } from '../../origin';
 import { FINGERPRINT, HEX64, lazy, parseInput, z } from '../../input';
 import { decodeBase64Strict } from '../../verify/base64';
 import { fileSetDigest } from '../../verify/file-set';
@@ -14,13 +14,8 @@ import { BACKUP_FORMAT, READABLE_VERSIONS } from './format';
 const ED25519_KEY_BYTES = 32;
 
 function isPlainHttpUrl(v: unknown): v is string {
-  if (typeof v !== 'string') return false;
-  try {
-    const u = new URL(v);
-    return (u.protocol === 'https:' || u.protocol === 'http:') && u.href === v && u.hash === '';
-  } catch {
-    return false;
-  }
+  const u = typeof v === 'string' ? urlOf(v) : null;
+  return u !== null && isHttpUrl(u) && u.href === v && u.hash === '';
 }
 
 /** A relative `/`-separated path without empty, `.` or `..` segments, backslashes or control characters (FORMATS.md §6.4). */
