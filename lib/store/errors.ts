@@ -49,6 +49,12 @@ export class StoreError extends Error {
   }
 }
 
+/** A checked input: `value`, or, when its check gave null, the refusal `invalid-input` with `message`. */
+export function checkedInput<T>(value: T | null, message: string): T {
+  if (value === null) throw new StoreError('invalid-input', message);
+  return value;
+}
+
 /** The property `name` of `e` when `e` is an object that has it (else undefined). */
 function property(e: unknown, name: string): unknown {
   return typeof e === 'object' && e !== null && name in e ? (e as Record<string, unknown>)[name] : undefined;

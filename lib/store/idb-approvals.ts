@@ -4,7 +4,7 @@
 import type { Approval, Pin } from '../types';
 import { withTotals, type TotalsTx } from './byte-totals';
 import { storedKey, type StoredSkill } from './records';
-import { StoreError } from './errors';
+import { checkedInput } from './errors';
 import { enforceByteBudget, pruneSkills, type SkillsTx } from './evict';
 import type { StoreCore } from './idb-core';
 import { skillRecord, writtenSkill } from './idb-skills';
@@ -40,8 +40,7 @@ async function pinOf(pins: { get(origin: string): Promise<Pin | undefined> }, a:
 }
 
 export async function importApproval(core: StoreCore, approval: Approval): Promise<ApprovalImport> {
-  const a = toApproval(approval);
-  if (!a) throw new StoreError('invalid-input', 'approval does not have the shape of an Approval; nothing was written');
+  const a = checkedInput(toApproval(approval), 'approval does not have the shape of an Approval; nothing was written');
   return core.write(['pins', 'approvals'], async (tx): Promise<ApprovalImport> => {
     if (bindingError(a, null, await pinOf(tx.objectStore('pins'), a))) return 'pin-mismatch';
     const approvals = tx.objectStore('approvals');

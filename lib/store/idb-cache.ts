@@ -2,7 +2,7 @@
 // same transaction, never evicting what it just wrote.
 import type { IDBPObjectStore, StoreNames } from 'idb';
 import type { ProbeCacheEntry } from './records';
-import { StoreError } from './errors';
+import { checkedInput } from './errors';
 import { evictCache } from './evict';
 import type { StoreCore } from './idb-core';
 import { cacheEvictKey, type SkillpinDB } from './schema';
@@ -10,11 +10,7 @@ import { toCacheEntry, toCacheRecord } from './validate';
 
 /** The entries of a batch, checked; nothing is written from a batch with one malformed entry. */
 export function checkedCacheBatch(entries: readonly ProbeCacheEntry[]): ProbeCacheEntry[] {
-  return entries.map((entry) => {
-    const e = toCacheEntry(entry);
-    if (!e) throw new StoreError('invalid-input', 'an entry does not have the shape of a ProbeCacheEntry; nothing was written');
-    return e;
-  });
+  return entries.map((entry) => checkedInput(toCacheEntry(entry), 'an entry does not have the shape of a ProbeCacheEntry; nothing was written'));
 }
 
 export async function putCacheEntries(core: StoreCore, entries: ProbeCacheEntry[]): Promise<void> {

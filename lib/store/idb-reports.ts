@@ -2,16 +2,14 @@
 // it after the service worker restarts. A report evicted takes its origin's unapproved skill bytes along.
 import type { OriginReport } from '../types';
 import { withTotals, type ByteTotals, type TotalsTx } from './byte-totals';
-import { StoreError } from './errors';
+import { checkedInput } from './errors';
 import { evictReports, type ReportsTx } from './evict';
 import type { StoreCore } from './idb-core';
 import { reportOrder, toOriginReport } from './validate';
 
 /** The report as the store keeps it, checked; a report without the shape of an OriginReport is refused. */
 export function checkedReport(report: OriginReport): OriginReport {
-  const r = toOriginReport(report);
-  if (!r) throw new StoreError('invalid-input', 'report does not have the shape of an OriginReport; nothing was written');
-  return r;
+  return checkedInput(toOriginReport(report), 'report does not have the shape of an OriginReport; nothing was written');
 }
 
 export async function putReport(core: StoreCore, report: OriginReport): Promise<void> {

@@ -5,7 +5,7 @@
 import { withTotals, type ByteTotals, type TotalsTx } from './byte-totals';
 import type { SkillKey, SkillRecord } from './schema';
 import { filesKeyOf, storedKey, type StoredSkill } from './records';
-import { StoreError } from './errors';
+import { checkedInput } from './errors';
 import { enforceByteBudget, pruneSkills, type SkillsTx, type WrittenSkill } from './evict';
 import type { StoreCore } from './idb-core';
 import { compactBytes, toStoredSkill } from './validate';
@@ -33,8 +33,7 @@ export function checkedSkillBatch(skills: readonly StoredSkill[]): { ordered: St
   const ordered: StoredSkill[] = [];
   const checked = new Map<string, StoredSkill>();
   for (const skill of skills) {
-    const s = toStoredSkill(skill);
-    if (!s) throw new StoreError('invalid-input', 'a skill does not have the shape of a StoredSkill; nothing was written');
+    const s = checkedInput(toStoredSkill(skill), 'a skill does not have the shape of a StoredSkill; nothing was written');
     ordered.push(s);
     // A later record with the same key wins (and is written once, so its size is counted once).
     checked.delete(storedKey(s));

@@ -4,7 +4,7 @@
 // private windows, over the database in memory (memory-db.ts); a probe runs pinStep over the state
 // it read (lib/probe/view.ts).
 import type { Approval, Pin } from '../types';
-import { StoreError } from './errors';
+import { StoreError, checkedInput } from './errors';
 import { filesKeyOf, type KeyHistoryEntry, type StoredSkill } from './records';
 import type { CarryOver, PinResult } from './store-api';
 import { isFiniteNumber, toApproval, toStoredSkill } from './validate';
@@ -159,10 +159,8 @@ export function checkRevokeArgs(origin: string, fingerprint: string, at: number)
 
 /** The approval and the bytes it binds, checked: both well formed, and the approval names exactly these bytes. */
 export function checkedApproval(approval: Approval, skill: StoredSkill): { a: Approval; s: StoredSkill } {
-  const a = toApproval(approval);
-  if (!a) throw new StoreError('invalid-input', 'approval does not have the shape of an Approval; nothing was written');
-  const s = toStoredSkill(skill);
-  if (!s) throw new StoreError('invalid-input', 'skill does not have the shape of a StoredSkill; nothing was written');
+  const a = checkedInput(toApproval(approval), 'approval does not have the shape of an Approval; nothing was written');
+  const s = checkedInput(toStoredSkill(skill), 'skill does not have the shape of a StoredSkill; nothing was written');
   if (s.origin !== a.origin || s.url !== a.url || s.digestLf !== a.digestLf || s.digestRaw !== a.digestRaw) {
     throw new StoreError('invalid-input', 'the approval does not bind these bytes (origin, url or digest differ); nothing was written');
   }
