@@ -195,12 +195,10 @@ export function toCacheEntry(v: unknown): ProbeCacheEntry | null {
   if (failures !== undefined && !(Number.isInteger(failures) && typeof failures === 'number' && failures >= 0)) return null;
   if (retryAt !== undefined && !isFiniteNumber(retryAt)) return null;
   if (reason !== undefined && typeof reason !== 'string') return null;
-  if (digestFailure !== undefined && !isDigestFailure(digestFailure)) return null;
-  let bytes: Uint8Array | null = null;
-  if (v.bytes !== null) {
-    bytes = asBytes(v.bytes);
-    if (!bytes) return null;
-  }
+  const failedDigest = digestFailure === undefined ? undefined : toDigestFailure(digestFailure);
+  if (failedDigest === null) return null;
+  const bytes = v.bytes === null ? null : asBytes(v.bytes);
+  if (v.bytes !== null && !bytes) return null;
   const entry: ProbeCacheEntry = {
     url,
     origin,
@@ -218,17 +216,13 @@ export function toCacheEntry(v: unknown): ProbeCacheEntry | null {
   if (failures !== undefined) entry.failures = failures;
   if (retryAt !== undefined) entry.retryAt = retryAt;
   if (reason !== undefined) entry.reason = reason;
-  if (digestFailure !== undefined) {
-    const d = digestFailure as DigestFailure;
-    entry.digestFailure = { declared: d.declared, rawHex: d.rawHex, lfHex: d.lfHex };
-  }
+  if (failedDigest !== undefined) entry.digestFailure = failedDigest;
   return entry;
 }
 
-function isDigestFailure(v: unknown): v is DigestFailure {
-  if (!isObject(v)) return false;
-  const { declared, rawHex, lfHex } = v;
-  return typeof declared === 'string' && declared.split(',').every((h) => HEX64.test(h)) && typeof rawHex === 'string' && HEX64.test(rawHex) && typeof lfHex === 'string' && HEX64.test(lfHex);
+function toDigestFailure(v: unknown): DigestFailure | null {
+  if (!isObject(v) || typeof v.declared !== 'string' || !v.declared.split(',').every((h) => isDigestHex(h)) || !isDigestHex(v.rawHex) || !isDigestHex(v.lfHex)) return null;
+  return { declared: v.declared, rawHex: v.rawHex, lfHex: v.lfHex };
 }
 
 export function toCacheRecord(entry: ProbeCacheEntry, evictKey: [number, number]): CacheRecord {
