@@ -329,26 +329,21 @@ class MemoryTx {
   }
 
   /** Runs `op` in its turn; a request that fails aborts the transaction, as in IndexedDB. */
-  request<T>(op: () => T): Promise<T> {
-    if (this.state === 'committed' || this.state === 'aborted') {
-      return Promise.reject(new DOMException('the transaction has finished', 'TransactionInactiveError'));
-    }
+  async request<T>(op: () => T): Promise<T> {
+    if (this.state === 'committed' || this.state === 'aborted') throw new DOMException('the transaction has finished', 'TransactionInactiveError');
     this.pending++;
     this.asked++;
-    const run = async (): Promise<T> => {
-      await this.turn;
-      try {
-        if (this.state !== 'active') throw new DOMException('the transaction has finished', 'TransactionInactiveError');
-        return op();
-      } catch (e) {
-        this.abort(e);
-        throw e;
-      } finally {
-        this.pending--;
-        this.idle();
-      }
-    };
-    return run();
+    await this.turn;
+    try {
+      if (this.state !== 'active') throw new DOMException('the transaction has finished', 'TransactionInactiveError');
+      return op();
+    } catch (e) {
+      this.abort(e);
+      throw e;
+    } finally {
+      this.pending--;
+      this.idle();
+    }
   }
 
   /** A write in a read-only transaction throws where it is asked, as IndexedDB's does. */
