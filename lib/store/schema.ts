@@ -43,11 +43,6 @@ export interface SkillRecord extends StoredSkill {
 export type SkillKey = [string, string, string, string];
 export const SKILL_KEY_PATH = ['origin', 'url', 'digestLf', 'filesKey'];
 
-/** One running byte total of the stored skills (byte-totals.ts). */
-export interface ByteTotal {
-  bytes: number;
-}
-
 /** The key of the total over all origins in the totals store (an origin never is `*`). */
 export const ALL_ORIGINS = '*';
 
@@ -65,7 +60,8 @@ export interface SkillpinDB extends DBSchema {
       'by-record-size': [string, string, string, string, number, number];
     };
   };
-  totals: { key: string; value: ByteTotal };
+  /** One running byte total of the stored skills per origin, and for all origins (byte-totals.ts). */
+  totals: { key: string; value: { bytes: number } };
   cache: { key: string; value: CacheRecord; indexes: { 'by-origin': string; 'by-evict': [number, number] } };
   reports: { key: string; value: ReportRecord; indexes: { 'by-order': number } };
   settings: { key: string; value: Settings };
@@ -172,17 +168,13 @@ export function countedSize(raw: unknown): number | null {
   return rec.size;
 }
 
-function createSkillIndexes(skills: { createIndex(name: string, keyPath: string | string[]): unknown }): void {
-  skills.createIndex('by-origin-url-storedAt', ['origin', 'url', 'storedAt']);
-  skills.createIndex('by-origin-storedAt', ['origin', 'storedAt']);
-  skills.createIndex('by-storedAt-size', ['storedAt', 'size']);
-  skills.createIndex('by-origin-storedAt-size', ['origin', 'storedAt', 'size']);
-  skills.createIndex('by-record-size', [...SKILL_KEY_PATH, 'storedAt', 'size']);
-}
-
 const v5: Step = async (db, tx) => {
   const next = db.createObjectStore('skills-v5', { keyPath: SKILL_KEY_PATH });
-  createSkillIndexes(next);
+  next.createIndex('by-origin-url-storedAt', ['origin', 'url', 'storedAt']);
+  next.createIndex('by-origin-storedAt', ['origin', 'storedAt']);
+  next.createIndex('by-storedAt-size', ['storedAt', 'size']);
+  next.createIndex('by-origin-storedAt-size', ['origin', 'storedAt', 'size']);
+  next.createIndex('by-record-size', [...SKILL_KEY_PATH, 'storedAt', 'size']);
   const totals = db.createObjectStore('totals');
   const sums = new Map<string, number>();
   let all = 0;
