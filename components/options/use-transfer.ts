@@ -4,7 +4,7 @@
 import { useState } from 'preact/hooks';
 import type { ImportPreview, ImportResult } from '../../lib/messages';
 import { t } from '../../lib/i18n';
-import { useAnnounce } from '../shared/Announcer';
+import { useAnnounce, useBusy } from '../shared/Announcer';
 import { errorText } from '../shared/format';
 import type { OptionsEnv } from './env';
 import type { Confirmed } from './ImportPreviewPanel';
@@ -17,25 +17,13 @@ export function useTransfer(env: OptionsEnv, onChanged: () => void) {
   const announce = useAnnounce();
   const [text, setText] = useState('');
   const [result, setResult] = useState<ImportResult | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, run: whileBusy } = useBusy();
   /** What is wrong with the text (not JSON, unreadable file, refused by the background), or null. */
   const [inputError, setInputError] = useState<string | null>(null);
   const [preview, setPreview] = useState<ImportPreview | null>(null);
   const [confirmed, setConfirmed] = useState<Confirmed>(NONE_CONFIRMED);
   /** The text the preview was made from: what is imported, whatever the box holds by then. */
   const [previewed, setPreviewed] = useState('');
-
-  /** Runs one request with the section busy; a failure is announced with `failKey`. */
-  async function whileBusy(run: () => Promise<void>, failKey: 'export_failed' | 'import_failed_msg') {
-    setBusy(true);
-    try {
-      await run();
-    } catch (err) {
-      announce(t(failKey, errorText(err)), 'error');
-    } finally {
-      setBusy(false);
-    }
-  }
 
   const doExport = () =>
     whileBusy(async () => {

@@ -5,7 +5,8 @@
 // the pointer or the focus is on it), has a close button, and a new message replaces the one shown.
 import { createContext, type ComponentChildren } from 'preact';
 import { useCallback, useContext, useEffect, useRef, useState } from 'preact/hooks';
-import { t } from '../../lib/i18n';
+import { t, type MessageKey } from '../../lib/i18n';
+import { errorText } from './format';
 
 export type AnnounceTone = 'info' | 'success' | 'error';
 
@@ -24,6 +25,23 @@ const AnnounceContext = createContext<Announce>(() => undefined);
 
 export function useAnnounce(): Announce {
   return useContext(AnnounceContext);
+}
+
+/** A busy flag, and `run`, which holds it while a task runs and says a failure in the words of `failKey`. */
+export function useBusy() {
+  const announce = useAnnounce();
+  const [busy, setBusy] = useState(false);
+  async function run(task: () => Promise<void>, failKey: MessageKey) {
+    setBusy(true);
+    try {
+      await task();
+    } catch (err) {
+      announce(t(failKey, errorText(err)), 'error');
+    } finally {
+      setBusy(false);
+    }
+  }
+  return { busy, run };
 }
 
 interface Shown {

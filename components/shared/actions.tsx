@@ -2,12 +2,12 @@
 // confirmation of what it can do, and the extra confirmations), confirm what an approved skill can
 // do, withdraw an approval (with Undo), copy the skill context, insert it into a chat
 // tab, export for upload. Results go to the live region.
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect } from 'preact/hooks';
 import type { SkillReport } from '../../lib/types';
 import { t } from '../../lib/i18n';
-import { useAnnounce } from './Announcer';
+import { useAnnounce, useBusy } from './Announcer';
 import { useApprovals } from './use-approvals';
-import { errorText, hostOf } from './format';
+import { hostOf } from './format';
 import { useSkillExport } from './use-export';
 import { withdrawer } from './use-withdraw';
 import { NAME_MAX, display } from '../../lib/render/display';
@@ -31,7 +31,8 @@ export type SkillActions = ReturnType<typeof useSkillActions>;
 /** `changes` grows with every change of trust state made anywhere: the recorded exports are read again. */
 export function useSkillActions(env: ActionsEnv, origin: string, onChanged: () => Promise<void> | void, changes = 0) {
   const announce = useAnnounce();
-  const [busy, setBusy] = useState(false);
+  const { busy, run: runBusy } = useBusy();
+  const run = (task: () => Promise<void>) => runBusy(task, 'action_failed');
   // After an approval, a confirmation (use-approvals.tsx), a withdrawal or its Undo, the page reads
   // what is stored again and the recorded exports too.
   const afterChange = async () => {
@@ -43,17 +44,6 @@ export function useSkillActions(env: ActionsEnv, origin: string, onChanged: () =
   useEffect(() => {
     if (changes > 0) exporter.reload();
   }, [changes, exporter.reload]);
-
-  async function run(task: () => Promise<void>) {
-    setBusy(true);
-    try {
-      await task();
-    } catch (err) {
-      announce(t('action_failed', errorText(err)), 'error');
-    } finally {
-      setBusy(false);
-    }
-  }
 
   /** Withdraws the skill's approval (approved or suspended); the message offers Undo. */
   async function withdraw(skill: SkillReport) {
