@@ -1,6 +1,6 @@
 // One skill in the list: what it can do (before anything else), what it is, where it comes from,
 // its status, and the actions the user may take on it now.
-import { useId } from 'preact/hooks';
+import { useContext, useId } from 'preact/hooks';
 import type { SkillReport } from '../../lib/types';
 import { t } from '../../lib/i18n';
 import { StatusChip } from '../shared/StatusChip';
@@ -10,7 +10,7 @@ import { NAME_MAX, display } from '../../lib/render/display';
 import { statusLabel } from '../shared/status';
 import { isExportOutOfDate } from '../../lib/export/record';
 import { ExportButton, ExportNote } from '../shared/ExportControls';
-import { usePolicy } from '../shared/policy';
+import { PolicyContext } from '../shared/policy';
 import { approveCheck } from '../shared/approve';
 import { CopyContextButton, InsertButton, type SkillActions } from '../shared/actions';
 import type { ChatTab } from './target';
@@ -43,7 +43,7 @@ export function ApprovalLine({ skill }: { skill: SkillReport }) {
 export function SkillButtons({ skill, actions, chatTab, origin, reviewed = false }: { skill: SkillReport; actions: SkillActions; chatTab: ChatTab | null; origin: string; reviewed?: boolean }) {
   const reasonId = useId();
   const approved = skill.approval.state === 'approved';
-  const check = approveCheck(skill, reviewed, usePolicy()?.requireSigned === true);
+  const check = approveCheck(skill, reviewed, useContext(PolicyContext)?.requireSigned === true);
   const url = skill.url;
   const name = display(skill.name, NAME_MAX);
   const withdraw = skill.approval.state !== 'none' && url && (

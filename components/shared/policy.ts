@@ -2,11 +2,6 @@
 // the options page's managed settings. Null while unknown or when it cannot be asked for; the
 // background enforces the policy either way, this only explains it.
 import { createContext } from 'preact';
-import { useContext } from 'preact/hooks';
 import type { PolicySummary } from '../../lib/messages';
 
 export const PolicyContext = createContext<PolicySummary | null>(null);
-
-export function usePolicy(): PolicySummary | null {
-  return useContext(PolicyContext);
-}
