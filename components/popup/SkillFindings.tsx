@@ -6,7 +6,7 @@ import type { SkillReport } from '../../lib/types';
 import { t } from '../../lib/i18n';
 import { tn } from '../../lib/i18n/plural';
 import { FindingPlaces, SeverityBadge } from '../shared/Findings';
-import { groupByKind, kindWords, needsConfirmation, placesWords, type KindGroup } from '../shared/finding-words';
+import { groupByKind, kindWords, needsConfirmation, type KindGroup } from '../shared/finding-words';
 import { ConfirmFindingsButton, type SkillActions } from '../shared/actions';
 
 /** Lines on the card before the rest fold, unless more kinds than that act on their own. */
@@ -22,7 +22,7 @@ function KindLines({ groups }: { groups: KindGroup[] }) {
         <li key={group.kind} class={`finding-line finding-${group.severity}`} data-kind={group.kind} data-severity={group.severity}>
           <details>
             <summary>
-              <SeverityBadge severity={group.severity} /> <span class="finding-words">{kindWords(group.kind)}</span> <span class="hint">· {placesWords(group.findings.length)}</span>
+              <SeverityBadge severity={group.severity} /> <span class="finding-words">{kindWords(group.kind)}</span> <span class="hint">· {tn('findings_places', group.findings.length)}</span>
             </summary>
             <FindingPlaces findings={group.findings} max={CARD_PLACES} />
           </details>

@@ -4,7 +4,7 @@
 import type { Finding, FindingSeverity, SkillReport } from '../../lib/types';
 import { t } from '../../lib/i18n';
 import { tn } from '../../lib/i18n/plural';
-import { findingPlace, groupBySeverity, kindWords, placesWords, SEVERITY_WORDS, type KindGroup } from './finding-words';
+import { findingPlace, groupBySeverity, kindWords, SEVERITY_WORDS, type KindGroup } from './finding-words';
 
 /** A severity in words, with a marker: never colour alone. */
 export function SeverityBadge({ severity }: { severity: FindingSeverity }) {
@@ -44,7 +44,7 @@ function KindItem({ group }: { group: KindGroup }) {
   return (
     <li class="finding-kind" data-kind={group.kind}>
       <p>
-        <strong>{kindWords(group.kind)}</strong> <span class="hint">· {placesWords(group.findings.length)}</span>
+        <strong>{kindWords(group.kind)}</strong> <span class="hint">· {tn('findings_places', group.findings.length)}</span>
       </p>
       <FindingPlaces findings={group.findings} />
     </li>

@@ -2,7 +2,6 @@
 // marker per severity, in one table each so that a kind or a severity with no words does not
 // compile; and the groupings every view lists findings in (most serious first).
 import { t, type MessageKey } from '../../lib/i18n';
-import { tn } from '../../lib/i18n/plural';
 import { findingKey, findingsToConfirm, unconfirmed } from '../../lib/review';
 import type { Finding, FindingKind, FindingSeverity, SkillReport, SkillReview } from '../../lib/types';
 import { SEVERITY_ORDER } from '../../lib/types/review';
@@ -49,11 +48,6 @@ export function groupBySeverity(findings: readonly Finding[]): { severity: Findi
 /** The most serious severity among findings, or null when there are none. */
 export function mostSerious(findings: readonly Finding[]): FindingSeverity | null {
   return SEVERITY_ORDER.find((s) => findings.some((f) => f.severity === s)) ?? null;
-}
-
-/** "3 places" */
-export function placesWords(n: number): string {
-  return tn('findings_places', n);
 }
 
 /** The keys an approval of this review confirms: every finding that acts or can act. */
