@@ -2,7 +2,7 @@
 // how the connection to Skillpin's desktop program stands and how to install it; the agent
 // agents to copy skills for; and what the program holds, with the per-agent confirmation a
 // skill that grants tools or carries scripts needs. The state and requests are in use-desktop.ts.
-import { Loading } from '../shared/Placeholders';
+import { Failed, Loading } from '../shared/Placeholders';
 import { t } from '../../lib/i18n';
 import type { DesktopStatus } from '../../lib/messages';
 import { DESKTOP_STATES, TONE_BOX } from '../shared/status';
@@ -73,12 +73,7 @@ function StatePanel({ model, status }: { model: DesktopModel; status: DesktopSta
 export function DesktopSection({ env, version = 0 }: { env: OptionsEnv; version?: number }) {
   const model = useDesktop(env, version);
   const { status, settings } = model;
-  if (model.error)
-    return (
-      <p class="error" role="alert">
-        {t('desktop_error', model.error)}
-      </p>
-    );
+  if (model.error) return <Failed text={t('desktop_error', model.error)} />;
   if (!status || !settings) return <Loading />;
   const on = settings.desktopMirror;
   return (

@@ -2,7 +2,7 @@
 // that screen readers hear ("Showing 100 of 10,000 pins"), and "Show more" below.
 // Only the rows shown are in the page, so thousands of entries open quickly and
 // any one of them is reachable through the filter.
-import { Loading } from '../shared/Placeholders';
+import { Failed, Loading } from '../shared/Placeholders';
 import type { ComponentChild } from 'preact';
 import { useEffect, useId, useMemo, useRef, useState } from 'preact/hooks';
 import { useList, type ListState } from '../shared/use-list';
@@ -20,12 +20,9 @@ export const compareText = (a: string, b: string): number => collator.compare(a,
 const numbers = new Intl.NumberFormat();
 export const formatCount = (n: number): string => numbers.format(n);
 
-/**
- * Loads a list (again whenever `version` changes) and sorts it once. `fetchList` and
- * `compare` must be stable (module-level or memoized): a new one reloads the list.
- */
-export function useSortedList<T>(fetchList: () => Promise<readonly T[]>, compare: (a: T, b: T) => number, version: number): ListState<T> {
-  return useList(() => fetchList().then((items) => [...items].sort(compare)), [fetchList, compare, version]);
+/** Loads a list (again whenever `deps` change) and sorts it once. */
+export function useSortedList<T>(fetchList: () => Promise<readonly T[]>, compare: (a: T, b: T) => number, deps: readonly unknown[]): ListState<T> {
+  return useList(() => fetchList().then((items) => [...items].sort(compare)), deps);
 }
 
 /**
@@ -34,12 +31,7 @@ export function useSortedList<T>(fetchList: () => Promise<readonly T[]>, compare
  */
 export function listPlaceholder<T>(state: ListState<T>, emptyText: string, empty?: boolean): ComponentChild | null {
   if (state.phase === 'loading') return <Loading />;
-  if (state.phase === 'error')
-    return (
-      <p class="error" role="alert">
-        {t('list_error', state.message)}
-      </p>
-    );
+  if (state.phase === 'error') return <Failed text={t('list_error', state.message)} />;
   if (empty ?? state.items.length === 0) return <p class="empty">{emptyText}</p>;
   return null;
 }

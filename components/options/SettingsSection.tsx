@@ -4,7 +4,7 @@
 // keeps a bar in view with Save, and the page asks before it is left. It follows settings changed
 // elsewhere unless it holds such an edit, and is locked where the organisation's policy sets a
 // field. The state and requests are in use-settings.ts.
-import { Loading } from '../shared/Placeholders';
+import { Failed, Loading } from '../shared/Placeholders';
 import { useEffect } from 'preact/hooks';
 import { t } from '../../lib/i18n';
 import type { OptionsEnv } from './env';
@@ -65,12 +65,7 @@ export function SettingsSection({ env, version = 0 }: { env: OptionsEnv; version
   const unsaved = state.phase === 'ready' ? changedFields(state.form, state.saved) : [];
   useLeaveGuard(unsaved.length > 0);
   if (state.phase === 'loading') return <Loading />;
-  if (state.phase === 'error')
-    return (
-      <p class="error" role="alert">
-        {t('settings_error', state.message)}
-      </p>
-    );
+  if (state.phase === 'error') return <Failed text={t('settings_error', state.message)} />;
   const { form } = state;
   return (
     <form class="settings" onSubmit={(e) => e.preventDefault()} noValidate>

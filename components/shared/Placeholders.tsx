@@ -1,4 +1,4 @@
-// The paragraphs every page shows while something loads, and a list of diagnostics (technical, in English).
+// The paragraphs every page shows while something loads or when it failed, and a list of diagnostics (technical, in English).
 import { t } from '../../lib/i18n';
 
 /** `cls` "state loading" with a `spinner`: a whole view's. */
@@ -6,6 +6,15 @@ export function Loading({ text = t('loading'), cls = 'loading', spinner, testId 
   return (
     <p class={cls} aria-busy="true" data-testid={testId}>
       {spinner && <span class="spinner" aria-hidden="true" />}
+      {text}
+    </p>
+  );
+}
+
+/** A view that could not be drawn, and why: said to screen readers at once. */
+export function Failed({ text }: { text: string }) {
+  return (
+    <p class="error" role="alert">
       {text}
     </p>
   );
