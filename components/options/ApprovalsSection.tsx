@@ -1,4 +1,4 @@
-import { useCallback, useEffect } from 'preact/hooks';
+import { useEffect } from 'preact/hooks';
 import { NAME_MAX, display } from '@/lib/render/display';
 import type { Approval } from '../../lib/types';
 import { t } from '../../lib/i18n';
@@ -23,8 +23,7 @@ const COUNT: CountText = { all: 'approvals_showing', filtered: 'approvals_showin
 
 export function ApprovalsSection({ env, version, onChanged }: { env: OptionsEnv; version: number; onChanged: () => void }) {
   const announce = useAnnounce();
-  const fetchApprovals = useCallback(() => env.client.approvalsList(), [env]);
-  const state = useSortedList(fetchApprovals, byOriginThenName, version);
+  const state = useSortedList(() => env.client.approvalsList(), byOriginThenName, [env, version]);
   const exporter = useSkillExport(env.client, announce, env.saveFile);
   const { reload } = exporter;
   // A change of trust state elsewhere (a re-check, a new approval) may make an export out of date.

@@ -1,7 +1,6 @@
 // The key history of every site (PRODUCT.md §5): each fingerprint a site has shown, when it was
 // first and last seen and what became of it. Any key not yet revoked can be revoked, after a
 // confirmation: it is then never accepted again for that site, even after "forget".
-import { useCallback } from 'preact/hooks';
 import { t, type MessageKey } from '../../lib/i18n';
 import type { Response } from '../../lib/messages';
 import { Fingerprint } from '../shared/Fingerprint';
@@ -32,8 +31,7 @@ export function keyStateText(entry: KeyHistoryEntry): string {
 const COUNT: CountText = { all: 'history_showing', filtered: 'history_showing_filtered', none: 'history_no_match' };
 
 export function KeyHistorySection({ env, version, onChanged }: { env: OptionsEnv; version: number; onChanged: () => void }) {
-  const fetchHistory = useCallback(() => env.client.keyHistory(), [env]);
-  const state = useSortedList(fetchHistory, byOriginThenSeen, version);
+  const state = useSortedList(() => env.client.keyHistory(), byOriginThenSeen, [env, version]);
   const revoke = useConfirmedAction<KeyHistoryEntry>({
     send: (entry) => env.client.keyRevoke(entry.origin, entry.fingerprint),
     doneText: (entry) => t('key_revoked_ok', entry.origin),
