@@ -24,7 +24,7 @@ const COUNT: CountText = { all: 'approvals_showing', filtered: 'approvals_showin
 export function ApprovalsSection({ env, version, onChanged }: { env: OptionsEnv; version: number; onChanged: () => void }) {
   const announce = useAnnounce();
   const state = useSortedList(() => env.client.approvalsList(), byOriginThenName, [env, version]);
-  const exporter = useSkillExport(env.client, announce, env.saveFile);
+  const exporter = useSkillExport(env.client, env.saveFile);
   const { reload } = exporter;
   // A change of trust state elsewhere (a re-check, a new approval) may make an export out of date.
   useEffect(() => reload(), [version, reload]);

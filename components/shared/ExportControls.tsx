@@ -15,7 +15,7 @@ export function ExportButton({ exporter, origin, url, name, disabled = false }: 
       <button
         type="button"
         disabled={disabled || exporter.busy}
-        onClick={() => void exporter.run(origin, url, name)}
+        onClick={() => void exporter.run(origin, url)}
         title={t('export_upload_title')}
         aria-label={t('export_upload_for', display(name, NAME_MAX))}
         aria-describedby={problems ? problemsId : undefined}

@@ -40,7 +40,7 @@ export function useSkillActions(env: ActionsEnv, origin: string, onChanged: () =
     exporter.reload();
   };
   const approvals = useApprovals({ client: env.client, origin, announce, run, afterChange });
-  const exporter = useSkillExport(env.client, announce, env.saveFile, approvals.refusedUnconfirmed);
+  const exporter = useSkillExport(env.client, env.saveFile, approvals.refusedUnconfirmed);
   useEffect(() => {
     if (changes > 0) exporter.reload();
   }, [changes, exporter.reload]);

@@ -4,12 +4,10 @@
 import { useCallback, useState } from 'preact/hooks';
 import type { ExportStatus } from '../../lib/messages';
 import { t } from '../../lib/i18n';
+import { useAnnounce, useBusy } from './Announcer';
 import type { Client } from './client';
-import { errorText } from './format';
 import { useLive } from './use-list';
 import { base64Bytes, saveFile as defaultSave, type SaveFile } from './save-file';
-
-type Announce = (message: string, tone: 'info' | 'success' | 'error') => void;
 
 export type SkillExporter = ReturnType<typeof useSkillExport>;
 
@@ -19,10 +17,11 @@ const keyOf = (origin: string, url: string) => `${origin} ${url}`;
  * `onUnconfirmed`: the gate refused the export for findings the user has not confirmed (its message
  * given); the page offers the confirmation.
  */
-export function useSkillExport(client: Client, announce: Announce, save: SaveFile = defaultSave, onUnconfirmed?: (origin: string, url: string, message: string) => void) {
+export function useSkillExport(client: Client, save: SaveFile = defaultSave, onUnconfirmed?: (origin: string, url: string, message: string) => void) {
+  const announce = useAnnounce();
   const [exports, setExports] = useState<ExportStatus[]>([]);
   const [problems, setProblems] = useState<Record<string, string[]>>({});
-  const [busy, setBusy] = useState(false);
+  const { busy, run: whileBusy } = useBusy();
   const [seq, setSeq] = useState(0);
 
   useLive([client, seq], (live) => {
@@ -35,10 +34,9 @@ export function useSkillExport(client: Client, announce: Announce, save: SaveFil
 
   const reload = useCallback(() => setSeq((n) => n + 1), []);
 
-  async function run(origin: string, url: string, name: string) {
-    const key = keyOf(origin, url);
-    setBusy(true);
-    try {
+  const run = (origin: string, url: string) =>
+    whileBusy(async () => {
+      const key = keyOf(origin, url);
       const res = await client.skillExport(origin, url);
       if (!res.ok && res.error === 'needs-confirmation' && onUnconfirmed) {
         onUnconfirmed(origin, url, res.message);
@@ -58,12 +56,7 @@ export function useSkillExport(client: Client, announce: Announce, save: SaveFil
       save(res.filename, bytes, 'application/zip');
       announce(t('upload_export_saved', res.filename), 'success');
       reload();
-    } catch (err) {
-      announce(t('upload_export_failed', errorText(err) || name), 'error');
-    } finally {
-      setBusy(false);
-    }
-  }
+    }, 'upload_export_failed');
 
   return {
     /** The recorded export of (origin, url), or null. */
