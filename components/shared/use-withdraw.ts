@@ -38,8 +38,8 @@ function undoRefusal(error: string | undefined, message: string | undefined, nam
 }
 
 export function withdrawer({ client, announce, exported, onChanged, confirms = asApproved }: WithdrawOptions) {
-  async function restore(a: Approval): Promise<void> {
-    const name = display(a.name, NAME_MAX);
+  /** Undo: `name` is the skill's name as the withdrawal said it. */
+  async function restore(a: Approval, name: string): Promise<void> {
     try {
       // The confirmations were given when the skill was first approved; the background still
       // refuses when the content or the key is not the one withdrawn.
@@ -71,7 +71,7 @@ export function withdrawer({ client, announce, exported, onChanged, confirms = a
         // The desktop program held it: the agents that saw it, and every MCP client, lose it too.
         if (res.desktopAgents !== undefined) parts.push(res.desktopAgents.length > 0 ? t('withdrawn_desktop_agents', res.desktopAgents.map(desktopAgentName).join(', ')) : t('withdrawn_desktop'));
         if (exported(a.origin, a.url)) parts.push(t('withdrawn_exported'));
-        announce(parts.join(' '), 'success', { action: { label: t('undo'), run: () => void restore(a) } });
+        announce(parts.join(' '), 'success', { action: { label: t('undo'), run: () => void restore(a, name) } });
       } else announce(t('withdraw_failed', res.message ?? res.error ?? t('error_unknown')), 'error');
     } catch (err) {
       announce(t('withdraw_failed', errorText(err)), 'error');
