@@ -25,9 +25,8 @@ export function ApprovalsSection({ env, version, onChanged }: { env: OptionsEnv;
   const announce = useAnnounce();
   const state = useSortedList(() => env.client.approvalsList(), byOriginThenName, [env, version]);
   const exporter = useSkillExport(env.client, env.saveFile);
-  const { reload } = exporter;
   // A change of trust state elsewhere (a re-check, a new approval) may make an export out of date.
-  useEffect(() => reload(), [version, reload]);
+  useEffect(() => exporter.reload(), [version, exporter.reload]);
 
   const withdraw = withdrawer({ client: env.client, announce, exported: (o, u) => exporter.exportOf(o, u) !== null, onChanged });
 
