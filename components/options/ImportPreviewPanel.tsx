@@ -63,12 +63,8 @@ function ApprovalOutcome({ a, confirmed, onConfirm }: { a: ImportApprovalPreview
   );
 }
 
-type PinPreview = ImportPreview['pins'][number];
-type RevocationPreview = ImportPreview['revocations'][number];
-type SettingPreview = NonNullable<ImportPreview['settings']>[number];
-
 /** A key in the file, to pin or to revoke: its site, its fingerprint (with a pin's stored one where that differs) and the outcome. */
-const fileKeyColumns = (): Column<PinPreview | RevocationPreview>[] => [
+const fileKeyColumns = (): Column<ImportPreview['pins'][number] | ImportPreview['revocations'][number]>[] => [
   { header: t('col_origin'), cell: (k) => k.origin },
   {
     header: t('col_fingerprint'),
@@ -82,7 +78,7 @@ const fileKeyColumns = (): Column<PinPreview | RevocationPreview>[] => [
   { header: t('col_outcome'), cell: (k) => outcomeText(k.outcome) },
 ];
 
-const settingColumns = (): Column<SettingPreview>[] => [
+const settingColumns = (): Column<NonNullable<ImportPreview['settings']>[number]>[] => [
   { header: t('col_setting'), cell: (s) => settingWords(s.field) },
   { header: t('col_now'), cell: (s) => <code>{s.current}</code> },
   {
