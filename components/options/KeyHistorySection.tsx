@@ -38,7 +38,7 @@ export function KeyHistorySection({ env, version, onChanged }: { env: OptionsEnv
     dialog: (entry) => ({
       title: t('revoke_key_title', entry.origin),
       confirmLabel: t('revoke_key_confirm'),
-      body: (
+      children: (
         <>
           <p>{t('revoke_key_body')}</p>
           <Fingerprint value={entry.fingerprint} />

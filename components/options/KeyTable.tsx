@@ -2,7 +2,7 @@
 // key history both list a site, a fingerprint, when it was first and last seen and one action
 // that needs a confirmation (Forget a pin, Revoke a key). The paging is the caller's (PagedTable
 // or PagedTableView); these are the columns (for DataTable) and the confirmed action.
-import type { ComponentChild, ComponentChildren, JSX } from 'preact';
+import type { ComponentChild, ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import { t } from '../../lib/i18n';
 import type { ActionResult } from '../../lib/messages';
@@ -66,7 +66,7 @@ interface ConfirmedActionOptions<T> {
   /** What is announced when the background accepted it. */
   doneText: (item: T) => string;
   /** The dialog: its title, its confirm button and what it explains. */
-  dialog: (item: T) => { title: string; confirmLabel: string; body: ComponentChildren };
+  dialog: (item: T) => { title: string; confirmLabel: string; children: ComponentChildren };
   /** Called after every attempt, accepted or not, so the lists reload. */
   onChanged: () => void;
 }
@@ -91,15 +91,7 @@ export function useConfirmedAction<T>({ send, doneText, dialog, onChanged }: Con
     onChanged();
   }
 
-  let shown: JSX.Element | null = null;
-  if (pending !== null) {
-    const { title, confirmLabel, body } = dialog(pending);
-    shown = (
-      <Dialog title={title} confirmLabel={confirmLabel} cancelLabel={t('cancel')} danger onCancel={() => setPending(null)} onConfirm={() => void run(pending)}>
-        {body}
-      </Dialog>
-    );
-  }
+  const shown = pending === null ? null : <Dialog {...dialog(pending)} cancelLabel={t('cancel')} danger onCancel={() => setPending(null)} onConfirm={() => void run(pending)} />;
   // ask opens the confirmation for `item`; dialog is the open confirmation, or null.
   return { ask: (item: T) => setPending(() => item), dialog: shown };
 }

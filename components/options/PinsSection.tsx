@@ -43,7 +43,7 @@ export function PinsSection({ env, version, onChanged }: { env: OptionsEnv; vers
   const forget = useConfirmedAction<Pin>({
     send: (pin) => env.client.pinForget(pin.origin),
     doneText: (pin) => t('pin_forgotten', pin.origin),
-    dialog: (pin) => ({ title: t('forget_title', pin.origin), confirmLabel: t('forget'), body: <p>{t('forget_body')}</p> }),
+    dialog: (pin) => ({ title: t('forget_title', pin.origin), confirmLabel: t('forget'), children: <p>{t('forget_body')}</p> }),
     onChanged,
   });
 

@@ -19,7 +19,7 @@ function Table({ send, changed }: { send: (origin: string) => Promise<ActionResu
   const action = useConfirmedAction<string>({
     send,
     doneText: (origin) => `done ${origin}`,
-    dialog: (origin) => ({ title: `Really ${origin}?`, confirmLabel: 'Do it', body: <p>explained</p> }),
+    dialog: (origin) => ({ title: `Really ${origin}?`, confirmLabel: 'Do it', children: <p>explained</p> }),
     onChanged: changed,
   });
   const first: KeyRowItem = { origin: ORIGIN, fingerprint: FP_OLD, firstSeen: 1, lastSeen: 2 };
