@@ -96,10 +96,9 @@ export function useApprovals({ client, origin, announce, run, afterChange }: App
       pending={pending}
       onCancel={() => setPending(null)}
       onConfirm={() => {
-        const p = pending;
         setPending(null);
-        if (p.kind === 'approve') void sendApprove(p.skill, p.unverified, p.crossOrigin);
-        else void sendConfirm(p.skill, p.origin);
+        if (pending.kind === 'approve') void sendApprove(pending.skill, pending.unverified, pending.crossOrigin);
+        else void sendConfirm(pending.skill, pending.origin);
       }}
     />
   ) : null;
