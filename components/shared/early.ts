@@ -11,7 +11,6 @@ export type NoArgMethod<T> = { [K in keyof T]: T[K] extends () => Promise<unknow
  */
 export function withEarlyAnswers<T extends object>(client: T, names: readonly NoArgMethod<T>[], later: readonly NoArgMethod<T>[] = []): T {
   const out: T = { ...client };
-  let first: Promise<unknown> | null = null;
   const ask = (name: NoArgMethod<T>) => (client[name] as unknown as () => Promise<unknown>).call(client);
   const hold = (name: NoArgMethod<T>, start: () => Promise<unknown>) => {
     let early: Promise<unknown> | null = start();
@@ -24,11 +23,8 @@ export function withEarlyAnswers<T extends object>(client: T, names: readonly No
     };
     return early;
   };
-  for (const name of names) {
-    const asked = hold(name, () => ask(name));
-    first ??= asked;
-  }
-  const settled = (first ?? Promise.resolve()).catch(() => undefined);
+  const asked = names.map((name) => hold(name, () => ask(name)));
+  const settled = (asked[0] ?? Promise.resolve()).catch(() => undefined);
   for (const name of later) hold(name, () => settled.then(() => ask(name)));
   return out;
 }
