@@ -2,7 +2,7 @@
 // first and last seen and what became of it. Any key not yet revoked can be revoked, after a
 // confirmation: it is then never accepted again for that site, even after "forget".
 import { t, type MessageKey } from '../../lib/i18n';
-import type { Response } from '../../lib/messages';
+import { pinMatches, type Response } from '../../lib/messages';
 import { Fingerprint } from '../shared/Fingerprint';
 import { formatDate } from '../shared/format';
 import type { OptionsEnv } from './env';
@@ -14,13 +14,6 @@ import { compareText, listPlaceholder, PagedTable, useSortedList, type CountText
 type KeyHistoryEntry = Response<'skillpin:key-history'>[number];
 
 const byOriginThenSeen = (a: KeyHistoryEntry, b: KeyHistoryEntry): number => compareText(a.origin, b.origin) || a.firstSeen - b.firstSeen;
-
-/** Matches by a part of the origin or of the fingerprint (spaces ignored, as for pins). */
-export function historyMatches(entry: KeyHistoryEntry, filter: string): boolean {
-  if (entry.origin.toLowerCase().includes(filter)) return true;
-  const compact = filter.replace(/\s+/g, '');
-  return compact !== '' && entry.fingerprint.toLowerCase().includes(compact);
-}
 
 const KEY_STATE = { pinned: 'key_state_pinned', replaced: 'key_state_replaced', offered: 'key_state_offered' } as const satisfies Record<Exclude<KeyHistoryEntry['state'], 'revoked'>, MessageKey>;
 
@@ -58,7 +51,8 @@ export function KeyHistorySection({ env, version, onChanged }: { env: OptionsEnv
         filterLabel={t('history_filter')}
         count={COUNT}
         items={state.items}
-        matches={historyMatches}
+        // By a part of the origin or of the fingerprint (spaces ignored), as pins are matched.
+        matches={pinMatches}
         columns={keyColumns<KeyHistoryEntry>({
           originCell: (e) => <OriginLink origin={e.origin} popupUrl={env.popupUrl} />,
           stateText: keyStateText,

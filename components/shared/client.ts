@@ -2,11 +2,10 @@
 // sends one typed message from lib/messages/; the transport is injected so tests
 // pass a fake and the entrypoints pass browser.runtime.sendMessage.
 import { t } from '../../lib/i18n';
-import { LIST_PAGE_ROWS } from '../../lib/lists/pins-page';
 
 /** How many rows the library's first answer carries: more than a panel shows. */
 export const LIBRARY_FIRST_ROWS = 40;
-import type { RequestMap, RequestType } from '../../lib/messages';
+import { LIST_PAGE_ROWS, type RequestMap, type RequestType } from '../../lib/messages';
 
 export type Send = (msg: unknown) => Promise<unknown>;
 

@@ -38,7 +38,7 @@ function target(file: string, spec: string): string {
  */
 const FLOORS: readonly (readonly string[])[] = [
   ['types', 'origin', 'match-patterns', 'input'],
-  ['net', 'i18n', 'lists', 'scheduler', 'clipboard'],
+  ['net', 'i18n', 'scheduler', 'clipboard'],
   ['parse', 'verify', 'chat'],
   ['review'],
   ['render', 'desktop', 'export'],

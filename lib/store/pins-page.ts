@@ -1,4 +1,4 @@
-// One page of the pinned keys, sorted and filtered in the background (service.ts answers
+// One page of the pinned keys as the store lists them, sorted and filtered in the background (service.ts answers
 // skillpin:pins-page with it): the options page asks for the rows it draws and never receives
 // the whole list, so 1,000 or 10,000 pins cost it one page of rows. Pure: no storage here.
 import type { Pin } from '../types';
@@ -42,10 +42,11 @@ export function normalizeFilter(text: string): string {
 }
 
 /**
- * A pin matches a filter (normalized: trimmed, lowercase) by a part of its origin or of its
- * fingerprint; spaces are ignored for the fingerprint, so a copied grouped fingerprint matches too.
+ * A pin (or a key of the key history) matches a filter (normalized: trimmed, lowercase) by a part of
+ * its origin or of its fingerprint; spaces are ignored for the fingerprint, so a copied grouped
+ * fingerprint matches too.
  */
-export function pinMatches(pin: Pin, filter: string): boolean {
+export function pinMatches(pin: Pick<Pin, 'origin' | 'fingerprint'>, filter: string): boolean {
   if (pin.origin.toLowerCase().includes(filter)) return true;
   const compact = filter.replace(/\s+/g, '');
   return compact !== '' && pin.fingerprint.toLowerCase().includes(compact);
