@@ -120,16 +120,10 @@ export class Mirror {
   /** The records of one partition, or of every partition; a folder whose record is unreadable or belongs elsewhere is skipped. */
   records(partition?: string): MirrorRecord[] {
     const parts = partition === undefined ? this.partitions() : [partition];
-    const out: MirrorRecord[] = [];
-    for (const part of parts) {
-      const dir = join(this.root, part);
-      const keys = namesIn(dir).filter((n) => KEY.test(n));
-      for (const key of keys.sort()) {
-        const record = this.read(join(dir, key), key);
-        if (record !== null && partitionOfRecord(record) === part) out.push(record);
-      }
-    }
-    return out;
+    return parts.flatMap((part) => {
+      const keys = namesIn(this.partitionDir(part)).filter((n) => KEY.test(n));
+      return keys.sort().flatMap((key) => this.record(part, key) ?? []);
+    });
   }
 
   /** The partition folders the mirror has. */

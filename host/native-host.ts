@@ -11,6 +11,7 @@ import { handle } from './handlers';
 import type { InstallRecord } from './install';
 import { Mirror, partitionOf } from './mirror';
 import { installFile, mirrorDir, type Places } from './places';
+import type { HostContext } from './placement';
 
 type InstalledIds = Pick<InstallRecord, 'chromeIds' | 'firefoxIds'>;
 
@@ -43,14 +44,8 @@ function errorReply(id: number | null, code: Extract<HostReply, { type: 'error' 
   return { type: 'error', id, code, message };
 }
 
-export interface AnswerContext {
-  allowed: boolean;
-  caller: string;
-  places: Places;
-  now(): number;
-  /** False once the installation is gone (uninstall-host ran while this host was running); absent: installed. */
-  installed?(): boolean;
-}
+/** The host's context before the request names its profile, and whether the caller was allowed. */
+export type AnswerContext = Pick<HostContext, 'caller' | 'places' | 'now' | 'installed'> & { allowed: boolean };
 
 const GONE = 'Skillpin’s desktop program was uninstalled while it was running; nothing was written. Install it again to use desktop agents.';
 

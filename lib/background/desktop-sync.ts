@@ -13,7 +13,6 @@ import { DesktopLink, type LinkState } from '../desktop/link';
 import { AGENT_FOLDERS, type AgentId } from '../desktop/protocol/limits';
 import { foldersHolding } from '../desktop/protocol/agents';
 import { planMirror } from '../desktop/outbox';
-import type { AgentOutcome } from '../desktop/protocol/wire';
 import type { DesktopSkillStatus, DesktopState, DesktopStatus } from '../messages';
 import type { Clock } from '../types';
 import type { DesktopCause, DesktopSync, WorkerState } from './worker-state';
@@ -36,7 +35,6 @@ export class DesktopSyncer implements DesktopSync {
   private phase: Phase;
   private skills: DesktopSkillStatus[] = [];
   private notMirrored: NotMirrored[] = [];
-  private outcomes = new Map<string, AgentOutcome>();
   /** The skills as the program's last answer said it holds them (empty until it answered). */
   private heldSkills: DesktopSkillStatus[] = [];
   private lastSignature: string | null = null;
@@ -116,9 +114,9 @@ export class DesktopSyncer implements DesktopSync {
     if (state.kind !== 'working' && state.kind !== 'off') this.checkedAt = this.clock.now();
     if (state.kind === 'in-sync') {
       this.syncedAt = this.clock.now();
-      this.outcomes = new Map(state.summary.agents.map((o) => [outcomeKey(o), o]));
+      const outcomes = new Map(state.summary.agents.map((o) => [outcomeKey(o), o]));
       const refused = new Set(state.summary.refused.map((r) => `${r.ref.origin} ${r.ref.url}`));
-      this.heldSkills = withOutcomes(this.skills, this.outcomes).filter((s) => !refused.has(`${s.origin} ${s.url}`));
+      this.heldSkills = withOutcomes(this.skills, outcomes).filter((s) => !refused.has(`${s.origin} ${s.url}`));
       await this.keepCopies();
       if (state.summary.held === 0) await this.platform.setLocal(DESKTOP_HELD_KEY, false).catch(() => undefined);
       if (this.clearing) this.halt('off');
