@@ -42,25 +42,11 @@ export function skillConfirmedBy(choices: AgentChoices, skill: SkillRef, revisio
   return choices.agents.some((agent) => choices.confirmed(skill, agent, revision));
 }
 
-export interface PlannedSkill {
-  ref: SkillRef;
-  key: string;
-  revision: string;
-  /** The skill grants tools or carries scripts, so each agent folder needs the user's confirmation. */
-  needsConfirmation: boolean;
-  agents: AgentRequest[];
-  /** The revision confirmed for the skill as a whole when it needs confirmation (the MCP server checks it), else null. */
-  confirmedRevision: string | null;
-  /** The put message for this skill (without its id); built on demand, as it carries every file. */
-  put(): { type: 'put'; skill: WireSkill; agents: AgentRequest[]; confirmedRevision: string | null };
-}
+/** A skill as planned: its identity and revision, the agent folders picked (each with the revision confirmed for it), and its put message. */
+export type PlannedSkill = Awaited<ReturnType<typeof planOne>>;
 
-export interface MirrorPlan {
-  sync: { type: 'sync'; skills: SyncEntry[] };
-  skills: Map<string, PlannedSkill>;
-  /** Skills that cannot be mirrored as they are, with the reason. */
-  refused: { ref: SkillRef; message: string }[];
-}
+/** One sync naming every planned skill, the planned skills by key, and the skills that cannot be mirrored as they are, with the reason. */
+export type MirrorPlan = Awaited<ReturnType<typeof planMirror>>;
 
 function localProblem(skill: MirrorableSkill): string | null {
   if (skill.files.length === 0 || skill.files.length > MAX_FILES_PER_SKILL) return `it has ${skill.files.length} files (1–${MAX_FILES_PER_SKILL} can be mirrored)`;
@@ -70,25 +56,28 @@ function localProblem(skill: MirrorableSkill): string | null {
   return paths.ok ? null : paths.message;
 }
 
-async function planOne(skill: MirrorableSkill, choices: AgentChoices): Promise<PlannedSkill> {
+async function planOne(skill: MirrorableSkill, choices: AgentChoices) {
   const ref = { origin: skill.origin, url: skill.url };
   const files = await Promise.all(skill.files.map(async (f) => ({ path: f.path, bytes: f.bytes, sha256: toHex(await sha256(f.bytes)), size: f.bytes.length })));
   const facts = factsOf(skill);
   const revision = skillRevision({ ...facts, files });
   const skillMd = files.find((f) => f.path === 'SKILL.md')?.bytes ?? new Uint8Array(0);
   const needs = skill.grantsTools || skill.hasScripts || needsConfirmation(grantsOf(skillMd, skill.files));
-  const agents = choices.agents.map((agent) => ({ agent, confirmedRevision: needs && (skill.confirmed === true || choices.confirmed(ref, agent, revision)) ? revision : null }));
+  const agents: AgentRequest[] = choices.agents.map((agent) => ({ agent, confirmedRevision: needs && (skill.confirmed === true || choices.confirmed(ref, agent, revision)) ? revision : null }));
   const confirmedRevision = needs && (skill.confirmed === true || skillConfirmedBy(choices, ref, revision)) ? revision : null;
   return {
     ref,
     key: skillKey(ref),
     revision,
+    /** The skill grants tools or carries scripts, so each agent folder needs the user's confirmation. */
     needsConfirmation: needs,
     agents,
+    /** The revision confirmed for the skill as a whole when it needs confirmation (the MCP server checks it), else null. */
     confirmedRevision,
+    /** The put message for this skill (without its id); built on demand, as it carries every file. */
     put: () => ({
-      type: 'put',
-      skill: { ...facts, revision, files: files.map((f) => ({ path: f.path, sha256: f.sha256, size: f.size, data: encodeBase64(f.bytes) })) },
+      type: 'put' as const,
+      skill: { ...facts, revision, files: files.map((f) => ({ path: f.path, sha256: f.sha256, size: f.size, data: encodeBase64(f.bytes) })) } satisfies WireSkill,
       agents,
       confirmedRevision,
     }),
@@ -96,9 +85,9 @@ async function planOne(skill: MirrorableSkill, choices: AgentChoices): Promise<P
 }
 
 /** Plans the messages for the skills that may be used now. A skill named twice is planned once. */
-export async function planMirror(skills: readonly MirrorableSkill[], choices: AgentChoices): Promise<MirrorPlan> {
+export async function planMirror(skills: readonly MirrorableSkill[], choices: AgentChoices) {
   const planned = new Map<string, PlannedSkill>();
-  const refused: MirrorPlan['refused'] = [];
+  const refused: { ref: SkillRef; message: string }[] = [];
   for (const skill of skills) {
     const ref = { origin: skill.origin, url: skill.url };
     const problem = localProblem(skill);
@@ -109,8 +98,8 @@ export async function planMirror(skills: readonly MirrorableSkill[], choices: Ag
     const one = await planOne(skill, choices);
     if (!planned.has(one.key)) planned.set(one.key, one);
   }
-  const entries = [...planned.values()].map((p) => ({ ...p.ref, revision: p.revision, agents: p.agents, confirmedRevision: p.confirmedRevision }));
-  return { sync: { type: 'sync', skills: entries }, skills: planned, refused };
+  const entries: SyncEntry[] = [...planned.values()].map((p) => ({ ...p.ref, revision: p.revision, agents: p.agents, confirmedRevision: p.confirmedRevision }));
+  return { sync: { type: 'sync' as const, skills: entries }, skills: planned, refused };
 }
 
 /** The put for a skill with its id, checked by the same function the host uses. */
