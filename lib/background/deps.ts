@@ -4,15 +4,15 @@
 import type { RequestGuard } from '../net/request-guard';
 import type { TrustStore } from '../store/store-api';
 import type { Clock, FetchLike, OriginReport } from '../types';
-import type { NativePort, Timers } from '../desktop/link';
+import type { LinkDeps } from '../desktop/link';
 import type { Badge } from './badge';
 import type { HandOffPlatform } from './chat-delivery';
 import type { MenuModel } from './menus';
 import type { SenderLike } from './sender';
 import type { AccessSource } from './site-access';
 
-/** Native messaging to Skillpin's desktop program (docs/desktop.md), as the background uses it. */
-export interface NativePlatform {
+/** Native messaging to Skillpin's desktop program (docs/desktop.md), as the background uses it: the link's own ports and timers, and more. */
+export interface NativePlatform extends Pick<LinkDeps, 'connectNative' | 'disconnectReason' | 'timers'> {
   /** The browser grants the optional nativeMessaging permission now. */
   granted(): Promise<boolean>;
   /**
@@ -20,10 +20,6 @@ export interface NativePlatform {
    * background started after the grant) or through a page of ours that carries one (lib/desktop/relay.ts).
    */
   available(): boolean;
-  connectNative(name: string): NativePort;
-  /** Why a port closed, as the browser says (Chrome: runtime.lastError, Firefox: port.error). */
-  disconnectReason(port: NativePort): string | null;
-  timers: Timers;
   /** Calls `listener` when available() may have changed (a carrier page came or went). */
   onAvailable?(listener: () => void): void;
   /** Where the browser looks for the program's manifest on this computer, as the options page names it. */
