@@ -6,18 +6,13 @@
 // is read and checked against its approved digest again just before it is returned.
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ErrorCode, GetPromptRequestSchema, ListPromptsRequestSchema, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { slug } from '../lib/desktop/protocol/names';
 import { approvalOf, buildCatalog, originLabel, type ServedSkill } from './catalog';
 import { contentOf, mimeOf } from './mime';
 import type { Mirror } from './mirror';
 
 export const LIST_TOOL = 'list_skills';
 export const READ_TOOL = 'read_skill_file';
-
-const slug = (text: string): string =>
-  text
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '');
 
 /** Each served skill under a prompt name: its frontmatter name, with its site (and its root's hash) when that name is not unique. */
 export function promptNames(skills: readonly ServedSkill[]): Map<string, ServedSkill> {
@@ -32,7 +27,8 @@ export function promptNames(skills: readonly ServedSkill[]): Map<string, ServedS
     }
     const segments = s.root.slice('skill://'.length).split('/');
     const hash = segments.length > 2 ? `-${segments[1]}` : '';
-    out.set(`${name}-${slug(originLabel(s.record.origin))}${hash}`, s);
+    // The label is ASCII already (a URL's host); the whole of it is kept, however long.
+    out.set(`${name}-${slug(originLabel(s.record.origin), Number.POSITIVE_INFINITY)}${hash}`, s);
   }
   return out;
 }
