@@ -18,12 +18,6 @@ export interface ServedSkill {
   frontmatter: Record<string, unknown>;
 }
 
-export interface Catalog {
-  skills: ServedSkill[];
-  /** Skill URIs (or origin and URL, when no URI could be made) that are not served, with why. */
-  refused: { uri: string | null; origin: string; url: string; reason: string }[];
-}
-
 /**
  * The URI authority for an origin: its host, then `_<port>` for a port other than the scheme's
  * default, then `_http` for plain http (a valid RFC 3986 reg-name; never resolved).
@@ -66,8 +60,9 @@ function judge(mirror: Mirror, record: MirrorRecord): { frontmatter: Record<stri
 }
 
 /** Builds the catalog from the mirror, checking every byte. The same skill from two browsers is served once (the later approval). */
-export function buildCatalog(mirror: Mirror): Catalog {
-  const refused: Catalog['refused'] = [];
+export function buildCatalog(mirror: Mirror) {
+  /** Skill URIs (or origin and URL, when no URI could be made) that are not served, with why. */
+  const refused: { uri: string | null; origin: string; url: string; reason: string }[] = [];
   const chosen = new Map<string, { record: MirrorRecord; frontmatter: Record<string, unknown> }>();
   for (const record of mirror.records()) {
     const judged = judge(mirror, record);

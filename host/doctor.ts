@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { agentsReading } from '../lib/desktop/protocol/agents';
 import { AGENT_IDS, compareVersions, MIN_HOST_VERSION } from '../lib/desktop/protocol/limits';
 import { readJson } from './atomic';
-import { agentRoot, agentsFound as agentsFoundIn } from './agents';
+import { agentRoot, agentsFound } from './agents';
 import { mcpConfig } from './install';
 import { Mirror, type MirrorRecord, partitionOfRecord } from './mirror';
 import { installFile, MANIFEST_FILE, manifestName, manifestPlaces, mirrorDir, type Places } from './places';
@@ -111,9 +111,8 @@ function problemsOf(r: ReturnType<typeof findings>, installCmd: string): string[
 /** What doctor finds on this computer, before it judges it (`minVersion`: the oldest program the extension of this version syncs with). */
 function findings(p: Places, env: Record<string, string>) {
   const installed = installedPart(p);
-  const agentsFound = agentsFoundIn(p.home);
   const node = installed?.nodeWorks && installed.node !== null ? installed.node : process.execPath;
-  return { version: HOST_VERSION, minVersion: MIN_HOST_VERSION, installed, ...mirrorPart(p), agentsFound, manifests: manifestsPart(p), mcp: mcpConfig(p, node, env) };
+  return { version: HOST_VERSION, minVersion: MIN_HOST_VERSION, installed, ...mirrorPart(p), agentsFound: agentsFound(p.home), manifests: manifestsPart(p), mcp: mcpConfig(p, node, env) };
 }
 
 /** How the installation stands, as `skillpin doctor --json` prints it. */

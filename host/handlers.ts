@@ -137,8 +137,7 @@ function hello(ctx: HostContext, id: number): HostReply {
     const folder = agentRoot(ctx.places, agent);
     return { agent, folder, present: existsSync(dirname(folder)) };
   });
-  const found = agentsFound(ctx.places.home);
-  return { type: 'hello', id, protocol: PROTOCOL_VERSION, version: HOST_VERSION, held: ctx.mirror.records(ctx.partition).length, agents, found };
+  return { type: 'hello', id, protocol: PROTOCOL_VERSION, version: HOST_VERSION, held: ctx.mirror.records(ctx.partition).length, agents, found: agentsFound(ctx.places.home) };
 }
 
 /** Runs a write under the lock, after this profile's part of the mirror is ready (and, on its first message, the part it adopts). */
