@@ -40,17 +40,6 @@ export interface InstallRecord {
 
 const CHROME_ID = /^[a-p]{32}$/;
 
-/** The Chromium-family manifest folders: each --chrome-profile's, then the table's that install-host writes (the browser is here, or marked always). */
-export function chromeManifestDirs(p: Places, profiles: string[]): string[] {
-  return [...profiles.map((d) => join(d, 'NativeMessagingHosts')), ...manifestPlaces(p).flatMap((m) => (m.family === 'chromium' && m.written ? [m.dir] : []))];
-}
-
-/** The registry keys (per user) whose default value names the manifest, on Windows: every one of the table. */
-export const REGISTRY_KEYS = {
-  chrome: registryPlaces('chromium').map((r) => r.key),
-  firefox: registryPlaces('firefox').map((r) => r.key),
-};
-
 /**
  * Where a Node.js is commonly found when the one that ran install-host is gone (upgraded by Homebrew,
  * switched by nvm or Volta): the newest nvm one, Volta's shim, Homebrew's, the system's.
@@ -170,12 +159,6 @@ export function install(p: Places, o: InstallOptions): { record: InstallRecord; 
   return { record, notes, registered };
 }
 
-export interface McpServer {
-  command: string;
-  args: string[];
-  env?: Record<string, string>;
-}
-
 /** The configuration in both common shapes: "mcpServers" (Claude Desktop, Claude Code, Cursor) and "servers" (VS Code). */
 export type McpConfig = ReturnType<typeof mcpConfig>;
 
@@ -186,7 +169,7 @@ export type McpConfig = ReturnType<typeof mcpConfig>;
 export function mcpConfig(p: Places, node: string, env: Record<string, string>) {
   const bin = join(p.dataDir, 'bin');
   const start = p.platform === 'win32' ? { command: node, args: [join(bin, 'skillpin.mjs'), 'mcp'] } : { command: join(bin, 'skillpin'), args: ['mcp'] };
-  const server: McpServer = { ...start, ...(Object.keys(env).length > 0 ? { env } : {}) };
+  const server = { ...start, ...(Object.keys(env).length > 0 ? { env } : {}) };
   return { mcpServers: { mcpServers: { skillpin: server } }, vscode: { servers: { skillpin: { type: 'stdio' as const, ...server } } } };
 }
 

@@ -4,9 +4,9 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { chromeManifestDirs, install, mcpConfig, REGISTRY_KEYS, uninstall } from '../../../host/install';
+import { install, mcpConfig, uninstall } from '../../../host/install';
 import { answer } from '../../../host/native-host';
-import { places } from '../../../host/places';
+import { manifestPlaces, places, registryPlaces } from '../../../host/places';
 import { CHROME_CALLER, CHROME_ID, choices, messagesFor, skillMd, type TempPlaces, tempPlaces, textSkill } from '../../support/desktop';
 
 let t: TempPlaces;
@@ -52,7 +52,7 @@ describe('install-host', () => {
 
   it('uses the macOS folders, and on Windows the registry keys under HKCU', () => {
     const mac = places({ home: t.home, dataDir: t.dataDir, platform: 'darwin', env: {} });
-    expect(chromeManifestDirs(mac, [])).toEqual([
+    expect(manifestPlaces(mac).flatMap((m) => (m.family === 'chromium' && m.written ? [m.dir] : []))).toEqual([
       join(t.home, 'Library/Application Support/Google/Chrome/NativeMessagingHosts'),
       join(t.home, 'Library/Application Support/Chromium/NativeMessagingHosts'),
     ]);
@@ -62,10 +62,10 @@ describe('install-host', () => {
     const win = places({ home: t.home, dataDir: t.dataDir, platform: 'win32', env: {} });
     install(win, options({ chromeProfiles: [], run: (c, a) => calls.push([c, ...a]) }));
     expect(calls).toEqual([
-      ...REGISTRY_KEYS.chrome.map((k) => ['reg', 'add', k, '/ve', '/t', 'REG_SZ', '/d', join(t.dataDir, 'manifests/chrome.json'), '/f']),
-      ...REGISTRY_KEYS.firefox.map((k) => ['reg', 'add', k, '/ve', '/t', 'REG_SZ', '/d', join(t.dataDir, 'manifests/firefox.json'), '/f']),
+      ...registryPlaces('chromium').map(({ key: k }) => ['reg', 'add', k, '/ve', '/t', 'REG_SZ', '/d', join(t.dataDir, 'manifests/chrome.json'), '/f']),
+      ...registryPlaces('firefox').map(({ key: k }) => ['reg', 'add', k, '/ve', '/t', 'REG_SZ', '/d', join(t.dataDir, 'manifests/firefox.json'), '/f']),
     ]);
-    expect(REGISTRY_KEYS.chrome[0]).toBe('HKCU\\Software\\Google\\Chrome\\NativeMessagingHosts\\dev.skillpin.mirror');
+    expect(registryPlaces('chromium')[0]?.key).toBe('HKCU\\Software\\Google\\Chrome\\NativeMessagingHosts\\dev.skillpin.mirror');
     expect(readFileSync(join(t.dataDir, 'bin/skillpin-native-host.cmd'), 'utf8')).toContain('native-host %*');
     expect(places({ home: 'C:\\Users\\u', platform: 'win32', env: { LOCALAPPDATA: 'C:\\Users\\u\\AppData\\Local' } }).dataDir).toContain('Skillpin');
   });
