@@ -25,14 +25,9 @@ export function reviewOf(origin: string, digestLf: string, filesDigest: string, 
   return review;
 }
 
-/** The files of stored verified bytes: SKILL.md, then for an archive every other file kept. */
-export function storedFiles(stored: Pick<StoredSkill, 'bytes' | 'archive'>): ReviewFile[] {
-  return [{ path: 'SKILL.md', bytes: stored.bytes }, ...(stored.archive?.files ?? [])];
-}
-
-/** The review of stored verified bytes (the hand-off gate judges exactly what it lets out). */
+/** The review of stored verified bytes (the hand-off gate judges exactly what it lets out): SKILL.md, then for an archive every other file kept. */
 export function reviewStored(stored: StoredSkill): SkillReview {
-  return reviewOf(stored.origin, stored.digestLf, stored.archive?.filesDigest ?? '', () => storedFiles(stored));
+  return reviewOf(stored.origin, stored.digestLf, stored.archive?.filesDigest ?? '', () => [{ path: 'SKILL.md', bytes: stored.bytes }, ...(stored.archive?.files ?? [])]);
 }
 
 /** The review of bytes a probe examined: its files when it has them (an archive from the store lists only SKILL.md). */

@@ -12,11 +12,9 @@ export function asciiJsonString(s: string): string {
   return JSON.stringify(s).replace(/[\u007f-\uffff]/g, (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'));
 }
 
-/** The bytes of a string known to be ASCII (what the serializer above emits). */
+/** The bytes of a string known to be ASCII (what the serializer above emits): its UTF-8 is one byte per character. */
 export function asciiBytes(s: string): Uint8Array {
-  const out = new Uint8Array(s.length);
-  for (let i = 0; i < s.length; i++) out[i] = s.charCodeAt(i) & 0x7f;
-  return out;
+  return new TextEncoder().encode(s);
 }
 
 /** Compares two strings by Unicode code point (the order of their UTF-8 bytes). */

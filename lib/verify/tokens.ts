@@ -7,11 +7,7 @@
 // 4 bytes per token in common tokenizers, while non-ASCII text uses more bytes
 // per character and so is estimated on the high side. An empty file is 0.
 
-export function estimateTokens(bytes: Uint8Array): number {
-  return estimateTokenCount(bytes.length);
-}
-
-/** The same estimate for a length in bytes. */
+/** The estimate for a length in bytes. */
 export function estimateTokenCount(byteLength: number): number {
   return Math.ceil(Math.max(0, byteLength) / 4);
 }

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { BackgroundService } from '../../../lib/background/service';
 import type { ActionResult, ContextResult } from '../../../lib/messages';
 import type { Approval, OriginReport } from '../../../lib/types';
-import { estimateTokens } from '../../../lib/verify/tokens';
+import { estimateTokenCount } from '../../../lib/verify/tokens';
 import { DEMO_SKILLS, writePublisherSite } from '../../../scripts/lib/publisher-site.mjs';
 import { servePublisherSite, type ServedSite } from '../../support/served-site';
 import { FakePlatform } from './fake-platform';
@@ -116,7 +116,7 @@ describe('the size shown is the size of what is inserted', () => {
       if (!block.ok) throw new Error(block.message);
       const bytes = new TextEncoder().encode(block.context);
       expect(skill.contextSize, skill.name).toBe(bytes.byteLength);
-      expect(skill.tokens, skill.name).toBe(estimateTokens(bytes));
+      expect(skill.tokens, skill.name).toBe(estimateTokenCount(bytes.byteLength));
       // More than the SKILL.md alone: the header lines (origin, URL, digests, signature, key, note) count.
       expect(skill.contextSize!).toBeGreaterThan(skill.size! + 300);
       // The same figure before the approval (the block would carry the same key then).
@@ -142,8 +142,8 @@ describe('the size shown is the size of what is inserted', () => {
       expect(block.context).not.toContain('Note:');
       const bytes = new TextEncoder().encode(block.context);
       expect(skill.contextSize, skill.name).toBe(bytes.byteLength);
-      expect(skill.tokens, skill.name).toBe(estimateTokens(bytes));
-      expect(library.find((i) => i.url === skill.url)).toMatchObject({ size: bytes.byteLength, tokens: estimateTokens(bytes) });
+      expect(skill.tokens, skill.name).toBe(estimateTokenCount(bytes.byteLength));
+      expect(library.find((i) => i.url === skill.url)).toMatchObject({ size: bytes.byteLength, tokens: estimateTokenCount(bytes.byteLength) });
       // The parts: the skill, and the header the setting chose; the skill part is the SKILL.md.
       const parts = skill.contextParts!;
       expect(parts.skill + parts.shortHeader).toBe(bytes.byteLength);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { decodeBase64Strict, encodeBase64 } from '../../../lib/verify/base64';
 import { fingerprint } from '../../../lib/verify/fingerprint';
-import { estimateTokens } from '../../../lib/verify/tokens';
+import { estimateTokenCount } from '../../../lib/verify/tokens';
 
 const bytes = (...b: number[]): Uint8Array => new Uint8Array(b);
 
@@ -108,12 +108,12 @@ describe('fingerprint', () => {
   });
 });
 
-describe('estimateTokens', () => {
+describe('estimateTokenCount', () => {
   it('is ceil(bytes / 4)', () => {
-    expect(estimateTokens(new Uint8Array(0))).toBe(0);
-    expect(estimateTokens(new Uint8Array(1))).toBe(1);
-    expect(estimateTokens(new Uint8Array(4))).toBe(1);
-    expect(estimateTokens(new Uint8Array(5))).toBe(2);
-    expect(estimateTokens(new Uint8Array(8228))).toBe(2057);
+    expect(estimateTokenCount(new Uint8Array(0).length)).toBe(0);
+    expect(estimateTokenCount(new Uint8Array(1).length)).toBe(1);
+    expect(estimateTokenCount(new Uint8Array(4).length)).toBe(1);
+    expect(estimateTokenCount(new Uint8Array(5).length)).toBe(2);
+    expect(estimateTokenCount(new Uint8Array(8228).length)).toBe(2057);
   });
 });
