@@ -14,8 +14,8 @@ import { diag } from '../report/codes';
 import type { DigestFailure, ProbeCacheEntry, StoredSkill } from '../store/records';
 import type { Diagnostic, Settings, SkillArchive } from '../types';
 import { detectArchiveFormat, unpackArchive } from '../verify/archive';
-import { checkDigests, lfNormalize, type DigestCheck } from '../verify/digest';
-import { sha256, toHex, type Sha256 } from '../verify/sha256';
+import { checkDigests, type DigestCheck } from '../verify/digest';
+import { sha256, type Sha256 } from '../verify/sha256';
 import { freshEntry, type ProbeIO } from './discover';
 import { budgetMessage, type DownloadBudget } from './download-budget';
 import type { Failure } from './status';
@@ -221,9 +221,8 @@ async function downloadedArchive(got: Downloaded, merged: MergedSkill, url: stri
   out.skillMd = unpacked.skillMd;
   out.files = unpacked.files;
   // The digests shown and bound by approvals are those of the root SKILL.md, not of the archive.
-  const raw = toHex(await hash(unpacked.skillMd));
-  const lf = lfNormalize(unpacked.skillMd);
-  out.digest = { ...check, rawHex: raw, lfHex: lf === unpacked.skillMd ? raw : toHex(await hash(lf)) };
+  const root = await checkDigests(unpacked.skillMd, [], hash);
+  out.digest = { ...check, rawHex: root.rawHex, lfHex: root.lfHex };
   return out;
 }
 

@@ -188,8 +188,7 @@ export function advisoryFlags(text: string, origin: string, opts?: AdvisoryOptio
   if (invisible > 0) flags.push({ code: 'invisible-unicode', message: `${invisible} invisible Unicode character(s) (zero-width, tag or similar)`, count: invisible });
   if (bidi > 0) flags.push({ code: 'bidi-control', message: `${bidi} bidirectional control character(s) that can reorder how text displays`, count: bidi });
 
-  let comments = 0;
-  for (let at = text.indexOf('<!--'); at !== -1; at = text.indexOf('<!--', at + 4)) comments++;
+  const comments = text.split('<!--').length - 1;
   if (comments > 0) flags.push({ code: 'html-comment', message: `${comments} HTML comment(s), hidden when rendered`, count: comments });
   if (longLines > 0) flags.push({ code: 'long-line', message: `${longLines} line(s) longer than ${LONG_LINE} characters`, count: longLines });
 

@@ -84,11 +84,6 @@ function parseDate(s: string): string | null {
   return d > days ? null : s;
 }
 
-/** The UTC calendar date of a Date, as YYYY-MM-DD. */
-export function utcDay(d: Date): string {
-  return d.toISOString().slice(0, 10);
-}
-
 /** The exact signed bytes of an entry. */
 export function attestationPayload(e: Pick<AttestationEntry, 'origin' | 'skill' | 'tool_sha256' | 'signed_on' | 'valid_until'>): Uint8Array {
   return new TextEncoder().encode([e.origin, e.skill, e.tool_sha256, e.signed_on, e.valid_until].join('\n'));
@@ -116,7 +111,8 @@ export async function evaluateAttestations(args: EvaluateArgs): Promise<Attestat
     const { entries, origin, skillName, registry } = args;
     if (args.toolSha256 === null) return report('unattested', 'attestation-prose-only', 'no tool_sha256 declared: a prose-only skill cannot be attested');
     const tool = args.toolSha256.toLowerCase();
-    const today = utcDay(args.today);
+    // Today's UTC calendar date, as YYYY-MM-DD.
+    const today = args.today.toISOString().slice(0, 10);
 
     const invalid: AttestationEntry[] = [];
     const attested: AttestationEntry[] = [];
