@@ -88,8 +88,7 @@ export function frontmatterFindings(text: string, lines: readonly string[], out:
     if (reach === 'hooks') out.add('hooks', 'acts', 'SKILL.md', keyLine(lines, key), key, 'The frontmatter declares hooks, which the agent harness runs by itself on tool use.');
     else if (reach === 'tool-grant') out.add('tool-grant', 'can-act', 'SKILL.md', keyLine(lines, key), key, `The frontmatter grants the agent tools or servers (${key}).`);
   }
-  const description = fm.description ?? '';
-  const broad = broadTrigger(description);
+  const broad = broadTrigger(fm.description ?? '');
   if (broad !== null) out.add('broad-trigger', 'look', 'SKILL.md', keyLine(lines, 'description'), broad, 'The description is written to make the skill trigger on every task, not only its own.');
 }
 
@@ -126,7 +125,6 @@ const LOAD_COMMAND = /(?:^|[\s(>])!`([^`\s][^`\n]{0,1000})`/g;
 
 export function loadCommandFindings(lines: readonly string[], out: Findings): void {
   lines.forEach((line, i) => {
-    LOAD_COMMAND.lastIndex = 0;
     for (const m of line.matchAll(LOAD_COMMAND)) {
       out.add('load-command', 'acts', 'SKILL.md', i + 1, m[0].trimStart(), 'Runs a command as soon as the skill is loaded, before the agent reads a word.');
     }
