@@ -20,8 +20,9 @@ function startsWithCaseless(bytes: Uint8Array, at: number, marker: string): bool
   return String.fromCharCode(...bytes.subarray(at, at + marker.length)).toLowerCase() === marker;
 }
 
-function isHtmlContentType(contentType: string | null): boolean {
-  return contentType?.split(';')[0]?.trim().toLowerCase() === 'text/html';
+/** The media type of a Content-Type without parameters, lower-cased; null when absent or empty. */
+export function mediaType(contentType: string | null): string | null {
+  return contentType?.split(';')[0]?.trim().toLowerCase() || null;
 }
 
 /**
@@ -36,5 +37,5 @@ export function sniffsAsHtml(bytes: Uint8Array, contentType: string | null, kind
   const startsWithLt = bytes[at] === 0x3c;
   if (DOCUMENTS[kind].sniff === 'json') return startsWithLt;
   if (TEXT_MARKERS.some((m) => startsWithCaseless(bytes, at, m))) return true;
-  return startsWithLt && isHtmlContentType(contentType);
+  return startsWithLt && mediaType(contentType) === 'text/html';
 }

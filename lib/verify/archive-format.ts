@@ -1,6 +1,7 @@
 // Which archive format an artifact is (FORMATS.md §6.1): the Content-Type decides, the URL extension
 // only when the header is missing or generic, and the magic bytes must agree with the choice.
 
+import { mediaType } from '../net/html-sniff';
 import { invalid, unsupported, type ArchiveFailure } from './archive-names';
 
 export type ArchiveFormat = 'zip' | 'tar.gz';
@@ -13,11 +14,6 @@ const BY_CONTENT_TYPE: Record<string, ArchiveFormat> = {
   'application/x-gzip': 'tar.gz',
   'application/zip': 'zip',
 };
-
-/** The media type without parameters, lower-cased; null when absent or empty. */
-function mediaType(contentType: string | null): string | null {
-  return contentType?.split(';')[0]?.trim().toLowerCase() || null;
-}
 
 /** The lower-cased path of a URL (query and fragment removed); works for relative strings too. */
 function urlPath(url: string): string {
