@@ -12,9 +12,6 @@ import { absent, discardBody, preflight, transient, type RequestCtx } from './fe
 import { sniffsAsHtml } from './html-sniff';
 import { capFor, LIMITS } from './limits';
 
-export { isArtifactKind } from '../types';
-export type { BoundedFetchOptions, ByteMeter } from './fetch-result';
-
 /**
  * Fetches `url` under the limits of FORMATS.md §9.
  *

@@ -125,11 +125,6 @@ export async function cacheAnswer(kind: DocumentKind, origin: string, ctx: Probe
   return cachedState(entry);
 }
 
-/** Whether fetchDocument would ask the network for `kind` now. */
-export async function willRequest(kind: DocumentKind, origin: string, ctx: ProbeIO): Promise<boolean> {
-  return (await cacheAnswer(kind, origin, ctx)) === 'request';
-}
-
 /** One discovery document (llms.txt, index, legacy index, signing-key.pub, attestations). */
 export async function fetchDocument(kind: DocumentKind, origin: string, ctx: ProbeIO): Promise<DocOutcome> {
   const url = origin + DOCUMENTS[kind].path;

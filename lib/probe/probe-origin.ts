@@ -13,7 +13,7 @@ import type { TrustStore } from '../store/store-api';
 import type { ManagedKey } from '../store/policy';
 import { artifactUrls, processSkills } from './artifacts';
 import { attestSkills } from './attest';
-import { discoverDocuments, reserveAhead, willRequest, type ProbeIO } from './discover';
+import { cacheAnswer, discoverDocuments, reserveAhead, type ProbeIO } from './discover';
 import { budgetSummary, downloadBudget } from './download-budget';
 import { entriesSigned, resolveKeys } from './keys';
 import { LISTING_PARSERS, type Listing } from './listings';
@@ -99,7 +99,7 @@ async function run(origin: string, deps: EngineDeps, opts: ProbeOptions, started
   // one rule update before any of them is asked (a listing unchanged since the last probe names
   // stored artifacts, which are mostly not asked again: those take their own permits).
   const downloaded = listings.length > 0 && CANDIDATE_SOURCES.some((k) => disc[k]?.state === 'present' && disc[k]?.unchanged === false);
-  const keyAsked = entriesSigned(index) && (await willRequest('signing-key', origin, ctx));
+  const keyAsked = entriesSigned(index) && (await cacheAnswer('signing-key', origin, ctx)) === 'request';
   const releaseAhead = await reserveAhead(ctx, [keyAsked ? origin + DOCUMENTS['signing-key'].path : null, ...(downloaded ? artifactUrls(merged) : [])], origin);
   const keysAsked = resolveKeys(origin, index, disc.index?.state === 'unavailable', ctx, deps.managedKeys?.find((k) => k.origin === origin) ?? null);
 

@@ -6,10 +6,10 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fetchBounded, type BoundedFetchOptions } from '../../../lib/net/fetch-bounded';
+import { fetchBounded } from '../../../lib/net/fetch-bounded';
 import { capFor } from '../../../lib/net/limits';
 import type { Clock, DocumentKind, FetchLike } from '../../../lib/types';
-import type { FetchResult } from '../../../lib/net/fetch-result';
+import type { BoundedFetchOptions, FetchResult } from '../../../lib/net/fetch-result';
 import { startServer, type Route, type TestServer } from '../../support/server';
 
 const realFetch: FetchLike = (url, init) => fetch(url, init);

@@ -1,9 +1,9 @@
 // fetchBounded against a real loopback server (the platform fetch, hop-by-hop redirects).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fetchBounded, type BoundedFetchOptions } from '../../../lib/net/fetch-bounded';
+import { fetchBounded } from '../../../lib/net/fetch-bounded';
 import type { Clock, DocumentKind, FetchLike } from '../../../lib/types';
-import type { FetchResult } from '../../../lib/net/fetch-result';
+import type { BoundedFetchOptions, FetchResult } from '../../../lib/net/fetch-result';
 import { startServer, type Route, type TestServer } from '../../support/server';
 
 const realFetch: FetchLike = (url, init) => fetch(url, init);

@@ -1,9 +1,9 @@
 // fetchBounded with an injected fetch: request options, public-origin redirect rules, the
 // browser's opaque-redirect fallback, and failure modes a real server cannot produce.
 import { describe, expect, it } from 'vitest';
-import { fetchBounded, isArtifactKind, type BoundedFetchOptions } from '../../../lib/net/fetch-bounded';
-import type { Clock, DocumentKind, FetchLike } from '../../../lib/types';
-import type { FetchResult } from '../../../lib/net/fetch-result';
+import { fetchBounded } from '../../../lib/net/fetch-bounded';
+import { isArtifactKind, type Clock, type DocumentKind, type FetchLike } from '../../../lib/types';
+import type { BoundedFetchOptions, FetchResult } from '../../../lib/net/fetch-result';
 
 interface Call {
   url: string;

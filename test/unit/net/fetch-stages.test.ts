@@ -4,9 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { preflight, type RequestCtx } from '../../../lib/net/fetch-request';
 import { judgeChain } from '../../../lib/net/fetch-redirects';
 import { classify } from '../../../lib/net/fetch-bounded';
-import type { BoundedFetchOptions } from '../../../lib/net/fetch-bounded';
 import type { DocumentKind } from '../../../lib/types';
-import type { FetchResult } from '../../../lib/net/fetch-result';
+import type { BoundedFetchOptions, FetchResult } from '../../../lib/net/fetch-result';
 
 const clock = { now: () => 0 };
 const opts = (kind: DocumentKind, origin = 'https://pub.example', extra: Partial<BoundedFetchOptions> = {}): BoundedFetchOptions => ({ kind, origin, clock, ...extra });
