@@ -2,6 +2,7 @@
 // output is counted after every slice, so a bomb is stopped after at most one slice's worth of
 // expansion (DEFLATE expands at most ~1032:1, so about 4 MiB past the cap), never after the whole
 // stream was inflated. Header sizes are never used to size anything here.
+import { concatBytes } from '@noble/hashes/utils.js';
 import { Gunzip, Inflate } from 'fflate';
 import { Crc32 } from './archive-crc32';
 
@@ -27,15 +28,9 @@ class Sink {
     this.total += chunk.length;
   };
 
+  /** The chunks as one array (one per push of `drive`, so a few thousand at most). */
   join(): Uint8Array {
-    if (this.chunks.length === 1) return this.chunks[0] as Uint8Array;
-    const out = new Uint8Array(this.total);
-    let at = 0;
-    for (const chunk of this.chunks) {
-      out.set(chunk, at);
-      at += chunk.length;
-    }
-    return out;
+    return this.chunks.length === 1 ? (this.chunks[0] as Uint8Array) : concatBytes(...this.chunks);
   }
 }
 

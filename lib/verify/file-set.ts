@@ -12,13 +12,8 @@ const ROOT = 'SKILL.md';
 
 /** The file set of unpacked archive files: every path but the root SKILL.md, sorted, with digests. */
 export async function fileDigests(files: ReadonlyMap<string, Uint8Array>, hash: Sha256 = sha256): Promise<ArchiveFileDigest[]> {
-  const paths = [...files.keys()].filter((p) => p !== ROOT).sort(compareCodePoints);
-  return Promise.all(
-    paths.map(async (path) => {
-      const bytes = files.get(path) as Uint8Array;
-      return { path, size: bytes.byteLength, sha256: toHex(await hash(bytes)) };
-    }),
-  );
+  const kept = [...files].filter(([path]) => path !== ROOT).sort(([a], [b]) => compareCodePoints(a, b));
+  return Promise.all(kept.map(async ([path, bytes]) => ({ path, size: bytes.byteLength, sha256: toHex(await hash(bytes)) })));
 }
 
 /** The canonical listing of a file set (sorted here, whatever order it comes in). */
