@@ -53,13 +53,10 @@ function unionDeclared(candidates: SkillCandidate[]): DeclaredDigest[] {
   return out;
 }
 
+/** The first `unsupported` refusal, else the first refusal, else null. */
 function strongestRefusal(candidates: SkillCandidate[]): SkillCandidate['refusal'] {
-  let best: SkillCandidate['refusal'] = null;
-  for (const c of candidates) {
-    if (c.refusal === null) continue;
-    if (best === null || (best.status === 'invalid' && c.refusal.status === 'unsupported')) best = c.refusal;
-  }
-  return best;
+  const refusals = candidates.map((c) => c.refusal).filter((r) => r !== null);
+  return refusals.find((r) => r.status === 'unsupported') ?? refusals[0] ?? null;
 }
 
 function mergeGroup(key: string, url: string | null, group: SkillCandidate[]): MergedSkill {

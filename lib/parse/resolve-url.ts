@@ -18,15 +18,10 @@ export function findPlaceholder(raw: string): string | null {
   if (open >= 0 && raw.indexOf('}}', open + 2) >= 0) return '{{…}}';
   const dollar = raw.indexOf('${');
   if (dollar >= 0 && raw.indexOf('}', dollar + 2) >= 0) return '${…}';
-  if (raw.includes('__')) {
-    const parts = raw.split('__');
-    // Interior parts sit between two `__` delimiters.
-    for (let i = 1; i < parts.length - 1; i += 1) {
-      const part = parts[i] ?? '';
-      if (PLACEHOLDER_NAME.test(part)) return `__${part}__`;
-    }
-  }
-  return null;
+  // Interior parts sit between two `__` delimiters.
+  const interior = raw.split('__').slice(1, -1);
+  const name = interior.find((part) => PLACEHOLDER_NAME.test(part));
+  return name === undefined ? null : `__${name}__`;
 }
 
 /**

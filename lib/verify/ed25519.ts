@@ -83,9 +83,7 @@ export function encodedYAtLeastP(bytes: Uint8Array): boolean {
 
 /** Whether a point encoding's y (sign bit cleared) is 1. */
 function encodedYIsOne(bytes: Uint8Array): boolean {
-  if (bytes[0] !== 1 || ((bytes[31] as number) & 0x7f) !== 0) return false;
-  for (let i = 1; i <= 30; i++) if (bytes[i] !== 0) return false;
-  return true;
+  return bytes[0] === 1 && ((bytes[31] as number) & 0x7f) === 0 && bytes.subarray(1, 31).every((b) => b === 0);
 }
 
 /** The y coordinate of a point encoding (sign bit cleared), unreduced. */
