@@ -55,13 +55,8 @@ export function hiddenMarkdown(text: string): HiddenMarkdown {
     for (const m of line.matchAll(BRACKETS)) used.add(labelKey(m[1] ?? ''));
     for (const _m of line.matchAll(INLINE_TITLE)) linkTitles++;
   });
-  const unusedDefinitions: HiddenDefinition[] = [];
-  for (const d of definitions) {
-    if (used.has(d.key)) {
-      if (d.titled) linkTitles++;
-    } else {
-      unusedDefinitions.push({ line: d.line, text: lines[d.line] ?? '' });
-    }
-  }
+  // A used definition's title shows on hover like an inline one; an unused definition is hidden whole.
+  linkTitles += definitions.filter((d) => used.has(d.key) && d.titled).length;
+  const unusedDefinitions = definitions.filter((d) => !used.has(d.key)).map((d) => ({ line: d.line, text: lines[d.line] ?? '' }));
   return { unusedDefinitions, linkTitles };
 }
