@@ -18,15 +18,9 @@ const PATTERN_HOST = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*
  * be written as a pattern (IPv6 literals) are skipped rather than risk an invalid menu.
  */
 export function chatSitePatterns(origins: readonly unknown[]): string[] {
-  const out: string[] = [];
-  for (const origin of origins) {
-    if (!isHttpOrigin(origin)) continue;
-    const u = new URL(origin);
-    if (!PATTERN_HOST.test(u.hostname)) continue;
-    const pattern = `${u.protocol}//${u.hostname}/*`;
-    if (!out.includes(pattern)) out.push(pattern);
-  }
-  return out;
+  const urls = origins.filter((origin) => isHttpOrigin(origin)).map((origin) => new URL(origin));
+  const patterns = urls.filter((u) => PATTERN_HOST.test(u.hostname)).map((u) => `${u.protocol}//${u.hostname}/*`);
+  return [...new Set(patterns)];
 }
 
 const isBuiltInHost = (hostname: string): boolean => adapterForHost(hostname) !== null;
