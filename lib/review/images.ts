@@ -81,13 +81,8 @@ function printableRuns(b: Uint8Array, min: number): string[] {
 
 /** XMP is XML: the text between tags, without the namespace boilerplate. */
 function xmpText(b: Uint8Array): string[] {
-  const text = utf8.decode(b);
-  const found: string[] = [];
-  for (const m of text.matchAll(/>([^<>]{12,2000})</g)) {
-    const value = (m[1] as string).trim();
-    if (value.length >= 12 && found.length < 8) found.push(value);
-  }
-  return found;
+  const values = [...utf8.decode(b).matchAll(/>([^<>]{12,2000})</g)].map((m) => (m[1] as string).trim());
+  return values.filter((value) => value.length >= 12).slice(0, 8);
 }
 
 function jpegFindings(path: string, b: Uint8Array, out: Findings): void {
