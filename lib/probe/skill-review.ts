@@ -25,9 +25,11 @@ export function reviewOf(origin: string, digestLf: string, filesDigest: string, 
   return review;
 }
 
-/** The review of stored verified bytes (the hand-off gate judges exactly what it lets out): SKILL.md, then for an archive every other file kept. */
+/** The review of stored verified bytes (the hand-off gate judges exactly what it lets out). */
 export function reviewStored(stored: StoredSkill): SkillReview {
-  return reviewOf(stored.origin, stored.digestLf, stored.archive?.filesDigest ?? '', () => [{ path: 'SKILL.md', bytes: stored.bytes }, ...(stored.archive?.files ?? [])]);
+  // SKILL.md, then for an archive every other file kept.
+  const files = (): ReviewFile[] => [{ path: 'SKILL.md', bytes: stored.bytes }, ...(stored.archive?.files ?? [])];
+  return reviewOf(stored.origin, stored.digestLf, stored.archive?.filesDigest ?? '', files);
 }
 
 /** The review of bytes a probe examined: its files when it has them (an archive from the store lists only SKILL.md). */
