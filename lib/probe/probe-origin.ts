@@ -144,7 +144,12 @@ export async function probe(origin: string, deps: EngineDeps, opts: ProbeOptions
     view = probeView(origin, await deps.store.getOriginState(origin), deps.store, viewOpts);
     return { report: await run(origin, deps, opts, startedAt, view, storage), writes: view.writes(), failed: false };
   } catch (e) {
-    const previous = await deps.store.getReport(origin).catch(() => null);
+    let previous: OriginReport | null = null;
+    try {
+      previous = await deps.store.getReport(origin);
+    } catch {
+      previous = null;
+    }
     return { report: errorReport(origin, previous, startedAt, deps.clock.now(), e), writes: view?.writes() ?? null, failed: true };
   }
 }
