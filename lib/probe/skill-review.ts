@@ -19,7 +19,7 @@ export function reviewOf(origin: string, digestLf: string, filesDigest: string, 
     cache.set(key, known);
     return known;
   }
-  const review = reviewSkill(files(), { origin });
+  const review = reviewSkill(files());
   if (cache.size >= CACHE_MAX) cache.delete(cache.keys().next().value as string);
   cache.set(key, review);
   return review;

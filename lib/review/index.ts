@@ -30,11 +30,6 @@ export interface ReviewFile {
   bytes: Uint8Array;
 }
 
-export interface ReviewOptions {
-  /** The publishing origin (links to other origins are judged against it). */
-  origin: string;
-}
-
 /** The name of this rule set. Change it whenever a rule changes what is found. */
 export const REVIEW_RULES = 'review-2026-12';
 
@@ -69,7 +64,7 @@ function reviewFile(file: ReviewFile, out: Findings): void {
 }
 
 /** Reviews every file of a skill. Never throws: a file that cannot be read is judged by what it is. */
-export function reviewSkill(files: readonly ReviewFile[], _opts: ReviewOptions): SkillReview {
+export function reviewSkill(files: readonly ReviewFile[]): SkillReview {
   const out = new Findings(SKILL_SCAN_MAX);
   // SKILL.md first, so that its findings are collected before any bound is reached.
   const ordered = [...files].sort((a, b) => (a.path === 'SKILL.md' ? -1 : b.path === 'SKILL.md' ? 1 : 0));

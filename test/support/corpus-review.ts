@@ -42,7 +42,7 @@ export async function reviewCorpus(): Promise<CorpusSkill[]> {
     const path = relative(CORPUS_DIR, full);
     const bytes = new Uint8Array(readFileSync(full));
     if (full.endsWith('SKILL.md')) {
-      rows.push({ path, kind: 'skill-md', review: reviewSkill([{ path: 'SKILL.md', bytes }], { origin: 'https://example.invalid' }), refused: null });
+      rows.push({ path, kind: 'skill-md', review: reviewSkill([{ path: 'SKILL.md', bytes }]), refused: null });
       continue;
     }
     const unpacked = await unpackArchive(bytes, full.endsWith('.zip') ? 'zip' : 'tar.gz');
@@ -51,7 +51,7 @@ export async function reviewCorpus(): Promise<CorpusSkill[]> {
       continue;
     }
     const files = [...unpacked.files].map(([p, b]) => ({ path: p, bytes: b }));
-    rows.push({ path, kind: 'archive', review: reviewSkill(files, { origin: 'https://example.invalid' }), refused: null });
+    rows.push({ path, kind: 'archive', review: reviewSkill(files), refused: null });
   }
   return rows;
 }

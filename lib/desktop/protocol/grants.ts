@@ -25,7 +25,7 @@ const EMPTY = new Uint8Array(0);
  */
 export function grantsOf(skillMd: Uint8Array, files: readonly (string | ReviewFile)[]): Grants {
   const others = files.map((f) => (typeof f === 'string' ? { path: f, bytes: EMPTY } : f)).filter((f) => f.path !== 'SKILL.md');
-  const review = reviewSkill([{ path: 'SKILL.md', bytes: skillMd }, ...others], { origin: '' });
+  const review = reviewSkill([{ path: 'SKILL.md', bytes: skillMd }, ...others]);
   const tools = new Set<string>();
   const scripts = new Set<string>();
   for (const f of review.findings) {

@@ -39,7 +39,7 @@ export async function reviewShare(dir: string, total: number, rounds: number, re
   };
   const review = async (): Promise<number> => {
     const t0 = performance.now();
-    for (const bytes of files) reviewSkill([{ path: 'SKILL.md', bytes }], { origin: 'http://review.localhost' });
+    for (const bytes of files) reviewSkill([{ path: 'SKILL.md', bytes }]);
     return performance.now() - t0;
   };
   await probe();

@@ -99,7 +99,7 @@ export const reviewFrontmatterTarget: FuzzTarget = {
   inputs: 'frontmatter blocks with tool-grant, server and hooks keys quoted, complex, merged, anchored and aliased, oddly spaced, repeated, in flow mappings, under %YAML 1.1; near-miss closing lines',
   property: () =>
     fc.property(skillMd, (text) => {
-      const review = call('reviewSkill', () => reviewSkill([{ path: 'SKILL.md', bytes: encoder.encode(text) }], { origin: 'https://example.invalid' }));
+      const review = call('reviewSkill', () => reviewSkill([{ path: 'SKILL.md', bytes: encoder.encode(text) }]));
       const kinds = new Set(review.findings.map((f) => f.kind));
       const unreadable = kinds.has('unreadable-frontmatter');
       seen(unreadable ? 'unreadable-frontmatter' : kinds.has('hooks') || kinds.has('tool-grant') ? 'grant-found' : 'no-grant');

@@ -121,7 +121,7 @@ export const reviewTarget: FuzzTarget = {
   preflight: linearTimeCheck,
   property: () =>
     fc.property(skill, (files) => {
-      const review = call('reviewSkill', () => reviewSkill(files, { origin: 'https://example.invalid' }));
+      const review = call('reviewSkill', () => reviewSkill(files));
       check(review.rules === REVIEW_RULES && review.files === files.length && typeof review.truncated === 'boolean', 'the review header is wrong');
       check(review.findings.length <= MAX_FINDINGS, 'more findings than MAX_FINDINGS');
       const byPath = new Map(files.map((f) => [f.path, f.bytes]));

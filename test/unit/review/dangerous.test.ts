@@ -77,7 +77,7 @@ describe('the dangerous-skill corpus: every expected finding is found', () => {
     const files = filesOf(join(DIR, name));
     for (const [path, text] of Object.entries(c.files ?? {})) files.push({ path, bytes: enc.encode(text) });
     for (const [path, b64] of Object.entries(c.filesBase64 ?? {})) files.push({ path, bytes: new Uint8Array(Buffer.from(b64, 'base64')) });
-    const review = reviewSkill(files, { origin: 'https://example.invalid' });
+    const review = reviewSkill(files);
     const missing = c.expect.filter(
       (e) =>
         !review.findings.some((f) => f.kind === e.kind && f.file === e.file && SEVERITY_ORDER.indexOf(f.severity) <= SEVERITY_ORDER.indexOf(e.severity) && (e.line === undefined || f.line === e.line)),

@@ -9,7 +9,7 @@ export function files(map: Record<string, string | Uint8Array>): { path: string;
 }
 
 export function review(map: Record<string, string | Uint8Array>): SkillReview {
-  return reviewSkill(files(map), { origin: 'https://example.invalid' });
+  return reviewSkill(files(map));
 }
 
 export function kinds(r: SkillReview): string[] {
