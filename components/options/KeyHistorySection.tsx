@@ -2,7 +2,8 @@
 // first and last seen and what became of it. Any key not yet revoked can be revoked, after a
 // confirmation: it is then never accepted again for that site, even after "forget".
 import { t, type MessageKey } from '../../lib/i18n';
-import { pinMatches, type Response } from '../../lib/messages';
+import type { Response } from '../../lib/messages';
+import { pinMatches } from '../../lib/types';
 import { Fingerprint } from '../shared/Fingerprint';
 import { formatDate } from '../shared/format';
 import type { OptionsEnv } from './env';

@@ -7,7 +7,7 @@ import type { ComponentChild } from 'preact';
 import { useEffect, useId, useMemo, useRef, useState } from 'preact/hooks';
 import { useList, type ListState } from '../shared/use-list';
 import { t, type MessageKey } from '../../lib/i18n';
-import { LIST_PAGE_ROWS, normalizeFilter } from '../../lib/messages';
+import { LIST_PAGE_ROWS, normalizeFilter } from '../../lib/types';
 import { DataTable, type DataTableProps } from './DataTable';
 
 /** A list this short is read at a glance: no filter box above it. */

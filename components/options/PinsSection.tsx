@@ -1,18 +1,17 @@
 import { useCallback, useLayoutEffect, useRef, useState } from 'preact/hooks';
-import type { Pin } from '../../lib/types';
 import { t } from '../../lib/i18n';
 import { errorText } from '../shared/format';
 import type { OptionsEnv } from './env';
 import { keyColumns, useConfirmedAction } from './KeyTable';
 import { listPlaceholder, PagedTableView, type CountText } from './PagedTable';
-import { LIST_PAGE_ROWS, type PinsPage } from '../../lib/messages';
+import { LIST_PAGE_ROWS, type Pin, type PinsPage } from '../../lib/types';
 import { OriginLink } from './OriginLink';
 
 type PinsState = { phase: 'loading' } | { phase: 'error'; message: string } | { phase: 'ready'; items: Pin[]; matching: number; total: number };
 
 /**
  * The pins a page at a time from the background, which sorts and filters them
- * (lib/store/pins-page.ts): the first page again whenever `version` or the filter changes,
+ * (lib/types/pins-page.ts): the first page again whenever `version` or the filter changes,
  * the next one on "Show more". The rows drawn stay while a new page is on its way, so the
  * filter box keeps its focus as the user types.
  */

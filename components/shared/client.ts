@@ -5,7 +5,8 @@ import { t } from '../../lib/i18n';
 
 /** How many rows the library's first answer carries: more than a panel shows. */
 export const LIBRARY_FIRST_ROWS = 40;
-import { LIST_PAGE_ROWS, type RequestMap, type RequestType } from '../../lib/messages';
+import type { RequestMap, RequestType } from '../../lib/messages';
+import { LIST_PAGE_ROWS } from '../../lib/types';
 
 export type Send = (msg: unknown) => Promise<unknown>;
 

@@ -16,10 +16,6 @@ export type { ImportResult, ImportSkipReason } from '../store/backup/import';
 export type { ImportApprovalPreview, ImportPreview } from '../store/backup/preview';
 export type { InsertResult } from '../chat/insert';
 
-// The pins page the background answers with, and how the options page pages and filters its
-// tables the same way (defined beside the store, which lists the pins in that order).
-export { LIST_PAGE_ROWS, normalizeFilter, pinMatches, type PinsPage } from '../store/pins-page';
-
 // Messages the background sends to content scripts and the offscreen document: each is defined
 // beside its receiver (lib/chat/, lib/clipboard/), which does not import this module.
 export type { ContentInsertMessage, ContentNoticeMessage } from '../chat/content-handler';

@@ -2,7 +2,7 @@
 // the privileged ones only the extension's own pages may send (PRODUCT.md §6). The answers defined
 // here follow the request map; the rest live beside the module that gives them and are re-exported
 // by index.ts.
-import type { PinsPage, PinsPageRequest } from '../store/pins-page';
+import type { PinsPage, PinsPageRequest } from '../types/pins-page';
 import type { Approval, OriginReport, Pin, Settings, SkillStatus } from '../types';
 import type { KeyHistoryEntry } from '../store/records';
 import type { ExportStatus } from '../export/record';
@@ -91,7 +91,7 @@ export interface PrivilegedRequests {
   /** Which sites the user lets Skillpin read (Chrome's site access, Firefox's per-site permissions), and `origin` when named. */
   'skillpin:site-access': { request: { origin?: string }; response: SiteAccessSummary };
   'skillpin:pins-list': { request: Record<string, never>; response: Pin[] };
-  /** One page of the pins, sorted by origin and filtered in the background (lib/store/pins-page.ts). */
+  /** One page of the pins, sorted by origin and filtered in the background (lib/types/pins-page.ts). */
   'skillpin:pins-page': { request: PinsPageRequest; response: PinsPage };
   'skillpin:pin-forget': { request: { origin: string }; response: ActionResult };
   /** Every key every origin has shown (PRODUCT.md §5 key history), revoked ones included. */

@@ -1,6 +1,6 @@
 // Validation: every message is untrusted until it passes here. messageTable() holds one row per request
 // type (who may send it, what it changes, where its content goes, a schema per field).
-import { PINS_FILTER_MAX, PINS_PAGE_MAX } from '../store/pins-page';
+import { PINS_FILTER_MAX, PINS_PAGE_MAX } from '../types/pins-page';
 import { settingsChanges, settingsMessage } from '../store/settings';
 import { isHttpOrigin } from '../origin';
 import { FINGERPRINT, HEX64, lazy, parseInput, text, z } from '../input';

@@ -12,7 +12,7 @@
 // on the private windows see the copy. The probe cache is not shared at all: the validators a
 // normal visit stored (ETag, Last-Modified) would tie a private visit to it.
 import type { IDBPDatabase } from 'idb';
-import { compareOrigins } from './pins-page';
+import { compareOrigins } from '../types/pins-page';
 import type { Pin } from '../types';
 import { StoreError } from './errors';
 import { openMemoryTrustStore, type StoreOptions } from './idb-store';
@@ -94,7 +94,7 @@ export function createPrivateStore(base: () => Promise<TrustStore>, limits: Priv
     forgetPin: async (origin) => (await own(origin)).forgetPin(origin),
     listPins,
     async pinsPage(offset, limit) {
-      // In origin order, as the normal store's key reads them (pins-page.ts).
+      // In origin order, as the normal store's key reads them (lib/types/pins-page.ts).
       const pins = (await listPins()).sort((a, b) => compareOrigins(a.origin, b.origin));
       const from = Math.max(0, offset);
       return { items: pins.slice(from, from + Math.max(0, limit)), total: pins.length };

@@ -86,7 +86,7 @@ export interface TrustStore {
   forgetPin(origin: string): Promise<void>;
   listPins(): Promise<Pin[]>;
   /**
-   * `limit` pins from `offset` in origin order (code-unit order, pins-page.ts), and the
+   * `limit` pins from `offset` in origin order (code-unit order, lib/types/pins-page.ts), and the
    * number stored: one page read through the store's key, not every pin (the options page's list).
    */
   pinsPage(offset: number, limit: number): Promise<{ items: Pin[]; total: number }>;

@@ -1,6 +1,7 @@
 // The shared contracts of lib/, one file each: the injected I/O, the statuses, the kinds of document (DOCUMENTS), the diagnostic, the report
-// contract of docs/report.md (OriginReport and every type it reaches), and Settings, which the
-// messages, the store and the backup file share (its one set of checks: lib/store/settings.ts).
+// contract of docs/report.md (OriginReport and every type it reaches), Settings, which the
+// messages, the store and the backup file share (its one set of checks: lib/store/settings.ts), and
+// the pins page, which the store, the background and the options page page and filter alike.
 // The popup, the options page, the diagnostics export and the tests read OriginReport and nothing
 // else.
 //
@@ -18,3 +19,4 @@ export * from './verification';
 export * from './trust';
 export * from './report';
 export * from './review';
+export * from './pins-page';

@@ -44,6 +44,24 @@ export function testHooksIn(files) {
   return found;
 }
 
+/** zod's schema classes keep their names ($ZodObject, $ZodCheck…) in a minified build. */
+const SCHEMA_CODE_RE = /\$Zod[A-Z]/;
+
+/**
+ * The scripts of a package, other than the background's, that carry zod's schema code. The pages
+ * send messages and the background checks them (lib/messages/table.ts): schema code in a page's
+ * script is bytes every page loads for nothing (a value imported through a module that also loads
+ * the message table brings it in).
+ * @param {ZipFiles} files
+ * @param {Record<string, unknown>} manifest
+ * @returns {string[]}
+ */
+export function schemaCodeOutsideBackground(files, manifest) {
+  const bg = isRecord(manifest.background) ? manifest.background : {};
+  const background = new Set([...strings(bg.scripts), ...(typeof bg.service_worker === 'string' ? [bg.service_worker] : [])]);
+  return Object.keys(files).filter((path) => /\.m?js$/.test(path) && !background.has(path) && SCHEMA_CODE_RE.test(strFromU8(files[path] ?? new Uint8Array(0))));
+}
+
 /**
  * @param {Uint8Array} bytes
  * @returns {ZipFiles}
@@ -176,6 +194,7 @@ export function checkExtensionZip(files, browser) {
     if (hit) problems.push(`${path} is ${hit.why}`);
   }
   for (const hook of testHooksIn(files)) problems.push(`${hook} is a test hook (only the end-to-end build may carry one)`);
+  for (const path of schemaCodeOutsideBackground(files, m)) problems.push(`${path} carries zod's schema code: the input checks belong to the background, not the pages`);
   const permissions = strings(m.permissions);
   for (const p of E2E_ONLY_PERMISSIONS) if (permissions.includes(p)) problems.push(`permission ${p} is only for the end-to-end build`);
   if (Array.isArray(m.web_accessible_resources) && m.web_accessible_resources.length > 0) {

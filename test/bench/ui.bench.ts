@@ -13,7 +13,7 @@ import type { OriginReport, Pin } from '../../lib/types';
 import { BENCH_BLANK_PAGE } from './support/blank-page';
 
 const LOADS = Number(process.env.BENCH_UI_LOADS ?? 10);
-/** Pin rows the options page shows before "Show more" (LIST_PAGE_ROWS in lib/store/pins-page.ts). */
+/** Pin rows the options page shows before "Show more" (LIST_PAGE_ROWS in lib/types/pins-page.ts). */
 const OPTIONS_PAGE_ROWS = 100;
 /** Cards the popup draws in its first render (FIRST_CARDS in components/popup/progressive.ts). */
 const POPUP_FIRST_CARDS = 12;

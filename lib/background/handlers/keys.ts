@@ -1,6 +1,6 @@
 // Keys: trust a publisher's new key, list and forget pins, the key history, revoke a key.
 import { isApprovable } from '../../types';
-import { normalizeFilter, pageLimit, pinsPage } from '../../store/pins-page';
+import { normalizeFilter, pageLimit, pinsPage } from '../../types/pins-page';
 import { StoreError } from '../../store/errors';
 import { managedKeyFor } from '../../store/policy';
 import type { CarryOver } from '../../store/store-api';

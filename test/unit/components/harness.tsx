@@ -10,7 +10,7 @@ import type { OptionsEnv } from '../../../components/options/env';
 import type { PopupEnv } from '../../../components/popup/env';
 import { setMessageSource } from '../../../lib/i18n';
 import { setUiLanguage } from '../../../lib/i18n/format';
-import { pinsPage } from '../../../lib/store/pins-page';
+import { pinsPage } from '../../../lib/types/pins-page';
 import { DEFAULT_SETTINGS, type Pin } from '../../../lib/types';
 
 setMessageSource(null);

@@ -68,6 +68,21 @@ describe('extension packages', () => {
     expect(problems).toContain('background.js references chunks/lazy-1.js, which is not in the package');
   });
 
+  it("names a page's script that carries zod's schema code; the background may", () => {
+    const tree = chromeTree();
+    tree['background.js'] = 'import("./chunks/lazy-1.js");class e{};var t=r("$ZodObject",(e,t)=>{});';
+    expect(check(tree)).toEqual([]);
+    tree['chunks/base-1.js'] = 'export const a = 1;var c=r("$ZodCheckMaxLength",(e,t)=>{});';
+    expect(check(tree)).toEqual(["chunks/base-1.js carries zod's schema code: the input checks belong to the background, not the pages"]);
+    // A Firefox background names its scripts, not a service worker.
+    const firefox = { ...CHROME_MANIFEST, background: { scripts: ['background.js'] }, permissions: ['storage'], browser_specific_settings: { gecko: { id: 'skillpin@example.org' } } };
+    const ff = { ...chromeTree(firefox), 'background.js': 'import("./chunks/lazy-1.js");var t=r("$ZodObject",()=>{});' };
+    expect(check(ff, 'firefox')).toEqual([]);
+    // zod's global configuration (set where lib/input.ts is loaded) is not schema code.
+    tree['chunks/base-1.js'] = 'export const a = 1;globalThis.__zod_globalConfig??={};';
+    expect(check(tree)).toEqual([]);
+  });
+
   it('names a __MSG_ key the default locale lacks, and a missing default locale', () => {
     const tree = chromeTree();
     tree['_locales/en/messages.json'] = JSON.stringify({ extName: { message: 'Skillpin' } });

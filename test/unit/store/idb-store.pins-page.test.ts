@@ -1,8 +1,8 @@
 // One page of the pins read through the store's key (TrustStore.pinsPage): the same rows, in the
-// same order, as the whole list sorted (lib/store/pins-page.ts), read with a cursor from the
+// same order, as the whole list sorted (lib/types/pins-page.ts), read with a cursor from the
 // offset (never getAll of every pin); unreadable pins are skipped and reported.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { pinsPage as sortedPage } from '../../../lib/store/pins-page';
+import { pinsPage as sortedPage } from '../../../lib/types/pins-page';
 import { freshStore, keyPair, rawOpen } from './helpers';
 
 afterEach(() => {

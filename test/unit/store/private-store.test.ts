@@ -2,7 +2,7 @@
 // keeps its own writes in memory with the store's own rules (compare-and-set pins, revoked keys never
 // pinned, approvals bound to the pin, one whole commit) and bounds, and forgets them on clear().
 import { describe, expect, it } from 'vitest';
-import { pinsPage as sortedPage } from '../../../lib/store/pins-page';
+import { pinsPage as sortedPage } from '../../../lib/types/pins-page';
 import { createPrivateStore } from '../../../lib/store/private-store';
 import type { ProbeCommit, TrustStore } from '../../../lib/store/store-api';
 import { dumpDatabase } from '../../support/trust-store';

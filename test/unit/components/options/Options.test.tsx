@@ -7,7 +7,7 @@ import type { KeyHistoryEntry } from '../../../../lib/store/records';
 import { Options } from '../../../../components/options/Options';
 import { changedFields, fromForm, parseChatSiteEntry, parseSiteEntry, settingsChanges, toForm } from '../../../../components/options/settings-form';
 import { reportFilename } from '../../../../components/options/DiagnosticsSection';
-import { LIST_PAGE_ROWS, pinMatches } from '../../../../lib/store/pins-page';
+import { LIST_PAGE_ROWS, pinMatches } from '../../../../lib/types/pins-page';
 import { approvalMatches } from '../../../../components/options/ApprovalsSection';
 import { withEarlyAnswers } from '../../../../components/shared/early';
 import { mergeSettings } from '../../../../lib/store/settings';

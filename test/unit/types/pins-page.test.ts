@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PINS_PAGE_MAX, pinsPage } from '../../../lib/store/pins-page';
+import { PINS_PAGE_MAX, pinsPage } from '../../../lib/types/pins-page';
 import { parseRequest } from '../../../lib/messages';
 import type { Pin } from '../../../lib/types';
 
