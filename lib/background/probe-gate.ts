@@ -12,7 +12,7 @@
 // else, so no caller can reach it around the gate (test/unit/background/probe-gate.routes.test.ts
 // drives every cause of PROBE_CAUSES against every rule).
 import type { ManagedPolicy } from '../store/policy';
-import { urlOf } from '../origin';
+import { isHttpUrl, urlOf } from '../origin';
 import { skippedReport } from '../report/skipped-report';
 import { createScheduler, type Scheduler } from '../scheduler/scheduler';
 import { shouldProbe, type SkipReason } from '../scheduler/should-probe';
@@ -70,7 +70,7 @@ export interface GateFacts {
 /** The rules, in order. `target` is an origin or a page URL. */
 export async function gateDecision(target: string, facts: GateFacts): Promise<GateDecision> {
   const url = urlOf(target);
-  if (url === null || (url.protocol !== 'http:' && url.protocol !== 'https:')) return { probe: false, reason: 'not-http' };
+  if (url === null || !isHttpUrl(url)) return { probe: false, reason: 'not-http' };
   if (facts.policy === null) return { probe: false, reason: 'policy-pending' };
   // Asked even when private windows may be probed: their results are kept in memory only.
   const incognito = await facts.incognito();

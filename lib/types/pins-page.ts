@@ -1,5 +1,5 @@
-// One page of the pinned keys, sorted and filtered in the background (service.ts answers
-// skillpin:pins-page with it): the options page asks for the rows it draws and never receives
+// One page of the pinned keys, sorted and filtered in the background (lib/background/handlers/keys.ts
+// answers skillpin:pins-page with it): the options page asks for the rows it draws and never receives
 // the whole list, so 1,000 or 10,000 pins cost it one page of rows. A contract the store, the
 // background and the options page share (the store lists the pins in this order). Pure: no storage here.
 import type { Pin } from './trust';
